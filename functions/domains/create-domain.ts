@@ -1,0 +1,15 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { CreateDomainRequest } from '@mailstack/core/schemas/domains';
+import { createDomain } from '@mailstack/core/domain/domains/create-domain';
+import { domainView } from '@mailstack/core/domain/domains/domain';
+
+/** POST /domains */
+export const handler = apiRoute({
+  access: 'full',
+  body: CreateDomainRequest,
+  status: 201,
+  handler: async ({ deps, auth, body }) => {
+    const { object: _object, ...view } = domainView(await createDomain(deps, auth.team, body));
+    return view;
+  },
+});

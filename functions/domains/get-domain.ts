@@ -1,0 +1,11 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams } from '@mailstack/core/schemas/common';
+import { getDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { domainView } from '@mailstack/core/domain/domains/domain';
+
+/** GET /domains/{id} */
+export const handler = apiRoute({
+  access: 'full',
+  params: IdParams,
+  handler: async ({ deps, auth, params }) => domainView(await getDomain(deps, auth.team.id, params.id)),
+});

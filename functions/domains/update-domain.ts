@@ -1,0 +1,15 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams } from '@mailstack/core/schemas/common';
+import { UpdateDomainRequest } from '@mailstack/core/schemas/domains';
+import { updateDomain } from '@mailstack/core/domain/domains/manage-domain';
+
+/** PATCH /domains/{id} */
+export const handler = apiRoute({
+  access: 'full',
+  params: IdParams,
+  body: UpdateDomainRequest,
+  handler: async ({ deps, auth, params, body }) => {
+    const d = await updateDomain(deps, auth.team.id, params.id, body ?? {});
+    return { object: 'domain', id: d.id };
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * The worker manifest: the queues, the workers that consume them, and the timers, read by the
+ * CDK stack and by the local host alike.
+ */
+
+/** The worker queues; each has a dead-letter queue on AWS. */
+export const QUEUES = {
+  send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  events: { env: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  webhooks: { env: 'WEBHOOK_QUEUE_URL', visibilityTimeoutSeconds: 120 },
+} as const;
+
+/** A queue name. */
+export type QueueName = keyof typeof QUEUES;
+
+/** A worker: a Lambda fed by one queue. `entry` is relative to functions/, without extension. */
+export interface WorkerEntry {
+  readonly name: string;
+  readonly queue: QueueName;
+  readonly entry: string;
+  /** @default - 10 */
+  readonly batchSize?: number;
+}
+
+/** A periodic task (EventBridge rule on AWS, an interval locally). */
+export interface TimerEntry {
+  readonly name: string;
+  readonly entry: string;
+  readonly everyMinutes: number;
+}
+
+/** Every worker. */
+export const WORKERS: readonly WorkerEntry[] = [];
+
+/** Every timer. */
+export const TIMERS: readonly TimerEntry[] = [];

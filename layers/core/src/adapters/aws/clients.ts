@@ -1,0 +1,43 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { Config } from '../../runtime/config.ts';
+import { countDbCommand, type AdapterCounters } from './counters.ts';
+
+/** Fixed credentials for the local engines, which accept any. */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const common = (config: Config, endpoint: string | undefined) =>
+  endpoint === undefined
+    ? { region: config.AWS_REGION }
+    : { region: config.AWS_REGION, endpoint, credentials: LOCAL_CREDENTIALS };
+
+/** The one factory for every AWS SDK client, built from validated configuration. */
+export const createClients = (config: Config, counters: AdapterCounters) => {
+  const dynamo = new DynamoDBClient({ ...common(config, config.DYNAMODB_ENDPOINT), maxAttempts: 5 });
+  const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      countDbCommand(counters, String(context.commandName), args.input);
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+  const sesByRegion = new Map<string, SESv2Client>();
+  return {
+    dynamo,
+    db,
+    sqs: new SQSClient(common(config, config.SQS_ENDPOINT)),
+    ses: (region: string) => {
+      let client = sesByRegion.get(region);
+      if (!client) sesByRegion.set(region, (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region })));
+      return client;
+    },
+    scheduler: new SchedulerClient({ region: config.AWS_REGION }),
+  };
+};
+
+/** The clients of one runtime. */
+export type Clients = ReturnType<typeof createClients>;

@@ -1,0 +1,59 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { apiKeyFromItem, hashKey, newKeySecret, type ApiKey, type Permission } from './api-key.ts';
+
+/** Mints a key for a team; the secret is returned once and only its hash is stored. */
+export const createApiKey = async (
+  deps: Deps,
+  input: { teamId: string; name: string; permission: Permission; domainId?: string | null },
+): Promise<{ key: ApiKey; secret: string }> => {
+  const secret = newKeySecret();
+  const hash = hashKey(secret);
+  const id = deps.ids.next();
+  const item = {
+    ...keys.apiKey.item(hash),
+    ...keys.apiKey.listing(input.teamId, id),
+    type: 'api_key',
+    id,
+    hash,
+    team_id: input.teamId,
+    name: input.name,
+    permission: input.permission,
+    domain_id: input.domainId ?? null,
+    revoked: false,
+    created_at: new Date(deps.clock.now()).toISOString(),
+  };
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return { key: apiKeyFromItem(item), secret };
+};
+
+/** Finds the key record for a presented secret (strongly consistent, so revocation is immediate). */
+export const findKeyBySecret = async (deps: Deps, secret: string): Promise<ApiKey | undefined> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.apiKey.item(hashKey(secret)), ConsistentRead: true }));
+  return out.Item ? apiKeyFromItem(out.Item) : undefined;
+};
+
+/** The keys of a team, revoked ones included. */
+export const listApiKeys = async (deps: Deps, teamId: string): Promise<(ApiKey & { hash: string })[]> => {
+  const out = await deps.db.send(new QueryCommand({
+    TableName: deps.table,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKey.listPartition(teamId) },
+  }));
+  return (out.Items ?? []).map((i) => ({ ...apiKeyFromItem(i), hash: i.hash as string }));
+};
+
+/** Revokes a key by id; the next request with it answers 401 invalid_api_key. */
+export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string): Promise<boolean> => {
+  const found = (await listApiKeys(deps, teamId)).find((k) => k.id === keyId);
+  if (!found) return false;
+  await deps.db.send(new UpdateCommand({
+    TableName: deps.table,
+    Key: keys.apiKey.item(found.hash),
+    UpdateExpression: 'SET revoked = :t',
+    ExpressionAttributeValues: { ':t': true },
+  }));
+  return true;
+};

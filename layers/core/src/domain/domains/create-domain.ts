@@ -1,0 +1,85 @@
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import type { Team } from '../teams/team.ts';
+import { limitsFor } from '../teams/plans.ts';
+import { keys } from '../../table/keys.ts';
+import { ApiError, rateLimited, validationError } from '../../errors/api-error.ts';
+import type { CreateDomainRequest } from '../../schemas/domains.ts';
+import { domainFromItem, type Domain } from './domain.ts';
+
+/** Domain creations allowed per team and hour (spec §8, apart from the plan's domain count). */
+export const DOMAIN_CREATIONS_PER_HOUR = 10;
+
+const countDomains = async (deps: Deps, teamId: string): Promise<number> => {
+  const out = await deps.db.send(new QueryCommand({
+    TableName: deps.table,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.domain.partition(teamId), ':prefix': keys.domain.prefix },
+    Select: 'COUNT',
+  }));
+  return out.Count ?? 0;
+};
+
+const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
+  const hour = Math.floor(deps.clock.now() / 3_600_000);
+  try {
+    await deps.db.send(new UpdateCommand({
+      TableName: deps.table,
+      Key: keys.domain.creationWindow(teamId, hour),
+      UpdateExpression: 'ADD #n :one SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+      ExpressionAttributeNames: { '#n': 'count', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':one': 1, ':max': DOMAIN_CREATIONS_PER_HOUR, ':ttl': (hour + 2) * 3600 },
+    }));
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    throw rateLimited(`A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`, (hour + 1) * 3600 - deps.clock.now() / 1000);
+  }
+};
+
+/** Adds a sending domain: checks region and caps, registers the provider identity, stores it. */
+export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRequest): Promise<Domain> => {
+  const regions = deps.config.DELIVERY_REGIONS;
+  const region = input.region ?? regions[0] ?? 'us-east-1';
+  if (!regions.includes(region)) {
+    throw validationError(`\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`);
+  }
+  const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains;
+  if (limit !== undefined && limit !== null && (await countDomains(deps, team.id)) >= limit) {
+    throw new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`);
+  }
+  await countCreation(deps, team.id);
+  const returnPath = input.custom_return_path ?? 'send';
+  const identity = await deps.identities.create({ domain: input.name, region, mailFromDomain: `${returnPath}.${input.name}` });
+  const id = deps.ids.next();
+  const item = {
+    ...keys.domain.item(team.id, id),
+    type: 'domain',
+    id,
+    team_id: team.id,
+    name: input.name,
+    region,
+    status: identity.verified ? 'verified' : 'not_started',
+    created_at: new Date(deps.clock.now()).toISOString(),
+    open_tracking: input.open_tracking ?? false,
+    click_tracking: input.click_tracking ?? false,
+    return_path: returnPath,
+    tracking_subdomain: input.tracking_subdomain ?? null,
+    dkim_tokens: identity.dkimTokens,
+  };
+  try {
+    await deps.db.send(new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: deps.table, Item: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: deps.table, Item: item } },
+      ],
+    }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
+    }
+    throw error;
+  }
+  return domainFromItem(item);
+};

@@ -1,0 +1,78 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { notFound } from '../../errors/api-error.ts';
+
+/** Domain verification states (the Resend set). */
+export type DomainStatus = 'not_started' | 'pending' | 'verified' | 'failed';
+
+/** A sending domain of a team, in one delivery region. */
+export interface Domain {
+  readonly id: string;
+  readonly teamId: string;
+  readonly name: string;
+  readonly region: string;
+  readonly status: DomainStatus;
+  readonly createdAt: string;
+  readonly openTracking: boolean;
+  readonly clickTracking: boolean;
+  readonly returnPath: string;
+  readonly trackingSubdomain: string | null;
+  readonly dkimTokens: readonly string[];
+}
+
+/** Item -> Domain. */
+export const domainFromItem = (i: Record<string, any>): Domain => ({
+  id: i.id,
+  teamId: i.team_id,
+  name: i.name,
+  region: i.region,
+  status: i.status,
+  createdAt: i.created_at,
+  openTracking: i.open_tracking === true,
+  clickTracking: i.click_tracking === true,
+  returnPath: i.return_path ?? 'send',
+  trackingSubdomain: i.tracking_subdomain ?? null,
+  dkimTokens: i.dkim_tokens ?? [],
+});
+
+/** The DNS records a domain must publish (DKIM CNAMEs; SPF MX and TXT on the return-path subdomain). */
+export const dnsRecords = (d: Domain) => {
+  const status = d.status === 'verified' ? 'verified' : d.status === 'failed' ? 'failed' : d.status === 'pending' ? 'pending' : 'not_started';
+  return [
+    { record: 'SPF', name: d.returnPath, type: 'MX', ttl: 'Auto', status, value: `feedback-smtp.${d.region}.amazonses.com`, priority: 10 },
+    { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"' },
+    ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com` })),
+  ];
+};
+
+/** The list row of a domain. */
+export const domainSummary = (d: Domain) => ({
+  id: d.id,
+  name: d.name,
+  status: d.status,
+  created_at: d.createdAt,
+  region: d.region,
+  capabilities: { sending: 'enabled', receiving: 'disabled' },
+  open_tracking: d.openTracking,
+  click_tracking: d.clickTracking,
+  ...(d.trackingSubdomain ? { tracking_subdomain: d.trackingSubdomain } : {}),
+});
+
+/** The full domain object, with its DNS records. */
+export const domainView = (d: Domain) => ({ object: 'domain' as const, ...domainSummary(d), records: dnsRecords(d) });
+
+/** Reads a team's domain by id; another team's id answers 404. */
+export const loadDomain = async (deps: Deps, teamId: string, domainId: string): Promise<Domain> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.item(teamId, domainId), ConsistentRead: true }));
+  if (!out.Item) throw notFound('Domain');
+  return domainFromItem(out.Item);
+};
+
+/** Finds a team's domain by name (used by the send rules); undefined when the team has none. */
+export const findDomainByName = async (deps: Deps, teamId: string, name: string): Promise<Domain | undefined> => {
+  const guard = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.nameGuard(teamId, name) }));
+  if (!guard.Item) return undefined;
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.item(teamId, guard.Item.domain_id) }));
+  return out.Item ? domainFromItem(out.Item) : undefined;
+};

@@ -1,0 +1,31 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import type { PlanName } from './plans.ts';
+
+/** A team: the tenant every resource belongs to. */
+export interface Team {
+  readonly id: string;
+  readonly name: string;
+  readonly plan: PlanName;
+  readonly status: 'active' | 'suspended';
+  readonly createdAt: string;
+  /** Monthly plans: overage billing switch. */
+  readonly overageEnabled: boolean;
+}
+
+/** Item -> Team. */
+export const teamFromItem = (item: Record<string, any>): Team => ({
+  id: item.id,
+  name: item.name,
+  plan: item.plan ?? 'free',
+  status: item.status ?? 'active',
+  createdAt: item.created_at,
+  overageEnabled: item.overage_enabled === true,
+});
+
+/** Reads a team by id; undefined when there is none. */
+export const getTeam = async (deps: Deps, teamId: string): Promise<Team | undefined> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.team.item(teamId), ConsistentRead: true }));
+  return out.Item ? teamFromItem(out.Item) : undefined;
+};

@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+
+const Bool = v.pipe(v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'), v.transform((s) => s === 'true' || s === '1'));
+const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
+const Url = v.optional(v.pipe(v.string(), v.url()));
+
+/** Every setting the runtime reads from the environment, validated once at cold start. */
+export const Config = v.object({
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  /** Endpoint overrides: set by the local host, absent on AWS. */
+  DYNAMODB_ENDPOINT: Url,
+  SQS_ENDPOINT: Url,
+  SES_ENDPOINT: Url,
+  /** `local` stores due items in the table for the local timer loop; `aws` uses EventBridge Scheduler. */
+  SCHEDULER_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
+  SCHEDULER_GROUP: v.optional(v.string(), 'default'),
+  SCHEDULER_ROLE_ARN: v.optional(v.string(), ''),
+  /** Queue URLs by role. */
+  SEND_QUEUE_URL: v.optional(v.string(), ''),
+  EVENTS_QUEUE_URL: v.optional(v.string(), ''),
+  WEBHOOK_QUEUE_URL: v.optional(v.string(), ''),
+  SES_CONFIGURATION_SET: v.optional(v.string(), ''),
+  /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
+  CLOUD: Bool,
+  /** Delivery regions this deployment serves; the first is the default. */
+  DELIVERY_REGIONS: v.pipe(v.optional(v.string(), 'us-east-1'), v.transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))),
+  API_RATE_LIMIT_PER_MINUTE: Int(600),
+  TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
+  FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
+  PROVIDER_RATE_PER_SECOND: Int(14),
+  /** The public address of the API, for links such as unsubscribe pages. */
+  PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
+  APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
+  /** Secret for signed tokens (unsubscribe links, preference pages). */
+  TOKEN_SECRET: v.optional(v.string(), 'local-development-secret-change-me'),
+  LOG_LEVEL: v.optional(v.string(), 'INFO'),
+});
+
+/** The validated runtime configuration. */
+export type Config = v.InferOutput<typeof Config>;
+
+/** Reads and validates the environment; a bad setting fails fast with the setting's name. */
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const result = v.safeParse(Config, env);
+  if (!result.success) {
+    const detail = result.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${detail}`);
+  }
+  return result.output;
+};

@@ -1,0 +1,73 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { readConfig, type Config } from './config.ts';
+import { createClients } from '../adapters/aws/clients.ts';
+import { newCounters, type AdapterCounters } from '../adapters/aws/counters.ts';
+import { sesIdentities } from '../adapters/aws/sesv2-identities.ts';
+import { sqsQueue } from '../adapters/aws/sqs-queue.ts';
+import { eventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.ts';
+import { tableScheduler } from '../adapters/aws/table-scheduler.ts';
+import { systemClock, type Clock } from '../ports/clock.ts';
+import { uuidV7, type IdGenerator } from '../ports/ids.ts';
+import type { IdentityProvider } from '../ports/identities.ts';
+import type { JobQueue } from '../ports/queue.ts';
+import type { Scheduler } from '../ports/scheduler.ts';
+
+/** Everything a use case may touch: ports and settings, never a module-level client. */
+export interface Deps {
+  readonly config: Config;
+  readonly db: DynamoDBDocumentClient;
+  readonly table: string;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly queue: JobQueue;
+  readonly scheduler: Scheduler;
+  readonly identities: IdentityProvider;
+  readonly sqs: SQSClient;
+  readonly ses: (region: string) => SESv2Client;
+  readonly logger: Logger;
+  readonly counters: AdapterCounters;
+}
+
+/** Arn of an SQS queue from its URL (https://sqs.<region>.amazonaws.com/<account>/<name>). */
+const queueArnOf = (config: Config) => (url: string): string => {
+  const [, , host = '', account = '', name = ''] = url.split('/');
+  const region = host.split('.')[1] ?? config.AWS_REGION;
+  return `arn:aws:sqs:${region}:${account}:${name}`;
+};
+
+/** Builds the dependencies of one runtime from configuration. */
+export const createDeps = (config: Config = readConfig(), overrides: Partial<Deps> = {}): Deps => {
+  const counters = newCounters();
+  const clients = createClients(config, counters);
+  const scheduler = config.SCHEDULER_MODE === 'local'
+    ? tableScheduler(clients.db, config.TABLE_NAME)
+    : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
+  return {
+    config,
+    db: clients.db,
+    table: config.TABLE_NAME,
+    clock: systemClock,
+    ids: uuidV7,
+    queue: sqsQueue(clients.sqs, counters),
+    scheduler,
+    identities: sesIdentities(clients.ses, config.SES_CONFIGURATION_SET),
+    sqs: clients.sqs,
+    ses: clients.ses,
+    logger: new Logger({ serviceName: 'mailstack', logLevel: config.LOG_LEVEL as 'INFO' }),
+    counters,
+    ...overrides,
+  };
+};
+
+let current: Deps | undefined;
+
+/** The process-wide dependencies, built on first use (cold start) from the environment. */
+export const getDeps = (): Deps => (current ??= createDeps());
+
+/** Replaces the process-wide dependencies (the local host and tests). */
+export const setDeps = (deps: Deps | undefined): void => {
+  current = deps;
+};

@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+
+const Hostname = v.pipe(
+  v.string('must be a string.'),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(253, 'must be at most 253 characters.'),
+  v.regex(/^(?=.{1,253}$)(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/, 'must be a domain name such as example.com.'),
+);
+
+const Capabilities = v.strictObject({
+  sending: v.optional(v.literal('enabled', 'sending can only be `enabled`: a domain exists to send.')),
+  receiving: v.optional(v.literal('disabled', 'receiving is not supported by this service; leave it `disabled`.')),
+});
+
+const Label = v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a single DNS label such as `send`.'));
+
+/** POST /domains. `tls` is not supported (the provider negotiates TLS opportunistically). */
+export const CreateDomainRequest = v.strictObject({
+  name: Hostname,
+  region: v.optional(v.string('must be a string.')),
+  custom_return_path: v.optional(Label),
+  open_tracking: v.optional(v.boolean('must be true or false.')),
+  click_tracking: v.optional(v.boolean('must be true or false.')),
+  capabilities: v.optional(Capabilities),
+  tracking_subdomain: v.optional(Label),
+});
+export type CreateDomainRequest = v.InferOutput<typeof CreateDomainRequest>;
+
+/** PATCH /domains/{id}: the tracking switches. */
+export const UpdateDomainRequest = v.strictObject({
+  open_tracking: v.optional(v.boolean('must be true or false.')),
+  click_tracking: v.optional(v.boolean('must be true or false.')),
+  capabilities: v.optional(Capabilities),
+  tracking_subdomain: v.optional(Label),
+});
+export type UpdateDomainRequest = v.InferOutput<typeof UpdateDomainRequest>;

@@ -1,0 +1,66 @@
+/**
+ * The key design: every key string of the table is built here and nowhere else.
+ *
+ * Generic attributes: pk/sk, gsi1pk/gsi1sk, gsi2pk/gsi2sk, gsi3pk/gsi3sk, `type` (entity name)
+ * and `ttl` (epoch seconds). The team id is the first segment of every tenant key, so a
+ * lookup with another team's id can only miss: tenancy is structural.
+ *
+ * Ids are UUIDv7, so sort keys that end in an id sort by creation time; lists read newest first
+ * with ScanIndexForward=false and an `after`/`before` cursor is a key position.
+ *
+ * Access patterns (pattern: key or index):
+ *
+ * | pattern                              | key / index                                                      |
+ * |--------------------------------------|------------------------------------------------------------------|
+ * | key hash -> key record               | pk APIKEY#<sha256>, sk APIKEY                                   |
+ * | keys of a team                       | gsi1: TEAM#<t>#APIKEYS / <keyId>                                 |
+ * | team -> plan, status                 | pk TEAM#<t>, sk TEAM                                             |
+ * | all teams (admin)                    | gsi1: TEAMS / <teamId>                                           |
+ * | domain by id                         | pk TEAM#<t>, sk DOMAIN#<id>                                      |
+ * | domains of a team, newest first      | pk TEAM#<t>, sk begins DOMAIN#                                   |
+ * | domain by name (per team, unique)    | pk TEAM#<t>, sk DOMAINNAME#<name> (guard item, holds the id)     |
+ * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
+ * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
+ * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
+ * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
+ * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
+ * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
+ * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
+ */
+
+const team = (teamId: string): string => `TEAM#${teamId}`;
+
+/** Key builders, grouped by entity. Each returns the exact strings stored. */
+export const keys = {
+  team: {
+    item: (teamId: string) => ({ pk: team(teamId), sk: 'TEAM' }),
+    listing: (teamId: string) => ({ gsi1pk: 'TEAMS', gsi1sk: teamId }),
+    listPartition: () => 'TEAMS',
+  },
+  apiKey: {
+    item: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
+    listing: (teamId: string, keyId: string) => ({ gsi1pk: `${team(teamId)}#APIKEYS`, gsi1sk: keyId }),
+    listPartition: (teamId: string) => `${team(teamId)}#APIKEYS`,
+  },
+  domain: {
+    item: (teamId: string, domainId: string) => ({ pk: team(teamId), sk: `DOMAIN#${domainId}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'DOMAIN#',
+    nameGuard: (teamId: string, name: string) => ({ pk: team(teamId), sk: `DOMAINNAME#${name.toLowerCase()}` }),
+    creationWindow: (teamId: string, hour: number) => ({ pk: `${team(teamId)}#DOMAINRATE#${hour}`, sk: 'RATE' }),
+  },
+  rate: {
+    window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
+    authFailures: (ip: string, minute: number) => ({ pk: `AUTHFAIL#${ip}#${minute}`, sk: 'AUTHFAIL' }),
+  },
+  usage: {
+    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
+    month: (teamId: string, month: string) => ({ pk: `${team(teamId)}#USAGE#${month}`, sk: 'USAGE' }),
+  },
+  schedule: {
+    byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),
+    due: (at: number, name: string) => ({ pk: 'SCHEDULES', sk: `${String(at).padStart(15, '0')}#${name}` }),
+    duePartition: () => 'SCHEDULES',
+    dueBefore: (at: number) => `${String(at).padStart(15, '0')}$`,
+  },
+} as const;

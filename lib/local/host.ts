@@ -1,0 +1,147 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import { CreateQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { readConfig } from '@mailstack/core/runtime/config';
+import { createDeps, setDeps, type Deps } from '@mailstack/core/runtime/deps';
+import { tableScheduler } from '@mailstack/core/adapters/aws/table-scheduler';
+import { listTeams, createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { QUEUES, type QueueName } from '../../functions/workers.ts';
+import { assertPortFree, freePort } from './ports.ts';
+import { ensureTable, startDynamo } from './dynamo-engine.ts';
+import { startSesStandIn } from './stand-ins/ses.ts';
+import { createApiServer } from './server.ts';
+import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
+import type { LocalState } from './state.ts';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+
+/** Options of the local host. */
+export interface LocalHostOptions {
+  /** HTTP port of the API; 0 picks a free one. @default - 3000 */
+  readonly port?: number;
+  /** Keep everything in memory instead of under `dataDir`. @default - false */
+  readonly memory?: boolean;
+  /** Where data persists. @default - .data/ in the working directory */
+  readonly dataDir?: string;
+  /** Cloud mode: plans, caps and quotas apply. @default - false (self-hosted) */
+  readonly cloud?: boolean;
+  /** Extra runtime settings (environment variables of the handlers). */
+  readonly env?: Record<string, string>;
+}
+
+/** A running local host. */
+export interface LocalHost {
+  readonly baseUrl: string;
+  readonly inboxUrl: string;
+  /** The default team's key, when this start created it. */
+  readonly apiKey: string | undefined;
+  readonly state: Omit<LocalState, 'pid'>;
+  readonly deps: Deps;
+  stop(): Promise<void>;
+}
+
+const listen = (server: Server, port: number): Promise<number> =>
+  new Promise((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is already in use: stop the other process (another \`npm start\`?) or set PORT to a free port`) : error));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      resolveListen(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+
+/**
+ * Starts the whole service on this machine: DynamoDB Local, the SQS engine, the SES stand-in
+ * with its inbox, the local scheduler, the workers, and the HTTP API over the same handlers
+ * that run on AWS.
+ */
+export const startLocalHost = async (options: LocalHostOptions = {}): Promise<LocalHost> => {
+  const requestedPort = options.port ?? 3000;
+  if (requestedPort !== 0) await assertPortFree(requestedPort, 'HTTP API');
+  const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
+  const [dynamoPort, sqsPort, sesPort, inboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+
+  const stops: (() => Promise<void> | void)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s();
+  };
+  try {
+    const dynamo: ChildProcess = await startDynamo(dynamoPort, dataDir ? resolve(dataDir, 'dynamodb') : undefined);
+    stops.push(() => { dynamo.kill(); });
+    const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+    const tableName = 'mailstack';
+    await ensureTable(dynamoEndpoint, tableName);
+
+    const { createSqsServer } = await import('local-aws-sqs');
+    const sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false } as any);
+    stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
+
+    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined });
+    stops.push(() => ses.stop());
+
+    const httpServer = createApiServer(resolve(ROOT, 'functions'));
+    const port = await listen(httpServer, requestedPort);
+    stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
+    const baseUrl = `http://127.0.0.1:${port}`;
+
+    const baseEnv: Record<string, string> = {
+      TABLE_NAME: tableName,
+      AWS_REGION: 'us-east-1',
+      DYNAMODB_ENDPOINT: dynamoEndpoint,
+      SQS_ENDPOINT: `http://127.0.0.1:${sqsPort}`,
+      SES_ENDPOINT: `http://127.0.0.1:${sesPort}`,
+      SCHEDULER_MODE: 'local',
+      CLOUD: options.cloud ? 'true' : 'false',
+      PUBLIC_BASE_URL: baseUrl,
+      APP_URL: baseUrl,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR',
+      POWERTOOLS_DEV: 'false',
+      ...options.env,
+    };
+    Object.assign(process.env, baseEnv);
+    const bootstrap = createDeps(readConfig({ ...process.env, ...baseEnv }));
+    const queueUrls = {} as Record<QueueName, string>;
+    for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
+      const out = await bootstrap.sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) } }));
+      queueUrls[name] = out.QueueUrl ?? '';
+      baseEnv[q.env] = queueUrls[name];
+    }
+    Object.assign(process.env, baseEnv);
+    const deps = createDeps(readConfig(process.env));
+    setDeps(deps);
+
+    let apiKey: string | undefined;
+    if ((await listTeams(deps)).length === 0) {
+      const team = await createTeam(deps, { name: 'Default team' });
+      apiKey = (await createApiKey(deps, { teamId: team.id, name: 'Default key', permission: 'full_access' })).secret;
+    }
+
+    const loops: Loop[] = [
+      startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls),
+      startTimers(resolve(ROOT, 'functions')),
+      startSchedulerLoop(tableScheduler(deps.db, deps.table), async (queueUrl, body) => {
+        await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
+      }),
+    ];
+    stops.splice(stops.length - 1, 0, async () => { for (const l of loops) await l.stop(); });
+
+    const inboxUrl = `http://127.0.0.1:${inboxPort}`;
+    return {
+      baseUrl,
+      inboxUrl,
+      apiKey,
+      deps,
+      state: { baseUrl, inboxUrl, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
+      stop: async () => {
+        await stop();
+        setDeps(undefined);
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+};

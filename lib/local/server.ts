@@ -1,0 +1,84 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { ROUTES, routeKey, type Area, type RouteEntry } from '../../functions/routes.ts';
+import { MAX_BODY_BYTES } from '@mailstack/core/http/api-route';
+import type { ApiHandler } from '@mailstack/core/http/types';
+import { toApiEvent, lambdaContext } from './events.ts';
+
+interface CompiledRoute {
+  readonly route: RouteEntry;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+const compile = (route: RouteEntry): CompiledRoute => {
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), names };
+};
+
+const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+/** Loads the Lambda entry of each area once, the same module AWS would run. */
+const areaLoader = (functionsDir: string) => {
+  const loaded = new Map<Area, Promise<ApiHandler>>();
+  return (area: Area): Promise<ApiHandler> => {
+    let handler = loaded.get(area);
+    if (!handler) {
+      handler = import(pathToFileURL(resolve(functionsDir, area, 'index.ts')).href).then((m) => m.handler as ApiHandler);
+      loaded.set(area, handler);
+    }
+    return handler;
+  };
+};
+
+/**
+ * The local HTTP host: matches the route manifest, builds the API Gateway v2 event, and calls
+ * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`).
+ */
+export const createApiServer = (functionsDir: string): Server => {
+  const compiled = ROUTES.map(compile);
+  const load = areaLoader(functionsDir);
+  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          return sendJson(res, 413, { statusCode: 413, name: 'payload_too_large', message: `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.` }, { connection: 'close' });
+        }
+        chunks.push(chunk);
+      }
+      const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
+      const hit = candidates.find((c) => c.route.method === req.method);
+      if (!hit) {
+        if (candidates.length > 0) return sendJson(res, 405, { statusCode: 405, name: 'method_not_allowed', message: `Method ${req.method} is not allowed for ${url.pathname}; allowed: ${candidates.map((c) => c.route.method).join(', ')}.` });
+        return sendJson(res, 404, { statusCode: 404, name: 'not_found', message: `The requested endpoint does not exist: ${req.method} ${url.pathname}.` });
+      }
+      const values = hit.pattern.exec(url.pathname)?.slice(1) ?? [];
+      const params: Record<string, string> = {};
+      hit.names.forEach((name, i) => {
+        const raw = values[i] ?? '';
+        try { params[name] = decodeURIComponent(raw); } catch { params[name] = raw; }
+      });
+      const key = routeKey(hit.route);
+      const handler = await load(hit.route.area);
+      const result = await handler(toApiEvent(req, url, key, params, Buffer.concat(chunks)), lambdaContext(hit.route.area));
+      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
+      res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body ?? '');
+    } catch (error) {
+      console.error('local host: unhandled error', error);
+      if (!res.headersSent) sendJson(res, 500, { statusCode: 500, name: 'internal_server_error', message: 'An unexpected error occurred.' });
+      else res.end();
+    }
+  });
+};

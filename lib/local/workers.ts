@@ -1,0 +1,111 @@
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import { WORKERS, TIMERS, type QueueName } from '../../functions/workers.ts';
+import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
+import { lambdaContext } from './events.ts';
+
+type SqsHandler = (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | void>;
+
+const load = async <T>(functionsDir: string, entry: string): Promise<T> =>
+  (await import(pathToFileURL(resolve(functionsDir, `${entry}.ts`)).href)).handler as T;
+
+/** A stoppable background loop. */
+export interface Loop {
+  stop(): Promise<void>;
+}
+
+/**
+ * Polls each worker's queue and calls the worker with SQS-shaped events, honouring
+ * `batchItemFailures`: failed messages stay on the queue and come back after their visibility
+ * timeout. Attempt counts travel in the message or the item, not in ApproximateReceiveCount.
+ */
+export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Record<QueueName, string>): Loop => {
+  let running = true;
+  const loops = WORKERS.map(async (worker) => {
+    const handler = await load<SqsHandler>(functionsDir, worker.entry);
+    const queueUrl = queueUrls[worker.queue];
+    while (running) {
+      try {
+        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: worker.batchSize ?? 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
+        const messages = out.Messages ?? [];
+        if (messages.length === 0) continue;
+        const event: SQSEvent = {
+          Records: messages.map((m) => ({
+            messageId: m.MessageId ?? randomUUID(),
+            receiptHandle: m.ReceiptHandle ?? '',
+            body: m.Body ?? '',
+            attributes: (m.Attributes ?? {}) as any,
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: `arn:aws:sqs:local:000000000000:${worker.queue}`,
+            awsRegion: 'local',
+          })),
+        };
+        let failed = new Set<string>();
+        try {
+          const result = await handler(event, lambdaContext(worker.name, 60_000));
+          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (error) {
+          console.error(`worker ${worker.name} failed; its batch will be retried`, error);
+          failed = new Set(event.Records.map((r) => r.messageId));
+        }
+        for (const m of messages) {
+          if (failed.has(m.MessageId ?? '')) {
+            await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 1 })).catch(() => undefined);
+          } else {
+            await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle })).catch(() => undefined);
+          }
+        }
+      } catch (error) {
+        if (running) {
+          console.error(`worker ${worker.name}: queue read failed`, error);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    }
+  });
+  return { stop: async () => { running = false; await Promise.allSettled(loops); } };
+};
+
+/** Runs every timer of the manifest on its interval. */
+export const startTimers = (functionsDir: string): Loop => {
+  const handles = TIMERS.map((timer) => {
+    const run = async () => {
+      try {
+        const handler = await load<(e: unknown, c: unknown) => Promise<unknown>>(functionsDir, timer.entry);
+        await handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, lambdaContext(timer.name, 60_000));
+      } catch (error) {
+        console.error(`timer ${timer.name} failed`, error);
+      }
+    };
+    return setInterval(run, timer.everyMinutes * 60_000);
+  });
+  return { stop: async () => handles.forEach(clearInterval) };
+};
+
+/** The local scheduler's timer loop: sends due schedules to their queue, then removes them. */
+export const startSchedulerLoop = (
+  scheduler: { takeDue(now: number): Promise<ScheduleRequest[]>; done(r: ScheduleRequest): Promise<void> },
+  send: (queueUrl: string, body: unknown) => Promise<void>,
+  intervalMs = 250,
+): Loop => {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        for (const due of await scheduler.takeDue(Date.now())) {
+          await send(due.queueUrl, due.body);
+          await scheduler.done(due);
+        }
+      } catch (error) {
+        if (running) console.error('local scheduler failed', error);
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+  return { stop: async () => { running = false; await loop; } };
+};

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { newTeam } from '../support/local.ts';
+
+describe('domains through the official SDK', () => {
+  it('creates a domain with its DNS records and lists, gets, verifies, updates and deletes it', async () => {
+    // Prepare
+    const { resend } = await newTeam({ plan: 'pro' });
+
+    // Act
+    const created = await resend.domains.create({ name: 'Mail.Example.com' });
+
+    // Assess
+    expect(created.error).toBeNull();
+    const domain = created.data!;
+    expect(domain).toMatchObject({ name: 'mail.example.com', status: 'not_started', region: 'us-east-1', capabilities: { sending: 'enabled', receiving: 'disabled' } });
+    expect(domain.records.map((r) => `${r.record}/${r.type}`)).toEqual(['SPF/MX', 'SPF/TXT', 'DKIM/CNAME', 'DKIM/CNAME', 'DKIM/CNAME']);
+    expect(domain.records.every((r) => r.ttl === 'Auto')).toBe(true);
+
+    const listed = await resend.domains.list();
+    expect(listed.data).toMatchObject({ object: 'list', has_more: false });
+    expect(listed.data!.data.map((d) => d.id)).toEqual([domain.id]);
+    expect(listed.data!.data[0]).not.toHaveProperty('records');
+
+    expect((await resend.domains.verify(domain.id)).data).toEqual({ object: 'domain', id: domain.id });
+    const got = await resend.domains.get(domain.id);
+    expect(got.data).toMatchObject({ object: 'domain', id: domain.id, status: 'verified' });
+    expect(got.data!.records.every((r) => r.status === 'verified')).toBe(true);
+
+    expect((await resend.domains.update({ id: domain.id, openTracking: true, clickTracking: true })).data).toEqual({ object: 'domain', id: domain.id });
+    expect((await resend.domains.get(domain.id)).data).toMatchObject({ open_tracking: true, click_tracking: true });
+
+    expect((await resend.domains.remove(domain.id)).data).toEqual({ object: 'domain', id: domain.id, deleted: true });
+    expect((await resend.domains.get(domain.id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+  });
+
+  it('pages the list newest first with after and before cursors', async () => {
+    const { resend } = await newTeam({ plan: 'scale' });
+    const ids: string[] = [];
+    for (const n of [1, 2, 3, 4, 5]) ids.unshift((await resend.domains.create({ name: `d${n}.example.org` })).data!.id);
+
+    const first = await resend.domains.list({ limit: 2 });
+    expect(first.data!.data.map((d) => d.id)).toEqual(ids.slice(0, 2));
+    expect(first.data!.has_more).toBe(true);
+    const second = await resend.domains.list({ limit: 2, after: ids[1]! });
+    expect(second.data!.data.map((d) => d.id)).toEqual(ids.slice(2, 4));
+    const last = await resend.domains.list({ limit: 2, after: ids[3]! });
+    expect(last.data!.data.map((d) => d.id)).toEqual([ids[4]]);
+    expect(last.data!.has_more).toBe(false);
+    const back = await resend.domains.list({ limit: 2, before: ids[4]! });
+    expect(back.data!.data.map((d) => d.id)).toEqual(ids.slice(2, 4));
+    expect(back.data!.has_more).toBe(true);
+  });
+
+  it('refuses a region the deployment does not serve with validation_error', async () => {
+    const { resend } = await newTeam();
+    const out = await resend.domains.create({ name: 'example.net', region: 'eu-west-1' });
+    expect(out.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(out.error!.message).toContain('us-east-1');
+  });
+
+  it('refuses unsupported fields such as tls on update with validation_error', async () => {
+    const { resend } = await newTeam();
+    const { data } = await resend.domains.create({ name: 'tls.example.com' });
+    const out = await resend.domains.update({ id: data!.id, tls: 'enforced' });
+    expect(out.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(out.error!.message).toContain('tls');
+  });
+
+  it('applies the plan domain cap with plan_limit_reached', async () => {
+    const { resend } = await newTeam({ plan: 'free' });
+    expect((await resend.domains.create({ name: 'one.example.com' })).error).toBeNull();
+    const out = await resend.domains.create({ name: 'two.example.com' });
+    expect(out.error).toMatchObject({ statusCode: 403, name: 'plan_limit_reached' });
+  });
+
+  it('allows 10 domain creations per hour per team, then rate_limit_exceeded', async () => {
+    const { resend } = await newTeam({ plan: 'scale' });
+    for (let n = 0; n < 10; n++) {
+      const made = await resend.domains.create({ name: `h${n}.example.com` });
+      expect(made.error).toBeNull();
+      await resend.domains.remove(made.data!.id);
+    }
+    const out = await resend.domains.create({ name: 'h10.example.com' });
+    expect(out.error).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
+    expect(Number(out.headers?.['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses a second domain of the same name with conflict', async () => {
+    const { resend } = await newTeam({ plan: 'pro' });
+    await resend.domains.create({ name: 'dup.example.com' });
+    const out = await resend.domains.create({ name: 'DUP.example.com' });
+    expect(out.error).toMatchObject({ statusCode: 409, name: 'conflict' });
+  });
+
+  it('answers 404 not_found for every route with another team\'s domain id', async () => {
+    const owner = await newTeam();
+    const stranger = await newTeam();
+    const { data } = await owner.resend.domains.create({ name: 'mine.example.com' });
+    const id = data!.id;
+    for (const out of [
+      await stranger.resend.domains.get(id),
+      await stranger.resend.domains.update({ id, openTracking: true }),
+      await stranger.resend.domains.verify(id),
+      await stranger.resend.domains.remove(id),
+    ]) {
+      expect(out.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    }
+    expect((await stranger.resend.domains.list()).data!.data).toEqual([]);
+    expect((await owner.resend.domains.get(id)).data!.id).toBe(id);
+  });
+});

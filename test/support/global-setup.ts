@@ -1,0 +1,26 @@
+import type { TestProject } from 'vitest/node';
+import { startLocalHost, type LocalHost } from '../../lib/local/host.ts';
+
+let host: LocalHost | undefined;
+
+/** Starts the local host once per test run (one JVM); each test file makes its own teams. */
+export async function setup(project: TestProject): Promise<void> {
+  host = await startLocalHost({
+    port: 0,
+    memory: true,
+    // Cloud mode, so plan caps are testable; self-hosted behaviour is covered with explicit settings.
+    cloud: true,
+    env: { LOG_LEVEL: 'ERROR' },
+  });
+  project.provide('local', { baseUrl: host.baseUrl, inboxUrl: host.inboxUrl, env: host.state.env, queueUrls: host.state.queueUrls });
+}
+
+export async function teardown(): Promise<void> {
+  await host?.stop();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    local: { baseUrl: string; inboxUrl: string; env: Record<string, string>; queueUrls: Record<string, string> };
+  }
+}

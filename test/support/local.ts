@@ -1,0 +1,52 @@
+import { inject } from 'vitest';
+import { Resend } from 'resend';
+import { readConfig } from '@mailstack/core/runtime/config';
+import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
+import { createTeam, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import type { PlanName } from '@mailstack/core/domain/teams/plans';
+import type { Permission } from '@mailstack/core/domain/api-keys/api-key';
+
+/** The running local host of this test run. */
+export const local = () => inject('local');
+
+let deps: Deps | undefined;
+
+/** Dependencies pointed at the test run's engines, for arranging state the API cannot make (teams, keys). */
+export const testDeps = (): Deps => (deps ??= createDeps(readConfig(local().env)));
+
+/** A new team with a key, and an official SDK client for it. */
+export const newTeam = async (options: { plan?: PlanName; permission?: Permission; name?: string } = {}) => {
+  const d = testDeps();
+  const team = await createTeam(d, { name: options.name ?? 'Test team', ...(options.plan ? { plan: options.plan } : {}) });
+  const { key, secret } = await createApiKey(d, { teamId: team.id, name: 'test', permission: options.permission ?? 'full_access' });
+  return {
+    team,
+    key,
+    secret,
+    resend: new Resend(secret, { baseUrl: local().baseUrl }),
+    /** Another key of the same team. */
+    addKey: async (permission: Permission, domainId?: string) => {
+      const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null });
+      return { ...made, resend: new Resend(made.secret, { baseUrl: local().baseUrl }) };
+    },
+    setPlan: (plan: PlanName) => updateTeam(d, team.id, { plan }),
+  };
+};
+
+/** A raw HTTP call to the local host (for what the SDK cannot send). */
+export const call = async (method: string, path: string, options: { key?: string; body?: string | object; headers?: Record<string, string> } = {}) => {
+  const res = await fetch(`${local().baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+  });
+  const text = await res.text();
+  let json: any;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, json, text };
+};
