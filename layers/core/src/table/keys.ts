@@ -24,11 +24,21 @@
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
  * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
  * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
+ * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
+ * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
+ * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
+ * | contact by id                        | pk TEAM#<t>#CONTACTS, sk CONTACT#<id>                            |
+ * | contact by email (unique per team)   | pk TEAM#<t>#CONTACTS, sk EMAIL#<lower-cased address> (guard)     |
+ * | topic by id, topics of a team        | pk TEAM#<t>, sk TOPIC#<id>                                       |
+ * | a contact's explicit topic choice    | pk TEAM#<t>#CONTACTS, sk CHOICE#<contactId>#<topicId>            |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
+
+/** A stable shard number of an id (its last hex digits), for spreading hot collections. */
+export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
 
 /** Key builders, grouped by entity. Each returns the exact strings stored. */
 export const keys = {
@@ -56,6 +66,31 @@ export const keys = {
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
     month: (teamId: string, month: string) => ({ pk: `${team(teamId)}#USAGE#${month}`, sk: 'USAGE' }),
+  },
+  event: {
+    /** Event items spread over 8 partitions per team so a busy team's writes do not share one key. */
+    item: (teamId: string, eventId: string) => ({ pk: `${team(teamId)}#EVENTS#${shardOf(eventId, 8)}`, sk: `EVENT#${eventId}` }),
+    partition: (teamId: string, shard: number) => `${team(teamId)}#EVENTS#${shard}`,
+    shards: 8,
+    prefix: 'EVENT#',
+  },
+  suppression: {
+    byAddress: (teamId: string, email: string) => ({ pk: `${team(teamId)}#SUPP`, sk: `ADDR#${email.toLowerCase()}` }),
+    listing: (teamId: string, id: string) => ({ gsi1pk: `${team(teamId)}#SUPPRESSIONS`, gsi1sk: id }),
+    listPartition: (teamId: string) => `${team(teamId)}#SUPPRESSIONS`,
+  },
+  contact: {
+    item: (teamId: string, contactId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CONTACT#${contactId}` }),
+    partition: (teamId: string) => `${team(teamId)}#CONTACTS`,
+    prefix: 'CONTACT#',
+    emailGuard: (teamId: string, email: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `EMAIL#${email.toLowerCase()}` }),
+    topicChoice: (teamId: string, contactId: string, topicId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CHOICE#${contactId}#${topicId}` }),
+    topicChoicePrefix: (contactId: string) => `CHOICE#${contactId}#`,
+  },
+  topic: {
+    item: (teamId: string, topicId: string) => ({ pk: team(teamId), sk: `TOPIC#${topicId}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'TOPIC#',
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -1,0 +1,39 @@
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+
+const batchGet = async (deps: Deps, keyList: Record<string, string>[]): Promise<Record<string, any>[]> => {
+  const rows: Record<string, any>[] = [];
+  for (let i = 0; i < keyList.length; i += 100) {
+    let request: Record<string, any> | undefined = { [deps.table]: { Keys: keyList.slice(i, i + 100), ConsistentRead: true } };
+    while (request && Object.keys(request).length > 0) {
+      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
+      rows.push(...(out.Responses?.[deps.table] ?? []));
+      request = out.UnprocessedKeys;
+    }
+  }
+  return rows;
+};
+
+/**
+ * The addresses among `emails` whose effective subscription to the topic is opt_out: the
+ * contact's explicit choice, else the topic's default (an address with no contact takes the
+ * default). Returns undefined when the team has no such topic.
+ */
+export const topicOptOuts = async (deps: Deps, teamId: string, topicId: string, emails: readonly string[]): Promise<Set<string> | undefined> => {
+  const topic = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.topic.item(teamId, topicId) }));
+  if (!topic.Item) return undefined;
+  const fallback = topic.Item.default_subscription as 'opt_in' | 'opt_out';
+  const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
+  const guards = await batchGet(deps, unique.map((e) => keys.contact.emailGuard(teamId, e)));
+  const contactOf = new Map(guards.map((g) => [String(g.email).toLowerCase(), g.contact_id as string]));
+  const choices = await batchGet(deps, [...contactOf.values()].map((c) => keys.contact.topicChoice(teamId, c, topicId)));
+  const choiceOf = new Map(choices.map((c) => [c.contact_id as string, c.subscription as 'opt_in' | 'opt_out']));
+  const out = new Set<string>();
+  for (const email of unique) {
+    const contactId = contactOf.get(email);
+    const effective = (contactId && choiceOf.get(contactId)) || fallback;
+    if (effective === 'opt_out') out.add(email);
+  }
+  return out;
+};

@@ -1,0 +1,63 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+
+/** Every event type the service records (spec §6). */
+export type EventType =
+  | 'email.sent' | 'email.delivered' | 'email.delivery_delayed' | 'email.bounced' | 'email.complained'
+  | 'email.opened' | 'email.clicked' | 'email.prefetched' | 'email.failed' | 'email.suppressed' | 'email.scheduled' | 'email.canceled'
+  | 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.unsubscribed' | 'contact.resubscribed'
+  | 'contact.topic_opt_in' | 'contact.topic_opt_out'
+  | 'suppression.added' | 'suppression.removed'
+  | 'domain.created' | 'domain.updated' | 'domain.deleted'
+  | 'deliverability.warning' | 'deliverability.paused' | 'quota.warning' | 'quota.reached' | 'quota.paused';
+
+/** Where a change came from (audience events carry it in `data.source`). */
+export type EventSource = 'api' | 'dashboard' | 'hosted_page' | 'one_click';
+
+/** A recorded event: what webhook delivery sends as `{type, created_at, data}`. */
+export interface EventRecord {
+  readonly id: string;
+  readonly teamId: string;
+  readonly type: EventType;
+  readonly createdAt: string;
+  readonly data: Record<string, unknown>;
+}
+
+/**
+ * The item of an event, for a caller to put in the same transaction as the state change it
+ * describes (so a change and its event are never separated by a crash).
+ */
+export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>) => {
+  const id = deps.ids.next();
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  const record: EventRecord = { id, teamId, type, createdAt, data };
+  return {
+    record,
+    item: {
+      ...keys.event.item(teamId, id),
+      type: 'event',
+      id,
+      team_id: teamId,
+      event_type: type,
+      created_at: createdAt,
+      data,
+      // Webhook delivery clears this once the event has been fanned out; a sweeper finds the rest.
+      dispatched: false,
+    },
+  };
+};
+
+/** Records one event on its own (when no other write accompanies it). */
+export const recordEvent = async (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<EventRecord> => {
+  const { record, item } = eventItem(deps, teamId, type, data);
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  await publishEvents(deps, [record]);
+  return record;
+};
+
+/** Hands recorded events to the events queue for webhook fan-out (no-op while no queue is configured). */
+export const publishEvents = async (deps: Deps, records: readonly EventRecord[]): Promise<void> => {
+  if (!deps.config.EVENTS_QUEUE_URL || records.length === 0) return;
+  await deps.queue.send(deps.config.EVENTS_QUEUE_URL, records.map((r) => ({ body: { eventId: r.id, teamId: r.teamId, type: r.type } })));
+};

@@ -1,0 +1,103 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
+
+/** Why an address is on the suppression list. */
+export type SuppressionOrigin = 'bounce' | 'complaint' | 'unsubscribe' | 'manual';
+
+/** An entry of the suppression list. */
+export interface Suppression {
+  readonly id: string;
+  readonly teamId: string;
+  readonly email: string;
+  readonly origin: SuppressionOrigin;
+  /** Who made the change for audience events; null for bounce and complaint rows. */
+  readonly source: EventSource | null;
+  /** The email (bounce, complaint) or contact (unsubscribe) that caused it. */
+  readonly sourceId: string | null;
+  readonly createdAt: string;
+}
+
+/** Item -> Suppression. */
+export const suppressionFromItem = (i: Record<string, any>): Suppression => ({
+  id: i.id,
+  teamId: i.team_id,
+  email: i.email,
+  origin: i.origin,
+  source: i.source ?? null,
+  sourceId: i.source_id ?? null,
+  createdAt: i.created_at,
+});
+
+/** The `data` of suppression.added / suppression.removed events. */
+export const suppressionEventData = (s: Suppression) => ({ id: s.id, email: s.email, origin: s.origin, source: s.source, created_at: s.createdAt });
+
+/**
+ * Puts an address on the team's suppression list and records suppression.added, in one
+ * transaction. An address already listed keeps its entry (no second event).
+ */
+export const addSuppression = async (
+  deps: Deps,
+  input: { teamId: string; email: string; origin: SuppressionOrigin; source: EventSource | null; sourceId?: string | null },
+): Promise<{ suppression: Suppression; created: boolean }> => {
+  const email = input.email.trim().toLowerCase();
+  const id = deps.ids.next();
+  const item = {
+    ...keys.suppression.byAddress(input.teamId, email),
+    ...keys.suppression.listing(input.teamId, id),
+    type: 'suppression',
+    id,
+    team_id: input.teamId,
+    email,
+    origin: input.origin,
+    source: input.origin === 'bounce' || input.origin === 'complaint' ? null : input.source,
+    source_id: input.sourceId ?? null,
+    created_at: new Date(deps.clock.now()).toISOString(),
+  };
+  const suppression = suppressionFromItem(item);
+  const event = eventItem(deps, input.teamId, 'suppression.added', suppressionEventData(suppression));
+  try {
+    await deps.db.send(new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: deps.table, Item: event.item } },
+      ],
+    }));
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const existing = await getSuppressionByAddress(deps, input.teamId, email);
+    if (existing) return { suppression: existing, created: false };
+    throw error;
+  }
+  await publishEvents(deps, [event.record]);
+  return { suppression, created: true };
+};
+
+/** Reads the entry for an address, if listed. */
+export const getSuppressionByAddress = async (deps: Deps, teamId: string, email: string): Promise<Suppression | undefined> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.suppression.byAddress(teamId, email), ConsistentRead: true }));
+  return out.Item ? suppressionFromItem(out.Item) : undefined;
+};
+
+/**
+ * The addresses among `emails` that a send must not reach (spec §2 Suppression): bounce,
+ * complaint and manual entries always count; unsubscribe entries only when the send has a topic.
+ * One batch read per 100 addresses.
+ */
+export const findSuppressed = async (deps: Deps, teamId: string, emails: readonly string[], options: { withTopic: boolean }): Promise<Map<string, SuppressionOrigin>> => {
+  const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
+  const found = new Map<string, SuppressionOrigin>();
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, any> | undefined = { [deps.table]: { Keys: unique.slice(i, i + 100).map((e) => keys.suppression.byAddress(teamId, e)), ConsistentRead: true } };
+    while (request && Object.keys(request).length > 0) {
+      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
+      for (const row of out.Responses?.[deps.table] ?? []) {
+        if (row.origin !== 'unsubscribe' || options.withTopic) found.set(row.email, row.origin);
+      }
+      request = out.UnprocessedKeys;
+    }
+  }
+  return found;
+};
