@@ -24,6 +24,11 @@
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
  * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
  * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
+ * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
+ * | attachment chunk of an email         | pk TEAM#<t>#EMAIL#<id>, sk ATTACH#<n, 4 digits>                  |
+ * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-3> / <id> (merge the 4 shards)    |
+ * | email by provider message id         | gsi2: PROVIDERMSG#<provider message id> / EMAIL                  |
+ * | emails not yet at the provider       | gsi3 (sparse): PENDING#<shard 0-3> / <accepted ISO time>#<id>    |
  * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
@@ -66,6 +71,19 @@ export const keys = {
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
     month: (teamId: string, month: string) => ({ pk: `${team(teamId)}#USAGE#${month}`, sk: 'USAGE' }),
+  },
+  email: {
+    item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
+    attachment: (teamId: string, emailId: string, n: number) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `ATTACH#${String(n).padStart(4, '0')}` }),
+    attachmentPrefix: 'ATTACH#',
+    listing: (teamId: string, emailId: string) => ({ gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, 4)}`, gsi1sk: emailId }),
+    listPartition: (teamId: string, shard: number) => `${team(teamId)}#EMAILS#${shard}`,
+    listShards: 4,
+    byProviderMessage: (providerMessageId: string) => ({ gsi2pk: `PROVIDERMSG#${providerMessageId}`, gsi2sk: 'EMAIL' }),
+    /** Present only while the email has not reached the provider; the sweeper reads it. */
+    pending: (emailId: string, acceptedAt: string) => ({ gsi3pk: `PENDING#${shardOf(emailId, 4)}`, gsi3sk: `${acceptedAt}#${emailId}` }),
+    pendingPartition: (shard: number) => `PENDING#${shard}`,
+    pendingShards: 4,
   },
   event: {
     /** Event items spread over 8 partitions per team so a busy team's writes do not share one key. */

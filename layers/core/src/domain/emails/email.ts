@@ -1,0 +1,62 @@
+/**
+ * The email record shared by the accept path (API) and the send pipeline (workers).
+ * Stored at keys.email.item(teamId, id); attachments, when present, in chunk items
+ * keys.email.attachment(teamId, id, n) so an email stays under the 400 KB item limit.
+ */
+
+/** The states an email moves through; `last_event` on the wire. */
+export type EmailStatus =
+  | 'scheduled'      // waiting for scheduled_at
+  | 'queued'         // accepted, waiting for the send worker
+  | 'queued_quota'   // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
+  | 'sent'           // the provider accepted it
+  | 'delivered' | 'delivery_delayed' | 'bounced' | 'complained' | 'opened' | 'clicked'
+  | 'failed'         // the provider refused it permanently (reason in failure_reason)
+  | 'canceled'
+  | 'suppressed';    // every recipient was suppressed after acceptance
+
+/** States from which the email can still leave (the sweeper re-queues these past a deadline). */
+export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota'];
+
+/** The email item's attributes (besides the generic key attributes). */
+export interface EmailItem {
+  readonly type: 'email';
+  readonly id: string;
+  readonly team_id: string;
+  /** Accepted addresses read back as `Name <user@host>` or a bare address. */
+  readonly from: string;
+  readonly to: string[];
+  readonly cc: string[];
+  readonly bcc: string[];
+  readonly reply_to: string[];
+  readonly subject: string;
+  readonly html: string | null;
+  readonly text: string | null;
+  readonly headers: Record<string, string> | null;
+  readonly tags: { name: string; value: string }[];
+  readonly topic_id: string | null;
+  /** Number of attachment chunk items (0 when none). */
+  readonly attachment_chunks: number;
+  /** Attachment metadata (content lives in the chunk items). */
+  readonly attachments: { filename: string; content_type: string; size: number }[];
+  readonly status: EmailStatus;
+  readonly created_at: string;
+  readonly scheduled_at: string | null;
+  /** RFC 5322 Message-ID we put on the message, `<id@domain>`. */
+  readonly message_id: string;
+  /** The provider's id once sent. */
+  readonly provider_message_id: string | null;
+  /** The sending domain's id and delivery region. */
+  readonly domain_id: string;
+  readonly region: string;
+  /** Send attempts made by the worker (throttling retries included). */
+  readonly attempts: number;
+  readonly failure_reason: string | null;
+  readonly updated_at: string;
+}
+
+/** The message on the send queue: which email to send. The worker re-reads the item. */
+export interface SendJob {
+  readonly teamId: string;
+  readonly emailId: string;
+}
