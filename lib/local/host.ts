@@ -16,6 +16,9 @@ import { createApiServer } from './server.ts';
 import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
 import type { LocalState } from './state.ts';
 
+// The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 /** Options of the local host. */

@@ -1,0 +1,129 @@
+/**
+ * `npm run admin -- <resource> <action> [options]`: the operator CLI (teams, plans, keys).
+ * It talks to the running local host (found through the state file `npm start` writes) or, with
+ * `--table <name> [--region <region>]`, to a deployed stack using the ambient AWS credentials.
+ */
+import { parseArgs } from 'node:util';
+import { readConfig } from '@mailstack/core/runtime/config';
+import { createDeps } from '@mailstack/core/runtime/deps';
+import { createTeam, listTeams, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createApiKey, listApiKeys, revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { getTeam } from '@mailstack/core/domain/teams/team';
+import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
+import { readState } from '../lib/local/state.ts';
+
+const USAGE = `usage: npm run admin -- <command> [options]
+
+  teams create --name <name> [--plan free|starter|pro|scale]
+  teams list
+  teams plan --team <id> --plan free|starter|pro|scale
+  teams suspend --team <id>
+  teams unsuspend --team <id>
+  keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
+  keys list --team <id>
+  keys revoke --team <id> --key <key-id>
+
+Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    team: { type: 'string' },
+    key: { type: 'string' },
+    domain: { type: 'string' },
+    sending: { type: 'boolean', default: false },
+    table: { type: 'string' },
+    region: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+const fail = (message: string): never => {
+  console.error(`admin: ${message}`);
+  process.exit(2);
+};
+
+const need = (name: keyof typeof values): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') fail(`--${name} is required for this command\n\n${USAGE}`);
+  return value as string;
+};
+
+const plan = (): PlanName => {
+  const p = need('plan');
+  if (!PLAN_NAMES.includes(p as PlanName)) fail(`--plan must be one of ${PLAN_NAMES.join(', ')}; got ${p}`);
+  return p as PlanName;
+};
+
+const env = (): NodeJS.ProcessEnv => {
+  if (values.table) return { ...process.env, TABLE_NAME: values.table, AWS_REGION: values.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+  try {
+    return { ...process.env, ...readState().env };
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+};
+
+const [resource, action] = positionals;
+if (values.help || !resource || !action) {
+  console.log(USAGE);
+  process.exit(values.help ? 0 : 2);
+}
+
+const deps = createDeps(readConfig(env()));
+const existingTeam = async (): Promise<string> => {
+  const id = need('team');
+  if (!(await getTeam(deps, id))) fail(`no team with id ${id} (list them with: npm run admin -- teams list)`);
+  return id;
+};
+
+switch (`${resource} ${action}`) {
+  case 'teams create': {
+    const team = await createTeam(deps, { name: need('name'), ...(values.plan ? { plan: plan() } : {}) });
+    console.log(`team ${team.id} "${team.name}" created on the ${team.plan} plan`);
+    console.log(`TEAM_ID=${team.id}`);
+    break;
+  }
+  case 'teams list':
+    for (const t of await listTeams(deps)) console.log(`${t.id}  ${t.plan.padEnd(7)}  ${t.status.padEnd(9)}  ${t.name}`);
+    break;
+  case 'teams plan': {
+    const team = await updateTeam(deps, await existingTeam(), { plan: plan() });
+    console.log(`team ${team.id} is now on the ${team.plan} plan`);
+    break;
+  }
+  case 'teams suspend':
+  case 'teams unsuspend': {
+    const team = await updateTeam(deps, await existingTeam(), { status: action === 'suspend' ? 'suspended' : 'active' });
+    console.log(`team ${team.id} is now ${team.status}`);
+    break;
+  }
+  case 'keys create': {
+    const { key, secret } = await createApiKey(deps, {
+      teamId: await existingTeam(),
+      name: values.name ?? 'API key',
+      permission: values.sending ? 'sending_access' : 'full_access',
+      domainId: values.domain ?? null,
+    });
+    console.log(`# key ${key.id} (${key.permission}${key.domainId ? `, domain ${key.domainId} only` : ''}); the secret is shown only now:`);
+    console.log(`RESEND_API_KEY=${secret}`);
+    break;
+  }
+  case 'keys list':
+    for (const k of await listApiKeys(deps, await existingTeam())) {
+      console.log(`${k.id}  ${k.permission.padEnd(14)}  ${k.revoked ? 'revoked' : 'active '}  ${k.domainId ? `domain ${k.domainId}  ` : ''}${k.name}`);
+    }
+    break;
+  case 'keys revoke': {
+    const ok = await revokeApiKey(deps, await existingTeam(), need('key'));
+    if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
+    console.log(`key ${values.key} revoked; requests with it now answer 401 invalid_api_key`);
+    break;
+  }
+  default:
+    fail(`unknown command "${resource} ${action}"\n\n${USAGE}`);
+}
