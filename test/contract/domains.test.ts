@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTeam } from '../support/local.ts';
+import { expectReferenceShape } from '../support/openapi.ts';
 
 describe('domains through the official SDK', () => {
   it('creates a domain with its DNS records and lists, gets, verifies, updates and deletes it', async () => {
@@ -11,6 +12,7 @@ describe('domains through the official SDK', () => {
 
     // Assess
     expect(created.error).toBeNull();
+    expectReferenceShape('POST', '/domains', 201, created.data);
     const domain = created.data!;
     expect(domain).toMatchObject({ name: 'mail.example.com', status: 'not_started', region: 'us-east-1', capabilities: { sending: 'enabled', receiving: 'disabled' } });
     expect(domain.records.map((r) => `${r.record}/${r.type}`)).toEqual(['SPF/MX', 'SPF/TXT', 'DKIM/CNAME', 'DKIM/CNAME', 'DKIM/CNAME']);
@@ -18,18 +20,22 @@ describe('domains through the official SDK', () => {
 
     const listed = await resend.domains.list();
     expect(listed.data).toMatchObject({ object: 'list', has_more: false });
+    expectReferenceShape('GET', '/domains', 200, listed.data);
     expect(listed.data!.data.map((d) => d.id)).toEqual([domain.id]);
     expect(listed.data!.data[0]).not.toHaveProperty('records');
 
     expect((await resend.domains.verify(domain.id)).data).toEqual({ object: 'domain', id: domain.id });
     const got = await resend.domains.get(domain.id);
     expect(got.data).toMatchObject({ object: 'domain', id: domain.id, status: 'verified' });
+    expectReferenceShape('GET', '/domains/{domain_id}', 200, got.data);
     expect(got.data!.records.every((r) => r.status === 'verified')).toBe(true);
 
     expect((await resend.domains.update({ id: domain.id, openTracking: true, clickTracking: true })).data).toEqual({ object: 'domain', id: domain.id });
     expect((await resend.domains.get(domain.id)).data).toMatchObject({ open_tracking: true, click_tracking: true });
 
-    expect((await resend.domains.remove(domain.id)).data).toEqual({ object: 'domain', id: domain.id, deleted: true });
+    const removed = await resend.domains.remove(domain.id);
+    expect(removed.data).toEqual({ object: 'domain', id: domain.id, deleted: true });
+    expectReferenceShape('DELETE', '/domains/{domain_id}', 200, removed.data);
     expect((await resend.domains.get(domain.id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
 

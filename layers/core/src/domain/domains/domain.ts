@@ -41,8 +41,8 @@ export const dnsRecords = (d: Domain) => {
   const status = d.status === 'verified' ? 'verified' : d.status === 'failed' ? 'failed' : d.status === 'pending' ? 'pending' : 'not_started';
   return [
     { record: 'SPF', name: d.returnPath, type: 'MX', ttl: 'Auto', status, value: `feedback-smtp.${d.region}.amazonses.com`, priority: 10 },
-    { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"' },
-    ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com` })),
+    { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"', priority: null },
+    ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com`, priority: null })),
   ];
 };
 
@@ -56,7 +56,7 @@ export const domainSummary = (d: Domain) => ({
   capabilities: { sending: 'enabled', receiving: 'disabled' },
   open_tracking: d.openTracking,
   click_tracking: d.clickTracking,
-  ...(d.trackingSubdomain ? { tracking_subdomain: d.trackingSubdomain } : {}),
+  tracking_subdomain: d.trackingSubdomain,
 });
 
 /** The full domain object, with its DNS records. */

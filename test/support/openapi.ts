@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { expect } from 'vitest';
+
+/** The reference API's own OpenAPI description (shared/reference/resend-openapi, MIT). */
+const SPEC_FILE = resolve(import.meta.dirname, '../../../shared/reference/resend-openapi/resend.yaml');
+
+type Schema = Record<string, any>;
+let spec: Schema | undefined;
+const load = (): Schema => (spec ??= parse(readFileSync(SPEC_FILE, 'utf8')) as Schema);
+
+const deref = (schema: Schema): Schema => {
+  if (schema.$ref) {
+    const name = String(schema.$ref).split('/').pop()!;
+    return deref(load().components.schemas[name]);
+  }
+  if (schema.allOf) return { type: 'object', properties: Object.assign({}, ...schema.allOf.map((s: Schema) => deref(s).properties ?? {})) };
+  return schema;
+};
+
+const typeOk = (type: string | string[] | undefined, value: unknown): boolean => {
+  if (type === undefined) return true;
+  const types = Array.isArray(type) ? type : [type];
+  return types.some((t) =>
+    t === 'null' ? value === null
+      : t === 'integer' ? Number.isInteger(value)
+      : t === 'number' ? typeof value === 'number'
+      : t === 'array' ? Array.isArray(value)
+      : t === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value)
+      : typeof value === t);
+};
+
+/** Every problem of `value` against `schema`: a declared field missing, a wrong type, a value outside an enum. */
+const check = (schema: Schema, value: unknown, path: string, problems: string[]): void => {
+  const s = deref(schema);
+  if (value === null) return; // "null where empty"
+  if (s.oneOf || s.anyOf) return;
+  if (!typeOk(s.type, value)) {
+    problems.push(`${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+    return;
+  }
+  if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
+  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => check(s.items, item, `${path}[${i}]`, problems));
+  if (s.properties && typeof value === 'object') {
+    for (const [name, prop] of Object.entries<Schema>(s.properties)) {
+      if (!(name in (value as object))) problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
+      else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
+    }
+  }
+};
+
+/**
+ * Asserts that a response body carries every field the reference API's schema declares for
+ * that operation and status (null where empty), with the declared types and enums.
+ */
+export const expectReferenceShape = (method: string, path: string, status: number, body: unknown): void => {
+  const operation = load().paths[path]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`the reference API has no operation ${method} ${path}`);
+  const response = operation.responses[String(status)] ?? operation.responses['200'] ?? operation.responses['201'];
+  const schema = response?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`the reference API declares no JSON body for ${method} ${path} ${status}`);
+  const problems: string[] = [];
+  check(schema, body, '', problems);
+  expect(problems, `${method} ${path} against the reference schema`).toEqual([]);
+};
