@@ -1,0 +1,104 @@
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import type { StackConfig } from './config.ts';
+import { DataTable } from './constructs/data-table.ts';
+import { WorkQueues } from './constructs/work-queues.ts';
+import { MailHttpApi } from './constructs/http-api.ts';
+import { EmailProvider } from './constructs/email-provider.ts';
+import { ServiceFunction } from './constructs/service-function.ts';
+import { ROUTES, type Area, type RouteEntry } from '../functions/routes.ts';
+import { QUEUES, TIMERS, WORKERS, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
+
+/** Props of the mail stack. */
+export interface MailStackProps extends StackProps {
+  readonly config: StackConfig;
+  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
+  readonly manifest?: { routes?: readonly RouteEntry[]; workers?: readonly WorkerEntry[]; timers?: readonly TimerEntry[] };
+}
+
+/** The areas whose functions manage SES identities, and the queue whose workers send email. */
+const IDENTITY_AREAS: readonly string[] = ['domains'];
+const SENDING_QUEUE = 'send';
+
+/** The whole service: composition only; rules live in layers/core. */
+export class MailStack extends Stack {
+  constructor(scope: Construct, id: string, props: MailStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const { table } = new DataTable(this, 'Data');
+    const queues = new WorkQueues(this, 'Queues', { queues: QUEUES });
+
+    const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
+    const schedulerRole = new Role(this, 'SchedulerRole', { assumedBy: new ServicePrincipal('scheduler.amazonaws.com') });
+    for (const { queue } of queues.byName.values()) queue.grantSendMessages(schedulerRole);
+
+    const api = new MailHttpApi(this, 'Http');
+    const provider = new EmailProvider(this, 'Provider', { eventsUrl: `${api.api.apiEndpoint}/provider-events/ses` });
+
+    const environment: Record<string, string> = {
+      CLOUD: String(config.cloud),
+      DELIVERY_REGIONS: config.deliveryRegions.join(','),
+      PROVIDER_RATE_PER_SECOND: String(config.providerRatePerSecond),
+      API_RATE_LIMIT_PER_MINUTE: String(config.apiRateLimitPerMinute),
+      SCHEDULER_MODE: 'aws',
+      SCHEDULER_GROUP: scheduleGroup.name!,
+      SCHEDULER_ROLE_ARN: schedulerRole.roleArn,
+      SES_CONFIGURATION_SET: provider.configurationSet.configurationSetName,
+      PUBLIC_BASE_URL: api.api.apiEndpoint,
+      APP_URL: api.api.apiEndpoint,
+      POWERTOOLS_SERVICE_NAME: 'mailstack',
+    };
+
+    const wire = (fn: ServiceFunction): ServiceFunction => {
+      fn.bindTable(table);
+      for (const { queue, env } of queues.byName.values()) fn.bindQueue(queue, env);
+      fn.addToRolePolicy(new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
+        resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` })],
+      }));
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
+      return fn;
+    };
+
+    const functions = new Construct(this, 'Functions');
+    const byArea = new Map<Area, ServiceFunction>();
+    api.addRoutes((area) => {
+      let fn = byArea.get(area);
+      if (!fn) {
+        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment }));
+        byArea.set(area, fn);
+      }
+      return fn;
+    }, props.manifest?.routes ?? ROUTES);
+    for (const area of IDENTITY_AREAS) {
+      byArea.get(area as Area)?.addToRolePolicy(new PolicyStatement({
+        actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+      }));
+    }
+
+    const sendPolicy = new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: [
+        this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSet.configurationSetName }),
+      ],
+    });
+    const workers = new Construct(this, 'Workers');
+    for (const worker of props.manifest?.workers ?? WORKERS) {
+      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(50) }));
+      fn.addEventSource(new SqsEventSource(queues.get(worker.queue), { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
+      if (worker.queue === SENDING_QUEUE) fn.addToRolePolicy(sendPolicy);
+    }
+    const timers = new Construct(this, 'Timers');
+    for (const timer of props.manifest?.timers ?? TIMERS) {
+      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }));
+      new Rule(timers, `${timer.name}-every`, { schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)), targets: [new LambdaFunction(fn)] });
+    }
+  }
+}
