@@ -46,6 +46,15 @@ export interface LocalHost {
   stop(): Promise<void>;
 }
 
+/** Stops an engine process and waits for it to exit (SIGKILL after 5 s). */
+const stopChild = (child: ChildProcess): Promise<void> =>
+  new Promise((resolveStop) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => { clearTimeout(force); resolveStop(); });
+    child.kill('SIGTERM');
+  });
+
 const listen = (server: Server, port: number): Promise<number> =>
   new Promise((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -73,7 +82,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
   };
   try {
     const dynamo: ChildProcess = await startDynamo(dynamoPort, dataDir ? resolve(dataDir, 'dynamodb') : undefined);
-    stops.push(() => { dynamo.kill(); });
+    stops.push(() => stopChild(dynamo));
     const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
     const tableName = 'mailstack';
     await ensureTable(dynamoEndpoint, tableName);
@@ -104,7 +113,6 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       POWERTOOLS_DEV: 'false',
       ...options.env,
     };
-    Object.assign(process.env, baseEnv);
     const bootstrap = createDeps(readConfig({ ...process.env, ...baseEnv }));
     const queueUrls = {} as Record<QueueName, string>;
     for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
@@ -112,8 +120,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       queueUrls[name] = out.QueueUrl ?? '';
       baseEnv[q.env] = queueUrls[name];
     }
-    Object.assign(process.env, baseEnv);
-    const deps = createDeps(readConfig(process.env));
+    // The handlers run in this process and take these deps; process.env is left alone.
+    const deps = createDeps(readConfig({ ...process.env, ...baseEnv }));
     setDeps(deps);
 
     let apiKey: string | undefined;
