@@ -12,7 +12,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'provider-events'] as const;
 export type Area = (typeof AREAS)[number];
 
 const r = (method: RouteEntry['method'], path: string, area: Area): RouteEntry => ({ method, path, area });
@@ -26,6 +26,14 @@ export const ROUTES: readonly RouteEntry[] = [
   r('DELETE', '/domains/{id}', 'domains'),
   r('POST', '/domains/{id}/verify', 'domains'),
   r('GET', '/usage', 'usage'),
+  r('POST', '/emails', 'emails'),
+  r('POST', '/emails/batch', 'emails'),
+  r('GET', '/emails', 'emails'),
+  r('GET', '/emails/{id}', 'emails'),
+  r('PATCH', '/emails/{id}', 'emails'),
+  r('POST', '/emails/{id}/cancel', 'emails'),
+  r('DELETE', '/emails/{id}', 'emails'),
+  r('POST', '/provider-events/ses', 'provider-events'),
 ];
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */

@@ -30,7 +30,11 @@ export interface TimerEntry {
 }
 
 /** Every worker. */
-export const WORKERS: readonly WorkerEntry[] = [];
+export const WORKERS: readonly WorkerEntry[] = [
+  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10 },
+];
 
 /** Every timer. */
-export const TIMERS: readonly TimerEntry[] = [];
+export const TIMERS: readonly TimerEntry[] = [
+  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1 },
+];

@@ -43,6 +43,8 @@ export interface LocalHost {
   readonly apiKey: string | undefined;
   readonly state: Omit<LocalState, 'pid'>;
   readonly deps: Deps;
+  /** What the SES stand-in accepted and throttled (for the benchmark). */
+  readonly provider: { accepted: number; throttled: number };
   stop(): Promise<void>;
 }
 
@@ -91,13 +93,15 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false } as any);
     stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
 
-    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined });
+    const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? 14);
+    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate });
     stops.push(() => ses.stop());
 
     const httpServer = createApiServer(resolve(ROOT, 'functions'));
     const port = await listen(httpServer, requestedPort);
     stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
     const baseUrl = `http://127.0.0.1:${port}`;
+    ses.setEventsUrl(`${baseUrl}/provider-events/ses`);
 
     const baseEnv: Record<string, string> = {
       TABLE_NAME: tableName,
@@ -110,6 +114,9 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       PUBLIC_BASE_URL: baseUrl,
       APP_URL: baseUrl,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR',
+      // The stand-in cannot sign as SNS does; on AWS signatures are always verified.
+      SNS_VERIFY_SIGNATURES: 'false',
+      PROVIDER_RATE_PER_SECOND: String(providerRate),
       POWERTOOLS_DEV: 'false',
       ...options.env,
     };
@@ -145,6 +152,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       inboxUrl,
       apiKey,
       deps,
+      provider: ses.stats,
       state: { baseUrl, inboxUrl, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
       stop: async () => {
         await stop();

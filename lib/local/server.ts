@@ -44,7 +44,8 @@ const areaLoader = (functionsDir: string) => {
  * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`).
  */
 export const createApiServer = (functionsDir: string): Server => {
-  const compiled = ROUTES.map(compile);
+  // Literal paths win over parameters, as in API Gateway (/emails/batch before /emails/{id}).
+  const compiled = ROUTES.map(compile).sort((a, b) => a.names.length - b.names.length);
   const load = areaLoader(functionsDir);
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {

@@ -19,7 +19,35 @@ export interface SesStandInOptions {
   readonly inboxPort: number;
   /** File that keeps identities across restarts; in memory when absent. */
   readonly stateFile?: string | undefined;
+  /** Sends allowed per second; beyond it SendEmail answers 429 TooManyRequestsException as SES does. */
+  readonly ratePerSecond: number;
 }
+
+/** What the stand-in does after accepting a message for each recipient (the SES mailbox simulator). */
+const SIMULATOR: Record<string, readonly ('Send' | 'Delivery' | 'Bounce' | 'Complaint' | 'Suppressed')[]> = {
+  'success@simulator.amazonses.com': ['Send', 'Delivery'],
+  'bounce@simulator.amazonses.com': ['Send', 'Bounce'],
+  'complaint@simulator.amazonses.com': ['Send', 'Delivery', 'Complaint'],
+  'suppressionlist@simulator.amazonses.com': ['Send', 'Suppressed'],
+  'ooto@simulator.amazonses.com': ['Send', 'Delivery'],
+  'delivered@resend.dev': ['Send', 'Delivery'],
+  'bounced@resend.dev': ['Send', 'Bounce'],
+  'complained@resend.dev': ['Send', 'Delivery', 'Complaint'],
+};
+const outcomesFor = (address: string) => SIMULATOR[address.toLowerCase().replace(/\+[^@]*@/, '@')] ?? ['Send', 'Delivery'];
+
+/** Builds the SES event notification SNS would deliver for one outcome. */
+const sesEvent = (kind: string, messageId: string, source: string, recipients: string[], tags: Record<string, string[]>, recipient: string) => {
+  const timestamp = new Date().toISOString();
+  const mail = { timestamp, messageId, source, destination: recipients, tags };
+  switch (kind) {
+    case 'Send': return { eventType: 'Send', mail, send: {} };
+    case 'Delivery': return { eventType: 'Delivery', mail, delivery: { timestamp, recipients: [recipient], smtpResponse: '250 2.6.0 Message received' } };
+    case 'Bounce': return { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp, bouncedRecipients: [{ emailAddress: recipient, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } };
+    case 'Suppressed': return { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'OnAccountSuppressionList', timestamp, bouncedRecipients: [{ emailAddress: recipient, diagnosticCode: 'Amazon SES has suppressed sending to this address because it is on the account-level suppression list.' }] } };
+    default: return { eventType: 'Complaint', mail, complaint: { timestamp, complainedRecipients: [{ emailAddress: recipient }], complaintFeedbackType: 'abuse' } };
+  }
+};
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -39,7 +67,16 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void> }> => {
+export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsUrl: (url: string) => void; stats: { accepted: number; throttled: number } }> => {
+  let eventsUrl: string | undefined;
+  const stats = { accepted: 0, throttled: 0 };
+  let window = { second: 0, count: 0 };
+  const notify = (event: unknown) => {
+    if (!eventsUrl) return;
+    const envelope = { Type: 'Notification', MessageId: randomBytes(16).toString('hex'), TopicArn: 'arn:aws:sns:local:000000000000:ses-events', Message: JSON.stringify(event), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
+    fetch(eventsUrl, { method: 'POST', headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' }, body: JSON.stringify(envelope) })
+      .catch((error) => console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`));
+  };
   const startInbox = require('aws-ses-v2-local').default as (c: { host: string; port: number }) => Promise<Server>;
   const inbox = await startInbox({ host: '127.0.0.1', port: options.inboxPort });
   const identities = new Map<string, Identity>(
@@ -83,13 +120,45 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
         return send(res, 200, {});
       }
     }
-    // Everything else goes to the embedded inbox.
+    // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
+    const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
+    if (isSend) {
+      const second = Math.floor(Date.now() / 1000);
+      if (window.second !== second) window = { second, count: 0 };
+      if (++window.count > options.ratePerSecond) {
+        stats.throttled++;
+        return send(res, 429, { message: 'Maximum sending rate exceeded.' }, 'TooManyRequestsException');
+      }
+    }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },
       (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
+        if (!isSend || up.statusCode !== 200) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          const answer = Buffer.concat(chunks);
+          res.writeHead(200, up.headers);
+          res.end(answer);
+          stats.accepted++;
+          const request = JSON.parse(body.toString() || '{}');
+          const messageId = (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
+          const recipients: string[] = request.Destination?.ToAddresses ?? [];
+          const tags = Object.fromEntries((request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]));
+          // Events follow the way SES sends them: shortly after, in order, one notification each.
+          let delay = 20;
+          for (const recipient of recipients) {
+            for (const kind of outcomesFor(recipient)) {
+              if (kind === 'Send' && recipient !== recipients[0]) continue;
+              setTimeout(() => notify(sesEvent(kind, messageId, request.FromEmailAddress, recipients, tags, recipient)), (delay += 15));
+            }
+          }
+        });
       },
     );
     upstream.on('error', (error) => send(res, 502, { message: error.message }, 'InternalFailure'));
@@ -97,5 +166,5 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
   });
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections?.(); s.close(() => resolve()); });
-  return { server, inbox, stop: async () => { await close(server); await close(inbox); } };
+  return { server, inbox, stats, setEventsUrl: (u) => { eventsUrl = u; }, stop: async () => { await close(server); await close(inbox); } };
 };

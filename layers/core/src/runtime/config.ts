@@ -29,6 +29,10 @@ export const Config = v.object({
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
   PROVIDER_RATE_PER_SECOND: Int(14),
+  /** Verify SNS signatures on the provider-events route (off only for the local stand-in, which cannot sign). */
+  SNS_VERIFY_SIGNATURES: v.pipe(v.optional(v.picklist(['true', 'false']), 'true'), v.transform((s) => s === 'true')),
+  /** Seconds an email may sit before the provider before the sweeper re-queues it. */
+  SWEEP_AFTER_SECONDS: Int(120),
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),

@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { readConfig, type Config } from './config.ts';
@@ -14,17 +15,22 @@ import { uuidV7, type IdGenerator } from '../ports/ids.ts';
 import type { IdentityProvider } from '../ports/identities.ts';
 import type { JobQueue } from '../ports/queue.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
+import type { MailTransport } from '../ports/mail-transport.ts';
+import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 
 /** Everything a use case may touch: ports and settings, never a module-level client. */
 export interface Deps {
   readonly config: Config;
   readonly db: DynamoDBDocumentClient;
+  /** The low-level client (for libraries that marshal themselves, such as Powertools idempotency). */
+  readonly dynamo: DynamoDBClient;
   readonly table: string;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly queue: JobQueue;
   readonly scheduler: Scheduler;
   readonly identities: IdentityProvider;
+  readonly mail: MailTransport;
   readonly sqs: SQSClient;
   readonly ses: (region: string) => SESv2Client;
   readonly logger: Logger;
@@ -48,12 +54,14 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
   return {
     config,
     db: clients.db,
+    dynamo: clients.dynamo,
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,
     queue: sqsQueue(clients.sqs, counters),
     scheduler,
     identities: sesIdentities(clients.ses, config.SES_CONFIGURATION_SET),
+    mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     sqs: clients.sqs,
     ses: clients.ses,
     logger: new Logger({ serviceName: 'mailstack', logLevel: config.LOG_LEVEL as 'INFO' }),

@@ -36,6 +36,8 @@
  * | contact by email (unique per team)   | pk TEAM#<t>#CONTACTS, sk EMAIL#<lower-cased address> (guard)     |
  * | topic by id, topics of a team        | pk TEAM#<t>, sk TOPIC#<id>                                       |
  * | a contact's explicit topic choice    | pk TEAM#<t>#CONTACTS, sk CHOICE#<contactId>#<topicId>            |
+ * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
+ * | provider send slots per second       | pk PACE#<region>#<epoch second>, sk PACE (ttl)                   |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
  */
@@ -67,6 +69,14 @@ export const keys = {
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
     authFailures: (ip: string, minute: number) => ({ pk: `AUTHFAIL#${ip}#${minute}`, sk: 'AUTHFAIL' }),
+  },
+  idempotency: {
+    /** The static partition of a team's idempotency records; Powertools writes the hashed key as sk. */
+    partition: (teamId: string) => `${team(teamId)}#IDEMPOTENCY`,
+  },
+  pacing: {
+    /** Sends made to the provider in one second of one region, across every worker. */
+    second: (region: string, second: number) => ({ pk: `PACE#${region}#${second}`, sk: 'PACE' }),
   },
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),

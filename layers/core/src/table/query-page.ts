@@ -25,7 +25,8 @@ export const queryPage = async (
   const skAttr = where.index ? `${where.index}sk` : 'sk';
   const forward = page.before !== undefined;
   const cursor = page.after ?? page.before;
-  const lower = page.before ? `${where.prefix}${page.before}` : where.prefix;
+  // A key condition value may not be empty: with no prefix, start below every id character.
+  const lower = page.before ? `${where.prefix}${page.before}` : where.prefix || ' ';
   const upper = page.after ? `${where.prefix}${page.after}` : `${where.prefix}\uffff`;
   const items: Record<string, any>[] = [];
   let start: Record<string, unknown> | undefined;

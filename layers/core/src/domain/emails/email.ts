@@ -9,6 +9,7 @@ export type EmailStatus =
   | 'scheduled'      // waiting for scheduled_at
   | 'queued'         // accepted, waiting for the send worker
   | 'queued_quota'   // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
+  | 'sending'        // claimed by a send worker (wire: 'queued')
   | 'sent'           // the provider accepted it
   | 'delivered' | 'delivery_delayed' | 'bounced' | 'complained' | 'opened' | 'clicked'
   | 'failed'         // the provider refused it permanently (reason in failure_reason)
@@ -53,6 +54,9 @@ export interface EmailItem {
   readonly attempts: number;
   readonly failure_reason: string | null;
   readonly updated_at: string;
+  /** The send worker's claim while `sending`: a token and the lease end (epoch ms). */
+  readonly claim_token?: string | null;
+  readonly claimed_until?: number | null;
 }
 
 /** The message on the send queue: which email to send. The worker re-reads the item. */

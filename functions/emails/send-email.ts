@@ -1,0 +1,13 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { idempotency } from '@mailstack/core/http/idempotency';
+import { getDeps } from '@mailstack/core/runtime/deps';
+import { SendEmailRequest } from '@mailstack/core/schemas/emails';
+import { sendEmail } from '@mailstack/core/domain/emails/send-emails';
+
+/** POST /emails */
+export const handler = apiRoute({
+  access: 'sending',
+  body: SendEmailRequest,
+  middlewares: [idempotency(getDeps)],
+  handler: async ({ deps, auth, body }) => sendEmail(deps, auth, body),
+});

@@ -1,0 +1,15 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams } from '@mailstack/core/schemas/common';
+import { UpdateEmailRequest } from '@mailstack/core/schemas/emails';
+import { rescheduleEmail } from '@mailstack/core/domain/emails/manage-email';
+
+/** PATCH /emails/{id}: reschedule. */
+export const handler = apiRoute({
+  access: 'sending',
+  params: IdParams,
+  body: UpdateEmailRequest,
+  handler: async ({ deps, auth, params, body }) => {
+    const e = await rescheduleEmail(deps, auth.team.id, params.id, body.scheduled_at);
+    return { object: 'email', id: e.id, scheduled_at: e.scheduled_at };
+  },
+});

@@ -1,0 +1,83 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { keys } from '../../table/keys.ts';
+import { reserveQuota } from '../quotas/reserve-quota.ts';
+import type { PreparedEmail } from './prepare-email.ts';
+import type { EmailItem, SendJob } from './email.ts';
+
+/** Attachment bytes per chunk item, well under DynamoDB's 400 KB item limit once base64-encoded. */
+const CHUNK_BYTES = 280_000;
+
+/** The schedule name of a scheduled email. */
+export const scheduleName = (emailId: string): string => `email-${emailId}`;
+
+const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
+  const id = deps.ids.next();
+  const now = new Date(deps.clock.now()).toISOString();
+  const all = Buffer.concat(p.attachments.map((a) => a.content));
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < all.length; i += CHUNK_BYTES) chunks.push(all.subarray(i, i + CHUNK_BYTES));
+  const email: EmailItem = {
+    type: 'email',
+    id,
+    team_id: teamId,
+    from: p.from.formatted,
+    to: p.to,
+    cc: p.cc,
+    bcc: p.bcc,
+    reply_to: p.replyTo,
+    subject: p.subject,
+    html: p.html,
+    text: p.text,
+    headers: p.headers,
+    tags: p.tags,
+    topic_id: p.topicId,
+    attachment_chunks: chunks.length,
+    attachments: p.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, size: a.content.length })),
+    status,
+    created_at: now,
+    scheduled_at: p.scheduledAt === undefined ? null : new Date(p.scheduledAt).toISOString(),
+    message_id: `<${id}@${p.domain.name}>`,
+    provider_message_id: null,
+    domain_id: p.domain.id,
+    region: p.domain.region,
+    attempts: 0,
+    failure_reason: null,
+    updated_at: now,
+  };
+  return {
+    email,
+    items: [
+      { ...keys.email.item(teamId, id), ...keys.email.listing(teamId, id), ...keys.email.pending(id, now), ...email },
+      ...chunks.map((c, n) => ({ ...keys.email.attachment(teamId, id, n), type: 'email_attachment', content: c.toString('base64') })),
+    ],
+  };
+};
+
+/**
+ * Stores accepted emails and hands them to the pipeline: counts the quota, writes the email
+ * items (one write each, plus attachment chunks), then queues the immediate ones (one message
+ * each) and schedules the others. An email stored but not yet queued is re-queued by the sweeper.
+ */
+export const acceptEmails = async (deps: Deps, auth: AuthContext, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
+  if (prepared.length === 0) return [];
+  const admissions = await reserveQuota(deps, auth.team, prepared.length);
+  const built = prepared.map((p, i) => toItems(deps, auth.team.id, p, admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
+  const items = built.flatMap((b) => b.items);
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, any> | undefined = { [deps.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
+      request = out.UnprocessedItems;
+    }
+  }
+  const emails = built.map((b) => b.email);
+  const job = (e: EmailItem): { body: SendJob } => ({ body: { teamId: e.team_id, emailId: e.id } });
+  await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(job));
+  for (const e of emails.filter((x) => x.status === 'scheduled')) {
+    await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: job(e).body });
+  }
+  return emails;
+};

@@ -1,0 +1,24 @@
+import type { EmailItem } from './email.ts';
+
+/** The wire value of `last_event` for a stored status. */
+export const lastEvent = (status: EmailItem['status']): string => (status === 'queued_quota' || status === 'sending' ? 'queued' : status);
+
+/** The Email object of GET /emails/{id} (reference §3.1), every field present, null where empty. */
+export const emailView = (e: EmailItem) => ({
+  object: 'email' as const,
+  id: e.id,
+  message_id: e.message_id,
+  from: e.from,
+  to: e.to,
+  cc: e.cc.length ? e.cc : null,
+  bcc: e.bcc.length ? e.bcc : null,
+  reply_to: e.reply_to.length ? e.reply_to : null,
+  subject: e.subject,
+  html: e.html,
+  text: e.text,
+  created_at: e.created_at,
+  scheduled_at: e.scheduled_at,
+  last_event: lastEvent(e.status),
+  tags: e.tags,
+  topic_id: e.topic_id,
+});

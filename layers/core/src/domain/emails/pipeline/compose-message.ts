@@ -1,0 +1,50 @@
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../../runtime/deps.ts';
+import { keys } from '../../../table/keys.ts';
+import { hasUnsubscribePair } from '../rules/headers.ts';
+import type { EmailItem } from '../email.ts';
+
+/** The service's unsubscribe page for a topic send; replaced by the audience work's signed link when present. */
+export const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
+
+const attachmentsOf = async (deps: Deps, e: EmailItem) => {
+  if (e.attachment_chunks === 0) return [];
+  const out = await deps.db.send(new QueryCommand({
+    TableName: deps.table,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.email.item(e.team_id, e.id).pk, ':prefix': keys.email.attachmentPrefix },
+    ConsistentRead: true,
+  }));
+  const all = Buffer.concat((out.Items ?? []).map((i) => Buffer.from(i.content as string, 'base64')));
+  let offset = 0;
+  return e.attachments.map((a) => {
+    const content = all.subarray(offset, offset + a.size);
+    offset += a.size;
+    return { filename: a.filename, contentType: a.content_type, content };
+  });
+};
+
+/** Builds the MIME message of an email with nodemailer's composer. */
+export const composeMessage = async (deps: Deps, e: EmailItem, unsubscribeUrl: string | null): Promise<Buffer> => {
+  const fill = (body: string | null) => (body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body);
+  const headers: Record<string, string> = { ...(e.headers ?? {}) };
+  if (unsubscribeUrl && !hasUnsubscribePair(e.headers)) {
+    headers['List-Unsubscribe'] = `<${unsubscribeUrl}>`;
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+  }
+  const composer = new MailComposer({
+    from: e.from,
+    to: e.to,
+    ...(e.cc.length ? { cc: e.cc } : {}),
+    ...(e.reply_to.length ? { replyTo: e.reply_to } : {}),
+    subject: e.subject,
+    ...(e.html !== null ? { html: fill(e.html)! } : {}),
+    ...(e.text !== null ? { text: fill(e.text)! } : {}),
+    messageId: e.message_id,
+    date: new Date(e.created_at),
+    headers,
+    attachments: await attachmentsOf(deps, e),
+  });
+  return composer.compile().build();
+};

@@ -1,0 +1,94 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../../runtime/deps.ts';
+import { keys } from '../../../table/keys.ts';
+import { eventItem, publishEvents, type EventType } from '../../events/record-event.ts';
+import { addSuppression } from '../../suppressions/suppression-store.ts';
+import type { EmailItem, EmailStatus } from '../email.ts';
+import { emailEventData } from './email-event-data.ts';
+
+/** An SES event notification (the parts we read). */
+export interface SesEvent {
+  readonly eventType: string;
+  readonly mail: { readonly messageId: string; readonly tags?: Record<string, string[]> };
+  readonly bounce?: { bounceType: string; bounceSubType: string; bouncedRecipients?: { emailAddress: string; diagnosticCode?: string }[] };
+  readonly complaint?: { complainedRecipients?: { emailAddress: string }[]; complaintFeedbackType?: string };
+  readonly deliveryDelay?: { delayType?: string };
+  readonly reject?: { reason?: string };
+  readonly failure?: { errorMessage?: string };
+  readonly open?: { ipAddress?: string; userAgent?: string; timestamp?: string };
+  readonly click?: { ipAddress?: string; userAgent?: string; timestamp?: string; link?: string };
+}
+
+/** How far along an email is; a later provider event never moves it back. */
+const RANK: Record<EmailStatus, number> = {
+  scheduled: 0, queued: 0, queued_quota: 0, sending: 1, canceled: 1, sent: 2, delivery_delayed: 3, delivered: 4,
+  opened: 5, clicked: 6, failed: 7, suppressed: 7, bounced: 8, complained: 9,
+};
+
+const mapping = (e: SesEvent): { status: EmailStatus; type: EventType; extra?: Record<string, unknown> } | undefined => {
+  switch (e.eventType) {
+    case 'Send': return { status: 'sent', type: 'email.sent' };
+    case 'Delivery': return { status: 'delivered', type: 'email.delivered' };
+    case 'DeliveryDelay': return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
+    case 'Bounce':
+      if (e.bounce?.bounceType !== 'Permanent') return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
+      return {
+        status: 'bounced', type: 'email.bounced',
+        extra: { bounce: { message: e.bounce.bouncedRecipients?.[0]?.diagnosticCode ?? `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`, type: e.bounce.bounceType, subType: e.bounce.bounceSubType } },
+      };
+    case 'Complaint': return { status: 'complained', type: 'email.complained' };
+    case 'Reject': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.reject?.reason ?? 'rejected by the provider' } } };
+    case 'Rendering Failure': case 'RenderingFailure': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.failure?.errorMessage ?? 'rendering failure' } } };
+    case 'Open': return { status: 'opened', type: 'email.opened', extra: { open: { ipAddress: e.open?.ipAddress, userAgent: e.open?.userAgent, timestamp: e.open?.timestamp } } };
+    case 'Click': return { status: 'clicked', type: 'email.clicked', extra: { click: { ipAddress: e.click?.ipAddress, userAgent: e.click?.userAgent, timestamp: e.click?.timestamp, link: e.click?.link } } };
+    default: return undefined;
+  }
+};
+
+/**
+ * Applies one SES event to its email (found through the tags we sent, so only the owning team's
+ * email moves): status and last_event forward only, an event record per change, and a
+ * suppression for a hard bounce or a complaint.
+ */
+export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<'applied' | 'ignored'> => {
+  const teamId = event.mail.tags?.team_id?.[0];
+  const emailId = event.mail.tags?.email_id?.[0];
+  const change = mapping(event);
+  if (!teamId || !emailId || !change) return 'ignored';
+  const found = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.email.item(teamId, emailId), ConsistentRead: true }));
+  const email = found.Item as EmailItem | undefined;
+  if (!email) return 'ignored';
+
+  if (change.type === 'email.bounced') {
+    for (const r of event.bounce?.bouncedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'bounce', source: null, sourceId: emailId });
+  }
+  if (change.type === 'email.complained') {
+    for (const r of event.complaint?.complainedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'complaint', source: null, sourceId: emailId });
+  }
+  if (RANK[change.status] <= RANK[email.status]) return 'ignored';
+  const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
+  try {
+    await deps.db.send(new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: deps.table,
+            Key: keys.email.item(teamId, emailId),
+            UpdateExpression: 'SET #s = :s, updated_at = :now, provider_message_id = :pm REMOVE gsi3pk, gsi3sk, claim_token, claimed_until',
+            ConditionExpression: '#s = :was',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':s': change.status, ':now': new Date(deps.clock.now()).toISOString(), ':pm': event.mail.messageId, ':was': email.status },
+          },
+        },
+        { Put: { TableName: deps.table, Item: record.item } },
+      ],
+    }));
+  } catch (error) {
+    // The email moved meanwhile (another event or the worker): apply this one again on the new state.
+    if (error instanceof TransactionCanceledException) return recordProviderEvent(deps, event);
+    throw error;
+  }
+  await publishEvents(deps, [record.record]);
+  return 'applied';
+};

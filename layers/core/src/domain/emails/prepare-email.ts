@@ -1,0 +1,108 @@
+import type { Deps } from '../../runtime/deps.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { ApiError, validationError } from '../../errors/api-error.ts';
+import type { SendEmailRequest } from '../../schemas/emails.ts';
+import { PLANS } from '../teams/plans.ts';
+import { findDomainByName, type Domain } from '../domains/domain.ts';
+import { findSuppressed } from '../suppressions/suppression-store.ts';
+import { topicOptOuts } from '../audience/topic-opt-outs.ts';
+import { parseMailbox, parseMailboxList, type Mailbox } from './rules/addresses.ts';
+import { assertNotDisguised } from './rules/lookalikes.ts';
+import { validateCustomHeaders } from './rules/headers.ts';
+import { decodeAttachments, type DecodedAttachment } from './rules/attachments.ts';
+import { parseScheduledAt } from './schedule-time.ts';
+
+/** At most this many recipients across to, cc and bcc (spec §8). */
+export const MAX_RECIPIENTS = 50;
+/** The attachment ceiling when no plan applies (self-hosted): the largest plan's. */
+const SELF_HOSTED_ATTACHMENT_BYTES = PLANS.scale.attachmentBytes;
+
+/** An email that passed every send rule, ready to be stored. */
+export interface PreparedEmail {
+  readonly from: Mailbox;
+  readonly to: string[];
+  readonly cc: string[];
+  readonly bcc: string[];
+  readonly replyTo: string[];
+  readonly subject: string;
+  readonly html: string | null;
+  readonly text: string | null;
+  readonly headers: Record<string, string> | null;
+  readonly tags: { name: string; value: string }[];
+  readonly topicId: string | null;
+  readonly attachments: DecodedAttachment[];
+  readonly scheduledAt: number | undefined;
+  readonly domain: Domain;
+}
+
+/** Per-call lookups shared by the items of a batch. */
+export type DomainCache = Map<string, Promise<Domain | undefined>>;
+
+const sendingDomain = async (deps: Deps, auth: AuthContext, from: Mailbox, cache: DomainCache): Promise<Domain> => {
+  const name = from.address.split('@')[1]!.toLowerCase();
+  let found = cache.get(name);
+  if (!found) cache.set(name, (found = findDomainByName(deps, auth.team.id, name)));
+  const domain = await found;
+  if (auth.key.domainId && domain?.id !== auth.key.domainId) {
+    throw new ApiError('restricted_api_key', `This API key may only send from its own domain; ${name} is not it.`);
+  }
+  if (!domain || domain.status !== 'verified') {
+    throw validationError(`The ${name} domain is not verified. Add it with POST /domains and verify it (POST /domains/{id}/verify) before sending from it.`);
+  }
+  return domain;
+};
+
+/**
+ * Applies every send rule of spec §4 to one email: addresses, recipients cap, sending domain
+ * and key scope, disguised sender names and subjects, headers, attachments, suppressions and
+ * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored.
+ */
+export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEmailRequest, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
+  if (auth.team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
+  const from = parseMailbox(input.from, 'from');
+  let to = parseMailboxList(input.to, 'to');
+  let cc = parseMailboxList(input.cc, 'cc');
+  let bcc = parseMailboxList(input.bcc, 'bcc');
+  const replyTo = parseMailboxList(input.reply_to, 'reply_to');
+  if (to.length === 0) throw validationError('`to` needs at least one recipient.');
+  const count = to.length + cc.length + bcc.length;
+  if (count > MAX_RECIPIENTS) throw validationError(`An email may have at most ${MAX_RECIPIENTS} recipients across \`to\`, \`cc\` and \`bcc\`; this one has ${count}.`);
+  if (from.name) assertNotDisguised(from.name, 'from');
+  assertNotDisguised(input.subject, 'subject');
+  const headers = validateCustomHeaders(input.headers);
+  const cap = deps.config.CLOUD ? PLANS[auth.team.plan].attachmentBytes : SELF_HOSTED_ATTACHMENT_BYTES;
+  const attachments = decodeAttachments(input.attachments, cap);
+  const scheduledAt = parseScheduledAt(input.scheduled_at, deps.clock.now());
+  const domain = await sendingDomain(deps, auth, from, cache);
+
+  const topicId = input.topic_id ?? null;
+  const everyone = [...to, ...cc, ...bcc].map((m) => m.address);
+  const blocked = new Set((await findSuppressed(deps, auth.team.id, everyone, { withTopic: topicId !== null })).keys());
+  if (topicId) {
+    const optedOut = await topicOptOuts(deps, auth.team.id, topicId, everyone);
+    if (!optedOut) throw validationError(`\`topic_id\`: this team has no topic ${topicId}.`);
+    for (const address of optedOut) blocked.add(address);
+  }
+  const allowed = (m: Mailbox) => !blocked.has(m.address.toLowerCase());
+  if (!to.some(allowed)) throw new ApiError('all_recipients_suppressed', 'All recipients are suppressed');
+  to = to.filter(allowed);
+  cc = cc.filter(allowed);
+  bcc = bcc.filter(allowed);
+
+  return {
+    from,
+    to: to.map((m) => m.formatted),
+    cc: cc.map((m) => m.formatted),
+    bcc: bcc.map((m) => m.formatted),
+    replyTo: replyTo.map((m) => m.formatted),
+    subject: input.subject,
+    html: input.html ?? null,
+    text: input.text ?? null,
+    headers,
+    tags: input.tags ?? [],
+    topicId,
+    attachments,
+    scheduledAt,
+    domain,
+  };
+};

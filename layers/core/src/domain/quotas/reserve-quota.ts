@@ -1,0 +1,72 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import type { Team } from '../teams/team.ts';
+import { PLANS } from '../teams/plans.ts';
+import { keys } from '../../table/keys.ts';
+import { calendarOf } from '../usage/get-usage.ts';
+import { rateLimited } from '../../errors/api-error.ts';
+
+/** Daily plans pass up to 50% past the cap before parking (spec §6 quota.reached). */
+export const DAILY_PASS_FACTOR = 1.5;
+/** Parked backlog allowed before refusing: 3 times the daily cap (spec §3). */
+export const PARKED_BACKLOG_FACTOR = 3;
+/** Monthly plans with overage on stop hard at 5 times the included volume. */
+export const OVERAGE_HARD_STOP_FACTOR = 5;
+
+/** How each of `n` accepted emails goes: out now, or parked until the daily rollover. */
+export type Admission = 'send' | 'park';
+
+const addAtMost = async (deps: Deps, key: { pk: string; sk: string }, n: number, max: number | null, ttl: number | null): Promise<number | undefined> => {
+  try {
+    const out = await deps.db.send(new UpdateCommand({
+      TableName: deps.table,
+      Key: key,
+      UpdateExpression: ttl ? 'ADD emails_sent :n SET #ttl = :ttl' : 'ADD emails_sent :n',
+      ...(max !== null ? { ConditionExpression: 'attribute_not_exists(emails_sent) OR emails_sent <= :room' } : {}),
+      ...(ttl ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
+      ExpressionAttributeValues: { ':n': n, ...(max !== null ? { ':room': max - n } : {}), ...(ttl ? { ':ttl': ttl } : {}) },
+      ReturnValues: 'UPDATED_NEW',
+    }));
+    return Number(out.Attributes?.emails_sent);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/**
+ * Counts `n` accepted emails against the team's quota (one atomic write) and says how each goes.
+ * A batch is accepted or refused whole. Self-hosted deployments only count (for /usage).
+ */
+export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<Admission[]> => {
+  const cal = calendarOf(deps.clock.now());
+  const dayTtl = Math.ceil(cal.nextMidnight / 1000) + 40 * 86400;
+  const send = (): Admission[] => Array.from({ length: n }, () => 'send');
+  if (!deps.config.CLOUD) {
+    await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
+    return send();
+  }
+  const plan = PLANS[team.plan];
+  if (plan.emailsPerDay !== null) {
+    const cap = plan.emailsPerDay;
+    const total = await addAtMost(deps, keys.usage.day(team.id, cal.day), n, Math.floor(cap * DAILY_PASS_FACTOR) + cap * PARKED_BACKLOG_FACTOR, dayTtl);
+    if (total === undefined) {
+      throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and ${cap * PARKED_BACKLOG_FACTOR} more are already parked. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
+    }
+    const passing = Math.floor(cap * DAILY_PASS_FACTOR);
+    return Array.from({ length: n }, (_, i) => (total - n + i + 1 <= passing ? 'send' : 'park'));
+  }
+  const included = plan.emailsPerMonth!;
+  const max = team.overageEnabled ? included * OVERAGE_HARD_STOP_FACTOR : included;
+  const total = await addAtMost(deps, keys.usage.month(team.id, cal.month), n, max, null);
+  if (total === undefined) {
+    const renewal = new Date(cal.monthEnd).toISOString().slice(0, 10);
+    throw rateLimited(team.overageEnabled
+      ? `Monthly hard stop reached: ${max} emails (5 times the included ${included}). The period renews on ${renewal}.`
+      : `Monthly quota spent: the ${team.plan} plan includes ${included} emails and overage is off. The period renews on ${renewal}.`,
+      (cal.monthEnd - deps.clock.now()) / 1000, 'monthly_quota_exceeded');
+  }
+  await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
+  return send();
+};

@@ -1,0 +1,27 @@
+/** A raw MIME message for the provider. */
+export interface OutgoingMessage {
+  readonly region: string;
+  readonly from: string;
+  /** Every envelope recipient (to, cc and bcc). */
+  readonly recipients: readonly string[];
+  readonly raw: Buffer;
+  /** Tags the provider echoes in its events, so an event finds its email and team. */
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Why the provider refused a message. */
+export type TransportFailure = 'throttled' | 'transient' | 'permanent';
+
+/** A refusal from the provider, classified for the retry policy. */
+export class TransportError extends Error {
+  constructor(readonly kind: TransportFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TransportError';
+  }
+}
+
+/** The upstream provider (SES v2 on AWS and locally through the stand-in). */
+export interface MailTransport {
+  /** Sends one message; returns the provider's message id, or throws a TransportError. */
+  send(message: OutgoingMessage): Promise<{ providerMessageId: string }>;
+}

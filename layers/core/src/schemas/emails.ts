@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+
+const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
+const Tag = v.strictObject({
+  name: v.pipe(v.string('must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).')),
+  value: v.pipe(v.string('must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).')),
+});
+
+/** One email to send (POST /emails, and each item of POST /emails/batch). */
+export const SendEmailRequest = v.pipe(
+  v.strictObject({
+    from: v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.'),
+    to: AddressOrList('to'),
+    subject: v.pipe(v.string('is required.'), v.maxLength(998, 'must be at most 998 characters.')),
+    cc: v.optional(AddressOrList('cc')),
+    bcc: v.optional(AddressOrList('bcc')),
+    reply_to: v.optional(AddressOrList('reply_to')),
+    html: v.optional(v.string('must be a string.')),
+    text: v.optional(v.string('must be a string.')),
+    headers: v.optional(v.record(v.string(), v.unknown(), 'must be an object of header names to string values.')),
+    attachments: v.optional(v.array(v.unknown(), 'must be an array.')),
+    tags: v.optional(v.array(Tag, 'must be an array of {name, value}.')),
+    scheduled_at: v.optional(v.string('must be an ISO 8601 date-time.')),
+    topic_id: v.optional(v.nullable(v.pipe(v.string(), v.uuid('must be the id of a topic.')))),
+    template: v.optional(v.custom<never>(() => false, 'templates are not supported by POST /emails on this service yet; send `html` or `text`.')),
+  }),
+  v.check((e) => e.html !== undefined || e.text !== undefined, 'Give `html` or `text` (or both): the email needs a body.'),
+);
+export type SendEmailRequest = v.InferOutput<typeof SendEmailRequest>;
+
+/** POST /emails/batch: a bare array of 1 to 100 emails (each checked on its own). */
+export const SendBatchRequest = v.pipe(
+  v.array(v.unknown(), 'The body must be a JSON array of emails.'),
+  v.minLength(1, 'The batch must hold at least one email.'),
+  v.maxLength(100, 'A batch holds at most 100 emails.'),
+);
+
+/** The batch validation mode header. */
+export const BatchMode = v.optional(v.picklist(['strict', 'permissive'], '`x-batch-validation` must be `strict` or `permissive`.'), 'strict');
+
+/** PATCH /emails/{id}: reschedule. */
+export const UpdateEmailRequest = v.strictObject({
+  scheduled_at: v.string('is required: the new ISO 8601 send time.'),
+});
