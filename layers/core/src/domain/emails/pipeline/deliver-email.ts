@@ -94,30 +94,33 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   if (e.status === 'scheduled' && e.scheduled_at && Date.parse(e.scheduled_at) > deps.clock.now() + 1000) return done;
   const token = await claim(deps, e);
   if (!token) return done;
+  let providerMessageId: string;
   try {
     await acquireSendSlot(deps, e.region);
     const raw = await composeMessage(deps, e, null);
-    const { providerMessageId } = await deps.mail.send({
+    ({ providerMessageId } = await deps.mail.send({
       region: e.region,
       from: addressOf(e.from),
       recipients: [...e.to, ...e.cc, ...e.bcc].map(addressOf),
       raw,
       tags: { team_id: e.team_id, email_id: e.id },
-    });
-    const now = new Date(deps.clock.now()).toISOString();
-    await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
-      eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));
-    return done;
+    }));
   } catch (error) {
+    // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
+    // keep the claim, fail the job, and let the provider's events or the lease settle it.
+    if (!(error instanceof TransportError)) throw error;
     const attempts = (e.attempts ?? 0) + 1;
-    if (error instanceof TransportError && error.kind === 'permanent' || attempts >= MAX_ATTEMPTS) {
-      const reason = (error as Error).message;
+    if (error.kind === 'permanent' || attempts >= MAX_ATTEMPTS) {
+      const reason = error.message;
       await finish(deps, e, token, { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
         eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }));
       return done;
     }
     await release(deps, e, token);
-    if (!(error instanceof TransportError)) deps.logger.warn('send attempt failed; retrying', { emailId: e.id, error: (error as Error).message });
     return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
   }
+  const now = new Date(deps.clock.now()).toISOString();
+  await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
+    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));
+  return done;
 };
