@@ -33,6 +33,8 @@ export interface LocalHostOptions {
   readonly cloud?: boolean;
   /** Extra runtime settings (environment variables of the handlers). */
   readonly env?: Record<string, string>;
+  /** Start the queue workers at once; false holds them until `startWorkers()` (the benchmark). @default - true */
+  readonly workers?: boolean;
 }
 
 /** A running local host. */
@@ -45,6 +47,8 @@ export interface LocalHost {
   readonly deps: Deps;
   /** What the SES stand-in accepted and throttled (for the benchmark). */
   readonly provider: { accepted: number; throttled: number };
+  /** Starts the queue workers when the host was started without them. */
+  startWorkers(): void;
   stop(): Promise<void>;
 }
 
@@ -138,13 +142,19 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     }
 
     const loops: Loop[] = [
-      startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls),
       startTimers(resolve(ROOT, 'functions')),
       startSchedulerLoop(tableScheduler(deps.db, deps.table), async (queueUrl, body) => {
         await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
       }),
     ];
     stops.splice(stops.length - 1, 0, async () => { for (const l of loops) await l.stop(); });
+    let workersStarted = false;
+    const beginWork = () => {
+      if (workersStarted) return;
+      workersStarted = true;
+      loops.push(startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls));
+    };
+    if (options.workers !== false) beginWork();
 
     const inboxUrl = `http://127.0.0.1:${inboxPort}`;
     return {
@@ -153,6 +163,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       apiKey,
       deps,
       provider: ses.stats,
+      startWorkers: beginWork,
       state: { baseUrl, inboxUrl, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
       stop: async () => {
         await stop();

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench`: accept throughput and latency, adapter calls per accepted email, and the
+ * provider send rate against the configured rate, measured in one run on the local host.
+ * A benchmark, not a test: it prints figures and ratios and asserts nothing.
+ */
+import { Resend } from 'resend';
+import { startLocalHost } from '../lib/local/host.ts';
+import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
+const CONCURRENCY = 16;
+const RATE = 14;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const snapshot = (c: { ddbReads: number; ddbWrites: number; queueMessages: number }) => ({ ...c });
+
+const host = await startLocalHost({
+  port: 0, memory: true, workers: false,
+  env: { PROVIDER_RATE_PER_SECOND: String(RATE), API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
+});
+try {
+  const deps = host.deps;
+  const team = await createTeam(deps, { name: 'Bench' });
+  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'bench', permission: 'full_access' });
+  const resend = new Resend(secret, { baseUrl: host.baseUrl });
+  const domain = await resend.domains.create({ name: 'bench.example.com' });
+  await resend.domains.verify(domain.data!.id);
+  const email = (n: number) => ({ from: 'Bench <bench@bench.example.com>', to: `reader${n}@example.com`, subject: `Bench ${n}`, text: 'Hello from the benchmark.' });
+  const ids: string[] = [];
+
+  // 1. Single sends through POST /emails.
+  const before = snapshot(deps.counters);
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < SINGLE) {
+      const n = next++;
+      const start = performance.now();
+      const out = await resend.emails.send(email(n));
+      latencies.push(performance.now() - start);
+      if (out.error) throw new Error(`send failed: ${out.error.message}`);
+      ids.push(out.data!.id);
+    }
+  }));
+  const singleSeconds = (performance.now() - t0) / 1000;
+  const after = snapshot(deps.counters);
+  latencies.sort((a, b) => a - b);
+
+  // 2. Batches of 100 through POST /emails/batch.
+  const t1 = performance.now();
+  for (let b = 0; b < BATCHES; b++) {
+    const out = await resend.batch.send(Array.from({ length: 100 }, (_, i) => email(10_000 + b * 100 + i)));
+    if (out.error) throw new Error(`batch failed: ${out.error.message}`);
+    ids.push(...out.data!.data.map((d) => d.id));
+  }
+  const batchSeconds = (performance.now() - t1) / 1000;
+  const afterBatch = snapshot(deps.counters);
+
+  // 3. The provider rate: workers drain everything against the stand-in's enforced rate.
+  const sentBefore = host.provider.accepted;
+  const t2 = performance.now();
+  host.startWorkers();
+  const deadline = Date.now() + 5 * 60_000;
+  while (host.provider.accepted - sentBefore < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const drainSeconds = (performance.now() - t2) / 1000;
+  const achieved = (host.provider.accepted - sentBefore) / drainSeconds;
+  await new Promise((r) => setTimeout(r, 2000));
+  const statuses = new Map<string, number>();
+  for (const id of ids) {
+    const s = (await getEmail(deps, team.id, id)).status;
+    statuses.set(s, (statuses.get(s) ?? 0) + 1);
+  }
+
+  const per = (a: number, b: number, n: number) => ((a - b) / n).toFixed(2);
+  console.log('mailstack benchmark (local host, in memory)');
+  console.log(`POST /emails        ${SINGLE} emails, ${CONCURRENCY} concurrent: ${(SINGLE / singleSeconds).toFixed(1)} accepted/s; latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`);
+  console.log(`  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`);
+  console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
+  console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
+  console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
+  console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+} finally {
+  await host.stop();
+}
