@@ -29,7 +29,7 @@ export class RawResponse {
   constructor(readonly result: ApiResult) {}
 }
 
-type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : any;
 
 /** The declaration of one route: who may call it, its schemas, and its handler. */
 export interface RouteSpec<BS, QS, PS, A extends Access> {
@@ -39,6 +39,8 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly params?: PS;
   /** Success status. @default - 200 */
   readonly status?: number;
+  /** How the body is encoded: JSON, or an HTML form (application/x-www-form-urlencoded). @default - 'json' */
+  readonly bodyFormat?: 'json' | 'form';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */
   readonly middlewares?: readonly MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>[];
   readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : AuthContext>) => Promise<unknown>;
@@ -104,7 +106,9 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.key.id } };
       }
-      state.body = validate(spec.body ?? NoBody, readBody(event));
+      state.body = spec.bodyFormat === 'form'
+        ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')
+        : validate(spec.body ?? NoBody, readBody(event));
       state.query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : undefined;
       state.params = spec.params ? validate(spec.params, event.pathParameters ?? {}) : undefined;
     },

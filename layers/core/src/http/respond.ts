@@ -16,3 +16,10 @@ export const errorResponse = (error: ApiError): ApiResult => json(error.statusCo
 /** The response for a fault that is not an ApiError: a generic 500, details stay in the log. */
 export const internalErrorResponse = (): ApiResult =>
   errorResponse(new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry with backoff, or with the same Idempotency-Key for sends.'));
+
+/** An HTML page (hosted preference and unsubscribe pages). */
+export const html = (statusCode: number, body: string): ApiResult => ({
+  statusCode,
+  headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' },
+  body,
+});

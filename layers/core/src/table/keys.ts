@@ -36,6 +36,11 @@
  * | contact by email (unique per team)   | pk TEAM#<t>#CONTACTS, sk EMAIL#<lower-cased address> (guard)     |
  * | topic by id, topics of a team        | pk TEAM#<t>, sk TOPIC#<id>                                       |
  * | a contact's explicit topic choice    | pk TEAM#<t>#CONTACTS, sk CHOICE#<contactId>#<topicId>            |
+ * | contacts of a team, newest first     | pk TEAM#<t>#CONTACTS, sk begins CONTACT#                         |
+ * | contact count of a team (plan caps)  | pk TEAM#<t>#CONTACTS, sk COUNT                                   |
+ * | contacts of a segment                | pk TEAM#<t>#CONTACTS, sk begins MEMBER#<segmentId>#              |
+ * | segment by id, segments of a team    | pk TEAM#<t>, sk SEGMENT#<id>                                     |
+ * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | provider send slots per second       | pk PACE#<region>#<epoch second>, sk PACE (ttl)                   |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
@@ -114,6 +119,20 @@ export const keys = {
     emailGuard: (teamId: string, email: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `EMAIL#${email.toLowerCase()}` }),
     topicChoice: (teamId: string, contactId: string, topicId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CHOICE#${contactId}#${topicId}` }),
     topicChoicePrefix: (contactId: string) => `CHOICE#${contactId}#`,
+    counter: (teamId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: 'COUNT' }),
+    membership: (teamId: string, segmentId: string, contactId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `MEMBER#${segmentId}#${contactId}` }),
+    membershipPrefix: (segmentId: string) => `MEMBER#${segmentId}#`,
+  },
+  segment: {
+    item: (teamId: string, segmentId: string) => ({ pk: team(teamId), sk: `SEGMENT#${segmentId}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'SEGMENT#',
+  },
+  contactProperty: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `PROP#${id}` }),
+    keyGuard: (teamId: string, key: string) => ({ pk: team(teamId), sk: `PROPKEY#${key}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'PROP#',
   },
   topic: {
     item: (teamId: string, topicId: string) => ({ pk: team(teamId), sk: `TOPIC#${topicId}` }),

@@ -9,6 +9,7 @@ import type { EmailItem, SendJob } from '../email.ts';
 import { acquireSendSlot } from './pace.ts';
 import { composeMessage } from './compose-message.ts';
 import { emailEventData } from './email-event-data.ts';
+import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -97,7 +98,9 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   let providerMessageId: string;
   try {
     await acquireSendSlot(deps, e.region);
-    const raw = await composeMessage(deps, e, null);
+    // Topic sends carry the service's one-click unsubscribe link (for the first recipient).
+    const unsubscribe = e.topic_id ? unsubscribeUrl(deps, { teamId: e.team_id, email: addressOf(e.to[0]!), topicId: e.topic_id }) : null;
+    const raw = await composeMessage(deps, e, unsubscribe);
     ({ providerMessageId } = await deps.mail.send({
       region: e.region,
       from: addressOf(e.from),

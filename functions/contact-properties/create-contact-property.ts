@@ -1,0 +1,11 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { CreateContactPropertyRequest } from '@mailstack/core/schemas/contacts';
+import { createContactProperty } from '@mailstack/core/domain/contacts/contact-properties';
+
+/** POST /contact-properties */
+export const handler = apiRoute({
+  access: 'full',
+  body: CreateContactPropertyRequest,
+  status: 201,
+  handler: async ({ deps, auth, body }) => ({ object: 'contact_property', id: (await createContactProperty(deps, auth.team.id, body)).id }),
+});

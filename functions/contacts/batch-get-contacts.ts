@@ -1,0 +1,10 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { BatchGetContactsRequest } from '@mailstack/core/schemas/contacts';
+import { batchGetContacts } from '@mailstack/core/domain/contacts/batch-contacts';
+
+/** POST /contacts/batch/get */
+export const handler = apiRoute({
+  access: 'full',
+  body: BatchGetContactsRequest,
+  handler: async ({ deps, auth, body }) => batchGetContacts(deps, auth.team.id, body.contacts, body.include ?? []),
+});

@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
+
+/** GET /audiences/{id}/contacts (legacy alias) */
+export const handler = apiRoute({
+  access: 'full',
+  params: v.object({ id: v.pipe(v.string(), v.uuid('must be an audience id.')) }),
+  query: Pagination,
+  handler: async ({ deps, auth, params, query }) => {
+    const { contacts, hasMore } = await listContacts(deps, auth.team.id, query, params.id);
+    return listOf(await expandContacts(deps, auth.team.id, contacts, []), hasMore);
+  },
+});

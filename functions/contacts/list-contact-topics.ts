@@ -1,0 +1,16 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { ContactParams } from '@mailstack/core/schemas/contacts';
+import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { loadContact } from '@mailstack/core/domain/contacts/contact';
+import { contactTopics } from '@mailstack/core/domain/topics/topics';
+
+/** GET /contacts/{id or email}/topics: every topic with the effective subscription. */
+export const handler = apiRoute({
+  access: 'full',
+  params: ContactParams,
+  query: Pagination,
+  handler: async ({ deps, auth, params }) => {
+    const contact = await loadContact(deps, auth.team.id, params.id);
+    return listOf(await contactTopics(deps, auth.team.id, contact.id), false);
+  },
+});

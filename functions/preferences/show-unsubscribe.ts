@@ -1,0 +1,14 @@
+import * as v from 'valibot';
+import { apiRoute, RawResponse } from '@mailstack/core/http/api-route';
+import { html } from '@mailstack/core/http/respond';
+import { renderUnsubscribe } from '@mailstack/core/domain/audience/preferences';
+
+/** GET /unsubscribe/{token} (public: the signed token is the credential) */
+export const handler = apiRoute({
+  access: 'public',
+  params: v.object({ token: v.string() }),
+  handler: async ({ deps, params }) => {
+    const page = await renderUnsubscribe(deps, params.token);
+    return new RawResponse(html(page.status, page.html));
+  },
+});

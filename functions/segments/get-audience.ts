@@ -1,0 +1,10 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams } from '@mailstack/core/schemas/common';
+import { getSegment, segmentView } from '@mailstack/core/domain/segments/segments';
+
+/** GET /audiences/{id} */
+export const handler = apiRoute({
+  access: 'full',
+  params: IdParams,
+  handler: async ({ deps, auth, params }) => segmentView(await getSegment(deps, auth.team.id, params.id), 'audience'),
+});

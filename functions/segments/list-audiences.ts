@@ -1,0 +1,13 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listSegments, segmentView } from '@mailstack/core/domain/segments/segments';
+
+/** GET /audiences */
+export const handler = apiRoute({
+  access: 'full',
+  query: Pagination,
+  handler: async ({ deps, auth, query }) => {
+    const { segments, hasMore } = await listSegments(deps, auth.team.id, query);
+    return listOf(segments.map((s) => { const { object: _o, ...row } = segmentView(s); return row; }), hasMore);
+  },
+});

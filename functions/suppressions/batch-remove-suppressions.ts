@@ -1,0 +1,17 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { BatchRemoveSuppressionsRequest } from '@mailstack/core/schemas/suppressions';
+import { findSuppression, removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
+
+/** POST /suppressions/batch/remove (emails or ids, up to 1,000; unknown ones are skipped) */
+export const handler = apiRoute({
+  access: 'full',
+  body: BatchRemoveSuppressionsRequest,
+  handler: async ({ deps, auth, body }) => {
+    const data = [];
+    for (const ref of [...(body.emails ?? []), ...(body.ids ?? [])]) {
+      if (!(await findSuppression(deps, auth.team.id, ref))) continue;
+      data.push({ object: 'suppression', id: (await removeSuppression(deps, auth.team.id, ref)).id, deleted: true });
+    }
+    return { data };
+  },
+});

@@ -1,0 +1,13 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listTopics, topicView } from '@mailstack/core/domain/topics/topics';
+
+/** GET /topics */
+export const handler = apiRoute({
+  access: 'full',
+  query: Pagination,
+  handler: async ({ deps, auth, query }) => {
+    const { topics, hasMore } = await listTopics(deps, auth.team.id, query);
+    return listOf(topics.map((t) => { const { object: _o, ...row } = topicView(t); return row; }), hasMore);
+  },
+});

@@ -1,0 +1,170 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import type { Team } from '../teams/team.ts';
+import { keys } from '../../table/keys.ts';
+import { ApiError, isApiError } from '../../errors/api-error.ts';
+import { validate } from '../../http/validate.ts';
+import { CreateContactRequest } from '../../schemas/contacts.ts';
+import { batchGetItems, findContact, type Contact } from './contact.ts';
+import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
+import { contactCapError, deleteContact, insertContact, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
+import { expandContacts } from './contact-views.ts';
+
+const CONCURRENCY = 16;
+
+/** Runs `fn` over items with bounded concurrency, keeping the order of results. */
+const mapPooled = async <T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  }));
+  return out;
+};
+
+type Row = { object: 'contact'; index: number; id: string | null; status: 'created' | 'updated' | 'skipped' | 'failed' };
+
+/**
+ * POST /contacts/batch: 1 to 1,000 contacts in request order. Existing emails are skipped, or
+ * updated with on_conflict=upsert. Past the plan's contact cap only the new items fail.
+ * Strict mode refuses the whole batch on any invalid item; permissive reports them by index.
+ */
+export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly unknown[], options: { upsert: boolean; mode: 'strict' | 'permissive' }) => {
+  const declared = await propertyTypes(deps, team.id);
+  const errors: { index: number; message: string }[] = [];
+  const parsed: (CreateContactRequest | undefined)[] = raw.map((item, index) => {
+    try {
+      const input = validate(CreateContactRequest, item);
+      checkPropertyValues(declared, input.properties, `[${index}].properties`);
+      return input;
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (options.mode === 'strict') throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
+      errors.push({ index, message: error.message });
+      return undefined;
+    }
+  });
+  const seen = new Map<string, number>();
+  for (const [index, p] of parsed.entries()) {
+    if (!p) continue;
+    const key = p.email.toLowerCase();
+    if (seen.has(key)) {
+      const message = `Item ${index}: the email ${p.email} appears earlier in this batch (item ${seen.get(key)}).`;
+      if (options.mode === 'strict') throw new ApiError('validation_error', message);
+      errors.push({ index, message });
+      parsed[index] = undefined;
+    } else seen.set(key, index);
+  }
+  const emails = parsed.flatMap((p) => (p ? [p.email] : []));
+  const guards = new Map((await batchGetItems(deps, emails.map((e) => keys.contact.emailGuard(team.id, e)))).map((g) => [g.email as string, g.contact_id as string]));
+  const fresh = parsed.flatMap((p, i) => (p && !guards.has(p.email.toLowerCase()) ? [i] : []));
+  const granted = await reserveContactSlots(deps, team, fresh.length);
+  const allowed = new Set(fresh.slice(0, granted));
+  const capError = contactCapError(team);
+  let unused = 0;
+
+  const data: Row[] = await mapPooled(parsed, async (p, index): Promise<Row> => {
+    const row = (status: Row['status'], id: string | null): Row => ({ object: 'contact', index, id, status });
+    if (!p) return row('failed', null);
+    try {
+      const existingId = guards.get(p.email.toLowerCase());
+      if (existingId === undefined) {
+        if (!allowed.has(index)) {
+          errors.push({ index, message: capError.message });
+          return row('failed', null);
+        }
+        const made = await insertContact(deps, team, p, 'api');
+        if (made) return row('created', made.id);
+        unused++;
+        const raced = await findContact(deps, team.id, p.email);
+        if (!options.upsert) return row('skipped', raced?.id ?? null);
+        return row('updated', (await updateContact(deps, team.id, p.email, p, 'api', true)).id);
+      }
+      if (!options.upsert) return row('skipped', existingId);
+      const before = await findContact(deps, team.id, existingId);
+      const after = await updateContact(deps, team.id, existingId, p, 'api', true);
+      return row(before && after.updatedAt === before.updatedAt ? 'skipped' : 'updated', after.id);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (guards.get(p.email.toLowerCase()) === undefined && allowed.has(index)) unused++;
+      errors.push({ index, message: error.message });
+      return row('failed', null);
+    }
+  });
+  await releaseContactSlots(deps, team.id, unused);
+  if (options.mode === 'strict' && errors.length > 0 && data.every((r) => r.status === 'failed')) throw capError;
+  const counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
+  for (const r of data) counts[r.status]++;
+  errors.sort((a, b) => a.index - b.index);
+  return { object: 'list' as const, data, counts, ...(options.mode === 'permissive' || errors.length > 0 ? { errors } : {}) };
+};
+
+/** Batch get: contacts in request order, with `missing` naming the request indexes not found. */
+export const batchGetContacts = async (deps: Deps, teamId: string, refs: readonly ({ id: string } | { email: string })[], include: readonly string[]) => {
+  const found = await mapPooled(refs, (ref) => findContact(deps, teamId, 'id' in ref ? ref.id : ref.email));
+  const missing = refs.flatMap((ref, index) => (found[index] ? [] : [{ index, id: 'id' in ref ? ref.id : null, email: 'email' in ref ? ref.email : null }]));
+  const contacts = found.filter((c): c is Contact => !!c);
+  return { object: 'list' as const, data: await expandContacts(deps, teamId, contacts, include), missing };
+};
+
+/**
+ * Batch remove by ids and/or emails. With `erase`, the address is also replaced by "[erased]"
+ * in the team's stored emails and event payloads.
+ */
+export const batchRemoveContacts = async (deps: Deps, teamId: string, input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined }) => {
+  const refs = [...(input.ids ?? []), ...(input.emails ?? [])];
+  const removed = await mapPooled(refs, async (ref) => {
+    const c = await findContact(deps, teamId, ref);
+    if (!c) return undefined;
+    await deleteContact(deps, teamId, c.id, 'api', input.erase === true);
+    return c;
+  });
+  const gone = removed.filter((c): c is Contact => !!c);
+  if (input.erase) await eraseAddresses(deps, teamId, new Set(gone.map((c) => c.email.toLowerCase())));
+  return { object: 'list' as const, data: gone.map((c) => ({ object: 'contact' as const, contact: c.id, id: c.id, deleted: true })) };
+};
+
+const ERASED = '[erased]';
+const mentions = (value: unknown, addresses: Set<string>): boolean => JSON.stringify(value ?? '').toLowerCase().split(/[\s"<>,]+/).some((t) => addresses.has(t));
+const scrub = (value: unknown, addresses: Set<string>): unknown => {
+  if (typeof value === 'string') {
+    const bare = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value;
+    return addresses.has(bare.toLowerCase()) ? ERASED : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, addresses));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
+  return value;
+};
+
+/** Replaces the addresses in the team's email history and event payloads. */
+const eraseAddresses = async (deps: Deps, teamId: string, addresses: Set<string>): Promise<void> => {
+  if (addresses.size === 0) return;
+  const partitions = [
+    ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1', pk: keys.email.listPartition(teamId, s) })),
+    ...Array.from({ length: keys.event.shards }, (_, s) => ({ index: undefined, pk: keys.event.partition(teamId, s) })),
+  ];
+  for (const where of partitions) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await deps.db.send(new QueryCommand({
+        TableName: deps.table,
+        ...(where.index ? { IndexName: where.index, KeyConditionExpression: 'gsi1pk = :pk' } : { KeyConditionExpression: 'pk = :pk' }),
+        ExpressionAttributeValues: { ':pk': where.pk },
+        ExclusiveStartKey: start,
+      }));
+      for (const item of out.Items ?? []) {
+        const fields = item.type === 'email' ? ['to', 'cc', 'bcc', 'reply_to'] : ['data'];
+        if (!fields.some((f) => mentions(item[f], addresses))) continue;
+        const names: Record<string, string> = {};
+        const values: Record<string, unknown> = {};
+        const sets = fields.map((f, i) => { names[`#f${i}`] = f; values[`:v${i}`] = scrub(item[f], addresses); return `#f${i} = :v${i}`; });
+        await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
+};
+

@@ -1,0 +1,117 @@
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { notFound } from '../../errors/api-error.ts';
+import type { EventSource } from '../events/record-event.ts';
+
+/** A contact of a team (team-global; email unique per team, case-insensitively). */
+export interface Contact {
+  readonly id: string;
+  readonly teamId: string;
+  readonly email: string;
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+  readonly unsubscribed: boolean;
+  readonly properties: Readonly<Record<string, string | number>>;
+  readonly segmentIds: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when a path identifier is an id rather than an email address. */
+export const isId = (idOrEmail: string): boolean => UUID.test(idOrEmail);
+
+/** Item -> Contact. */
+export const contactFromItem = (i: Record<string, any>): Contact => ({
+  id: i.id,
+  teamId: i.team_id,
+  email: i.email,
+  firstName: i.first_name ?? null,
+  lastName: i.last_name ?? null,
+  unsubscribed: i.unsubscribed === true,
+  properties: i.properties ?? {},
+  segmentIds: i.segment_ids ?? [],
+  createdAt: i.created_at,
+  updatedAt: i.updated_at ?? i.created_at,
+});
+
+/** Contact -> item attributes. */
+export const contactItem = (c: Contact) => ({
+  ...keys.contact.item(c.teamId, c.id),
+  type: 'contact',
+  id: c.id,
+  team_id: c.teamId,
+  email: c.email,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  unsubscribed: c.unsubscribed,
+  properties: c.properties,
+  segment_ids: c.segmentIds,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+});
+
+/** The `data` of contact.* events (spec §6). */
+export const contactEventData = (c: Contact, source: EventSource) => ({
+  id: c.id,
+  email: c.email,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  unsubscribed: c.unsubscribed,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+  segment_ids: c.segmentIds,
+  source,
+});
+
+/** Finds a contact by id or by email (case-insensitive); undefined when the team has none. */
+export const findContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Contact | undefined> => {
+  let id = idOrEmail;
+  if (!isId(idOrEmail)) {
+    const guard = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.emailGuard(teamId, idOrEmail.trim()), ConsistentRead: true }));
+    if (!guard.Item) return undefined;
+    id = guard.Item.contact_id;
+  }
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.item(teamId, id), ConsistentRead: true }));
+  return out.Item ? contactFromItem(out.Item) : undefined;
+};
+
+/** Reads a contact by id or email; 404 when the team has no such contact. */
+export const loadContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Contact> => {
+  const c = await findContact(deps, teamId, idOrEmail);
+  if (!c) throw notFound('Contact');
+  return c;
+};
+
+/** Reads many items by key, 100 per call, retrying unprocessed keys. */
+export const batchGetItems = async (deps: Deps, keyList: readonly Record<string, string>[]): Promise<Record<string, any>[]> => {
+  const rows: Record<string, any>[] = [];
+  for (let i = 0; i < keyList.length; i += 100) {
+    let request: Record<string, any> | undefined = { [deps.table]: { Keys: keyList.slice(i, i + 100), ConsistentRead: true } };
+    while (request && Object.keys(request).length > 0) {
+      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
+      rows.push(...(out.Responses?.[deps.table] ?? []));
+      request = out.UnprocessedKeys;
+    }
+  }
+  return rows;
+};
+
+/** Every item of a partition whose sort key starts with `prefix`. */
+export const queryAll = async (deps: Deps, pk: string, prefix: string): Promise<Record<string, any>[]> => {
+  const items: Record<string, any>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(new QueryCommand({
+      TableName: deps.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+      ExclusiveStartKey: start,
+    }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+};

@@ -1,0 +1,170 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import type { Team } from '../teams/team.ts';
+import { limitsFor } from '../teams/plans.ts';
+import { keys } from '../../table/keys.ts';
+import { ApiError, validationError } from '../../errors/api-error.ts';
+import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
+import { contactEventData, contactItem, loadContact, batchGetItems, queryAll, type Contact } from './contact.ts';
+import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
+import { setTopicChoices } from '../topics/topics.ts';
+import type { CreateContactRequest } from '../../schemas/contacts.ts';
+
+/**
+ * Reserves `n` contact slots against the plan's cap (cloud mode), atomically; returns how many
+ * were granted (fewer than asked when the cap is near). Self-hosted deployments only count.
+ */
+export const reserveContactSlots = async (deps: Deps, team: Team, n: number): Promise<number> => {
+  if (n <= 0) return 0;
+  const cap = limitsFor(deps.config.CLOUD, team.plan)?.contacts ?? null;
+  const add = async (k: number) => {
+    try {
+      await deps.db.send(new UpdateCommand({
+        TableName: deps.table, Key: keys.contact.counter(team.id),
+        UpdateExpression: 'ADD #n :k',
+        ...(cap !== null ? { ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room' } : {}),
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':k': k, ...(cap !== null ? { ':room': cap - k } : {}) },
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  };
+  if (await add(n)) return n;
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.counter(team.id), ConsistentRead: true }));
+  const room = Math.max(0, (cap ?? 0) - Number(out.Item?.count ?? 0));
+  for (let k = Math.min(room, n); k > 0; k--) if (await add(k)) return k;
+  return 0;
+};
+
+/** Gives back reserved slots (a failed create, a delete). */
+export const releaseContactSlots = async (deps: Deps, teamId: string, n: number): Promise<void> => {
+  if (n <= 0) return;
+  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.contact.counter(teamId), UpdateExpression: 'ADD #n :k', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':k': -n } }));
+};
+
+/** The plan refusal for a new contact past the cap. */
+export const contactCapError = (team: Team): ApiError =>
+  new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limitsFor(true, team.plan)?.contacts} contacts; delete some or upgrade the plan. Existing contacts can still be updated.`);
+
+const segmentIdsOf = (input: CreateContactRequest): string[] => [
+  ...new Set([...(input.segments ?? []).map((s) => (typeof s === 'string' ? s : s.id)), ...(input.audience_id ? [input.audience_id] : [])]),
+];
+
+/**
+ * Creates a contact whose slot is already reserved: the email guard, the contact, its segment
+ * memberships and the contact.created event in one transaction. Returns undefined when the email
+ * is taken (the caller decides: conflict, skip or update).
+ */
+export const insertContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource): Promise<Contact | undefined> => {
+  const segmentIds = segmentIdsOf(input);
+  if (segmentIds.length > 0) {
+    const found = new Set((await batchGetItems(deps, segmentIds.map((id) => keys.segment.item(team.id, id)))).map((s) => s.id as string));
+    const missing = segmentIds.find((id) => !found.has(id));
+    if (missing) throw validationError(`\`segments\`: this team has no segment ${missing}.`);
+  }
+  const now = new Date(deps.clock.now()).toISOString();
+  const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([, value]) => value !== null)) as Record<string, string | number>;
+  const contact: Contact = {
+    id: deps.ids.next(), teamId: team.id, email: input.email, firstName: input.first_name ?? null, lastName: input.last_name ?? null,
+    unsubscribed: input.unsubscribed ?? false, properties, segmentIds, createdAt: now, updatedAt: now,
+  };
+  const created = eventItem(deps, team.id, 'contact.created', contactEventData(contact, source));
+  try {
+    await deps.db.send(new TransactWriteCommand({ TransactItems: [
+      { Put: { TableName: deps.table, Item: { ...keys.contact.emailGuard(team.id, input.email), type: 'contact_email', email: input.email.toLowerCase(), contact_id: contact.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: deps.table, Item: contactItem(contact) } },
+      ...segmentIds.map((sid) => ({ Put: { TableName: deps.table, Item: { ...keys.contact.membership(team.id, sid, contact.id), type: 'segment_member', segment_id: sid, contact_id: contact.id } } })),
+      { Put: { TableName: deps.table, Item: created.item } },
+    ] }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return undefined;
+    throw error;
+  }
+  await publishEvents(deps, [created.record]);
+  if (input.topics?.length) await setTopicChoices(deps, team.id, contact, input.topics, source);
+  return contact;
+};
+
+/** POST /contacts: a new contact; its email must be new to the team; past the plan cap, 403. */
+export const createContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource = 'api'): Promise<Contact> => {
+  checkPropertyValues(await propertyTypes(deps, team.id), input.properties);
+  if ((await reserveContactSlots(deps, team, 1)) === 0) throw contactCapError(team);
+  let contact: Contact | undefined;
+  try {
+    contact = await insertContact(deps, team, input, source);
+  } catch (error) {
+    await releaseContactSlots(deps, team.id, 1);
+    throw error;
+  }
+  if (!contact) {
+    await releaseContactSlots(deps, team.id, 1);
+    throw new ApiError('conflict', `A contact with the email ${input.email} already exists in this team; update it with PATCH /contacts/{id or email}.`);
+  }
+  return contact;
+};
+
+/** What an update may change. */
+export interface ContactChange {
+  readonly first_name?: string | null | undefined;
+  readonly last_name?: string | null | undefined;
+  readonly unsubscribed?: boolean | undefined;
+  readonly properties?: Readonly<Record<string, string | number | null>> | undefined;
+}
+
+/**
+ * Updates a contact: null clears a name, properties merge (null removes a key). A write that
+ * restates stored values changes nothing and emits nothing; otherwise contact.updated, plus
+ * contact.unsubscribed / contact.resubscribed when the global opt-out flips.
+ */
+export const updateContact = async (deps: Deps, teamId: string, idOrEmail: string, change: ContactChange, source: EventSource, checked = false): Promise<Contact> => {
+  const c = await loadContact(deps, teamId, idOrEmail);
+  if (!checked) checkPropertyValues(await propertyTypes(deps, teamId), change.properties);
+  const properties: Record<string, string | number> = { ...c.properties };
+  for (const [k, value] of Object.entries(change.properties ?? {})) {
+    if (value === null) delete properties[k];
+    else properties[k] = value;
+  }
+  const next: Contact = {
+    ...c,
+    firstName: change.first_name !== undefined ? change.first_name : c.firstName,
+    lastName: change.last_name !== undefined ? change.last_name : c.lastName,
+    unsubscribed: change.unsubscribed ?? c.unsubscribed,
+    properties,
+  };
+  const same = next.firstName === c.firstName && next.lastName === c.lastName && next.unsubscribed === c.unsubscribed && JSON.stringify(Object.entries(next.properties).sort()) === JSON.stringify(Object.entries(c.properties).sort());
+  if (same) return c;
+  const updated: Contact = { ...next, updatedAt: new Date(deps.clock.now()).toISOString() };
+  const events = [eventItem(deps, teamId, 'contact.updated', contactEventData(updated, source))];
+  if (!c.unsubscribed && updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.unsubscribed', contactEventData(updated, source)));
+  if (c.unsubscribed && !updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.resubscribed', contactEventData(updated, source)));
+  await deps.db.send(new TransactWriteCommand({ TransactItems: [
+    { Put: { TableName: deps.table, Item: contactItem(updated), ConditionExpression: 'updated_at = :was', ExpressionAttributeValues: { ':was': c.updatedAt } } },
+    ...events.map((e) => ({ Put: { TableName: deps.table, Item: e.item } })),
+  ] }));
+  await publishEvents(deps, events.map((e) => e.record));
+  return updated;
+};
+
+/** Deletes a contact with its guard, memberships and choices, and records contact.deleted. */
+export const deleteContact = async (deps: Deps, teamId: string, idOrEmail: string, source: EventSource = 'api', erased = false): Promise<Contact> => {
+  const c = await loadContact(deps, teamId, idOrEmail);
+  const extras = [
+    ...c.segmentIds.map((sid) => keys.contact.membership(teamId, sid, c.id)),
+    ...(await queryAll(deps, keys.contact.partition(teamId), keys.contact.topicChoicePrefix(c.id))).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
+  ];
+  const deleted = eventItem(deps, teamId, 'contact.deleted', contactEventData(erased ? { ...c, email: '[erased]', firstName: null, lastName: null } : c, source));
+  const writes: any[] = [
+    { Delete: { TableName: deps.table, Key: keys.contact.item(teamId, c.id) } },
+    { Delete: { TableName: deps.table, Key: keys.contact.emailGuard(teamId, c.email) } },
+    { Put: { TableName: deps.table, Item: deleted.item } },
+    ...extras.map((Key) => ({ Delete: { TableName: deps.table, Key } })),
+  ];
+  for (let i = 0; i < writes.length; i += 100) await deps.db.send(new TransactWriteCommand({ TransactItems: writes.slice(i, i + 100) }));
+  await releaseContactSlots(deps, teamId, 1);
+  await publishEvents(deps, [deleted.record]);
+  return c;
+};

@@ -1,0 +1,96 @@
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { queryPage } from '../../table/query-page.ts';
+import type { Pagination } from '../../schemas/common.ts';
+import { batchGetItems, contactFromItem, contactItem, loadContact, queryAll, type Contact } from '../contacts/contact.ts';
+
+/** A segment of contacts (audiences are the same thing under their older name). */
+export interface Segment {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+const fromItem = (i: Record<string, any>): Segment => ({ id: i.id, name: i.name, createdAt: i.created_at });
+
+/** The wire segment (or audience). */
+export const segmentView = (s: Segment, object: 'segment' | 'audience' = 'segment') => ({ object, id: s.id, name: s.name, created_at: s.createdAt });
+
+/** Creates a segment. */
+export const createSegment = async (deps: Deps, teamId: string, name: string): Promise<Segment> => {
+  const id = deps.ids.next();
+  const item = { ...keys.segment.item(teamId, id), type: 'segment', id, team_id: teamId, name, created_at: new Date(deps.clock.now()).toISOString() };
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  return fromItem(item);
+};
+
+/** Reads a segment; 404 for another team's. */
+export const getSegment = async (deps: Deps, teamId: string, id: string): Promise<Segment> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id), ConsistentRead: true }));
+  if (!out.Item) throw notFound('Segment');
+  return fromItem(out.Item);
+};
+
+/** A page of the team's segments. */
+export const listSegments = async (deps: Deps, teamId: string, page: Pagination) => {
+  const { items, hasMore } = await queryPage(deps, { pk: keys.segment.partition(teamId), prefix: keys.segment.prefix }, page);
+  return { segments: items.map(fromItem), hasMore };
+};
+
+/** Renames a segment. */
+export const renameSegment = async (deps: Deps, teamId: string, id: string, name: string): Promise<Segment> => {
+  const s = await getSegment(deps, teamId, id);
+  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id), UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': name } }));
+  return { ...s, name };
+};
+
+/** Deletes a segment and its memberships (the contacts stay). */
+export const deleteSegment = async (deps: Deps, teamId: string, id: string): Promise<Segment> => {
+  const s = await getSegment(deps, teamId, id);
+  for (const m of await queryAll(deps, keys.contact.partition(teamId), keys.contact.membershipPrefix(id))) {
+    await removeFromSegment(deps, teamId, m.contact_id, id).catch(() => undefined);
+  }
+  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id) }));
+  return s;
+};
+
+/** Adds a contact to a segment (idempotent). */
+export const addToSegment = async (deps: Deps, teamId: string, idOrEmail: string, segmentId: string): Promise<{ contact: Contact; segment: Segment }> => {
+  const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
+  if (!contact.segmentIds.includes(segmentId)) {
+    const next = { ...contact, segmentIds: [...contact.segmentIds, segmentId] };
+    await deps.db.send(new TransactWriteCommand({ TransactItems: [
+      { Put: { TableName: deps.table, Item: contactItem(next) } },
+      { Put: { TableName: deps.table, Item: { ...keys.contact.membership(teamId, segmentId, contact.id), type: 'segment_member', segment_id: segmentId, contact_id: contact.id } } },
+    ] }));
+  }
+  return { contact, segment };
+};
+
+/** Removes a contact from a segment. */
+export const removeFromSegment = async (deps: Deps, teamId: string, idOrEmail: string, segmentId: string): Promise<{ contact: Contact; segment: Segment }> => {
+  const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
+  if (!contact.segmentIds.includes(segmentId)) throw notFound('Contact in this segment');
+  await deps.db.send(new TransactWriteCommand({ TransactItems: [
+    { Put: { TableName: deps.table, Item: contactItem({ ...contact, segmentIds: contact.segmentIds.filter((s) => s !== segmentId) }) } },
+    { Delete: { TableName: deps.table, Key: keys.contact.membership(teamId, segmentId, contact.id) } },
+  ] }));
+  return { contact, segment };
+};
+
+/** The segments a contact belongs to. */
+export const segmentsOfContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Segment[]> => {
+  const contact = await loadContact(deps, teamId, idOrEmail);
+  return (await batchGetItems(deps, contact.segmentIds.map((id) => keys.segment.item(teamId, id)))).map(fromItem);
+};
+
+/** A page of a segment's contacts, newest first (the memberships are read, then the contacts). */
+export const contactsOfSegment = async (deps: Deps, teamId: string, segmentId: string, page: Pagination) => {
+  await getSegment(deps, teamId, segmentId);
+  const { items, hasMore } = await queryPage(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId) }, page);
+  const rows = await batchGetItems(deps, items.map((m) => keys.contact.item(teamId, m.contact_id)));
+  const byId = new Map(rows.map((r) => [r.id as string, contactFromItem(r)]));
+  return { contacts: items.map((m) => byId.get(m.contact_id)).filter((c): c is Contact => !!c), hasMore };
+};

@@ -1,0 +1,54 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { queryPage } from '../../table/query-page.ts';
+import type { Pagination } from '../../schemas/common.ts';
+import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
+import { getSuppressionByAddress, suppressionEventData, suppressionFromItem, type Suppression } from './suppression-store.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The wire suppression. */
+export const suppressionView = (s: Suppression) => ({ object: 'suppression' as const, id: s.id, email: s.email, origin: s.origin, source_id: s.sourceId, created_at: s.createdAt });
+
+/** Finds an entry by id or address; undefined when not listed. */
+export const findSuppression = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Suppression | undefined> => {
+  if (!UUID.test(idOrEmail)) return getSuppressionByAddress(deps, teamId, idOrEmail.trim());
+  const out = await deps.db.send(new QueryCommand({
+    TableName: deps.table, IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :id',
+    ExpressionAttributeValues: { ':pk': keys.suppression.listPartition(teamId), ':id': idOrEmail },
+  }));
+  const row = out.Items?.[0];
+  // The index may lag a fresh write: confirm on the table itself.
+  return row ? getSuppressionByAddress(deps, teamId, row.email) : undefined;
+};
+
+/** Reads an entry; 404 when not listed. */
+export const getSuppression = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Suppression> => {
+  const s = await findSuppression(deps, teamId, idOrEmail);
+  if (!s) throw notFound('Suppression');
+  return s;
+};
+
+/** A page of the list, newest first, optionally of one origin. */
+export const listSuppressions = async (deps: Deps, teamId: string, page: Pagination, origin?: string) => {
+  const { items, hasMore } = await queryPage(deps, {
+    pk: keys.suppression.listPartition(teamId), prefix: '', index: 'gsi1',
+    ...(origin ? { filter: { expression: '#o = :o', names: { '#o': 'origin' }, values: { ':o': origin } } } : {}),
+  }, page);
+  return { suppressions: items.map(suppressionFromItem), hasMore };
+};
+
+/** Takes an address off the list and records suppression.removed. */
+export const removeSuppression = async (deps: Deps, teamId: string, idOrEmail: string, source: EventSource = 'api'): Promise<Suppression> => {
+  const s = await getSuppression(deps, teamId, idOrEmail);
+  const e = eventItem(deps, teamId, 'suppression.removed', { ...suppressionEventData(s), source });
+  await deps.db.send(new TransactWriteCommand({ TransactItems: [
+    { Delete: { TableName: deps.table, Key: keys.suppression.byAddress(teamId, s.email) } },
+    { Put: { TableName: deps.table, Item: e.item } },
+  ] }));
+  await publishEvents(deps, [e.record]);
+  return s;
+};

@@ -1,0 +1,108 @@
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { notFound, validationError } from '../../errors/api-error.ts';
+import { queryPage } from '../../table/query-page.ts';
+import type { Pagination } from '../../schemas/common.ts';
+import { eventItem, publishEvents, type EventSource, type EventType } from '../events/record-event.ts';
+import { batchGetItems, contactEventData, queryAll, type Contact } from '../contacts/contact.ts';
+
+/** A topic contacts subscribe to. */
+export interface Topic {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly defaultSubscription: 'opt_in' | 'opt_out';
+  readonly visibility: 'public' | 'private';
+  readonly createdAt: string;
+}
+
+const fromItem = (i: Record<string, any>): Topic => ({ id: i.id, name: i.name, description: i.description ?? null, defaultSubscription: i.default_subscription, visibility: i.visibility ?? 'private', createdAt: i.created_at });
+
+/** The wire topic. */
+export const topicView = (t: Topic) => ({ object: 'topic' as const, id: t.id, name: t.name, description: t.description, default_subscription: t.defaultSubscription, visibility: t.visibility, created_at: t.createdAt });
+
+/** Creates a topic (visibility private unless given). */
+export const createTopic = async (deps: Deps, teamId: string, input: { name: string; default_subscription: 'opt_in' | 'opt_out'; description?: string | null | undefined; visibility?: 'public' | 'private' | undefined }): Promise<Topic> => {
+  const id = deps.ids.next();
+  const now = new Date(deps.clock.now()).toISOString();
+  const item = { ...keys.topic.item(teamId, id), type: 'topic', id, team_id: teamId, name: input.name, description: input.description ?? null, default_subscription: input.default_subscription, visibility: input.visibility ?? 'private', created_at: now, updated_at: now };
+  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  return fromItem(item);
+};
+
+/** Reads a topic; 404 for another team's. */
+export const getTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
+  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.topic.item(teamId, id), ConsistentRead: true }));
+  if (!out.Item) throw notFound('Topic');
+  return fromItem(out.Item);
+};
+
+/** A page of the team's topics. */
+export const listTopics = async (deps: Deps, teamId: string, page: Pagination) => {
+  const { items, hasMore } = await queryPage(deps, { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix }, page);
+  return { topics: items.map(fromItem), hasMore };
+};
+
+/** Every topic of a team. */
+export const allTopics = async (deps: Deps, teamId: string): Promise<Topic[]> => (await queryAll(deps, keys.topic.partition(teamId), keys.topic.prefix)).map(fromItem);
+
+/** Changes name, description or visibility. */
+export const updateTopic = async (deps: Deps, teamId: string, id: string, change: { name?: string | undefined; description?: string | null | undefined; visibility?: 'public' | 'private' | undefined }): Promise<Topic> => {
+  const t = await getTopic(deps, teamId, id);
+  const next = { ...t, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.description !== undefined ? { description: change.description } : {}), ...(change.visibility !== undefined ? { visibility: change.visibility } : {}) };
+  await deps.db.send(new UpdateCommand({
+    TableName: deps.table, Key: keys.topic.item(teamId, id),
+    UpdateExpression: 'SET #n = :n, description = :d, visibility = :v, updated_at = :u',
+    ExpressionAttributeNames: { '#n': 'name' },
+    ExpressionAttributeValues: { ':n': next.name, ':d': next.description, ':v': next.visibility, ':u': new Date(deps.clock.now()).toISOString() },
+  }));
+  return next;
+};
+
+/** Deletes a topic. */
+export const deleteTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
+  const t = await getTopic(deps, teamId, id);
+  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: keys.topic.item(teamId, id) }));
+  return t;
+};
+
+/** A contact's entry for each topic: the effective subscription and whether it was chosen. */
+export const contactTopics = async (deps: Deps, teamId: string, contactId: string, topics?: Topic[]) => {
+  const all = topics ?? (await allTopics(deps, teamId));
+  const choices = new Map((await queryAll(deps, keys.contact.partition(teamId), keys.contact.topicChoicePrefix(contactId))).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']));
+  return all.map((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    subscription: choices.get(t.id) ?? t.defaultSubscription,
+    explicit: choices.has(t.id),
+    visibility: t.visibility,
+  }));
+};
+
+/**
+ * Records a contact's explicit topic choices, and contact.topic_opt_in / opt_out events where the
+ * effective subscription flips, in one transaction.
+ */
+export const setTopicChoices = async (deps: Deps, teamId: string, contact: Contact, choices: readonly { id: string; subscription: 'opt_in' | 'opt_out' }[], source: EventSource): Promise<void> => {
+  if (choices.length === 0) return;
+  const topics = new Map((await batchGetItems(deps, [...new Set(choices.map((c) => c.id))].map((id) => keys.topic.item(teamId, id)))).map((i) => [i.id as string, fromItem(i)]));
+  for (const c of choices) if (!topics.has(c.id)) throw validationError(`\`topics\`: this team has no topic ${c.id}.`);
+  const current = new Map((await batchGetItems(deps, choices.map((c) => keys.contact.topicChoice(teamId, contact.id, c.id)))).map((i) => [i.topic_id as string, i.subscription as string]));
+  const writes: any[] = [];
+  const events: ReturnType<typeof eventItem>[] = [];
+  for (const c of choices) {
+    const topic = topics.get(c.id)!;
+    const before = current.get(c.id) ?? topic.defaultSubscription;
+    writes.push({ Put: { TableName: deps.table, Item: { ...keys.contact.topicChoice(teamId, contact.id, c.id), type: 'topic_choice', contact_id: contact.id, topic_id: c.id, subscription: c.subscription } } });
+    if (before !== c.subscription) {
+      const type: EventType = c.subscription === 'opt_in' ? 'contact.topic_opt_in' : 'contact.topic_opt_out';
+      const e = eventItem(deps, teamId, type, { ...contactEventData(contact, source), topic_id: topic.id, topic_name: topic.name });
+      events.push(e);
+      writes.push({ Put: { TableName: deps.table, Item: e.item } });
+    }
+  }
+  for (let i = 0; i < writes.length; i += 100) await deps.db.send(new TransactWriteCommand({ TransactItems: writes.slice(i, i + 100) }));
+  await publishEvents(deps, events.map((e) => e.record));
+};

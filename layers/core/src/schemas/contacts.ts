@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+
+const Email = v.pipe(v.string('must be a string.'), v.trim(), v.email('must be an email address such as jane@example.com.'), v.maxLength(320));
+const Name = v.optional(v.nullable(v.pipe(v.string('must be a string or null.'), v.maxLength(256, 'must be at most 256 characters.'))));
+const PropertyValues = v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.nullable(v.union([v.string(), v.number()], 'must be a string, a number or null.')), 'must be an object of property keys to values.');
+const SegmentRef = v.union([v.pipe(v.string(), v.uuid('must be a segment id.')), v.strictObject({ id: v.pipe(v.string(), v.uuid('must be a segment id.')) })], 'must be a segment id or {id}.');
+export const TopicChoice = v.strictObject({
+  id: v.pipe(v.string('is required.'), v.uuid('must be a topic id.')),
+  subscription: v.picklist(['opt_in', 'opt_out'], 'must be `opt_in` or `opt_out`.'),
+});
+
+/** POST /contacts (and each item of POST /contacts/batch). */
+export const CreateContactRequest = v.strictObject({
+  email: Email,
+  first_name: Name,
+  last_name: Name,
+  unsubscribed: v.optional(v.boolean('must be true or false.')),
+  properties: v.optional(PropertyValues),
+  segments: v.optional(v.array(SegmentRef, 'must be an array of segment ids.')),
+  topics: v.optional(v.array(TopicChoice, 'must be an array of {id, subscription}.')),
+  /** Deprecated: the audience to add the contact to (an audience is a segment). */
+  audience_id: v.optional(v.pipe(v.string(), v.uuid('must be an audience id.'))),
+});
+export type CreateContactRequest = v.InferOutput<typeof CreateContactRequest>;
+
+/** PATCH /contacts/{id}. */
+export const UpdateContactRequest = v.strictObject({
+  first_name: Name,
+  last_name: Name,
+  unsubscribed: v.optional(v.boolean('must be true or false.')),
+  properties: v.optional(PropertyValues),
+});
+export type UpdateContactRequest = v.InferOutput<typeof UpdateContactRequest>;
+
+/** The `include` query of lists and batch get. */
+export const Include = v.optional(v.pipe(v.string(), v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)), v.array(v.picklist(['properties', 'topics'], 'may hold `properties` and `topics`.'))), '');
+
+/** Path of a contact: a UUID or an email address. */
+export const ContactParams = v.object({ id: v.pipe(v.string(), v.minLength(1)) });
+
+/** POST /contacts/batch/get */
+export const BatchGetContactsRequest = v.strictObject({
+  contacts: v.pipe(v.array(v.union([v.strictObject({ id: v.pipe(v.string(), v.uuid('must be a contact id.')) }), v.strictObject({ email: Email })], 'each item needs `id` or `email`.')), v.minLength(1, 'must hold 1 to 1000 items.'), v.maxLength(1000, 'must hold 1 to 1000 items.')),
+  include: v.optional(v.array(v.picklist(['properties', 'topics'], 'may hold `properties` and `topics`.'))),
+});
+
+/** POST /contacts/batch/remove */
+export const BatchRemoveContactsRequest = v.pipe(
+  v.strictObject({
+    ids: v.optional(v.pipe(v.array(v.pipe(v.string(), v.uuid('must be a contact id.'))), v.minLength(1, 'must hold 1 to 1000 ids.'), v.maxLength(1000, 'must hold 1 to 1000 ids.'))),
+    emails: v.optional(v.pipe(v.array(Email), v.minLength(1, 'must hold 1 to 1000 addresses.'), v.maxLength(1000, 'must hold 1 to 1000 addresses.'))),
+    erase: v.optional(v.boolean('must be true or false.')),
+  }),
+  v.check((b) => !!(b.ids || b.emails), 'Give `ids` or `emails` (1 to 1000).'),
+  v.check((b) => (b.ids?.length ?? 0) + (b.emails?.length ?? 0) <= 1000, 'At most 1000 contacts per call.'),
+);
+
+/** POST /contacts/batch: 1 to 1000 create-contact items (each validated on its own). */
+export const BatchCreateContactsRequest = v.pipe(v.array(v.unknown(), 'The body must be a JSON array of contacts.'), v.minLength(1, 'The batch must hold 1 to 1000 contacts.'), v.maxLength(1000, 'The batch must hold 1 to 1000 contacts.'));
+export const BatchCreateQuery = v.object({ on_conflict: v.optional(v.picklist(['upsert', 'skip'], '`on_conflict` must be `upsert` or `skip`.')) });
+
+/** POST /contact-properties */
+export const CreateContactPropertyRequest = v.pipe(
+  v.strictObject({
+    key: v.pipe(v.string('is required.'), v.minLength(1, 'must be 1 to 200 characters.'), v.maxLength(200, 'must be 1 to 200 characters.')),
+    type: v.picklist(['string', 'number'], 'must be `string` or `number`.'),
+    fallback_value: v.optional(v.nullable(v.union([v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters.')), v.number()]))),
+  }),
+  v.check((p) => p.fallback_value === undefined || p.fallback_value === null || typeof p.fallback_value === p.type, '`fallback_value` must match the property `type`.'),
+);
+/** PATCH /contact-properties/{id}: only the fallback value may change. */
+export const UpdateContactPropertyRequest = v.strictObject({
+  fallback_value: v.nullable(v.union([v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters.')), v.number()])),
+  key: v.optional(v.custom<never>(() => false, 'a property key cannot change; create a new property.')),
+  type: v.optional(v.custom<never>(() => false, 'a property type cannot change; create a new property.')),
+});
+
+/** POST /segments and /audiences */
+export const CreateSegmentRequest = v.strictObject({
+  name: v.pipe(v.string('is required.'), v.minLength(1, 'is required.'), v.maxLength(256)),
+  filter: v.optional(v.custom<never>(() => false, 'segment filters are not supported; add contacts to the segment instead.')),
+  audience_id: v.optional(v.string()),
+});
+export const UpdateSegmentRequest = v.strictObject({ name: v.pipe(v.string('is required.'), v.minLength(1), v.maxLength(256)) });
