@@ -5,6 +5,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StackConfig } from './config.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { WorkQueues } from './constructs/work-queues.ts';
@@ -40,7 +41,10 @@ export class MailStack extends Stack {
     const api = new MailHttpApi(this, 'Http');
     const provider = new EmailProvider(this, 'Provider', { eventsUrl: `${api.api.apiEndpoint}/provider-events/ses` });
 
+    // Signs unsubscribe and preference links; generated once per deployment, resolved at deploy time.
+    const tokenSecret = new Secret(this, 'LinkSigningSecret', { generateSecretString: { passwordLength: 48, excludePunctuation: true } });
     const environment: Record<string, string> = {
+      TOKEN_SECRET: tokenSecret.secretValue.unsafeUnwrap(),
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
       PROVIDER_RATE_PER_SECOND: String(config.providerRatePerSecond),

@@ -13,6 +13,7 @@ const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
 const CONCURRENCY = 16;
 const RATE = 14;
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = (c: { ddbReads: number; ddbWrites: number; queueMessages: number }) => ({ ...c });
@@ -83,6 +84,29 @@ try {
   console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
   console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
   console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+
+  // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.
+  const batchTimes: number[] = [];
+  for (let b = 0; b < CONTACTS / 1000; b++) {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${b * 1000 + i}@example.com`, first_name: `C${i}` }));
+    const start = performance.now();
+    const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+    if (res.status !== 200) throw new Error(`contact batch failed: ${await res.text()}`);
+    batchTimes.push(performance.now() - start);
+  }
+  const listStart = performance.now();
+  let listed = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await resend.contacts.list({ limit: 100, ...(cursor ? { after: cursor } : {}) });
+    if (page.error) throw new Error(page.error.message);
+    listed += page.data!.data.length;
+    if (!page.data!.has_more) break;
+    cursor = page.data!.data.at(-1)!.id;
+  }
+  const listMs = performance.now() - listStart;
+  batchTimes.sort((a, b) => a - b);
+  console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (${batchTimes.length} batches); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
 } finally {
   await host.stop();
 }
