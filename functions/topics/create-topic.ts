@@ -1,11 +1,11 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateTopicRequest } from '@mailstack/core/schemas/topics';
-import { createTopic } from '@mailstack/core/domain/topics/topics';
+import { createTopic, topicView } from '@mailstack/core/domain/topics/topics';
 
-/** POST /topics */
+/** POST /topics: answers the Topic (spec §4), a superset of the SDK's {object, id}. */
 export const handler = apiRoute({
   access: 'full',
   body: CreateTopicRequest,
   status: 201,
-  handler: async ({ deps, auth, body }) => ({ object: 'topic', id: (await createTopic(deps, auth.team.id, body)).id }),
+  handler: async ({ deps, auth, body }) => topicView(await createTopic(deps, auth.team.id, body)),
 });

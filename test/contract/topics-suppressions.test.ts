@@ -7,7 +7,7 @@ describe('topics', () => {
   it('creates (private by default), lists, gets, updates and deletes a topic through the SDK', async () => {
     const { resend, secret } = await newTeam();
     const made = await resend.topics.create({ name: 'Product news', defaultSubscription: 'opt_in', description: 'Monthly' } as any);
-    expect(made.data).toMatchObject({ object: 'topic', id: expect.any(String) });
+    expect(made.data).toMatchObject({ object: 'topic', id: expect.any(String), name: 'Product news', default_subscription: 'opt_in', visibility: 'private', description: 'Monthly' });
     const id = made.data!.id;
     const got = await resend.topics.get(id);
     expect(got.data).toMatchObject({ object: 'topic', id, name: 'Product news', description: 'Monthly', default_subscription: 'opt_in', visibility: 'private' });
