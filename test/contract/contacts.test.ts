@@ -89,6 +89,11 @@ describe('contacts through the official SDK', () => {
       const out = await call(method, path, { key: stranger.secret, ...(method === 'POST' ? { body: { email: 'z@example.com' } } : {}) });
       expect(out.json, `${method} ${path}`).toMatchObject({ statusCode: 404, name: 'not_found' });
     }
+    const prop = await owner.resend.contactProperties.create({ key: 'tier', type: 'string' } as any);
+    for (const [method, path, body] of [['GET', `/contact-properties/${prop.data!.id}`], ['PATCH', `/contact-properties/${prop.data!.id}`, { fallback_value: 'x' }], ['DELETE', `/contact-properties/${prop.data!.id}`]] as const) {
+      const out = await call(method, path, { key: stranger.secret, ...(body !== undefined ? { body } : {}) });
+      expect(out.json, `${method} ${path}`).toMatchObject({ statusCode: 404, name: 'not_found' });
+    }
     const got = await call('POST', '/contacts/batch/get', { key: stranger.secret, body: { contacts: [{ id: data!.id }, { email: 'mine@example.com' }] } });
     expect(got.json).toMatchObject({ data: [], missing: [{ index: 0 }, { index: 1 }] });
     expect((await call('POST', '/contacts/batch/remove', { key: stranger.secret, body: { ids: [data!.id] } })).json.data).toEqual([]);
@@ -157,6 +162,22 @@ describe('batch operations', () => {
     const page = await resend.contacts.list({ limit: 100 });
     expect(page.data!.data).toHaveLength(100);
     expect(page.data!.has_more).toBe(true);
+  }, 120_000);
+
+  it('takes 1,000 items in permissive mode (invalid ones reported) and upserts 1,000 existing contacts', async () => {
+    const { secret, resend } = await newTeam({ plan: 'scale' });
+    const items = Array.from({ length: 1000 }, (_, i) => (i % 100 === 7 ? { email: `broken-${i}` } : { email: `p${i}@example.com` }));
+    const permissive = await call('POST', '/contacts/batch', { key: secret, body: items, headers: { 'x-batch-validation': 'permissive' } });
+    expect(permissive.json.counts).toEqual({ created: 990, updated: 0, skipped: 0, failed: 10 });
+    expect(permissive.json.errors.map((e: any) => e.index)).toEqual(Array.from({ length: 10 }, (_, k) => k * 100 + 7));
+    const upserts = Array.from({ length: 1000 }, (_, i) => ({ email: `P${i}@example.com`, first_name: i % 2 ? 'Odd' : undefined }));
+    const upsert = await call('POST', '/contacts/batch?on_conflict=upsert', { key: secret, body: upserts });
+    expect(upsert.json.counts).toEqual({ created: 10, updated: 490, skipped: 500, failed: 0 });
+    expect(upsert.json.data.map((d: any) => d.index)).toEqual(upserts.map((_, i) => i));
+    expect((await resend.contacts.get({ email: 'p1@example.com' })).data!.first_name).toBe('Odd');
+    const strict = await call('POST', '/contacts/batch', { key: secret, body: items });
+    expect(strict.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(strict.json.message).toContain('7');
   }, 120_000);
 
   it('reports invalid items by index in permissive mode and refuses the whole batch in strict mode', async () => {
