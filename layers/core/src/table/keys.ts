@@ -42,6 +42,7 @@
  * | segment by id, segments of a team    | pk TEAM#<t>, sk SEGMENT#<id>                                     |
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
+ * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | provider send slots per second       | pk PACE#<region>#<epoch second>, sk PACE (ttl)                   |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
@@ -78,6 +79,9 @@ export const keys = {
   idempotency: {
     /** The static partition of a team's idempotency records; Powertools writes the hashed key as sk. */
     partition: (teamId: string) => `${team(teamId)}#IDEMPOTENCY`,
+  },
+  deliverability: {
+    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
   },
   pacing: {
     /** Sends made to the provider in one second of one region, across every worker. */

@@ -11,6 +11,7 @@ import { assertNotDisguised } from './rules/lookalikes.ts';
 import { validateCustomHeaders } from './rules/headers.ts';
 import { decodeAttachments, type DecodedAttachment } from './rules/attachments.ts';
 import { parseScheduledAt } from './schedule-time.ts';
+import { assertSendingAllowed } from '../deliverability/guardrail.ts';
 
 /** At most this many recipients across to, cc and bcc (spec §8). */
 export const MAX_RECIPIENTS = 50;
@@ -59,6 +60,7 @@ const sendingDomain = async (deps: Deps, auth: AuthContext, from: Mailbox, cache
  */
 export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEmailRequest, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
   if (auth.team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
+  await assertSendingAllowed(deps, auth.team);
   const from = parseMailbox(input.from, 'from');
   let to = parseMailboxList(input.to, 'to');
   let cc = parseMailboxList(input.cc, 'cc');

@@ -12,6 +12,8 @@ export interface Team {
   readonly createdAt: string;
   /** Monthly plans: overage billing switch. */
   readonly overageEnabled: boolean;
+  /** Set while the team's own bounce or complaint rate holds sending paused. */
+  readonly sendingPaused: { metric: string; rate: number; limit: number; window_days: number } | null;
 }
 
 /** Item -> Team. */
@@ -22,6 +24,7 @@ export const teamFromItem = (item: Record<string, any>): Team => ({
   status: item.status ?? 'active',
   createdAt: item.created_at,
   overageEnabled: item.overage_enabled === true,
+  sendingPaused: item.sending_paused ?? null,
 });
 
 /** Reads a team by id; undefined when there is none. */

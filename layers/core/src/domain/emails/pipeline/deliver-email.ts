@@ -10,6 +10,7 @@ import { acquireSendSlot } from './pace.ts';
 import { composeMessage } from './compose-message.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
+import { countOutcome } from '../../deliverability/guardrail.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -122,6 +123,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     await release(deps, e, token);
     return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
   }
+  await countOutcome(deps, e.team_id, 'sent');
   const now = new Date(deps.clock.now()).toISOString();
   await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
     eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));

@@ -6,6 +6,7 @@ import { eventItem, publishEvents, type EventType } from '../../events/record-ev
 import { addSuppression } from '../../suppressions/suppression-store.ts';
 import type { EmailItem, EmailStatus } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
+import { countOutcome, reviewDeliverability } from '../../deliverability/guardrail.ts';
 
 /** An SES event notification (the parts we read). */
 export interface SesEvent {
@@ -65,6 +66,10 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   }
   if (change.type === 'email.complained') {
     for (const r of event.complaint?.complainedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'complaint', source: null, sourceId: emailId });
+  }
+  if ((change.type === 'email.bounced' || change.type === 'email.complained') && RANK[change.status] > RANK[email.status]) {
+    await countOutcome(deps, teamId, change.type === 'email.bounced' ? 'bounced' : 'complained');
+    await reviewDeliverability(deps, teamId);
   }
   if (RANK[change.status] <= RANK[email.status]) return 'ignored';
   const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
