@@ -1,19 +1,7 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../../table/read-many.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-
-const batchGet = async (deps: Deps, keyList: Record<string, string>[]): Promise<Record<string, any>[]> => {
-  const rows: Record<string, any>[] = [];
-  for (let i = 0; i < keyList.length; i += 100) {
-    let request: Record<string, any> | undefined = { [deps.table]: { Keys: keyList.slice(i, i + 100), ConsistentRead: true } };
-    while (request && Object.keys(request).length > 0) {
-      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
-      rows.push(...(out.Responses?.[deps.table] ?? []));
-      request = out.UnprocessedKeys;
-    }
-  }
-  return rows;
-};
 
 /**
  * The addresses among `emails` whose effective subscription to the topic is opt_out: the
@@ -25,9 +13,9 @@ export const topicOptOuts = async (deps: Deps, teamId: string, topicId: string, 
   if (!topic.Item) return undefined;
   const fallback = topic.Item.default_subscription as 'opt_in' | 'opt_out';
   const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
-  const guards = await batchGet(deps, unique.map((e) => keys.contact.emailGuard(teamId, e)));
+  const guards = await batchGetItems(deps, unique.map((e) => keys.contact.emailGuard(teamId, e)));
   const contactOf = new Map(guards.map((g) => [String(g.email).toLowerCase(), g.contact_id as string]));
-  const choices = await batchGet(deps, [...contactOf.values()].map((c) => keys.contact.topicChoice(teamId, c, topicId)));
+  const choices = await batchGetItems(deps, [...contactOf.values()].map((c) => keys.contact.topicChoice(teamId, c, topicId)));
   const choiceOf = new Map(choices.map((c) => [c.contact_id as string, c.subscription as 'opt_in' | 'opt_out']));
   const out = new Set<string>();
   for (const email of unique) {

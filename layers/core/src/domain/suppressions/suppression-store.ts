@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../../table/read-many.ts';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
@@ -89,15 +90,8 @@ export const getSuppressionByAddress = async (deps: Deps, teamId: string, email:
 export const findSuppressed = async (deps: Deps, teamId: string, emails: readonly string[], options: { withTopic: boolean }): Promise<Map<string, SuppressionOrigin>> => {
   const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
   const found = new Map<string, SuppressionOrigin>();
-  for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, any> | undefined = { [deps.table]: { Keys: unique.slice(i, i + 100).map((e) => keys.suppression.byAddress(teamId, e)), ConsistentRead: true } };
-    while (request && Object.keys(request).length > 0) {
-      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
-      for (const row of out.Responses?.[deps.table] ?? []) {
-        if (row.origin !== 'unsubscribe' || options.withTopic) found.set(row.email, row.origin);
-      }
-      request = out.UnprocessedKeys;
-    }
+  for (const row of await batchGetItems(deps, unique.map((e) => keys.suppression.byAddress(teamId, e)))) {
+    if (row.origin !== 'unsubscribe' || options.withTopic) found.set(row.email, row.origin);
   }
   return found;
 };
