@@ -1,53 +1,95 @@
-import emailAddresses from 'email-addresses';
+import addrs from 'email-addresses';
 import { validationError } from '../../../errors/api-error.ts';
 
-/** One mailbox: an optional display name and an address. */
+/** One accepted mailbox: display name (or null), bare address, and the `Name <user@host>` form. */
 export interface Mailbox {
   readonly name: string | null;
   readonly address: string;
-  /** How it reads back: `Name <user@host>` (name quoted when it needs it) or the bare address. */
   readonly formatted: string;
 }
 
-const ADDRESS = /^[^\s@"(),:;<>[\]\\]+@(?=[^\s@]{1,253}$)([^\s@.]+\.)+[^\s@.]{2,}$/u;
-const NEEDS_QUOTES = /[()<>[\]:;@\\,."]/;
+// Characters that force a display name into a quoted-string (RFC 5322 "specials").
+const SPECIALS = /[()<>[\]:;@\\,."]/;
 
-/** `Name <user@host>`, quoting the name when it holds specials such as a comma. */
-const format = (name: string | null, address: string): string => {
-  if (!name) return address;
-  const shown = NEEDS_QUOTES.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}"` : name;
+const formatMailbox = (name: string | null, address: string): string => {
+  if (name === null) return address;
+  const shown = SPECIALS.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}"` : name;
   return `${shown} <${address}>`;
 };
 
-/**
- * Parses exactly one RFC 5322 mailbox: a bare address, `Name <address>` or `"Quoted, Name" <address>`.
- * An unquoted comma reads as two addresses and is refused, so is an at-sign in the display name.
- */
-export const parseMailbox = (input: string, field: string): Mailbox => {
-  const text = typeof input === 'string' ? input.trim() : '';
-  if (!text) throw validationError(`\`${field}\` must be an email address such as \`jane@example.com\` or \`Jane Doe <jane@example.com>\`.`);
-  const parsed = emailAddresses.parseAddressList({ input: text, rfc6532: true });
-  if (!parsed || parsed.length === 0) {
-    const unquoted = text.replace(/"(?:[^"\\]|\\.)*"/g, '');
-    const hint = /@[^<]*</.test(unquoted) ? ' A display name may not contain an at-sign.'
-      : unquoted.includes(',') ? ' An unquoted comma reads as two addresses; a display name with a comma must be quoted: `"Doe, Jane" <jane@example.com>`.' : '';
-    throw validationError(`\`${field}\` is not a valid address: \`${text}\`. Use \`jane@example.com\` or \`Jane Doe <jane@example.com>\`.${hint}`);
-  }
-  if (parsed.length > 1) {
-    throw validationError(`\`${field}\` must hold exactly one address, got ${parsed.length} in \`${text}\`. A display name with a comma must be quoted: \`"Doe, Jane" <jane@example.com>\`.`);
-  }
-  const box = parsed[0]!;
-  if (box.type !== 'mailbox') throw validationError(`\`${field}\` must be a single mailbox, not a group: \`${text}\`.`);
-  const name = box.name?.trim() || null;
-  if (name?.includes('@')) throw validationError(`\`${field}\` has an at-sign in its display name (\`${name}\`); display names may not contain \`@\`.`);
-  const address = box.address;
-  if (!ADDRESS.test(address)) throw validationError(`\`${field}\` is not a valid address: \`${address}\`.`);
-  return { name, address, formatted: format(name, address) };
+// Address itself: local@domain, no whitespace, domain has a dot and sane labels (unicode allowed).
+const LOCAL = /^[^\s@<>()[\]\\,;:"]+$|^"[^"\r\n]*"$/u;
+const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}-]*[\p{L}\p{N}\p{M}])?$/u;
+
+const validAddress = (address: string): boolean => {
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1) return false;
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  if (local.length > 64 || domain.length > 253 || /\s/u.test(address)) return false;
+  if (!LOCAL.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  return labels.every((label) => label.length > 0 && label.length <= 63 && LABEL.test(label));
 };
 
-/** Parses a field that takes one address or a list of them; each element must be one mailbox. */
-export const parseMailboxList = (input: string | readonly string[] | undefined | null, field: string): Mailbox[] => {
+const FORMS = 'Allowed forms: user@example.com, Name <user@example.com>, or "Last, First" <user@example.com>.';
+
+/** Parses exactly one RFC 5322 mailbox; anything else is a 422 naming the field. */
+export const parseMailbox = (input: string, field: string): Mailbox => {
+  if (typeof input !== 'string' || input.trim() === '') {
+    throw validationError(`\`${field}\` must be one email address; got an empty value. ${FORMS}`);
+  }
+  if (/[\r\n]/.test(input)) {
+    throw validationError(`\`${field}\` must not contain line breaks. ${FORMS}`);
+  }
+  const text = input.trim();
+  const parsed = addrs.parseAddressList({ input: text, rfc6532: true, rejectTLD: false });
+  if ((parsed === null || parsed.length === 0) && text.replace(/"(?:[^"\\]|\\.)*"/g, '').includes(',')) {
+    throw validationError(
+      `\`${field}\` reads as more than one address in ${JSON.stringify(input)}; each value must be exactly one mailbox. ` +
+        'A display name containing a comma must be quoted: "Last, First" <user@example.com>.',
+    );
+  }
+  if (parsed === null || parsed.length === 0) {
+    throw validationError(`\`${field}\` is not a valid email address: ${JSON.stringify(input)}. ${FORMS}`);
+  }
+  if (parsed.length > 1) {
+    throw validationError(
+      `\`${field}\` holds ${parsed.length} addresses in ${JSON.stringify(input)}; each value must be exactly one mailbox. ` +
+        'If the display name contains a comma, quote it: "Last, First" <user@example.com>.',
+    );
+  }
+  const one = parsed[0]!;
+  if (one.type !== 'mailbox') {
+    throw validationError(`\`${field}\` must be one mailbox, not a group (${JSON.stringify(input)}). ${FORMS}`);
+  }
+  const address = one.address;
+  if (!validAddress(address)) {
+    throw validationError(`\`${field}\` has an invalid address ${JSON.stringify(address)}; expected local@domain with a dotted domain. ${FORMS}`);
+  }
+  const rawName = one.name === null ? null : one.name.trim();
+  const name = rawName === null || rawName === '' ? null : rawName;
+  if (name !== null && name.includes('@')) {
+    throw validationError(`\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`);
+  }
+  return { name, address, formatted: formatMailbox(name, address) };
+};
+
+/** Parses a single value or a list of values, each exactly one mailbox; absent gives []. */
+export const parseMailboxList = (
+  input: string | readonly string[] | undefined | null,
+  field: string,
+): Mailbox[] => {
   if (input === undefined || input === null) return [];
-  const list = typeof input === 'string' ? [input] : input;
-  return list.map((one, i) => parseMailbox(one, typeof input === 'string' ? field : `${field}[${i}]`));
+  if (typeof input === 'string') return [parseMailbox(input, field)];
+  if (!Array.isArray(input)) {
+    throw validationError(`\`${field}\` must be an email address or an array of email addresses.`);
+  }
+  return input.map((item, index) => {
+    if (typeof item !== 'string') {
+      throw validationError(`\`${field}[${index}]\` must be a string holding one email address.`);
+    }
+    return parseMailbox(item, `${field}[${index}]`);
+  });
 };

@@ -1,53 +1,107 @@
 import { validationError } from '../../../errors/api-error.ts';
 
-/** An attachment after decoding. */
+/** One attachment after decoding its base64 content. */
 export interface DecodedAttachment {
   readonly filename: string;
   readonly contentType: string;
   readonly content: Buffer;
 }
 
-const TYPES: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  txt: 'text/plain', csv: 'text/csv', html: 'text/html', htm: 'text/html', json: 'application/json', xml: 'application/xml',
-  zip: 'application/zip', ics: 'text/calendar', doc: 'application/msword', xls: 'application/vnd.ms-excel',
+const TYPES: Readonly<Record<string, string>> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  json: 'application/json',
+  zip: 'application/zip',
+  ics: 'text/calendar',
+  doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}$/;
 
-const typeOf = (filename: string): string => TYPES[filename.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+const KNOWN_KEYS = new Set(['content', 'filename', 'content_type', 'contentType']);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 
-/**
- * Decodes inline base64 attachments (spec send rule 4): `path` URLs are refused and never
- * fetched, `content_id` is refused, and the decoded total is capped.
- */
-export const decodeAttachments = (input: readonly unknown[] | undefined | null, maxTotalBytes: number | null): DecodedAttachment[] => {
-  if (!input) return [];
-  let total = 0;
-  const out = input.map((raw, i) => {
-    const at = `attachments[${i}]`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validationError(`\`${at}\` must be an object with \`filename\` and base64 \`content\`.`);
-    const a = raw as Record<string, unknown>;
-    if (a.path !== undefined) throw validationError(`\`${at}.path\`: attachments are accepted as inline base64 \`content\` only; URLs are never fetched.`);
-    if (a.content_id !== undefined) throw validationError(`\`${at}.content_id\`: inline (cid) attachments are not supported; send a regular attachment.`);
-    for (const key of Object.keys(a)) {
-      if (!['content', 'filename', 'content_type'].includes(key)) throw validationError(`\`${at}.${key}\` is not a supported field.`);
-    }
-    if (typeof a.content !== 'string' || a.content.length === 0) throw validationError(`\`${at}.content\` is required: the file as a base64 string.`);
-    if (!BASE64.test(a.content)) throw validationError(`\`${at}.content\` is not valid base64.`);
-    if (typeof a.filename !== 'string' || !a.filename.trim() || /[/\\]/.test(a.filename) || a.filename.length > 255) {
-      throw validationError(`\`${at}.filename\` is required: a file name without path separators, at most 255 characters.`);
-    }
-    if (a.content_type !== undefined && (typeof a.content_type !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(a.content_type))) {
-      throw validationError(`\`${at}.content_type\` must be a MIME type such as \`application/pdf\`.`);
-    }
-    const content = Buffer.from(a.content, 'base64');
-    total += content.length;
-    return { filename: a.filename, contentType: (a.content_type as string | undefined) ?? typeOf(a.filename), content };
-  });
-  if (maxTotalBytes !== null && total > maxTotalBytes) {
-    throw validationError(`\`attachments\` total ${total} bytes after decoding; this plan allows ${maxTotalBytes} bytes (${maxTotalBytes / 1_000_000} MB) per email.`);
+const typeFor = (filename: string): string => {
+  const dot = filename.lastIndexOf('.');
+  if (dot < 0) return 'application/octet-stream';
+  return TYPES[filename.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
+};
+
+const decodeBase64 = (raw: string, field: string): Buffer => {
+  const text = raw.replace(/\s+/g, '');
+  const isStd = BASE64.test(text);
+  if ((!isStd && !BASE64URL.test(text)) || text.replace(/=+$/, '').length % 4 === 1) {
+    throw validationError(`\`${field}\` is not valid base64; send the file bytes base64-encoded.`);
   }
+  if (text.includes('=') && text.length % 4 !== 0) {
+    throw validationError(`\`${field}\` is not valid base64 (bad padding); send the file bytes base64-encoded.`);
+  }
+  return Buffer.from(text, isStd ? 'base64' : 'base64url');
+};
+
+const human = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB` : `${bytes} bytes`;
+
+/** Decodes inline base64 attachments (spec send rule 4); paths and content ids are refused, total size capped. */
+export const decodeAttachments = (
+  input: readonly unknown[] | undefined | null,
+  maxTotalBytes: number | null,
+): DecodedAttachment[] => {
+  if (input === undefined || input === null) return [];
+  if (!Array.isArray(input)) throw validationError('`attachments` must be an array.');
+  let total = 0;
+  const out = input.map((item: unknown, index): DecodedAttachment => {
+    const at = `attachments[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      throw validationError(`\`${at}\` must be an object with \`filename\` and base64 \`content\`.`);
+    }
+    const record = item as Record<string, unknown>;
+    if (record['path'] !== undefined) {
+      throw validationError(`\`${at}.path\` is not supported: attachments are accepted as inline base64 \`content\` only; \`path\` URLs are never fetched.`);
+    }
+    if (record['content_id'] !== undefined || record['contentId'] !== undefined) {
+      throw validationError(`\`${at}.content_id\` is not supported: inline (cid:) attachments are not accepted; send a regular attachment with \`filename\` and base64 \`content\`.`);
+    }
+    for (const key of Object.keys(record)) {
+      if (!KNOWN_KEYS.has(key)) {
+        throw validationError(`\`${at}.${key}\` is not a known attachment field; allowed: content, filename, content_type.`);
+      }
+    }
+    const { content, filename } = record;
+    const declared = record['content_type'] ?? record['contentType'];
+    if (typeof filename !== 'string' || filename.trim() === '') {
+      throw validationError(`\`${at}.filename\` is required: a non-empty file name such as "invoice.pdf".`);
+    }
+    if (filename.length > 255) throw validationError(`\`${at}.filename\` is longer than 255 characters.`);
+    if (/[/\\]/.test(filename) || /[\0-\x1f\x7f]/.test(filename)) {
+      throw validationError(`\`${at}.filename\` must be a plain file name without path separators (/ or \\) or control characters.`);
+    }
+    if (typeof content !== 'string') {
+      throw validationError(`\`${at}.content\` is required: the file bytes as a base64 string.`);
+    }
+    if (declared !== undefined && declared !== null && (typeof declared !== 'string' || !CONTENT_TYPE.test(declared) || /[\r\n]/.test(declared))) {
+      throw validationError(`\`${at}.content_type\` must be a MIME type such as "application/pdf".`);
+    }
+    const bytes = decodeBase64(content, `${at}.content`);
+    total += bytes.length;
+    if (maxTotalBytes !== null && total > maxTotalBytes) {
+      throw validationError(`\`attachments\` total ${human(total)} after decoding exceeds the limit of ${human(maxTotalBytes)} (${maxTotalBytes} bytes) for your plan.`);
+    }
+    return {
+      filename,
+      contentType: typeof declared === 'string' ? declared : typeFor(filename),
+      content: bytes,
+    };
+  });
   return out;
 };
