@@ -15,6 +15,12 @@ let deps: Deps | undefined;
 /** Dependencies pointed at the test run's engines, for arranging state the API cannot make (teams, keys). */
 export const testDeps = (): Deps => (deps ??= createDeps(readConfig(local().env)));
 
+/** An official SDK client, pointed at the local host the way users point it: RESEND_BASE_URL. */
+const sdk = (key: string): Resend => {
+  process.env.RESEND_BASE_URL = local().baseUrl;
+  return new Resend(key);
+};
+
 /** A new team with a key, and an official SDK client for it. */
 export const newTeam = async (options: { plan?: PlanName; permission?: Permission; name?: string } = {}) => {
   const d = testDeps();
@@ -24,11 +30,11 @@ export const newTeam = async (options: { plan?: PlanName; permission?: Permissio
     team,
     key,
     secret,
-    resend: new Resend(secret, { baseUrl: local().baseUrl }),
+    resend: sdk(secret),
     /** Another key of the same team. */
     addKey: async (permission: Permission, domainId?: string) => {
       const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null });
-      return { ...made, resend: new Resend(made.secret, { baseUrl: local().baseUrl }) };
+      return { ...made, resend: sdk(made.secret) };
     },
     setPlan: (plan: PlanName) => updateTeam(d, team.id, { plan }),
   };
