@@ -16,7 +16,14 @@ export interface Segment {
 const fromItem = (i: Record<string, any>): Segment => ({ id: i.id, name: i.name, createdAt: i.created_at });
 
 /** The wire segment (or audience). */
-export const segmentView = (s: Segment, object: 'segment' | 'audience' = 'segment') => ({ object, id: s.id, name: s.name, created_at: s.createdAt });
+export const segmentView = (s: Segment, object: 'segment' | 'audience' = 'segment') => ({
+  object,
+  id: s.id,
+  name: s.name,
+  created_at: s.createdAt,
+  // The reference still declares these on segments: the deprecated audience link and a filter (we have neither).
+  ...(object === 'segment' ? { audience_id: null, filter: null } : {}),
+});
 
 /** Creates a segment. */
 export const createSegment = async (deps: Deps, teamId: string, name: string): Promise<Segment> => {
