@@ -11,7 +11,7 @@ describe('responses carry every field the reference schemas declare', () => {
   it('for contacts, segments, audiences, topics, properties and suppressions', async () => {
     const { secret } = await newTeam();
     const k = { key: secret };
-    const check = async (method: string, path: string, refPath: string, status: number, body?: unknown) => {
+    const check = async (method: string, path: string, refPath: string, status: number, body?: object) => {
       const out = await call(method, path, { ...k, ...(body !== undefined ? { body } : {}) });
       expect(out.status, `${method} ${path}: ${out.text}`).toBe(status);
       expectReferenceShape(method, refPath, status, out.json);
