@@ -4,7 +4,6 @@ import * as v from 'valibot';
 import { getDeps, type Deps } from '../runtime/deps.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { authenticate, type Access, type AuthContext } from './auth.ts';
-import { countRequest } from '../domain/rate-limits/request-rate.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
 import { validate } from './validate.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
@@ -102,7 +101,6 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
       requestState.set(event, state);
       if (spec.access !== 'public') {
         state.auth = await authenticate(d, event, spec.access);
-        await countRequest(d, state.auth.team.id, state.auth.key.id);
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.key.id } };
       }

@@ -75,16 +75,16 @@ export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEma
   const cap = deps.config.CLOUD ? PLANS[auth.team.plan].attachmentBytes : SELF_HOSTED_ATTACHMENT_BYTES;
   const attachments = decodeAttachments(input.attachments, cap);
   const scheduledAt = parseScheduledAt(input.scheduled_at, deps.clock.now());
-  const domain = await sendingDomain(deps, auth, from, cache);
-
   const topicId = input.topic_id ?? null;
   const everyone = [...to, ...cc, ...bcc].map((m) => m.address);
-  const blocked = new Set((await findSuppressed(deps, auth.team.id, everyone, { withTopic: topicId !== null })).keys());
-  if (topicId) {
-    const optedOut = await topicOptOuts(deps, auth.team.id, topicId, everyone);
-    if (!optedOut) throw validationError(`\`topic_id\`: this team has no topic ${topicId}.`);
-    for (const address of optedOut) blocked.add(address);
-  }
+  // The domain, suppression and topic lookups are independent: one round trip of latency.
+  const [domain, suppressed, optedOut] = await Promise.all([
+    sendingDomain(deps, auth, from, cache),
+    findSuppressed(deps, auth.team.id, everyone, { withTopic: topicId !== null }),
+    topicId ? topicOptOuts(deps, auth.team.id, topicId, everyone) : Promise.resolve(new Set<string>()),
+  ]);
+  if (!optedOut) throw validationError(`\`topic_id\`: this team has no topic ${topicId}.`);
+  const blocked = new Set([...suppressed.keys(), ...optedOut]);
   const allowed = (m: Mailbox) => !blocked.has(m.address.toLowerCase());
   if (!to.some(allowed)) throw new ApiError('all_recipients_suppressed', 'All recipients are suppressed');
   to = to.filter(allowed);
