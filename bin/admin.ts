@@ -9,6 +9,7 @@ import { createDeps } from '@mailstack/core/runtime/deps';
 import { createTeam, listTeams, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey, listApiKeys, revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { getTeam } from '@mailstack/core/domain/teams/team';
+import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
 import { readState } from '../lib/local/state.ts';
 
@@ -19,6 +20,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   teams plan --team <id> --plan free|starter|pro|scale
   teams suspend --team <id>
   teams unsuspend --team <id>
+  teams release --team <id>              (end the review of held emails: they go out)
+  teams payment-blocked --team <id> [--clear]
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
@@ -36,6 +39,7 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     domain: { type: 'string' },
     sending: { type: 'boolean', default: false },
+    clear: { type: 'boolean', default: false },
     table: { type: 'string' },
     region: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -100,6 +104,16 @@ switch (`${resource} ${action}`) {
   case 'teams unsuspend': {
     const team = await updateTeam(deps, await existingTeam(), { status: action === 'suspend' ? 'suspended' : 'active' });
     console.log(`team ${team.id} is now ${team.status}`);
+    break;
+  }
+  case 'teams release': {
+    const n = await releaseHeldEmails(deps, await existingTeam());
+    console.log(`${n} held email(s) released to the send queue`);
+    break;
+  }
+  case 'teams payment-blocked': {
+    const team = await updateTeam(deps, await existingTeam(), { paymentBlocked: !values.clear });
+    console.log(`team ${team.id}: payment ${team.paymentBlocked ? 'blocked (new mail is held for review in its first 30 days)' : 'cleared'}`);
     break;
   }
   case 'keys create': {

@@ -63,7 +63,7 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
 export const acceptEmails = async (deps: Deps, auth: AuthContext, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
   if (prepared.length === 0) return [];
   const admissions = await reserveQuota(deps, auth.team, prepared.length);
-  const built = prepared.map((p, i) => toItems(deps, auth.team.id, p, admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
+  const built = prepared.map((p, i) => toItems(deps, auth.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
   const items = built.flatMap((b) => b.items);
   for (let i = 0; i < items.length; i += 25) {
     let request: Record<string, any> | undefined = { [deps.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };

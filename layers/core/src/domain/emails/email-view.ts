@@ -1,7 +1,7 @@
 import type { EmailItem } from './email.ts';
 
 /** The wire value of `last_event` for a stored status. */
-export const lastEvent = (status: EmailItem['status']): string => (status === 'queued_quota' || status === 'sending' ? 'queued' : status);
+export const lastEvent = (status: EmailItem['status']): string => (status === 'queued_quota' || status === 'sending' || status === 'held' ? 'queued' : status);
 
 /** The Email object of GET /emails/{id} (reference §3.1), every field present, null where empty. */
 export const emailView = (e: EmailItem) => ({

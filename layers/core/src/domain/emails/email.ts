@@ -10,6 +10,7 @@ export type EmailStatus =
   | 'queued'         // accepted, waiting for the send worker
   | 'queued_quota'   // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
   | 'sending'        // claimed by a send worker (wire: 'queued')
+  | 'held'           // waiting for review: a new team imitating a bank, carrier, tax office or security notice (wire: 'queued')
   | 'sent'           // the provider accepted it
   | 'delivered' | 'delivery_delayed' | 'bounced' | 'complained' | 'opened' | 'clicked'
   | 'failed'         // the provider refused it permanently (reason in failure_reason)
@@ -17,7 +18,7 @@ export type EmailStatus =
   | 'suppressed';    // every recipient was suppressed after acceptance
 
 /** States from which the email can still leave (the sweeper re-queues these past a deadline). */
-export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota'];
+export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota', 'held'];
 
 /** The email item's attributes (besides the generic key attributes). */
 export interface EmailItem {

@@ -61,7 +61,7 @@ export const rescheduleEmail = async (deps: Deps, teamId: string, id: string, sc
 export const cancelEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
   const e = await getEmail(deps, teamId, id);
   if (e.status === 'canceled') return e;
-  await transition(deps, e, ['scheduled', 'queued', 'queued_quota'], { status: 'canceled', updated_at: new Date(deps.clock.now()).toISOString() }, 'canceled');
+  await transition(deps, e, ['scheduled', 'queued', 'queued_quota', 'held'], { status: 'canceled', updated_at: new Date(deps.clock.now()).toISOString() }, 'canceled');
   await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.email.item(teamId, id), UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
   await deps.scheduler.cancel(scheduleName(id));
   return { ...e, status: 'canceled' };
@@ -70,7 +70,7 @@ export const cancelEmail = async (deps: Deps, teamId: string, id: string): Promi
 /** Deletes an email record and its attachment chunks (our addition over the reference API). */
 export const deleteEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
   const e = await getEmail(deps, teamId, id);
-  if (['scheduled', 'queued', 'queued_quota'].includes(e.status)) await cancelEmail(deps, teamId, id).catch(() => undefined);
+  if (['scheduled', 'queued', 'queued_quota', 'held'].includes(e.status)) await cancelEmail(deps, teamId, id).catch(() => undefined);
   const parts = await deps.db.send(new QueryCommand({
     TableName: deps.table,
     KeyConditionExpression: 'pk = :pk',

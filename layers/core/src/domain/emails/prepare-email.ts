@@ -12,6 +12,7 @@ import { validateCustomHeaders } from './rules/headers.ts';
 import { decodeAttachments, type DecodedAttachment } from './rules/attachments.ts';
 import { parseScheduledAt } from './schedule-time.ts';
 import { assertSendingAllowed } from '../deliverability/guardrail.ts';
+import { needsReview } from './rules/review-hold.ts';
 
 /** At most this many recipients across to, cc and bcc (spec §8). */
 export const MAX_RECIPIENTS = 50;
@@ -34,6 +35,8 @@ export interface PreparedEmail {
   readonly attachments: DecodedAttachment[];
   readonly scheduledAt: number | undefined;
   readonly domain: Domain;
+  /** Held for review instead of going out (spec §3, review hold). */
+  readonly held: boolean;
 }
 
 /** Per-call lookups shared by the items of a batch. */
@@ -106,5 +109,6 @@ export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEma
     attachments,
     scheduledAt,
     domain,
+    held: needsReview({ teamCreatedAt: auth.team.createdAt, paymentBlocked: auth.team.paymentBlocked, senderName: from.name, subject: input.subject, now: deps.clock.now() }),
   };
 };

@@ -41,13 +41,14 @@ export const listTeams = async (deps: Deps): Promise<Team[]> => {
 };
 
 /** Changes a team's plan, status or overage switch; throws when the team does not exist. */
-export const updateTeam = async (deps: Deps, teamId: string, change: { plan?: PlanName; status?: Team['status']; overageEnabled?: boolean }): Promise<Team> => {
+export const updateTeam = async (deps: Deps, teamId: string, change: { plan?: PlanName; status?: Team['status']; overageEnabled?: boolean; paymentBlocked?: boolean }): Promise<Team> => {
   const sets: string[] = [];
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
   if (change.plan) { sets.push('#plan = :plan'); values[':plan'] = change.plan; names['#plan'] = 'plan'; }
   if (change.status) { sets.push('#status = :status'); values[':status'] = change.status; names['#status'] = 'status'; }
   if (change.overageEnabled !== undefined) { sets.push('overage_enabled = :overage'); values[':overage'] = change.overageEnabled; }
+  if (change.paymentBlocked !== undefined) { sets.push('payment_blocked = :blocked'); values[':blocked'] = change.paymentBlocked; }
   const out = await deps.db.send(new UpdateCommand({
     TableName: deps.table,
     Key: keys.team.item(teamId),

@@ -14,6 +14,8 @@ export interface Team {
   readonly overageEnabled: boolean;
   /** Set while the team's own bounce or complaint rate holds sending paused. */
   readonly sendingPaused: { metric: string; rate: number; limit: number; window_days: number } | null;
+  /** Fraud screening blocked the team's payment: its mail waits for review in its first 30 days. */
+  readonly paymentBlocked: boolean;
 }
 
 /** Item -> Team. */
@@ -25,6 +27,7 @@ export const teamFromItem = (item: Record<string, any>): Team => ({
   createdAt: item.created_at,
   overageEnabled: item.overage_enabled === true,
   sendingPaused: item.sending_paused ?? null,
+  paymentBlocked: item.payment_blocked === true,
 });
 
 /** Reads a team by id; undefined when there is none. */

@@ -23,7 +23,7 @@ export interface SesEvent {
 
 /** How far along an email is; a later provider event never moves it back. */
 const RANK: Record<EmailStatus, number> = {
-  scheduled: 0, queued: 0, queued_quota: 0, sending: 1, canceled: 1, sent: 2, delivery_delayed: 3, delivered: 4,
+  scheduled: 0, queued: 0, queued_quota: 0, held: 0, sending: 1, canceled: 1, sent: 2, delivery_delayed: 3, delivered: 4,
   opened: 5, clicked: 6, failed: 7, suppressed: 7, bounced: 8, complained: 9,
 };
 

@@ -27,6 +27,7 @@ export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number; 
         ExclusiveStartKey: start,
       }));
       for (const e of out.Items ?? []) {
+        if (e.status === 'held') continue; // waits for review (releaseHeldEmails)
         if (e.status === 'queued_quota') {
           if (String(e.created_at).slice(0, 10) >= today) continue;
           await deps.db.send(new UpdateCommand({
