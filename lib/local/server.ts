@@ -3,7 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { ROUTES, routeKey, type Area, type RouteEntry } from '../../functions/routes.ts';
 import { MAX_BODY_BYTES } from '@mailstack/core/http/api-route';
-import type { ApiHandler } from '@mailstack/core/http/types';
+import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
+import { ApiError } from '@mailstack/core/errors/api-error';
+import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
 import { toApiEvent, lambdaContext } from './events.ts';
 
 interface CompiledRoute {
@@ -21,9 +23,9 @@ const compile = (route: RouteEntry): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}/?$`), names };
 };
 
-const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
+const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
+  res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body ?? '');
 };
 
 /** Loads the Lambda entry of each area once, the same module AWS would run. */
@@ -55,15 +57,15 @@ export const createApiServer = (functionsDir: string): Server => {
       for await (const chunk of req as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > MAX_BODY_BYTES) {
-          return sendJson(res, 413, { statusCode: 413, name: 'payload_too_large', message: `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.` }, { connection: 'close' });
+          return send(res, errorResponse(new ApiError('payload_too_large', `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`)), { connection: 'close' });
         }
         chunks.push(chunk);
       }
       const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
       const hit = candidates.find((c) => c.route.method === req.method);
       if (!hit) {
-        if (candidates.length > 0) return sendJson(res, 405, { statusCode: 405, name: 'method_not_allowed', message: `Method ${req.method} is not allowed for ${url.pathname}; allowed: ${candidates.map((c) => c.route.method).join(', ')}.` });
-        return sendJson(res, 404, { statusCode: 404, name: 'not_found', message: `The requested endpoint does not exist: ${req.method} ${url.pathname}.` });
+        if (candidates.length > 0) return send(res, errorResponse(new ApiError('method_not_allowed', `Method ${req.method} is not allowed for ${url.pathname}; allowed: ${candidates.map((c) => c.route.method).join(', ')}.`)));
+        return send(res, errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${req.method} ${url.pathname}.`)));
       }
       const values = hit.pattern.exec(url.pathname)?.slice(1) ?? [];
       const params: Record<string, string> = {};
@@ -73,12 +75,10 @@ export const createApiServer = (functionsDir: string): Server => {
       });
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
-      const result = await handler(toApiEvent(req, url, key, params, Buffer.concat(chunks)), lambdaContext(hit.route.area));
-      res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>) });
-      res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body ?? '');
+      send(res, await handler(toApiEvent(req, url, key, params, Buffer.concat(chunks)), lambdaContext(hit.route.area)));
     } catch (error) {
       console.error('local host: unhandled error', error);
-      if (!res.headersSent) sendJson(res, 500, { statusCode: 500, name: 'internal_server_error', message: 'An unexpected error occurred.' });
+      if (!res.headersSent) send(res, internalErrorResponse());
       else res.end();
     }
   });
