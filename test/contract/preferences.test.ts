@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chromium } from 'playwright-core';
 import { call, local, newTeam } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
 import { sendingTeam } from '../support/sending.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { launchBrowser } from '../support/browser.ts';
 
 describe('preferences and unsubscribe', () => {
   it('serves a preference page that a person uses in a browser to change a topic, recorded with source hosted_page', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does this`);
     // Prepare
     const { resend, secret, team } = await newTeam();
     const news = (await resend.topics.create({ name: 'Weekly news', defaultSubscription: 'opt_in', visibility: 'public' } as any)).data!.id;
@@ -19,7 +15,7 @@ describe('preferences and unsubscribe', () => {
     expect(link.json).toMatchObject({ object: 'preferences_link', contact: c!.id, url: expect.stringContaining('/preferences/') });
 
     // Act
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'], timeout: 20_000 });
+    const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       await page.goto(link.json.url, { timeout: 20_000 });

@@ -1,10 +1,13 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalHost, type LocalHost } from '../../lib/local/host.ts';
+import { resolveBrowser } from './browser.ts';
 
 let host: LocalHost | undefined;
 
 /** Starts the local host once per test run (one JVM); each test file makes its own teams. */
 export async function setup(project: TestProject): Promise<void> {
+  // Unpacked once here, before the test workers fork, so no two workers unpack it at once.
+  project.provide('browser', await resolveBrowser());
   host = await startLocalHost({
     port: 0,
     memory: true,

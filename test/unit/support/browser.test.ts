@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { resolveBrowser, SYSTEM_CHROMIUM_ENV } from '../../support/browser.ts';
+
+describe('the browser tests\' Chromium', () => {
+  it('comes from the npm registry when no system browser is asked for', async () => {
+    // Act
+    const source = await resolveBrowser({});
+
+    // Assess
+    expect(source.origin).toBe('npm');
+    expect(existsSync(source.executablePath)).toBe(true);
+  });
+
+  it('is the system binary named by MAILSTACK_CHROMIUM when it exists', async () => {
+    // Act
+    const source = await resolveBrowser({ [SYSTEM_CHROMIUM_ENV]: process.execPath });
+
+    // Assess
+    expect(source).toEqual({ executablePath: process.execPath, origin: 'system' });
+  });
+
+  it('fails with how to fix it when MAILSTACK_CHROMIUM names no file, rather than skipping', async () => {
+    // Act
+    const resolving = resolveBrowser({ [SYSTEM_CHROMIUM_ENV]: '/nowhere/chromium' });
+
+    // Assess
+    await expect(resolving).rejects.toThrow(/MAILSTACK_CHROMIUM=\/nowhere\/chromium, but no file is there: point it at a Chromium binary .* or unset it/);
+  });
+});
