@@ -32,30 +32,41 @@ export const ERROR_STATUS = {
 /** A spec error name. */
 export type ErrorName = keyof typeof ERROR_STATUS;
 
-/** SMTP reply codes for each error, so the relay speaks the same conditions in its own protocol. */
-export const SMTP_REPLY: Record<ErrorName, number> = {
-  invalid_parameter: 501,
-  invalid_payload: 501,
-  invalid_idempotency_key: 501,
-  missing_api_key: 530,
-  invalid_api_key: 535,
-  restricted_api_key: 550,
-  plan_limit_reached: 552,
-  forbidden: 550,
-  team_suspended: 554,
-  sending_paused: 554,
-  broadcasts_paused: 554,
-  not_found: 550,
-  method_not_allowed: 502,
-  conflict: 451,
-  invalid_idempotent_request: 550,
-  concurrent_idempotent_requests: 451,
-  payload_too_large: 552,
-  validation_error: 550,
-  all_recipients_suppressed: 550,
-  broadcast_too_large: 552,
-  rate_limit_exceeded: 421,
-  daily_quota_exceeded: 452,
-  monthly_quota_exceeded: 452,
-  internal_server_error: 451,
+/** An SMTP reply: the basic code (RFC 5321) and the enhanced status code (RFC 3463). */
+export interface SmtpReplyCode {
+  readonly code: number;
+  readonly enhanced: string;
+}
+
+/**
+ * The SMTP reply of each error, so the relay speaks the same conditions in its own protocol
+ * (spec §7 retry rule 6): 4xx where the API's client would retry (429, concurrent requests,
+ * server faults), 5xx where it would not. X.7.1 marks a refusal by policy, 5.6.0 a message
+ * that cannot be read, 5.3.4 one that is too big, X.7.0/5.7.8 authentication.
+ */
+export const SMTP_REPLY: Record<ErrorName, SmtpReplyCode> = {
+  invalid_parameter: { code: 501, enhanced: '5.5.4' },
+  invalid_payload: { code: 554, enhanced: '5.6.0' },
+  invalid_idempotency_key: { code: 554, enhanced: '5.6.0' },
+  missing_api_key: { code: 530, enhanced: '5.7.0' },
+  invalid_api_key: { code: 535, enhanced: '5.7.8' },
+  restricted_api_key: { code: 550, enhanced: '5.7.1' },
+  plan_limit_reached: { code: 550, enhanced: '5.7.1' },
+  forbidden: { code: 550, enhanced: '5.7.1' },
+  team_suspended: { code: 554, enhanced: '5.7.1' },
+  sending_paused: { code: 554, enhanced: '5.7.1' },
+  broadcasts_paused: { code: 554, enhanced: '5.7.1' },
+  not_found: { code: 550, enhanced: '5.0.0' },
+  method_not_allowed: { code: 502, enhanced: '5.5.1' },
+  conflict: { code: 451, enhanced: '4.3.0' },
+  invalid_idempotent_request: { code: 554, enhanced: '5.6.0' },
+  concurrent_idempotent_requests: { code: 451, enhanced: '4.3.0' },
+  payload_too_large: { code: 552, enhanced: '5.3.4' },
+  validation_error: { code: 550, enhanced: '5.7.1' },
+  all_recipients_suppressed: { code: 550, enhanced: '5.7.1' },
+  broadcast_too_large: { code: 552, enhanced: '5.3.4' },
+  rate_limit_exceeded: { code: 451, enhanced: '4.7.1' },
+  daily_quota_exceeded: { code: 451, enhanced: '4.7.1' },
+  monthly_quota_exceeded: { code: 451, enhanced: '4.7.1' },
+  internal_server_error: { code: 451, enhanced: '4.3.0' },
 };

@@ -6,10 +6,11 @@ import { ApiError, isApiError } from '../errors/api-error.ts';
 import { authenticate, type Access, type AuthContext } from './auth.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
 import { validate } from './validate.ts';
+import { MAX_REQUEST_BYTES } from '../schemas/common.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
 /** The largest request body accepted (spec §8: 25 MiB, attachments included). */
-export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
 
 /** What a route's handler receives: validated input, the caller, and the dependencies. */
 export interface RouteInput<B, Q, P, A> {

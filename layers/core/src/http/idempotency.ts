@@ -1,17 +1,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Deps } from '../runtime/deps.ts';
-import { keys } from '../table/keys.ts';
-import { TABLE } from '../table/definition.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { checkIdempotencyKey, FOREIGN_RECORD_ERRORS, IDEMPOTENCY_TTL_SECONDS, idempotencyRefusal, idempotencyStore } from '../adapters/aws/idempotency.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
-/** Keys are kept 24 hours (spec §4 conventions). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 const INNER = 'mailstack.idempotency';
-const OWN_ERRORS = new Set(['IdempotencyValidationError', 'IdempotencyAlreadyInProgressError', 'IdempotencyItemAlreadyExistsError', 'IdempotencyInconsistentStateError']);
 
 /**
  * Powertools idempotency on the `Idempotency-Key` header, scoped to the caller's team (the
@@ -23,18 +18,11 @@ export const idempotency = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult
   before: async function idempotencyBefore(request) {
     const key = request.event.headers?.['idempotency-key'];
     if (key === undefined) return;
-    if (key.length < 1 || key.length > 256) throw new ApiError('invalid_idempotency_key', 'The Idempotency-Key header must be between 1 and 256 characters.');
+    checkIdempotencyKey(key);
     const d = deps();
     const teamId = (request.event.requestContext as any).authorizer?.lambda?.teamId as string;
     const inner = makeHandlerIdempotent({
-      persistenceStore: new DynamoDBPersistenceLayer({
-        tableName: d.table,
-        awsSdkV3Client: d.dynamo,
-        keyAttr: TABLE.partitionKey,
-        sortKeyAttr: TABLE.sortKey,
-        staticPkValue: keys.idempotency.partition(teamId),
-        expiryAttr: TABLE.ttlAttribute,
-      }),
+      persistenceStore: idempotencyStore(d, teamId),
       config: new IdempotencyConfig({
         eventKeyJmesPath: 'headers."idempotency-key"',
         payloadValidationJmesPath: 'body',
@@ -46,10 +34,7 @@ export const idempotency = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult
     try {
       return await inner.before!(request as any);
     } catch (error) {
-      const name = (error as Error).name;
-      if (name === 'IdempotencyValidationError') throw new ApiError('invalid_idempotent_request', 'This Idempotency-Key was already used with a different request payload. Use a new key for a new request.');
-      if (name === 'IdempotencyAlreadyInProgressError' || name === 'IdempotencyItemAlreadyExistsError') throw new ApiError('concurrent_idempotent_requests', 'A request with this Idempotency-Key is still in progress. Retry after it completes.');
-      throw error;
+      throw idempotencyRefusal(error) ?? error;
     }
   },
   after: async function idempotencyAfter(request) {
@@ -62,7 +47,7 @@ export const idempotency = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult
     const inner = (request.internal as Record<string, any>)[INNER];
     // Never release a record on the refusals this middleware raised itself: it belongs to another request.
     if (!inner || request.error instanceof ApiError && ['invalid_idempotent_request', 'concurrent_idempotent_requests', 'invalid_idempotency_key'].includes(request.error.name)) return;
-    if (OWN_ERRORS.has((request.error as Error)?.name)) return;
+    if (FOREIGN_RECORD_ERRORS.has((request.error as Error)?.name)) return;
     await inner.onError(request);
   },
 });

@@ -38,7 +38,7 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
     status,
     created_at: now,
     scheduled_at: p.scheduledAt === undefined ? null : new Date(p.scheduledAt).toISOString(),
-    message_id: `<${id}@${p.domain.name}>`,
+    message_id: p.messageId ?? `<${id}@${p.domain.name}>`,
     provider_message_id: null,
     domain_id: p.domain.id,
     region: p.domain.region,

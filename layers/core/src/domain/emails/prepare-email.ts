@@ -37,6 +37,8 @@ export interface PreparedEmail {
   readonly domain: Domain;
   /** Held for review instead of going out (spec §3, review hold). */
   readonly held: boolean;
+  /** The caller's own Message-ID (SMTP relay); absent, the service makes one. */
+  readonly messageId?: string;
 }
 
 /** Per-call lookups shared by the items of a batch. */

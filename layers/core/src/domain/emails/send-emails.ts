@@ -6,10 +6,19 @@ import { validate } from '../../http/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import { prepareEmail, type DomainCache, type PreparedEmail } from './prepare-email.ts';
 import { acceptEmails } from './accept-emails.ts';
+import { validateMessageId } from './rules/headers.ts';
 
-/** POST /emails: one email through every send rule, stored and queued. */
-export const sendEmail = async (deps: Deps, auth: AuthContext, input: SendEmailRequest): Promise<{ id: string }> => {
-  const [email] = await acceptEmails(deps, auth, [await prepareEmail(deps, auth, input)]);
+/** Options of a send beyond the request body (the SMTP relay's message). */
+export interface SendOptions {
+  /** Keep this Message-ID instead of making one (checked like a header). */
+  readonly messageId?: string;
+}
+
+/** POST /emails (and each SMTP relay message): one email through every send rule, stored and queued. */
+export const sendEmail = async (deps: Deps, auth: AuthContext, input: SendEmailRequest, options: SendOptions = {}): Promise<{ id: string }> => {
+  const messageId = options.messageId === undefined ? undefined : validateMessageId(options.messageId);
+  const prepared = await prepareEmail(deps, auth, input);
+  const [email] = await acceptEmails(deps, auth, [messageId === undefined ? prepared : { ...prepared, messageId }]);
   return { id: email!.id };
 };
 

@@ -105,3 +105,14 @@ export const hasUnsubscribePair = (headers: Record<string, string> | null): bool
   const names = Object.keys(headers).map((name) => name.toLowerCase());
   return names.includes('list-unsubscribe') && names.includes('list-unsubscribe-post');
 };
+
+// RFC 5322 msg-id, kept strict: <left@right>, printable ASCII, no spaces or angle brackets inside.
+const MESSAGE_ID = /^<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+>$/;
+
+/** Checks a caller-chosen Message-ID (the SMTP relay keeps the message's own); returns it unchanged. */
+export const validateMessageId = (value: string): string => {
+  if (value.length > 998 || !MESSAGE_ID.test(value)) {
+    throw validationError(`The Message-ID header must look like <unique-part@your-domain.com> (printable ASCII, at most 998 characters); got ${JSON.stringify(value.slice(0, 200))}.`);
+  }
+  return value;
+};

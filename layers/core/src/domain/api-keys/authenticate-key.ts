@@ -1,0 +1,37 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { ApiError, rateLimited } from '../../errors/api-error.ts';
+import { countFailedAuth, countRequest } from '../rate-limits/request-rate.ts';
+import { getTeam, type Team } from '../teams/team.ts';
+import { findKeyBySecret } from './manage-keys.ts';
+import type { ApiKey } from './api-key.ts';
+
+/** The key a secret stands for, and its team: what a use case needs to know of its caller. */
+export interface KeyHolder {
+  readonly key: ApiKey;
+  readonly team: Team;
+}
+
+/**
+ * Records a failed authentication from `sourceIp` and throws: `error`, or 429 once the address
+ * is over the failed-authentication limit (spec §5 rule 5). Every host (HTTP API, SMTP relay)
+ * counts into the same per-address window.
+ */
+export const refuseAuthentication = async (deps: Deps, sourceIp: string, error: ApiError): Promise<never> => {
+  const { blocked, retryAfter } = await countFailedAuth(deps, sourceIp);
+  if (blocked) throw rateLimited('Too many failed authentication attempts from this address. Check the API key, then retry after the Retry-After header\'s seconds.', retryAfter);
+  throw error;
+};
+
+/**
+ * Resolves a presented key secret to its key and team (spec §5 rule 3: unknown, revoked or
+ * orphaned keys are 401 invalid_api_key and count as failed authentications) and counts one
+ * request against the key's and team's windows (spec §8).
+ */
+export const authenticateKey = async (deps: Deps, secret: string, sourceIp: string): Promise<KeyHolder> => {
+  const key = secret ? await findKeyBySecret(deps, secret) : undefined;
+  if (!key || key.revoked) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'));
+  // The team read and the request-rate count are independent: one round trip instead of two.
+  const [team] = await Promise.all([getTeam(deps, key.teamId), countRequest(deps, key.teamId, key.id)]);
+  if (!team) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'));
+  return { key, team };
+};
