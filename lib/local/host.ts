@@ -13,6 +13,8 @@ import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
 import { startSesStandIn } from './stand-ins/ses.ts';
 import { createApiServer } from './server.ts';
+import { createRelay } from '../../functions/smtp/relay.ts';
+import { selfSignedCertificate } from './certificate.ts';
 import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
 import type { LocalState } from './state.ts';
 
@@ -35,12 +37,16 @@ export interface LocalHostOptions {
   readonly env?: Record<string, string>;
   /** Start the queue workers at once; false holds them until `startWorkers()` (the benchmark). @default - true */
   readonly workers?: boolean;
+  /** Port of the SMTP relay (STARTTLS); 0 picks a free one. @default - 2587 */
+  readonly smtpPort?: number;
 }
 
 /** A running local host. */
 export interface LocalHost {
   readonly baseUrl: string;
   readonly inboxUrl: string;
+  /** The SMTP relay: its port on 127.0.0.1 and the self-signed certificate it presents (PEM). */
+  readonly smtp: { readonly port: number; readonly certificate: string };
   /** The default team's key, when this start created it. */
   readonly apiKey: string | undefined;
   readonly state: Omit<LocalState, 'pid'>;
@@ -78,7 +84,9 @@ const listen = (server: Server, port: number): Promise<number> =>
  */
 export const startLocalHost = async (options: LocalHostOptions = {}): Promise<LocalHost> => {
   const requestedPort = options.port ?? 3000;
+  const smtpPort = options.smtpPort ?? 2587;
   if (requestedPort !== 0) await assertPortFree(requestedPort, 'HTTP API');
+  if (smtpPort !== 0) await assertPortFree(smtpPort, 'SMTP relay');
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
   const [dynamoPort, sqsPort, sesPort, inboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
 
@@ -135,6 +143,11 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const deps = createDeps(readConfig({ ...process.env, ...baseEnv }));
     setDeps(deps);
 
+    const tls = await selfSignedCertificate();
+    const relay = createRelay(deps, { tls, hostname: 'localhost' });
+    const relayPort = await relay.listen(smtpPort, '127.0.0.1');
+    stops.push(() => relay.close());
+
     let apiKey: string | undefined;
     if ((await listTeams(deps)).length === 0) {
       const team = await createTeam(deps, { name: 'Default team' });
@@ -160,11 +173,12 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     return {
       baseUrl,
       inboxUrl,
+      smtp: { port: relayPort, certificate: tls.cert },
       apiKey,
       deps,
       provider: ses.stats,
       startWorkers: beginWork,
-      state: { baseUrl, inboxUrl, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
+      state: { baseUrl, inboxUrl, smtpPort: relayPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
       stop: async () => {
         await stop();
         setDeps(undefined);

@@ -7,6 +7,8 @@ export interface LocalState {
   readonly pid: number;
   readonly baseUrl: string;
   readonly inboxUrl: string;
+  /** The SMTP relay's port on 127.0.0.1. */
+  readonly smtpPort: number;
   readonly tableName: string;
   readonly cloud: boolean;
   readonly env: Record<string, string>;

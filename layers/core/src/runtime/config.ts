@@ -39,6 +39,20 @@ export const Config = v.object({
   /** Secret for signed tokens (unsubscribe links, preference pages). */
   TOKEN_SECRET: v.optional(v.string(), 'local-development-secret-change-me'),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
+  /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
+  SMTP_PORT: Int(2587),
+  SMTP_LISTEN_ADDRESS: v.optional(v.string(), '0.0.0.0'),
+  /** The name the relay greets with (the DNS name clients connect to). */
+  SMTP_HOSTNAME: v.optional(v.string(), 'localhost'),
+  /** Open sessions allowed from one client address. */
+  SMTP_MAX_CONNECTIONS_PER_IP: Int(20),
+  /** A session with no command for this long is closed (421 4.4.2). */
+  SMTP_IDLE_TIMEOUT_SECONDS: Int(300),
+  /** A session is closed after this long whatever it does (421 4.4.2); clients reconnect. */
+  SMTP_SESSION_TIMEOUT_SECONDS: Int(1800),
+  /** PEM certificate chain and private key for STARTTLS (on AWS injected from Secrets Manager). */
+  SMTP_TLS_CERT: v.optional(v.string(), ''),
+  SMTP_TLS_KEY: v.optional(v.string(), ''),
 });
 
 /** The validated runtime configuration. */

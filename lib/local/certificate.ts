@@ -1,0 +1,19 @@
+import { generate } from 'selfsigned';
+
+/**
+ * A fresh self-signed certificate for the local SMTP relay's STARTTLS, valid for localhost and
+ * 127.0.0.1. Clients either trust this PEM (tests do) or skip verification for the local host.
+ */
+export const selfSignedCertificate = async (): Promise<{ cert: string; key: string }> => {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+};
