@@ -15,8 +15,8 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
-const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv()) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', '--memory'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', '--memory'], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -36,10 +36,11 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 const childrenOf = (pid: number): string => spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout;
 
 describe('npm start', () => {
-  it('prints the base URL, a first key and the inbox, refuses a second start on the same port, and stops every engine on Ctrl-C', async () => {
+  it('prints the base URL, a first key, the SMTP relay and the inbox, refuses a second start on a taken port, and stops every engine on Ctrl-C', async () => {
     // Prepare
     const port = await freePort();
-    const first = start(port);
+    const smtpPort = await freePort();
+    const first = start(port, cleanEnv(), smtpPort);
 
     // Act
     const lines = await first.ready;
@@ -48,6 +49,7 @@ describe('npm start', () => {
     expect(lines).toMatch(new RegExp(`^RESEND_BASE_URL=http://127\\.0\\.0\\.1:${port}$`, 'm'));
     const key = /^RESEND_API_KEY=(ms_\S+)$/m.exec(lines)?.[1];
     expect(key).toBeDefined();
+    expect(lines).toMatch(new RegExp(`^SMTP: 127\\.0\\.0\\.1:${smtpPort} \\(STARTTLS; user resend; password: an API key\\)$`, 'm'));
     expect(lines).toMatch(/Local inbox/);
     const usage = await fetch(`http://127.0.0.1:${port}/usage`, { headers: { authorization: `Bearer ${key}` } });
     expect(usage.status).toBe(200);
@@ -56,6 +58,9 @@ describe('npm start', () => {
     const second = start(port);
     await expect(second.ready).rejects.toMatchObject({ code: 1 });
     expect(second.output().err).toMatch(new RegExp(`port ${port} .*already in use`));
+    const third = start(await freePort(), cleanEnv(), smtpPort);
+    await expect(third.ready).rejects.toMatchObject({ code: 1 });
+    expect(third.output().err).toMatch(new RegExp(`port ${smtpPort} \\(SMTP relay\\) is already in use`));
 
     const pid = first.child.pid!;
     const engines = childrenOf(pid).split('\n').filter((l) => l.includes('java')).map((l) => Number(l.trim().split(/\s+/)[0]));

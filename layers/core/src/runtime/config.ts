@@ -50,6 +50,11 @@ export const Config = v.object({
   SMTP_IDLE_TIMEOUT_SECONDS: Int(300),
   /** A session is closed after this long whatever it does (421 4.4.2); clients reconnect. */
   SMTP_SESSION_TIMEOUT_SECONDS: Int(1800),
+  /** The relay container's health endpoint (GET /health), checked by the load balancer. */
+  SMTP_HEALTH_PORT: Int(8025),
+  /** CloudWatch namespace and dimension value the relay container reports its open sessions under (auto-scaling). */
+  SMTP_METRICS_NAMESPACE: v.optional(v.string(), ''),
+  SMTP_METRICS_SERVICE: v.optional(v.string(), ''),
   /** PEM certificate chain and private key for STARTTLS (on AWS injected from Secrets Manager). */
   SMTP_TLS_CERT: v.optional(v.string(), ''),
   SMTP_TLS_KEY: v.optional(v.string(), ''),
