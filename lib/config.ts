@@ -8,6 +8,13 @@ export interface StackConfig {
   readonly providerRatePerSecond: number;
   /** Requests per minute per API key. */
   readonly apiRateLimitPerMinute: number;
+  /** The SMTP relay: the Secrets Manager secret with its TLS certificate and key, its public name, and its task counts. */
+  readonly smtp: {
+    readonly tlsSecretName: string;
+    readonly hostname: string | undefined;
+    readonly desiredCount: number;
+    readonly maxCount: number;
+  };
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
@@ -31,5 +38,11 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     cloud: cloud === true || cloud === 'true',
     providerRatePerSecond: positive('mailstack:providerRatePerSecond', 14),
     apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', 600),
+    smtp: {
+      tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),
+      hostname: get('mailstack:smtpHostname') ? String(get('mailstack:smtpHostname')) : undefined,
+      desiredCount: positive('mailstack:smtpDesiredCount', 2),
+      maxCount: positive('mailstack:smtpMaxCount', 10),
+    },
   };
 };

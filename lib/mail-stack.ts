@@ -12,6 +12,7 @@ import { WorkQueues } from './constructs/work-queues.ts';
 import { MailHttpApi } from './constructs/http-api.ts';
 import { EmailProvider } from './constructs/email-provider.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
+import { SmtpRelay } from './constructs/smtp-relay.ts';
 import { ROUTES, type Area, type RouteEntry } from '../functions/routes.ts';
 import { QUEUES, TIMERS, WORKERS, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
@@ -25,6 +26,8 @@ export interface MailStackProps extends StackProps {
 /** The areas whose functions manage SES identities, and the queue whose workers send email. */
 const IDENTITY_AREAS: readonly string[] = ['domains'];
 const SENDING_QUEUE = 'send';
+/** The queues the accept path writes to (the SMTP relay's grants). */
+const RELAY_QUEUES = ['send', 'events'] as const;
 
 /** The whole service: composition only; rules live in layers/core. */
 export class MailStack extends Stack {
@@ -68,6 +71,19 @@ export class MailStack extends Stack {
       fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
       return fn;
     };
+
+    // The relay runs the accept path only: no token secret, scheduler or provider settings.
+    const relayEnvironment = Object.fromEntries(['CLOUD', 'DELIVERY_REGIONS', 'PROVIDER_RATE_PER_SECOND', 'API_RATE_LIMIT_PER_MINUTE', 'PUBLIC_BASE_URL', 'APP_URL', 'POWERTOOLS_SERVICE_NAME']
+      .map((name) => [name, environment[name]!]));
+    new SmtpRelay(this, 'Smtp', {
+      table,
+      queues: RELAY_QUEUES.map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
+      environment: relayEnvironment,
+      tlsSecretName: config.smtp.tlsSecretName,
+      ...(config.smtp.hostname ? { hostname: config.smtp.hostname } : {}),
+      desiredCount: config.smtp.desiredCount,
+      maxCount: config.smtp.maxCount,
+    });
 
     const functions = new Construct(this, 'Functions');
     const byArea = new Map<Area, ServiceFunction>();

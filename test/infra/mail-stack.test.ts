@@ -90,6 +90,78 @@ describe('MailStack', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'https', Endpoint: Match.anyValue() });
   });
 
+  describe('the SMTP relay', () => {
+    const resourceOf = (type: string, predicate: (r: any) => boolean = () => true): [string, any] => {
+      const found = Object.entries(template.findResources(type)).filter(([, r]) => predicate(r));
+      expect(found, type).toHaveLength(1);
+      return found[0]!;
+    };
+    const policyOfRole = (roleLogicalId: string) =>
+      resourceOf('AWS::IAM::Policy', (p) => p.Properties.Roles.some((r: any) => r.Ref === roleLogicalId))[1].Properties.PolicyDocument.Statement as any[];
+
+    it('runs on Fargate (ARM64) from the repository\'s Dockerfile as an image asset, with a health check and logs kept a month', () => {
+      const [, service] = resourceOf('AWS::ECS::Service');
+      expect(service.Properties).toMatchObject({ LaunchType: 'FARGATE', DesiredCount: 2, DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true } } });
+      const [, task] = resourceOf('AWS::ECS::TaskDefinition');
+      expect(task.Properties.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
+      const [container] = task.Properties.ContainerDefinitions;
+      expect(JSON.stringify(container.Image)).toContain('container-assets');
+      expect(container.PortMappings).toEqual(expect.arrayContaining([{ ContainerPort: 2587, Protocol: 'tcp' }]));
+      expect(container.HealthCheck.Command.join(' ')).toContain('/health');
+      const logGroup = container.LogConfiguration.Options['awslogs-group'].Ref;
+      expect(template.toJSON().Resources[logGroup].Properties.RetentionInDays).toBe(30);
+      const asset = stack.node.findAll().find((c) => c.node.path.endsWith('Smtp/Task/relay/AssetImage'));
+      expect(asset).toBeDefined();
+    });
+
+    it('sits behind an internet-facing NLB listening on TCP 2587, health-checked over HTTP and keeping client addresses', () => {
+      resourceOf('AWS::ElasticLoadBalancingV2::LoadBalancer', (r) => r.Properties.Type === 'network' && r.Properties.Scheme === 'internet-facing');
+      const [, listener] = resourceOf('AWS::ElasticLoadBalancingV2::Listener', (r) => r.Properties.Port === 2587);
+      expect(listener.Properties.Protocol).toBe('TCP');
+      const group = template.toJSON().Resources[listener.Properties.DefaultActions[0].TargetGroupArn.Ref];
+      expect(group.Properties).toMatchObject({ Port: 2587, Protocol: 'TCP', TargetType: 'ip', HealthCheckProtocol: 'HTTP', HealthCheckPort: '8025', HealthCheckPath: '/health' });
+      expect(group.Properties.TargetGroupAttributes).toEqual(expect.arrayContaining([{ Key: 'preserve_client_ip.enabled', Value: 'true' }]));
+      template.hasOutput('*', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('SmtpNlb'), 'DNSName'] } });
+    });
+
+    it('reads the TLS certificate and key from the Secrets Manager secret named in context, granted to the execution role only', () => {
+      const [, task] = resourceOf('AWS::ECS::TaskDefinition');
+      const secrets = task.Properties.ContainerDefinitions[0].Secrets as { Name: string; ValueFrom: unknown }[];
+      expect(secrets.map((s) => s.Name).sort()).toEqual(['SMTP_TLS_CERT', 'SMTP_TLS_KEY']);
+      for (const s of secrets) expect(JSON.stringify(s.ValueFrom)).toMatch(/secret:mailstack\/smtp-tls:(certificate|key)::/);
+      const executionGrant = policyOfRole(task.Properties.ExecutionRoleArn['Fn::GetAtt'][0]).find((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(JSON.stringify(executionGrant.Resource)).toContain('secret:mailstack/smtp-tls-??????');
+      const taskActions = policyOfRole(task.Properties.TaskRoleArn['Fn::GetAtt'][0]).flatMap((st) => [st.Action].flat());
+      expect(taskActions.filter((a: string) => a.startsWith('secretsmanager:'))).toEqual([]);
+    });
+
+    it('gives the task role the accept path\'s table and queue access, a namespaced metric put, and nothing else', () => {
+      const [, task] = resourceOf('AWS::ECS::TaskDefinition');
+      const statements = policyOfRole(task.Properties.TaskRoleArn['Fn::GetAtt'][0]);
+      const services = new Set(statements.flatMap((st) => [st.Action].flat()).map((a: string) => a.split(':')[0]));
+      expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 'sqs']);
+      const sqs = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+      expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuesevents/), expect.stringMatching(/^Queuessend/)]);
+      for (const st of statements) expect([st.Action].flat()).not.toContain('sqs:ReceiveMessage');
+      const metric = statements.find((st) => st.Action === 'cloudwatch:PutMetricData');
+      expect(metric.Condition).toEqual({ StringEquals: { 'cloudwatch:namespace': 'Mailstack/SmtpRelay' } });
+      const dynamo = statements.find((st) => [st.Action].flat().includes('dynamodb:PutItem'));
+      expect(JSON.stringify(dynamo.Resource)).toContain('DataTable');
+    });
+
+    it('scales from the desired count on open sessions per task', () => {
+      const [, target] = resourceOf('AWS::ApplicationAutoScaling::ScalableTarget', (r) => r.Properties.ScalableDimension === 'ecs:service:DesiredCount');
+      expect(target.Properties).toMatchObject({ MinCapacity: 2, MaxCapacity: 10 });
+      template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+        PolicyType: 'TargetTrackingScaling',
+        TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+          TargetValue: 200,
+          CustomizedMetricSpecification: Match.objectLike({ Namespace: 'Mailstack/SmtpRelay', MetricName: 'ActiveConnections', Statistic: 'Average' }),
+        }),
+      });
+    });
+  });
+
   it('fails synthesis with a clear message on a malformed region list', () => {
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,narnia' : undefined))).toThrow(/deliveryRegions must be/);
   });
