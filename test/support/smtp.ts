@@ -12,6 +12,8 @@ export interface RelayClientOptions {
   readonly port?: number;
   /** Keep one session open across messages (nodemailer's pool). @default - false */
   readonly pool?: boolean;
+  /** The certificate to trust (PEM). @default - the test run's relay certificate */
+  readonly ca?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export const relayTransport = (password: string, options: RelayClientOptions = {
     port: options.port ?? local().smtp.port,
     secure: false,
     requireTLS: true,
-    tls: { ca: [local().smtp.certificate] },
+    tls: { ca: [options.ca ?? local().smtp.certificate] },
     auth: { user: options.user ?? 'resend', pass: password },
     ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     ...(options.pool ? { pool: true, maxConnections: 1 } : {}),
