@@ -4,6 +4,7 @@
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
+import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
 import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
@@ -14,12 +15,13 @@ const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
 const CONCURRENCY = 16;
 const RATE = 14;
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
+const SMTP_MESSAGES = Number(process.env.BENCH_SMTP ?? 200);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = (c: { ddbReads: number; ddbWrites: number; queueMessages: number }) => ({ ...c });
 
 const host = await startLocalHost({
-  port: 0, memory: true, workers: false,
+  port: 0, smtpPort: 0, memory: true, workers: false,
   env: { PROVIDER_RATE_PER_SECOND: String(RATE), API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
 });
 try {
@@ -61,6 +63,28 @@ try {
   const batchSeconds = (performance.now() - t1) / 1000;
   const afterBatch = snapshot(deps.counters);
 
+  // 2b. The SMTP relay: the same emails as messages, over one pooled session and over ten.
+  const relayRun = async (connections: number) => {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1', port: host.smtp.port, secure: false, requireTLS: true, tls: { ca: [host.smtp.certificate] },
+      auth: { user: 'resend', pass: secret }, pool: true, maxConnections: connections, maxMessages: Infinity,
+    });
+    let sent = 0;
+    const start = performance.now();
+    await Promise.all(Array.from({ length: connections }, async () => {
+      while (sent < SMTP_MESSAGES) {
+        const n = sent++;
+        const info = await transport.sendMail(email(20_000 + connections * 1000 + n));
+        ids.push(info.response.split(' ').at(-1)!);
+      }
+    }));
+    const seconds = (performance.now() - start) / 1000;
+    transport.close();
+    return SMTP_MESSAGES / seconds;
+  };
+  const relayOne = await relayRun(1);
+  const relayTen = await relayRun(10);
+
   // 3. The provider rate: workers drain everything against the stand-in's enforced rate.
   const sentBefore = host.provider.accepted;
   const t2 = performance.now();
@@ -82,6 +106,7 @@ try {
   console.log(`  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`);
   console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
   console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
+  console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
   console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
   console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
 

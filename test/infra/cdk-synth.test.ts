@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,15 @@ describe('cdk synth', () => {
       const template = JSON.parse(readFileSync(join(out, 'Mailstack.template.json'), 'utf8'));
       expect(Object.values<any>(template.Resources).some((r) => r.Type === 'AWS::ApiGatewayV2::Api')).toBe(true);
       expect(readdirSync(out).some((f) => f.startsWith('asset.'))).toBe(true);
+      // The relay image is staged (its build context), not built: no Docker needed offline.
+      const manifest = JSON.parse(readFileSync(join(out, 'Mailstack.assets.json'), 'utf8'));
+      const images = Object.values<any>(manifest.dockerImages ?? {});
+      expect(images).toHaveLength(1);
+      expect(images[0].source).toMatchObject({ dockerFile: 'functions/smtp/Dockerfile', platform: 'linux/arm64' });
+      const context = join(out, images[0].source.directory);
+      expect(existsSync(join(context, 'functions/smtp/Dockerfile'))).toBe(true);
+      expect(existsSync(join(context, 'layers/core/src'))).toBe(true);
+      expect(existsSync(join(context, 'node_modules'))).toBe(false);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
