@@ -141,10 +141,10 @@ describe('the SMTP relay', () => {
     expect(acceptedId(own.response)).toBeTruthy();
   });
 
-  it('takes a sending-access key and the username mailstack', async () => {
+  it('takes a sending-access key, AUTH LOGIN and the username mailstack', async () => {
     const t = await sendingTeam();
     const sending = await t.addKey('sending_access');
-    const info = await relayTransport(sending.secret, { user: 'mailstack' }).sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'x', text: 'x' });
+    const info = await relayTransport(sending.secret, { user: 'mailstack', authMethod: 'LOGIN' }).sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'x', text: 'x' });
     expect((await t.resend.emails.get(acceptedId(info.response))).data?.subject).toBe('x');
   });
 

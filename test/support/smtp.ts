@@ -14,6 +14,8 @@ export interface RelayClientOptions {
   readonly pool?: boolean;
   /** The certificate to trust (PEM). @default - the test run's relay certificate */
   readonly ca?: string;
+  /** @default - 'PLAIN' (nodemailer's choice when offered) */
+  readonly authMethod?: 'PLAIN' | 'LOGIN';
 }
 
 /**
@@ -30,6 +32,7 @@ export const relayTransport = (password: string, options: RelayClientOptions = {
     auth: { user: options.user ?? 'resend', pass: password },
     ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     ...(options.pool ? { pool: true, maxConnections: 1 } : {}),
+    ...(options.authMethod ? { authMethod: options.authMethod } : {}),
   });
 
 /** The email id of a `250 2.0.0 OK <id>` reply. */
