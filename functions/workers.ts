@@ -37,4 +37,5 @@ export const WORKERS: readonly WorkerEntry[] = [
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [
   { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1 },
+  { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1 },
 ];

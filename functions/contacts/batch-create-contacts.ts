@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BatchCreateContactsRequest, BatchCreateQuery } from '@mailstack/core/schemas/contacts';
 import { batchCreateContacts } from '@mailstack/core/domain/contacts/batch-contacts';
-import { batchMode } from '@mailstack/core/domain/emails/send-emails';
+import { batchModeOf } from '@mailstack/core/schemas/batch';
 
 /** POST /contacts/batch (?on_conflict=upsert; x-batch-validation) */
 export const handler = apiRoute({
@@ -9,5 +9,5 @@ export const handler = apiRoute({
   body: BatchCreateContactsRequest,
   query: BatchCreateQuery,
   handler: async ({ deps, auth, body, query, headers }) =>
-    batchCreateContacts(deps, auth.team, body, { upsert: query.on_conflict === 'upsert', mode: batchMode(headers['x-batch-validation']) }),
+    batchCreateContacts(deps, auth.team, body, { upsert: query.on_conflict === 'upsert', mode: batchModeOf(headers['x-batch-validation']) }),
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { ROUTES, routeKey, type Area, type RouteEntry } from '../../functions/routes.ts';
-import { MAX_BODY_BYTES } from '@mailstack/core/http/api-route';
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '@mailstack/core/limits';
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
@@ -57,7 +57,7 @@ export const createApiServer = (functionsDir: string): Server => {
       for await (const chunk of req as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > MAX_BODY_BYTES) {
-          return send(res, errorResponse(new ApiError('payload_too_large', `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`)), { connection: 'close' });
+          return send(res, errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE)), { connection: 'close' });
         }
         chunks.push(chunk);
       }

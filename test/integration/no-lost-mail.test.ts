@@ -3,6 +3,7 @@ import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail, CLAIM_LEASE_MS, CLAIM_GRACE_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
+import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import type { SendJob } from '@mailstack/core/domain/emails/email';
@@ -63,7 +64,7 @@ describe('no accepted email is lost when a process dies mid-way', () => {
     // Prepare
     const t = await sendingTeam();
     const w = world(crashAt);
-    const auth = { key: t.key, team: t.team };
+    const auth = callerOfKey(t.key, t.team);
     const prepared = await prepareEmail(w.deps, auth, { from: t.from, to: 'delivered@resend.dev', subject: `crash after ${crashAt}`, text: 'x' });
 
     // Act: accept (maybe dying), work what was queued (maybe dying), then recover as the service does.

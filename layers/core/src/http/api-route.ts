@@ -3,14 +3,12 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import * as v from 'valibot';
 import { getDeps, type Deps } from '../runtime/deps.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
-import { authenticate, type Access, type AuthContext } from './auth.ts';
+import { authenticate, type Access } from './auth.ts';
+import type { Caller } from '../domain/caller.ts';
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
-import { validate } from './validate.ts';
-import { MAX_REQUEST_BYTES } from '../schemas/common.ts';
+import { validate } from '../schemas/validate.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
-
-/** The largest request body accepted (spec §8: 25 MiB, attachments included). */
-export const MAX_BODY_BYTES = MAX_REQUEST_BYTES;
 
 /** What a route's handler receives: validated input, the caller, and the dependencies. */
 export interface RouteInput<B, Q, P, A> {
@@ -43,12 +41,12 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly bodyFormat?: 'json' | 'form';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */
   readonly middlewares?: readonly MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>[];
-  readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : AuthContext>) => Promise<unknown>;
+  readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : Caller>) => Promise<unknown>;
 }
 
 /** The parsed request a route's middlewares share through the Lambda context. */
 export interface RequestState {
-  auth?: AuthContext;
+  auth?: Caller;
   body?: unknown;
   query?: unknown;
   params?: unknown;
@@ -61,7 +59,7 @@ const readBody = (event: ApiEvent): unknown => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   if (Buffer.byteLength(raw) > MAX_BODY_BYTES) {
-    throw new ApiError('payload_too_large', `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`);
+    throw new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE);
   }
   if (raw.trim() === '') return undefined;
   try {
@@ -103,7 +101,7 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
       if (spec.access !== 'public') {
         state.auth = await authenticate(d, event, spec.access);
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
-        (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.key.id } };
+        (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.keyId } };
       }
       state.body = spec.bodyFormat === 'form'
         ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')

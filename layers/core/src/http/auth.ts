@@ -1,10 +1,8 @@
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { authenticateKey, refuseAuthentication, type KeyHolder } from '../domain/api-keys/authenticate-key.ts';
+import { authenticateKey, refuseAuthentication } from '../domain/api-keys/authenticate-key.ts';
+import { callerOfKey, type Caller } from '../domain/caller.ts';
 import type { ApiEvent } from './types.ts';
-
-/** Who is calling: the key and its team. */
-export type AuthContext = KeyHolder;
 
 /** Which keys a route admits. */
 export type Access = 'full' | 'sending' | 'public';
@@ -20,7 +18,7 @@ const bearer = (event: ApiEvent): string | undefined => {
  * Authenticates the bearer key, counts the request against the key's and team's windows, and
  * checks the key may use a route of `access` (spec §5: sending-access keys only reach the sending routes).
  */
-export const authenticate = async (deps: Deps, event: ApiEvent, access: Exclude<Access, 'public'>): Promise<AuthContext> => {
+export const authenticate = async (deps: Deps, event: ApiEvent, access: Exclude<Access, 'public'>): Promise<Caller> => {
   const sourceIp = event.requestContext?.http?.sourceIp ?? 'unknown';
   const secret = bearer(event);
   if (secret === undefined) {
@@ -30,5 +28,5 @@ export const authenticate = async (deps: Deps, event: ApiEvent, access: Exclude<
   if (access === 'full' && key.permission !== 'full_access') {
     throw new ApiError('restricted_api_key', 'This API key is restricted to sending emails; this endpoint needs a full-access key.');
   }
-  return { key, team };
+  return callerOfKey(key, team);
 };

@@ -35,9 +35,6 @@ export const SendBatchRequest = v.pipe(
   v.maxLength(100, 'A batch holds at most 100 emails.'),
 );
 
-/** The batch validation mode header. */
-export const BatchMode = v.optional(v.picklist(['strict', 'permissive'], '`x-batch-validation` must be `strict` or `permissive`.'), 'strict');
-
 /** PATCH /emails/{id}: reschedule. */
 export const UpdateEmailRequest = v.strictObject({
   scheduled_at: v.string('is required: the new ISO 8601 send time.'),

@@ -28,7 +28,12 @@
  * | attachment chunk of an email         | pk TEAM#<t>#EMAIL#<id>, sk ATTACH#<n, 4 digits>                  |
  * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-3> / <id> (merge the 4 shards)    |
  * | email by provider message id         | gsi2: PROVIDERMSG#<provider message id> / EMAIL                  |
- * | emails not yet at the provider       | gsi3 (sparse): PENDING#<shard 0-3> / <accepted ISO time>#<id>    |
+ * | emails due at the provider (queued,  | gsi3 (sparse): DUE#SEND#<shard 0-3> / <due ISO time>#<id>        |
+ * |   scheduled, sending), by due time   |   (due: accepted, scheduled_at or released; the sweeper reads    |
+ * |                                      |   only what is past due)                                         |
+ * | parked emails, by release time       | gsi3 (sparse): DUE#PARKED#<shard 0-3> / <release ISO time>#<id>  |
+ * | held emails of a team                | gsi2 (sparse): TEAM#<t>#HELD / <id>                              |
+ * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
  * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
@@ -49,6 +54,11 @@
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
+
+/** Shard counts: how many partitions a hot collection is spread over (the one place they are set). */
+const EMAIL_LIST_SHARDS = 4;
+const EMAIL_DUE_SHARDS = 4;
+const EVENT_SHARDS = 8;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -95,20 +105,28 @@ export const keys = {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
     attachment: (teamId: string, emailId: string, n: number) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `ATTACH#${String(n).padStart(4, '0')}` }),
     attachmentPrefix: 'ATTACH#',
-    listing: (teamId: string, emailId: string) => ({ gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, 4)}`, gsi1sk: emailId }),
+    listing: (teamId: string, emailId: string) => ({ gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, EMAIL_LIST_SHARDS)}`, gsi1sk: emailId }),
     listPartition: (teamId: string, shard: number) => `${team(teamId)}#EMAILS#${shard}`,
-    listShards: 4,
+    listShards: EMAIL_LIST_SHARDS,
     byProviderMessage: (providerMessageId: string) => ({ gsi2pk: `PROVIDERMSG#${providerMessageId}`, gsi2sk: 'EMAIL' }),
-    /** Present only while the email has not reached the provider; the sweeper reads it. */
-    pending: (emailId: string, acceptedAt: string) => ({ gsi3pk: `PENDING#${shardOf(emailId, 4)}`, gsi3sk: `${acceptedAt}#${emailId}` }),
-    pendingPartition: (shard: number) => `PENDING#${shard}`,
-    pendingShards: 4,
+    /** Present while the email waits for the provider (queued, scheduled, sending): when it is due there. */
+    sendDue: (emailId: string, dueAt: string) => ({ gsi3pk: `DUE#SEND#${shardOf(emailId, EMAIL_DUE_SHARDS)}`, gsi3sk: `${dueAt}#${emailId}` }),
+    sendDuePartition: (shard: number) => `DUE#SEND#${shard}`,
+    /** Present while the email is parked past the daily cap: when it may be released. */
+    parkedDue: (emailId: string, releaseAt: string) => ({ gsi3pk: `DUE#PARKED#${shardOf(emailId, EMAIL_DUE_SHARDS)}`, gsi3sk: `${releaseAt}#${emailId}` }),
+    parkedDuePartition: (shard: number) => `DUE#PARKED#${shard}`,
+    dueShards: EMAIL_DUE_SHARDS,
+    /** Present while the email is held for review. */
+    held: (teamId: string, emailId: string) => ({ gsi2pk: `${team(teamId)}#HELD`, gsi2sk: emailId }),
+    heldPartition: (teamId: string) => `${team(teamId)}#HELD`,
+    /** The index attributes a status change must clear (the due and held entries). */
+    waitingAttributes: ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] as const,
   },
   event: {
     /** Event items spread over 8 partitions per team so a busy team's writes do not share one key. */
-    item: (teamId: string, eventId: string) => ({ pk: `${team(teamId)}#EVENTS#${shardOf(eventId, 8)}`, sk: `EVENT#${eventId}` }),
+    item: (teamId: string, eventId: string) => ({ pk: `${team(teamId)}#EVENTS#${shardOf(eventId, EVENT_SHARDS)}`, sk: `EVENT#${eventId}` }),
     partition: (teamId: string, shard: number) => `${team(teamId)}#EVENTS#${shard}`,
-    shards: 8,
+    shards: EVENT_SHARDS,
     prefix: 'EVENT#',
   },
   suppression: {
@@ -142,6 +160,12 @@ export const keys = {
     item: (teamId: string, topicId: string) => ({ pk: team(teamId), sk: `TOPIC#${topicId}` }),
     partition: (teamId: string) => team(teamId),
     prefix: 'TOPIC#',
+  },
+  eraseJob: {
+    item: (teamId: string, jobId: string) => ({ pk: `${team(teamId)}#ERASE`, sk: jobId }),
+    /** The running-jobs marker the erase worker's sweep reads (removed when the job finishes). */
+    running: (teamId: string, jobId: string) => ({ pk: 'ERASEJOBS', sk: `${teamId}#${jobId}` }),
+    runningPartition: () => 'ERASEJOBS',
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -1,6 +1,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
-import type { IndexName } from './definition.ts';
+import { TABLE, type IndexName } from './definition.ts';
+import { Expression, type Condition } from './ops.ts';
 
 /** Where a list lives: a partition and a sort-key prefix followed by the item's UUIDv7 id. */
 export interface ListLocation {
@@ -9,7 +10,7 @@ export interface ListLocation {
   /** Read from a GSI (its gsiNpk/gsiNsk attributes) instead of the base table. */
   readonly index?: IndexName;
   /** Optional filter on non-key attributes. */
-  readonly filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  readonly filter?: Condition;
 }
 
 /**
@@ -21,8 +22,8 @@ export const queryPage = async (
   where: ListLocation,
   page: { limit: number; after?: string | undefined; before?: string | undefined },
 ): Promise<{ items: Record<string, any>[]; hasMore: boolean }> => {
-  const pkAttr = where.index ? `${where.index}pk` : 'pk';
-  const skAttr = where.index ? `${where.index}sk` : 'sk';
+  const pkAttr = where.index ? `${where.index}pk` : TABLE.partitionKey;
+  const skAttr = where.index ? `${where.index}sk` : TABLE.sortKey;
   const forward = page.before !== undefined;
   const cursor = page.after ?? page.before;
   // A key condition value may not be empty: with no prefix, start below every id character.
@@ -31,15 +32,16 @@ export const queryPage = async (
   const items: Record<string, any>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
+    const x = new Expression();
+    const filter = where.filter ? x.condition(where.filter) : undefined;
     const input: QueryCommandInput = {
       TableName: deps.table,
       ...(where.index ? { IndexName: where.index } : {}),
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
-      ExpressionAttributeNames: { '#pk': pkAttr, '#sk': skAttr, ...where.filter?.names },
-      ExpressionAttributeValues: { ':pk': where.pk, ':lower': lower, ':upper': upper, ...where.filter?.values },
+      KeyConditionExpression: `${x.name(pkAttr)} = ${x.value(where.pk)} AND ${x.name(skAttr)} BETWEEN ${x.value(lower)} AND ${x.value(upper)}`,
+      ...x.params(),
       ScanIndexForward: forward,
       Limit: page.limit + 2,
-      ...(where.filter ? { FilterExpression: where.filter.expression } : {}),
+      ...(filter ? { FilterExpression: filter } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     };
     const out = await deps.db.send(new QueryCommand(input));

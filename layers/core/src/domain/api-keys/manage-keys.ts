@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { getItem, putItem, queryAll, updateItem } from '../../table/ops.ts';
 import { apiKeyFromItem, hashKey, newKeySecret, type ApiKey, type Permission } from './api-key.ts';
 
 /** Mints a key for a team; the secret is returned once and only its hash is stored. */
@@ -24,36 +24,26 @@ export const createApiKey = async (
     revoked: false,
     created_at: new Date(deps.clock.now()).toISOString(),
   };
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  if (!(await putItem(deps, item, { exists: false }))) throw new Error('a new key collided with an existing one; create it again');
   return { key: apiKeyFromItem(item), secret };
 };
 
 /** Finds the key record for a presented secret (strongly consistent, so revocation is immediate). */
 export const findKeyBySecret = async (deps: Deps, secret: string): Promise<ApiKey | undefined> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.apiKey.item(hashKey(secret)), ConsistentRead: true }));
-  return out.Item ? apiKeyFromItem(out.Item) : undefined;
+  const item = await getItem(deps, keys.apiKey.item(hashKey(secret)));
+  return item ? apiKeyFromItem(item) : undefined;
 };
 
 /** The keys of a team, revoked ones included. */
 export const listApiKeys = async (deps: Deps, teamId: string): Promise<(ApiKey & { hash: string })[]> => {
-  const out = await deps.db.send(new QueryCommand({
-    TableName: deps.table,
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.apiKey.listPartition(teamId) },
-  }));
-  return (out.Items ?? []).map((i) => ({ ...apiKeyFromItem(i), hash: i.hash as string }));
+  const items = await queryAll(deps, { index: 'gsi1', pk: keys.apiKey.listPartition(teamId) });
+  return items.map((i) => ({ ...apiKeyFromItem(i), hash: i.hash as string }));
 };
 
 /** Revokes a key by id; the next request with it answers 401 invalid_api_key. */
 export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string): Promise<boolean> => {
   const found = (await listApiKeys(deps, teamId)).find((k) => k.id === keyId);
   if (!found) return false;
-  await deps.db.send(new UpdateCommand({
-    TableName: deps.table,
-    Key: keys.apiKey.item(found.hash),
-    UpdateExpression: 'SET revoked = :t',
-    ExpressionAttributeValues: { ':t': true },
-  }));
+  await updateItem(deps, keys.apiKey.item(found.hash), { set: { revoked: true } });
   return true;
 };

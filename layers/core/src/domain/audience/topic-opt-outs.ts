@@ -1,7 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems } from '../../table/read-many.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems, getItem } from '../../table/ops.ts';
 
 /**
  * The addresses among `emails` whose effective subscription to the topic is opt_out: the
@@ -9,9 +8,9 @@ import { keys } from '../../table/keys.ts';
  * default). Returns undefined when the team has no such topic.
  */
 export const topicOptOuts = async (deps: Deps, teamId: string, topicId: string, emails: readonly string[]): Promise<Set<string> | undefined> => {
-  const topic = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.topic.item(teamId, topicId) }));
-  if (!topic.Item) return undefined;
-  const fallback = topic.Item.default_subscription as 'opt_in' | 'opt_out';
+  const topic = await getItem(deps, keys.topic.item(teamId, topicId), false);
+  if (!topic) return undefined;
+  const fallback = topic.default_subscription as 'opt_in' | 'opt_out';
   const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
   const guards = await batchGetItems(deps, unique.map((e) => keys.contact.emailGuard(teamId, e)));
   const contactOf = new Map(guards.map((g) => [String(g.email).toLowerCase(), g.contact_id as string]));

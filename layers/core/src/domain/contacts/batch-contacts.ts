@@ -1,11 +1,14 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
-import { ApiError, isApiError } from '../../errors/api-error.ts';
-import { validate } from '../../http/validate.ts';
+import { batchGetItems, queryPages, updateItem } from '../../table/ops.ts';
+import { isApiError, validationError } from '../../errors/api-error.ts';
+import { validate } from '../../schemas/validate.ts';
 import { CreateContactRequest } from '../../schemas/contacts.ts';
-import { batchGetItems, findContact, type Contact } from './contact.ts';
+import type { BatchMode } from '../../schemas/batch.ts';
+import { checkBatch } from '../batch.ts';
+import { bareAddress } from '../emails/rules/addresses.ts';
+import { findContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
 import { contactCapError, deleteContact, insertContact, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
 import { expandContacts } from './contact-views.ts';
@@ -32,32 +35,20 @@ type Row = { object: 'contact'; index: number; id: string | null; status: 'creat
  * updated with on_conflict=upsert. Past the plan's contact cap only the new items fail.
  * Strict mode refuses the whole batch on any invalid item; permissive reports them by index.
  */
-export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly unknown[], options: { upsert: boolean; mode: 'strict' | 'permissive' }) => {
+export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly unknown[], options: { upsert: boolean; mode: BatchMode }) => {
   const declared = await propertyTypes(deps, team.id);
-  const errors: { index: number; message: string }[] = [];
-  const parsed: (CreateContactRequest | undefined)[] = raw.map((item, index) => {
-    try {
-      const input = validate(CreateContactRequest, item);
-      checkPropertyValues(declared, input.properties, `[${index}].properties`);
-      return input;
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-      if (options.mode === 'strict') throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
-      errors.push({ index, message: error.message });
-      return undefined;
-    }
-  });
   const seen = new Map<string, number>();
-  for (const [index, p] of parsed.entries()) {
-    if (!p) continue;
-    const key = p.email.toLowerCase();
-    if (seen.has(key)) {
-      const message = `Item ${index}: the email ${p.email} appears earlier in this batch (item ${seen.get(key)}).`;
-      if (options.mode === 'strict') throw new ApiError('validation_error', message);
-      errors.push({ index, message });
-      parsed[index] = undefined;
-    } else seen.set(key, index);
-  }
+  const checked = await checkBatch(raw, options.mode, (item, index) => {
+    const input = validate(CreateContactRequest, item);
+    checkPropertyValues(declared, input.properties, `[${index}].properties`);
+    const key = input.email.toLowerCase();
+    if (seen.has(key)) throw validationError(`the email ${input.email} appears earlier in this batch (item ${seen.get(key)}).`);
+    seen.set(key, index);
+    return input;
+  });
+  const errors = [...checked.errors];
+  const parsed: (CreateContactRequest | undefined)[] = raw.map(() => undefined);
+  for (const { index, value } of checked.valid) parsed[index] = value;
   const emails = parsed.flatMap((p) => (p ? [p.email] : []));
   const guards = new Map((await batchGetItems(deps, emails.map((e) => keys.contact.emailGuard(team.id, e)))).map((g) => [g.email as string, g.contact_id as string]));
   const fresh = parsed.flatMap((p, i) => (p && !guards.has(p.email.toLowerCase()) ? [i] : []));
@@ -131,8 +122,7 @@ const ERASED = '[erased]';
 const mentions = (value: unknown, addresses: Set<string>): boolean => JSON.stringify(value ?? '').toLowerCase().split(/[\s"<>,]+/).some((t) => addresses.has(t));
 const scrub = (value: unknown, addresses: Set<string>): unknown => {
   if (typeof value === 'string') {
-    const bare = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value;
-    return addresses.has(bare.toLowerCase()) ? ERASED : value;
+    return addresses.has(bareAddress(value).toLowerCase()) ? ERASED : value;
   }
   if (Array.isArray(value)) return value.map((v) => scrub(v, addresses));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
@@ -143,28 +133,17 @@ const scrub = (value: unknown, addresses: Set<string>): unknown => {
 const eraseAddresses = async (deps: Deps, teamId: string, addresses: Set<string>): Promise<void> => {
   if (addresses.size === 0) return;
   const partitions = [
-    ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1', pk: keys.email.listPartition(teamId, s) })),
-    ...Array.from({ length: keys.event.shards }, (_, s) => ({ index: undefined, pk: keys.event.partition(teamId, s) })),
+    ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1' as const, pk: keys.email.listPartition(teamId, s) })),
+    ...Array.from({ length: keys.event.shards }, (_, s) => ({ pk: keys.event.partition(teamId, s) })),
   ];
   for (const where of partitions) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await deps.db.send(new QueryCommand({
-        TableName: deps.table,
-        ...(where.index ? { IndexName: where.index, KeyConditionExpression: 'gsi1pk = :pk' } : { KeyConditionExpression: 'pk = :pk' }),
-        ExpressionAttributeValues: { ':pk': where.pk },
-        ExclusiveStartKey: start,
-      }));
-      for (const item of out.Items ?? []) {
+    for await (const page of queryPages(deps, where)) {
+      for (const item of page.items) {
         const fields = item.type === 'email' ? ['to', 'cc', 'bcc', 'reply_to'] : ['data'];
         if (!fields.some((f) => mentions(item[f], addresses))) continue;
-        const names: Record<string, string> = {};
-        const values: Record<string, unknown> = {};
-        const sets = fields.map((f, i) => { names[`#f${i}`] = f; values[`:v${i}`] = scrub(item[f], addresses); return `#f${i} = :v${i}`; });
-        await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: { pk: item.pk, sk: item.sk }, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+        await updateItem(deps, { pk: item.pk, sk: item.sk }, { set: Object.fromEntries(fields.map((f) => [f, scrub(item[f], addresses)])) });
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
   }
 };
 

@@ -1,11 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
-import { queryAll } from './contact.ts';
 
 /** A declared contact property. */
 export interface ContactProperty {
@@ -25,23 +23,19 @@ export const contactPropertyView = (p: ContactProperty) => ({ object: 'contact_p
 export const createContactProperty = async (deps: Deps, teamId: string, input: { key: string; type: 'string' | 'number'; fallback_value?: string | number | null | undefined }): Promise<ContactProperty> => {
   const id = deps.ids.next();
   const item = { ...keys.contactProperty.item(teamId, id), type: 'contact_property', id, key: input.key, value_type: input.type, fallback_value: input.fallback_value ?? null, created_at: new Date(deps.clock.now()).toISOString() };
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: [
-      { Put: { TableName: deps.table, Item: { ...keys.contactProperty.keyGuard(teamId, input.key), type: 'contact_property_key', property_id: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: deps.table, Item: item } },
-    ] }));
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) throw new ApiError('conflict', `A contact property with the key \`${input.key}\` already exists.`);
-    throw error;
-  }
+  const written = await transact(deps, [
+    { put: { ...keys.contactProperty.keyGuard(teamId, input.key), type: 'contact_property_key', property_id: id }, when: { exists: false } },
+    { put: item },
+  ]);
+  if (!written.ok) throw new ApiError('conflict', `A contact property with the key \`${input.key}\` already exists.`);
   return fromItem(item);
 };
 
 /** Reads a property; 404 for another team's. */
 export const getContactProperty = async (deps: Deps, teamId: string, id: string): Promise<ContactProperty> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contactProperty.item(teamId, id), ConsistentRead: true }));
-  if (!out.Item) throw notFound('Contact property');
-  return fromItem(out.Item);
+  const item = await getItem(deps, keys.contactProperty.item(teamId, id));
+  if (!item) throw notFound('Contact property');
+  return fromItem(item);
 };
 
 /** A page of the team's properties. */
@@ -54,23 +48,20 @@ export const listContactProperties = async (deps: Deps, teamId: string, page: Pa
 export const updateContactProperty = async (deps: Deps, teamId: string, id: string, fallback: string | number | null): Promise<ContactProperty> => {
   const p = await getContactProperty(deps, teamId, id);
   if (fallback !== null && typeof fallback !== p.type) throw validationError(`\`fallback_value\` must be a ${p.type}, as the property is.`);
-  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.contactProperty.item(teamId, id), UpdateExpression: 'SET fallback_value = :f', ExpressionAttributeValues: { ':f': fallback } }));
+  await updateItem(deps, keys.contactProperty.item(teamId, id), { set: { fallback_value: fallback } });
   return { ...p, fallbackValue: fallback };
 };
 
 /** Deletes a property declaration. */
 export const deleteContactProperty = async (deps: Deps, teamId: string, id: string): Promise<ContactProperty> => {
   const p = await getContactProperty(deps, teamId, id);
-  await deps.db.send(new TransactWriteCommand({ TransactItems: [
-    { Delete: { TableName: deps.table, Key: keys.contactProperty.item(teamId, id) } },
-    { Delete: { TableName: deps.table, Key: keys.contactProperty.keyGuard(teamId, p.key) } },
-  ] }));
+  await transact(deps, [{ delete: keys.contactProperty.item(teamId, id) }, { delete: keys.contactProperty.keyGuard(teamId, p.key) }]);
   return p;
 };
 
 /** Every declared property of a team, by key. */
 export const propertyTypes = async (deps: Deps, teamId: string): Promise<Map<string, ContactProperty>> =>
-  new Map((await queryAll(deps, keys.contactProperty.partition(teamId), keys.contactProperty.prefix)).map((i) => [i.key as string, fromItem(i)]));
+  new Map((await queryAll(deps, { pk: keys.contactProperty.partition(teamId), prefix: keys.contactProperty.prefix })).map((i) => [i.key as string, fromItem(i)]));
 
 /** Checks contact property values against the declared types (null removes a key). */
 export const checkPropertyValues = (declared: Map<string, ContactProperty>, values: Readonly<Record<string, string | number | null>> | undefined, field = 'properties'): void => {

@@ -1,10 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { EventSource } from '../events/record-event.ts';
-
-export { batchGetItems, queryAll } from '../../table/read-many.ts';
 
 /** A contact of a team (team-global; email unique per team, case-insensitively). */
 export interface Contact {
@@ -72,12 +70,12 @@ export const contactEventData = (c: Contact, source: EventSource) => ({
 export const findContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Contact | undefined> => {
   let id = idOrEmail;
   if (!isId(idOrEmail)) {
-    const guard = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.emailGuard(teamId, idOrEmail.trim()), ConsistentRead: true }));
-    if (!guard.Item) return undefined;
-    id = guard.Item.contact_id;
+    const guard = await getItem(deps, keys.contact.emailGuard(teamId, idOrEmail.trim()));
+    if (!guard) return undefined;
+    id = guard.contact_id;
   }
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.item(teamId, id), ConsistentRead: true }));
-  return out.Item ? contactFromItem(out.Item) : undefined;
+  const item = await getItem(deps, keys.contact.item(teamId, id));
+  return item ? contactFromItem(item) : undefined;
 };
 
 /** Reads a contact by id or email; 404 when the team has no such contact. */

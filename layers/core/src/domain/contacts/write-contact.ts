@@ -1,12 +1,11 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { limitsFor } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
+import { addToCounters, batchGetItems, getItem, queryAll, transact, type Write } from '../../table/ops.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
-import { contactEventData, contactItem, loadContact, batchGetItems, queryAll, type Contact } from './contact.ts';
+import { contactEventData, contactItem, loadContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
 import { setTopicChoices } from '../topics/topics.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
@@ -18,24 +17,10 @@ import type { CreateContactRequest } from '../../schemas/contacts.ts';
 export const reserveContactSlots = async (deps: Deps, team: Team, n: number): Promise<number> => {
   if (n <= 0) return 0;
   const cap = limitsFor(deps.config.CLOUD, team.plan)?.contacts ?? null;
-  const add = async (k: number) => {
-    try {
-      await deps.db.send(new UpdateCommand({
-        TableName: deps.table, Key: keys.contact.counter(team.id),
-        UpdateExpression: 'ADD #n :k',
-        ...(cap !== null ? { ConditionExpression: 'attribute_not_exists(#n) OR #n <= :room' } : {}),
-        ExpressionAttributeNames: { '#n': 'count' },
-        ExpressionAttributeValues: { ':k': k, ...(cap !== null ? { ':room': cap - k } : {}) },
-      }));
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  };
+  const add = async (k: number) => !!(await addToCounters(deps, keys.contact.counter(team.id), { add: { count: k }, ...(cap !== null ? { ceilings: { count: cap } } : {}) }));
   if (await add(n)) return n;
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.contact.counter(team.id), ConsistentRead: true }));
-  const room = Math.max(0, (cap ?? 0) - Number(out.Item?.count ?? 0));
+  const counter = await getItem(deps, keys.contact.counter(team.id));
+  const room = Math.max(0, (cap ?? 0) - Number(counter?.count ?? 0));
   for (let k = Math.min(room, n); k > 0; k--) if (await add(k)) return k;
   return 0;
 };
@@ -43,7 +28,7 @@ export const reserveContactSlots = async (deps: Deps, team: Team, n: number): Pr
 /** Gives back reserved slots (a failed create, a delete). */
 export const releaseContactSlots = async (deps: Deps, teamId: string, n: number): Promise<void> => {
   if (n <= 0) return;
-  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.contact.counter(teamId), UpdateExpression: 'ADD #n :k', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':k': -n } }));
+  await addToCounters(deps, keys.contact.counter(teamId), { add: { count: -n } });
 };
 
 /** The plan refusal for a new contact past the cap. */
@@ -73,17 +58,13 @@ export const insertContact = async (deps: Deps, team: Team, input: CreateContact
     unsubscribed: input.unsubscribed ?? false, properties, segmentIds, createdAt: now, updatedAt: now,
   };
   const created = eventItem(deps, team.id, 'contact.created', contactEventData(contact, source));
-  try {
-    await deps.db.send(new TransactWriteCommand({ TransactItems: [
-      { Put: { TableName: deps.table, Item: { ...keys.contact.emailGuard(team.id, input.email), type: 'contact_email', email: input.email.toLowerCase(), contact_id: contact.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: deps.table, Item: contactItem(contact) } },
-      ...segmentIds.map((sid) => ({ Put: { TableName: deps.table, Item: { ...keys.contact.membership(team.id, sid, contact.id), type: 'segment_member', segment_id: sid, contact_id: contact.id } } })),
-      { Put: { TableName: deps.table, Item: created.item } },
-    ] }));
-  } catch (error) {
-    if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return undefined;
-    throw error;
-  }
+  const written = await transact(deps, [
+    { put: { ...keys.contact.emailGuard(team.id, input.email), type: 'contact_email', email: input.email.toLowerCase(), contact_id: contact.id }, when: { exists: false } },
+    { put: contactItem(contact) },
+    ...segmentIds.map((sid) => ({ put: { ...keys.contact.membership(team.id, sid, contact.id), type: 'segment_member', segment_id: sid, contact_id: contact.id } })),
+    { put: created.item },
+  ]);
+  if (!written.ok) return undefined;
   await publishEvents(deps, [created.record]);
   if (input.topics?.length) await setTopicChoices(deps, team.id, contact, input.topics, source);
   return contact;
@@ -141,10 +122,11 @@ export const updateContact = async (deps: Deps, teamId: string, idOrEmail: strin
   const events = [eventItem(deps, teamId, 'contact.updated', contactEventData(updated, source))];
   if (!c.unsubscribed && updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.unsubscribed', contactEventData(updated, source)));
   if (c.unsubscribed && !updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.resubscribed', contactEventData(updated, source)));
-  await deps.db.send(new TransactWriteCommand({ TransactItems: [
-    { Put: { TableName: deps.table, Item: contactItem(updated), ConditionExpression: 'updated_at = :was', ExpressionAttributeValues: { ':was': c.updatedAt } } },
-    ...events.map((e) => ({ Put: { TableName: deps.table, Item: e.item } })),
-  ] }));
+  const written = await transact(deps, [
+    { put: contactItem(updated), when: { attr: 'updated_at', eq: c.updatedAt } },
+    ...events.map((e) => ({ put: e.item })),
+  ]);
+  if (!written.ok) throw new ApiError('conflict', `The contact ${c.email} changed while this update was applied; read it again and retry.`);
   await publishEvents(deps, events.map((e) => e.record));
   return updated;
 };
@@ -154,16 +136,16 @@ export const deleteContact = async (deps: Deps, teamId: string, idOrEmail: strin
   const c = await loadContact(deps, teamId, idOrEmail);
   const extras = [
     ...c.segmentIds.map((sid) => keys.contact.membership(teamId, sid, c.id)),
-    ...(await queryAll(deps, keys.contact.partition(teamId), keys.contact.topicChoicePrefix(c.id))).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
+    ...(await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(c.id) })).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
   ];
   const deleted = eventItem(deps, teamId, 'contact.deleted', contactEventData(erased ? { ...c, email: '[erased]', firstName: null, lastName: null } : c, source));
-  const writes: any[] = [
-    { Delete: { TableName: deps.table, Key: keys.contact.item(teamId, c.id) } },
-    { Delete: { TableName: deps.table, Key: keys.contact.emailGuard(teamId, c.email) } },
-    { Put: { TableName: deps.table, Item: deleted.item } },
-    ...extras.map((Key) => ({ Delete: { TableName: deps.table, Key } })),
+  const writes: Write[] = [
+    { delete: keys.contact.item(teamId, c.id) },
+    { delete: keys.contact.emailGuard(teamId, c.email) },
+    { put: deleted.item },
+    ...extras.map((key) => ({ delete: key })),
   ];
-  for (let i = 0; i < writes.length; i += 100) await deps.db.send(new TransactWriteCommand({ TransactItems: writes.slice(i, i + 100) }));
+  for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
   await releaseContactSlots(deps, teamId, 1);
   await publishEvents(deps, [deleted.record]);
   return c;

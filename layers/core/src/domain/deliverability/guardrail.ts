@@ -1,8 +1,8 @@
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems, updateItem, type Write } from '../../table/ops.ts';
+import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { recordEvent } from '../events/record-event.ts';
 
@@ -18,24 +18,24 @@ export const LINES = {
 type Metric = keyof typeof LINES;
 const DAY = 86_400_000;
 
-/** Counts one outcome of the team's mail in today's item (sent, bounced or complained). */
-export const countOutcome = async (deps: Deps, teamId: string, outcome: 'sent' | 'bounced' | 'complained'): Promise<void> => {
+/**
+ * The write that counts one outcome of the team's mail (sent, bounced or complained) in today's
+ * item, for the caller to put in the transaction of the state change it belongs to: a retried
+ * change that already happened counts nothing.
+ */
+export const outcomeCount = (deps: Deps, teamId: string, outcome: 'sent' | 'bounced' | 'complained'): Write => {
   const now = deps.clock.now();
-  await deps.db.send(new UpdateCommand({
-    TableName: deps.table,
-    Key: keys.deliverability.day(teamId, new Date(now).toISOString().slice(0, 10)),
-    UpdateExpression: 'ADD #o :one SET #ttl = :ttl',
-    ExpressionAttributeNames: { '#o': outcome, '#ttl': 'ttl' },
-    ExpressionAttributeValues: { ':one': 1, ':ttl': Math.ceil(now / 1000) + 40 * 86400 },
-  }));
+  return {
+    update: keys.deliverability.day(teamId, new Date(now).toISOString().slice(0, 10)),
+    change: { add: { [outcome]: 1 }, expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS },
+  };
 };
 
 /** The team's bounce and complaint rates over the window. */
 export const windowRates = async (deps: Deps, teamId: string) => {
   const now = deps.clock.now();
   const days = Array.from({ length: WINDOW_DAYS }, (_, i) => new Date(now - i * DAY).toISOString().slice(0, 10));
-  const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: days.map((d) => keys.deliverability.day(teamId, d)) } } }));
-  const rows = out.Responses?.[deps.table] ?? [];
+  const rows = await batchGetItems(deps, days.map((d) => keys.deliverability.day(teamId, d)), false);
   const sum = (f: string) => rows.reduce((n, r) => n + Number(r[f] ?? 0), 0);
   const sent = sum('sent');
   return { sent, bounce_rate: sent ? sum('bounced') / sent : 0, complaint_rate: sent ? sum('complained') / sent : 0 };
@@ -56,30 +56,16 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
   const paused = over(rates, 'pause');
   if (paused) {
     const data = episode(paused, rates[paused]);
-    try {
-      await deps.db.send(new UpdateCommand({
-        TableName: deps.table, Key: keys.team.item(teamId),
-        UpdateExpression: 'SET sending_paused = :p', ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sending_paused) OR sending_paused = :null)',
-        ExpressionAttributeValues: { ':p': data, ':null': null },
-      }));
-      await recordEvent(deps, teamId, 'deliverability.paused', { ...data, dashboard_url: dashboard });
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    const newly = await updateItem(deps, keys.team.item(teamId), { set: { sending_paused: data } },
+      { and: [{ exists: true }, { or: [{ attr: 'sending_paused', absent: true }, { attr: 'sending_paused', eq: null }] }] });
+    if (newly) await recordEvent(deps, teamId, 'deliverability.paused', { ...data, dashboard_url: dashboard });
     return;
   }
   const warned = over(rates, 'warning');
   if (!warned) return;
-  try {
-    await deps.db.send(new UpdateCommand({
-      TableName: deps.table, Key: keys.team.item(teamId),
-      UpdateExpression: 'SET deliverability_warned = :m', ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(deliverability_warned) OR deliverability_warned <> :m)',
-      ExpressionAttributeValues: { ':m': warned },
-    }));
-    await recordEvent(deps, teamId, 'deliverability.warning', { ...episode(warned, rates[warned]), limit: LINES[warned].warning, dashboard_url: dashboard });
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  const newly = await updateItem(deps, keys.team.item(teamId), { set: { deliverability_warned: warned } },
+    { and: [{ exists: true }, { or: [{ attr: 'deliverability_warned', absent: true }, { attr: 'deliverability_warned', ne: warned }] }] });
+  if (newly) await recordEvent(deps, teamId, 'deliverability.warning', { ...episode(warned, rates[warned]), limit: LINES[warned].warning, dashboard_url: dashboard });
 };
 
 /**
@@ -91,7 +77,7 @@ export const assertSendingAllowed = async (deps: Deps, team: Team): Promise<void
   if (!p) return;
   const rates = await windowRates(deps, team.id);
   if (!over(rates, 'pause')) {
-    await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.team.item(team.id), UpdateExpression: 'REMOVE sending_paused, deliverability_warned' }));
+    await updateItem(deps, keys.team.item(team.id), { remove: ['sending_paused', 'deliverability_warned'] });
     return;
   }
   throw new ApiError('sending_paused', `Sending is paused: the team's ${p.metric.replace('_', ' ')} is ${(p.rate * 100).toFixed(2)}% over the last ${p.window_days} days, above the ${(p.limit * 100).toFixed(2)}% limit. Clean the list (bounced and complaining addresses are suppressed) and sending resumes when the rate falls under the limit.`);

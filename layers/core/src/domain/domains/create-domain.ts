@@ -1,6 +1,6 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
+import { addToCounters, countItems, transact } from '../../table/ops.ts';
+import { fixedWindow } from '../windows.ts';
 import type { Team } from '../teams/team.ts';
 import { limitsFor } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
@@ -11,31 +11,12 @@ import { domainFromItem, type Domain } from './domain.ts';
 /** Domain creations allowed per team and hour (spec §8, apart from the plan's domain count). */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;
 
-const countDomains = async (deps: Deps, teamId: string): Promise<number> => {
-  const out = await deps.db.send(new QueryCommand({
-    TableName: deps.table,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.domain.partition(teamId), ':prefix': keys.domain.prefix },
-    Select: 'COUNT',
-  }));
-  return out.Count ?? 0;
-};
+const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
 
 const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
-  const hour = Math.floor(deps.clock.now() / 3_600_000);
-  try {
-    await deps.db.send(new UpdateCommand({
-      TableName: deps.table,
-      Key: keys.domain.creationWindow(teamId, hour),
-      UpdateExpression: 'ADD #n :one SET #ttl = :ttl',
-      ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
-      ExpressionAttributeNames: { '#n': 'count', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':max': DOMAIN_CREATIONS_PER_HOUR, ':ttl': (hour + 2) * 3600 },
-    }));
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    throw rateLimited(`A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`, (hour + 1) * 3600 - deps.clock.now() / 1000);
-  }
+  const w = fixedWindow(deps.clock.now(), 3_600_000);
+  const counted = await addToCounters(deps, keys.domain.creationWindow(teamId, w.index), { add: { count: 1 }, ceilings: { count: DOMAIN_CREATIONS_PER_HOUR }, expiresAt: w.expiresAt });
+  if (!counted) throw rateLimited(`A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`, w.retryAfterSeconds);
 };
 
 /** Adds a sending domain: checks region and caps, registers the provider identity, stores it. */
@@ -68,18 +49,10 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     tracking_subdomain: input.tracking_subdomain ?? null,
     dkim_tokens: identity.dkimTokens,
   };
-  try {
-    await deps.db.send(new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: deps.table, Item: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: deps.table, Item: item } },
-      ],
-    }));
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
-    }
-    throw error;
-  }
+  const written = await transact(deps, [
+    { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
+    { put: item },
+  ]);
+  if (!written.ok) throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   return domainFromItem(item);
 };

@@ -1,6 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 
 /** Domain verification states (the Resend set). */
@@ -64,15 +64,15 @@ export const domainView = (d: Domain) => ({ object: 'domain' as const, ...domain
 
 /** Reads a team's domain by id; another team's id answers 404. */
 export const loadDomain = async (deps: Deps, teamId: string, domainId: string): Promise<Domain> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.item(teamId, domainId), ConsistentRead: true }));
-  if (!out.Item) throw notFound('Domain');
-  return domainFromItem(out.Item);
+  const item = await getItem(deps, keys.domain.item(teamId, domainId));
+  if (!item) throw notFound('Domain');
+  return domainFromItem(item);
 };
 
 /** Finds a team's domain by name (used by the send rules); undefined when the team has none. */
 export const findDomainByName = async (deps: Deps, teamId: string, name: string): Promise<Domain | undefined> => {
-  const guard = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.nameGuard(teamId, name) }));
-  if (!guard.Item) return undefined;
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.domain.item(teamId, guard.Item.domain_id) }));
-  return out.Item ? domainFromItem(out.Item) : undefined;
+  const guard = await getItem(deps, keys.domain.nameGuard(teamId, name), false);
+  if (!guard) return undefined;
+  const item = await getItem(deps, keys.domain.item(teamId, guard.domain_id), false);
+  return item ? domainFromItem(item) : undefined;
 };

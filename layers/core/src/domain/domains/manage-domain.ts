@@ -1,6 +1,7 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { transact, updateItem } from '../../table/ops.ts';
+import { notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
@@ -8,14 +9,7 @@ import { domainFromItem, loadDomain, type Domain, type DomainStatus } from './do
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
   if (d.status === status) return d;
-  await deps.db.send(new UpdateCommand({
-    TableName: deps.table,
-    Key: keys.domain.item(d.teamId, d.id),
-    UpdateExpression: 'SET #s = :s',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':s': status },
-  }));
+  if (!(await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { status } }, { exists: true }))) throw notFound('Domain');
   return { ...d, status };
 };
 
@@ -47,32 +41,19 @@ export const listDomains = async (deps: Deps, teamId: string, page: Pagination) 
 /** Changes the tracking switches of a domain. */
 export const updateDomain = async (deps: Deps, teamId: string, id: string, change: UpdateDomainRequest): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
-  const sets: string[] = [];
-  const values: Record<string, unknown> = {};
-  if (change.open_tracking !== undefined) { sets.push('open_tracking = :o'); values[':o'] = change.open_tracking; }
-  if (change.click_tracking !== undefined) { sets.push('click_tracking = :c'); values[':c'] = change.click_tracking; }
-  if (change.tracking_subdomain !== undefined) { sets.push('tracking_subdomain = :t'); values[':t'] = change.tracking_subdomain; }
-  if (sets.length === 0) return d;
-  const out = await deps.db.send(new UpdateCommand({
-    TableName: deps.table,
-    Key: keys.domain.item(teamId, id),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: values,
-    ReturnValues: 'ALL_NEW',
-  }));
-  return domainFromItem(out.Attributes ?? {});
+  const set = Object.fromEntries(Object.entries({
+    open_tracking: change.open_tracking, click_tracking: change.click_tracking, tracking_subdomain: change.tracking_subdomain,
+  }).filter(([, value]) => value !== undefined));
+  if (Object.keys(set).length === 0) return d;
+  const out = await updateItem(deps, keys.domain.item(teamId, id), { set }, { exists: true });
+  if (!out) throw notFound('Domain');
+  return domainFromItem(out);
 };
 
 /** Deletes a domain and its provider identity. */
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
-  await deps.db.send(new TransactWriteCommand({
-    TransactItems: [
-      { Delete: { TableName: deps.table, Key: keys.domain.item(teamId, id) } },
-      { Delete: { TableName: deps.table, Key: keys.domain.nameGuard(teamId, d.name) } },
-    ],
-  }));
+  await transact(deps, [{ delete: keys.domain.item(teamId, id) }, { delete: keys.domain.nameGuard(teamId, d.name) }]);
   await deps.identities.remove({ domain: d.name, region: d.region });
   return d;
 };

@@ -1,16 +1,20 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
-import type { AuthContext } from '../../http/auth.ts';
+import type { Caller } from '../caller.ts';
 import { keys } from '../../table/keys.ts';
+import { batchWriteItems } from '../../table/ops.ts';
 import { reserveQuota } from '../quotas/reserve-quota.ts';
+import { calendarOf } from '../usage/get-usage.ts';
 import type { PreparedEmail } from './prepare-email.ts';
-import type { EmailItem, SendJob } from './email.ts';
+import { waitingKeys, type EmailItem, type SendJob } from './email.ts';
 
 /** Attachment bytes per chunk item, well under DynamoDB's 400 KB item limit once base64-encoded. */
 const CHUNK_BYTES = 280_000;
 
 /** The schedule name of a scheduled email. */
 export const scheduleName = (emailId: string): string => `email-${emailId}`;
+
+/** The send-queue message of an email. */
+export const sendJob = (e: { team_id: string; id: string }): { body: SendJob } => ({ body: { teamId: e.team_id, emailId: e.id } });
 
 const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
   const id = deps.ids.next();
@@ -46,10 +50,11 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
     failure_reason: null,
     updated_at: now,
   };
+  const parkedUntil = new Date(calendarOf(deps.clock.now()).nextMidnight).toISOString();
   return {
     email,
     items: [
-      { ...keys.email.item(teamId, id), ...keys.email.listing(teamId, id), ...keys.email.pending(id, now), ...email },
+      { ...keys.email.item(teamId, id), ...keys.email.listing(teamId, id), ...waitingKeys(email, parkedUntil), ...email },
       ...chunks.map((c, n) => ({ ...keys.email.attachment(teamId, id, n), type: 'email_attachment', content: c.toString('base64') })),
     ],
   };
@@ -60,24 +65,15 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
  * items (one write each, plus attachment chunks), then queues the immediate ones (one message
  * each) and schedules the others. An email stored but not yet queued is re-queued by the sweeper.
  */
-export const acceptEmails = async (deps: Deps, auth: AuthContext, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
+export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
   if (prepared.length === 0) return [];
-  const admissions = await reserveQuota(deps, auth.team, prepared.length);
-  const built = prepared.map((p, i) => toItems(deps, auth.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
-  const items = built.flatMap((b) => b.items);
-  for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [deps.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
-      request = out.UnprocessedItems;
-    }
-  }
+  const admissions = await reserveQuota(deps, caller.team, prepared.length);
+  const built = prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
+  await batchWriteItems(deps, { put: built.flatMap((b) => b.items) });
   const emails = built.map((b) => b.email);
-  const job = (e: EmailItem): { body: SendJob } => ({ body: { teamId: e.team_id, emailId: e.id } });
-  await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(job));
+  await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
   for (const e of emails.filter((x) => x.status === 'scheduled')) {
-    await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: job(e).body });
+    await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: sendJob(e).body });
   }
   return emails;
 };

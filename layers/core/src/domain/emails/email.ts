@@ -1,3 +1,5 @@
+import { keys } from '../../table/keys.ts';
+
 /**
  * The email record shared by the accept path (API) and the send pipeline (workers).
  * Stored at keys.email.item(teamId, id); attachments, when present, in chunk items
@@ -17,8 +19,30 @@ export type EmailStatus =
   | 'canceled'
   | 'suppressed';    // every recipient was suppressed after acceptance
 
-/** States from which the email can still leave (the sweeper re-queues these past a deadline). */
+/** States from which the email can still leave, or be canceled. */
 export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota', 'held'];
+
+/** States a send worker may claim the email from. */
+export const CLAIMABLE_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled'];
+
+/** Whether a scheduled email's time has come (a second early counts: timers fire early). */
+export const isDue = (e: Pick<EmailItem, 'status' | 'scheduled_at'>, now: number): boolean =>
+  e.status !== 'scheduled' || !e.scheduled_at || Date.parse(e.scheduled_at) <= now + 1000;
+
+/**
+ * The index entries of an email that waits: queued and scheduled mail is due at the provider
+ * (at acceptance or at scheduled_at), parked mail is due for release at `parkedUntil`, held
+ * mail waits in its team's held list. Mail that has left has none.
+ */
+export const waitingKeys = (e: Pick<EmailItem, 'id' | 'team_id' | 'status' | 'created_at' | 'scheduled_at'>, parkedUntil?: string) => {
+  switch (e.status) {
+    case 'queued': return keys.email.sendDue(e.id, e.created_at);
+    case 'scheduled': return keys.email.sendDue(e.id, e.scheduled_at ?? e.created_at);
+    case 'queued_quota': return keys.email.parkedDue(e.id, parkedUntil ?? e.created_at);
+    case 'held': return keys.email.held(e.team_id, e.id);
+    default: return {};
+  }
+};
 
 /** The email item's attributes (besides the generic key attributes). */
 export interface EmailItem {

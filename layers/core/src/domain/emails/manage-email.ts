@@ -1,19 +1,18 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { batchWriteItems, getItem, queryAll, updateItem, type Change } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { parseScheduledAt } from './schedule-time.ts';
 import { scheduleName } from './accept-emails.ts';
-import type { EmailItem } from './email.ts';
+import { PRE_SEND_STATUSES, type EmailItem, type EmailStatus } from './email.ts';
 
 /** Reads a team's email; another team's id answers 404. */
 export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.email.item(teamId, id), ConsistentRead: true }));
-  if (!out.Item) throw notFound('Email');
-  return out.Item as EmailItem;
+  const item = await getItem(deps, keys.email.item(teamId, id));
+  if (!item) throw notFound('Email');
+  return item as EmailItem;
 };
 
 /** A page of the team's emails, newest first, merged from the listing shards. */
@@ -25,24 +24,10 @@ export const listEmails = async (deps: Deps, teamId: string, page: Pagination): 
   return { emails: window as EmailItem[], hasMore: merged.length > page.limit || shards.some((s) => s.hasMore) };
 };
 
-const transition = async (deps: Deps, e: EmailItem, from: readonly string[], set: Record<string, unknown>, what: string): Promise<void> => {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(set).map(([k, v], i) => { names[`#s${i}`] = k; values[`:s${i}`] = v; return `#s${i} = :s${i}`; });
-  from.forEach((s, i) => (values[`:f${i}`] = s));
-  try {
-    await deps.db.send(new UpdateCommand({
-      TableName: deps.table,
-      Key: keys.email.item(e.team_id, e.id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `#status IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }));
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new ApiError('conflict', `This email can no longer be ${what}: it has already left (last event: ${(await getEmail(deps, e.team_id, e.id)).status}).`);
-    throw error;
-  }
+/** Moves an email on from one of `from`, or answers 409 naming where it is now. */
+const transition = async (deps: Deps, e: EmailItem, from: readonly EmailStatus[], change: Change, what: string): Promise<void> => {
+  const moved = await updateItem(deps, keys.email.item(e.team_id, e.id), change, { attr: 'status', in: from });
+  if (!moved) throw new ApiError('conflict', `This email can no longer be ${what}: it has already left (last event: ${(await getEmail(deps, e.team_id, e.id)).status}).`);
 };
 
 /** Moves a scheduled email to a new time (PATCH /emails/{id}). */
@@ -52,7 +37,7 @@ export const rescheduleEmail = async (deps: Deps, teamId: string, id: string, sc
   if (e.status !== 'scheduled') throw new ApiError('conflict', `Only a scheduled email can be rescheduled; this one is ${e.status}.`);
   if (at === undefined) throw validationError('`scheduled_at` must be in the future.');
   const iso = new Date(at).toISOString();
-  await transition(deps, e, ['scheduled'], { scheduled_at: iso, updated_at: new Date(deps.clock.now()).toISOString() }, 'rescheduled');
+  await transition(deps, e, ['scheduled'], { set: { scheduled_at: iso, updated_at: new Date(deps.clock.now()).toISOString(), ...keys.email.sendDue(id, iso) } }, 'rescheduled');
   await deps.scheduler.schedule({ name: scheduleName(id), at, queueUrl: deps.config.SEND_QUEUE_URL, body: { teamId, emailId: id } });
   return { ...e, scheduled_at: iso };
 };
@@ -61,8 +46,7 @@ export const rescheduleEmail = async (deps: Deps, teamId: string, id: string, sc
 export const cancelEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
   const e = await getEmail(deps, teamId, id);
   if (e.status === 'canceled') return e;
-  await transition(deps, e, ['scheduled', 'queued', 'queued_quota', 'held'], { status: 'canceled', updated_at: new Date(deps.clock.now()).toISOString() }, 'canceled');
-  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.email.item(teamId, id), UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
+  await transition(deps, e, PRE_SEND_STATUSES, { set: { status: 'canceled', updated_at: new Date(deps.clock.now()).toISOString() }, remove: keys.email.waitingAttributes }, 'canceled');
   await deps.scheduler.cancel(scheduleName(id));
   return { ...e, status: 'canceled' };
 };
@@ -70,16 +54,8 @@ export const cancelEmail = async (deps: Deps, teamId: string, id: string): Promi
 /** Deletes an email record and its attachment chunks (our addition over the reference API). */
 export const deleteEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
   const e = await getEmail(deps, teamId, id);
-  if (['scheduled', 'queued', 'queued_quota', 'held'].includes(e.status)) await cancelEmail(deps, teamId, id).catch(() => undefined);
-  const parts = await deps.db.send(new QueryCommand({
-    TableName: deps.table,
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.email.item(teamId, id).pk },
-    ProjectionExpression: 'pk, sk',
-  }));
-  const items = parts.Items ?? [];
-  for (let i = 0; i < items.length; i += 25) {
-    await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: items.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } })) } }));
-  }
+  if (PRE_SEND_STATUSES.includes(e.status)) await cancelEmail(deps, teamId, id).catch((error) => { if (!(error instanceof ApiError)) throw error; });
+  const parts = await queryAll(deps, { pk: keys.email.item(teamId, id).pk, project: ['pk', 'sk'] });
+  await batchWriteItems(deps, { delete: parts.map((k) => ({ pk: k.pk, sk: k.sk })) });
   return e;
 };

@@ -1,8 +1,9 @@
 import type { Deps } from '../../runtime/deps.ts';
-import type { AuthContext } from '../../http/auth.ts';
+import type { Caller } from '../caller.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import type { SendEmailRequest } from '../../schemas/emails.ts';
 import { PLANS } from '../teams/plans.ts';
+import { MAX_RECIPIENTS } from '../../limits.ts';
 import { findDomainByName, type Domain } from '../domains/domain.ts';
 import { findSuppressed } from '../suppressions/suppression-store.ts';
 import { topicOptOuts } from '../audience/topic-opt-outs.ts';
@@ -11,11 +12,8 @@ import { assertNotDisguised } from './rules/lookalikes.ts';
 import { validateCustomHeaders } from './rules/headers.ts';
 import { decodeAttachments, type DecodedAttachment } from './rules/attachments.ts';
 import { parseScheduledAt } from './schedule-time.ts';
-import { assertSendingAllowed } from '../deliverability/guardrail.ts';
 import { needsReview } from './rules/review-hold.ts';
 
-/** At most this many recipients across to, cc and bcc (spec §8). */
-export const MAX_RECIPIENTS = 50;
 /** The attachment ceiling when no plan applies (self-hosted): the largest plan's. */
 const SELF_HOSTED_ATTACHMENT_BYTES = PLANS.scale.attachmentBytes;
 
@@ -44,12 +42,12 @@ export interface PreparedEmail {
 /** Per-call lookups shared by the items of a batch. */
 export type DomainCache = Map<string, Promise<Domain | undefined>>;
 
-const sendingDomain = async (deps: Deps, auth: AuthContext, from: Mailbox, cache: DomainCache): Promise<Domain> => {
+const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, cache: DomainCache): Promise<Domain> => {
   const name = from.address.split('@')[1]!.toLowerCase();
   let found = cache.get(name);
-  if (!found) cache.set(name, (found = findDomainByName(deps, auth.team.id, name)));
+  if (!found) cache.set(name, (found = findDomainByName(deps, caller.team.id, name)));
   const domain = await found;
-  if (auth.key.domainId && domain?.id !== auth.key.domainId) {
+  if (caller.domainId && domain?.id !== caller.domainId) {
     throw new ApiError('restricted_api_key', `This API key may only send from its own domain; ${name} is not it.`);
   }
   if (!domain || domain.status !== 'verified') {
@@ -61,11 +59,10 @@ const sendingDomain = async (deps: Deps, auth: AuthContext, from: Mailbox, cache
 /**
  * Applies every send rule of spec §4 to one email: addresses, recipients cap, sending domain
  * and key scope, disguised sender names and subjects, headers, attachments, suppressions and
- * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored.
+ * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored. The
+ * team-level refusals (suspension, pause) are the caller's, checked once per call (admitSender).
  */
-export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEmailRequest, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
-  if (auth.team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
-  await assertSendingAllowed(deps, auth.team);
+export const prepareEmail = async (deps: Deps, caller: Caller, input: SendEmailRequest, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
   const from = parseMailbox(input.from, 'from');
   let to = parseMailboxList(input.to, 'to');
   let cc = parseMailboxList(input.cc, 'cc');
@@ -77,16 +74,16 @@ export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEma
   if (from.name) assertNotDisguised(from.name, 'from');
   assertNotDisguised(input.subject, 'subject');
   const headers = validateCustomHeaders(input.headers);
-  const cap = deps.config.CLOUD ? PLANS[auth.team.plan].attachmentBytes : SELF_HOSTED_ATTACHMENT_BYTES;
+  const cap = deps.config.CLOUD ? PLANS[caller.team.plan].attachmentBytes : SELF_HOSTED_ATTACHMENT_BYTES;
   const attachments = decodeAttachments(input.attachments, cap);
   const scheduledAt = parseScheduledAt(input.scheduled_at, deps.clock.now());
   const topicId = input.topic_id ?? null;
   const everyone = [...to, ...cc, ...bcc].map((m) => m.address);
   // The domain, suppression and topic lookups are independent: one round trip of latency.
   const [domain, suppressed, optedOut] = await Promise.all([
-    sendingDomain(deps, auth, from, cache),
-    findSuppressed(deps, auth.team.id, everyone, { withTopic: topicId !== null }),
-    topicId ? topicOptOuts(deps, auth.team.id, topicId, everyone) : Promise.resolve(new Set<string>()),
+    sendingDomain(deps, caller, from, cache),
+    findSuppressed(deps, caller.team.id, everyone, { withTopic: topicId !== null }),
+    topicId ? topicOptOuts(deps, caller.team.id, topicId, everyone) : Promise.resolve(new Set<string>()),
   ]);
   if (!optedOut) throw validationError(`\`topic_id\`: this team has no topic ${topicId}.`);
   const blocked = new Set([...suppressed.keys(), ...optedOut]);
@@ -111,6 +108,6 @@ export const prepareEmail = async (deps: Deps, auth: AuthContext, input: SendEma
     attachments,
     scheduledAt,
     domain,
-    held: needsReview({ teamCreatedAt: auth.team.createdAt, paymentBlocked: auth.team.paymentBlocked, senderName: from.name, subject: input.subject, now: deps.clock.now() }),
+    held: needsReview({ teamCreatedAt: caller.team.createdAt, paymentBlocked: caller.team.paymentBlocked, senderName: from.name, subject: input.subject, now: deps.clock.now() }),
   };
 };

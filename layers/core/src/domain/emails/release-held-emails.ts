@@ -1,35 +1,21 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { queryPages, updateItem } from '../../table/ops.ts';
+import { sendJob } from './accept-emails.ts';
 import type { SendJob } from './email.ts';
 
-/** Ends the review of a team's held emails: they go out (the operator's decision, `npm run admin -- teams release`). */
+/**
+ * Ends the review of a team's held emails: they go out (the operator's decision, `npm run admin
+ * -- teams release`). Reads only the team's held list, not its history.
+ */
 export const releaseHeldEmails = async (deps: Deps, teamId: string): Promise<number> => {
+  const now = new Date(deps.clock.now()).toISOString();
   const jobs: { body: SendJob }[] = [];
-  for (let shard = 0; shard < keys.email.listShards; shard++) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await deps.db.send(new QueryCommand({
-        TableName: deps.table, IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk', FilterExpression: '#s = :held',
-        ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':pk': keys.email.listPartition(teamId, shard), ':held': 'held' },
-        ExclusiveStartKey: start,
-      }));
-      for (const e of out.Items ?? []) {
-        try {
-          await deps.db.send(new UpdateCommand({
-            TableName: deps.table, Key: keys.email.item(teamId, e.id),
-            UpdateExpression: 'SET #s = :queued', ConditionExpression: '#s = :held',
-            ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':queued': 'queued', ':held': 'held' },
-          }));
-          jobs.push({ body: { teamId, emailId: e.id } });
-        } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        }
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
+  for await (const page of queryPages(deps, { index: 'gsi2', pk: keys.email.heldPartition(teamId) })) {
+    for (const e of page.items) {
+      const moved = await updateItem(deps, keys.email.item(teamId, e.id), { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) }, remove: ['gsi2pk', 'gsi2sk'] }, { attr: 'status', eq: 'held' });
+      if (moved) jobs.push(sendJob({ team_id: teamId, id: e.id }));
+    }
   }
   await deps.queue.send(deps.config.SEND_QUEUE_URL, jobs);
   return jobs.length;

@@ -1,6 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { putItem } from '../../table/ops.ts';
 
 /** Every event type the service records (spec §6). */
 export type EventType =
@@ -51,7 +51,7 @@ export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Rec
 /** Records one event on its own (when no other write accompanies it). */
 export const recordEvent = async (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<EventRecord> => {
   const { record, item } = eventItem(deps, teamId, type, data);
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  await putItem(deps, item);
   await publishEvents(deps, [record]);
   return record;
 };

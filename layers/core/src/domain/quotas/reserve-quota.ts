@@ -1,6 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
+import { addToCounters, type Key } from '../../table/ops.ts';
+import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import type { Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
@@ -17,22 +17,9 @@ export const OVERAGE_HARD_STOP_FACTOR = 5;
 /** How each of `n` accepted emails goes: out now, or parked until the daily rollover. */
 export type Admission = 'send' | 'park';
 
-const addAtMost = async (deps: Deps, key: { pk: string; sk: string }, n: number, max: number | null, ttl: number | null): Promise<number | undefined> => {
-  try {
-    const out = await deps.db.send(new UpdateCommand({
-      TableName: deps.table,
-      Key: key,
-      UpdateExpression: ttl ? 'ADD emails_sent :n SET #ttl = :ttl' : 'ADD emails_sent :n',
-      ...(max !== null ? { ConditionExpression: 'attribute_not_exists(emails_sent) OR emails_sent <= :room' } : {}),
-      ...(ttl ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
-      ExpressionAttributeValues: { ':n': n, ...(max !== null ? { ':room': max - n } : {}), ...(ttl ? { ':ttl': ttl } : {}) },
-      ReturnValues: 'UPDATED_NEW',
-    }));
-    return Number(out.Attributes?.emails_sent);
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+const addAtMost = async (deps: Deps, key: Key, n: number, max: number | null, expiresAt: number | null): Promise<number | undefined> => {
+  const out = await addToCounters(deps, key, { add: { emails_sent: n }, ...(max !== null ? { ceilings: { emails_sent: max } } : {}), ...(expiresAt ? { expiresAt } : {}) });
+  return out ? Number(out.emails_sent) : undefined;
 };
 
 /**
@@ -41,7 +28,7 @@ const addAtMost = async (deps: Deps, key: { pk: string; sk: string }, n: number,
  */
 export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<Admission[]> => {
   const cal = calendarOf(deps.clock.now());
-  const dayTtl = Math.ceil(cal.nextMidnight / 1000) + 40 * 86400;
+  const dayTtl = Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS;
   const send = (): Admission[] => Array.from({ length: n }, () => 'send');
   if (!deps.config.CLOUD) {
     await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems, deleteItem, getItem, putItem, queryAll, transact, updateItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
-import { batchGetItems, contactFromItem, contactItem, loadContact, queryAll, type Contact } from '../contacts/contact.ts';
+import { contactFromItem, contactItem, loadContact, type Contact } from '../contacts/contact.ts';
 
 /** A segment of contacts (audiences are the same thing under their older name). */
 export interface Segment {
@@ -29,15 +29,15 @@ export const segmentView = (s: Segment, object: 'segment' | 'audience' = 'segmen
 export const createSegment = async (deps: Deps, teamId: string, name: string): Promise<Segment> => {
   const id = deps.ids.next();
   const item = { ...keys.segment.item(teamId, id), type: 'segment', id, team_id: teamId, name, created_at: new Date(deps.clock.now()).toISOString() };
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  await putItem(deps, item);
   return fromItem(item);
 };
 
 /** Reads a segment; 404 for another team's. */
 export const getSegment = async (deps: Deps, teamId: string, id: string): Promise<Segment> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id), ConsistentRead: true }));
-  if (!out.Item) throw notFound('Segment');
-  return fromItem(out.Item);
+  const item = await getItem(deps, keys.segment.item(teamId, id));
+  if (!item) throw notFound('Segment');
+  return fromItem(item);
 };
 
 /** A page of the team's segments. */
@@ -49,17 +49,17 @@ export const listSegments = async (deps: Deps, teamId: string, page: Pagination)
 /** Renames a segment. */
 export const renameSegment = async (deps: Deps, teamId: string, id: string, name: string): Promise<Segment> => {
   const s = await getSegment(deps, teamId, id);
-  await deps.db.send(new UpdateCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id), UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': name } }));
+  await updateItem(deps, keys.segment.item(teamId, id), { set: { name } });
   return { ...s, name };
 };
 
 /** Deletes a segment and its memberships (the contacts stay). */
 export const deleteSegment = async (deps: Deps, teamId: string, id: string): Promise<Segment> => {
   const s = await getSegment(deps, teamId, id);
-  for (const m of await queryAll(deps, keys.contact.partition(teamId), keys.contact.membershipPrefix(id))) {
+  for (const m of await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(id) })) {
     await removeFromSegment(deps, teamId, m.contact_id, id).catch(() => undefined);
   }
-  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: keys.segment.item(teamId, id) }));
+  await deleteItem(deps, keys.segment.item(teamId, id));
   return s;
 };
 
@@ -68,10 +68,10 @@ export const addToSegment = async (deps: Deps, teamId: string, idOrEmail: string
   const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
   if (!contact.segmentIds.includes(segmentId)) {
     const next = { ...contact, segmentIds: [...contact.segmentIds, segmentId] };
-    await deps.db.send(new TransactWriteCommand({ TransactItems: [
-      { Put: { TableName: deps.table, Item: contactItem(next) } },
-      { Put: { TableName: deps.table, Item: { ...keys.contact.membership(teamId, segmentId, contact.id), type: 'segment_member', segment_id: segmentId, contact_id: contact.id } } },
-    ] }));
+    await transact(deps, [
+      { put: contactItem(next) },
+      { put: { ...keys.contact.membership(teamId, segmentId, contact.id), type: 'segment_member', segment_id: segmentId, contact_id: contact.id } },
+    ]);
   }
   return { contact, segment };
 };
@@ -80,10 +80,10 @@ export const addToSegment = async (deps: Deps, teamId: string, idOrEmail: string
 export const removeFromSegment = async (deps: Deps, teamId: string, idOrEmail: string, segmentId: string): Promise<{ contact: Contact; segment: Segment }> => {
   const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
   if (!contact.segmentIds.includes(segmentId)) throw notFound('Contact in this segment');
-  await deps.db.send(new TransactWriteCommand({ TransactItems: [
-    { Put: { TableName: deps.table, Item: contactItem({ ...contact, segmentIds: contact.segmentIds.filter((s) => s !== segmentId) }) } },
-    { Delete: { TableName: deps.table, Key: keys.contact.membership(teamId, segmentId, contact.id) } },
-  ] }));
+  await transact(deps, [
+    { put: contactItem({ ...contact, segmentIds: contact.segmentIds.filter((s) => s !== segmentId) }) },
+    { delete: keys.contact.membership(teamId, segmentId, contact.id) },
+  ]);
   return { contact, segment };
 };
 

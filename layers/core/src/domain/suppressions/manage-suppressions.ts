@@ -1,6 +1,6 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { queryAll, transact } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
@@ -15,12 +15,7 @@ export const suppressionView = (s: Suppression) => ({ object: 'suppression' as c
 /** Finds an entry by id or address; undefined when not listed. */
 export const findSuppression = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Suppression | undefined> => {
   if (!UUID.test(idOrEmail)) return getSuppressionByAddress(deps, teamId, idOrEmail.trim());
-  const out = await deps.db.send(new QueryCommand({
-    TableName: deps.table, IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :id',
-    ExpressionAttributeValues: { ':pk': keys.suppression.listPartition(teamId), ':id': idOrEmail },
-  }));
-  const row = out.Items?.[0];
+  const [row] = await queryAll(deps, { index: 'gsi1', pk: keys.suppression.listPartition(teamId), prefix: idOrEmail });
   // The index may lag a fresh write: confirm on the table itself.
   return row ? getSuppressionByAddress(deps, teamId, row.email) : undefined;
 };
@@ -36,7 +31,7 @@ export const getSuppression = async (deps: Deps, teamId: string, idOrEmail: stri
 export const listSuppressions = async (deps: Deps, teamId: string, page: Pagination, origin?: string) => {
   const { items, hasMore } = await queryPage(deps, {
     pk: keys.suppression.listPartition(teamId), prefix: '', index: 'gsi1',
-    ...(origin ? { filter: { expression: '#o = :o', names: { '#o': 'origin' }, values: { ':o': origin } } } : {}),
+    ...(origin ? { filter: { attr: 'origin', eq: origin } } : {}),
   }, page);
   return { suppressions: items.map(suppressionFromItem), hasMore };
 };
@@ -45,10 +40,7 @@ export const listSuppressions = async (deps: Deps, teamId: string, page: Paginat
 export const removeSuppression = async (deps: Deps, teamId: string, idOrEmail: string, source: EventSource = 'api'): Promise<Suppression> => {
   const s = await getSuppression(deps, teamId, idOrEmail);
   const e = eventItem(deps, teamId, 'suppression.removed', { ...suppressionEventData(s), source });
-  await deps.db.send(new TransactWriteCommand({ TransactItems: [
-    { Delete: { TableName: deps.table, Key: keys.suppression.byAddress(teamId, s.email) } },
-    { Put: { TableName: deps.table, Item: e.item } },
-  ] }));
+  await transact(deps, [{ delete: keys.suppression.byAddress(teamId, s.email) }, { put: e.item }]);
   await publishEvents(deps, [e.record]);
   return s;
 };

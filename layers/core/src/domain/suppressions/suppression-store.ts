@@ -1,8 +1,6 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetItems } from '../../table/read-many.ts';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems, getItem, transact } from '../../table/ops.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
 
 /** Why an address is on the suppression list. */
@@ -59,18 +57,11 @@ export const addSuppression = async (
   };
   const suppression = suppressionFromItem(item);
   const event = eventItem(deps, input.teamId, 'suppression.added', suppressionEventData(suppression));
-  try {
-    await deps.db.send(new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: deps.table, Item: event.item } },
-      ],
-    }));
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
+  const written = await transact(deps, [{ put: item, when: { exists: false } }, { put: event.item }]);
+  if (!written.ok) {
     const existing = await getSuppressionByAddress(deps, input.teamId, email);
     if (existing) return { suppression: existing, created: false };
-    throw error;
+    throw new Error(`suppression of ${email}: the entry was there at write time and gone at read time; retry`);
   }
   await publishEvents(deps, [event.record]);
   return { suppression, created: true };
@@ -78,8 +69,8 @@ export const addSuppression = async (
 
 /** Reads the entry for an address, if listed. */
 export const getSuppressionByAddress = async (deps: Deps, teamId: string, email: string): Promise<Suppression | undefined> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.suppression.byAddress(teamId, email), ConsistentRead: true }));
-  return out.Item ? suppressionFromItem(out.Item) : undefined;
+  const item = await getItem(deps, keys.suppression.byAddress(teamId, email));
+  return item ? suppressionFromItem(item) : undefined;
 };
 
 /**

@@ -1,6 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { getItem } from '../../table/ops.ts';
 import type { PlanName } from './plans.ts';
 
 /** A team: the tenant every resource belongs to. */
@@ -32,6 +32,6 @@ export const teamFromItem = (item: Record<string, any>): Team => ({
 
 /** Reads a team by id; undefined when there is none. */
 export const getTeam = async (deps: Deps, teamId: string): Promise<Team | undefined> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.team.item(teamId), ConsistentRead: true }));
-  return out.Item ? teamFromItem(out.Item) : undefined;
+  const item = await getItem(deps, keys.team.item(teamId));
+  return item ? teamFromItem(item) : undefined;
 };

@@ -1,11 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems, deleteItem, getItem, putItem, queryAll, transact, updateItem, type Write } from '../../table/ops.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { eventItem, publishEvents, type EventSource, type EventType } from '../events/record-event.ts';
-import { batchGetItems, contactEventData, queryAll, type Contact } from '../contacts/contact.ts';
+import { contactEventData, type Contact } from '../contacts/contact.ts';
 
 /** A topic contacts subscribe to. */
 export interface Topic {
@@ -27,15 +27,15 @@ export const createTopic = async (deps: Deps, teamId: string, input: { name: str
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
   const item = { ...keys.topic.item(teamId, id), type: 'topic', id, team_id: teamId, name: input.name, description: input.description ?? null, default_subscription: input.default_subscription, visibility: input.visibility ?? 'private', created_at: now, updated_at: now };
-  await deps.db.send(new PutCommand({ TableName: deps.table, Item: item }));
+  await putItem(deps, item);
   return fromItem(item);
 };
 
 /** Reads a topic; 404 for another team's. */
 export const getTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
-  const out = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.topic.item(teamId, id), ConsistentRead: true }));
-  if (!out.Item) throw notFound('Topic');
-  return fromItem(out.Item);
+  const item = await getItem(deps, keys.topic.item(teamId, id));
+  if (!item) throw notFound('Topic');
+  return fromItem(item);
 };
 
 /** A page of the team's topics. */
@@ -45,32 +45,27 @@ export const listTopics = async (deps: Deps, teamId: string, page: Pagination) =
 };
 
 /** Every topic of a team. */
-export const allTopics = async (deps: Deps, teamId: string): Promise<Topic[]> => (await queryAll(deps, keys.topic.partition(teamId), keys.topic.prefix)).map(fromItem);
+export const allTopics = async (deps: Deps, teamId: string): Promise<Topic[]> => (await queryAll(deps, { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix })).map(fromItem);
 
 /** Changes name, description or visibility. */
 export const updateTopic = async (deps: Deps, teamId: string, id: string, change: { name?: string | undefined; description?: string | null | undefined; visibility?: 'public' | 'private' | undefined }): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
   const next = { ...t, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.description !== undefined ? { description: change.description } : {}), ...(change.visibility !== undefined ? { visibility: change.visibility } : {}) };
-  await deps.db.send(new UpdateCommand({
-    TableName: deps.table, Key: keys.topic.item(teamId, id),
-    UpdateExpression: 'SET #n = :n, description = :d, visibility = :v, updated_at = :u',
-    ExpressionAttributeNames: { '#n': 'name' },
-    ExpressionAttributeValues: { ':n': next.name, ':d': next.description, ':v': next.visibility, ':u': new Date(deps.clock.now()).toISOString() },
-  }));
+  await updateItem(deps, keys.topic.item(teamId, id), { set: { name: next.name, description: next.description, visibility: next.visibility, updated_at: new Date(deps.clock.now()).toISOString() } });
   return next;
 };
 
 /** Deletes a topic. */
 export const deleteTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
-  await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: keys.topic.item(teamId, id) }));
+  await deleteItem(deps, keys.topic.item(teamId, id));
   return t;
 };
 
 /** A contact's entry for each topic: the effective subscription and whether it was chosen. */
 export const contactTopics = async (deps: Deps, teamId: string, contactId: string, topics?: Topic[]) => {
   const all = topics ?? (await allTopics(deps, teamId));
-  const choices = new Map((await queryAll(deps, keys.contact.partition(teamId), keys.contact.topicChoicePrefix(contactId))).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']));
+  const choices = new Map((await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(contactId) })).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']));
   return all.map((t) => ({
     id: t.id,
     name: t.name,
@@ -90,19 +85,19 @@ export const setTopicChoices = async (deps: Deps, teamId: string, contact: Conta
   const topics = new Map((await batchGetItems(deps, [...new Set(choices.map((c) => c.id))].map((id) => keys.topic.item(teamId, id)))).map((i) => [i.id as string, fromItem(i)]));
   for (const c of choices) if (!topics.has(c.id)) throw validationError(`\`topics\`: this team has no topic ${c.id}.`);
   const current = new Map((await batchGetItems(deps, choices.map((c) => keys.contact.topicChoice(teamId, contact.id, c.id)))).map((i) => [i.topic_id as string, i.subscription as string]));
-  const writes: any[] = [];
+  const writes: Write[] = [];
   const events: ReturnType<typeof eventItem>[] = [];
   for (const c of choices) {
     const topic = topics.get(c.id)!;
     const before = current.get(c.id) ?? topic.defaultSubscription;
-    writes.push({ Put: { TableName: deps.table, Item: { ...keys.contact.topicChoice(teamId, contact.id, c.id), type: 'topic_choice', contact_id: contact.id, topic_id: c.id, subscription: c.subscription } } });
+    writes.push({ put: { ...keys.contact.topicChoice(teamId, contact.id, c.id), type: 'topic_choice', contact_id: contact.id, topic_id: c.id, subscription: c.subscription } });
     if (before !== c.subscription) {
       const type: EventType = c.subscription === 'opt_in' ? 'contact.topic_opt_in' : 'contact.topic_opt_out';
       const e = eventItem(deps, teamId, type, { ...contactEventData(contact, source), topic_id: topic.id, topic_name: topic.name });
       events.push(e);
-      writes.push({ Put: { TableName: deps.table, Item: e.item } });
+      writes.push({ put: e.item });
     }
   }
-  for (let i = 0; i < writes.length; i += 100) await deps.db.send(new TransactWriteCommand({ TransactItems: writes.slice(i, i + 100) }));
+  for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
   await publishEvents(deps, events.map((e) => e.record));
 };

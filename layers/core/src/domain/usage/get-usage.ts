@@ -1,8 +1,8 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
+import { batchGetItems } from '../../table/ops.ts';
 
 /** Price of 1,000 emails past the included monthly volume, when overage is on. */
 export const OVERAGE_USD_PER_1K = 0.9;
@@ -23,8 +23,7 @@ export const getUsage = async (deps: Deps, team: Team) => {
   const cal = calendarOf(deps.clock.now());
   const dayKey = keys.usage.day(team.id, cal.day);
   const monthKey = keys.usage.month(team.id, cal.month);
-  const out = await deps.db.send(new BatchGetCommand({ RequestItems: { [deps.table]: { Keys: [dayKey, monthKey] } } }));
-  const rows = out.Responses?.[deps.table] ?? [];
+  const rows = await batchGetItems(deps, [dayKey, monthKey], false);
   const sent = (k: { pk: string }) => Number(rows.find((r) => r.pk === k.pk)?.emails_sent ?? 0);
   const today = { emails_sent: sent(dayKey), resets_at: new Date(cal.nextMidnight).toISOString() };
   const base = { object: 'usage' as const, team: { id: team.id, name: team.name }, app_url: deps.config.APP_URL };

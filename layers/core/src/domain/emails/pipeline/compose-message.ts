@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
+import { queryAll } from '../../../table/ops.ts';
 import { hasUnsubscribePair } from '../rules/headers.ts';
 import type { EmailItem } from '../email.ts';
 
@@ -10,13 +10,8 @@ export const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNS
 
 const attachmentsOf = async (deps: Deps, e: EmailItem) => {
   if (e.attachment_chunks === 0) return [];
-  const out = await deps.db.send(new QueryCommand({
-    TableName: deps.table,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.email.item(e.team_id, e.id).pk, ':prefix': keys.email.attachmentPrefix },
-    ConsistentRead: true,
-  }));
-  const all = Buffer.concat((out.Items ?? []).map((i) => Buffer.from(i.content as string, 'base64')));
+  const chunks = await queryAll(deps, { pk: keys.email.item(e.team_id, e.id).pk, prefix: keys.email.attachmentPrefix, consistent: true });
+  const all = Buffer.concat(chunks.map((i) => Buffer.from(i.content as string, 'base64')));
   let offset = 0;
   return e.attachments.map((a) => {
     const content = all.subarray(offset, offset + a.size);

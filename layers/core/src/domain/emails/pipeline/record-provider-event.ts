@@ -1,12 +1,11 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
+import { getItem, transact } from '../../../table/ops.ts';
 import { eventItem, publishEvents, type EventType } from '../../events/record-event.ts';
 import { addSuppression } from '../../suppressions/suppression-store.ts';
 import type { EmailItem, EmailStatus } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
-import { countOutcome, reviewDeliverability } from '../../deliverability/guardrail.ts';
+import { outcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
 
 /** An SES event notification (the parts we read). */
 export interface SesEvent {
@@ -47,19 +46,21 @@ const mapping = (e: SesEvent): { status: EmailStatus; type: EventType; extra?: R
   }
 };
 
+/** A provider event is applied again on the email's new state at most this many times. */
+const MAX_APPLY_ATTEMPTS = 5;
+
 /**
  * Applies one SES event to its email (found through the tags we sent, so only the owning team's
  * email moves): status and last_event forward only, an event record per change, and a
- * suppression for a hard bounce or a complaint.
+ * suppression for a hard bounce or a complaint. A bounce or complaint is counted for the
+ * deliverability guardrail in the same transaction as the status change, so a replayed or
+ * retried event counts once.
  */
 export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<'applied' | 'ignored'> => {
   const teamId = event.mail.tags?.team_id?.[0];
   const emailId = event.mail.tags?.email_id?.[0];
   const change = mapping(event);
   if (!teamId || !emailId || !change) return 'ignored';
-  const found = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.email.item(teamId, emailId), ConsistentRead: true }));
-  const email = found.Item as EmailItem | undefined;
-  if (!email) return 'ignored';
 
   if (change.type === 'email.bounced') {
     for (const r of event.bounce?.bouncedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'bounce', source: null, sourceId: emailId });
@@ -67,33 +68,28 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   if (change.type === 'email.complained') {
     for (const r of event.complaint?.complainedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'complaint', source: null, sourceId: emailId });
   }
-  if ((change.type === 'email.bounced' || change.type === 'email.complained') && RANK[change.status] > RANK[email.status]) {
-    await countOutcome(deps, teamId, change.type === 'email.bounced' ? 'bounced' : 'complained');
-    await reviewDeliverability(deps, teamId);
-  }
-  if (RANK[change.status] <= RANK[email.status]) return 'ignored';
-  const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
-  try {
-    await deps.db.send(new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: deps.table,
-            Key: keys.email.item(teamId, emailId),
-            UpdateExpression: 'SET #s = :s, updated_at = :now, provider_message_id = :pm REMOVE gsi3pk, gsi3sk, claim_token, claimed_until',
-            ConditionExpression: '#s = :was',
-            ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':s': change.status, ':now': new Date(deps.clock.now()).toISOString(), ':pm': event.mail.messageId, ':was': email.status },
-          },
+  const outcome = change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
+  for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
+    const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
+    if (!email || RANK[change.status] <= RANK[email.status]) return 'ignored';
+    const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
+    const written = await transact(deps, [
+      {
+        update: keys.email.item(teamId, emailId),
+        change: {
+          set: { status: change.status, updated_at: new Date(deps.clock.now()).toISOString(), provider_message_id: event.mail.messageId },
+          remove: ['gsi3pk', 'gsi3sk', 'claim_token', 'claimed_until'],
         },
-        { Put: { TableName: deps.table, Item: record.item } },
-      ],
-    }));
-  } catch (error) {
+        when: { attr: 'status', eq: email.status },
+      },
+      { put: record.item },
+      ...(outcome ? [outcomeCount(deps, teamId, outcome)] : []),
+    ]);
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
-    if (error instanceof TransactionCanceledException) return recordProviderEvent(deps, event);
-    throw error;
+    if (!written.ok) continue;
+    await publishEvents(deps, [record.record]);
+    if (outcome) await reviewDeliverability(deps, teamId);
+    return 'applied';
   }
-  await publishEvents(deps, [record.record]);
-  return 'applied';
+  throw new Error(`provider event ${event.eventType} for email ${emailId}: the email kept moving over ${MAX_APPLY_ATTEMPTS} attempts; SNS will deliver it again`);
 };

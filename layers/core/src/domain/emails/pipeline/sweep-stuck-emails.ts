@@ -1,49 +1,23 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { calendarOf } from '../../usage/get-usage.ts';
+import { queryPages } from '../../../table/ops.ts';
+import { sendJob } from '../accept-emails.ts';
 import type { SendJob } from '../email.ts';
 
 /**
- * Finds emails still before the provider past the deadline (stored but never queued, queued but
- * the message lost, a worker that died holding the claim) and queues them again; the send
- * worker's claim makes a duplicate message harmless. Parked emails are released after the UTC
- * day they were parked in.
+ * Finds emails still before the provider past their due time plus the grace period (stored but
+ * never queued, queued but the message lost, a worker that died holding the claim, a schedule
+ * that did not fire) and queues them again; the send worker's claim makes a duplicate message
+ * harmless. It reads only the due index's entries past due, never mail that is not due yet.
  */
-export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number; released: number }> => {
-  const now = deps.clock.now();
-  const cutoff = new Date(now - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
-  const today = calendarOf(now).day;
+export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number }> => {
+  const cutoff = new Date(deps.clock.now() - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
   const jobs: { body: SendJob }[] = [];
-  let released = 0;
-  for (let shard = 0; shard < keys.email.pendingShards; shard++) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await deps.db.send(new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :cutoff',
-        ExpressionAttributeValues: { ':pk': keys.email.pendingPartition(shard), ':cutoff': cutoff },
-        ExclusiveStartKey: start,
-      }));
-      for (const e of out.Items ?? []) {
-        if (e.status === 'held') continue; // waits for review (releaseHeldEmails)
-        if (e.status === 'queued_quota') {
-          if (String(e.created_at).slice(0, 10) >= today) continue;
-          await deps.db.send(new UpdateCommand({
-            TableName: deps.table, Key: keys.email.item(e.team_id, e.id),
-            UpdateExpression: 'SET #s = :queued', ConditionExpression: '#s = :parked',
-            ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':queued': 'queued', ':parked': 'queued_quota' },
-          })).catch(() => undefined);
-          released++;
-        } else if (e.status === 'scheduled' && e.scheduled_at && Date.parse(e.scheduled_at) > now - deps.config.SWEEP_AFTER_SECONDS * 1000) {
-          continue;
-        }
-        jobs.push({ body: { teamId: e.team_id, emailId: e.id } });
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
+  for (let shard = 0; shard < keys.email.dueShards; shard++) {
+    for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.email.sendDuePartition(shard), below: cutoff })) {
+      jobs.push(...page.items.map((e) => sendJob({ team_id: e.team_id, id: e.id })));
+    }
   }
   await deps.queue.send(deps.config.SEND_QUEUE_URL, jobs);
-  return { requeued: jobs.length, released };
+  return { requeued: jobs.length };
 };

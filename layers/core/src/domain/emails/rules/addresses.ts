@@ -93,3 +93,6 @@ export const parseMailboxList = (
     return parseMailbox(item, `${field}[${index}]`);
   });
 };
+
+/** The bare address of a stored mailbox (`Name <user@host>` or `user@host`). */
+export const bareAddress = (mailbox: string): string => /<([^>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox;

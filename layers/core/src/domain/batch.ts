@@ -1,0 +1,45 @@
+import { isApiError, type ApiError } from '../errors/api-error.ts';
+import type { ErrorName } from '../errors/catalog.ts';
+import type { BatchMode } from '../schemas/batch.ts';
+
+/** An item's refusal in a permissive batch's `errors`. */
+export interface ItemError {
+  readonly index: number;
+  readonly message: string;
+}
+
+/**
+ * Refusals that concern the caller, not an item: a batch answers them once for the whole call
+ * in either mode (spec §4: pause, suspension, quota and key scope are never per item).
+ */
+const CALL_LEVEL: ReadonlySet<ErrorName> = new Set<ErrorName>([
+  'team_suspended', 'sending_paused', 'restricted_api_key', 'rate_limit_exceeded', 'daily_quota_exceeded', 'monthly_quota_exceeded',
+]);
+
+/** Whether an error refuses the whole call rather than one item. */
+export const isCallLevel = (error: ApiError): boolean => CALL_LEVEL.has(error.name as ErrorName);
+
+/**
+ * The batch-validation rule of every batch endpoint: each item is checked in order; in strict
+ * mode the first invalid item refuses the whole batch (its error, prefixed with its index), in
+ * permissive mode invalid items are reported by index and the valid ones go on. A call-level
+ * refusal is thrown once, whatever the mode.
+ */
+export const checkBatch = async <T>(
+  items: readonly unknown[],
+  mode: BatchMode,
+  check: (item: unknown, index: number) => T | Promise<T>,
+): Promise<{ valid: { index: number; value: T }[]; errors: ItemError[] }> => {
+  const valid: { index: number; value: T }[] = [];
+  const errors: ItemError[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      valid.push({ index, value: await check(item, index) });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (mode === 'strict' || isCallLevel(error)) throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
+      errors.push({ index, message: error.message });
+    }
+  }
+  return { valid, errors };
+};

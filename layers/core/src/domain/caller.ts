@@ -1,0 +1,20 @@
+import type { Team } from './teams/team.ts';
+import type { ApiKey, Permission } from './api-keys/api-key.ts';
+
+/**
+ * Who is calling a use case, as the use cases need it: the team, what the credential may do,
+ * and the one sending domain it is restricted to. Each host (HTTP API, SMTP relay, MCP tools,
+ * dashboard) authenticates its own way and builds a Caller; the use cases never see a request.
+ */
+export interface Caller {
+  readonly team: Team;
+  /** The credential acting (an API key id), for rate windows and logs. */
+  readonly keyId: string;
+  /** Everything, or sending only (spec §5). */
+  readonly scope: Permission;
+  /** When set, the caller may send only from this domain id. */
+  readonly domainId: string | null;
+}
+
+/** The caller an API key stands for. */
+export const callerOfKey = (key: ApiKey, team: Team): Caller => ({ team, keyId: key.id, scope: key.permission, domainId: key.domainId });

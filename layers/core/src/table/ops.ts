@@ -1,0 +1,309 @@
+import {
+  BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { Deps } from '../runtime/deps.ts';
+import { TABLE, type IndexName } from './definition.ts';
+
+/**
+ * The operations the domain speaks to the table through: items are plain objects, keys come
+ * from keys.ts, conditions and changes are data. Every DynamoDB expression of the service is
+ * compiled here; retries of unprocessed items and transaction conflicts are bounded here.
+ */
+
+/** A primary key. */
+export interface Key {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+/** A stored item. */
+export type Item = Record<string, any>;
+
+/** A condition on an item, compiled to a condition (or filter) expression. */
+export type Condition =
+  | { readonly exists: boolean }
+  | { readonly attr: string; readonly eq: unknown }
+  | { readonly attr: string; readonly ne: unknown }
+  | { readonly attr: string; readonly in: readonly unknown[] }
+  | { readonly attr: string; readonly lt: unknown }
+  | { readonly attr: string; readonly absent: true }
+  | { readonly or: readonly Condition[] }
+  | { readonly and: readonly Condition[] };
+
+/** A change to an item's attributes. */
+export interface Change {
+  readonly set?: Readonly<Record<string, unknown>>;
+  readonly add?: Readonly<Record<string, number>>;
+  readonly remove?: readonly string[];
+  /** When the table's TTL deletes the item (epoch seconds). */
+  readonly expiresAt?: number;
+}
+
+/** Unprocessed batch items and conflicting transactions are retried this many times. */
+export const MAX_RETRIES = 8;
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+
+/** Builds the names and values of one expression set. */
+export class Expression {
+  private readonly names = new Map<string, string>();
+  private readonly values: Record<string, unknown> = {};
+  private n = 0;
+
+  name(attr: string): string {
+    let alias = this.names.get(attr);
+    if (!alias) this.names.set(attr, (alias = `#a${this.names.size}`));
+    return alias;
+  }
+
+  value(v: unknown): string {
+    const alias = `:v${this.n++}`;
+    this.values[alias] = v;
+    return alias;
+  }
+
+  /** A condition expression; nested groups of several terms get parentheses, nothing else (DynamoDB refuses redundant ones). */
+  condition(c: Condition, nested = false): string {
+    const group = (terms: readonly Condition[], op: string) => {
+      if (terms.length === 1) return this.condition(terms[0]!, nested);
+      const joined = terms.map((t) => this.condition(t, true)).join(` ${op} `);
+      return nested ? `(${joined})` : joined;
+    };
+    if ('or' in c) return group(c.or, 'OR');
+    if ('and' in c) return group(c.and, 'AND');
+    if ('exists' in c) return `${c.exists ? 'attribute_exists' : 'attribute_not_exists'}(${this.name(TABLE.partitionKey)})`;
+    const a = this.name(c.attr);
+    if ('eq' in c) return `${a} = ${this.value(c.eq)}`;
+    if ('ne' in c) return `${a} <> ${this.value(c.ne)}`;
+    if ('in' in c) return `${a} IN (${c.in.map((v) => this.value(v)).join(', ')})`;
+    if ('lt' in c) return `${a} < ${this.value(c.lt)}`;
+    return `attribute_not_exists(${a})`;
+  }
+
+  update(change: Change): string {
+    const set = Object.entries({ ...change.set, ...(change.expiresAt !== undefined ? { [TABLE.ttlAttribute]: change.expiresAt } : {}) });
+    const add = Object.entries(change.add ?? {});
+    const parts = [
+      set.length ? `SET ${set.map(([k, v]) => `${this.name(k)} = ${this.value(v)}`).join(', ')}` : '',
+      add.length ? `ADD ${add.map(([k, v]) => `${this.name(k)} ${this.value(v)}`).join(', ')}` : '',
+      change.remove?.length ? `REMOVE ${change.remove.map((k) => this.name(k)).join(', ')}` : '',
+    ];
+    return parts.filter(Boolean).join(' ');
+  }
+
+  params() {
+    return {
+      ...(this.names.size ? { ExpressionAttributeNames: Object.fromEntries([...this.names].map(([attr, alias]) => [alias, attr])) } : {}),
+      ...(this.n ? { ExpressionAttributeValues: this.values } : {}),
+    };
+  }
+}
+
+const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
+
+/** Reads one item (strongly consistent unless told otherwise). */
+export const getItem = async (deps: Deps, key: Key, consistent = true): Promise<Item | undefined> =>
+  (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: consistent }))).Item;
+
+/** Writes an item; false when `when` does not hold. */
+export const putItem = async (deps: Deps, item: Item, when?: Condition): Promise<boolean> => {
+  const x = new Expression();
+  const condition = when ? x.condition(when) : undefined;
+  try {
+    await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ...(condition ? { ConditionExpression: condition } : {}), ...x.params() }));
+    return true;
+  } catch (error) {
+    if (conditionFailed(error)) return false;
+    throw error;
+  }
+};
+
+/** Changes an item and returns it as stored afterwards; undefined when `when` does not hold. */
+export const updateItem = async (deps: Deps, key: Key, change: Change, when?: Condition): Promise<Item | undefined> => {
+  const x = new Expression();
+  const UpdateExpression = x.update(change);
+  const condition = when ? x.condition(when) : undefined;
+  try {
+    const out = await deps.db.send(new UpdateCommand({
+      TableName: deps.table, Key: key, UpdateExpression, ...(condition ? { ConditionExpression: condition } : {}), ...x.params(), ReturnValues: 'ALL_NEW',
+    }));
+    return out.Attributes ?? {};
+  } catch (error) {
+    if (conditionFailed(error)) return undefined;
+    throw error;
+  }
+};
+
+/** Deletes an item; false when `when` does not hold. */
+export const deleteItem = async (deps: Deps, key: Key, when?: Condition): Promise<boolean> => {
+  const x = new Expression();
+  const condition = when ? x.condition(when) : undefined;
+  try {
+    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: key, ...(condition ? { ConditionExpression: condition } : {}), ...x.params() }));
+    return true;
+  } catch (error) {
+    if (conditionFailed(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Adds to counters of one item, each kept at or under its ceiling, in one conditional write;
+ * returns the item afterwards, or undefined when an addition would pass a ceiling.
+ */
+export const addToCounters = (
+  deps: Deps,
+  key: Key,
+  counters: { add: Readonly<Record<string, number>>; ceilings?: Readonly<Record<string, number>>; expiresAt?: number; set?: Readonly<Record<string, unknown>> },
+): Promise<Item | undefined> => {
+  const limits = Object.entries(counters.ceilings ?? {});
+  const when: Condition | undefined = limits.length
+    ? { and: limits.map(([attr, max]) => ({ or: [{ attr, absent: true as const }, { attr, lt: max - (counters.add[attr] ?? 0) + 1 }] })) }
+    : undefined;
+  return updateItem(deps, key, { add: counters.add, ...(counters.set ? { set: counters.set } : {}), ...(counters.expiresAt !== undefined ? { expiresAt: counters.expiresAt } : {}) }, when);
+};
+
+/** One write of a transaction. */
+export type Write =
+  | { readonly put: Item; readonly when?: Condition }
+  | { readonly delete: Key; readonly when?: Condition }
+  | { readonly update: Key; readonly change: Change; readonly when?: Condition };
+
+const compile = (deps: Deps, w: Write) => {
+  const x = new Expression();
+  const TableName = deps.table;
+  if ('put' in w) {
+    const c = w.when ? x.condition(w.when) : undefined;
+    return { Put: { TableName, Item: w.put, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
+  }
+  if ('delete' in w) {
+    const c = w.when ? x.condition(w.when) : undefined;
+    return { Delete: { TableName, Key: w.delete, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
+  }
+  const UpdateExpression = x.update(w.change);
+  const c = w.when ? x.condition(w.when) : undefined;
+  return { Update: { TableName, Key: w.update, UpdateExpression, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
+};
+
+/**
+ * Writes all or nothing. Returns false when a condition does not hold (the index of the first
+ * failing write in `failed`); a conflict with another transaction is retried, boundedly.
+ */
+export const transact = async (deps: Deps, writes: readonly Write[]): Promise<{ ok: true } | { ok: false; failed: number }> => {
+  const TransactItems = writes.map((w) => compile(deps, w));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: TransactItems as any }));
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) return { ok: false, failed };
+      if (attempt >= MAX_RETRIES) throw error;
+      await backoff(attempt);
+    }
+  }
+};
+
+/** Where a query reads: a partition of the table or of an index, optionally a sort-key range. */
+export interface Range {
+  readonly pk: string;
+  readonly index?: IndexName;
+  /** Sort keys starting with this. */
+  readonly prefix?: string;
+  /** Sort keys strictly below this. */
+  readonly below?: string;
+  readonly filter?: Condition;
+  /** Only these attributes. */
+  readonly project?: readonly string[];
+  readonly consistent?: boolean;
+  /** Items per page (DynamoDB's own page size when absent). */
+  readonly pageSize?: number;
+}
+
+const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undefined): QueryCommandInput => {
+  const x = new Expression();
+  const pk = x.name(r.index ? `${r.index}pk` : TABLE.partitionKey);
+  const sk = () => x.name(r.index ? `${r.index}sk` : TABLE.sortKey);
+  const key = [`${pk} = ${x.value(r.pk)}`];
+  if (r.prefix) key.push(`begins_with(${sk()}, ${x.value(r.prefix)})`);
+  if (r.below !== undefined) key.push(`${sk()} < ${x.value(r.below)}`);
+  const filter = r.filter ? x.condition(r.filter) : undefined;
+  const projection = r.project?.map((a) => x.name(a)).join(', ');
+  return {
+    TableName: deps.table,
+    ...(r.index ? { IndexName: r.index } : {}),
+    KeyConditionExpression: key.join(' AND '),
+    ...(filter ? { FilterExpression: filter } : {}),
+    ...(projection ? { ProjectionExpression: projection } : {}),
+    ...(r.consistent ? { ConsistentRead: true } : {}),
+    ...(r.pageSize ? { Limit: r.pageSize } : {}),
+    ...x.params(),
+    ...(start ? { ExclusiveStartKey: start } : {}),
+  };
+};
+
+/** The pages of a range, in sort-key order, each with the cursor to resume after it. */
+export async function* queryPages(deps: Deps, r: Range, from?: Record<string, unknown>): AsyncGenerator<{ items: Item[]; next: Record<string, unknown> | undefined }> {
+  let start = from;
+  do {
+    const out = await deps.db.send(new QueryCommand(queryInput(deps, r, start)));
+    start = out.LastEvaluatedKey;
+    yield { items: out.Items ?? [], next: start };
+  } while (start);
+}
+
+/** Every item of a range (every page). */
+export const queryAll = async (deps: Deps, r: Range): Promise<Item[]> => {
+  const items: Item[] = [];
+  for await (const page of queryPages(deps, r)) items.push(...page.items);
+  return items;
+};
+
+/** How many items a range holds (every page counted). */
+export const countItems = async (deps: Deps, r: Range): Promise<number> => {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await deps.db.send(new QueryCommand({ ...queryInput(deps, r, start), Select: 'COUNT' }));
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+};
+
+/** Reads many items by key, 100 per call, retrying unprocessed keys (boundedly). */
+export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consistent = true): Promise<Item[]> => {
+  const rows: Item[] = [];
+  for (let i = 0; i < keyList.length; i += 100) {
+    let request: Record<string, any> | undefined = { [deps.table]: { Keys: keyList.slice(i, i + 100), ConsistentRead: consistent } };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.Keys?.length} keys unprocessed after ${MAX_RETRIES} retries`);
+      if (attempt > 0) await backoff(attempt);
+      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
+      rows.push(...(out.Responses?.[deps.table] ?? []));
+      request = out.UnprocessedKeys;
+    }
+  }
+  return rows;
+};
+
+/** Writes and deletes many items, 25 per call, retrying unprocessed items (boundedly). */
+export const batchWriteItems = async (deps: Deps, writes: { put?: readonly Item[]; delete?: readonly Key[] }): Promise<void> => {
+  const requests = [
+    ...(writes.put ?? []).map((Item) => ({ PutRequest: { Item } })),
+    ...(writes.delete ?? []).map((Key) => ({ DeleteRequest: { Key } })),
+  ];
+  for (let i = 0; i < requests.length; i += 25) {
+    let request: Record<string, any> | undefined = { [deps.table]: requests.slice(i, i + 25) };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.length} writes unprocessed after ${MAX_RETRIES} retries`);
+      if (attempt > 0) await backoff(attempt);
+      const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
+      request = out.UnprocessedItems;
+    }
+  }
+};
