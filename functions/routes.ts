@@ -1,7 +1,11 @@
+import type { ApiHandler } from '@mailstack/core/http/types';
+
 /**
- * The route manifest: every HTTP route of the API, read by the CDK API construct and by the local
- * server, so the cloud and local route tables cannot drift. Each route belongs to a resource area;
- * an area is one Lambda whose entry (`functions/<area>/index.ts`) dispatches by route key.
+ * The route manifest: every HTTP route of the API and the handler that answers it, read by the
+ * CDK API construct, the local server and each area's Lambda entry, so the cloud and local route
+ * tables and the dispatch cannot drift. Each route belongs to a resource area; an area is one
+ * Lambda whose entry (`functions/<area>/index.ts`) dispatches by route key through `areaRoutes`.
+ * An alias (the audience names of segments, `/audiences/{id}/contacts`) names the same handler.
  */
 export interface RouteEntry {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -9,81 +13,96 @@ export interface RouteEntry {
   readonly path: string;
   /** The resource area (one Lambda). */
   readonly area: Area;
+  /** The handler module, relative to functions/ without extension (`contacts/create-contact`). */
+  readonly handler: `${Area}/${string}`;
 }
 
 /** The resource areas, one Lambda each. */
 export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences'] as const;
 export type Area = (typeof AREAS)[number];
 
-const r = (method: RouteEntry['method'], path: string, area: Area): RouteEntry => ({ method, path, area });
+const r = (method: RouteEntry['method'], path: string, handler: RouteEntry['handler']): RouteEntry => ({ method, path, handler, area: handler.split('/')[0] as Area });
 
 /** Every route. */
 export const ROUTES: readonly RouteEntry[] = [
-  r('POST', '/domains', 'domains'),
-  r('GET', '/domains', 'domains'),
-  r('GET', '/domains/{id}', 'domains'),
-  r('PATCH', '/domains/{id}', 'domains'),
-  r('DELETE', '/domains/{id}', 'domains'),
-  r('POST', '/domains/{id}/verify', 'domains'),
-  r('GET', '/usage', 'usage'),
-  r('POST', '/emails', 'emails'),
-  r('POST', '/emails/batch', 'emails'),
-  r('GET', '/emails', 'emails'),
-  r('GET', '/emails/{id}', 'emails'),
-  r('PATCH', '/emails/{id}', 'emails'),
-  r('POST', '/emails/{id}/cancel', 'emails'),
-  r('DELETE', '/emails/{id}', 'emails'),
-  r('POST', '/provider-events/ses', 'provider-events'),
-  r('POST', '/contacts', 'contacts'),
-  r('GET', '/contacts', 'contacts'),
-  r('GET', '/contacts/{id}', 'contacts'),
-  r('PATCH', '/contacts/{id}', 'contacts'),
-  r('DELETE', '/contacts/{id}', 'contacts'),
-  r('POST', '/contacts/batch', 'contacts'),
-  r('POST', '/contacts/batch/get', 'contacts'),
-  r('POST', '/contacts/batch/remove', 'contacts'),
-  r('GET', '/contacts/{id}/segments', 'contacts'),
-  r('POST', '/contacts/{id}/segments/{segment_id}', 'contacts'),
-  r('DELETE', '/contacts/{id}/segments/{segment_id}', 'contacts'),
-  r('GET', '/contacts/{id}/topics', 'contacts'),
-  r('PATCH', '/contacts/{id}/topics', 'contacts'),
-  r('POST', '/contacts/{id}/preferences-link', 'contacts'),
-  r('POST', '/audiences/{id}/contacts', 'contacts'),
-  r('GET', '/audiences/{id}/contacts', 'contacts'),
-  r('GET', '/segments/{id}/contacts', 'contacts'),
-  r('GET', '/audiences/{id}/contacts/{contact_id}', 'contacts'),
-  r('PATCH', '/audiences/{id}/contacts/{contact_id}', 'contacts'),
-  r('DELETE', '/audiences/{id}/contacts/{contact_id}', 'contacts'),
-  r('POST', '/segments', 'segments'),
-  r('GET', '/segments', 'segments'),
-  r('GET', '/segments/{id}', 'segments'),
-  r('DELETE', '/segments/{id}', 'segments'),
-  r('POST', '/audiences', 'segments'),
-  r('GET', '/audiences', 'segments'),
-  r('GET', '/audiences/{id}', 'segments'),
-  r('DELETE', '/audiences/{id}', 'segments'),
-  r('PATCH', '/segments/{id}', 'segments'),
-  r('POST', '/contact-properties', 'contact-properties'),
-  r('GET', '/contact-properties', 'contact-properties'),
-  r('GET', '/contact-properties/{id}', 'contact-properties'),
-  r('PATCH', '/contact-properties/{id}', 'contact-properties'),
-  r('DELETE', '/contact-properties/{id}', 'contact-properties'),
-  r('POST', '/topics', 'topics'),
-  r('GET', '/topics', 'topics'),
-  r('GET', '/topics/{id}', 'topics'),
-  r('PATCH', '/topics/{id}', 'topics'),
-  r('DELETE', '/topics/{id}', 'topics'),
-  r('POST', '/suppressions', 'suppressions'),
-  r('GET', '/suppressions', 'suppressions'),
-  r('GET', '/suppressions/{id}', 'suppressions'),
-  r('DELETE', '/suppressions/{id}', 'suppressions'),
-  r('POST', '/suppressions/batch/add', 'suppressions'),
-  r('POST', '/suppressions/batch/remove', 'suppressions'),
-  r('GET', '/preferences/{token}', 'preferences'),
-  r('POST', '/preferences/{token}', 'preferences'),
-  r('GET', '/unsubscribe/{token}', 'preferences'),
-  r('POST', '/unsubscribe/{token}', 'preferences'),
+  r('POST', '/domains', 'domains/create-domain'),
+  r('GET', '/domains', 'domains/list-domains'),
+  r('GET', '/domains/{id}', 'domains/get-domain'),
+  r('PATCH', '/domains/{id}', 'domains/update-domain'),
+  r('DELETE', '/domains/{id}', 'domains/delete-domain'),
+  r('POST', '/domains/{id}/verify', 'domains/verify-domain'),
+  r('GET', '/usage', 'usage/get-usage'),
+  r('POST', '/emails', 'emails/send-email'),
+  r('POST', '/emails/batch', 'emails/send-batch'),
+  r('GET', '/emails', 'emails/list-emails'),
+  r('GET', '/emails/{id}', 'emails/get-email'),
+  r('PATCH', '/emails/{id}', 'emails/update-email'),
+  r('POST', '/emails/{id}/cancel', 'emails/cancel-email'),
+  r('DELETE', '/emails/{id}', 'emails/delete-email'),
+  r('POST', '/provider-events/ses', 'provider-events/receive-ses-event'),
+  r('POST', '/contacts', 'contacts/create-contact'),
+  r('GET', '/contacts', 'contacts/list-contacts'),
+  r('GET', '/contacts/{id}', 'contacts/get-contact'),
+  r('PATCH', '/contacts/{id}', 'contacts/update-contact'),
+  r('DELETE', '/contacts/{id}', 'contacts/delete-contact'),
+  r('POST', '/contacts/batch', 'contacts/batch-create-contacts'),
+  r('POST', '/contacts/batch/get', 'contacts/batch-get-contacts'),
+  r('POST', '/contacts/batch/remove', 'contacts/batch-remove-contacts'),
+  r('GET', '/contacts/{id}/segments', 'contacts/list-contact-segments'),
+  r('POST', '/contacts/{id}/segments/{segment_id}', 'contacts/add-contact-segment'),
+  r('DELETE', '/contacts/{id}/segments/{segment_id}', 'contacts/remove-contact-segment'),
+  r('GET', '/contacts/{id}/topics', 'contacts/list-contact-topics'),
+  r('PATCH', '/contacts/{id}/topics', 'contacts/update-contact-topics'),
+  r('POST', '/contacts/{id}/preferences-link', 'contacts/create-preferences-link'),
+  r('POST', '/audiences/{id}/contacts', 'contacts/create-audience-contact'),
+  r('GET', '/audiences/{id}/contacts', 'contacts/list-segment-contacts'),
+  r('GET', '/segments/{id}/contacts', 'contacts/list-segment-contacts'),
+  r('GET', '/audiences/{id}/contacts/{contact_id}', 'contacts/get-audience-contact'),
+  r('PATCH', '/audiences/{id}/contacts/{contact_id}', 'contacts/update-audience-contact'),
+  r('DELETE', '/audiences/{id}/contacts/{contact_id}', 'contacts/delete-audience-contact'),
+  r('POST', '/segments', 'segments/create-segment'),
+  r('GET', '/segments', 'segments/list-segments'),
+  r('GET', '/segments/{id}', 'segments/get-segment'),
+  r('DELETE', '/segments/{id}', 'segments/delete-segment'),
+  r('POST', '/audiences', 'segments/create-segment'),
+  r('GET', '/audiences', 'segments/list-segments'),
+  r('GET', '/audiences/{id}', 'segments/get-segment'),
+  r('DELETE', '/audiences/{id}', 'segments/delete-segment'),
+  r('PATCH', '/segments/{id}', 'segments/update-segment'),
+  r('POST', '/contact-properties', 'contact-properties/create-contact-property'),
+  r('GET', '/contact-properties', 'contact-properties/list-contact-properties'),
+  r('GET', '/contact-properties/{id}', 'contact-properties/get-contact-property'),
+  r('PATCH', '/contact-properties/{id}', 'contact-properties/update-contact-property'),
+  r('DELETE', '/contact-properties/{id}', 'contact-properties/delete-contact-property'),
+  r('POST', '/topics', 'topics/create-topic'),
+  r('GET', '/topics', 'topics/list-topics'),
+  r('GET', '/topics/{id}', 'topics/get-topic'),
+  r('PATCH', '/topics/{id}', 'topics/update-topic'),
+  r('DELETE', '/topics/{id}', 'topics/delete-topic'),
+  r('POST', '/suppressions', 'suppressions/add-suppression'),
+  r('GET', '/suppressions', 'suppressions/list-suppressions'),
+  r('GET', '/suppressions/{id}', 'suppressions/get-suppression'),
+  r('DELETE', '/suppressions/{id}', 'suppressions/remove-suppression'),
+  r('POST', '/suppressions/batch/add', 'suppressions/batch-add-suppressions'),
+  r('POST', '/suppressions/batch/remove', 'suppressions/batch-remove-suppressions'),
+  r('GET', '/preferences/{token}', 'preferences/show-preferences'),
+  r('POST', '/preferences/{token}', 'preferences/save-preferences'),
+  r('GET', '/unsubscribe/{token}', 'preferences/show-unsubscribe'),
+  r('POST', '/unsubscribe/{token}', 'preferences/one-click-unsubscribe'),
 ];
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */
 export const routeKey = (route: RouteEntry): string => `${route.method} ${route.path}`;
+
+/**
+ * The dispatch table of one area's Lambda, from the manifest: route key -> the handler the route
+ * names. `handlers` maps each handler module's name (its file name) to its export; a manifest
+ * route whose handler is missing fails at cold start, naming it.
+ */
+export const areaRoutes = (area: Area, handlers: Readonly<Record<string, ApiHandler>>): Record<string, ApiHandler> =>
+  Object.fromEntries(ROUTES.filter((route) => route.area === area).map((route) => {
+    const name = route.handler.slice(area.length + 1);
+    const handler = handlers[name];
+    if (!handler) throw new Error(`functions/${area}/index.ts does not provide ${name}, which the route manifest names for ${routeKey(route)}`);
+    return [routeKey(route), handler];
+  }));

@@ -1,4 +1,5 @@
 import { dispatch } from '@mailstack/core/http/dispatch';
+import { areaRoutes } from '../routes.ts';
 import { handler as createContact } from './create-contact.ts';
 import { handler as listContacts } from './list-contacts.ts';
 import { handler as getContact } from './get-contact.ts';
@@ -14,32 +15,30 @@ import { handler as listContactTopics } from './list-contact-topics.ts';
 import { handler as updateContactTopics } from './update-contact-topics.ts';
 import { handler as createPreferencesLink } from './create-preferences-link.ts';
 import { handler as createAudienceContact } from './create-audience-contact.ts';
-import { handler as listAudienceContacts } from './list-audience-contacts.ts';
 import { handler as listSegmentContacts } from './list-segment-contacts.ts';
 import { handler as getAudienceContact } from './get-audience-contact.ts';
 import { handler as updateAudienceContact } from './update-audience-contact.ts';
 import { handler as deleteAudienceContact } from './delete-audience-contact.ts';
 
-/** The contacts Lambda. */
-export const handler = dispatch({
-  'POST /contacts': createContact,
-  'GET /contacts': listContacts,
-  'GET /contacts/{id}': getContact,
-  'PATCH /contacts/{id}': updateContact,
-  'DELETE /contacts/{id}': deleteContact,
-  'POST /contacts/batch': batchCreateContacts,
-  'POST /contacts/batch/get': batchGetContacts,
-  'POST /contacts/batch/remove': batchRemoveContacts,
-  'GET /contacts/{id}/segments': listContactSegments,
-  'POST /contacts/{id}/segments/{segment_id}': addContactSegment,
-  'DELETE /contacts/{id}/segments/{segment_id}': removeContactSegment,
-  'GET /contacts/{id}/topics': listContactTopics,
-  'PATCH /contacts/{id}/topics': updateContactTopics,
-  'POST /contacts/{id}/preferences-link': createPreferencesLink,
-  'POST /audiences/{id}/contacts': createAudienceContact,
-  'GET /audiences/{id}/contacts': listAudienceContacts,
-  'GET /segments/{id}/contacts': listSegmentContacts,
-  'GET /audiences/{id}/contacts/{contact_id}': getAudienceContact,
-  'PATCH /audiences/{id}/contacts/{contact_id}': updateAudienceContact,
-  'DELETE /audiences/{id}/contacts/{contact_id}': deleteAudienceContact,
-});
+/** The contacts Lambda. Its routes, and the handler answering each, come from the route manifest. */
+export const handler = dispatch(areaRoutes('contacts', {
+  'create-contact': createContact,
+  'list-contacts': listContacts,
+  'get-contact': getContact,
+  'update-contact': updateContact,
+  'delete-contact': deleteContact,
+  'batch-create-contacts': batchCreateContacts,
+  'batch-get-contacts': batchGetContacts,
+  'batch-remove-contacts': batchRemoveContacts,
+  'list-contact-segments': listContactSegments,
+  'add-contact-segment': addContactSegment,
+  'remove-contact-segment': removeContactSegment,
+  'list-contact-topics': listContactTopics,
+  'update-contact-topics': updateContactTopics,
+  'create-preferences-link': createPreferencesLink,
+  'create-audience-contact': createAudienceContact,
+  'list-segment-contacts': listSegmentContacts,
+  'get-audience-contact': getAudienceContact,
+  'update-audience-contact': updateAudienceContact,
+  'delete-audience-contact': deleteAudienceContact,
+}));

@@ -3,10 +3,10 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf } from '@mailstack/core/schemas/common';
 import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
 
-/** GET /segments/{id}/contacts (what the SDK calls for contacts.list({ segmentId })) */
+/** GET /segments/{id}/contacts (contacts.list({ segmentId })) and its legacy alias GET /audiences/{id}/contacts */
 export const handler = apiRoute({
   access: 'full',
-  params: v.object({ id: v.pipe(v.string(), v.uuid('must be a segment id.')) }),
+  params: v.object({ id: v.pipe(v.string(), v.uuid('must be a segment (audience) id.')) }),
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
     const { contacts, hasMore } = await listContacts(deps, auth.team.id, query, params.id);

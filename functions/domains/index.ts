@@ -1,4 +1,5 @@
 import { dispatch } from '@mailstack/core/http/dispatch';
+import { areaRoutes } from '../routes.ts';
 import { handler as createDomain } from './create-domain.ts';
 import { handler as listDomains } from './list-domains.ts';
 import { handler as getDomain } from './get-domain.ts';
@@ -6,12 +7,12 @@ import { handler as updateDomain } from './update-domain.ts';
 import { handler as deleteDomain } from './delete-domain.ts';
 import { handler as verifyDomain } from './verify-domain.ts';
 
-/** The domains Lambda: every /domains route. */
-export const handler = dispatch({
-  'POST /domains': createDomain,
-  'GET /domains': listDomains,
-  'GET /domains/{id}': getDomain,
-  'PATCH /domains/{id}': updateDomain,
-  'DELETE /domains/{id}': deleteDomain,
-  'POST /domains/{id}/verify': verifyDomain,
-});
+/** The domains Lambda: every /domains route. Its routes, and the handler answering each, come from the route manifest. */
+export const handler = dispatch(areaRoutes('domains', {
+  'create-domain': createDomain,
+  'list-domains': listDomains,
+  'get-domain': getDomain,
+  'update-domain': updateDomain,
+  'delete-domain': deleteDomain,
+  'verify-domain': verifyDomain,
+}));

@@ -1,4 +1,5 @@
 import { dispatch } from '@mailstack/core/http/dispatch';
+import { areaRoutes } from '../routes.ts';
 import { handler as sendEmail } from './send-email.ts';
 import { handler as sendBatch } from './send-batch.ts';
 import { handler as listEmails } from './list-emails.ts';
@@ -7,13 +8,13 @@ import { handler as updateEmail } from './update-email.ts';
 import { handler as cancelEmail } from './cancel-email.ts';
 import { handler as deleteEmail } from './delete-email.ts';
 
-/** The emails Lambda: every /emails route. */
-export const handler = dispatch({
-  'POST /emails': sendEmail,
-  'POST /emails/batch': sendBatch,
-  'GET /emails': listEmails,
-  'GET /emails/{id}': getEmail,
-  'PATCH /emails/{id}': updateEmail,
-  'POST /emails/{id}/cancel': cancelEmail,
-  'DELETE /emails/{id}': deleteEmail,
-});
+/** The emails Lambda: every /emails route. Its routes, and the handler answering each, come from the route manifest. */
+export const handler = dispatch(areaRoutes('emails', {
+  'send-email': sendEmail,
+  'send-batch': sendBatch,
+  'list-emails': listEmails,
+  'get-email': getEmail,
+  'update-email': updateEmail,
+  'cancel-email': cancelEmail,
+  'delete-email': deleteEmail,
+}));

@@ -1,14 +1,15 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
 import { createSegment } from '@mailstack/core/domain/segments/segments';
+import { objectOf } from './object-name.ts';
 
-/** POST /segments */
+/** POST /segments, and its older name POST /audiences */
 export const handler = apiRoute({
   access: 'full',
   body: CreateSegmentRequest,
   status: 201,
-  handler: async ({ deps, auth, body }) => {
+  handler: async ({ deps, auth, body, event }) => {
     const s = await createSegment(deps, auth.team.id, body.name);
-    return { object: 'segment', id: s.id, name: s.name };
+    return { object: objectOf(event), id: s.id, name: s.name };
   },
 });

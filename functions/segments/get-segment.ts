@@ -1,10 +1,11 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { getSegment, segmentView } from '@mailstack/core/domain/segments/segments';
+import { objectOf } from './object-name.ts';
 
-/** GET /segments/{id} */
+/** GET /segments/{id}, and GET /audiences/{id} */
 export const handler = apiRoute({
   access: 'full',
   params: IdParams,
-  handler: async ({ deps, auth, params }) => segmentView(await getSegment(deps, auth.team.id, params.id), 'segment'),
+  handler: async ({ deps, auth, params, event }) => segmentView(await getSegment(deps, auth.team.id, params.id), objectOf(event)),
 });

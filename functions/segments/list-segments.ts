@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf } from '@mailstack/core/schemas/common';
 import { listSegments, segmentView } from '@mailstack/core/domain/segments/segments';
 
-/** GET /segments */
+/** GET /segments, and GET /audiences */
 export const handler = apiRoute({
   access: 'full',
   query: Pagination,

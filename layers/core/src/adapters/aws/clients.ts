@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Config } from '../../runtime/config.ts';
-import { countDbCommand, type AdapterCounters } from './counters.ts';
+import { countDbCommand, countDbItems, type AdapterCounters } from './counters.ts';
 
 /** Fixed credentials for the local engines, which accept any. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -21,7 +21,9 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
   db.middlewareStack.add(
     (next, context) => async (args) => {
       countDbCommand(counters, String(context.commandName), args.input);
-      return next(args);
+      const out = await next(args);
+      countDbItems(counters, out.output);
+      return out;
     },
     { step: 'initialize', name: 'countCalls' },
   );

@@ -1,13 +1,15 @@
 /** Calls counted at the adapters, for `npm run bench` (reads, writes, queue messages). */
 export interface AdapterCounters {
   ddbReads: number;
+  /** Items DynamoDB read to answer (a query's scanned items, a get's item), the cost of a read. */
+  ddbItemsRead: number;
   ddbWrites: number;
   queueMessages: number;
   providerSends: number;
 }
 
 /** A fresh set of counters. */
-export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbWrites: 0, queueMessages: 0, providerSends: 0 });
+export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, providerSends: 0 });
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {
@@ -31,4 +33,12 @@ export const countDbCommand = (counters: AdapterCounters, commandName: string, i
   if (w) counters.ddbWrites += w(input);
   const r = READS[commandName];
   if (r) counters.ddbReads += r(input);
+};
+
+/** Counts the items a read returned or scanned. */
+export const countDbItems = (counters: AdapterCounters, output: any): void => {
+  if (!output) return;
+  if (typeof output.ScannedCount === 'number') counters.ddbItemsRead += output.ScannedCount;
+  else if (output.Item) counters.ddbItemsRead += 1;
+  else if (output.Responses) counters.ddbItemsRead += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, r) => n + (Array.isArray(r) ? r.length : 0), 0);
 };

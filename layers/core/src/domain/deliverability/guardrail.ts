@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
-import { batchGetItems, updateItem, type Write } from '../../table/ops.ts';
+import { batchGetItems, updateItem, type Change, type Key } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { recordEvent } from '../events/record-event.ts';
@@ -16,6 +16,8 @@ export const LINES = {
 } as const;
 
 type Metric = keyof typeof LINES;
+/** What the guardrail counts of a team's mail. */
+type Outcome = 'sent' | 'bounced' | 'complained';
 const DAY = 86_400_000;
 
 /**
@@ -23,12 +25,22 @@ const DAY = 86_400_000;
  * item, for the caller to put in the transaction of the state change it belongs to: a retried
  * change that already happened counts nothing.
  */
-export const outcomeCount = (deps: Deps, teamId: string, outcome: 'sent' | 'bounced' | 'complained'): Write => {
+export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[]): { update: Key; change: Change } => {
   const now = deps.clock.now();
   return {
     update: keys.deliverability.day(teamId, new Date(now).toISOString().slice(0, 10)),
-    change: { add: { [outcome]: 1 }, expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS },
+    change: { add: Object.fromEntries(outcomes.map((o) => [o, 1])), expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS },
   };
+};
+
+/**
+ * Counts an outcome on its own, for a caller that counts only after the conditional state change
+ * it belongs to succeeded (once per email; the send worker's hot path, kept out of transactions
+ * on the team's shared day item).
+ */
+export const countOutcome = async (deps: Deps, teamId: string, outcome: Outcome): Promise<void> => {
+  const count = outcomeCount(deps, teamId, outcome);
+  await updateItem(deps, count.update, count.change);
 };
 
 /** The team's bounce and complaint rates over the window. */

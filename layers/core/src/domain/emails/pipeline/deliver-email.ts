@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, transact, updateItem, type Condition, type Write } from '../../../table/ops.ts';
+import { getItem, transact, updateItem, type Condition } from '../../../table/ops.ts';
 import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
@@ -10,7 +10,7 @@ import { acquireSendSlot } from './pace.ts';
 import { composeMessage } from './compose-message.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
-import { outcomeCount } from '../../deliverability/guardrail.ts';
+import { countOutcome } from '../../deliverability/guardrail.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -40,14 +40,14 @@ const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
 /** Only the claim holder records the outcome, and only while the provider's events have not moved it on. */
 const heldClaim = (token: string): Condition => ({ and: [{ attr: 'status', eq: 'sending' }, { attr: 'claim_token', eq: token }] });
 
-/** Records the outcome with its event (and any count) in one transaction. */
-const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<string, unknown>, event: ReturnType<typeof eventItem>, count?: Write) => {
+/** Records the outcome with its event in one transaction; false when the claim was lost meanwhile. */
+const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<string, unknown>, event: ReturnType<typeof eventItem>): Promise<boolean> => {
   const written = await transact(deps, [
     { update: keys.email.item(e.team_id, e.id), change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] }, when: heldClaim(token) },
     { put: event.item },
-    ...(count ? [count] : []),
   ]);
   if (written.ok) await publishEvents(deps, [event.record]);
+  return written.ok;
 };
 
 const release = async (deps: Deps, e: EmailItem, token: string) => {
@@ -93,7 +93,9 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
   }
   const now = new Date(deps.clock.now()).toISOString();
-  await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
-    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)), outcomeCount(deps, e.team_id, 'sent'));
+  const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
+    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));
+  // Counted once per email: only the claim holder's one successful `sent` transition counts.
+  if (recorded) await countOutcome(deps, e.team_id, 'sent');
   return done;
 };

@@ -72,6 +72,8 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
     const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
     if (!email || RANK[change.status] <= RANK[email.status]) return 'ignored';
+    // The provider's event got there before the send worker recorded `sent`: the send counts here.
+    const leftHere = RANK[email.status] < RANK.sent && change.status !== 'failed';
     const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
     const written = await transact(deps, [
       {
@@ -83,7 +85,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
         when: { attr: 'status', eq: email.status },
       },
       { put: record.item },
-      ...(outcome ? [outcomeCount(deps, teamId, outcome)] : []),
+      ...(outcome || leftHere ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))] : []),
     ]);
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
     if (!written.ok) continue;
