@@ -68,7 +68,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   if (change.type === 'email.complained') {
     for (const r of event.complaint?.complainedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'complaint', source: null, sourceId: emailId });
   }
-  const outcome = change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
+  const outcome: 'bounced' | 'complained' | undefined = change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
   for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
     const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
     if (!email || RANK[change.status] <= RANK[email.status]) return 'ignored';
