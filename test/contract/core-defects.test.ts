@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { keys } from '@mailstack/core/table/keys';
+import { getItem, putItem, updateItem } from '@mailstack/core/table/ops';
+import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { call, testDeps } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
+
+const today = () => new Date().toISOString().slice(0, 10);
+const mail = (from: string, n: number) => ({ from, to: `reader${n}@example.com`, subject: `Item ${n}`, text: 'x' });
+const permissiveBatch = (secret: string, from: string, body?: unknown[]) =>
+  call('POST', '/emails/batch', { key: secret, headers: { 'x-batch-validation': 'permissive' }, body: body ?? [mail(from, 1), mail(from, 2), { from, to: 'not an address', subject: 'bad', text: 'x' }] });
+
+const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
+  for (let i = 0; i < 150; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('team-level refusals answer once for a whole batch', () => {
+  it('refuses a permissive batch from a paused team with one 403 sending_paused, storing nothing', async () => {
+    const t = await sendingTeam();
+    const d = testDeps();
+    await putItem(d, { ...keys.deliverability.day(t.team.id, today()), sent: 200, bounced: 40, complained: 0 });
+    await updateItem(d, keys.team.item(t.team.id), { set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } } });
+    const res = await permissiveBatch(t.secret, t.from);
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ name: 'sending_paused' });
+    expect(res.json.errors).toBeUndefined();
+    expect((await t.resend.emails.list()).data!.data).toEqual([]);
+  });
+
+  it('refuses a permissive batch from a suspended team with one 403 team_suspended', async () => {
+    const t = await sendingTeam();
+    await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
+    const res = await permissiveBatch(t.secret, t.from);
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ name: 'team_suspended' });
+  });
+
+  it('still reports item errors by index in a permissive batch from a team in good standing', async () => {
+    const t = await sendingTeam();
+    const res = await permissiveBatch(t.secret, t.from);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(2);
+    expect(res.json.errors).toEqual([{ index: 2, message: expect.stringContaining('to') }]);
+  });
+});
+
+describe('provider events', () => {
+  it('counts a replayed bounce notification once for the deliverability guardrail', async () => {
+    const t = await sendingTeam();
+    const d = testDeps();
+    const sent = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'Replay', text: 'x' });
+    const id = sent.data!.id;
+    const email = await waitFor(() => getEmail(d, t.team.id, id), (e) => e.status === 'delivered', 'delivery');
+    const before = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    const bounce = {
+      eventType: 'Bounce',
+      mail: { messageId: email.provider_message_id, tags: { team_id: [t.team.id], email_id: [id] } },
+      bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'someone@example.com' }] },
+    };
+    const envelope = { Type: 'Notification', MessageId: 'replayed-1', TopicArn: 'arn:aws:sns:local:000000000000:ses-events', Message: JSON.stringify(bounce), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
+    for (let i = 0; i < 3; i++) expect((await call('POST', '/provider-events/ses', { body: envelope })).status).toBe(200);
+    expect((await getEmail(d, t.team.id, id)).status).toBe('bounced');
+    const after = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    expect(after - before).toBe(1);
+  }, 30_000);
+});
