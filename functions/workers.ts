@@ -8,6 +8,7 @@ export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   events: { env: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   webhooks: { env: 'WEBHOOK_QUEUE_URL', visibilityTimeoutSeconds: 120 },
+  erase: { env: 'ERASE_QUEUE_URL', visibilityTimeoutSeconds: 120 },
 } as const;
 
 /** A queue name. */
@@ -32,10 +33,12 @@ export interface TimerEntry {
 /** Every worker. */
 export const WORKERS: readonly WorkerEntry[] = [
   { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10 },
+  { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1 },
 ];
 
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [
   { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1 },
   { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1 },
+  { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5 },
 ];

@@ -211,7 +211,7 @@ describe('batch operations', () => {
     expect(out.json.missing).toEqual([{ index: 0, id: null, email: 'nobody@example.com' }]);
   });
 
-  it('removes contacts by id and email, and with erase replaces the address in email history and events', async () => {
+  it('removes contacts by id and email, and with erase replaces the address in email history and events', { timeout: 40_000 }, async () => {
     const { secret, resend, team } = await newTeam();
     const a = await resend.contacts.create({ email: 'erase-me@example.com' });
     await resend.contacts.create({ email: 'keep@example.com' });
@@ -220,6 +220,13 @@ describe('batch operations', () => {
     await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.email.item(team.id, emailId), ...keys.email.listing(team.id, emailId), type: 'email', id: emailId, team_id: team.id, to: ['Erase Me <erase-me@example.com>'], cc: [], bcc: [], reply_to: [] } }));
     const out = await call('POST', '/contacts/batch/remove', { key: secret, body: { ids: [a.data!.id], erase: true } });
     expect(out.json.data).toEqual([{ object: 'contact', contact: a.data!.id, id: a.data!.id, deleted: true }]);
+    // The erase runs as a job after the answer; the contact's contact.erased event says when it finished.
+    let erased: { type: string; data: any } | undefined;
+    for (let i = 0; i < 200 && !erased; i++) {
+      erased = (await eventsOf(team.id)).find((e) => e.type === 'contact.erased');
+      if (!erased) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(erased?.data).toMatchObject({ id: a.data!.id, email: '[erased]', finished_at: expect.any(String) });
     const email = await d.db.send(new GetCommand({ TableName: d.table, Key: keys.email.item(team.id, emailId) }));
     expect(email.Item!.to).toEqual(['[erased]']);
     const events = await eventsOf(team.id);

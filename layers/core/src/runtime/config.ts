@@ -20,6 +20,7 @@ export const Config = v.object({
   SEND_QUEUE_URL: v.optional(v.string(), ''),
   EVENTS_QUEUE_URL: v.optional(v.string(), ''),
   WEBHOOK_QUEUE_URL: v.optional(v.string(), ''),
+  ERASE_QUEUE_URL: v.optional(v.string(), ''),
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,

@@ -1,13 +1,13 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
-import { batchGetItems, queryPages, updateItem } from '../../table/ops.ts';
+import { batchGetItems } from '../../table/ops.ts';
+import { startErase } from './erase-history.ts';
 import { isApiError, validationError } from '../../errors/api-error.ts';
 import { validate } from '../../schemas/validate.ts';
 import { CreateContactRequest } from '../../schemas/contacts.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch } from '../batch.ts';
-import { bareAddress } from '../emails/rules/addresses.ts';
 import { findContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
 import { contactCapError, deleteContact, insertContact, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
@@ -102,8 +102,9 @@ export const batchGetContacts = async (deps: Deps, teamId: string, refs: readonl
 };
 
 /**
- * Batch remove by ids and/or emails. With `erase`, the address is also replaced by "[erased]"
- * in the team's stored emails and event payloads.
+ * Batch remove by ids and/or emails. With `erase`, the addresses are also replaced by "[erased]"
+ * in the team's stored emails and event payloads, by the erase worker (the call answers at
+ * once; each contact's `contact.erased` event says when the erase finished).
  */
 export const batchRemoveContacts = async (deps: Deps, teamId: string, input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined }) => {
   const refs = [...(input.ids ?? []), ...(input.emails ?? [])];
@@ -114,36 +115,6 @@ export const batchRemoveContacts = async (deps: Deps, teamId: string, input: { i
     return c;
   });
   const gone = removed.filter((c): c is Contact => !!c);
-  if (input.erase) await eraseAddresses(deps, teamId, new Set(gone.map((c) => c.email.toLowerCase())));
+  if (input.erase) await startErase(deps, teamId, gone);
   return { object: 'list' as const, data: gone.map((c) => ({ object: 'contact' as const, contact: c.id, id: c.id, deleted: true })) };
 };
-
-const ERASED = '[erased]';
-const mentions = (value: unknown, addresses: Set<string>): boolean => JSON.stringify(value ?? '').toLowerCase().split(/[\s"<>,]+/).some((t) => addresses.has(t));
-const scrub = (value: unknown, addresses: Set<string>): unknown => {
-  if (typeof value === 'string') {
-    return addresses.has(bareAddress(value).toLowerCase()) ? ERASED : value;
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, addresses));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
-  return value;
-};
-
-/** Replaces the addresses in the team's email history and event payloads. */
-const eraseAddresses = async (deps: Deps, teamId: string, addresses: Set<string>): Promise<void> => {
-  if (addresses.size === 0) return;
-  const partitions = [
-    ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1' as const, pk: keys.email.listPartition(teamId, s) })),
-    ...Array.from({ length: keys.event.shards }, (_, s) => ({ pk: keys.event.partition(teamId, s) })),
-  ];
-  for (const where of partitions) {
-    for await (const page of queryPages(deps, where)) {
-      for (const item of page.items) {
-        const fields = item.type === 'email' ? ['to', 'cc', 'bcc', 'reply_to'] : ['data'];
-        if (!fields.some((f) => mentions(item[f], addresses))) continue;
-        await updateItem(deps, { pk: item.pk, sk: item.sk }, { set: Object.fromEntries(fields.map((f) => [f, scrub(item[f], addresses)])) });
-      }
-    }
-  }
-};
-

@@ -5,6 +5,7 @@ import { keys } from '../../table/keys.ts';
 import { addToCounters, batchGetItems, getItem, queryAll, transact, type Write } from '../../table/ops.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
+import { ERASED } from './erase-history.ts';
 import { contactEventData, contactItem, loadContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
 import { setTopicChoices } from '../topics/topics.ts';
@@ -138,7 +139,7 @@ export const deleteContact = async (deps: Deps, teamId: string, idOrEmail: strin
     ...c.segmentIds.map((sid) => keys.contact.membership(teamId, sid, c.id)),
     ...(await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(c.id) })).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
   ];
-  const deleted = eventItem(deps, teamId, 'contact.deleted', contactEventData(erased ? { ...c, email: '[erased]', firstName: null, lastName: null } : c, source));
+  const deleted = eventItem(deps, teamId, 'contact.deleted', contactEventData(erased ? { ...c, email: ERASED, firstName: null, lastName: null } : c, source));
   const writes: Write[] = [
     { delete: keys.contact.item(teamId, c.id) },
     { delete: keys.contact.emailGuard(teamId, c.email) },
