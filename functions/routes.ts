@@ -1,4 +1,5 @@
 import type { ApiHandler } from '@mailstack/core/http/types';
+import type { Needs } from './workers.ts';
 
 /**
  * The route manifest: every HTTP route of the API and the handler that answers it, read by the
@@ -20,6 +21,23 @@ export interface RouteEntry {
 /** The resource areas, one Lambda each. */
 export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences'] as const;
 export type Area = (typeof AREAS)[number];
+
+/** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
+export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
+  domains: { sesIdentities: true },
+  usage: {},
+  emails: { queues: ['send'], scheduler: true },
+  'provider-events': { queues: ['events'] },
+  contacts: { queues: ['events', 'erase'], linkSecret: true },
+  segments: {},
+  'contact-properties': {},
+  topics: {},
+  suppressions: { queues: ['events'] },
+  preferences: { queues: ['events'], linkSecret: true },
+};
+
+/** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
+export const UNMATCHED_ENTRY = 'unmatched/index';
 
 const r = (method: RouteEntry['method'], path: string, handler: RouteEntry['handler']): RouteEntry => ({ method, path, handler, area: handler.split('/')[0] as Area });
 
@@ -106,3 +124,35 @@ export const areaRoutes = (area: Area, handlers: Readonly<Record<string, ApiHand
     if (!handler) throw new Error(`functions/${area}/index.ts does not provide ${name}, which the route manifest names for ${routeKey(route)}`);
     return [routeKey(route), handler];
   }));
+
+/** A route pattern: the manifest path as a regular expression with its parameter names. */
+interface CompiledRoute {
+  readonly route: RouteEntry;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+const compile = (route: RouteEntry): CompiledRoute => {
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), names };
+};
+
+/**
+ * Matches a request against the manifest as API Gateway does (literal paths win over
+ * parameters: /emails/batch before /emails/{id}): the route and its raw path parameters, or the
+ * methods the path allows when only the method is wrong, or nothing.
+ */
+export const routeMatcher = (routes: readonly RouteEntry[] = ROUTES) => {
+  const compiled = routes.map(compile).sort((a, b) => a.names.length - b.names.length);
+  return (method: string, path: string): { route: RouteEntry; params: Record<string, string> } | { allowed: string[] } | undefined => {
+    const candidates = compiled.filter((c) => c.pattern.test(path));
+    const hit = candidates.find((c) => c.route.method === method);
+    if (!hit) return candidates.length > 0 ? { allowed: candidates.map((c) => c.route.method) } : undefined;
+    const values = hit.pattern.exec(path)?.slice(1) ?? [];
+    return { route: hit.route, params: Object.fromEntries(hit.names.map((name, i) => [name, values[i] ?? ''])) };
+  };
+};

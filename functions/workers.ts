@@ -14,6 +14,23 @@ export const QUEUES = {
 /** A queue name. */
 export type QueueName = keyof typeof QUEUES;
 
+/**
+ * What a function needs beyond the table, declared next to it in the manifests; the stack grants
+ * exactly this (least privilege) and injects only the matching settings.
+ */
+export interface Needs {
+  /** Queues it sends to (a worker's own queue is read through its event source). */
+  readonly queues?: readonly QueueName[];
+  /** Creates and deletes schedules (scheduled emails). */
+  readonly scheduler?: boolean;
+  /** Signs or verifies unsubscribe and preference links. */
+  readonly linkSecret?: boolean;
+  /** Manages SES identities (sending domains). */
+  readonly sesIdentities?: boolean;
+  /** Sends email through SES. */
+  readonly sesSending?: boolean;
+}
+
 /** A worker: a Lambda fed by one queue. `entry` is relative to functions/, without extension. */
 export interface WorkerEntry {
   readonly name: string;
@@ -21,6 +38,8 @@ export interface WorkerEntry {
   readonly entry: string;
   /** @default - 10 */
   readonly batchSize?: number;
+  /** @default - the table only */
+  readonly needs?: Needs;
 }
 
 /** A periodic task (EventBridge rule on AWS, an interval locally). */
@@ -28,17 +47,19 @@ export interface TimerEntry {
   readonly name: string;
   readonly entry: string;
   readonly everyMinutes: number;
+  /** @default - the table only */
+  readonly needs?: Needs;
 }
 
 /** Every worker. */
 export const WORKERS: readonly WorkerEntry[] = [
-  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10 },
-  { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1 },
+  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true } },
+  { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
 ];
 
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [
-  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1 },
-  { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1 },
-  { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5 },
+  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send'] } },
+  { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1, needs: { queues: ['send'] } },
+  { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];

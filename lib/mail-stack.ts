@@ -13,8 +13,8 @@ import { MailHttpApi } from './constructs/http-api.ts';
 import { EmailProvider } from './constructs/email-provider.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { SmtpRelay } from './constructs/smtp-relay.ts';
-import { ROUTES, type Area, type RouteEntry } from '../functions/routes.ts';
-import { QUEUES, TIMERS, WORKERS, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
+import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
+import { QUEUES, TIMERS, WORKERS, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
@@ -23,11 +23,8 @@ export interface MailStackProps extends StackProps {
   readonly manifest?: { routes?: readonly RouteEntry[]; workers?: readonly WorkerEntry[]; timers?: readonly TimerEntry[] };
 }
 
-/** The areas whose functions manage SES identities, and the queue whose workers send email. */
-const IDENTITY_AREAS: readonly string[] = ['domains'];
-const SENDING_QUEUE = 'send';
-/** The queues the accept path writes to (the SMTP relay's grants). */
-const RELAY_QUEUES = ['send', 'events'] as const;
+/** What the SMTP relay needs beyond the table: it runs the accept path only. */
+const RELAY_NEEDS = { queues: ['send', 'events'] } as const satisfies Needs;
 
 /** The whole service: composition only; rules live in layers/core. */
 export class MailStack extends Stack {
@@ -47,7 +44,6 @@ export class MailStack extends Stack {
     // Signs unsubscribe and preference links; generated once per deployment, resolved at deploy time.
     const tokenSecret = new Secret(this, 'LinkSigningSecret', { generateSecretString: { passwordLength: 48, excludePunctuation: true } });
     const environment: Record<string, string> = {
-      TOKEN_SECRET: tokenSecret.secretValue.unsafeUnwrap(),
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
       PROVIDER_RATE_PER_SECOND: String(config.providerRatePerSecond),
@@ -61,14 +57,32 @@ export class MailStack extends Stack {
       POWERTOOLS_SERVICE_NAME: 'mailstack',
     };
 
-    const wire = (fn: ServiceFunction): ServiceFunction => {
+    const sendPolicy = new PolicyStatement({
+      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      resources: [
+        this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSet.configurationSetName }),
+      ],
+    });
+    // Least privilege from the manifests: each function gets the table and exactly what it declares.
+    const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
       fn.bindTable(table);
-      for (const { queue, env } of queues.byName.values()) fn.bindQueue(queue, env);
-      fn.addToRolePolicy(new PolicyStatement({
-        actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
-        resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` })],
-      }));
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
+      for (const name of needs.queues ?? []) fn.bindQueue(queues.get(name), QUEUES[name].env);
+      if (needs.scheduler) {
+        fn.addToRolePolicy(new PolicyStatement({
+          actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
+          resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` })],
+        }));
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
+      }
+      if (needs.linkSecret) fn.addEnvironment('TOKEN_SECRET', tokenSecret.secretValue.unsafeUnwrap());
+      if (needs.sesIdentities) {
+        fn.addToRolePolicy(new PolicyStatement({
+          actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+          resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+        }));
+      }
+      if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
       return fn;
     };
 
@@ -77,7 +91,7 @@ export class MailStack extends Stack {
       .map((name) => [name, environment[name]!]));
     new SmtpRelay(this, 'Smtp', {
       table,
-      queues: RELAY_QUEUES.map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
+      queues: RELAY_NEEDS.queues.map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
       environment: relayEnvironment,
       tlsSecretName: config.smtp.tlsSecretName,
       ...(config.smtp.hostname ? { hostname: config.smtp.hostname } : {}),
@@ -90,34 +104,21 @@ export class MailStack extends Stack {
     api.addRoutes((area) => {
       let fn = byArea.get(area);
       if (!fn) {
-        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment }));
+        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment }), AREA_NEEDS[area]);
         byArea.set(area, fn);
       }
       return fn;
     }, props.manifest?.routes ?? ROUTES);
-    for (const area of IDENTITY_AREAS) {
-      byArea.get(area as Area)?.addToRolePolicy(new PolicyStatement({
-        actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
-        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-      }));
-    }
-
-    const sendPolicy = new PolicyStatement({
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-      resources: [
-        this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSet.configurationSetName }),
-      ],
-    });
+    // Unknown routes answer through the error catalog, as locally (this function touches no data).
+    api.addDefaultRoute(new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {} }));
     const workers = new Construct(this, 'Workers');
     for (const worker of props.manifest?.workers ?? WORKERS) {
-      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(50) }));
+      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(50) }), worker.needs);
       fn.addEventSource(new SqsEventSource(queues.get(worker.queue), { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
-      if (worker.queue === SENDING_QUEUE) fn.addToRolePolicy(sendPolicy);
     }
     const timers = new Construct(this, 'Timers');
     for (const timer of props.manifest?.timers ?? TIMERS) {
-      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }));
+      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }), timer.needs);
       new Rule(timers, `${timer.name}-every`, { schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)), targets: [new LambdaFunction(fn)] });
     }
   }

@@ -16,6 +16,11 @@ export class MailHttpApi extends Construct {
     new CfnOutput(scope, 'ApiUrl', { value: this.api.apiEndpoint, description: 'RESEND_BASE_URL for the SDKs' });
   }
 
+  /** Sends every request no manifest route takes to `fn` (the `$default` route). */
+  addDefaultRoute(fn: IFunction): void {
+    new HttpRoute(this, 'default', { httpApi: this.api, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('unmatched-integration', fn) });
+  }
+
   /** Adds one route per manifest entry, each area's routes to that area's Lambda. */
   addRoutes(functionFor: (area: Area) => IFunction, routes: readonly RouteEntry[] = ROUTES): void {
     for (const area of AREAS) {

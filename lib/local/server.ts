@@ -1,27 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { ROUTES, routeKey, type Area, type RouteEntry } from '../../functions/routes.ts';
+import { routeKey, routeMatcher, type Area } from '../../functions/routes.ts';
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '@mailstack/core/limits';
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
+import { unmatchedResponse } from '@mailstack/core/http/unmatched';
 import { toApiEvent, lambdaContext } from './events.ts';
-
-interface CompiledRoute {
-  readonly route: RouteEntry;
-  readonly pattern: RegExp;
-  readonly names: readonly string[];
-}
-
-const compile = (route: RouteEntry): CompiledRoute => {
-  const names: string[] = [];
-  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, pattern: new RegExp(`^${source}/?$`), names };
-};
 
 const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
   res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
@@ -46,8 +32,7 @@ const areaLoader = (functionsDir: string) => {
  * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`).
  */
 export const createApiServer = (functionsDir: string): Server => {
-  // Literal paths win over parameters, as in API Gateway (/emails/batch before /emails/{id}).
-  const compiled = ROUTES.map(compile).sort((a, b) => a.names.length - b.names.length);
+  const match = routeMatcher();
   const load = areaLoader(functionsDir);
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -61,18 +46,12 @@ export const createApiServer = (functionsDir: string): Server => {
         }
         chunks.push(chunk);
       }
-      const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
-      const hit = candidates.find((c) => c.route.method === req.method);
-      if (!hit) {
-        if (candidates.length > 0) return send(res, errorResponse(new ApiError('method_not_allowed', `Method ${req.method} is not allowed for ${url.pathname}; allowed: ${candidates.map((c) => c.route.method).join(', ')}.`)));
-        return send(res, errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${req.method} ${url.pathname}.`)));
-      }
-      const values = hit.pattern.exec(url.pathname)?.slice(1) ?? [];
+      const hit = match(req.method ?? 'GET', url.pathname);
+      if (!hit || 'allowed' in hit) return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
       const params: Record<string, string> = {};
-      hit.names.forEach((name, i) => {
-        const raw = values[i] ?? '';
+      for (const [name, raw] of Object.entries(hit.params)) {
         try { params[name] = decodeURIComponent(raw); } catch { params[name] = raw; }
-      });
+      }
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
       send(res, await handler(toApiEvent(req, url, key, params, Buffer.concat(chunks)), lambdaContext(hit.route.area)));

@@ -3,19 +3,34 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
-import { ROUTES, routeKey } from '../../functions/routes.ts';
+import { AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
 import { QUEUES } from '../../functions/workers.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 
 /** A worker and a timer on an existing entry, so the generic wiring is exercised whatever the manifest holds today. */
 const TEST_MANIFEST = {
-  workers: [{ name: 'probe-worker', queue: 'send' as const, entry: 'usage/index', batchSize: 5 }],
+  workers: [{ name: 'probe-worker', queue: 'send' as const, entry: 'usage/index', batchSize: 5, needs: { queues: ['send' as const], sesSending: true } }],
   timers: [{ name: 'probe-timer', entry: 'usage/index', everyMinutes: 1 }],
 };
 
 describe('MailStack', () => {
   let template: Template;
   let stack: MailStack;
+
+  /** The Lambda function of an area (its logical id starts with Functions<area without dashes>). */
+  const areaFunction = (area: string) => {
+    const prefix = `Functions${area.replaceAll('-', '')}`;
+    const found = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith(prefix) && !id.slice(prefix.length).match(/^[a-z]/));
+    expect(found, area).toHaveLength(1);
+    return found[0]![1];
+  };
+  /** Every action the function's role may take. */
+  const actionsOfRole = (fn: any): string[] => {
+    const role = fn.Properties.Role['Fn::GetAtt'][0];
+    return Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));
+  };
 
   beforeAll(() => {
     const app = new App({ context: { 'mailstack:deliveryRegions': 'us-east-1,eu-west-1' } });
@@ -46,9 +61,9 @@ describe('MailStack', () => {
     });
   });
 
-  it('declares one API route per manifest entry, with the exact route key', () => {
+  it('declares one API route per manifest entry, with the exact route key, and the $default route', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey).sort();
-    expect(routes).toEqual(ROUTES.map(routeKey).sort());
+    expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
   it('gives every queue its own dead-letter queue', () => {
@@ -69,7 +84,7 @@ describe('MailStack', () => {
     expect(functions.length).toBeGreaterThan(0);
     for (const f of functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME)) {
       expect(f.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
-      expect(Object.keys(f.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'DELIVERY_REGIONS', 'SES_CONFIGURATION_SET', ...Object.values(QUEUES).map((q) => q.env)]));
+      expect(Object.keys(f.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'DELIVERY_REGIONS', 'SES_CONFIGURATION_SET']));
       expect(f.Properties.Environment.Variables.DELIVERY_REGIONS).toBe('us-east-1,eu-west-1');
     }
   });
@@ -80,6 +95,32 @@ describe('MailStack', () => {
     expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(1);
     expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(1);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
+  });
+
+  it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    const fallback = routes.filter((r) => r.Properties.RouteKey === '$default');
+    expect(fallback).toHaveLength(1);
+    const unmatched = areaFunction('unmatched');
+    expect(unmatched.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
+    expect(actionsOfRole(unmatched)).toEqual(expect.not.arrayContaining(['dynamodb:PutItem']));
+  });
+
+  it('grants each area function only what the manifest declares it needs', () => {
+    for (const area of AREAS) {
+      const fn = areaFunction(area);
+      const needs = AREA_NEEDS[area];
+      const env = fn.Properties.Environment.Variables;
+      const actions = actionsOfRole(fn);
+      expect(Object.values(QUEUES).filter((q) => q.env in env).map((q) => q.env).sort(), area).toEqual((needs.queues ?? []).map((q) => QUEUES[q].env).sort());
+      expect(actions.includes('scheduler:CreateSchedule'), area).toBe(needs.scheduler === true);
+      expect('TOKEN_SECRET' in env, area).toBe(needs.linkSecret === true);
+      expect(actions.includes('ses:CreateEmailIdentity'), area).toBe(needs.sesIdentities === true);
+      expect(actions.includes('ses:SendRawEmail'), area).toBe(false);
+    }
+    // The public preference pages can never create schedules.
+    expect(actionsOfRole(areaFunction('preferences'))).not.toContain('scheduler:CreateSchedule');
+    expect(actionsOfRole(areaFunction('preferences'))).not.toContain('iam:PassRole');
   });
 
   it('sends SES events through SNS to the provider-events route', () => {

@@ -1,0 +1,12 @@
+import { ApiError } from '../errors/api-error.ts';
+import { errorResponse } from './respond.ts';
+import type { ApiResult } from './types.ts';
+
+/**
+ * The answer to a request no route takes, through the error catalog, on every host: 405
+ * method_not_allowed naming the methods the path allows, else 404 not_found.
+ */
+export const unmatchedResponse = (method: string, path: string, allowed: readonly string[]): ApiResult =>
+  errorResponse(allowed.length > 0
+    ? new ApiError('method_not_allowed', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`)
+    : new ApiError('not_found', `The requested endpoint does not exist: ${method} ${path}.`));
