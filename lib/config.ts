@@ -1,3 +1,5 @@
+import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
+
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
 export interface StackConfig {
   /** Delivery regions this deployment serves; the first is the default for new domains. */
@@ -36,7 +38,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
   return {
     deliveryRegions: regions,
     cloud: cloud === true || cloud === 'true',
-    providerRatePerSecond: positive('mailstack:providerRatePerSecond', 14),
+    providerRatePerSecond: positive('mailstack:providerRatePerSecond', DEFAULT_PROVIDER_RATE_PER_SECOND),
     apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', 600),
     smtp: {
       tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),

@@ -17,6 +17,7 @@ import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from './certificate.ts';
 import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
 import type { LocalState } from './state.ts';
+import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -105,7 +106,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false } as any);
     stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
 
-    const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? 14);
+    const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND);
     const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate });
     stops.push(() => ses.stop());
 

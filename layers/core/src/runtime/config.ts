@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '../limits.ts';
 
 const Bool = v.pipe(v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'), v.transform((s) => s === 'true' || s === '1'));
 const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
@@ -29,7 +30,7 @@ export const Config = v.object({
   API_RATE_LIMIT_PER_MINUTE: Int(600),
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
-  PROVIDER_RATE_PER_SECOND: Int(14),
+  PROVIDER_RATE_PER_SECOND: Int(DEFAULT_PROVIDER_RATE_PER_SECOND),
   /** Verify SNS signatures on the provider-events route (off only for the local stand-in, which cannot sign). */
   SNS_VERIFY_SIGNATURES: v.pipe(v.optional(v.picklist(['true', 'false']), 'true'), v.transform((s) => s === 'true')),
   /** Seconds an email may sit before the provider before the sweeper re-queues it. */
