@@ -142,10 +142,12 @@ try {
 
   // 5. The sweeper against stored mail that is not due: SCHEDULED emails a week out (accepted
   // through the accept path; the schedules themselves are not the point here, so not created).
+  // The sweep runs an hour later (the mail is long past the sweeper's grace period, still a week from due).
+  const later = { ...deps, clock: { now: () => Date.now() + 3_600_000 } };
   const sweepRun = async () => {
     const at = snapshot(deps.counters);
-    const out = await sweepStuckEmails(deps);
-    const parked = await releaseParkedEmails(deps);
+    const out = await sweepStuckEmails(later);
+    const parked = await releaseParkedEmails(later);
     return { reads: deps.counters.ddbReads - at.ddbReads, items: deps.counters.ddbItemsRead - at.ddbItemsRead, requeued: out.requeued + parked.released };
   };
   const empty = await sweepRun();
@@ -160,7 +162,7 @@ try {
     })));
   }
   const loaded = await sweepRun();
-  console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails scheduled a week out (${loaded.requeued} re-queued)`);
+  console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
 } finally {
   await host.stop();
 }
