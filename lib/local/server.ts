@@ -34,7 +34,7 @@ const areaLoader = (functionsDir: string) => {
 export const createApiServer = (functionsDir: string): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const chunks: Buffer[] = [];
@@ -61,4 +61,9 @@ export const createApiServer = (functionsDir: string): Server => {
       else res.end();
     }
   });
+  // Keep idle connections well past a client's pause (Node closes them after 5 s by default, and
+  // a client reusing one at that moment sees a reset instead of an answer), as load balancers do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 };
