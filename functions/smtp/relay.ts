@@ -5,12 +5,12 @@ import { SMTPConnection, type SMTPConnectionOptions } from 'smtp-server/lib/smtp
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
 import { toSmtpReply } from '@mailstack/core/errors/smtp-reply';
-import { MAX_REQUEST_BYTES } from '@mailstack/core/schemas/common';
+import { MAX_BODY_BYTES } from '@mailstack/core/limits';
 import { SendEmailRequest } from '@mailstack/core/schemas/emails';
-import { validate } from '@mailstack/core/http/validate';
+import { validate } from '@mailstack/core/schemas/validate';
 import { authenticateKey, refuseAuthentication } from '@mailstack/core/domain/api-keys/authenticate-key';
 import { sendEmail } from '@mailstack/core/domain/emails/send-emails';
-import { MAX_RECIPIENTS } from '@mailstack/core/domain/emails/prepare-email';
+import { MAX_RECIPIENTS } from '@mailstack/core/limits';
 import { runIdempotent } from '@mailstack/core/adapters/aws/idempotency';
 import { toSendRequest } from './message-request.ts';
 
@@ -146,7 +146,7 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
     key: options.tls.key,
     cert: options.tls.cert,
     authMethods: ['PLAIN', 'LOGIN'],
-    size: MAX_REQUEST_BYTES,
+    size: MAX_BODY_BYTES,
     socketTimeout: (options.idleTimeoutSeconds ?? config.SMTP_IDLE_TIMEOUT_SECONDS) * 1000,
     closeTimeout: 5_000,
     disableReverseLookup: true,
@@ -181,9 +181,9 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
         if (!(SMTP_USERNAMES as readonly string[]).includes(username)) {
           await refuseAuthentication(deps, session.remoteAddress, new ApiError('invalid_api_key', `The SMTP username must be \`resend\` (or \`mailstack\`), got ${JSON.stringify(auth.username ?? '')}; the password is the API key.`));
         }
-        const { key } = await authenticateKey(deps, auth.password ?? '', session.remoteAddress);
+        const caller = await authenticateKey(deps, auth.password ?? '', session.remoteAddress);
         secrets.set(session.id, auth.password ?? '');
-        return key.id;
+        return caller.keyId;
       };
       login().then((user) => callback(null, { user }), (error) => callback(failure(error, session)));
     },
@@ -199,9 +199,9 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
     },
 
     onData(stream, session, callback) {
-      readMessage(stream, MAX_REQUEST_BYTES)
+      readMessage(stream, MAX_BODY_BYTES)
         .then((raw) => {
-          if (raw === undefined) throw new ApiError('payload_too_large', `The message is larger than 25 MiB (${MAX_REQUEST_BYTES} bytes), attachments included.`);
+          if (raw === undefined) throw new ApiError('payload_too_large', `The message is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`);
           return deliver(raw, session);
         })
         .then((id) => callback(null, `2.0.0 OK ${id}`), (error) => callback(failure(error, session)));

@@ -1,7 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { authenticateKey, refuseAuthentication } from '../domain/api-keys/authenticate-key.ts';
-import { callerOfKey, type Caller } from '../domain/caller.ts';
+import type { Caller } from '../domain/caller.ts';
 import type { ApiEvent } from './types.ts';
 
 /** Which keys a route admits. */
@@ -24,9 +24,9 @@ export const authenticate = async (deps: Deps, event: ApiEvent, access: Exclude<
   if (secret === undefined) {
     return refuseAuthentication(deps, sourceIp, new ApiError('missing_api_key', 'Missing API key in the Authorization header. Send `Authorization: Bearer ms_...`.'));
   }
-  const { key, team } = await authenticateKey(deps, secret, sourceIp);
-  if (access === 'full' && key.permission !== 'full_access') {
+  const caller = await authenticateKey(deps, secret, sourceIp);
+  if (access === 'full' && caller.scope !== 'full_access') {
     throw new ApiError('restricted_api_key', 'This API key is restricted to sending emails; this endpoint needs a full-access key.');
   }
-  return callerOfKey(key, team);
+  return caller;
 };

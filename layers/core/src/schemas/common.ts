@@ -1,7 +1,5 @@
 import * as v from 'valibot';
 
-/** The largest request accepted (spec §8: 25 MiB, attachments included): an API body or an SMTP message. */
-export { MAX_BODY_BYTES as MAX_REQUEST_BYTES } from '../limits.ts';
 
 /** A UUID (any version), as every resource id is. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID.'));

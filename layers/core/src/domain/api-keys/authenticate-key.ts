@@ -1,15 +1,9 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, rateLimited } from '../../errors/api-error.ts';
 import { countFailedAuth, countRequest } from '../rate-limits/request-rate.ts';
-import { getTeam, type Team } from '../teams/team.ts';
+import { getTeam } from '../teams/team.ts';
+import { callerOfKey, type Caller } from '../caller.ts';
 import { findKeyBySecret } from './manage-keys.ts';
-import type { ApiKey } from './api-key.ts';
-
-/** The key a secret stands for, and its team: what a use case needs to know of its caller. */
-export interface KeyHolder {
-  readonly key: ApiKey;
-  readonly team: Team;
-}
 
 /**
  * Records a failed authentication from `sourceIp` and throws: `error`, or 429 once the address
@@ -23,15 +17,16 @@ export const refuseAuthentication = async (deps: Deps, sourceIp: string, error: 
 };
 
 /**
- * Resolves a presented key secret to its key and team (spec §5 rule 3: unknown, revoked or
+ * Resolves a presented key secret to the caller it stands for: its team, scope and domain
+ * restriction (spec §5 rule 3: unknown, revoked or
  * orphaned keys are 401 invalid_api_key and count as failed authentications) and counts one
  * request against the key's and team's windows (spec §8).
  */
-export const authenticateKey = async (deps: Deps, secret: string, sourceIp: string): Promise<KeyHolder> => {
+export const authenticateKey = async (deps: Deps, secret: string, sourceIp: string): Promise<Caller> => {
   const key = secret ? await findKeyBySecret(deps, secret) : undefined;
   if (!key || key.revoked) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'));
   // The team read and the request-rate count are independent: one round trip instead of two.
   const [team] = await Promise.all([getTeam(deps, key.teamId), countRequest(deps, key.teamId, key.id)]);
   if (!team) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'));
-  return { key, team };
+  return callerOfKey(key, team);
 };
