@@ -36,7 +36,7 @@ describe('MailStack', () => {
     const app = new App({ context: { 'mailstack:deliveryRegions': 'us-east-1,eu-west-1' } });
     stack = new MailStack(app, 'Test', { config: readStackConfig((k) => app.node.tryGetContext(k)), manifest: TEST_MANIFEST });
     template = Template.fromStack(stack);
-  }, 120_000);
+  }, 300_000);
 
   it('synthesizes without error annotations', () => {
     expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
