@@ -1,12 +1,15 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { idempotency } from '@mailstack/core/http/idempotency';
 import { getDeps } from '@mailstack/core/runtime/deps';
-import { SendBatchRequest } from '@mailstack/core/schemas/emails';
+import { BatchHeaders, SendBatchRequest, SentBatch } from '@mailstack/core/schemas/emails';
 import { batchMode, sendBatch } from '@mailstack/core/domain/emails/send-emails';
 
 /** POST /emails/batch */
 export const handler = apiRoute({
   access: 'sending',
+  response: SentBatch,
+  headers: BatchHeaders,
+  errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'all_recipients_suppressed', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
   body: SendBatchRequest,
   middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, body, headers }) => sendBatch(deps, auth, body, batchMode(headers['x-batch-validation'])),

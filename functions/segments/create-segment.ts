@@ -1,10 +1,11 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
+import { CreatedSegment, CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
 import { createSegment } from '@mailstack/core/domain/segments/segments';
 
 /** POST /segments */
 export const handler = apiRoute({
   access: 'full',
+  response: CreatedSegment('segment'),
   body: CreateSegmentRequest,
   status: 201,
   handler: async ({ deps, auth, body }) => {

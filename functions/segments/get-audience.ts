@@ -1,10 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { getSegment, segmentView } from '@mailstack/core/domain/segments/segments';
+import { AudienceObject } from '@mailstack/core/schemas/contacts';
 
 /** GET /audiences/{id} */
 export const handler = apiRoute({
   access: 'full',
+  response: AudienceObject,
   params: IdParams,
   handler: async ({ deps, auth, params }) => segmentView(await getSegment(deps, auth.team.id, params.id), 'audience'),
 });

@@ -6,6 +6,7 @@ import { MAX_BODY_BYTES } from '@mailstack/core/http/api-route';
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
+import { UNSERVED_PATH_WORDS } from '@mailstack/core/http/path-ids';
 import { toApiEvent, lambdaContext } from './events.ts';
 
 interface CompiledRoute {
@@ -61,7 +62,8 @@ export const createApiServer = (functionsDir: string): Server => {
         }
         chunks.push(chunk);
       }
-      const candidates = compiled.filter((c) => c.pattern.test(url.pathname));
+      // A parameter matched by a literal word of an unserved endpoint (/contacts/imports) is no match: "endpoint does not exist".
+      const candidates = compiled.filter((c) => c.pattern.exec(url.pathname)?.slice(1).every((value) => !UNSERVED_PATH_WORDS.has(value)));
       const hit = candidates.find((c) => c.route.method === req.method);
       if (!hit) {
         if (candidates.length > 0) return send(res, errorResponse(new ApiError('method_not_allowed', `Method ${req.method} is not allowed for ${url.pathname}; allowed: ${candidates.map((c) => c.route.method).join(', ')}.`)));
