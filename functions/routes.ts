@@ -12,7 +12,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys'] as const;
 export type Area = (typeof AREAS)[number];
 
 const r = (method: RouteEntry['method'], path: string, area: Area): RouteEntry => ({ method, path, area });
@@ -84,6 +84,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/unsubscribe/{token}', 'preferences'),
   r('POST', '/unsubscribe/{token}', 'preferences'),
   r('GET', '/openapi.json', 'openapi'),
+  r('POST', '/api-keys', 'api-keys'),
 ];
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */

@@ -11,6 +11,7 @@ import { handler as topics } from '../topics/index.ts';
 import { handler as suppressions } from '../suppressions/index.ts';
 import { handler as preferences } from '../preferences/index.ts';
 import { handler as openapi } from './index.ts';
+import { handler as apiKeys } from '../api-keys/index.ts';
 
 /**
  * Every area's Lambda entry, imported statically so the description can be built inside a
@@ -28,4 +29,5 @@ export const AREA_ENTRIES: Record<Area, AreaHandler> = {
   suppressions,
   preferences,
   openapi,
+  'api-keys': apiKeys,
 };

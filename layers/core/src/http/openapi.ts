@@ -142,10 +142,11 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
     ],
     ...(body ? { requestBody: body } : {}),
     responses: {
-      [success]: {
+      // A route that only refuses (`response: v.never()`) documents its errors alone.
+      ...(route.response.type === 'never' ? {} : { [success]: {
         description: 'Success.',
         content: html ? { 'text/html': { schema: jsonSchemaOf(route.response) } } : { 'application/json': { schema: jsonSchemaOf(route.response) } },
-      },
+      } }),
       ...errors,
     },
   };
