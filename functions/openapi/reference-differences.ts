@@ -10,6 +10,8 @@ export interface ReferenceDifference {
   /** `deliberate`: the spec decides against it; `not yet`: a capability of the spec still to be built. */
   readonly kind: 'deliberate' | 'not yet';
   readonly reason: string;
+  /** The reason in a few words, for the README's SDK coverage table. */
+  readonly summary: string;
 }
 
 export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
@@ -17,31 +19,37 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     operations: ['POST /api-keys'],
     kind: 'deliberate',
     reason: 'Spec §5: keys are created only by a person; no endpoint mints keys. The route answers 403 `forbidden` naming the operator CLI (`npm run admin -- keys create`).',
+    summary: 'keys are made by a person (operator CLI or dashboard)',
   },
   {
     operations: ['GET /api-keys', 'PATCH /api-keys/{api_key_id}', 'DELETE /api-keys/{api_key_id}'],
     kind: 'deliberate',
     reason: 'Spec §4 leaves API key management "not shown": keys are listed and revoked with the operator CLI (`npm run admin -- keys list|revoke`).',
+    summary: 'key management is the operator CLI',
   },
   {
     operations: ['GET /contacts/imports', 'POST /contacts/imports', 'GET /contacts/imports/{id}'],
     kind: 'deliberate',
     reason: 'Spec §4 Contacts: "There is no CSV import endpoint; bulk loading uses the batch endpoint" (POST /contacts/batch, 1 to 1,000 contacts).',
+    summary: 'no CSV import: use POST /contacts/batch',
   },
   {
     operations: ['POST /domains body.tls', 'PATCH /domains/{domain_id} body.tls'],
     kind: 'deliberate',
     reason: 'Spec §4 Domains: "Unsupported fields (for example tls on update) give 422"; the provider negotiates TLS opportunistically.',
+    summary: '`tls` is refused (opportunistic TLS)',
   },
   {
     operations: ['PATCH /contacts/{id} body.email'],
     kind: 'deliberate',
     reason: 'Spec §4 Contacts: the update body is first_name, last_name, unsubscribed and properties; the address names the contact (path by id or email), so a body `email` is accepted only when it repeats the path\'s address.',
+    summary: 'the address names the contact',
   },
   {
     operations: ['POST /segments body.filter'],
     kind: 'deliberate',
     reason: 'Spec §1: a segment holds the contacts added to it (audiences are its aliases); filter rules are not a capability, and unsupported input is rejected with 422.',
+    summary: 'segment filters are not supported',
   },
   {
     operations: [
@@ -56,16 +64,19 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     ],
     kind: 'deliberate',
     reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, inbound (receiving; the service has mailboxes instead), domain claims, OAuth grants, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+    summary: 'not a capability of this service',
   },
   {
     operations: ['POST /emails body.template'],
     kind: 'not yet',
     reason: 'Spec §1: templates are a capability still to be built; until then POST /emails refuses `template` with 422 and takes html or text.',
+    summary: 'templates are not built yet',
   },
   {
     operations: ['GET /templates', 'POST /templates', 'GET /templates/{id}', 'PATCH /templates/{id}', 'DELETE /templates/{id}', 'POST /templates/{id}/publish', 'POST /templates/{id}/duplicate'],
     kind: 'not yet',
     reason: 'Spec §1 and §4 Templates: still to be built.',
+    summary: 'templates are not built yet',
   },
   {
     operations: [
@@ -74,10 +85,12 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     ],
     kind: 'not yet',
     reason: 'Spec §1 and §4 Broadcasts: still to be built.',
+    summary: 'broadcasts are not built yet',
   },
   {
     operations: ['GET /webhooks', 'POST /webhooks', 'GET /webhooks/{webhook_id}', 'PATCH /webhooks/{webhook_id}', 'DELETE /webhooks/{webhook_id}'],
     kind: 'not yet',
     reason: 'Spec §1 and §4 Webhooks: still to be built.',
+    summary: 'webhooks are not built yet',
   },
 ];
