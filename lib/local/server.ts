@@ -50,7 +50,7 @@ export const createApiServer = (functionsDir: string): Server => {
   // Literal paths win over parameters, as in API Gateway (/emails/batch before /emails/{id}).
   const compiled = ROUTES.map(compile).sort((a, b) => a.names.length - b.names.length);
   const load = areaLoader(functionsDir);
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const chunks: Buffer[] = [];
@@ -84,4 +84,9 @@ export const createApiServer = (functionsDir: string): Server => {
       else res.end();
     }
   });
+  // Idle keep-alive sockets outlive a client's own idle timeout (as load balancers do), so a
+  // client reusing one after a pause never races the server closing it ("fetch failed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 };
