@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     globalSetup: ['test/support/global-setup.ts'],
+    // Every response a test receives from the local host is held against GET /openapi.json.
+    setupFiles: ['test/support/drift.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,4 +1,5 @@
 import type { ApiHandler } from '@mailstack/core/http/types';
+import { UNSERVED_PATH_WORDS } from '@mailstack/core/http/path-ids';
 import type { Needs } from './workers.ts';
 
 /**
@@ -19,7 +20,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
@@ -34,6 +35,8 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   topics: {},
   suppressions: { queues: ['events'] },
   preferences: { queues: ['events'], linkSecret: true },
+  openapi: {},
+  'api-keys': {},
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -107,6 +110,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/preferences/{token}', 'preferences/save-preferences'),
   r('GET', '/unsubscribe/{token}', 'preferences/show-unsubscribe'),
   r('POST', '/unsubscribe/{token}', 'preferences/one-click-unsubscribe'),
+  r('GET', '/openapi.json', 'openapi/get-openapi'),
+  r('POST', '/api-keys', 'api-keys/create-api-key'),
 ];
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */
@@ -117,7 +122,7 @@ export const routeKey = (route: RouteEntry): string => `${route.method} ${route.
  * names. `handlers` maps each handler module's name (its file name) to its export; a manifest
  * route whose handler is missing fails at cold start, naming it.
  */
-export const areaRoutes = (area: Area, handlers: Readonly<Record<string, ApiHandler>>): Record<string, ApiHandler> =>
+export const areaRoutes = <H extends ApiHandler>(area: Area, handlers: Readonly<Record<string, H>>): Record<string, H> =>
   Object.fromEntries(ROUTES.filter((route) => route.area === area).map((route) => {
     const name = route.handler.slice(area.length + 1);
     const handler = handlers[name];
@@ -149,7 +154,8 @@ const compile = (route: RouteEntry): CompiledRoute => {
 export const routeMatcher = (routes: readonly RouteEntry[] = ROUTES) => {
   const compiled = routes.map(compile).sort((a, b) => a.names.length - b.names.length);
   return (method: string, path: string): { route: RouteEntry; params: Record<string, string> } | { allowed: string[] } | undefined => {
-    const candidates = compiled.filter((c) => c.pattern.test(path));
+    // A parameter filled by a word of an endpoint we do not serve (/contacts/imports) is no match.
+    const candidates = compiled.filter((c) => c.pattern.exec(path)?.slice(1).every((value) => !UNSERVED_PATH_WORDS.has(value)));
     const hit = candidates.find((c) => c.route.method === method);
     if (!hit) return candidates.length > 0 ? { allowed: candidates.map((c) => c.route.method) } : undefined;
     const values = hit.pattern.exec(path)?.slice(1) ?? [];

@@ -1,10 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { contactPropertyView, listContactProperties } from '@mailstack/core/domain/contacts/contact-properties';
+import { ContactPropertyObject } from '@mailstack/core/schemas/contacts';
 
 /** GET /contact-properties */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(ContactPropertyObject),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { properties, hasMore } = await listContactProperties(deps, auth.team.id, query);

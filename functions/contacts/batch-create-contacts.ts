@@ -1,11 +1,14 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { BatchCreateContactsRequest, BatchCreateQuery } from '@mailstack/core/schemas/contacts';
+import { BatchCreateContactsRequest, BatchCreatedContacts, BatchCreateQuery } from '@mailstack/core/schemas/contacts';
 import { batchCreateContacts } from '@mailstack/core/domain/contacts/batch-contacts';
-import { batchModeOf } from '@mailstack/core/schemas/batch';
+import { BatchHeaders, batchModeOf } from '@mailstack/core/schemas/batch';
 
 /** POST /contacts/batch (?on_conflict=upsert; x-batch-validation) */
 export const handler = apiRoute({
   access: 'full',
+  response: BatchCreatedContacts,
+  headers: BatchHeaders,
+  errors: ['plan_limit_reached'],
   body: BatchCreateContactsRequest,
   query: BatchCreateQuery,
   handler: async ({ deps, auth, body, query, headers }) =>

@@ -3,10 +3,13 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateContactRequest } from '@mailstack/core/schemas/contacts';
 import { createContact } from '@mailstack/core/domain/contacts/write-contact';
 import { getSegment } from '@mailstack/core/domain/segments/segments';
+import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** POST /audiences/{id}/contacts: the legacy alias of POST /contacts that also joins the audience. */
 export const handler = apiRoute({
   access: 'full',
+  response: ObjectRef('contact'),
+  errors: ['conflict', 'plan_limit_reached'],
   params: v.object({ id: v.pipe(v.string(), v.uuid('must be an audience id.')) }),
   body: CreateContactRequest,
   status: 201,

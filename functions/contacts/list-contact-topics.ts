@@ -1,12 +1,13 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { ContactParams } from '@mailstack/core/schemas/contacts';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { ContactParams, ContactTopic } from '@mailstack/core/schemas/contacts';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
 import { contactTopics } from '@mailstack/core/domain/topics/topics';
 
 /** GET /contacts/{id or email}/topics: every topic with the effective subscription. */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(ContactTopic),
   params: ContactParams,
   query: Pagination,
   handler: async ({ deps, auth, params }) => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
-import { Include } from '@mailstack/core/schemas/contacts';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
+import { ContactListItem, Include } from '@mailstack/core/schemas/contacts';
 import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
 
 const Query = v.intersect([Pagination, v.object({ include: Include, segment_id: v.optional(v.pipe(v.string(), v.uuid('must be a segment id.'))) })]);
@@ -9,6 +9,7 @@ const Query = v.intersect([Pagination, v.object({ include: Include, segment_id: 
 /** GET /contacts (include=properties,topics; segment_id) */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(ContactListItem),
   query: Query,
   handler: async ({ deps, auth, query }) => {
     const { contacts, hasMore } = await listContacts(deps, auth.team.id, query, query.segment_id);

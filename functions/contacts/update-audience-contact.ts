@@ -3,10 +3,12 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { UpdateContactRequest } from '@mailstack/core/schemas/contacts';
 import { updateContact } from '@mailstack/core/domain/contacts/write-contact';
 import { getSegment } from '@mailstack/core/domain/segments/segments';
+import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** PATCH /audiences/{id}/contacts/{id or email} (legacy alias) */
 export const handler = apiRoute({
   access: 'full',
+  response: ObjectRef('contact'),
   params: v.object({ id: v.pipe(v.string(), v.uuid('must be an audience id.')), contact_id: v.pipe(v.string(), v.minLength(1)) }),
   body: UpdateContactRequest,
   handler: async ({ deps, auth, params, body }) => {

@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { ContactParams } from '@mailstack/core/schemas/contacts';
+import { ContactParams, ContactTopicsUpdated } from '@mailstack/core/schemas/contacts';
 import { UpdateContactTopicsRequest } from '@mailstack/core/schemas/topics';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
 import { setTopicChoices } from '@mailstack/core/domain/topics/topics';
@@ -7,6 +7,7 @@ import { setTopicChoices } from '@mailstack/core/domain/topics/topics';
 /** PATCH /contacts/{id or email}/topics: a bare array or {topics: [...]}. */
 export const handler = apiRoute({
   access: 'full',
+  response: ContactTopicsUpdated,
   params: ContactParams,
   body: UpdateContactTopicsRequest,
   handler: async ({ deps, auth, params, body }) => {

@@ -1,11 +1,13 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { CreateDomainRequest } from '@mailstack/core/schemas/domains';
+import { CreatedDomain, CreateDomainRequest } from '@mailstack/core/schemas/domains';
 import { createDomain } from '@mailstack/core/domain/domains/create-domain';
 import { domainView } from '@mailstack/core/domain/domains/domain';
 
 /** POST /domains */
 export const handler = apiRoute({
   access: 'full',
+  response: CreatedDomain,
+  errors: ['conflict', 'plan_limit_reached'],
   body: CreateDomainRequest,
   status: 201,
   handler: async ({ deps, auth, body }) => {

@@ -1,10 +1,11 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { IdParams } from '@mailstack/core/schemas/common';
+import { Deleted, IdParams } from '@mailstack/core/schemas/common';
 import { deleteDomain } from '@mailstack/core/domain/domains/manage-domain';
 
 /** DELETE /domains/{id} */
 export const handler = apiRoute({
   access: 'full',
+  response: Deleted('domain'),
   params: IdParams,
   handler: async ({ deps, auth, params }) => {
     const d = await deleteDomain(deps, auth.team.id, params.id);

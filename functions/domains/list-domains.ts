@@ -1,11 +1,13 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { domainSummary } from '@mailstack/core/domain/domains/domain';
+import { DomainSummary } from '@mailstack/core/schemas/domains';
 
 /** GET /domains */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(DomainSummary),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { domains, hasMore } = await listDomains(deps, auth.team.id, query);

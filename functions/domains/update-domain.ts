@@ -1,11 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { IdParams } from '@mailstack/core/schemas/common';
+import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateDomainRequest } from '@mailstack/core/schemas/domains';
 import { updateDomain } from '@mailstack/core/domain/domains/manage-domain';
 
 /** PATCH /domains/{id} */
 export const handler = apiRoute({
   access: 'full',
+  response: ObjectRef('domain'),
   params: IdParams,
   body: UpdateDomainRequest,
   handler: async ({ deps, auth, params, body }) => {

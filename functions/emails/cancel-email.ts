@@ -2,10 +2,13 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { cancelEmail } from '@mailstack/core/domain/emails/manage-email';
 import { emailView } from '@mailstack/core/domain/emails/email-view';
+import { EmailObject } from '@mailstack/core/schemas/emails';
 
 /** POST /emails/{id}/cancel: answers the email, now canceled (a superset of {object, id}). */
 export const handler = apiRoute({
   access: 'sending',
+  response: EmailObject,
+  errors: ['conflict'],
   params: IdParams,
   handler: async ({ deps, auth, params }) => emailView(await cancelEmail(deps, auth.team.id, params.id)),
 });

@@ -1,11 +1,13 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { listEmails } from '@mailstack/core/domain/emails/manage-email';
 import { emailView } from '@mailstack/core/domain/emails/email-view';
+import { EmailObject } from '@mailstack/core/schemas/emails';
 
 /** GET /emails */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(EmailObject),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { emails, hasMore } = await listEmails(deps, auth.team.id, query);

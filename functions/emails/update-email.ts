@@ -1,11 +1,13 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { UpdateEmailRequest } from '@mailstack/core/schemas/emails';
+import { RescheduledEmail, UpdateEmailRequest } from '@mailstack/core/schemas/emails';
 import { rescheduleEmail } from '@mailstack/core/domain/emails/manage-email';
 
 /** PATCH /emails/{id}: reschedule. */
 export const handler = apiRoute({
   access: 'sending',
+  response: RescheduledEmail,
+  errors: ['conflict'],
   params: IdParams,
   body: UpdateEmailRequest,
   handler: async ({ deps, auth, params, body }) => {

@@ -1,11 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
+import { CreatedSegment, CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
 import { createSegment } from '@mailstack/core/domain/segments/segments';
 import { objectOf } from './object-name.ts';
 
 /** POST /segments, and its older name POST /audiences */
 export const handler = apiRoute({
   access: 'full',
+  response: CreatedSegment,
   body: CreateSegmentRequest,
   status: 201,
   handler: async ({ deps, auth, body, event }) => {

@@ -1,10 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf } from '@mailstack/core/schemas/common';
 import { listSegments, segmentView } from '@mailstack/core/domain/segments/segments';
+import { SegmentList } from '@mailstack/core/schemas/contacts';
 
 /** GET /segments, and GET /audiences */
 export const handler = apiRoute({
   access: 'full',
+  response: SegmentList,
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { segments, hasMore } = await listSegments(deps, auth.team.id, query);

@@ -1,10 +1,11 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { BatchRemoveSuppressionsRequest } from '@mailstack/core/schemas/suppressions';
+import { BatchRemovedSuppressions, BatchRemoveSuppressionsRequest } from '@mailstack/core/schemas/suppressions';
 import { findSuppression, removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
 
 /** POST /suppressions/batch/remove (emails or ids, up to 1,000; unknown ones are skipped) */
 export const handler = apiRoute({
   access: 'full',
+  response: BatchRemovedSuppressions,
   body: BatchRemoveSuppressionsRequest,
   handler: async ({ deps, auth, body }) => {
     const data = [];

@@ -1,10 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { getSuppression, suppressionView } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { SuppressionObject } from '@mailstack/core/schemas/suppressions';
 
 /** GET /suppressions/{id or address} */
 export const handler = apiRoute({
   access: 'full',
+  response: SuppressionObject,
   params: IdParams,
   handler: async ({ deps, auth, params }) => suppressionView(await getSuppression(deps, auth.team.id, params.id)),
 });

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
-import { ListSuppressionsQuery } from '@mailstack/core/schemas/suppressions';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
+import { ListSuppressionsQuery, SuppressionObject } from '@mailstack/core/schemas/suppressions';
 import { listSuppressions, suppressionView } from '@mailstack/core/domain/suppressions/manage-suppressions';
 
 /** GET /suppressions (?origin=) */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(SuppressionObject),
   query: v.intersect([Pagination, ListSuppressionsQuery]),
   handler: async ({ deps, auth, query }) => {
     const { suppressions, hasMore } = await listSuppressions(deps, auth.team.id, query, query.origin);

@@ -1,10 +1,12 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { Pagination, listOf } from '@mailstack/core/schemas/common';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { listTopics, topicView } from '@mailstack/core/domain/topics/topics';
+import { TopicRow } from '@mailstack/core/schemas/topics';
 
 /** GET /topics */
 export const handler = apiRoute({
   access: 'full',
+  response: ListOf(TopicRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { topics, hasMore } = await listTopics(deps, auth.team.id, query);

@@ -17,7 +17,9 @@ describe('contacts through the official SDK', () => {
     const byEmail = await resend.contacts.get({ email: 'jane+news@example.com' });
     expect(byEmail.data).toMatchObject({ object: 'contact', id, email: 'Jane+news@Example.com', first_name: 'Jane', last_name: null, unsubscribed: false, properties: { plan: { type: 'string', value: 'pro' } } });
     expectReferenceShape('GET', '/contacts/{id}', 200, byEmail.data);
-    expect((await resend.contacts.get(id)).data!.id).toBe(id);
+    const byId = await resend.contacts.get(id);
+    expect(byId.error).toBeNull();
+    expect(byId.data!.id).toBe(id);
 
     const listed = await resend.contacts.list();
     expectReferenceShape('GET', '/contacts', 200, listed.data);

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROUTES } from '../../functions/routes.ts';
+import { lambdaContext } from '../../lib/local/events.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('cdk synth', () => {
-  it('synthesizes the app offline with no AWS credentials', () => {
+  it('synthesizes the app offline with no AWS credentials, and the bundled openapi function serves the description', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
     try {
       const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: 'none', AWS_EC2_METADATA_DISABLED: 'true' };
@@ -23,6 +28,26 @@ describe('cdk synth', () => {
       expect(existsSync(join(context, 'functions/smtp/Dockerfile'))).toBe(true);
       expect(existsSync(join(context, 'layers/core/src'))).toBe(true);
       expect(existsSync(join(context, 'node_modules'))).toBe(false);
+
+      // The bundled openapi Lambda serves the whole description: its dynamic import of the generator and every area is bundled in.
+      const [fn] = Object.entries<any>(template.Resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('Functionsopenapi'));
+      expect(fn, 'the openapi function').toBeDefined();
+      const asset = join(out, `asset.${String(fn![1].Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+      // Under the repository, so the AWS SDK the runtime provides resolves from node_modules.
+      const dir = mkdtempSync(join(ROOT, '.openapi-bundle-'));
+      for (const file of ['index.mjs', 'index.mjs.map']) copyFileSync(join(asset, file), join(dir, file));
+      const copy = join(dir, 'index.mjs');
+      try {
+        process.env.TABLE_NAME ??= 'probe';
+        const { handler } = await import(pathToFileURL(copy).href);
+        const result = await handler({ routeKey: 'GET /openapi.json', rawPath: '/openapi.json', headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' }, requestContext: { http: { method: 'GET', sourceIp: '127.0.0.1' } } }, lambdaContext('openapi'));
+        expect(result.statusCode, result.body).toBe(200);
+        const doc = JSON.parse(result.body);
+        expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);
+        expect(Object.values<any>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)).toBe(ROUTES.length);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

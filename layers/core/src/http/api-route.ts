@@ -8,7 +8,9 @@ import type { Caller } from '../domain/caller.ts';
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
 import { validate } from '../schemas/validate.ts';
-import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
+import { absorbPathIds, endpointDoesNotExist, namesUnservedPath } from './path-ids.ts';
+import type { ErrorName } from '../errors/catalog.ts';
+import type { ApiContext, ApiEvent, ApiHandler, ApiResult } from './types.ts';
 
 /** What a route's handler receives: validated input, the caller, and the dependencies. */
 export interface RouteInput<B, Q, P, A> {
@@ -29,20 +31,50 @@ export class RawResponse {
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : any;
 
-/** The declaration of one route: who may call it, its schemas, and its handler. */
+/** What a middleware adds to the routes that use it, for the OpenAPI description: request headers it reads, errors it answers. */
+export interface MiddlewareDoc {
+  readonly headers?: v.GenericSchema;
+  readonly errors?: readonly ErrorName[];
+}
+
+/** A middy middleware of the stack, optionally describing itself. */
+export type RouteMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> & { readonly doc?: MiddlewareDoc };
+
+/**
+ * The declaration of one route: who may call it, its request and response schemas, the error
+ * names it may answer, and its handler. The schemas are the contract: the stack validates the
+ * request with them, and `npm run openapi` (and `GET /openapi.json`) describes the route from them.
+ */
 export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly access: A;
   readonly body?: BS;
   readonly query?: QS;
   readonly params?: PS;
+  /** Request headers the route reads (an object schema of lower-case names), validated like the body. */
+  readonly headers?: v.GenericSchema;
   /** Success status. @default - 200 */
   readonly status?: number;
+  /** The success body: a JSON schema of what the handler returns, or, with `responseFormat: 'html'`, the page. */
+  readonly response: v.GenericSchema;
+  /** @default - 'json' */
+  readonly responseFormat?: 'json' | 'html';
+  /**
+   * The error names this route's own rules answer (conflict, plan_limit_reached, ...). Those of
+   * the stack (authentication, validation, payload, rate, not_found on a path id) are added for it.
+   */
+  readonly errors?: readonly ErrorName[];
   /** How the body is encoded: JSON, or an HTML form (application/x-www-form-urlencoded). @default - 'json' */
   readonly bodyFormat?: 'json' | 'form';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */
-  readonly middlewares?: readonly MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>[];
+  readonly middlewares?: readonly RouteMiddleware[];
   readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : Caller>) => Promise<unknown>;
 }
+
+/** A route's declaration, as the OpenAPI generator reads it. */
+export type RouteDeclaration = Omit<RouteSpec<v.GenericSchema | undefined, v.GenericSchema | undefined, v.GenericSchema | undefined, Access>, 'handler'>;
+
+/** The Lambda handler of one route, carrying its declaration. */
+export type RouteHandler = ApiHandler & { readonly route: RouteDeclaration };
 
 /** The parsed request a route's middlewares share through the Lambda context. */
 export interface RequestState {
@@ -69,6 +101,10 @@ const readBody = (event: ApiEvent): unknown => {
   }
 };
 
+const lowerCaseHeaders = (event: ApiEvent): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, val]) => [k.toLowerCase(), val]));
+
+/** The body of a route that declares none: nothing, or an empty object. */
 const NoBody = v.optional(v.strictObject({}, 'This endpoint takes no request body.'));
 
 const mapErrors = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
@@ -86,11 +122,22 @@ const mapErrors = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, 
 /**
  * Builds a route handler: logger, error mapping, authentication, request-rate counting,
  * body/query/path parsing with valibot, then the route's own handler. Handlers return a
- * plain object (sent as JSON with `status`) or a RawResponse.
+ * plain object (sent as JSON with `status`) or a RawResponse. The handler carries its
+ * declaration (`route`) for the OpenAPI generator; the middleware chain is built on the first
+ * request, so reading declarations touches no configuration.
  */
 export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS extends v.GenericSchema | undefined = undefined, PS extends v.GenericSchema | undefined = undefined, A extends Access = Access>(
   spec: RouteSpec<BS, QS, PS, A>,
-) => {
+): RouteHandler => {
+  let built: ApiHandler | undefined;
+  const handler: ApiHandler = (event, context) => (built ??= buildChain(spec))(event, context);
+  const { handler: _handler, ...route } = spec;
+  return Object.assign(handler, { route: route as RouteDeclaration });
+};
+
+const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.GenericSchema | undefined, PS extends v.GenericSchema | undefined, A extends Access>(
+  spec: RouteSpec<BS, QS, PS, A>,
+): ApiHandler => {
   const deps = () => getDeps();
   const authAndParse: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> = {
     before: async function authAndParseBefore(request) {
@@ -98,6 +145,8 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
       const event = request.event;
       const state: RequestState = {};
       requestState.set(event, state);
+      const pathValues = event.pathParameters ?? {};
+      if (namesUnservedPath(pathValues)) throw endpointDoesNotExist(event.requestContext?.http?.method ?? '', event.rawPath ?? '');
       if (spec.access !== 'public') {
         state.auth = await authenticate(d, event, spec.access);
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
@@ -105,9 +154,10 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
       }
       state.body = spec.bodyFormat === 'form'
         ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')
-        : validate(spec.body ?? NoBody, readBody(event));
+        : validate(spec.body ?? NoBody, absorbPathIds(event.routeKey.split(' ')[1] ?? '', pathValues, readBody(event)));
       state.query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : undefined;
-      state.params = spec.params ? validate(spec.params, event.pathParameters ?? {}) : undefined;
+      state.params = spec.params ? validate(spec.params, pathValues) : undefined;
+      if (spec.headers) validate(spec.headers, lowerCaseHeaders(event));
     },
   };
   let chain = middy<ApiEvent, ApiResult, Error, ApiContext>()
@@ -117,7 +167,7 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
   for (const m of spec.middlewares ?? []) chain = chain.use(m);
   return chain.handler(async (event) => {
     const state = requestState.get(event) ?? {};
-    const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, val]) => [k.toLowerCase(), val]));
+    const headers = lowerCaseHeaders(event);
     const out = await spec.handler({
       body: state.body as Out<BS>,
       query: state.query as Out<QS>,

@@ -1,10 +1,10 @@
-import type { MiddlewareObj } from '@middy/core';
+import * as v from 'valibot';
 import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { checkIdempotencyKey, FOREIGN_RECORD_ERRORS, IDEMPOTENCY_TTL_SECONDS, idempotencyRefusal, idempotencyStore } from '../adapters/aws/idempotency.ts';
-import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
+import type { RouteMiddleware } from './api-route.ts';
 
 const INNER = 'mailstack.idempotency';
 
@@ -14,7 +14,11 @@ const INNER = 'mailstack.idempotency';
  * and payload return the original response; another payload is 409 invalid_idempotent_request;
  * a key still in flight is 409 concurrent_idempotent_requests.
  */
-export const idempotency = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const idempotency = (deps: () => Deps): RouteMiddleware => ({
+  doc: {
+    headers: v.object({ 'Idempotency-Key': v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(256), v.description('Sends with the same key and payload within 24 hours answer the first response without sending again.'))) }),
+    errors: ['invalid_idempotency_key', 'invalid_idempotent_request', 'concurrent_idempotent_requests'],
+  },
   before: async function idempotencyBefore(request) {
     const key = request.event.headers?.['idempotency-key'];
     if (key === undefined) return;

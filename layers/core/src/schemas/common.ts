@@ -31,3 +31,20 @@ export type Pagination = v.InferOutput<typeof Pagination>;
 
 /** The list envelope of every list endpoint. */
 export const listOf = <T>(data: T[], hasMore: boolean) => ({ object: 'list' as const, has_more: hasMore, data });
+
+// Response schemas: what the routes answer, for GET /openapi.json and the contract tests' drift check.
+// Objects are open (`v.object`): clients must ignore fields they do not know.
+
+/** A resource id in a response. */
+export const Id = v.pipe(v.string(), v.uuid());
+/** A timestamp in a response (ISO 8601, UTC). */
+export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+
+/** `{object, id}`: what most writes answer. */
+export const ObjectRef = <const O extends string>(object: O) => v.object({ object: v.literal(object), id: Id });
+/** `{object, id, deleted: true}`: what deletes answer. */
+export const Deleted = <const O extends string>(object: O) => v.object({ object: v.literal(object), id: Id, deleted: v.literal(true) });
+/** The list envelope. */
+export const ListOf = <S extends v.GenericSchema>(item: S) => v.object({ object: v.literal('list'), has_more: v.boolean(), data: v.array(item) });
+/** An HTML page (hosted preference and unsubscribe pages). */
+export const HtmlPage = v.pipe(v.string(), v.description('An HTML page.'));

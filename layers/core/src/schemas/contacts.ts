@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Deleted, Id, ListOf, Timestamp } from './common.ts';
 
 const Email = v.pipe(v.string('must be a string.'), v.trim(), v.email('must be an email address such as jane@example.com.'), v.maxLength(320));
 const Name = v.optional(v.nullable(v.pipe(v.string('must be a string or null.'), v.maxLength(256, 'must be at most 256 characters.'))));
@@ -82,3 +83,77 @@ export const CreateSegmentRequest = v.strictObject({
   audience_id: v.optional(v.string()),
 });
 export const UpdateSegmentRequest = v.strictObject({ name: v.pipe(v.string('is required.'), v.minLength(1), v.maxLength(256)) });
+
+const Subscription = v.picklist(['opt_in', 'opt_out']);
+/** A topic as a contact sees it: the effective subscription, and whether the contact chose it. */
+export const ContactTopic = v.object({
+  id: Id,
+  name: v.string(),
+  description: v.nullable(v.string()),
+  subscription: Subscription,
+  explicit: v.boolean(),
+  visibility: v.picklist(['public', 'private']),
+});
+/** A contact as lists show it; `properties` and `topics` when `include` asks. */
+export const ContactListItem = v.object({
+  object: v.literal('contact'),
+  id: Id,
+  email: v.string(),
+  first_name: v.nullable(v.string()),
+  last_name: v.nullable(v.string()),
+  created_at: Timestamp,
+  unsubscribed: v.boolean(),
+  properties: v.optional(v.record(v.string(), v.object({ type: v.picklist(['string', 'number']), value: v.nullable(v.union([v.string(), v.number()])) }))),
+  topics: v.optional(v.array(ContactTopic)),
+});
+/** GET /contacts/{id or email}: always with its properties. */
+export const ContactObject = v.object({ ...ContactListItem.entries, properties: v.nonOptional(ContactListItem.entries.properties) });
+/** DELETE /contacts/{id or email}: the reference's `id` and the SDK's `contact`. */
+export const DeletedContact = v.object({ ...Deleted('contact').entries, contact: Id });
+/** POST /contacts/{id}/segments/{segment_id} */
+export const ContactSegmentLink = v.object({ object: v.literal('contact_segment'), id: Id, contact_id: Id, segment_id: Id });
+/** DELETE /contacts/{id}/segments/{segment_id}: the reference's fields and the SDK's `audienceId`. */
+export const ContactSegmentUnlinked = v.object({ ...ContactSegmentLink.entries, audienceId: Id, deleted: v.literal(true) });
+/** PATCH /contacts/{id}/topics */
+export const ContactTopicsUpdated = v.object({ object: v.literal('contact_topics'), id: Id, contact_id: Id, topics: v.array(v.object({ id: Id, subscription: Subscription })) });
+/** POST /contacts/{id}/preferences-link */
+export const PreferencesLink = v.object({ object: v.literal('preferences_link'), contact: Id, url: v.pipe(v.string(), v.url()) });
+const Index = v.pipe(v.number(), v.integer(), v.minValue(0));
+const ItemErrors = v.array(v.object({ index: Index, message: v.string() }));
+/** POST /contacts/batch: one row per item in request order, the counts, and `errors` by index. */
+export const BatchCreatedContacts = v.object({
+  object: v.literal('list'),
+  data: v.array(v.object({ object: v.literal('contact'), index: Index, id: v.nullable(Id), status: v.picklist(['created', 'updated', 'skipped', 'failed']) })),
+  counts: v.object({ created: v.number(), updated: v.number(), skipped: v.number(), failed: v.number() }),
+  errors: v.optional(ItemErrors),
+});
+/** POST /contacts/batch/get: the contacts found, and `missing` naming the request indexes not found. */
+export const BatchGotContacts = v.object({
+  object: v.literal('list'),
+  data: v.array(ContactListItem),
+  missing: v.array(v.object({ index: Index, id: v.nullable(v.string()), email: v.nullable(v.string()) })),
+});
+/** POST /contacts/batch/remove */
+export const BatchRemovedContacts = v.object({ object: v.literal('list'), data: v.array(DeletedContact) });
+
+/** A segment (`object: 'segment'`) and its deprecated links, null here. */
+export const SegmentRow = v.object({ id: Id, name: v.string(), created_at: Timestamp, audience_id: v.null(), filter: v.null() });
+export const SegmentObject = v.object({ object: v.literal('segment'), ...SegmentRow.entries });
+export const AudienceObject = v.object({ object: v.literal('audience'), id: Id, name: v.string(), created_at: Timestamp });
+/** POST /segments and /audiences */
+export const CreatedSegment = v.object({ object: v.picklist(['segment', 'audience']), id: Id, name: v.string() });
+/** GET /segments/{id}, and GET /audiences/{id} (the older name answers as an audience). */
+export const SegmentOrAudience = v.union([SegmentObject, AudienceObject]);
+/** DELETE /segments/{id} and /audiences/{id} */
+export const DeletedSegment = v.object({ ...Deleted('segment').entries, object: v.picklist(['segment', 'audience']) });
+export const SegmentList = ListOf(SegmentRow);
+
+/** A contact property. */
+export const ContactPropertyObject = v.object({
+  object: v.literal('contact_property'),
+  id: Id,
+  key: v.string(),
+  type: v.picklist(['string', 'number']),
+  fallback_value: v.nullable(v.union([v.string(), v.number()])),
+  created_at: Timestamp,
+});

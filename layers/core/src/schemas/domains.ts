@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Id, Timestamp } from './common.ts';
 
 const Hostname = v.pipe(
   v.string('must be a string.'),
@@ -35,3 +36,31 @@ export const UpdateDomainRequest = v.strictObject({
   tracking_subdomain: v.optional(Label),
 });
 export type UpdateDomainRequest = v.InferOutput<typeof UpdateDomainRequest>;
+
+const RecordStatus = v.picklist(['not_started', 'pending', 'verified', 'failed', 'temporary_failure']);
+/** One DNS record a domain must publish. */
+export const DomainRecord = v.object({
+  record: v.picklist(['SPF', 'DKIM']),
+  name: v.string(),
+  type: v.picklist(['MX', 'TXT', 'CNAME']),
+  ttl: v.string(),
+  status: RecordStatus,
+  value: v.string(),
+  priority: v.nullable(v.number()),
+});
+/** A domain as lists show it (no records). */
+export const DomainSummary = v.object({
+  id: Id,
+  name: v.string(),
+  status: v.picklist(['not_started', 'pending', 'verified', 'failed']),
+  created_at: Timestamp,
+  region: v.string(),
+  capabilities: v.object({ sending: v.picklist(['enabled', 'disabled']), receiving: v.picklist(['enabled', 'disabled']) }),
+  open_tracking: v.boolean(),
+  click_tracking: v.boolean(),
+  tracking_subdomain: v.nullable(v.string()),
+});
+/** POST /domains: the domain with its records (no `object`, as the reference SDK types it). */
+export const CreatedDomain = v.object({ ...DomainSummary.entries, records: v.array(DomainRecord) });
+/** GET /domains/{id} */
+export const DomainObject = v.object({ object: v.literal('domain'), ...CreatedDomain.entries });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Id, Timestamp } from './common.ts';
 
 const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
 const Tag = v.strictObject({
@@ -39,3 +40,34 @@ export const SendBatchRequest = v.pipe(
 export const UpdateEmailRequest = v.strictObject({
   scheduled_at: v.string('is required: the new ISO 8601 send time.'),
 });
+
+/** The wire values of `last_event`. */
+export const LastEvent = v.picklist(['bounced', 'canceled', 'clicked', 'complained', 'delivered', 'delivery_delayed', 'failed', 'opened', 'queued', 'scheduled', 'sent', 'suppressed']);
+/** The Email object (GET /emails/{id}, list items, cancel). */
+export const EmailObject = v.object({
+  object: v.literal('email'),
+  id: Id,
+  message_id: v.string(),
+  from: v.string(),
+  to: v.array(v.string()),
+  cc: v.nullable(v.array(v.string())),
+  bcc: v.nullable(v.array(v.string())),
+  reply_to: v.nullable(v.array(v.string())),
+  subject: v.string(),
+  html: v.nullable(v.string()),
+  text: v.nullable(v.string()),
+  created_at: Timestamp,
+  scheduled_at: v.nullable(Timestamp),
+  last_event: LastEvent,
+  tags: v.array(v.object({ name: v.string(), value: v.string() })),
+  topic_id: v.nullable(Id),
+});
+/** POST /emails */
+export const SentEmail = v.object({ id: Id });
+/** POST /emails/batch: `errors` only in permissive mode. */
+export const SentBatch = v.object({
+  data: v.array(SentEmail),
+  errors: v.optional(v.array(v.object({ index: v.pipe(v.number(), v.integer()), message: v.string() }))),
+});
+/** PATCH /emails/{id} */
+export const RescheduledEmail = v.object({ object: v.literal('email'), id: Id, scheduled_at: v.nullable(Timestamp) });

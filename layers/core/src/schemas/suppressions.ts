@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { Deleted, Id, ObjectRef, Timestamp } from './common.ts';
 
 const Email = v.pipe(v.string('must be a string.'), v.trim(), v.email('must be an email address.'));
 const Emails = v.pipe(v.array(Email, 'must be an array of addresses.'), v.minLength(1, 'must hold 1 to 1000 addresses.'), v.maxLength(1000, 'must hold 1 to 1000 addresses.'));
@@ -13,3 +14,15 @@ export const BatchRemoveSuppressionsRequest = v.pipe(
   v.check((b) => !!(b.emails || b.ids), 'Give `emails` or `ids` (1 to 1000).'),
 );
 export const ListSuppressionsQuery = v.object({ origin: v.optional(v.picklist(['bounce', 'complaint', 'unsubscribe', 'manual'], '`origin` must be bounce, complaint, unsubscribe or manual.')) });
+
+/** A suppression list entry. */
+export const SuppressionObject = v.object({
+  object: v.literal('suppression'),
+  id: Id,
+  email: v.string(),
+  origin: v.picklist(['bounce', 'complaint', 'unsubscribe', 'manual']),
+  source_id: v.nullable(Id),
+  created_at: Timestamp,
+});
+export const BatchAddedSuppressions = v.object({ data: v.array(ObjectRef('suppression')) });
+export const BatchRemovedSuppressions = v.object({ data: v.array(Deleted('suppression')) });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { TopicChoice } from './contacts.ts';
+import { Id, Timestamp } from './common.ts';
 
 /** POST /topics */
 export const CreateTopicRequest = v.strictObject({
@@ -9,9 +10,8 @@ export const CreateTopicRequest = v.strictObject({
   visibility: v.optional(v.picklist(['public', 'private'], 'must be `public` or `private`.')),
 });
 
-/** PATCH /topics/{id}: the SDK sends the whole options object, `id` included. */
+/** PATCH /topics/{id}: the SDK sends the whole options object, `id` included (the HTTP stack checks it against the path). */
 export const UpdateTopicRequest = v.strictObject({
-  id: v.optional(v.string()),
   name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50, 'must be at most 50 characters.'))),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters.')))),
   visibility: v.optional(v.picklist(['public', 'private'], 'must be `public` or `private`.')),
@@ -23,3 +23,15 @@ export const UpdateContactTopicsRequest = v.pipe(
   v.union([v.array(TopicChoice), v.strictObject({ topics: v.array(TopicChoice) })], 'The body must be an array of {id, subscription} (or {topics: [...]}).'),
   v.transform((b) => (Array.isArray(b) ? b : b.topics)),
 );
+
+/** A topic as lists show it. */
+export const TopicRow = v.object({
+  id: Id,
+  name: v.string(),
+  description: v.nullable(v.string()),
+  default_subscription: v.picklist(['opt_in', 'opt_out']),
+  visibility: v.picklist(['public', 'private']),
+  created_at: Timestamp,
+});
+/** GET /topics/{id} and POST /topics */
+export const TopicObject = v.object({ object: v.literal('topic'), ...TopicRow.entries });

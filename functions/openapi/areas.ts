@@ -1,0 +1,33 @@
+import type { AreaHandler } from '@mailstack/core/http/dispatch';
+import type { Area } from '../routes.ts';
+import { handler as domains } from '../domains/index.ts';
+import { handler as usage } from '../usage/index.ts';
+import { handler as emails } from '../emails/index.ts';
+import { handler as providerEvents } from '../provider-events/index.ts';
+import { handler as contacts } from '../contacts/index.ts';
+import { handler as segments } from '../segments/index.ts';
+import { handler as contactProperties } from '../contact-properties/index.ts';
+import { handler as topics } from '../topics/index.ts';
+import { handler as suppressions } from '../suppressions/index.ts';
+import { handler as preferences } from '../preferences/index.ts';
+import { handler as openapi } from './index.ts';
+import { handler as apiKeys } from '../api-keys/index.ts';
+
+/**
+ * Every area's Lambda entry, imported statically so the description can be built inside a
+ * bundled Lambda too. A new area must be added here (the type requires it).
+ */
+export const AREA_ENTRIES: Record<Area, AreaHandler> = {
+  domains,
+  usage,
+  emails,
+  'provider-events': providerEvents,
+  contacts,
+  segments,
+  'contact-properties': contactProperties,
+  topics,
+  suppressions,
+  preferences,
+  openapi,
+  'api-keys': apiKeys,
+};

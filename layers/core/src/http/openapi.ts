@@ -1,0 +1,182 @@
+import * as v from 'valibot';
+import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { ERROR_STATUS, type ErrorName } from '../errors/catalog.ts';
+import type { RouteDeclaration } from './api-route.ts';
+import { pathParameters } from './path-ids.ts';
+
+/** The API version the description names (spec §9). */
+export const API_VERSION = '1.0.0';
+
+/** One route of the manifest with its declaration: what the generator describes. */
+export interface DescribedRoute {
+  readonly method: string;
+  readonly path: string;
+  /** The resource area (the operation's tag). */
+  readonly area: string;
+  readonly route: RouteDeclaration;
+}
+
+type Json = Record<string, any>;
+
+const customMessage = (schema: v.GenericSchema): string | undefined => {
+  const message = (schema as { message?: unknown }).message;
+  return typeof message === 'string' ? message : undefined;
+};
+
+/**
+ * A valibot schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect). Requests are described by
+ * their input (before transforms); a field the schema refuses outright (`v.custom` returning
+ * false) is described as never valid, with the refusal's message.
+ */
+export const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore' = 'ignore'): Json => {
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    typeMode,
+    overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'custom' ? { not: {}, description: customMessage(valibotSchema) ?? 'Not supported.' } as JsonSchema : undefined),
+  }) as Json;
+  return rest;
+};
+
+/** The properties of an object schema, through intersections (`allOf`). */
+const propertiesOf = (schema: Json): { properties: Record<string, Json>; required: Set<string> } => {
+  const properties: Record<string, Json> = { ...(schema.properties ?? {}) };
+  const required = new Set<string>(schema.required ?? []);
+  for (const part of schema.allOf ?? []) {
+    const inner = propertiesOf(part);
+    Object.assign(properties, inner.properties);
+    inner.required.forEach((name) => required.add(name));
+  }
+  return { properties, required };
+};
+
+const parametersIn = (where: 'path' | 'query' | 'header', schema: v.GenericSchema | undefined): Json[] => {
+  if (!schema) return [];
+  const { properties, required } = propertiesOf(jsonSchemaOf(schema, 'input'));
+  return Object.entries(properties).map(([name, s]) => {
+    const { description, ...rest } = s;
+    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
+  });
+};
+
+const pathParams = (path: string, schema: v.GenericSchema | undefined): Json[] => {
+  const declared = parametersIn('path', schema);
+  return pathParameters(path).map(({ name, resource }) =>
+    declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, description: `The ${resource.replace(/_/g, ' ')}.`, schema: { type: 'string' } });
+};
+
+/** The error names the HTTP stack itself may answer on a route, before the route's own. */
+export const stackErrors = (route: RouteDeclaration, path: string): ErrorName[] => {
+  const names: ErrorName[] = ['payload_too_large', 'internal_server_error'];
+  const json = route.bodyFormat !== 'form';
+  if (json) names.push('invalid_payload');
+  if (json || route.query || route.params || route.headers) names.push('validation_error');
+  if (route.access !== 'public') names.push('missing_api_key', 'invalid_api_key', 'rate_limit_exceeded');
+  if (route.access === 'full') names.push('restricted_api_key');
+  if (pathParameters(path).length > 0) names.push('not_found');
+  for (const m of route.middlewares ?? []) names.push(...(m.doc?.errors ?? []));
+  return names;
+};
+
+/** Every error name a route may answer, in catalog order. */
+export const routeErrors = (route: RouteDeclaration, path: string): ErrorName[] => {
+  const all = new Set<ErrorName>([...stackErrors(route, path), ...(route.errors ?? [])]);
+  return (Object.keys(ERROR_STATUS) as ErrorName[]).filter((name) => all.has(name));
+};
+
+const errorSchema = (status: number, names: readonly string[]): Json => ({
+  type: 'object',
+  properties: {
+    statusCode: { const: status },
+    name: { enum: [...names] },
+    message: { type: 'string', description: 'What was wrong, which field, what is allowed.' },
+  },
+  required: ['statusCode', 'name', 'message'],
+  additionalProperties: false,
+});
+
+const errorResponses = (route: RouteDeclaration, path: string): Record<string, Json> => {
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of routeErrors(route, path)) {
+    const status = ERROR_STATUS[name];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, names]) => [String(status), {
+    description: names.join(', '),
+    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer' } } } } : {}),
+    content: { 'application/json': { schema: errorSchema(status, names) } },
+  }]));
+};
+
+/** A readable, unique operation id: `PATCH /audiences/{id}/contacts/{contact_id}` -> `patchAudiencesByIdContactsByContactId`. */
+export const operationId = (method: string, path: string): string =>
+  method.toLowerCase() + path.split('/').filter(Boolean).map((segment) => {
+    const param = /^\{(\w+)\}$/.exec(segment);
+    const words = (param ? `by_${param[1]}` : segment).split(/[-_.]/).filter(Boolean);
+    return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  }).join('');
+
+const describeOperation = ({ method, path, area, route }: DescribedRoute): Json => {
+  const html = route.responseFormat === 'html';
+  const success = String(route.status ?? 200);
+  const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter((s): s is v.GenericSchema => !!s);
+  const body = route.bodyFormat === 'form'
+    ? { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } }
+    : route.body
+      ? { required: !v.safeParse(route.body, undefined).success, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } }
+      : undefined;
+  const errors = errorResponses(route, path);
+  if (html) {
+    // The hosted pages answer an invalid or tampered link with an HTML page, not the JSON error body.
+    errors['404'] = { description: 'The link is not valid (an HTML page).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
+  }
+  return {
+    operationId: operationId(method, path),
+    tags: [area],
+    ...(route.access === 'public' ? { security: [] } : {}),
+    ...(route.access === 'full' ? { description: 'Needs a full-access API key.' } : route.access === 'sending' ? { description: 'Any API key of the team (sending access is enough).' } : {}),
+    parameters: [
+      ...pathParams(path, route.params),
+      ...parametersIn('query', route.query),
+      ...headerSchemas.flatMap((s) => parametersIn('header', s)),
+    ],
+    ...(body ? { requestBody: body } : {}),
+    responses: {
+      // A route that only refuses (`response: v.never()`) documents its errors alone.
+      ...(route.response.type === 'never' ? {} : { [success]: {
+        description: 'Success.',
+        content: html ? { 'text/html': { schema: jsonSchemaOf(route.response) } } : { 'application/json': { schema: jsonSchemaOf(route.response) } },
+      } }),
+      ...errors,
+    },
+  };
+};
+
+/** What a route lacks for its description; empty when complete. */
+export const missingSchemas = (route: RouteDeclaration | undefined): string[] => {
+  if (!route) return ['a declaration (the area entry does not dispatch this route key to an apiRoute handler)'];
+  return route.response ? [] : ['a response schema'];
+};
+
+/** The OpenAPI 3.1 description of the given routes. */
+export const buildOpenApi = (routes: readonly DescribedRoute[], options: { serverUrl: string }): Json => {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'mailstack API',
+      version: API_VERSION,
+      description: 'Transactional and broadcast email, wire-compatible with the Resend API: point the official Resend SDKs at this server. Every error answers `{statusCode, name, message}`.',
+    },
+    servers: [{ url: options.serverUrl }],
+    security: [{ apiKey: [] }],
+    tags: [...new Set(routes.map((r) => r.area))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the team (`ms_...`), created with `npm run admin -- keys create`; full access, or sending access only.' },
+      },
+    },
+  };
+};

@@ -1,0 +1,36 @@
+/**
+ * Setup file of every test run: each response the local host sends to a test (through the SDK or
+ * raw `fetch`) is held against our own OpenAPI document, served at GET /openapi.json. A response
+ * the document does not describe fails the test that received it, so the document cannot drift
+ * from the code.
+ */
+import { afterEach, expect, inject } from 'vitest';
+import { responseProblems } from './own-document.ts';
+
+const originalFetch = globalThis.fetch;
+const problems: string[] = [];
+let document: Promise<Record<string, any>> | undefined;
+const baseUrl = (): string | undefined => { try { return inject('local')?.baseUrl; } catch { return undefined; } };
+
+/** Our document, read once per test file from the running host. */
+export const ownDocument = (): Promise<Record<string, any>> =>
+  (document ??= originalFetch(`${baseUrl()}/openapi.json`).then(async (res) => {
+    if (!res.ok) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<Record<string, any>>;
+  }));
+
+globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await originalFetch(input, init);
+  const base = baseUrl();
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!base || `${url.protocol}//${url.host}` !== base) return response;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const text = await response.clone().text();
+  problems.push(...responseProblems(await ownDocument(), method, url.pathname, response.status, response.headers.get('content-type') ?? '', text));
+  return response;
+};
+
+afterEach(() => {
+  const found = problems.splice(0);
+  expect(found, 'responses that GET /openapi.json does not describe').toEqual([]);
+});
