@@ -1,5 +1,6 @@
 import { dispatch } from '@mailstack/core/http/dispatch';
+import { areaRoutes } from '../routes.ts';
 import { handler as getOpenApi } from './get-openapi.ts';
 
-/** The openapi Lambda. */
-export const handler = dispatch({ 'GET /openapi.json': getOpenApi });
+/** The openapi Lambda: GET /openapi.json, dispatched from the route manifest. */
+export const handler = dispatch(areaRoutes('openapi', { 'get-openapi': getOpenApi }));
