@@ -101,52 +101,44 @@ export class Expression {
   }
 }
 
-const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
+/** The ConditionExpression of a write that holds only `when` (none without one). Call before `x.params()`. */
+const conditionOf = (x: Expression, when: Condition | undefined): { ConditionExpression?: string } =>
+  (when ? { ConditionExpression: x.condition(when) } : {});
+
+/** Runs a conditional write; `failed` when its condition does not hold. */
+const unlessConditionFails = async <T, F>(write: () => Promise<T>, failed: F): Promise<T | F> => {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return failed;
+    throw error;
+  }
+};
 
 /** Reads one item (strongly consistent unless told otherwise). */
 export const getItem = async (deps: Deps, key: Key, consistent = true): Promise<Item | undefined> =>
   (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: consistent }))).Item;
 
 /** Writes an item; false when `when` does not hold. */
-export const putItem = async (deps: Deps, item: Item, when?: Condition): Promise<boolean> => {
+export const putItem = (deps: Deps, item: Item, when?: Condition): Promise<boolean> => {
   const x = new Expression();
-  const condition = when ? x.condition(when) : undefined;
-  try {
-    await deps.db.send(new PutCommand({ TableName: deps.table, Item: item, ...(condition ? { ConditionExpression: condition } : {}), ...x.params() }));
-    return true;
-  } catch (error) {
-    if (conditionFailed(error)) return false;
-    throw error;
-  }
+  const command = new PutCommand({ TableName: deps.table, Item: item, ...conditionOf(x, when), ...x.params() });
+  return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
 };
 
 /** Changes an item and returns it as stored afterwards; undefined when `when` does not hold. */
-export const updateItem = async (deps: Deps, key: Key, change: Change, when?: Condition): Promise<Item | undefined> => {
+export const updateItem = (deps: Deps, key: Key, change: Change, when?: Condition): Promise<Item | undefined> => {
   const x = new Expression();
   const UpdateExpression = x.update(change);
-  const condition = when ? x.condition(when) : undefined;
-  try {
-    const out = await deps.db.send(new UpdateCommand({
-      TableName: deps.table, Key: key, UpdateExpression, ...(condition ? { ConditionExpression: condition } : {}), ...x.params(), ReturnValues: 'ALL_NEW',
-    }));
-    return out.Attributes ?? {};
-  } catch (error) {
-    if (conditionFailed(error)) return undefined;
-    throw error;
-  }
+  const command = new UpdateCommand({ TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW' });
+  return unlessConditionFails(async () => (await deps.db.send(command)).Attributes ?? {}, undefined);
 };
 
 /** Deletes an item; false when `when` does not hold. */
-export const deleteItem = async (deps: Deps, key: Key, when?: Condition): Promise<boolean> => {
+export const deleteItem = (deps: Deps, key: Key, when?: Condition): Promise<boolean> => {
   const x = new Expression();
-  const condition = when ? x.condition(when) : undefined;
-  try {
-    await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: key, ...(condition ? { ConditionExpression: condition } : {}), ...x.params() }));
-    return true;
-  } catch (error) {
-    if (conditionFailed(error)) return false;
-    throw error;
-  }
+  const command = new DeleteCommand({ TableName: deps.table, Key: key, ...conditionOf(x, when), ...x.params() });
+  return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
 };
 
 /**
@@ -174,17 +166,10 @@ export type Write =
 const compile = (deps: Deps, w: Write) => {
   const x = new Expression();
   const TableName = deps.table;
-  if ('put' in w) {
-    const c = w.when ? x.condition(w.when) : undefined;
-    return { Put: { TableName, Item: w.put, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
-  }
-  if ('delete' in w) {
-    const c = w.when ? x.condition(w.when) : undefined;
-    return { Delete: { TableName, Key: w.delete, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
-  }
+  if ('put' in w) return { Put: { TableName, Item: w.put, ...conditionOf(x, w.when), ...x.params() } };
+  if ('delete' in w) return { Delete: { TableName, Key: w.delete, ...conditionOf(x, w.when), ...x.params() } };
   const UpdateExpression = x.update(w.change);
-  const c = w.when ? x.condition(w.when) : undefined;
-  return { Update: { TableName, Key: w.update, UpdateExpression, ...(c ? { ConditionExpression: c } : {}), ...x.params() } };
+  return { Update: { TableName, Key: w.update, UpdateExpression, ...conditionOf(x, w.when), ...x.params() } };
 };
 
 /**
