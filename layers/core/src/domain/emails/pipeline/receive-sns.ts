@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
+// A static import, so esbuild bundles it: Lambda's runtime has no sns-validator beside the bundle.
+import MessageValidator from 'sns-validator';
 import type { Deps } from '../../../runtime/deps.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import { recordProviderEvent, type SesEvent } from './record-provider-event.ts';
-
-const require = createRequire(import.meta.url);
 
 /** The SNS HTTP(S) envelope. */
 export interface SnsEnvelope {
@@ -15,7 +14,6 @@ export interface SnsEnvelope {
 
 const verify = (message: SnsEnvelope): Promise<void> =>
   new Promise((resolve, reject) => {
-    const MessageValidator = require('sns-validator');
     new MessageValidator().validate(message, (error: Error | null) => (error ? reject(error) : resolve()));
   });
 
