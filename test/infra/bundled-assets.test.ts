@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,33 +50,17 @@ const sqsEvent = (queue: string, bodies: unknown[]) => ({
   })),
 });
 
-/** A SubscriptionConfirmation signed as SNS signs it (SignatureVersion 2), and the key that verifies it. */
-const signedConfirmation = () => {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const message: Record<string, string> = {
-    Type: 'SubscriptionConfirmation', MessageId: randomUUID(), Token: 'token-1',
-    TopicArn: 'arn:aws:sns:us-east-1:000000000000:mailstack-events',
-    Message: 'You have chosen to subscribe to the topic.',
-    SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&Token=token-1',
-    Timestamp: new Date().toISOString(), SignatureVersion: '2',
-    SigningCertURL: `https://sns.us-east-1.amazonaws.com/SimpleNotificationService-${'a'.repeat(32)}.pem`,
-  };
-  const signed = ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'].map((k) => `${k}\n${message[k]}\n`).join('');
-  message.Signature = sign('sha256', Buffer.from(signed), privateKey).toString('base64');
-  return { message, certificate: { url: message.SigningCertURL!, pem: publicKey.export({ type: 'spki', format: 'pem' }).toString() } };
-};
-
-const invoke = (invocations: Invocation[], extra: Record<string, unknown> = {}, env: Record<string, string> = {}): { results: Outcome[]; subscribeCalls: string[] } => {
+const invoke = (invocations: Invocation[]): Outcome[] => {
   const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
   const run = spawnSync(process.execPath, [DRIVER], {
-    input: JSON.stringify({ invocations, ...extra }),
+    input: JSON.stringify({ invocations }),
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...inherited, ...local().env, ...env },
+    env: { ...inherited, ...local().env },
   });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
   if (!line) throw new Error(`the bundle driver printed no results (exit ${run.status}): ${run.stderr}`);
-  return JSON.parse(line.slice('RESULTS '.length));
+  return JSON.parse(line.slice('RESULTS '.length)).results;
 };
 
 describe('synthesized Lambda bundles', () => {
@@ -114,9 +98,9 @@ describe('synthesized Lambda bundles', () => {
   it('stages each bundle with only the runtime-provided SDK beside it', () => {
     const provided = runtimeProvidedPackages(ROOT);
     expect(provided).toContain('@aws-sdk/client-dynamodb');
-    for (const own of ['sns-validator', 'valibot', '@middy/core', '@aws-lambda-powertools/logger']) expect(provided).not.toContain(own);
+    for (const own of ['valibot', '@middy/core', '@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics']) expect(provided).not.toContain(own);
     expect(existsSync(join(staged.dir, 'node_modules', 'valibot'))).toBe(false);
-    expect(existsSync(join(staged.dir, 'node_modules', 'sns-validator'))).toBe(false);
+    expect(existsSync(join(staged.dir, 'node_modules', '@aws-sdk', 'client-secrets-manager'))).toBe(true);
     expect(staged.functions.length).toBeGreaterThanOrEqual(17);
   });
 
@@ -124,13 +108,17 @@ describe('synthesized Lambda bundles', () => {
     const t = await sendingTeam();
     const accepted = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'bundle', text: 'hello' });
     expect(accepted.error).toBeNull();
-    const { message, certificate } = signedConfirmation();
+    // A Delivery event for that email as SNS puts it on the provider-events queue, and one from a foreign topic.
+    const notification = (topicArn: string) => ({
+      Type: 'Notification', MessageId: randomUUID(), TopicArn: topicArn, Timestamp: new Date().toISOString(),
+      Message: JSON.stringify({ eventType: 'Delivery', mail: { messageId: `bundle-${randomUUID()}`, tags: { team_id: [t.team.id], email_id: [accepted.data!.id] } }, delivery: {} }),
+    });
+    const providerEvents = sqsEvent('provider-events', [notification(local().env.SES_EVENTS_TOPIC_ARN!), notification('arn:aws:sns:us-east-1:999999999999:someone-else')]);
 
     const events: Record<string, unknown> = {
       'Functions/domains': apiEvent('GET', '/domains', '/domains', { key: t.secret }),
       'Functions/usage': apiEvent('GET', '/usage', '/usage', { key: t.secret }),
       'Functions/emails': apiEvent('POST', '/emails', '/emails', { key: t.secret, body: { from: t.from, to: 'delivered@resend.dev', subject: 'from the bundle', text: 'hi' } }),
-      'Functions/provider-events': apiEvent('POST', '/provider-events/ses', '/provider-events/ses', { body: message }),
       'Functions/contacts': apiEvent('POST', '/contacts', '/contacts', { key: t.secret, body: { email: 'bundle@example.com' } }),
       'Functions/segments': apiEvent('GET', '/segments', '/segments', { key: t.secret }),
       'Functions/contact-properties': apiEvent('GET', '/contact-properties', '/contact-properties', { key: t.secret }),
@@ -144,16 +132,13 @@ describe('synthesized Lambda bundles', () => {
       'Timers/release-parked-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Timers/resume-erase-jobs': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Workers/send-email': sqsEvent('send', [{ teamId: t.team.id, emailId: accepted.data!.id }]),
+      'Workers/receive-provider-events': providerEvents,
       'Timers/sweep-stuck-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
     };
     const missing = staged.functions.map((f) => `${f.group}/${f.name}`).filter((n) => !(n in events));
     expect(missing, 'each synthesized function needs a representative event here').toEqual([]);
 
-    const { results, subscribeCalls } = invoke(
-      staged.functions.map((f) => ({ name: `${f.group}/${f.name}`, file: f.file, event: events[`${f.group}/${f.name}`] })),
-      { snsCertificate: certificate },
-      { SNS_VERIFY_SIGNATURES: 'true' },
-    );
+    const results = invoke(staged.functions.map((f) => ({ name: `${f.group}/${f.name}`, file: f.file, event: events[`${f.group}/${f.name}`] })));
     const byName = new Map(results.map((r) => [r.name, r]));
     const result = (name: string) => {
       const found = byName.get(name);
@@ -170,7 +155,8 @@ describe('synthesized Lambda bundles', () => {
         .toEqual({ name, status: expectedStatus[name] ?? 200, body: expect.any(String) });
     }
     expect(JSON.parse(result('Functions/emails').body).id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(subscribeCalls).toEqual([message.SubscribeURL]);
+    // the foreign topic's record fails (and would wait in the DLQ); the other is applied
+    expect(result('Workers/receive-provider-events')).toEqual({ batchItemFailures: [{ itemIdentifier: providerEvents.Records[1]!.messageId }] });
     expect(result('Workers/send-email')).toEqual({ batchItemFailures: [] });
     expect(result('Timers/sweep-stuck-emails')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });

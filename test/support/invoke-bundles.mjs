@@ -1,10 +1,6 @@
 // Runs staged Lambda bundles as Lambda would: a plain Node process, the handler imported from the
-// bundle file, invoked with an event and a context. Reads {invocations, snsCertificate?} as JSON on
-// stdin; writes one line `RESULTS <json>` on stdout. The environment is the functions' environment.
-// SNS certificates cannot be fetched offline: `snsCertificate` answers that one https.get, and
-// calls to SubscribeURLs are recorded instead of made.
-import https from 'node:https';
-import { PassThrough } from 'node:stream';
+// bundle file, invoked with an event and a context. Reads {invocations} as JSON on stdin; writes
+// one line `RESULTS <json>` on stdout. The environment is the functions' environment.
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
@@ -12,27 +8,6 @@ const input = JSON.parse(await new Promise((resolve) => {
   let text = '';
   process.stdin.on('data', (c) => { text += c; }).on('end', () => resolve(text));
 }));
-
-const subscribeCalls = [];
-if (input.snsCertificate) {
-  const realGet = https.get;
-  https.get = (url, ...rest) => {
-    if (String(url) !== input.snsCertificate.url) return realGet(url, ...rest);
-    const callback = rest.find((a) => typeof a === 'function');
-    const res = new PassThrough();
-    res.statusCode = 200;
-    queueMicrotask(() => { callback(res); res.end(input.snsCertificate.pem); });
-    return { on: () => undefined };
-  };
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (url, init) => {
-    if (/^https:\/\/sns\.[a-z0-9-]+\.amazonaws\.com\//.test(String(url))) {
-      subscribeCalls.push(String(url));
-      return new Response('<ConfirmSubscriptionResponse/>', { status: 200 });
-    }
-    return realFetch(url, init);
-  };
-}
 
 const context = (name) => {
   const deadline = Date.now() + 30_000;
@@ -53,5 +28,5 @@ for (const { name, file, event } of input.invocations) {
     results.push({ name, ok: false, error: String(error?.stack ?? error) });
   }
 }
-process.stdout.write(`\nRESULTS ${JSON.stringify({ results, subscribeCalls })}\n`);
+process.stdout.write(`\nRESULTS ${JSON.stringify({ results })}\n`);
 process.exit(0);
