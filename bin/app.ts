@@ -4,5 +4,6 @@ import { MailStack } from '../lib/mail-stack.ts';
 import { readStackConfig } from '../lib/config.ts';
 
 const app = new App();
-new MailStack(app, 'Mailstack', { config: readStackConfig((key) => app.node.tryGetContext(key)) });
+const config = readStackConfig((key) => app.node.tryGetContext(key));
+new MailStack(app, config.stackName, { config });
 app.synth();

@@ -20,7 +20,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'provider-events', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
@@ -28,7 +28,6 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   domains: { sesIdentities: true },
   usage: {},
   emails: { queues: ['send'], scheduler: true },
-  'provider-events': { queues: ['events'] },
   contacts: { queues: ['events', 'erase'], linkSecret: true },
   segments: {},
   'contact-properties': {},
@@ -60,7 +59,6 @@ export const ROUTES: readonly RouteEntry[] = [
   r('PATCH', '/emails/{id}', 'emails/update-email'),
   r('POST', '/emails/{id}/cancel', 'emails/cancel-email'),
   r('DELETE', '/emails/{id}', 'emails/delete-email'),
-  r('POST', '/provider-events/ses', 'provider-events/receive-ses-event'),
   r('POST', '/contacts', 'contacts/create-contact'),
   r('GET', '/contacts', 'contacts/list-contacts'),
   r('GET', '/contacts/{id}', 'contacts/get-contact'),

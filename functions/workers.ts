@@ -6,6 +6,8 @@
 /** The worker queues; each has a dead-letter queue on AWS. */
 export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  /** SES events, from the configuration set's SNS topic (a local stand-in puts them here directly). */
+  'provider-events': { env: 'PROVIDER_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   events: { env: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   webhooks: { env: 'WEBHOOK_QUEUE_URL', visibilityTimeoutSeconds: 120 },
   erase: { env: 'ERASE_QUEUE_URL', visibilityTimeoutSeconds: 120 },
@@ -40,7 +42,12 @@ export interface WorkerEntry {
   readonly batchSize?: number;
   /** @default - the table only */
   readonly needs?: Needs;
+  /** The function's timeout on AWS; its queue's visibility is six times this. @default - 50 */
+  readonly timeoutSeconds?: number;
 }
+
+/** A worker's timeout on AWS, in seconds. */
+export const workerTimeoutSeconds = (worker: WorkerEntry): number => worker.timeoutSeconds ?? 50;
 
 /** A periodic task (EventBridge rule on AWS, an interval locally). */
 export interface TimerEntry {
@@ -55,7 +62,15 @@ export interface TimerEntry {
 export const WORKERS: readonly WorkerEntry[] = [
   { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true } },
   { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
+  { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },
 ];
+
+/**
+ * The queues something consumes: only these are created and handed to the functions, so no
+ * queue fills without a reader (the events and webhooks queues start when their workers land).
+ */
+export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): QueueName[] =>
+  (Object.keys(QUEUES) as QueueName[]).filter((name) => workers.some((w) => w.queue === name));
 
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [

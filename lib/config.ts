@@ -2,7 +2,7 @@ import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
 
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
 export interface StackConfig {
-  /** Delivery regions this deployment serves; the first is the default for new domains. */
+  /** Delivery regions this deployment serves: exactly one today, the region the stack deploys to. */
   readonly deliveryRegions: readonly string[];
   /** Cloud mode: plans, caps and quotas apply. */
   readonly cloud: boolean;
@@ -17,9 +17,33 @@ export interface StackConfig {
     readonly desiredCount: number;
     readonly maxCount: number;
   };
+  /**
+   * At most this many send-worker invocations at once (SQS event source maxConcurrency, 2-1000):
+   * a backlog cannot take the account's Lambda concurrency from the API.
+   */
+  readonly sendConcurrency: number;
+  /** The CloudFormation stack name, so staging and production can share an account. */
+  readonly stackName: string;
+  /** The SNS topic every alarm notifies (subscribe the operators to it). */
+  readonly operatorTopicName: string;
+  /** A custom domain for the API and the public links, with its ACM certificate (same region). */
+  readonly customDomain?: { readonly name: string; readonly certificateArn: string };
+  /** API Gateway stage throttling: steady requests per second and burst, across all callers. */
+  readonly apiThrottle: { readonly ratePerSecond: number; readonly burst: number };
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+const customDomain = (get: (key: string) => unknown): { customDomain?: StackConfig['customDomain'] } => {
+  const name = get('mailstack:domainName');
+  const certificateArn = get('mailstack:certificateArn');
+  if (name === undefined && certificateArn === undefined) return {};
+  if (typeof name !== 'string' || !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/.test(name)) throw new Error(`mailstack:domainName must be a lower-case host name such as "mail-api.example.com", got ${JSON.stringify(name)}`);
+  if (typeof certificateArn !== 'string' || !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new Error(`mailstack:certificateArn must be the ARN of an ACM certificate for ${name} in the stack's region (arn:aws:acm:<region>:<account>:certificate/<id>), got ${JSON.stringify(certificateArn)}`);
+  }
+  return { customDomain: { name, certificateArn } };
+};
 
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
 export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
@@ -28,13 +52,26 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
   if (regions.length === 0 || bad.length > 0) {
     throw new Error(`mailstack:deliveryRegions must be a comma-separated list of AWS regions such as "us-east-1,eu-west-1", got ${JSON.stringify(get('mailstack:deliveryRegions'))}`);
   }
+  if (regions.length > 1) {
+    throw new Error(`mailstack:deliveryRegions lists ${regions.join(', ')}, but one stack delivers in one region: its SES configuration sets, event topic, queue and grants exist only there, so a domain in ${regions.slice(1).join(', ')} could not send. Set mailstack:deliveryRegions to one region (the stack deploys there), and deploy another stack (-c mailstack:stackName=...) for another region.`);
+  }
   const positive = (key: string, fallback: number): number => {
     const raw = get(key) ?? fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 1) throw new Error(`${key} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
     return value;
   };
+  const between = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = get(key) ?? fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${key} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    return value;
+  };
   const cloud = get('mailstack:cloud');
+  const stackName = String(get('mailstack:stackName') ?? 'Mailstack');
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,100}$/.test(stackName)) throw new Error(`mailstack:stackName must start with a letter and hold only letters, digits and hyphens (at most 101 characters), got ${JSON.stringify(stackName)}`);
+  const operatorTopicName = String(get('mailstack:operatorTopicName') ?? `${stackName}-operators`);
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(operatorTopicName)) throw new Error(`mailstack:operatorTopicName must be 1-256 letters, digits, hyphens or underscores, got ${JSON.stringify(operatorTopicName)}`);
   return {
     deliveryRegions: regions,
     cloud: cloud === true || cloud === 'true',
@@ -46,5 +83,10 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
       desiredCount: positive('mailstack:smtpDesiredCount', 2),
       maxCount: positive('mailstack:smtpMaxCount', 10),
     },
+    ...customDomain(get),
+    sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
+    stackName,
+    operatorTopicName,
+    apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
   };
 };

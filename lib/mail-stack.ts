@@ -1,4 +1,4 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -13,8 +13,10 @@ import { MailHttpApi } from './constructs/http-api.ts';
 import { EmailProvider } from './constructs/email-provider.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { SmtpRelay } from './constructs/smtp-relay.ts';
+import { Operations } from './constructs/operations.ts';
+import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
-import { QUEUES, TIMERS, WORKERS, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
+import { QUEUES, TIMERS, WORKERS, consumedQueues, workerTimeoutSeconds, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
@@ -25,24 +27,44 @@ export interface MailStackProps extends StackProps {
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
 const RELAY_NEEDS = { queues: ['send', 'events'] } as const satisfies Needs;
+/** The queue whose workers send email (their concurrency is capped), and the one SES events arrive on. */
+const SENDING_QUEUE = 'send';
+const PROVIDER_EVENTS_QUEUE = 'provider-events';
 
 /** The whole service: composition only; rules live in layers/core. */
 export class MailStack extends Stack {
   constructor(scope: Construct, id: string, props: MailStackProps) {
-    super(scope, id, props);
+    // The stack deploys where it delivers: SES, its configuration sets and the event topic are regional.
+    super(scope, id, { ...props, env: { region: props.config.deliveryRegions[0], ...props.env } });
     const { config } = props;
     const { table } = new DataTable(this, 'Data');
-    const queues = new WorkQueues(this, 'Queues', { queues: QUEUES });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The data table (the admin CLI takes it as --table)' });
+    const workerEntries = props.manifest?.workers ?? WORKERS;
+    // Only queues something consumes exist: a declared need for any other queue is left out (the
+    // core skips a queue whose URL is unset), so no queue fills without a reader.
+    const queues = new WorkQueues(this, 'Queues', {
+      queues: Object.fromEntries(consumedQueues(workerEntries).map((name) => [name, QUEUES[name]])),
+      visibilityTimeoutSeconds: (name) => {
+        const consumers = workerEntries.filter((w) => w.queue === name).map(workerTimeoutSeconds);
+        return consumers.length > 0 ? 6 * Math.max(...consumers) : undefined;
+      },
+    });
 
     const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
     const schedulerRole = new Role(this, 'SchedulerRole', { assumedBy: new ServicePrincipal('scheduler.amazonaws.com') });
     for (const { queue } of queues.byName.values()) queue.grantSendMessages(schedulerRole);
 
-    const api = new MailHttpApi(this, 'Http');
-    const provider = new EmailProvider(this, 'Provider', { eventsUrl: `${api.api.apiEndpoint}/provider-events/ses` });
+    const api = new MailHttpApi(this, 'Http', { throttle: config.apiThrottle, customDomain: config.customDomain });
+    const provider = new EmailProvider(this, 'Provider', { eventsQueue: queues.get(PROVIDER_EVENTS_QUEUE), configurationSetName: `${this.stackName}-mail` });
 
-    // Signs unsubscribe and preference links; generated once per deployment, resolved at deploy time.
-    const tokenSecret = new Secret(this, 'LinkSigningSecret', { generateSecretString: { passwordLength: 48, excludePunctuation: true } });
+    // Signs unsubscribe and preference links: a keyring {"current":"k1","k1":"..."} generated once,
+    // read at run time by the functions that sign or check links, and kept with the table.
+    const linkSecret = new Secret(this, 'LinkSigningSecret', {
+      description: 'Keyring that signs unsubscribe and preference links; rotate by adding a key and pointing "current" at it',
+      generateSecretString: { secretStringTemplate: JSON.stringify({ current: 'k1' }), generateStringKey: 'k1', passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(linkSecret, { 'AwsSolutions-SMG4': 'links already sent must keep working: keys rotate by adding one to the keyring, never by replacement' });
     const environment: Record<string, string> = {
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
@@ -51,31 +73,39 @@ export class MailStack extends Stack {
       SCHEDULER_MODE: 'aws',
       SCHEDULER_GROUP: scheduleGroup.name!,
       SCHEDULER_ROLE_ARN: schedulerRole.roleArn,
-      SES_CONFIGURATION_SET: provider.configurationSet.configurationSetName,
-      PUBLIC_BASE_URL: api.api.apiEndpoint,
-      APP_URL: api.api.apiEndpoint,
+      SES_CONFIGURATION_SET: provider.configurationSetName,
+      SES_EVENTS_TOPIC_ARN: provider.topic.topicArn,
+      PUBLIC_BASE_URL: api.publicUrl,
+      APP_URL: api.publicUrl,
       POWERTOOLS_SERVICE_NAME: 'mailstack',
     };
 
+    const identitiesAtRunTime = { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]: 'teams add their sending domains at run time, so identities cannot be named at deploy time' };
     const sendPolicy = new PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
       resources: [
         this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSet.configurationSetName }),
+        ...provider.configurationSets.map((set) => this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: set.configurationSetName })),
       ],
     });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.
     const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
       fn.bindTable(table);
-      for (const name of needs.queues ?? []) fn.bindQueue(queues.get(name), QUEUES[name].env);
+      for (const name of needs.queues ?? []) {
+        if (queues.byName.has(name)) fn.bindQueue(queues.get(name), QUEUES[name].env);
+      }
       if (needs.scheduler) {
         fn.addToRolePolicy(new PolicyStatement({
           actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
           resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` })],
         }));
         fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
+        acknowledge(fn, { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:${nagRegion(this)}:<AWS::AccountId>:schedule/${scheduleGroup.name}/*]`]: 'one schedule per scheduled email, named at run time, only in this stack\'s group' });
       }
-      if (needs.linkSecret) fn.addEnvironment('TOKEN_SECRET', tokenSecret.secretValue.unsafeUnwrap());
+      if (needs.linkSecret) {
+        linkSecret.grantRead(fn);
+        fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
+      }
       if (needs.sesIdentities) {
         fn.addToRolePolicy(new PolicyStatement({
           actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
@@ -83,6 +113,7 @@ export class MailStack extends Stack {
         }));
       }
       if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
+      if (needs.sesIdentities || needs.sesSending) acknowledge(fn, identitiesAtRunTime);
       return fn;
     };
 
@@ -91,7 +122,7 @@ export class MailStack extends Stack {
       .map((name) => [name, environment[name]!]));
     new SmtpRelay(this, 'Smtp', {
       table,
-      queues: RELAY_NEEDS.queues.map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
+      queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
       environment: relayEnvironment,
       tlsSecretName: config.smtp.tlsSecretName,
       ...(config.smtp.hostname ? { hostname: config.smtp.hostname } : {}),
@@ -110,16 +141,35 @@ export class MailStack extends Stack {
       return fn;
     }, props.manifest?.routes ?? ROUTES);
     // Unknown routes answer through the error catalog, as locally (this function touches no data).
-    api.addDefaultRoute(new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {} }));
+    const unmatched = new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {} });
+    api.addDefaultRoute(unmatched);
+
     const workers = new Construct(this, 'Workers');
-    for (const worker of props.manifest?.workers ?? WORKERS) {
-      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(50) }), worker.needs);
-      fn.addEventSource(new SqsEventSource(queues.get(worker.queue), { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
+    const background: { name: string; fn: ServiceFunction }[] = [];
+    for (const worker of workerEntries) {
+      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
+      background.push({ name: worker.name, fn });
+      fn.addEventSource(new SqsEventSource(queues.get(worker.queue), {
+        batchSize: worker.batchSize ?? 10,
+        reportBatchItemFailures: true,
+        // Pacing never waits inside Lambda (a full second re-queues with a delay), and the senders are capped.
+        ...(worker.queue === SENDING_QUEUE ? { maxConcurrency: config.sendConcurrency } : {}),
+      }));
     }
     const timers = new Construct(this, 'Timers');
     for (const timer of props.manifest?.timers ?? TIMERS) {
       const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }), timer.needs);
+      background.push({ name: timer.name, fn });
       new Rule(timers, `${timer.name}-every`, { schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)), targets: [new LambdaFunction(fn)] });
     }
+
+    new Operations(this, 'Operations', {
+      operatorTopicName: config.operatorTopicName,
+      api: api.api,
+      workers: background,
+      apiFunctions: [...[...byArea].map(([name, fn]) => ({ name, fn })), { name: 'unmatched', fn: unmatched }],
+      queues: [...queues.byName].map(([name, q]) => ({ name, ...q })),
+      eventTopics: [{ name: 'ses-events', topic: provider.topic, deadLetterQueue: provider.deliveryDeadLetterQueue }],
+    });
   }
 }

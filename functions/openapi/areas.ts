@@ -3,7 +3,6 @@ import type { Area } from '../routes.ts';
 import { handler as domains } from '../domains/index.ts';
 import { handler as usage } from '../usage/index.ts';
 import { handler as emails } from '../emails/index.ts';
-import { handler as providerEvents } from '../provider-events/index.ts';
 import { handler as contacts } from '../contacts/index.ts';
 import { handler as segments } from '../segments/index.ts';
 import { handler as contactProperties } from '../contact-properties/index.ts';
@@ -21,7 +20,6 @@ export const AREA_ENTRIES: Record<Area, AreaHandler> = {
   domains,
   usage,
   emails,
-  'provider-events': providerEvents,
   contacts,
   segments,
   'contact-properties': contactProperties,

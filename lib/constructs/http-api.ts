@@ -1,19 +1,58 @@
 import { CfnOutput } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
+import { acknowledge } from './acknowledge.ts';
 import { AREAS, ROUTES, type Area, type RouteEntry } from '../../functions/routes.ts';
 
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
+/** Props of the HTTP API. */
+export interface MailHttpApiProps {
+  /** Stage throttling across all callers (per-key limits are the service's own). */
+  readonly throttle: { readonly ratePerSecond: number; readonly burst: number };
+  /** Serve the API and its public links on this domain (point a DNS CNAME at the ApiDomainTarget output). */
+  readonly customDomain?: { readonly name: string; readonly certificateArn: string } | undefined;
+}
+
 /** The HTTP API, built from the route manifest: one Lambda per area, one route per entry. */
 export class MailHttpApi extends Construct {
   readonly api: HttpApi;
+  readonly stage: HttpStage;
+  /** One JSON line per request: request id (the correlation id the functions log), route, status, latency. */
+  readonly accessLogs: LogGroup;
+  /** The base URL users and links see: the custom domain when there is one. */
+  readonly publicUrl: string;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: MailHttpApiProps) {
     super(scope, id);
-    this.api = new HttpApi(this, 'Api', { description: 'Resend-compatible email API', createDefaultStage: true });
-    new CfnOutput(scope, 'ApiUrl', { value: this.api.apiEndpoint, description: 'RESEND_BASE_URL for the SDKs' });
+    this.api = new HttpApi(this, 'Api', { description: 'Resend-compatible email API', createDefaultStage: false });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS });
+    const domain = props.customDomain
+      ? new DomainName(this, 'Domain', { domainName: props.customDomain.name, certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn) })
+      : undefined;
+    this.publicUrl = props.customDomain ? `https://${props.customDomain.name}` : this.api.apiEndpoint;
+    if (domain) new CfnOutput(scope, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `DNS: CNAME ${props.customDomain!.name} to this name` });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      ...(domain ? { domainMapping: { domainName: domain } } : {}),
+      throttle: { rateLimit: props.throttle.ratePerSecond, burstLimit: props.throttle.burst },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify({
+          requestId: '$context.requestId', ip: '$context.identity.sourceIp', requestTime: '$context.requestTime',
+          routeKey: '$context.routeKey', status: '$context.status', responseLength: '$context.responseLength',
+          latencyMs: '$context.responseLatency', integrationLatencyMs: '$context.integrationLatency',
+          integrationError: '$context.integrationErrorMessage', userAgent: '$context.identity.userAgent',
+        })),
+      },
+    });
+    acknowledge(this, { 'AwsSolutions-APIG4': 'the service authenticates each request itself: Resend-style API keys and signed link tokens (the unmatched route answers 404 through the error catalog)' });
+    new CfnOutput(scope, 'ApiUrl', { value: this.publicUrl, description: 'RESEND_BASE_URL for the SDKs' });
   }
 
   /** Sends every request no manifest route takes to `fn` (the `$default` route). */

@@ -5,6 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledge, nagArnOf } from './acknowledge.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,12 +56,18 @@ export class ServiceFunction extends NodejsFunction {
         banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
       },
     });
+    acknowledge(this, {
+      'AwsSolutions-L1': 'nodejs22.x is the runtime DESIGN.md §5 pins and the bundled-asset tests model; it moves with the esbuild target',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]': 'the managed basic role grants only writes to this function\'s CloudWatch log streams',
+      'AwsSolutions-IAM5[Resource::*]': 'X-Ray PutTraceSegments and PutTelemetryRecords accept no resource but *',
+    });
   }
 
   /** Grants read/write on the table and injects its name, in one call. */
   bindTable(table: ITable): void {
     table.grantReadWriteData(this);
     this.addEnvironment('TABLE_NAME', table.tableName);
+    acknowledge(this, { [`AwsSolutions-IAM5[Resource::${nagArnOf(table)}/index/*]`]: 'queries read the table\'s own global secondary indexes, whatever their names' });
   }
 
   /** Grants sending to a queue and injects its URL under `envName`, in one call. */

@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
-import { Cluster, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily, Protocol as EcsProtocol, Secret as EcsSecret } from 'aws-cdk-lib/aws-ecs';
+import { Cluster, ContainerInsights, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily, Protocol as EcsProtocol, Secret as EcsSecret } from 'aws-cdk-lib/aws-ecs';
 import { NetworkLoadBalancer, Protocol } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,6 +11,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ROOT } from './service-function.ts';
+import { acknowledge, nagArnOf } from './acknowledge.ts';
 
 /** The port clients connect to (spec §5: STARTTLS on 2587). */
 export const SMTP_PORT = 2587;
@@ -61,7 +62,8 @@ export class SmtpRelay extends Construct {
 
     // Public subnets only: tasks reach DynamoDB, SQS and ECR directly, without NAT gateways.
     const vpc = new Vpc(this, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC }] });
-    const cluster = new Cluster(this, 'Cluster', { vpc });
+    vpc.addFlowLog('FlowLog');
+    const cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
     const tls = Secret.fromSecretNameV2(this, 'TlsSecret', props.tlsSecretName);
     const nlb = new NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, crossZoneEnabled: true });
     this.dnsName = nlb.loadBalancerDnsName;
@@ -117,8 +119,15 @@ export class SmtpRelay extends Construct {
       conditions: { StringEquals: { 'cloudwatch:namespace': SMTP_METRICS_NAMESPACE } },
     }));
 
+    acknowledge(task, {
+      'AwsSolutions-ECS2': 'the environment holds only non-secret settings (table, queues, rates); the TLS key and certificate come from Secrets Manager',
+      [`AwsSolutions-IAM5[Resource::${nagArnOf(props.table)}/index/*]`]: 'the accept path queries the table\'s own global secondary indexes, whatever their names',
+      'AwsSolutions-IAM5[Resource::*]': 'cloudwatch:PutMetricData (limited to the relay namespace by condition) and ecr:GetAuthorizationToken accept no resource but *',
+    });
+    acknowledge(nlb, { 'AwsSolutions-ELB2': 'NLB access logs cover only TLS listeners and need a bucket; the relay logs every session and its outcome itself' });
     const securityGroup = new SecurityGroup(this, 'TaskSecurity', { vpc, description: 'SMTP relay tasks: SMTP from anywhere (client addresses are preserved), health checks from the VPC' });
     securityGroup.addIngressRule(Peer.anyIpv4(), Port.tcp(SMTP_PORT), 'SMTP submission with STARTTLS');
+    acknowledge(securityGroup, { 'AwsSolutions-EC23': 'a public SMTP submission port: clients connect from anywhere and authenticate with API keys after STARTTLS' });
     securityGroup.addIngressRule(Peer.ipv4(vpc.vpcCidrBlock), Port.tcp(SMTP_HEALTH_PORT), 'load balancer health checks');
 
     this.service = new FargateService(this, 'Service', {

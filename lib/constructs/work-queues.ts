@@ -7,24 +7,41 @@ import { QUEUES, type QueueName } from '../../functions/workers.ts';
 export interface WorkQueuesProps {
   /** The queue manifest. @default - the QUEUES of functions/workers.ts */
   readonly queues?: Readonly<Record<string, { env: string; visibilityTimeoutSeconds: number }>>;
+  /**
+   * Seconds a received message stays hidden, per queue: AWS advises six times the timeout of the
+   * function that consumes it, so a slow batch is not handed to a second worker.
+   * @default - the manifest's visibilityTimeoutSeconds
+   */
+  readonly visibilityTimeoutSeconds?: (name: string) => number | undefined;
+}
+
+/** One work queue with its dead-letter queue. */
+export interface WorkQueue {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  /** The environment variable that carries the queue URL. */
+  readonly env: string;
 }
 
 /** One SQS queue per manifest entry, each with its own dead-letter queue. */
 export class WorkQueues extends Construct {
   /** The queues by name, with the env variable that carries each URL. */
-  readonly byName: ReadonlyMap<string, { queue: Queue; env: string }>;
+  readonly byName: ReadonlyMap<string, WorkQueue>;
 
   constructor(scope: Construct, id: string, props: WorkQueuesProps = {}) {
     super(scope, id);
-    const byName = new Map<string, { queue: Queue; env: string }>();
+    const byName = new Map<string, WorkQueue>();
     for (const [name, spec] of Object.entries(props.queues ?? QUEUES)) {
-      const dlq = new Queue(this, `${name}-dlq`, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED });
+      const dlq = new Queue(this, `${name}-dlq`, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
       const queue = new Queue(this, name, {
-        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+        visibilityTimeout: Duration.seconds(props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // Two weeks, the SQS maximum: work waits out any outage of the workers.
+        retentionPeriod: Duration.days(14),
         deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
       });
-      byName.set(name, { queue, env: spec.env });
+      byName.set(name, { queue, deadLetterQueue: dlq, env: spec.env });
     }
     this.byName = byName;
   }

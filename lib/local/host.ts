@@ -8,10 +8,10 @@ import { createDeps, setDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { tableScheduler } from '@mailstack/core/adapters/aws/table-scheduler';
 import { listTeams, createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
-import { QUEUES, type QueueName } from '../../functions/workers.ts';
+import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
-import { startSesStandIn } from './stand-ins/ses.ts';
+import { LOCAL_EVENTS_TOPIC_ARN, startSesStandIn } from './stand-ins/ses.ts';
 import { createApiServer } from './server.ts';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from './certificate.ts';
@@ -21,6 +21,8 @@ import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Metrics go to CloudWatch as embedded-metric log lines on AWS; locally they would only print.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -114,7 +116,6 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const port = await listen(httpServer, requestedPort);
     stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
     const baseUrl = `http://127.0.0.1:${port}`;
-    ses.setEventsUrl(`${baseUrl}/provider-events/ses`);
 
     const baseEnv: Record<string, string> = {
       TABLE_NAME: tableName,
@@ -127,15 +128,16 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       PUBLIC_BASE_URL: baseUrl,
       APP_URL: baseUrl,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR',
-      // The stand-in cannot sign as SNS does; on AWS signatures are always verified.
-      SNS_VERIFY_SIGNATURES: 'false',
+      SES_EVENTS_TOPIC_ARN: LOCAL_EVENTS_TOPIC_ARN,
       PROVIDER_RATE_PER_SECOND: String(providerRate),
       POWERTOOLS_DEV: 'false',
+      POWERTOOLS_METRICS_DISABLED: 'true',
       ...options.env,
     };
     const bootstrap = createDeps(readConfig({ ...process.env, ...baseEnv }));
     const queueUrls = {} as Record<QueueName, string>;
-    for (const [name, q] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
+    for (const name of consumedQueues()) {
+      const q = QUEUES[name];
       const out = await bootstrap.sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) } }));
       queueUrls[name] = out.QueueUrl ?? '';
       baseEnv[q.env] = queueUrls[name];
@@ -143,6 +145,9 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     // The handlers run in this process and take these deps; process.env is left alone.
     const deps = createDeps(readConfig({ ...process.env, ...baseEnv }));
     setDeps(deps);
+    ses.setEventsSink(async (notification) => {
+      await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: JSON.stringify(notification) }));
+    });
 
     const tls = await selfSignedCertificate();
     const relay = createRelay(deps, { tls, hostname: 'localhost' });

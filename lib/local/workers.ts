@@ -29,7 +29,7 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
     const queueUrl = queueUrls[worker.queue];
     while (running) {
       try {
-        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: worker.batchSize ?? 10, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
+        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: worker.batchSize ?? 10, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageAttributeNames: ['All'] }));
         const messages = out.Messages ?? [];
         if (messages.length === 0) continue;
         const event: SQSEvent = {
@@ -38,7 +38,7 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
             receiptHandle: m.ReceiptHandle ?? '',
             body: m.Body ?? '',
             attributes: (m.Attributes ?? {}) as any,
-            messageAttributes: {},
+            messageAttributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [k, { stringValue: a.StringValue, dataType: a.DataType ?? 'String', stringListValues: [], binaryListValues: [] }])),
             md5OfBody: m.MD5OfBody ?? '',
             eventSource: 'aws:sqs',
             eventSourceARN: `arn:aws:sqs:local:000000000000:${worker.queue}`,

@@ -115,3 +115,33 @@ describe('domains through the official SDK', () => {
     expect((await owner.resend.domains.get(id)).data!.id).toBe(id);
   });
 });
+
+describe('a domain across teams', () => {
+  it('is held by one team: a second team gets 409 and cannot verify or send from it; after the first lets go, the second starts unverified', async () => {
+    const first = await newTeam({ plan: 'pro' });
+    const second = await newTeam({ plan: 'pro' });
+    const name = `shared-${crypto.randomUUID().slice(0, 8)}.example.com`;
+    const { data: held } = await first.resend.domains.create({ name });
+    await first.resend.domains.verify(held!.id);
+    expect((await first.resend.domains.get(held!.id)).data?.status).toBe('verified');
+
+    // the second team cannot add it, verify it, or send as it
+    const taken = await second.resend.domains.create({ name: name.toUpperCase() });
+    expect(taken.error).toMatchObject({ statusCode: 409, name: 'conflict' });
+    expect(taken.error!.message).toMatch(/another team/);
+    expect((await second.resend.domains.verify(held!.id)).error).toMatchObject({ statusCode: 404 });
+    const sent = await second.resend.emails.send({ from: `ceo@${name}`, to: 'delivered@resend.dev', subject: 'not yours', text: 'x' });
+    expect(sent.error?.statusCode).toBeGreaterThanOrEqual(400);
+    expect(sent.error?.statusCode).toBeLessThan(500);
+    expect((await second.resend.domains.list()).data!.data).toEqual([]);
+    // the first team still sends from it
+    expect((await first.resend.emails.send({ from: `hello@${name}`, to: 'delivered@resend.dev', subject: 'mine', text: 'x' })).error).toBeNull();
+
+    // once the first team deletes it, the second may add it, and must verify it itself
+    expect((await first.resend.domains.remove(held!.id)).error).toBeNull();
+    const mine = await second.resend.domains.create({ name });
+    expect(mine.error).toBeNull();
+    expect(mine.data!.status).not.toBe('verified');
+    expect((await second.resend.emails.send({ from: `hello@${name}`, to: 'delivered@resend.dev', subject: 'too early', text: 'x' })).error?.statusCode).toBe(422);
+  });
+});

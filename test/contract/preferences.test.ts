@@ -43,9 +43,10 @@ describe('preferences and unsubscribe', () => {
     const { data: c } = await resend.contacts.create({ email: 'private@example.com' });
     const { url } = (await call('POST', `/contacts/${c!.id}/preferences-link`, { key: secret })).json;
     const token: string = url.split('/preferences/')[1];
-    const [payload, mac] = token.split('.');
+    // <key id>.<claims>.<mac>
+    const [keyId, payload, mac] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), c: crypto.randomUUID() })).toString('base64url');
-    for (const bad of [`${forged}.${mac}`, `${payload}.${mac!.slice(0, -2)}xx`, 'garbage']) {
+    for (const bad of [`${keyId}.${forged}.${mac}`, `${keyId}.${payload}.${mac!.slice(0, -2)}xx`, `other.${payload}.${mac}`, `${forged}.${mac}`, 'garbage']) {
       const page = await fetch(`${local().baseUrl}/preferences/${bad}`);
       expect(page.status).toBe(404);
       const body = await page.text();

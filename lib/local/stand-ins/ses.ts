@@ -57,6 +57,12 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('error', reject);
   });
 
+/** The topic the stand-in plays: SES events reach the provider-events queue as SNS puts them there. */
+export const LOCAL_EVENTS_TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:ses-events';
+
+/** Where the stand-in publishes SES events (an SNS notification, as SNS delivers it to SQS). */
+export type EventsSink = (notification: Record<string, string>) => Promise<void>;
+
 const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFoundException') => {
   res.writeHead(status, { 'content-type': 'application/json', ...(status >= 400 ? { 'x-amzn-errortype': type } : {}) });
   res.end(JSON.stringify(body));
@@ -67,15 +73,14 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsUrl: (url: string) => void; stats: { accepted: number; throttled: number } }> => {
-  let eventsUrl: string | undefined;
+export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: { accepted: number; throttled: number } }> => {
+  let sink: EventsSink | undefined;
   const stats = { accepted: 0, throttled: 0 };
   let window = { second: 0, count: 0 };
   const notify = (event: unknown) => {
-    if (!eventsUrl) return;
-    const envelope = { Type: 'Notification', MessageId: randomBytes(16).toString('hex'), TopicArn: 'arn:aws:sns:local:000000000000:ses-events', Message: JSON.stringify(event), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
-    fetch(eventsUrl, { method: 'POST', headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' }, body: JSON.stringify(envelope) })
-      .catch((error) => console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`));
+    if (!sink) return;
+    const envelope = { Type: 'Notification', MessageId: randomBytes(16).toString('hex'), TopicArn: LOCAL_EVENTS_TOPIC_ARN, Message: JSON.stringify(event), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
+    sink(envelope).catch((error) => console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`));
   };
   const startInbox = require('aws-ses-v2-local').default as (c: { host: string; port: number }) => Promise<Server>;
   const inbox = await startInbox({ host: '127.0.0.1', port: options.inboxPort });
@@ -166,5 +171,5 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
   });
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections?.(); s.close(() => resolve()); });
-  return { server, inbox, stats, setEventsUrl: (u) => { eventsUrl = u; }, stop: async () => { await close(server); await close(inbox); } };
+  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, stop: async () => { await close(server); await close(inbox); } };
 };

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import * as v from 'valibot';
-import { getDeps, type Deps } from '../runtime/deps.ts';
+import { flushMetrics, getDeps, type Deps } from '../runtime/deps.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
 import { authenticate, type Access } from './auth.ts';
 import type { Caller } from '../domain/caller.ts';
@@ -143,6 +143,7 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
     before: async function authAndParseBefore(request) {
       const d = deps();
       const event = request.event;
+      d.logger.setCorrelationId(event.requestContext.requestId);
       const state: RequestState = {};
       requestState.set(event, state);
       const pathValues = event.pathParameters ?? {};
@@ -162,6 +163,7 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
   };
   let chain = middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(injectLambdaContext(deps().logger, { resetKeys: true }))
+    .use({ after: async () => flushMetrics(deps()), onError: async () => flushMetrics(deps()) })
     .use(mapErrors(deps))
     .use(authAndParse);
   for (const m of spec.middlewares ?? []) chain = chain.use(m);

@@ -31,15 +31,18 @@ export const Config = v.object({
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
   PROVIDER_RATE_PER_SECOND: Int(DEFAULT_PROVIDER_RATE_PER_SECOND),
-  /** Verify SNS signatures on the provider-events route (off only for the local stand-in, which cannot sign). */
-  SNS_VERIFY_SIGNATURES: v.pipe(v.optional(v.picklist(['true', 'false']), 'true'), v.transform((s) => s === 'true')),
+  /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
+  SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),
+  PROVIDER_EVENTS_QUEUE_URL: v.optional(v.string(), ''),
   /** Seconds an email may sit before the provider before the sweeper re-queues it. */
   SWEEP_AFTER_SECONDS: Int(120),
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
-  /** Secret for signed tokens (unsubscribe links, preference pages). */
+  /** Locally: the link-signing key, or a keyring `{"current":"k2","k1":"...","k2":"..."}`. */
   TOKEN_SECRET: v.optional(v.string(), 'local-development-secret-change-me'),
+  /** On AWS: the Secrets Manager secret holding the link-signing keyring, read at run time (only the functions that sign or check links have it). */
+  LINK_SECRET_ARN: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
   /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
   SMTP_PORT: Int(2587),

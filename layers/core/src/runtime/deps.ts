@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -16,6 +17,9 @@ import type { IdentityProvider } from '../ports/identities.ts';
 import type { JobQueue } from '../ports/queue.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
+import { parseKeyring, staticLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
+import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 
 /** Everything a use case may touch: ports and settings, never a module-level client. */
@@ -31,11 +35,27 @@ export interface Deps {
   readonly scheduler: Scheduler;
   readonly identities: IdentityProvider;
   readonly mail: MailTransport;
+  /** The keys that sign and check unsubscribe and preference links. */
+  readonly linkKeys: LinkKeys;
   readonly sqs: SQSClient;
   readonly ses: (region: string) => SESv2Client;
+  /**
+   * Structured JSON logs; the correlation id is the API request id, carried to the workers on
+   * each queued message, with `email_id` and `provider_message_id` appended where known.
+   */
   readonly logger: Logger;
+  /** Custom metrics (CloudWatch embedded metric format), flushed at the end of each invocation. */
+  readonly metrics: Metrics;
   readonly counters: AdapterCounters;
 }
+
+/** The namespace of the service's own metrics in CloudWatch. */
+export const METRICS_NAMESPACE = 'Mailstack';
+
+/** Writes the invocation's metrics, if it recorded any (an empty flush only logs a warning). */
+export const flushMetrics = (deps: Pick<Deps, 'metrics'>): void => {
+  if (deps.metrics.hasStoredMetrics()) deps.metrics.publishStoredMetrics();
+};
 
 /** Arn of an SQS queue from its URL (https://sqs.<region>.amazonaws.com/<account>/<name>). */
 const queueArnOf = (config: Config) => (url: string): string => {
@@ -48,6 +68,11 @@ const queueArnOf = (config: Config) => (url: string): string => {
 export const createDeps = (config: Config = readConfig(), overrides: Partial<Deps> = {}): Deps => {
   const counters = newCounters();
   const clients = createClients(config, counters);
+  const logger = overrides.logger ?? new Logger({ serviceName: 'mailstack', logLevel: config.LOG_LEVEL as 'INFO' });
+  const correlationId = () => {
+    const id = logger.getCorrelationId();
+    return typeof id === 'string' ? id : undefined;
+  };
   const scheduler = config.SCHEDULER_MODE === 'local'
     ? tableScheduler(clients.db, config.TABLE_NAME)
     : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
@@ -58,13 +83,17 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,
-    queue: sqsQueue(clients.sqs, counters),
+    queue: sqsQueue(clients.sqs, counters, correlationId),
     scheduler,
     identities: sesIdentities(clients.ses, config.SES_CONFIGURATION_SET),
+    linkKeys: config.LINK_SECRET_ARN
+      ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
+      : staticLinkKeys(parseKeyring(config.TOKEN_SECRET)),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     sqs: clients.sqs,
     ses: clients.ses,
-    logger: new Logger({ serviceName: 'mailstack', logLevel: config.LOG_LEVEL as 'INFO' }),
+    logger,
+    metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),
     counters,
     ...overrides,
   };

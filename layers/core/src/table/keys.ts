@@ -19,6 +19,7 @@
  * | domain by id                         | pk TEAM#<t>, sk DOMAIN#<id>                                      |
  * | domains of a team, newest first      | pk TEAM#<t>, sk begins DOMAIN#                                   |
  * | domain by name (per team, unique)    | pk TEAM#<t>, sk DOMAINNAME#<name> (guard item, holds the id)     |
+ * | team holding a domain name (global)  | pk DOMAINCLAIM#<name>, sk CLAIM (guard: one team per name)       |
  * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
@@ -81,6 +82,8 @@ export const keys = {
     prefix: 'DOMAIN#',
     nameGuard: (teamId: string, name: string) => ({ pk: team(teamId), sk: `DOMAINNAME#${name.toLowerCase()}` }),
     creationWindow: (teamId: string, hour: number) => ({ pk: `${team(teamId)}#DOMAINRATE#${hour}`, sk: 'RATE' }),
+    /** Across all teams: which team holds a domain name (provider identities are account-wide). */
+    claim: (name: string) => ({ pk: `DOMAINCLAIM#${name.toLowerCase()}`, sk: 'CLAIM' }),
   },
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
@@ -94,7 +97,7 @@ export const keys = {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
   },
   pacing: {
-    /** Sends made to the provider in one second of one region, across every worker. */
+    /** Sends made to the provider in one second of one region, across every worker (`sends`), and sends refused a slot (`refused`). */
     second: (region: string, second: number) => ({ pk: `PACE#${region}#${second}`, sk: 'PACE' }),
   },
   usage: {

@@ -5,7 +5,14 @@ import type { AdapterCounters } from './counters.ts';
 const THROTTLED = new Set(['TooManyRequestsException', 'ThrottlingException', 'LimitExceededException', 'SendingPausedException']);
 const PERMANENT = new Set(['MessageRejected', 'MailFromDomainNotVerifiedException', 'AccountSuspendedException', 'BadRequestException', 'NotFoundException']);
 
-/** SES v2 SendEmail with raw content, the configuration set and our tags. */
+/**
+ * The configuration set for a message's tracking: the base set publishes no opens or clicks (SES
+ * then leaves links and HTML alone); `-open`, `-click` and `-open-click` publish those too.
+ */
+export const configurationSetFor = (base: string, tracking: { open: boolean; click: boolean }): string =>
+  [base, tracking.open ? 'open' : '', tracking.click ? 'click' : ''].filter(Boolean).join('-');
+
+/** SES v2 SendEmail with raw content, the configuration set for its tracking, and our tags. */
 export const sesTransport = (clientFor: (region: string) => SESv2Client, configurationSet: string, counters: AdapterCounters): MailTransport => ({
   async send(message) {
     counters.providerSends++;
@@ -15,7 +22,7 @@ export const sesTransport = (clientFor: (region: string) => SESv2Client, configu
         Destination: { ToAddresses: [...message.recipients] },
         Content: { Raw: { Data: message.raw } },
         EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
-        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+        ...(configurationSet ? { ConfigurationSetName: configurationSetFor(configurationSet, message.tracking) } : {}),
       }));
       return { providerMessageId: out.MessageId ?? '' };
     } catch (error) {

@@ -2,9 +2,14 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { JobQueue } from '../../ports/queue.ts';
 import type { AdapterCounters } from './counters.ts';
 
+/** The message attribute that carries the correlation id (the API request id) to the workers. */
+export const CORRELATION_ATTRIBUTE = 'correlation_id';
+
 /** SQS queues; messages go out in batches of ten and a partial failure throws. */
-export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters): JobQueue => ({
+export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters, correlationId: () => string | undefined = () => undefined): JobQueue => ({
   async send(queueUrl, messages) {
+    const correlation = correlationId();
+    const attributes = correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {};
     for (let i = 0; i < messages.length; i += 10) {
       const chunk = messages.slice(i, i + 10);
       const out = await sqs.send(new SendMessageBatchCommand({
@@ -12,6 +17,7 @@ export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters): JobQueue =>
         Entries: chunk.map((m, n) => ({
           Id: String(n),
           MessageBody: JSON.stringify(m.body),
+          ...attributes,
           ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
         })),
       }));

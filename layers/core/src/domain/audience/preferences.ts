@@ -20,7 +20,7 @@ fieldset{border:1px solid #ddd;border-radius:8px;padding:1rem}label{display:bloc
 export const notFoundPage = () => page('Link not found', '<h1>This link is not valid</h1><p>The preference link is unknown, was changed, or the contact no longer exists. Use the link from your most recent email.</p>');
 
 const contactOf = async (deps: Deps, token: string): Promise<Contact | undefined> => {
-  const claims = verifyLink(deps, token, 'p');
+  const claims = await verifyLink(deps, token, 'p');
   if (!claims?.contactId) return undefined;
   return findContact(deps, claims.teamId, claims.contactId);
 };
@@ -56,8 +56,8 @@ export const savePreferences = async (deps: Deps, token: string, form: URLSearch
 };
 
 /** The confirmation page of an unsubscribe link (a GET never unsubscribes: mail scanners prefetch). */
-export const renderUnsubscribe = (deps: Deps, token: string): { status: number; html: string } => {
-  if (!verifyLink(deps, token, 'u')) return { status: 404, html: notFoundPage() };
+export const renderUnsubscribe = async (deps: Deps, token: string): Promise<{ status: number; html: string }> => {
+  if (!await verifyLink(deps, token, 'u')) return { status: 404, html: notFoundPage() };
   return { status: 200, html: page('Unsubscribe', '<h1>Unsubscribe</h1><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>') };
 };
 
@@ -67,7 +67,7 @@ export const renderUnsubscribe = (deps: Deps, token: string): { status: number; 
  * unsubscribe, which counts against topic sends only.
  */
 export const oneClickUnsubscribe = async (deps: Deps, token: string): Promise<{ status: number; html: string }> => {
-  const claims = verifyLink(deps, token, 'u');
+  const claims = await verifyLink(deps, token, 'u');
   if (!claims?.email) return { status: 404, html: notFoundPage() };
   const contact = await findContact(deps, claims.teamId, claims.email);
   if (contact && claims.topicId) await setTopicChoices(deps, claims.teamId, contact, [{ id: claims.topicId, subscription: 'opt_out' }], 'one_click').catch(() => undefined);

@@ -7,6 +7,10 @@ import { keys } from '../../table/keys.ts';
 import { ApiError, rateLimited, validationError } from '../../errors/api-error.ts';
 import type { CreateDomainRequest } from '../../schemas/domains.ts';
 import { domainFromItem, type Domain } from './domain.ts';
+import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
+
+const claimedElsewhere = (name: string) =>
+  new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
 
 /** Domain creations allowed per team and hour (spec §8, apart from the plan's domain count). */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;
@@ -30,6 +34,10 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   if (limit !== undefined && limit !== null && (await countDomains(deps, team.id)) >= limit) {
     throw new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`);
   }
+  // Checked before the provider is touched: another team's identity must never be re-created or changed.
+  const holder = await findDomainClaim(deps, input.name);
+  if (holder && holder.teamId !== team.id) throw claimedElsewhere(input.name);
+  if (holder) throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   await countCreation(deps, team.id);
   const returnPath = input.custom_return_path ?? 'send';
   const identity = await deps.identities.create({ domain: input.name, region, mailFromDomain: `${returnPath}.${input.name}` });
@@ -52,7 +60,13 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   const written = await transact(deps, [
     { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
     { put: item },
+    claimDomainWrite(input.name, { teamId: team.id, domainId: id }),
   ]);
-  if (!written.ok) throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
+  if (!written.ok) {
+    // Lost a race: the winner holds the name (and its identity); nothing of ours to undo.
+    const winner = await findDomainClaim(deps, input.name);
+    if (winner && winner.teamId !== team.id) throw claimedElsewhere(input.name);
+    throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
+  }
   return domainFromItem(item);
 };

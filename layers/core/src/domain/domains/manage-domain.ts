@@ -6,6 +6,7 @@ import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { domainFromItem, loadDomain, type Domain, type DomainStatus } from './domain.ts';
+import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
   if (d.status === status) return d;
@@ -50,10 +51,20 @@ export const updateDomain = async (deps: Deps, teamId: string, id: string, chang
   return domainFromItem(out);
 };
 
-/** Deletes a domain and its provider identity. */
+/**
+ * Deletes a domain, lets go of its name, and removes the provider identity only when this
+ * domain held the name (no other team's sending depends on it).
+ */
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
-  await transact(deps, [{ delete: keys.domain.item(teamId, id) }, { delete: keys.domain.nameGuard(teamId, d.name) }]);
-  await deps.identities.remove({ domain: d.name, region: d.region });
+  const claim = await findDomainClaim(deps, d.name);
+  const holds = claim?.teamId === teamId && claim.domainId === id;
+  await transact(deps, [
+    { delete: keys.domain.item(teamId, id) },
+    { delete: keys.domain.nameGuard(teamId, d.name) },
+    ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
+  ]);
+  // A domain added before names were claimed holds its identity alone, as it always did.
+  if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });
   return d;
 };

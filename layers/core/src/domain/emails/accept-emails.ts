@@ -46,6 +46,9 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
     provider_message_id: null,
     domain_id: p.domain.id,
     region: p.domain.region,
+    // The domain's tracking switches when the email was accepted; both off unless the team turned them on.
+    open_tracking: p.domain.openTracking,
+    click_tracking: p.domain.clickTracking,
     attempts: 0,
     failure_reason: null,
     updated_at: now,
@@ -72,6 +75,8 @@ export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonl
   await batchWriteItems(deps, { put: built.flatMap((b) => b.items) });
   const emails = built.map((b) => b.email);
   await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
+  deps.metrics.addMetric('EmailsAccepted', 'Count', emails.length);
+  deps.logger.info('emails accepted', { email_ids: emails.map((e) => e.id) });
   for (const e of emails.filter((x) => x.status === 'scheduled')) {
     await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: sendJob(e).body });
   }

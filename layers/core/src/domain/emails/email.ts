@@ -75,6 +75,9 @@ export interface EmailItem {
   /** The sending domain's id and delivery region. */
   readonly domain_id: string;
   readonly region: string;
+  /** Open and click tracking, from the sending domain's switches at accept time (absent: off). */
+  readonly open_tracking?: boolean;
+  readonly click_tracking?: boolean;
   /** Send attempts made by the worker (throttling retries included). */
   readonly attempts: number;
   readonly failure_reason: string | null;

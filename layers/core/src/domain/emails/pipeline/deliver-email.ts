@@ -6,7 +6,7 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { acquireSendSlot } from './pace.ts';
+import { takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
@@ -50,8 +50,9 @@ const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<strin
   return written.ok;
 };
 
-const release = async (deps: Deps, e: EmailItem, token: string) => {
-  await updateItem(deps, keys.email.item(e.team_id, e.id), { set: { status: 'queued' }, remove: ['claim_token', 'claimed_until'] }, heldClaim(token));
+/** Gives the claim back; `refund` also takes back the attempt the claim counted (no send was tried). */
+const release = async (deps: Deps, e: EmailItem, token: string, refund = false) => {
+  await updateItem(deps, keys.email.item(e.team_id, e.id), { set: { status: 'queued' }, remove: ['claim_token', 'claimed_until'], ...(refund ? { add: { attempts: -1 } } : {}) }, heldClaim(token));
 };
 
 /**
@@ -65,11 +66,16 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   if (!e || !isDue(e, deps.clock.now())) return done;
   const token = await claim(deps, e);
   if (!token) return done;
+  // No waiting for a slot: a full second sends the job back to the queue with a delay.
+  const slot = await takeSendSlot(deps, e.region);
+  if (!slot.granted) {
+    await release(deps, e, token, true);
+    return { kind: 'retry', delaySeconds: slot.retryInSeconds };
+  }
   let providerMessageId: string;
   try {
-    await acquireSendSlot(deps, e.region);
     // Topic sends carry the service's one-click unsubscribe link (for the first recipient).
-    const unsubscribe = e.topic_id ? unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
+    const unsubscribe = e.topic_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
     const raw = await composeMessage(deps, e, unsubscribe);
     ({ providerMessageId } = await deps.mail.send({
       region: e.region,
@@ -77,6 +83,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
       raw,
       tags: { team_id: e.team_id, email_id: e.id },
+      tracking: { open: e.open_tracking === true, click: e.click_tracking === true },
     }));
   } catch (error) {
     // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
@@ -85,6 +92,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     const attempts = (e.attempts ?? 0) + 1;
     if (error.kind === 'permanent' || attempts >= MAX_ATTEMPTS) {
       const reason = error.message;
+      deps.logger.warn('the provider refused the email', { reason, attempts });
+      deps.metrics.addMetric('EmailsFailed', 'Count', 1);
       await finish(deps, e, token, { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
         eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }));
       return done;
@@ -92,6 +101,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     await release(deps, e, token);
     return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
   }
+  deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
+  deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
   const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
     eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));

@@ -60,6 +60,8 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   const teamId = event.mail.tags?.team_id?.[0];
   const emailId = event.mail.tags?.email_id?.[0];
   const change = mapping(event);
+  deps.logger.info('provider event', { event_type: event.eventType, email_id: emailId, team_id: teamId, provider_message_id: event.mail.messageId });
+  deps.metrics.addMetric('EmailsProviderEvent', 'Count', 1);
   if (!teamId || !emailId || !change) return 'ignored';
 
   if (change.type === 'email.bounced') {
