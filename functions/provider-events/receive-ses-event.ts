@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { receiveSns } from '@mailstack/core/domain/emails/pipeline/receive-sns';
+import { SnsEnvelope } from '@mailstack/core/schemas/provider-events';
 
-const SnsEnvelope = v.looseObject({ Type: v.string(), Message: v.string() });
 const Received = v.object({ received: v.literal(true), applied: v.optional(v.picklist(['applied', 'ignored'])) });
 
 /** POST /provider-events/ses: SES events through SNS (no API key; the SNS signature authenticates). */

@@ -7,9 +7,8 @@ import { keys } from '../../table/keys.ts';
 import { ApiError, rateLimited, validationError } from '../../errors/api-error.ts';
 import type { CreateDomainRequest } from '../../schemas/domains.ts';
 import { domainFromItem, type Domain } from './domain.ts';
+import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
-/** Domain creations allowed per team and hour (spec §8, apart from the plan's domain count). */
-export const DOMAIN_CREATIONS_PER_HOUR = 10;
 
 const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
 

@@ -2,16 +2,11 @@ import { createRequire } from 'node:module';
 import type { Deps } from '../../../runtime/deps.ts';
 import { ApiError } from '../../../errors/api-error.ts';
 import { recordProviderEvent, type SesEvent } from './record-provider-event.ts';
+import { SesEventMessage, type SnsEnvelope } from '../../../schemas/provider-events.ts';
+import { validate } from '../../../schemas/validate.ts';
 
 const require = createRequire(import.meta.url);
 
-/** The SNS HTTP(S) envelope. */
-export interface SnsEnvelope {
-  readonly Type: string;
-  readonly Message: string;
-  readonly SubscribeURL?: string;
-  readonly [key: string]: unknown;
-}
 
 const verify = (message: SnsEnvelope): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -30,7 +25,8 @@ export const receiveSns = async (deps: Deps, message: SnsEnvelope): Promise<{ re
   if (message.Type === 'SubscriptionConfirmation') {
     const url = new URL(String(message.SubscribeURL));
     if (url.protocol !== 'https:' || !/^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/.test(url.hostname)) throw new ApiError('invalid_parameter', 'SubscribeURL must be an https URL on sns.<region>.amazonaws.com.');
-    await fetch(url);
+    const confirmed = await fetch(url).then((r) => r.ok, () => false);
+    if (!confirmed) throw new ApiError('invalid_parameter', `The subscription could not be confirmed: ${url.origin} did not answer the SubscribeURL with 2xx. SNS retries the confirmation.`);
     return { received: true };
   }
   if (message.Type !== 'Notification') return { received: true };
@@ -39,6 +35,11 @@ export const receiveSns = async (deps: Deps, message: SnsEnvelope): Promise<{ re
     event = JSON.parse(message.Message) as SesEvent;
   } catch {
     throw new ApiError('invalid_payload', 'The SNS Message is not an SES event in JSON.');
+  }
+  try {
+    event = validate(SesEventMessage, event) as SesEvent;
+  } catch (error) {
+    throw new ApiError('validation_error', `The SNS Message is not an SES event: ${(error as Error).message}`);
   }
   return { received: true, applied: await recordProviderEvent(deps, event) };
 };
