@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, SegmentObject } from '@mailstack/core/schemas/contacts';
-import { listOf, ListOf } from '@mailstack/core/schemas/common';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
+import { pageOf } from '@mailstack/core/domain/paging';
 import { segmentsOfContact, segmentView } from '@mailstack/core/domain/segments/segments';
 
 /** GET /contacts/{id or email}/segments */
@@ -8,5 +9,9 @@ export const handler = apiRoute({
   access: 'full',
   response: ListOf(SegmentObject),
   params: ContactParams,
-  handler: async ({ deps, auth, params }) => listOf((await segmentsOfContact(deps, auth.team.id, params.id)).map((s) => segmentView(s)), false),
+  query: Pagination,
+  handler: async ({ deps, auth, params, query }) => {
+    const { items, hasMore } = pageOf(await segmentsOfContact(deps, auth.team.id, params.id), query);
+    return listOf(items.map((s) => segmentView(s)), hasMore);
+  },
 });

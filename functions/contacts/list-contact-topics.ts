@@ -3,6 +3,7 @@ import { ContactParams, ContactTopic } from '@mailstack/core/schemas/contacts';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
 import { contactTopics } from '@mailstack/core/domain/topics/topics';
+import { pageOf } from '@mailstack/core/domain/paging';
 
 /** GET /contacts/{id or email}/topics: every topic with the effective subscription. */
 export const handler = apiRoute({
@@ -10,8 +11,9 @@ export const handler = apiRoute({
   response: ListOf(ContactTopic),
   params: ContactParams,
   query: Pagination,
-  handler: async ({ deps, auth, params }) => {
+  handler: async ({ deps, auth, params, query }) => {
     const contact = await loadContact(deps, auth.team.id, params.id);
-    return listOf(await contactTopics(deps, auth.team.id, contact.id), false);
+    const { items, hasMore } = pageOf(await contactTopics(deps, auth.team.id, contact.id), query);
+    return listOf(items, hasMore);
   },
 });

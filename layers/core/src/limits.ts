@@ -17,3 +17,28 @@ export const DEFAULT_PROVIDER_RATE_PER_SECOND = 14;
 
 /** How long per-day counters (usage, deliverability) are kept after their day: 40 days. */
 export const DAILY_COUNTER_RETENTION_SECONDS = 40 * 86_400;
+
+/**
+ * The longest path identifier (bytes, UTF-8): ids are UUIDs or addresses (at most 320
+ * characters), so anything longer names nothing and answers 404 before the table is read.
+ */
+export const MAX_PATH_ID_BYTES = 320;
+
+/** The longest signed link token in a path (preference and unsubscribe pages), in bytes. */
+export const MAX_LINK_TOKEN_BYTES = 2048;
+
+/** A string contact property value, and a property's `fallback_value`: at most this many characters. */
+export const MAX_PROPERTY_STRING_LENGTH = 1000;
+
+/**
+ * A number contact property value (and `fallback_value`): finite, at most this in magnitude, and
+ * either 0 or at least MIN_PROPERTY_NUMBER_MAGNITUDE in magnitude.
+ */
+export const MAX_PROPERTY_NUMBER_MAGNITUDE = 1e100;
+export const MIN_PROPERTY_NUMBER_MAGNITUDE = 1e-100;
+
+/** Bodies and attachments larger than this (bytes) are kept in the content store, not on the email's row. */
+export const CONTENT_INLINE_MAX_BYTES = 32 * 1024;
+
+/** Domains a team may create per rolling hour (spec §8, Creation), apart from the plan's domain count. */
+export const DOMAIN_CREATIONS_PER_HOUR = 10;

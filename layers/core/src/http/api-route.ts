@@ -9,6 +9,7 @@ import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
 import { validate } from '../schemas/validate.ts';
 import { absorbPathIds, endpointDoesNotExist, namesUnservedPath } from './path-ids.ts';
+import { answersList, checkBodyKind, checkListParams, checkPathIds, validatePathIds } from './boundary.ts';
 import type { ErrorName } from '../errors/catalog.ts';
 import type { ApiContext, ApiEvent, ApiHandler, ApiResult } from './types.ts';
 
@@ -148,16 +149,23 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
       requestState.set(event, state);
       const pathValues = event.pathParameters ?? {};
       if (namesUnservedPath(pathValues)) throw endpointDoesNotExist(event.requestContext?.http?.method ?? '', event.rawPath ?? '');
+      const routePath = event.routeKey.split(' ')[1] ?? '';
+      checkPathIds(routePath, pathValues);
       if (spec.access !== 'public') {
         state.auth = await authenticate(d, event, spec.access);
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.keyId } };
       }
-      state.body = spec.bodyFormat === 'form'
-        ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')
-        : validate(spec.body ?? NoBody, absorbPathIds(event.routeKey.split(' ')[1] ?? '', pathValues, readBody(event)));
+      if (spec.bodyFormat === 'form') {
+        state.body = new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '');
+      } else {
+        const body = readBody(event);
+        checkBodyKind(spec.body, body);
+        state.body = validate(spec.body ?? NoBody, absorbPathIds(routePath, pathValues, body));
+      }
+      if (answersList(spec.response)) checkListParams(event.queryStringParameters ?? {});
       state.query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : undefined;
-      state.params = spec.params ? validate(spec.params, pathValues) : undefined;
+      state.params = spec.params ? validatePathIds(spec.params, pathValues) : undefined;
       if (spec.headers) validate(spec.headers, lowerCaseHeaders(event));
     },
   };

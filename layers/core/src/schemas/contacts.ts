@@ -1,9 +1,21 @@
 import * as v from 'valibot';
 import { Deleted, Id, ListOf, Timestamp } from './common.ts';
+import { MAX_PROPERTY_NUMBER_MAGNITUDE, MAX_PROPERTY_STRING_LENGTH, MIN_PROPERTY_NUMBER_MAGNITUDE } from '../limits.ts';
+
+/** A string property value or fallback: at most MAX_PROPERTY_STRING_LENGTH characters. */
+const PropertyString = v.pipe(v.string(), v.maxLength(MAX_PROPERTY_STRING_LENGTH, `must be at most ${MAX_PROPERTY_STRING_LENGTH} characters.`));
+/** A number property value or fallback: finite, |x| at most 1e100, and 0 or |x| at least 1e-100. */
+const PropertyNumber = v.pipe(
+  v.number(),
+  v.check((n) => Number.isFinite(n) && Math.abs(n) <= MAX_PROPERTY_NUMBER_MAGNITUDE && (n === 0 || Math.abs(n) >= MIN_PROPERTY_NUMBER_MAGNITUDE),
+    `must be a number from -${MAX_PROPERTY_NUMBER_MAGNITUDE} to ${MAX_PROPERTY_NUMBER_MAGNITUDE}, and 0 or at least ${MIN_PROPERTY_NUMBER_MAGNITUDE} in magnitude.`),
+);
+/** A property value or fallback: a bounded string, a bounded number, or null. */
+const PropertyValue = v.nullable(v.union([PropertyString, PropertyNumber], `must be a string (at most ${MAX_PROPERTY_STRING_LENGTH} characters), a number (magnitude ${MIN_PROPERTY_NUMBER_MAGNITUDE} to ${MAX_PROPERTY_NUMBER_MAGNITUDE}, or 0) or null.`));
 
 const Email = v.pipe(v.string('must be a string.'), v.trim(), v.email('must be an email address such as jane@example.com.'), v.maxLength(320));
 const Name = v.optional(v.nullable(v.pipe(v.string('must be a string or null.'), v.maxLength(256, 'must be at most 256 characters.'))));
-const PropertyValues = v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), v.nullable(v.union([v.string(), v.number()], 'must be a string, a number or null.')), 'must be an object of property keys to values.');
+const PropertyValues = v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(200)), PropertyValue, 'must be an object of property keys to values.');
 const SegmentRef = v.union([v.pipe(v.string(), v.uuid('must be a segment id.')), v.strictObject({ id: v.pipe(v.string(), v.uuid('must be a segment id.')) })], 'must be a segment id or {id}.');
 export const TopicChoice = v.strictObject({
   id: v.pipe(v.string('is required.'), v.uuid('must be a topic id.')),
@@ -65,13 +77,13 @@ export const CreateContactPropertyRequest = v.pipe(
   v.strictObject({
     key: v.pipe(v.string('is required.'), v.minLength(1, 'must be 1 to 200 characters.'), v.maxLength(200, 'must be 1 to 200 characters.')),
     type: v.picklist(['string', 'number'], 'must be `string` or `number`.'),
-    fallback_value: v.optional(v.nullable(v.union([v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters.')), v.number()]))),
+    fallback_value: v.optional(PropertyValue),
   }),
   v.check((p) => p.fallback_value === undefined || p.fallback_value === null || typeof p.fallback_value === p.type, '`fallback_value` must match the property `type`.'),
 );
 /** PATCH /contact-properties/{id}: only the fallback value may change. */
 export const UpdateContactPropertyRequest = v.strictObject({
-  fallback_value: v.nullable(v.union([v.pipe(v.string(), v.maxLength(1000, 'must be at most 1000 characters.')), v.number()])),
+  fallback_value: PropertyValue,
   key: v.optional(v.custom<never>(() => false, 'a property key cannot change; create a new property.')),
   type: v.optional(v.custom<never>(() => false, 'a property type cannot change; create a new property.')),
 });

@@ -11,9 +11,8 @@ import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts'
 
 const claimedElsewhere = (name: string) =>
   new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
+import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
-/** Domain creations allowed per team and hour (spec §8, apart from the plan's domain count). */
-export const DOMAIN_CREATIONS_PER_HOUR = 10;
 
 const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
 

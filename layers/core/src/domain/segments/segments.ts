@@ -90,7 +90,8 @@ export const removeFromSegment = async (deps: Deps, teamId: string, idOrEmail: s
 /** The segments a contact belongs to. */
 export const segmentsOfContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Segment[]> => {
   const contact = await loadContact(deps, teamId, idOrEmail);
-  return (await batchGetItems(deps, contact.segmentIds.map((id) => keys.segment.item(teamId, id)))).map(fromItem);
+  // Newest first, as every list: ids are UUIDv7, so their order is their creation order.
+  return (await batchGetItems(deps, contact.segmentIds.map((id) => keys.segment.item(teamId, id)))).map(fromItem).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 };
 
 /** A page of a segment's contacts, newest first (the memberships are read, then the contacts). */

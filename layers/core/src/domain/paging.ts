@@ -1,0 +1,20 @@
+import type { Pagination } from '../schemas/common.ts';
+
+/**
+ * One page of a list already read whole (a contact's segments or topics: bounded by what the
+ * team declared), with the spec's cursors over ids in the order given: `after` gives the items
+ * after that id, `before` those before it; a cursor that names no item of the list gives none.
+ */
+export const pageOf = <T extends { readonly id: string }>(items: readonly T[], page: Pagination): { items: T[]; hasMore: boolean } => {
+  if (page.after !== undefined || page.before !== undefined) {
+    const at = items.findIndex((i) => i.id === (page.after ?? page.before));
+    if (at < 0) return { items: [], hasMore: false };
+    if (page.after !== undefined) {
+      const rest = items.slice(at + 1);
+      return { items: rest.slice(0, page.limit), hasMore: rest.length > page.limit };
+    }
+    const before = items.slice(0, at);
+    return { items: before.slice(Math.max(0, before.length - page.limit)), hasMore: before.length > page.limit };
+  }
+  return { items: items.slice(0, page.limit), hasMore: items.length > page.limit };
+};
