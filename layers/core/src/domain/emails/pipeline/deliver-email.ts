@@ -22,8 +22,8 @@ export const CLAIM_GRACE_MS = 120_000;
 /** Transient failures (throttling, 5xx) are retried this many times before the email fails. */
 export const MAX_ATTEMPTS = 12;
 
-/** What the worker does with the job afterwards. */
-export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number };
+/** What the worker does with the job afterwards: a retry goes back on the queue as `job`, after the delay. */
+export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number; readonly job: SendJob };
 
 const done: Outcome = { kind: 'done' };
 
@@ -64,13 +64,20 @@ const release = async (deps: Deps, e: EmailItem, token: string, refund = false) 
 export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> => {
   const e = (await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined;
   if (!e || !isDue(e, deps.clock.now())) return done;
+  const { slotSecond, ...unbooked } = job;
+  const nowSecond = Math.floor(deps.clock.now() / 1000);
+  // A job back before its booked second (the queue's delay is capped at 15 minutes) waits again.
+  if (slotSecond !== undefined && slotSecond > nowSecond) return { kind: 'retry', delaySeconds: slotSecond - nowSecond, job };
   const token = await claim(deps, e);
   if (!token) return done;
-  // No waiting for a slot: a full second sends the job back to the queue with a delay.
-  const slot = await takeSendSlot(deps, e.region);
-  if (!slot.granted) {
-    await release(deps, e, token, true);
-    return { kind: 'retry', delaySeconds: slot.retryInSeconds };
+  // No waiting for a slot: a place in a later second goes back on the queue, booked, until then.
+  if (slotSecond === undefined) {
+    const slot = await takeSendSlot(deps, e.region);
+    if (!slot.granted) {
+      await release(deps, e, token, true);
+      // Counted from now, after the writes, so the job comes back within its booked second.
+      return { kind: 'retry', delaySeconds: Math.max(0, slot.second - Math.floor(deps.clock.now() / 1000)), job: { ...unbooked, slotSecond: slot.second } };
+    }
   }
   let providerMessageId: string;
   try {
@@ -99,7 +106,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       return done;
     }
     await release(deps, e, token);
-    return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
+    return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()), job: unbooked };
   }
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
