@@ -50,9 +50,18 @@ const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<strin
   return written.ok;
 };
 
-/** Gives the claim back; `refund` also takes back the attempt the claim counted (no send was tried). */
-const release = async (deps: Deps, e: EmailItem, token: string, refund = false) => {
-  await updateItem(deps, keys.email.item(e.team_id, e.id), { set: { status: 'queued' }, remove: ['claim_token', 'claimed_until'], ...(refund ? { add: { attempts: -1 } } : {}) }, heldClaim(token));
+/**
+ * Gives the claim back. With `bookedSecond` (no send was tried: the job waits for its place in
+ * the send line) it also takes back the attempt the claim counted and moves the email's due time
+ * to that second, so the sweeper leaves it alone until then.
+ */
+const release = async (deps: Deps, e: EmailItem, token: string, bookedSecond?: number) => {
+  const waits = bookedSecond !== undefined;
+  await updateItem(deps, keys.email.item(e.team_id, e.id), {
+    set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedSecond * 1000).toISOString()) : {}) },
+    remove: ['claim_token', 'claimed_until'],
+    ...(waits ? { add: { attempts: -1 } } : {}),
+  }, heldClaim(token));
 };
 
 /**
@@ -74,7 +83,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   if (slotSecond === undefined) {
     const slot = await takeSendSlot(deps, e.region);
     if (!slot.granted) {
-      await release(deps, e, token, true);
+      await release(deps, e, token, slot.second);
       // Counted from now, after the writes, so the job comes back within its booked second.
       return { kind: 'retry', delaySeconds: Math.max(0, slot.second - Math.floor(deps.clock.now() / 1000)), job: { ...unbooked, slotSecond: slot.second } };
     }
