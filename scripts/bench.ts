@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
- * provider send rate against the configured rate, contacts, and the sweeper's reads per run
+ * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
+ * contacts, and the sweeper's reads per run
  * against stored mail that is not due, measured in one run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
@@ -15,6 +16,7 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
+import { takeSendSlot } from '@mailstack/core/table/send-slots';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -23,6 +25,8 @@ const RATE = 14;
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const SMTP_MESSAGES = Number(process.env.BENCH_SMTP ?? 200);
 const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 10_000);
+const PACED = Number(process.env.BENCH_PACED ?? 30 * RATE);
+const PACING_SENDERS = 20;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
@@ -116,6 +120,43 @@ try {
   console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
   console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
   console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+
+  // 3b. The pacing alone, apart from how fast this machine runs the whole pipeline: a backlog of
+  // PACED sends drained by PACING_SENDERS concurrent senders (the send worker's default
+  // maxConcurrency × batch size), each taking a place in the send line as the send worker does.
+  // A place in a later second is booked: that job comes back then (as the queue's DelaySeconds
+  // brings it back) and sends without asking again. Each send is counted in the second of its
+  // place (the first and last are partial), and how late after that second began it went out.
+  const region = `bench-${Date.now()}`;
+  const ready: { second?: number }[] = Array.from({ length: PACED }, () => ({}));
+  const sends: { second: number; lateMs: number }[] = [];
+  let booked = 0;
+  const sender = async (): Promise<void> => {
+    while (sends.length < PACED) {
+      const job = ready.shift();
+      if (!job) { await new Promise((r) => setTimeout(r, 5)); continue; }
+      let second = job.second;
+      if (second === undefined) {
+        const slot = await takeSendSlot(deps, region);
+        if (!slot.granted) {
+          booked++;
+          setTimeout(() => ready.push({ second: slot.second }), Math.max(0, slot.second * 1000 - Date.now()));
+          continue;
+        }
+        second = slot.second;
+      }
+      sends.push({ second, lateMs: Date.now() - second * 1000 });
+    }
+  };
+  await Promise.all(Array.from({ length: PACING_SENDERS }, sender));
+  const perSecond = new Map<number, number>();
+  for (const { second } of sends) perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+  const seconds = [...perSecond.keys()].sort((a, b) => a - b);
+  const full = seconds.slice(1, -1);
+  const pacedRate = full.reduce((n, s) => n + perSecond.get(s)!, 0) / Math.max(1, full.at(-1)! - full[0]! + 1);
+  const busiest = Math.max(...perSecond.values());
+  const late = sends.map((x) => x.lateMs).sort((a, b) => a - b);
+  console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s over ${full.length} full seconds (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest second ${busiest} (${busiest > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead, sent p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms after their second began`);
 
   // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.
   const batchTimes: number[] = [];

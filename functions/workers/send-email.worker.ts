@@ -16,7 +16,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       const correlation = record.messageAttributes?.[CORRELATION_ATTRIBUTE]?.stringValue;
       logger = deps.logger.createChild({ persistentKeys: { email_id: job.emailId, team_id: job.teamId, ...(correlation ? { correlation_id: correlation } : {}) } });
       const outcome = await deliverEmail({ ...deps, logger }, job);
-      if (outcome.kind === 'retry') await deps.queue.send(deps.config.SEND_QUEUE_URL, [{ body: job, delaySeconds: outcome.delaySeconds }]);
+      if (outcome.kind === 'retry') await deps.queue.send(deps.config.SEND_QUEUE_URL, [{ body: outcome.job, delaySeconds: outcome.delaySeconds }]);
     } catch (error) {
       logger.error('send job failed; it stays on the queue', error as Error);
       failures.push({ itemIdentifier: record.messageId });

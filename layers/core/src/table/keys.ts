@@ -49,7 +49,7 @@
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
- * | provider send slots per second       | pk PACE#<region>#<epoch second>, sk PACE (ttl)                   |
+ * | provider send line per region        | pk PACE#<region>, sk LINE (next slot: second × rate + place)     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
  */
@@ -97,8 +97,8 @@ export const keys = {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
   },
   pacing: {
-    /** Sends made to the provider in one second of one region, across every worker (`sends`), and sends refused a slot (`refused`). */
-    second: (region: string, second: number) => ({ pk: `PACE#${region}#${second}`, sk: 'PACE' }),
+    /** The line of provider sends in one region, across every worker: `next` is the next free slot (epoch second × rate + place in that second). */
+    line: (region: string) => ({ pk: `PACE#${region}`, sk: 'LINE' }),
   },
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),

@@ -28,6 +28,7 @@ export type Condition =
   | { readonly attr: string; readonly ne: unknown }
   | { readonly attr: string; readonly in: readonly unknown[] }
   | { readonly attr: string; readonly lt: unknown }
+  | { readonly attr: string; readonly ge: unknown }
   | { readonly attr: string; readonly absent: true }
   | { readonly or: readonly Condition[] }
   | { readonly and: readonly Condition[] };
@@ -79,6 +80,7 @@ export class Expression {
     if ('ne' in c) return `${a} <> ${this.value(c.ne)}`;
     if ('in' in c) return `${a} IN (${c.in.map((v) => this.value(v)).join(', ')})`;
     if ('lt' in c) return `${a} < ${this.value(c.lt)}`;
+    if ('ge' in c) return `${a} >= ${this.value(c.ge)}`;
     return `attribute_not_exists(${a})`;
   }
 

@@ -1,23 +1,33 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters } from './ops.ts';
+import { updateItem } from './ops.ts';
 import { keys } from './keys.ts';
 
-/** A send slot, or how long to wait for one. */
-export type SlotOutcome = { readonly granted: true } | { readonly granted: false; readonly retryInSeconds: number };
+/**
+ * A place in the line: `granted` when its second has come (send now), else booked in `second`,
+ * `retryInSeconds` ahead (the job comes back then and sends without asking again).
+ */
+export type SlotOutcome = { readonly granted: boolean; readonly second: number; readonly retryInSeconds: number };
 
 /**
- * Takes one provider send slot of this second in a region, never waiting: at most
- * PROVIDER_RATE_PER_SECOND sends per second and region across every worker (one conditional
- * write on that second's item). When the second is full, the refusal is counted on the same
- * item and the n-th refused send is told to come back in 1 + floor(n / rate) seconds, so a
- * backlog spreads evenly over the seconds ahead instead of every refused send retrying at once.
+ * Takes the next place in the region's line of provider sends, never waiting: the line hands
+ * out PROVIDER_RATE_PER_SECOND places per second across every worker (one counter, `next` =
+ * epoch second × rate + place). A place in the current second sends now; a later one is booked:
+ * the job goes back on the queue until its second, so a backlog fills every second ahead at the
+ * rate, in order, and nothing sent later can jump the line. An idle line restarts at this second.
  */
 export const takeSendSlot = async (deps: Deps, region: string): Promise<SlotOutcome> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const second = Math.floor(deps.clock.now() / 1000);
-  const key = keys.pacing.second(region, second);
-  if (await addToCounters(deps, key, { add: { sends: 1 }, ceilings: { sends: rate }, expiresAt: second + 120 })) return { granted: true };
-  const counted = await addToCounters(deps, key, { add: { refused: 1 }, expiresAt: second + 120 });
-  const refused = Number(counted?.refused ?? 1);
-  return { granted: false, retryInSeconds: Math.min(900, 1 + Math.floor((refused - 1) / rate)) };
+  const nowSecond = Math.floor(deps.clock.now() / 1000);
+  const first = nowSecond * rate;
+  const key = keys.pacing.line(region);
+  for (;;) {
+    // The usual case under load: the line is at or past this second; take its next place.
+    const taken = await updateItem(deps, key, { add: { next: 1 } }, { attr: 'next', ge: first });
+    let slot: number | undefined = taken ? Number(taken.next) - 1 : undefined;
+    // The line fell behind (no sends lately): restart it at this second, unless another sender just did.
+    if (slot === undefined && (await updateItem(deps, key, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] }))) slot = first;
+    if (slot === undefined) continue;
+    const second = Math.floor(slot / rate);
+    return { granted: second <= nowSecond, second, retryInSeconds: Math.max(0, second - nowSecond) };
+  }
 };

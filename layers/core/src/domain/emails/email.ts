@@ -91,4 +91,6 @@ export interface EmailItem {
 export interface SendJob {
   readonly teamId: string;
   readonly emailId: string;
+  /** The epoch second of the provider send slot this job booked (pacing): it sends then without asking again. */
+  readonly slotSecond?: number;
 }

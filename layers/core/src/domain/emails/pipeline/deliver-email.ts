@@ -22,8 +22,8 @@ export const CLAIM_GRACE_MS = 120_000;
 /** Transient failures (throttling, 5xx) are retried this many times before the email fails. */
 export const MAX_ATTEMPTS = 12;
 
-/** What the worker does with the job afterwards. */
-export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number };
+/** What the worker does with the job afterwards: a retry goes back on the queue as `job`, after the delay. */
+export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number; readonly job: SendJob };
 
 const done: Outcome = { kind: 'done' };
 
@@ -50,9 +50,18 @@ const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<strin
   return written.ok;
 };
 
-/** Gives the claim back; `refund` also takes back the attempt the claim counted (no send was tried). */
-const release = async (deps: Deps, e: EmailItem, token: string, refund = false) => {
-  await updateItem(deps, keys.email.item(e.team_id, e.id), { set: { status: 'queued' }, remove: ['claim_token', 'claimed_until'], ...(refund ? { add: { attempts: -1 } } : {}) }, heldClaim(token));
+/**
+ * Gives the claim back. With `bookedSecond` (no send was tried: the job waits for its place in
+ * the send line) it also takes back the attempt the claim counted and moves the email's due time
+ * to that second, so the sweeper leaves it alone until then.
+ */
+const release = async (deps: Deps, e: EmailItem, token: string, bookedSecond?: number) => {
+  const waits = bookedSecond !== undefined;
+  await updateItem(deps, keys.email.item(e.team_id, e.id), {
+    set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedSecond * 1000).toISOString()) : {}) },
+    remove: ['claim_token', 'claimed_until'],
+    ...(waits ? { add: { attempts: -1 } } : {}),
+  }, heldClaim(token));
 };
 
 /**
@@ -64,13 +73,20 @@ const release = async (deps: Deps, e: EmailItem, token: string, refund = false) 
 export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> => {
   const e = (await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined;
   if (!e || !isDue(e, deps.clock.now())) return done;
+  const { slotSecond, ...unbooked } = job;
+  const nowSecond = Math.floor(deps.clock.now() / 1000);
+  // A job back before its booked second (the queue's delay is capped at 15 minutes) waits again.
+  if (slotSecond !== undefined && slotSecond > nowSecond) return { kind: 'retry', delaySeconds: slotSecond - nowSecond, job };
   const token = await claim(deps, e);
   if (!token) return done;
-  // No waiting for a slot: a full second sends the job back to the queue with a delay.
-  const slot = await takeSendSlot(deps, e.region);
-  if (!slot.granted) {
-    await release(deps, e, token, true);
-    return { kind: 'retry', delaySeconds: slot.retryInSeconds };
+  // No waiting for a slot: a place in a later second goes back on the queue, booked, until then.
+  if (slotSecond === undefined) {
+    const slot = await takeSendSlot(deps, e.region);
+    if (!slot.granted) {
+      await release(deps, e, token, slot.second);
+      // Counted from now, after the writes, so the job comes back within its booked second.
+      return { kind: 'retry', delaySeconds: Math.max(0, slot.second - Math.floor(deps.clock.now() / 1000)), job: { ...unbooked, slotSecond: slot.second } };
+    }
   }
   let providerMessageId: string;
   try {
@@ -99,7 +115,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       return done;
     }
     await release(deps, e, token);
-    return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()) };
+    return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()), job: unbooked };
   }
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
