@@ -8,10 +8,10 @@ import { ApiError, rateLimited, validationError } from '../../errors/api-error.t
 import type { CreateDomainRequest } from '../../schemas/domains.ts';
 import { domainFromItem, type Domain } from './domain.ts';
 import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
+import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
 const claimedElsewhere = (name: string) =>
   new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
-import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
 
 const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
