@@ -47,11 +47,14 @@ describe('plan caps hold under concurrency (conditional writes, not read-then-wr
 
   it('20 concurrent POST /contacts on a Free team at 990 contacts (cap 1,000): exactly 1,000 exist', async () => {
     const t = await newTeam({ plan: 'free' });
-    const seed = await call('POST', '/contacts/batch', { key: t.secret, body: Array.from({ length: 990 }, (_, i) => ({ email: `seed${i}@example.com` })) });
-    expect(seed.status).toBe(200);
+    // Seeded in batches of 99, each well inside a request's time on a busy machine.
+    for (let b = 0; b < 10; b++) {
+      const seed = await call('POST', '/contacts/batch', { key: t.secret, body: Array.from({ length: 99 }, (_, i) => ({ email: `seed${b * 99 + i}@example.com` })) });
+      expect(seed.status).toBe(200);
+    }
     const answers = await all(20, (i) => call('POST', '/contacts', { key: t.secret, body: { email: `race${i}@example.com` } }));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
     for (const a of answers.filter((x) => x.status !== 201)) expect(a.json.name).toBe('plan_limit_reached');
     expect(await countList(t.secret, '/contacts')).toBe(1000);
-  }, 120_000);
+  }, 240_000);
 });
