@@ -1,13 +1,33 @@
 /**
  * `npm start`: the whole service on this machine. Flags: `--memory` (keep nothing on disk),
- * `--cloud` (plans, caps and quotas apply). `PORT` sets the HTTP port (default 3000), `SMTP_PORT`
- * the SMTP relay's (default 2587).
+ * `--cloud` (plans, caps and quotas apply), `--data <dir>` (where data persists; default .data/), `--listen <address>` (the API, SMTP relay and inbox
+ * listen there instead of 127.0.0.1; the engines never do). `PORT` sets the HTTP port (default
+ * 3000), `SMTP_PORT` the SMTP relay's (default 2587).
  */
 import { startLocalHost } from '../lib/local/host.ts';
 import { clearState, writeState } from '../lib/local/state.ts';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const started = Date.now();
+const dataAt = argv.indexOf('--data');
+const dataDir = dataAt >= 0 ? argv[dataAt + 1] : undefined;
+const listenAt = argv.indexOf('--listen');
+const listenAddress = listenAt >= 0 ? argv[listenAt + 1] : undefined;
+if (listenAt >= 0 && (!listenAddress || listenAddress.startsWith('--'))) {
+  console.error('npm start failed: --listen needs an address, e.g. `npm start -- --listen 0.0.0.0`');
+  process.exit(2);
+}
+
+// A peer that goes away mid-write (EPIPE, ECONNRESET) is not a reason for the host to die.
+process.on('uncaughtException', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE' || error.code === 'ECONNRESET') {
+    console.error(`local host: a connection closed under a write (${error.code}); carrying on`);
+    return;
+  }
+  console.error('local host: fatal error', error);
+  process.exit(1);
+});
 
 try {
   const host = await startLocalHost({
@@ -15,6 +35,8 @@ try {
     smtpPort: process.env.SMTP_PORT ? Number(process.env.SMTP_PORT) : 2587,
     memory: args.has('--memory'),
     cloud: args.has('--cloud') || process.env.CLOUD === 'true',
+    ...(listenAddress ? { listenAddress } : {}),
+    ...(dataDir ? { dataDir } : {}),
   });
   writeState({ pid: process.pid, ...host.state });
   console.log(`RESEND_BASE_URL=${host.baseUrl}`);
@@ -22,7 +44,11 @@ try {
   else console.log('# The default team already has a key; mint another with: npm run admin -- keys create --team <team-id>  (teams: npm run admin -- teams list)');
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);
-  console.log(`# Mode: ${host.state.cloud ? 'cloud (plans and quotas apply)' : 'self-hosted (no plan caps)'}${args.has('--memory') ? ', in memory' : ', data under .data/'}; started in ${Date.now() - started} ms. Ctrl-C stops everything.`);
+  if (listenAddress && !/^(127\.|::1$|localhost$)/.test(listenAddress)) {
+    console.log(`# WARNING: --listen ${listenAddress}: the API, the SMTP relay and the local inbox accept connections from the network.`);
+    console.log('#          The inbox shows every email sent, unauthenticated. The engines (DynamoDB, SQS, SES, S3) stay on 127.0.0.1.');
+  }
+  console.log(`# Mode: ${host.state.cloud ? 'cloud (plans and quotas apply)' : 'self-hosted (no plan caps)'}${args.has('--memory') ? ', in memory' : `, data under ${dataDir ?? '.data/'}`}; started in ${Date.now() - started} ms. Ctrl-C stops everything.`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

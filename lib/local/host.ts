@@ -15,6 +15,7 @@ import { LOCAL_EVENTS_TOPIC_ARN, startSesStandIn } from './stand-ins/ses.ts';
 import { createApiServer } from './server.ts';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from './certificate.ts';
+import { linkSecret } from './link-secret.ts';
 import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
 import type { LocalState } from './state.ts';
 import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
@@ -42,6 +43,12 @@ export interface LocalHostOptions {
   readonly workers?: boolean;
   /** Port of the SMTP relay (STARTTLS); 0 picks a free one. @default - 2587 */
   readonly smtpPort?: number;
+  /**
+   * The address the API, the SMTP relay and the inbox page listen on. Anything but loopback
+   * exposes them to the network (`npm start -- --listen 0.0.0.0` warns). The engines
+   * (DynamoDB Local, SQS, SES, S3) always listen on 127.0.0.1 only. @default - 127.0.0.1
+   */
+  readonly listenAddress?: string;
 }
 
 /** A running local host. */
@@ -70,11 +77,11 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     child.kill('SIGTERM');
   });
 
-const listen = (server: Server, port: number): Promise<number> =>
+const listen = (server: Server, port: number, address: string): Promise<number> =>
   new Promise((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is already in use: stop the other process (another \`npm start\`?) or set PORT to a free port`) : error));
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, address, () => {
       const address = server.address();
       resolveListen(typeof address === 'object' && address ? address.port : port);
     });
@@ -87,6 +94,7 @@ const listen = (server: Server, port: number): Promise<number> =>
  */
 export const startLocalHost = async (options: LocalHostOptions = {}): Promise<LocalHost> => {
   const requestedPort = options.port ?? 3000;
+  const listenAddress = options.listenAddress ?? '127.0.0.1';
   const smtpPort = options.smtpPort ?? 2587;
   if (requestedPort !== 0) await assertPortFree(requestedPort, 'HTTP API');
   if (smtpPort !== 0) await assertPortFree(smtpPort, 'SMTP relay');
@@ -109,11 +117,11 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
 
     const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND);
-    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate });
+    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress });
     stops.push(() => ses.stop());
 
     const httpServer = createApiServer(resolve(ROOT, 'functions'));
-    const port = await listen(httpServer, requestedPort);
+    const port = await listen(httpServer, requestedPort, listenAddress);
     stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
     const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -130,6 +138,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR',
       SES_EVENTS_TOPIC_ARN: LOCAL_EVENTS_TOPIC_ARN,
       PROVIDER_RATE_PER_SECOND: String(providerRate),
+      TOKEN_SECRET: linkSecret(dataDir),
       POWERTOOLS_DEV: 'false',
       POWERTOOLS_METRICS_DISABLED: 'true',
       ...options.env,
@@ -151,7 +160,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
 
     const tls = await selfSignedCertificate();
     const relay = createRelay(deps, { tls, hostname: 'localhost' });
-    const relayPort = await relay.listen(smtpPort, '127.0.0.1');
+    const relayPort = await relay.listen(smtpPort, listenAddress);
     stops.push(() => relay.close());
 
     let apiKey: string | undefined;

@@ -14,6 +14,49 @@ const send = (res: ServerResponse, result: ApiResult, headers: Record<string, st
   res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body ?? '');
 };
 
+const TOO_LARGE = Symbol('too large');
+const ABORTED = Symbol('aborted');
+
+/**
+ * Reads a request body up to the ceiling and no further: a declared length past it is refused
+ * before a byte is read, a stream that grows past it is refused at the byte that crosses it.
+ */
+const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typeof ABORTED> =>
+  new Promise((resolveBody) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (declared > MAX_BODY_BYTES) return resolveBody(TOO_LARGE);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (result: Buffer | typeof TOO_LARGE | typeof ABORTED) => {
+      req.off('data', onData);
+      resolveBody(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        return done(TOO_LARGE);
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => done(Buffer.concat(chunks)));
+    req.once('aborted', () => done(ABORTED));
+    req.once('error', () => done(ABORTED));
+    req.once('close', () => { if (!req.complete) done(ABORTED); });
+  });
+
+/** 413 payload_too_large, then the connection closes: the rest of the body is never read. */
+const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
+  const result = errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE));
+  res.shouldKeepAlive = false;
+  res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), connection: 'close' });
+  res.end(result.body, () => {
+    // Give the client a moment to read the answer before the unread rest of its body is dropped.
+    setTimeout(() => req.socket.destroy(), 200).unref();
+  });
+};
+
 /** Loads the Lambda entry of each area once, the same module AWS would run. */
 const areaLoader = (functionsDir: string) => {
   const loaded = new Map<Area, Promise<ApiHandler>>();
@@ -35,17 +78,14 @@ export const createApiServer = (functionsDir: string): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    // A client that goes away mid-answer (an abort, a reset, EPIPE) is no fault of this process.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          return send(res, errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE)), { connection: 'close' });
-        }
-        chunks.push(chunk);
-      }
+      const body = await readBody(req);
+      if (body === TOO_LARGE) return refuseTooLarge(req, res);
+      if (body === ABORTED) return;
       const hit = match(req.method ?? 'GET', url.pathname);
       if (!hit || 'allowed' in hit) return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
       const params: Record<string, string> = {};
@@ -54,15 +94,20 @@ export const createApiServer = (functionsDir: string): Server => {
       }
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
-      send(res, await handler(toApiEvent(req, url, key, params, Buffer.concat(chunks)), lambdaContext(hit.route.area)));
+      send(res, await handler(toApiEvent(req, url, key, params, body), lambdaContext(hit.route.area)));
     } catch (error) {
       console.error('local host: unhandled error', error);
+      if (res.destroyed) return;
       if (!res.headersSent) send(res, internalErrorResponse());
       else res.end();
     }
   });
   // Keep idle connections well past a client's pause (Node closes them after 5 s by default, and
   // a client reusing one at that moment sees a reset instead of an answer), as load balancers do.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   return server;

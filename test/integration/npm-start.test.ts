@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../lib/local/ports.ts';
@@ -15,8 +15,8 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
   return env;
 };
 
-const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', '--memory'], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, args: string[] = ['--memory']) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -80,6 +80,69 @@ describe('npm start', () => {
     const run = start(await freePort(), { ...cleanEnv(), PATH: bin });
     await expect(run.ready).rejects.toMatchObject({ code: 1 });
     expect(run.output().err).toMatch(/needs a Java runtime/);
-    expect(run.output().err).toMatch(/apt-get install -y openjdk-17-jre-headless/);
+    expect(run.output().err).toMatch(/apt-get install -y openjdk-17-jdk-headless/);
   }, 60_000);
+
+  it('keeps every engine on 127.0.0.1, signs links with a secret of its own data directory, and takes its engines down when killed', async () => {
+    const dirA = mkdtempSync(join(tmpdir(), 'mailstack-a-'));
+    const dirB = mkdtempSync(join(tmpdir(), 'mailstack-b-'));
+    const startOn = async (dir: string) => {
+      const port = await freePort();
+      const run = start(port, cleanEnv(), 0, ['--data', dir]);
+      const lines = await run.ready;
+      return { run, port, base: `http://127.0.0.1:${port}`, key: /^RESEND_API_KEY=(ms_\S+)$/m.exec(lines)?.[1] };
+    };
+    /** A preference link for a new contact on the host at `base`. */
+    const linkOn = async (base: string, key: string) => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const contact: any = await (await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ email: 'reader@example.com' }) })).json();
+      const link: any = await (await fetch(`${base}/contacts/${contact.id}/preferences-link`, { method: 'POST', headers, body: '{}' })).json();
+      return new URL(link.url).pathname;
+    };
+    /** Every listening TCP socket of a process and its children. */
+    const listening = (pid: number): string[] => {
+      const pids = [pid, ...childrenOf(pid).split('\n').filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]))];
+      return spawnSync('ss', ['-ltnpH'], { encoding: 'utf8' }).stdout.split('\n')
+        .filter((l) => pids.some((p) => l.includes(`pid=${p},`)))
+        .map((l) => l.trim().split(/\s+/)[3]!);
+    };
+    try {
+      const a = await startOn(dirA);
+      const pathA = await linkOn(a.base, a.key!);
+      expect((await fetch(`${a.base}${pathA}`)).status).toBe(200);
+
+      // Every engine and page of the host listens on loopback only.
+      const sockets = listening(a.run.child.pid!);
+      expect(sockets.length).toBeGreaterThanOrEqual(6);
+      for (const address of sockets) expect(address).toMatch(/^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]):\d+$/);
+
+      const b = await startOn(dirB);
+      const pathB = await linkOn(b.base, b.key!);
+      // Two fresh data directories: two secrets, so neither host honours the other's link.
+      expect(pathA.split('.').at(-1)).not.toBe(pathB.split('.').at(-1));
+      expect((await fetch(`${b.base}${pathA}`)).status).toBe(404);
+      expect((await fetch(`${a.base}${pathB}`)).status).toBe(404);
+
+      // Killed outright (no chance to clean up), the host's Java engine still goes with it.
+      const javaOfA = childrenOf(a.run.child.pid!).split('\n').filter((l) => l.includes('java')).map((l) => Number(l.trim().split(/\s+/)[0]));
+      expect(javaOfA).toHaveLength(1);
+      const aDone = exited(a.run.child);
+      process.kill(a.run.child.pid!, 'SIGKILL');
+      await aDone;
+      for (let i = 0; i < 50 && (() => { try { process.kill(javaOfA[0]!, 0); return true; } catch { return false; } })(); i++) await new Promise((r) => setTimeout(r, 200));
+      expect(() => process.kill(javaOfA[0]!, 0)).toThrow();
+
+      // The same data directory again: the same secret, so the first link still works.
+      const again = await startOn(dirA);
+      expect((await fetch(`${again.base}${pathA}`)).status).toBe(200);
+      for (const h of [again, b]) {
+        const done = exited(h.run.child);
+        process.kill(h.run.child.pid!, 'SIGINT');
+        await done;
+      }
+    } finally {
+      rmSync(dirA, { recursive: true, force: true });
+      rmSync(dirB, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { installInboxPage } from './inbox-page.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -21,6 +22,8 @@ export interface SesStandInOptions {
   readonly stateFile?: string | undefined;
   /** Sends allowed per second; beyond it SendEmail answers 429 TooManyRequestsException as SES does. */
   readonly ratePerSecond: number;
+  /** The address the inbox page listens on. @default - 127.0.0.1 */
+  readonly inboxAddress?: string | undefined;
 }
 
 /** What the stand-in does after accepting a message for each recipient (the SES mailbox simulator). */
@@ -83,7 +86,8 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
     sink(envelope).catch((error) => console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`));
   };
   const startInbox = require('aws-ses-v2-local').default as (c: { host: string; port: number }) => Promise<Server>;
-  const inbox = await startInbox({ host: '127.0.0.1', port: options.inboxPort });
+  const inbox = await startInbox({ host: options.inboxAddress ?? '127.0.0.1', port: options.inboxPort });
+  installInboxPage(inbox);
   const identities = new Map<string, Identity>(
     options.stateFile && existsSync(options.stateFile) ? Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8'))) : [],
   );
@@ -97,6 +101,8 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
   });
 
   const server = createServer(async (req, res) => {
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const match = /^\/v2\/email\/identities(?:\/([^/]+))?(\/mail-from)?$/.exec(url.pathname);
     if (match) {

@@ -35,3 +35,11 @@ export const staticLinkKeys = (keyring: Keyring): LinkKeys => ({
   current: async () => ({ id: keyring.current, secret: keyring.keys[keyring.current]! }),
   byId: async (id) => keyring.keys[id],
 });
+
+/** No link key configured: signing or checking a link fails with what to set (there is no default key). */
+export const missingLinkKeys = (): LinkKeys => {
+  const fail = async (): Promise<never> => {
+    throw new Error('no link-signing key: set LINK_SECRET_ARN (the stack does, for the functions whose manifest entry needs linkSecret) or TOKEN_SECRET (the local host generates one per data directory)');
+  };
+  return { current: fail, byId: fail };
+};

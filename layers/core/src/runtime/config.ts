@@ -39,8 +39,12 @@ export const Config = v.object({
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
-  /** Locally: the link-signing key, or a keyring `{"current":"k2","k1":"...","k2":"..."}`. */
-  TOKEN_SECRET: v.optional(v.string(), 'local-development-secret-change-me'),
+  /**
+   * Locally: the link-signing key, or a keyring `{"current":"k2","k1":"...","k2":"..."}`. No
+   * default: the local host generates one on its first start (kept with its data); a function
+   * that signs or checks a link without a key fails rather than use a value anyone could know.
+   */
+  TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** On AWS: the Secrets Manager secret holding the link-signing keyring, read at run time (only the functions that sign or check links have it). */
   LINK_SECRET_ARN: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),

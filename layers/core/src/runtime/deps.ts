@@ -17,7 +17,7 @@ import type { IdentityProvider } from '../ports/identities.ts';
 import type { JobQueue } from '../ports/queue.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
-import { parseKeyring, staticLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
+import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
@@ -88,7 +88,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     identities: sesIdentities(clients.ses, config.SES_CONFIGURATION_SET),
     linkKeys: config.LINK_SECRET_ARN
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
-      : staticLinkKeys(parseKeyring(config.TOKEN_SECRET)),
+      : config.TOKEN_SECRET ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET)) : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     sqs: clients.sqs,
     ses: clients.ses,

@@ -23,6 +23,7 @@
  * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
+ * | domains of a team, counted (plan cap) | pk TEAM#<t>#DOMAINS, sk COUNT (written with each create/delete)  |
  * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
  * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
  * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
@@ -84,6 +85,8 @@ export const keys = {
     creationWindow: (teamId: string, hour: number) => ({ pk: `${team(teamId)}#DOMAINRATE#${hour}`, sk: 'RATE' }),
     /** Across all teams: which team holds a domain name (provider identities are account-wide). */
     claim: (name: string) => ({ pk: `DOMAINCLAIM#${name.toLowerCase()}`, sk: 'CLAIM' }),
+    /** How many domains the team has: moved in the transaction of each create and delete, so the plan cap holds under concurrency. */
+    counter: (teamId: string) => ({ pk: `${team(teamId)}#DOMAINS`, sk: 'COUNT' }),
   },
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),

@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { addToCounters, countItems, transact } from '../../table/ops.ts';
+import { addToCounters, countItems, getItem, putItem, transact, type Condition } from '../../table/ops.ts';
 import { fixedWindow } from '../windows.ts';
 import type { Team } from '../teams/team.ts';
 import { limitsFor } from '../teams/plans.ts';
@@ -8,13 +8,22 @@ import { ApiError, rateLimited, validationError } from '../../errors/api-error.t
 import type { CreateDomainRequest } from '../../schemas/domains.ts';
 import { domainFromItem, type Domain } from './domain.ts';
 import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
+import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
 const claimedElsewhere = (name: string) =>
   new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
-import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
 
 const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
+
+/**
+ * Creates the team's domain counter from its domains when it has none yet (a team from before
+ * the counter), so the conditional write in createDomain starts from the truth.
+ */
+export const seedDomainCounter = async (deps: Deps, teamId: string): Promise<void> => {
+  if (await getItem(deps, keys.domain.counter(teamId))) return;
+  await putItem(deps, { ...keys.domain.counter(teamId), type: 'domain_count', count: await countDomains(deps, teamId) }, { exists: false });
+};
 
 const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), 3_600_000);
@@ -29,10 +38,11 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   if (!regions.includes(region)) {
     throw validationError(`\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`);
   }
-  const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains;
-  if (limit !== undefined && limit !== null && (await countDomains(deps, team.id)) >= limit) {
-    throw new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`);
-  }
+  const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains ?? null;
+  const capError = () => new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`);
+  await seedDomainCounter(deps, team.id);
+  // A quick refusal before the hourly window is spent; the transaction below is what holds the cap.
+  if (limit !== null && Number((await getItem(deps, keys.domain.counter(team.id)))?.count ?? 0) >= limit) throw capError();
   // Checked before the provider is touched: another team's identity must never be re-created or changed.
   const holder = await findDomainClaim(deps, input.name);
   if (holder && holder.teamId !== team.id) throw claimedElsewhere(input.name);
@@ -56,12 +66,19 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     tracking_subdomain: input.tracking_subdomain ?? null,
     dkim_tokens: identity.dkimTokens,
   };
+  const underCap: Condition | undefined = limit !== null ? { attr: 'count', lt: limit } : undefined;
   const written = await transact(deps, [
     { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
     { put: item },
     claimDomainWrite(input.name, { teamId: team.id, domainId: id }),
+    { update: keys.domain.counter(team.id), change: { add: { count: 1 } }, ...(underCap ? { when: underCap } : {}) },
   ]);
   if (!written.ok) {
+    if (written.failed === 3) {
+      // Past the cap: the name was free (its claim held), so the identity just made is ours alone.
+      await deps.identities.remove({ domain: input.name, region }).catch(() => undefined);
+      throw capError();
+    }
     // Lost a race: the winner holds the name (and its identity); nothing of ours to undo.
     const winner = await findDomainClaim(deps, input.name);
     if (winner && winner.teamId !== team.id) throw claimedElsewhere(input.name);

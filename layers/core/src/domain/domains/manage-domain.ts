@@ -7,6 +7,7 @@ import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { domainFromItem, loadDomain, type Domain, type DomainStatus } from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
+import { seedDomainCounter } from './create-domain.ts';
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
   if (d.status === status) return d;
@@ -59,11 +60,15 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
   const d = await loadDomain(deps, teamId, id);
   const claim = await findDomainClaim(deps, d.name);
   const holds = claim?.teamId === teamId && claim.domainId === id;
-  await transact(deps, [
-    { delete: keys.domain.item(teamId, id) },
+  await seedDomainCounter(deps, teamId);
+  // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.
+  const removed = await transact(deps, [
+    { delete: keys.domain.item(teamId, id), when: { exists: true } },
     { delete: keys.domain.nameGuard(teamId, d.name) },
+    { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
     ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
   ]);
+  if (!removed.ok) throw notFound('Domain');
   // A domain added before names were claimed holds its identity alone, as it always did.
   if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });
   return d;
