@@ -51,6 +51,15 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | provider send line per region        | pk PACE#<region>, sk LINE (next slot: second × rate + place)     |
+ * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>, sk PACE (ttl)             |
+ * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
+ * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
+ * | broadcast by id, broadcasts of a team| pk TEAM#<t>, sk BROADCAST#<id>                                   |
+ * | broadcast fan-out checkpoint         | pk TEAM#<t>#BCAST#<id>, sk CHECKPOINT                            |
+ * | broadcast recipient outcome          | pk TEAM#<t>#BCAST#<id>, sk RCPT#<contactId> (skips and sends)    |
+ * | broadcast send counts (sharded)      | pk TEAM#<t>#BCAST#<id>, sk COUNT#<shard 00-31>                   |
+ * | broadcasts holding a region's pacer  | pk BCASTLANE#<region>, sk <broadcastId> (while sending)          |
+ * | operator pause of broadcasts         | pk BCASTPAUSE, sk TEAM#<t> / REGION#<region>                     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
  */
@@ -102,6 +111,8 @@ export const keys = {
   pacing: {
     /** The line of provider sends in one region, across every worker: `next` is the next free slot (epoch second × rate + place in that second). */
     line: (region: string) => ({ pk: `PACE#${region}`, sk: 'LINE' }),
+    /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
+    broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
@@ -172,6 +183,29 @@ export const keys = {
     /** The running-jobs marker the erase worker's sweep reads (removed when the job finishes). */
     running: (teamId: string, jobId: string) => ({ pk: 'ERASEJOBS', sk: `${teamId}#${jobId}` }),
     runningPartition: () => 'ERASEJOBS',
+  },
+  template: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `TEMPLATE#${id}` }),
+    aliasGuard: (teamId: string, alias: string) => ({ pk: team(teamId), sk: `TEMPLATEALIAS#${alias}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'TEMPLATE#',
+  },
+  broadcast: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `BROADCAST#${id}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'BROADCAST#',
+    checkpoint: (teamId: string, id: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: 'CHECKPOINT' }),
+    recipient: (teamId: string, id: string, contactId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `RCPT#${contactId}` }),
+    recipientPartition: (teamId: string, id: string) => `${team(teamId)}#BCAST#${id}`,
+    recipientPrefix: 'RCPT#',
+    /** Send counters spread over shards so concurrent sends do not contend on one item. */
+    counter: (teamId: string, id: string, shard: number) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `COUNT#${String(shard).padStart(2, '0')}` }),
+    counterShards: 32,
+    /** A broadcast holding broadcast capacity in a region, from send until its last send. */
+    lane: (region: string, broadcastId: string) => ({ pk: `BCASTLANE#${region}`, sk: broadcastId }),
+    lanePartition: (region: string) => `BCASTLANE#${region}`,
+    pauseTeam: (teamId: string) => ({ pk: 'BCASTPAUSE', sk: `TEAM#${teamId}` }),
+    pauseRegion: (region: string) => ({ pk: 'BCASTPAUSE', sk: `REGION#${region}` }),
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),
