@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
 import { call, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { eventsOf } from '../support/events.ts';
@@ -157,10 +158,26 @@ describe('broadcasts through the official SDK', () => {
     expect(header('Message-ID')).toMatch(new RegExp(`@${t.domain}>$`));
     expect(mail.raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     expect(mail.raw).toContain(`Subject: ${subject}`);
-    const page = await (await fetch(local().inboxUrl)).text();
-    expect(page).toContain('Toggle headers');
-    expect(page).toContain('Toggle raw MIME');
-  }, 60_000);
+
+    // The inbox view, in a browser: the message's headers and raw MIME open under its buttons.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(local().inboxUrl, { timeout: 20_000 });
+      const headers = page.locator(`[id="${mail.messageId}-headers"]`);
+      const raw = page.locator(`[id="${mail.messageId}-raw"]`);
+      await headers.waitFor({ state: 'attached', timeout: 20_000 });
+      expect(await headers.isVisible()).toBe(false);
+      await page.locator(`button[onclick="toggle('${mail.messageId}-headers')"]`).click();
+      expect(await headers.innerText()).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+      expect(await headers.innerText()).toMatch(/List-Unsubscribe: <http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+      await page.locator(`button[onclick="toggle('${mail.messageId}-raw')"]`).click();
+      expect(await raw.innerText()).toContain(`Subject: ${subject}`);
+      expect(await raw.innerText()).toContain('MIME-Version: 1.0');
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 
   it('schedules with send (natural language), reads as scheduled, and cancels with canceled_remaining', async () => {
     const t = await sendingTeam();
