@@ -168,10 +168,10 @@ describe('broadcasts through the official SDK', () => {
       const raw = page.locator(`[id="${mail.messageId}-raw"]`);
       await headers.waitFor({ state: 'attached', timeout: 20_000 });
       expect(await headers.isVisible()).toBe(false);
-      await page.locator(`button[onclick="toggle('${mail.messageId}-headers')"]`).click();
+      await page.locator(`button[data-toggle="${mail.messageId}-headers"]`).click();
       expect(await headers.innerText()).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
       expect(await headers.innerText()).toMatch(/List-Unsubscribe: <http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
-      await page.locator(`button[onclick="toggle('${mail.messageId}-raw')"]`).click();
+      await page.locator(`button[data-toggle="${mail.messageId}-raw"]`).click();
       expect(await raw.innerText()).toContain(`Subject: ${subject}`);
       expect(await raw.innerText()).toContain('MIME-Version: 1.0');
     } finally {

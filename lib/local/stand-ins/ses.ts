@@ -40,6 +40,13 @@ interface Identity {
   verificationRequested: boolean;
 }
 
+/** What the stand-in counts: sends accepted and throttled, and when it accepted each email (by its email_id tag). */
+export interface ProviderStats {
+  accepted: number;
+  throttled: number;
+  readonly acceptedAt: Map<string, number>;
+}
+
 /** Options of the SES stand-in. */
 export interface SesStandInOptions {
   /** The SES endpoint port the runtime talks to. */
@@ -106,9 +113,9 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: { accepted: number; throttled: number } }> => {
+export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: ProviderStats }> => {
   let sink: EventsSink | undefined;
-  const stats = { accepted: 0, throttled: 0 };
+  const stats: ProviderStats = { accepted: 0, throttled: 0, acceptedAt: new Map() };
   let window = { second: 0, count: 0 };
   const notify = (event: unknown) => {
     if (!sink) return;
@@ -192,6 +199,7 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
           if (request.Content?.Raw?.Data) keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
           const tags = Object.fromEntries((request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]));
+          if (tags.email_id?.[0]) stats.acceptedAt.set(tags.email_id[0], Date.now());
           // Events follow the way SES sends them: shortly after, in order, one notification each.
           let delay = 20;
           for (const recipient of recipients) {
