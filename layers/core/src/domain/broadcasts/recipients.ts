@@ -14,27 +14,20 @@ const STATUSES: Record<string, readonly string[]> = {
   clicked: [],
 };
 
-const cursorOf = (contactId: string) => Buffer.from(`rcpt:${contactId}`).toString('base64url');
-const contactOfCursor = (cursor: string): string => {
-  const raw = Buffer.from(cursor, 'base64url').toString();
-  if (!raw.startsWith('rcpt:')) throw validationError('`after` must be the `id` of a row from this list.');
-  return raw.slice('rcpt:'.length);
-};
-
 /**
  * GET /broadcasts/{id}/recipients: the recipients with one outcome (sent, delivered, bounced,
  * complained, unsubscribed (skipped as unsubscribed or opted out of the topic), suppressed), in
- * contact order, with opaque cursors. Opens and clicks are not tracked, so those lists are empty.
+ * contact order; a row's `id` (the cursor `after` takes) is its contact's id. Opens and clicks are not tracked, so those lists are empty.
  */
 export const listRecipients = async (deps: Deps, teamId: string, id: string, query: { type: string; email?: string | undefined; limit: number; after?: string | undefined; before?: string | undefined }) => {
   if (!(await readBroadcast(deps, teamId, id, false))) throw notFound(`Broadcast ${id}`);
   if (query.before) throw validationError('`before` is not supported on this list; page forward with `after`.');
   const statuses = STATUSES[query.type]!;
   if (statuses.length === 0) return { object: 'list' as const, has_more: false, data: [] };
-  const { rows, hasMore } = await recipientPage(deps, teamId, id, statuses, query.after ? contactOfCursor(query.after) : null, query.limit, query.email);
+  const { rows, hasMore } = await recipientPage(deps, teamId, id, statuses, query.after ?? null, query.limit, query.email);
   return {
     object: 'list' as const,
     has_more: hasMore,
-    data: rows.map((r) => ({ id: cursorOf(r.contact_id), contact_id: r.contact_id as string, email: r.email as string, ...(r.status === 'bounced' ? { bounce_type: 'permanent' } : {}) })),
+    data: rows.map((r) => ({ id: r.contact_id as string, contact_id: r.contact_id as string, email: r.email as string, ...(r.status === 'bounced' ? { bounce_type: 'permanent' } : {}) })),
   };
 };
