@@ -58,7 +58,7 @@ const page = (nonce: string) => `<!DOCTYPE html>
         button.addEventListener('click', () => { pre.hidden = !pre.hidden; });
         box.append(button, pre);
       };
-      if (m.headers?.length) section('headers', 'Toggle headers', m.headers.map((h) => h.name + ': ' + h.value).join('\n'));
+      if (m.headers?.length) section('headers', 'Toggle headers', m.headers.map((h) => h.name + ': ' + h.value).join('\\n'));
       if (m.raw) section('raw', 'Toggle raw MIME', m.raw);
       for (const a of m.attachments ?? []) box.append(el('div', 'Attachment: ' + (a.filename ?? '(unnamed)') + ' (' + (a.contentType ?? '') + ')', 'meta'));
       list.append(box);
