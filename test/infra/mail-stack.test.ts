@@ -269,6 +269,22 @@ describe('MailStack', () => {
     });
   });
 
+  it('sends webhooks to public https targets only, keeping delivery rows for the configured retention (TTL)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    for (const f of functions) expect(f.Properties.Environment.Variables).toMatchObject({ WEBHOOK_TARGETS: 'public', WEBHOOK_DELIVERY_RETENTION_DAYS: '30' });
+    template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+  });
+
+  it('feeds the webhook dispatcher from the events queue and the delivery worker from the webhook queue, each queue outlasting its worker', () => {
+    const byQueue = new Map(WORKERS.map((w) => [w.queue, w.entry]));
+    expect(byQueue.get('events')).toBe('workers/fan-out-events.worker');
+    expect(byQueue.get('webhooks')).toBe('workers/deliver-webhooks.worker');
+    // Retries past SQS's 15-minute delay go through EventBridge Scheduler, which may send to every queue.
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    const schedulerPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes('SchedulerRole'));
+    expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
+  });
+
   it('publishes opens and clicks only from the tracking configuration sets a domain\'s switches choose; the default set has no tracking', () => {
     const sets = Object.entries(template.findResources('AWS::SES::ConfigurationSet')).map(([id, s]) => [s.Properties.Name, id] as const);
     expect(sets.map(([name]) => name).sort()).toEqual(['Staging-mail', 'Staging-mail-click', 'Staging-mail-open', 'Staging-mail-open-click']);
@@ -299,10 +315,10 @@ describe('MailStack', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     for (const [, f] of functions) expect(JSON.stringify(f.Properties.Environment ?? {})).not.toMatch(/TOKEN_SECRET|resolve:secretsmanager/);
     const withSecret = functions.filter(([, f]) => f.Properties.Environment?.Variables?.LINK_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort();
-    expect(withSecret).toEqual(['Functionscontacts', 'Functionspreferences', 'Workersprobeworker', 'Workerssendemail']);
+    expect(withSecret).toEqual(['Functionscontacts', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendemail']);
     const readers = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => p.Properties.PolicyDocument.Statement.some((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId)));
-    expect(readers).toHaveLength(4);
+    expect(readers).toHaveLength(5);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

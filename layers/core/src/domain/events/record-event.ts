@@ -10,6 +10,7 @@ export type EventType =
   | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.erased'
   | 'suppression.added' | 'suppression.removed'
   | 'domain.created' | 'domain.updated' | 'domain.deleted'
+  | 'topic.created' | 'topic.updated' | 'topic.deleted'
   | 'deliverability.warning' | 'deliverability.paused' | 'quota.warning' | 'quota.reached' | 'quota.paused';
 
 /** Where a change came from (audience events carry it in `data.source`). */
