@@ -80,5 +80,6 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 export const TIMERS: readonly TimerEntry[] = [
   { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send'] } },
   { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1, needs: { queues: ['send'] } },
+  { name: 'sweep-undispatched-events', entry: 'workers/sweep-undispatched-events', everyMinutes: 1, needs: { queues: ['events'] } },
   { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { call, newTeam } from '../support/local.ts';
+import { recordEvent } from '@mailstack/core/domain/events/record-event';
+import { sweepUndispatchedEvents } from '@mailstack/core/domain/webhooks/deliver';
+import { getItem } from '@mailstack/core/table/ops';
+import { keys } from '@mailstack/core/table/keys';
+import { call, newTeam, testDeps } from '../support/local.ts';
 import { sdkHeaders, useReceivers, type Received } from '../support/receiver.ts';
 
 const receiver = useReceivers();
@@ -123,6 +127,33 @@ describe('webhook delivery through the local host', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(rx.received.map((r) => r.json.data.email)).toEqual(['seen@example.com']);
     expect((await resend.webhooks.events.list({ webhookId: data!.id })).data!.data).toHaveLength(1);
+  });
+});
+
+describe('an event stored but never queued', () => {
+  it('is queued by the event sweeper once the grace period passed, delivered, and then no longer swept', async () => {
+    const { resend, team } = await newTeam();
+    const rx = await receiver();
+    await resend.webhooks.create({ endpoint: rx.url, events: ['contact.created'] });
+    // The process dies between storing the event and queuing it: the queue never hears of it.
+    const dying = { ...testDeps(), queue: { send: async () => undefined } };
+    const event = await recordEvent(dying, team.id, 'contact.created', { id: 'c-lost', email: 'lost@example.com', source: 'api' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(rx.received).toHaveLength(0);
+
+    // Within the grace period the sweeper leaves it alone; past it, it queues it for fan-out.
+    const now = { ...testDeps(), clock: { now: () => Date.now() } };
+    const before = await sweepUndispatchedEvents(now);
+    const later = { ...testDeps(), clock: { now: () => Date.now() + 3 * 60_000 } };
+    const swept = await sweepUndispatchedEvents(later);
+    expect(swept.requeued).toBeGreaterThan(before.requeued);
+    await rx.waitFor(1);
+    expect(rx.received[0]!.json).toEqual({ type: 'contact.created', created_at: event.createdAt, data: { id: 'c-lost', email: 'lost@example.com', source: 'api' } });
+    expect(rx.received[0]!.headers['webhook-id']).toBe(`msg_${event.id}`);
+
+    // Handed over: the event leaves the sweeper's index.
+    await expect.poll(async () => (await getItem(testDeps(), keys.event.item(team.id, event.id)))?.dispatched, { timeout: 10_000 }).toBe(true);
+    expect((await getItem(testDeps(), keys.event.item(team.id, event.id)))?.gsi3pk).toBeUndefined();
   });
 });
 

@@ -20,6 +20,6 @@ export const eventStore = {
 
   /** Marks an event as fanned out to its endpoints. */
   async markDispatched(deps: Deps, teamId: string, eventId: string): Promise<void> {
-    await updateItem(deps, keys.event.item(teamId, eventId), { set: { dispatched: true } });
+    await updateItem(deps, keys.event.item(teamId, eventId), { set: { dispatched: true }, remove: ['gsi3pk', 'gsi3sk'] }, { exists: true });
   },
 };

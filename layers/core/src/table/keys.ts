@@ -38,6 +38,7 @@
  * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
  * | tracked clicks of an email, by time  | pk TEAM#<t>#EMAIL#<id>, sk CLICK#<epoch ms, 15 digits>#<clickId> |
  * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
+ * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-3> / <created ISO>#<t>#<id>    |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
  * | contact by id                        | pk TEAM#<t>#CONTACTS, sk CONTACT#<id>                            |
@@ -67,6 +68,7 @@ const team = (teamId: string): string => `TEAM#${teamId}`;
 const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
 const EVENT_SHARDS = 8;
+const EVENT_DUE_SHARDS = 4;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -142,6 +144,10 @@ export const keys = {
     partition: (teamId: string, shard: number) => `${team(teamId)}#EVENTS#${shard}`,
     shards: EVENT_SHARDS,
     prefix: 'EVENT#',
+    /** Present until the event has been fanned out to webhooks: when it was recorded. */
+    undispatched: (teamId: string, eventId: string, createdAt: string) => ({ gsi3pk: `DUE#EVENT#${shardOf(eventId, EVENT_DUE_SHARDS)}`, gsi3sk: `${createdAt}#${teamId}#${eventId}` }),
+    undispatchedPartition: (shard: number) => `DUE#EVENT#${shard}`,
+    dueShards: EVENT_DUE_SHARDS,
   },
   suppression: {
     byAddress: (teamId: string, email: string) => ({ pk: `${team(teamId)}#SUPP`, sk: `ADDR#${email.toLowerCase()}` }),

@@ -43,8 +43,10 @@ export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Rec
       event_type: type,
       created_at: createdAt,
       data,
-      // Webhook delivery clears this once the event has been fanned out; a sweeper finds the rest.
+      // Webhook fan-out clears these once the event is handed to its endpoints; the event sweeper
+      // re-queues what is still marked (a process that died between storing and queuing).
       dispatched: false,
+      ...keys.event.undispatched(teamId, id, createdAt),
     },
   };
 };

@@ -2,6 +2,8 @@ import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { deliveryStore, endpointLimits, webhookStore, type DeliveryRecord, type WebhookRecord } from '../../table/webhooks.ts';
 import { eventStore } from '../../table/events.ts';
+import { keys } from '../../table/keys.ts';
+import { queryPages } from '../../table/ops.ts';
 import { postWebhook, type PostResult } from '../../adapters/node/webhook-poster.ts';
 import { signingSecrets } from './endpoints.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
@@ -88,20 +90,40 @@ export const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: num
  */
 export const fanOutEvent = async (deps: Deps, message: EventMessage, teamEndpoints?: readonly WebhookRecord[]): Promise<number> => {
   const endpoints = (teamEndpoints ?? (await webhookStore.all(deps, message.teamId))).filter((w) => w.status === 'enabled' && w.events.includes(message.type));
-  if (endpoints.length === 0) return 0;
-  const event = await eventStore.get(deps, message.teamId, message.eventId);
-  if (!event) return 0;
-  const now = deps.clock.now();
-  const payload = envelope(event);
-  await Promise.all([...endpoints.map(async (w) => {
-    await deliveryStore.create(deps, {
-      teamId: event.teamId, webhookId: w.id, eventId: event.id, eventType: event.type, payload, messageId: `msg_${event.id}`,
-      status: 'pending', queuedAt: now, createdAt: event.createdAt, failures: 0, nextAttemptAt: now,
-    }, deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS);
-    // Sent even when the row already existed: a fan-out that died before queuing must still queue.
-    await enqueueDelivery(deps, { teamId: event.teamId, webhookId: w.id, eventId: event.id }, 0);
-  }), event.dispatched ? Promise.resolve() : eventStore.markDispatched(deps, event.teamId, event.id)]);
-  return endpoints.length;
+  const event = endpoints.length === 0 ? undefined : await eventStore.get(deps, message.teamId, message.eventId);
+  if (event) {
+    const now = deps.clock.now();
+    const payload = envelope(event);
+    await Promise.all(endpoints.map(async (w) => {
+      await deliveryStore.create(deps, {
+        teamId: event.teamId, webhookId: w.id, eventId: event.id, eventType: event.type, payload, messageId: `msg_${event.id}`,
+        status: 'pending', queuedAt: now, createdAt: event.createdAt, failures: 0, nextAttemptAt: now,
+      }, deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS);
+      // Sent even when the row already existed: a fan-out that died before queuing must still queue.
+      await enqueueDelivery(deps, { teamId: event.teamId, webhookId: w.id, eventId: event.id }, 0);
+    }));
+  }
+  // Handed over (or nothing to hand over): the event sweeper stops watching it. Only after the
+  // deliveries are queued, so a fan-out that dies midway leaves the event for its queue message.
+  if (!event?.dispatched) await eventStore.markDispatched(deps, message.teamId, message.eventId);
+  return event ? endpoints.length : 0;
+};
+
+/**
+ * Queues again, for fan-out, the events recorded more than the grace period ago and never fanned
+ * out (a process that died between storing an event and queuing it). Reads only the sparse
+ * index of such events, past the grace period.
+ */
+export const sweepUndispatchedEvents = async (deps: Deps): Promise<{ requeued: number }> => {
+  const cutoff = new Date(deps.clock.now() - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
+  const messages: { body: EventMessage }[] = [];
+  for (let shard = 0; shard < keys.event.dueShards; shard++) {
+    for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.event.undispatchedPartition(shard), below: cutoff })) {
+      messages.push(...page.items.map((e) => ({ body: { eventId: e.id as string, teamId: e.team_id as string, type: e.event_type as string } })));
+    }
+  }
+  if (deps.config.EVENTS_QUEUE_URL) await deps.queue.send(deps.config.EVENTS_QUEUE_URL, messages);
+  return { requeued: messages.length };
 };
 
 /** Fans out a batch of event messages, reading each team's endpoints once for the batch. */
