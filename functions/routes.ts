@@ -25,13 +25,13 @@ export type Area = (typeof AREAS)[number];
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
 export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
-  domains: { sesIdentities: true },
+  domains: { sesIdentities: true, queues: ['events'] },
   usage: {},
-  emails: { queues: ['send'], scheduler: true },
+  emails: { queues: ['send', 'events'], scheduler: true },
   contacts: { queues: ['events', 'erase'], linkSecret: true },
   segments: {},
   'contact-properties': {},
-  topics: {},
+  topics: { queues: ['events'] },
   suppressions: { queues: ['events'] },
   preferences: { queues: ['events'], linkSecret: true },
   openapi: {},

@@ -66,7 +66,7 @@ export const WORKERS: readonly WorkerEntry[] = [
   { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
   { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },
   { name: 'fan-out-events', queue: 'events', entry: 'workers/fan-out-events.worker', batchSize: 10, concurrency: 2, needs: { queues: ['webhooks'] } },
-  { name: 'deliver-webhooks', queue: 'webhooks', entry: 'workers/deliver-webhooks.worker', batchSize: 10, concurrency: 4, needs: { queues: ['webhooks'], scheduler: true } },
+  { name: 'deliver-webhooks', queue: 'webhooks', entry: 'workers/deliver-webhooks.worker', batchSize: 10, concurrency: 4, needs: { queues: ['webhooks', 'send', 'events'], scheduler: true } },
 ];
 
 /**

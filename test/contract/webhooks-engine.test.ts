@@ -5,7 +5,10 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 import { deliverWebhook, DELIVERY, type DeliveryObserver } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
-import { local, newTeam } from '../support/local.ts';
+import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
+import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { local, newTeam, testDeps } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type Received } from '../support/receiver.ts';
 import { engineUnderTest } from '../support/webhook-engine.ts';
 
@@ -192,4 +195,51 @@ describe('per-second limit under load (many workers at once)', () => {
     expect(rx.maxPerSecond()).toBe(4);
     expect(new Set(rx.received.map((r) => Math.floor(r.at / 1000))).size).toBeGreaterThanOrEqual(4);
   }, 60_000);
+});
+
+describe('owner notices (spec §6 rule 6) through the service\'s own send pipeline', () => {
+  it('emails the team owners from the system sender when ten settled deliveries exhausted (once a day), when the endpoint is disabled, and when a delivery waited over six hours', async () => {
+    const system = await sendingTeam();
+    const { team } = await newTeam();
+    await updateTeam(testDeps(), team.id, { ownerEmails: ['owner@customer.example', 'cto@customer.example'] });
+    const rx = await receiver(() => ({ status: 503 }));
+    const engine = engineUnderTest({ SYSTEM_TEAM_ID: system.team.id, SYSTEM_SENDER: `Notices <notices@${system.domain}>` });
+    const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
+    const jobs = [];
+    for (let i = 0; i < 21; i++) jobs.push(...(await engine.emit(team.id)).jobs);
+
+    // Seven hours after queuing, the first attempt goes out: the backlog notice, once.
+    engine.clock.t += 7 * HOUR;
+    await deliverWebhook(engine.deps, jobs[20]!, ownerNotices);
+    await deliverWebhook(engine.deps, jobs[20]!, ownerNotices);
+    expect(rx.received.length).toBeGreaterThanOrEqual(1);
+
+    // Every other delivery exhausts: "failing" at the tenth (not again that day), "disabled" at the twentieth.
+    engine.clock.t += DELIVERY.lifetimeMs;
+    for (const job of jobs.slice(0, 20)) await deliverWebhook(engine.deps, job, ownerNotices);
+    expect((await webhookStore.get(engine.deps, team.id, w.id))!.status).toBe('disabled');
+
+    const sent = (await system.resend.emails.list()).data!.data;
+    const subjects = sent.map((e) => e.subject).sort();
+    expect(subjects).toEqual([
+      `Webhook deliveries waiting over six hours: ${rx.url}`,
+      `Webhook endpoint disabled: ${rx.url}`,
+      `Webhook endpoint failing: ${rx.url}`,
+    ]);
+    for (const e of sent) {
+      expect(e.from).toBe(`Notices <notices@${system.domain}>`);
+      expect([...e.to].sort()).toEqual(['cto@customer.example', 'owner@customer.example']);
+    }
+  }, 120_000);
+
+  it('only logs when the team has no owner addresses or no system sender is configured', async () => {
+    const { team } = await newTeam();
+    const engine = engineUnderTest();
+    const w = await createWebhook(engine.deps, team.id, { endpoint: 'http://127.0.0.1:9/hook', events: ['contact.created'] });
+    const record = (await webhookStore.get(engine.deps, team.id, w.id))!;
+    expect(await notifyOwners(engine.deps, record, 'disabled')).toBe('logged');
+    expect(await notifyOwners(engine.deps, record, 'failing')).toBe('logged');
+    // The repeating kinds are claimed once a day per endpoint.
+    expect(await notifyOwners(engine.deps, record, 'failing')).toBe('skipped');
+  });
 });

@@ -285,6 +285,12 @@ describe('MailStack', () => {
     expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
   });
 
+  it('reads the owner-notice team and sender from context, empty (log only) when absent', () => {
+    expect(readStackConfig(() => undefined).systemNotices).toEqual({ teamId: '', sender: '' });
+    const context: Record<string, string> = { 'mailstack:systemTeamId': 'team-1', 'mailstack:systemSender': 'Notices <n@ops.example.com>' };
+    expect(readStackConfig((k) => context[k]).systemNotices).toEqual({ teamId: 'team-1', sender: 'Notices <n@ops.example.com>' });
+  });
+
   it('publishes opens and clicks only from the tracking configuration sets a domain\'s switches choose; the default set has no tracking', () => {
     const sets = Object.entries(template.findResources('AWS::SES::ConfigurationSet')).map(([id, s]) => [s.Properties.Name, id] as const);
     expect(sets.map(([name]) => name).sort()).toEqual(['Staging-mail', 'Staging-mail-click', 'Staging-mail-open', 'Staging-mail-open-click']);

@@ -56,6 +56,13 @@ export const Config = v.object({
   WEBHOOK_TARGETS: v.optional(v.picklist(['public', 'any']), 'public'),
   /** Requests per second to one endpoint (spec §8: 50), across every worker. */
   WEBHOOK_RATE_PER_SECOND: Int(50),
+  /**
+   * The service's own notices to team owners (webhook endpoints failing, disabled, backlogged)
+   * go through the send pipeline as this team, from this sender (an address on one of its
+   * verified domains). Unset: notices are only logged.
+   */
+  SYSTEM_TEAM_ID: v.optional(v.string(), ''),
+  SYSTEM_SENDER: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
   /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
   SMTP_PORT: Int(2587),

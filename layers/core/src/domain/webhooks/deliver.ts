@@ -43,9 +43,15 @@ export interface EventMessage {
 /** What the worker does with a job afterwards. */
 export type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; readonly delaySeconds: number };
 
+/** What owners hear about: disabled, the last ten settled deliveries all exhausted, a backlog older than six hours. */
+export type EndpointChange = 'disabled' | 'failing' | 'backlog';
+
+/** How old the oldest waiting delivery of an endpoint may get before its owners hear of it. */
+export const BACKLOG_NOTICE_AFTER_MS = 6 * 3_600_000;
+
 /** Hooks for what happens to an endpoint (owner notices). */
 export interface DeliveryObserver {
-  endpointChanged?(deps: Deps, w: WebhookRecord, change: 'disabled' | 'failing'): Promise<void>;
+  endpointChanged?(deps: Deps, w: WebhookRecord, change: EndpointChange): Promise<void>;
 }
 
 const done: JobOutcome = { kind: 'done' };
@@ -223,6 +229,9 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
     if (expired && w) await settleExhausted(deps, w, observer);
     return done;
   }
+
+  // A delivery still waiting six hours after it was queued: the endpoint has a backlog.
+  if (now - d.queuedAt > BACKLOG_NOTICE_AFTER_MS) await observer.endpointChanged?.(deps, w, 'backlog');
 
   const holder = randomUUID();
   if (!(await takeInFlight(deps, w.id, holder))) {
