@@ -81,6 +81,25 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(byType.get('email.delivered')![0].data).toMatchObject({ email_id: now.data!.id });
   });
 
+  it('email.suppressed names each recipient left out for being on the suppression list, with the email and the reason', async () => {
+    const { resend, from, secret: key } = await sendingTeam();
+    const rx = await receiver();
+    await resend.webhooks.create({ endpoint: rx.url, events: ['email.suppressed'] });
+    expect((await call('POST', '/suppressions', { key, body: { email: 'gone@example.com' } })).status).toBe(201);
+    const sent = await resend.emails.send({ from, to: ['delivered@resend.dev', 'Gone <gone@example.com>'], subject: 'Partly suppressed', text: 'x' });
+    expect(sent.error).toBeNull();
+    const byType = await seen(rx, ['email.suppressed']);
+    expect(byType.get('email.suppressed')).toHaveLength(1);
+    expect(byType.get('email.suppressed')![0].data).toMatchObject({
+      email_id: sent.data!.id, subject: 'Partly suppressed', from, to: ['gone@example.com'],
+      suppressed: { type: 'OnAccountSuppressionList', message: expect.stringContaining('gone@example.com'), diagnosticCode: [] },
+    });
+    // Nothing suppressed, nothing announced.
+    await resend.emails.send({ from, to: 'delivered@resend.dev', subject: 'Clean', text: 'x' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(rx.received).toHaveLength(1);
+  });
+
   it('quota.warning, quota.reached and quota.paused fire once each as a free team crosses 80, 100 and 150 emails of the UTC day', async () => {
     const { resend, from, setPlan } = await sendingTeam();
     await setPlan('free');
