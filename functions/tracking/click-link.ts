@@ -12,7 +12,7 @@ export const handler = apiRoute({
   status: 302,
   params: v.object({ token: v.string() }),
   handler: async ({ deps, params, event, headers }) => {
-    const claims = verifyTracking(deps, params.token, 'c');
+    const claims = await verifyTracking(deps, params.token, 'c');
     if (!claims) return new RawResponse(notFoundText());
     try {
       await recordClick(deps, claims, requesterOf(event, headers));

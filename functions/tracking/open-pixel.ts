@@ -14,7 +14,7 @@ export const handler = apiRoute({
   responseFormat: 'gif',
   params: v.object({ token: v.string() }),
   handler: async ({ deps, params, event, headers }) => {
-    const claims = verifyTracking(deps, params.token, 'o');
+    const claims = await verifyTracking(deps, params.token, 'o');
     if (!claims) return new RawResponse(notFoundText());
     await recordOpen(deps, claims, requesterOf(event, headers));
     return new RawResponse({ statusCode: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store, max-age=0' }, body: PIXEL, isBase64Encoded: true });
