@@ -97,8 +97,8 @@ describe('MailStack', () => {
 
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
-    expect(consumed).toEqual(expect.arrayContaining(['send', 'provider-events']));
-    expect(consumed).not.toContain('events');
+    // Webhook delivery consumes the events and webhooks queues.
+    expect(consumed).toEqual(expect.arrayContaining(['send', 'provider-events', 'events', 'webhooks']));
     const queues = template.findResources('AWS::SQS::Queue');
     const withDlq = Object.values(queues).filter((q) => q.Properties?.RedrivePolicy);
     expect(withDlq).toHaveLength(consumed.length);
@@ -109,7 +109,8 @@ describe('MailStack', () => {
     expect(policies.filter((p) => p.includes('"aws:SecureTransport":"false"'))).toHaveLength(Object.keys(queues).length);
     // no function is handed a queue nothing reads
     const envs = Object.values(template.findResources('AWS::Lambda::Function')).map((f) => Object.keys(f.Properties.Environment?.Variables ?? {}));
-    for (const env of envs) expect(env).not.toContain(QUEUES.events.env);
+    const unread = (Object.keys(QUEUES) as (keyof typeof QUEUES)[]).filter((q) => !consumed.includes(q)).map((q) => QUEUES[q].env);
+    for (const env of envs) for (const name of unread) expect(env).not.toContain(name);
   });
 
   it('caps the send worker\'s concurrency (event source maxConcurrency from context)', () => {
@@ -247,8 +248,8 @@ describe('MailStack', () => {
       const services = new Set(statements.flatMap((st) => [st.Action].flat()).map((a: string) => a.split(':')[0]));
       expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 'sqs']);
       const sqs = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
-      // the events queue exists only once something consumes it
-      expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuessend/)]);
+      // the accepted mail's send jobs and the events it records (webhook fan-out)
+      expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuesevents/), expect.stringMatching(/^Queuessend/)]);
       for (const st of statements) expect([st.Action].flat()).not.toContain('sqs:ReceiveMessage');
       const metric = statements.find((st) => st.Action === 'cloudwatch:PutMetricData');
       expect(metric.Condition).toEqual({ StringEquals: { 'cloudwatch:namespace': 'Mailstack/SmtpRelay' } });
