@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
  * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
- * contacts, and the sweeper's reads per run
- * against stored mail that is not due, measured in one run on the local host.
+ * contacts, the sweeper's reads per run against stored mail that is not due, and webhook
+ * delivery (throughput to one endpoint and to 100, record-to-receipt latency), measured in one
+ * run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -17,6 +18,7 @@ import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
 import { takeSendSlot } from '@mailstack/core/table/send-slots';
+import { benchWebhooks } from './bench-webhooks.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -204,6 +206,9 @@ try {
   }
   const loaded = await sweepRun();
   console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
+
+  // 6. Webhooks: events to one endpoint and to 100, record to receipt.
+  await benchWebhooks(host);
 } finally {
   await host.stop();
 }

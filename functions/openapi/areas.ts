@@ -11,6 +11,8 @@ import { handler as suppressions } from '../suppressions/index.ts';
 import { handler as preferences } from '../preferences/index.ts';
 import { handler as openapi } from './index.ts';
 import { handler as apiKeys } from '../api-keys/index.ts';
+import { handler as webhooks } from '../webhooks/index.ts';
+import { handler as tracking } from '../tracking/index.ts';
 
 /**
  * Every area's Lambda entry, imported statically so the description can be built inside a
@@ -28,4 +30,6 @@ export const AREA_ENTRIES: Record<Area, AreaHandler> = {
   preferences,
   openapi,
   'api-keys': apiKeys,
+  webhooks,
+  tracking,
 };

@@ -87,10 +87,4 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     reason: 'Spec §1 and §4 Broadcasts: still to be built.',
     summary: 'broadcasts are not built yet',
   },
-  {
-    operations: ['GET /webhooks', 'POST /webhooks', 'GET /webhooks/{webhook_id}', 'PATCH /webhooks/{webhook_id}', 'DELETE /webhooks/{webhook_id}'],
-    kind: 'not yet',
-    reason: 'Spec §1 and §4 Webhooks: still to be built.',
-    summary: 'webhooks are not built yet',
-  },
 ];
