@@ -91,7 +91,7 @@ export class MailStack extends Stack {
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
       resources: [
         this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-        ...provider.configurationSets.map((set) => this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: set.configurationSetName })),
+        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSetName }),
       ],
     });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.

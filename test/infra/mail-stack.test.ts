@@ -292,24 +292,16 @@ describe('MailStack', () => {
     expect(readStackConfig((k) => context[k]).systemNotices).toEqual({ teamId: 'team-1', sender: 'Notices <n@ops.example.com>' });
   });
 
-  it('publishes opens and clicks only from the tracking configuration sets a domain\'s switches choose; the default set has no tracking', () => {
+  it('names one configuration set that publishes no opens or clicks: SES adds no pixel and rewrites no link, the service tracks those itself', () => {
     const sets = Object.entries(template.findResources('AWS::SES::ConfigurationSet')).map(([id, s]) => [s.Properties.Name, id] as const);
-    expect(sets.map(([name]) => name).sort()).toEqual(['Staging-mail', 'Staging-mail-click', 'Staging-mail-open', 'Staging-mail-open-click']);
+    expect(sets.map(([name]) => name)).toEqual(['Staging-mail']);
     const destinations = Object.values(template.findResources('AWS::SES::ConfigurationSetEventDestination')).map((d) => d.Properties);
-    const eventsOf = (name: string): string[] => {
-      const id = sets.find(([n]) => n === name)?.[1];
-      const found = destinations.filter((d) => d.ConfigurationSetName?.Ref === id);
-      expect(found, name).toHaveLength(1);
-      return found[0].EventDestination.MatchingEventTypes;
-    };
-    expect(eventsOf('Staging-mail')).toEqual(expect.arrayContaining(['send', 'delivery', 'bounce', 'complaint', 'reject']));
-    expect(eventsOf('Staging-mail')).not.toContain('open');
-    expect(eventsOf('Staging-mail')).not.toContain('click');
-    expect(eventsOf('Staging-mail-open')).toContain('open');
-    expect(eventsOf('Staging-mail-open')).not.toContain('click');
-    expect(eventsOf('Staging-mail-click')).toContain('click');
-    expect(eventsOf('Staging-mail-click')).not.toContain('open');
-    expect(eventsOf('Staging-mail-open-click')).toEqual(expect.arrayContaining(['open', 'click']));
+    expect(destinations).toHaveLength(1);
+    expect(destinations[0].ConfigurationSetName).toEqual({ Ref: sets[0]![1] });
+    const events: string[] = destinations[0].EventDestination.MatchingEventTypes;
+    expect(events).toEqual(expect.arrayContaining(['send', 'delivery', 'bounce', 'complaint', 'reject', 'renderingFailure', 'deliveryDelay']));
+    expect(events).not.toContain('open');
+    expect(events).not.toContain('click');
   });
 
   it('keeps the link-signing secret with the table, out of every environment, readable only by the functions that sign or check links', () => {

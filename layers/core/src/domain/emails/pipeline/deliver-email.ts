@@ -106,7 +106,6 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
       raw,
       tags: { team_id: e.team_id, email_id: e.id },
-      tracking: { open: e.open_tracking === true, click: e.click_tracking === true },
     }));
   } catch (error) {
     // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
