@@ -23,6 +23,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
   teams unsuspend --team <id>
   teams release --team <id>              (end the review of held emails: they go out)
   teams payment-blocked --team <id> [--clear]
+  teams owners --team <id> --email <address> [--email <address> ...]   (who gets the team's notices)
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
@@ -43,6 +44,7 @@ const { positionals, values } = parseArgs({
     team: { type: 'string' },
     key: { type: 'string' },
     domain: { type: 'string' },
+    email: { type: 'string', multiple: true },
     sending: { type: 'boolean', default: false },
     clear: { type: 'boolean', default: false },
     table: { type: 'string' },
@@ -122,6 +124,14 @@ switch (`${resource} ${action}`) {
   case 'teams payment-blocked': {
     const team = await updateTeam(deps, await existingTeam(), { paymentBlocked: !values.clear });
     console.log(`team ${team.id}: payment ${team.paymentBlocked ? 'blocked (new mail is held for review in its first 30 days)' : 'cleared'}`);
+    break;
+  }
+  case 'teams owners': {
+    const emails = values.email ?? [];
+    const bad = emails.filter((e) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e));
+    if (emails.length === 0 || bad.length > 0) fail(`give each owner address with --email (one or more); ${bad.length ? `not an address: ${bad.join(', ')}` : 'none given'}`);
+    const team = await updateTeam(deps, await existingTeam(), { ownerEmails: emails });
+    console.log(`team ${team.id}: owner notices go to ${team.ownerEmails.join(', ')}`);
     break;
   }
   case 'keys create': {

@@ -20,22 +20,24 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'templates', 'broadcasts'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
 export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
-  domains: { sesIdentities: true },
+  domains: { sesIdentities: true, queues: ['events'] },
   usage: {},
-  emails: { queues: ['send'], scheduler: true },
+  emails: { queues: ['send', 'events'], scheduler: true },
   contacts: { queues: ['events', 'erase'], linkSecret: true },
   segments: {},
   'contact-properties': {},
-  topics: {},
+  topics: { queues: ['events'] },
   suppressions: { queues: ['events'] },
   preferences: { queues: ['events'], linkSecret: true },
   openapi: {},
   'api-keys': {},
+  webhooks: { queues: ['webhooks'] },
+  tracking: { queues: ['events'], linkSecret: true },
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
 };
@@ -128,6 +130,19 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/unsubscribe/{token}', 'preferences/one-click-unsubscribe'),
   r('GET', '/openapi.json', 'openapi/get-openapi'),
   r('POST', '/api-keys', 'api-keys/create-api-key'),
+  r('POST', '/webhooks', 'webhooks/create-webhook'),
+  r('GET', '/webhooks', 'webhooks/list-webhooks'),
+  r('GET', '/webhooks/{id}', 'webhooks/get-webhook'),
+  r('PATCH', '/webhooks/{id}', 'webhooks/update-webhook'),
+  r('DELETE', '/webhooks/{id}', 'webhooks/delete-webhook'),
+  r('POST', '/webhooks/{id}/rotate', 'webhooks/rotate-webhook-secret'),
+  r('POST', '/webhooks/{id}/signing-secret/rotate', 'webhooks/rotate-webhook-secret'),
+  r('GET', '/webhooks/{id}/events', 'webhooks/list-webhook-events'),
+  r('GET', '/webhooks/{id}/events/{event_id}', 'webhooks/get-webhook-event'),
+  r('GET', '/webhooks/{id}/events/{event_id}/attempts', 'webhooks/list-webhook-event-attempts'),
+  r('POST', '/webhooks/{id}/events/{event_id}/replay', 'webhooks/replay-webhook-event'),
+  r('GET', '/t/o/{token}', 'tracking/open-pixel'),
+  r('GET', '/t/c/{token}', 'tracking/click-link'),
 ];
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */

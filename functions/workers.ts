@@ -48,6 +48,8 @@ export interface WorkerEntry {
   readonly needs?: Needs;
   /** The function's timeout on AWS; its queue's visibility is six times this. @default - 50 */
   readonly timeoutSeconds?: number;
+  /** Pollers of the local host (Lambda scales its own on AWS). @default - 1 */
+  readonly concurrency?: number;
 }
 
 /** A worker's timeout on AWS, in seconds. */
@@ -69,6 +71,8 @@ export const WORKERS: readonly WorkerEntry[] = [
   { name: 'broadcast-fanout', queue: 'fanout', entry: 'workers/broadcast-fanout.worker', batchSize: 1, needs: { queues: ['broadcast', 'fanout'], scheduler: true } },
   { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
   { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },
+  { name: 'fan-out-events', queue: 'events', entry: 'workers/fan-out-events.worker', batchSize: 10, concurrency: 2, needs: { queues: ['webhooks'] } },
+  { name: 'deliver-webhooks', queue: 'webhooks', entry: 'workers/deliver-webhooks.worker', batchSize: 10, concurrency: 4, needs: { queues: ['webhooks', 'send', 'events'], scheduler: true } },
 ];
 
 /**
@@ -82,5 +86,6 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 export const TIMERS: readonly TimerEntry[] = [
   { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send', 'broadcast'] } },
   { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1, needs: { queues: ['send'] } },
+  { name: 'sweep-undispatched-events', entry: 'workers/sweep-undispatched-events', everyMinutes: 1, needs: { queues: ['events'] } },
   { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];

@@ -30,6 +30,10 @@ export interface StackConfig {
   readonly customDomain?: { readonly name: string; readonly certificateArn: string };
   /** API Gateway stage throttling: steady requests per second and burst, across all callers. */
   readonly apiThrottle: { readonly ratePerSecond: number; readonly burst: number };
+  /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
+  readonly webhookDeliveryRetentionDays: number;
+  /** The team and sender owner notices go out as (both empty: notices are only logged). */
+  readonly systemNotices: { readonly teamId: string; readonly sender: string };
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
@@ -88,5 +92,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     stackName,
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
+    webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
+    systemNotices: { teamId: String(get('mailstack:systemTeamId') ?? ''), sender: String(get('mailstack:systemSender') ?? '') },
   };
 };

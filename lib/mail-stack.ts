@@ -78,6 +78,12 @@ export class MailStack extends Stack {
       PUBLIC_BASE_URL: api.publicUrl,
       APP_URL: api.publicUrl,
       POWERTOOLS_SERVICE_NAME: 'mailstack',
+      // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
+      WEBHOOK_TARGETS: 'public',
+      WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
+      // Owner notices go out through the send pipeline as this team, from this sender.
+      SYSTEM_TEAM_ID: config.systemNotices.teamId,
+      SYSTEM_SENDER: config.systemNotices.sender,
     };
 
     const identitiesAtRunTime = { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]: 'teams add their sending domains at run time, so identities cannot be named at deploy time' };
@@ -85,7 +91,7 @@ export class MailStack extends Stack {
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
       resources: [
         this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
-        ...provider.configurationSets.map((set) => this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: set.configurationSetName })),
+        this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSetName }),
       ],
     });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.

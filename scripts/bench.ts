@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
  * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
- * contacts, and the sweeper's reads per run
- * against stored mail that is not due, and a broadcast (the planner at 100,000 contacts, a real
- * run paced against the stand-in, transactional latency beside it), measured in one run on the local host.
+ * contacts, the sweeper's reads per run against stored mail that is not due, webhook
+ * delivery (throughput to one endpoint and to 100, record-to-receipt latency), and a broadcast
+ * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
+ * beside it), measured in one run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -19,6 +20,7 @@ import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-s
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
 import { takeSendSlot } from '@mailstack/core/table/send-slots';
 import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
+import { benchWebhooks } from './bench-webhooks.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -210,7 +212,10 @@ try {
   const loaded = await sweepRun();
   console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
 
-  // 6. A broadcast. The planner for PLANNED contacts (pure: its cost and what it answers), then a
+  // 6. Webhooks: events to one endpoint and to 100, record to receipt.
+  await benchWebhooks(host);
+
+  // 7. A broadcast. The planner for PLANNED contacts (pure: its cost and what it answers), then a
   // real run of BROADCAST contacts through fan-out and the broadcast workers against the stand-in at
   // the bench's rate, with one transactional probe a second beside it; the same probes idle first.
   const planStart = performance.now();

@@ -13,6 +13,8 @@ import { handler as openapi } from './index.ts';
 import { handler as apiKeys } from '../api-keys/index.ts';
 import { handler as templates } from '../templates/index.ts';
 import { handler as broadcasts } from '../broadcasts/index.ts';
+import { handler as webhooks } from '../webhooks/index.ts';
+import { handler as tracking } from '../tracking/index.ts';
 
 /**
  * Every area's Lambda entry, imported statically so the description can be built inside a
@@ -32,4 +34,6 @@ export const AREA_ENTRIES: Record<Area, AreaHandler> = {
   'api-keys': apiKeys,
   templates,
   broadcasts,
+  webhooks,
+  tracking,
 };

@@ -72,10 +72,4 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     reason: 'Spec §6 email.opened / email.clicked: open and click tracking are still to be built, so a broadcast has no clicked links and its `opened` and `clicked` recipient lists answer empty (their rows\' `count` and `clicked_links` never occur).',
     summary: 'open and click tracking are not built yet',
   },
-  {
-    operations: ['GET /webhooks', 'POST /webhooks', 'GET /webhooks/{webhook_id}', 'PATCH /webhooks/{webhook_id}', 'DELETE /webhooks/{webhook_id}'],
-    kind: 'not yet',
-    reason: 'Spec §1 and §4 Webhooks: still to be built.',
-    summary: 'webhooks are not built yet',
-  },
 ];

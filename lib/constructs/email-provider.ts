@@ -5,17 +5,17 @@ import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { acknowledge } from './acknowledge.ts';
-import { configurationSetFor } from '@mailstack/core/adapters/aws/sesv2-transport';
 
 /** Props of the email provider wiring. */
 export interface EmailProviderProps {
   /** The provider-events queue (its worker applies the events; it has its own dead-letter queue). */
   readonly eventsQueue: IQueue;
-  /** Name of the base configuration set; the tracking variants add `-open`, `-click`, `-open-click`. */
+  /** Name of the configuration set every send names. */
   readonly configurationSetName: string;
 }
 
-const ALWAYS: readonly EmailSendingEvent[] = [
+/** Every event but OPEN and CLICK: publishing those makes SES add its own pixel and rewrite links. */
+const EVENTS: readonly EmailSendingEvent[] = [
   EmailSendingEvent.SEND, EmailSendingEvent.DELIVERY, EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT,
   EmailSendingEvent.DELIVERY_DELAY, EmailSendingEvent.REJECT, EmailSendingEvent.RENDERING_FAILURE,
 ];
@@ -26,8 +26,8 @@ const ALWAYS: readonly EmailSendingEvent[] = [
  * that fail land in a dead-letter queue of their own.
  */
 export class EmailProvider extends Construct {
-  /** The base set (no tracking) and its three tracking variants; the sender picks one per email. */
-  readonly configurationSets: ConfigurationSet[] = [];
+  /** The one configuration set: it publishes no opens or clicks (the service tracks those itself). */
+  readonly configurationSet: ConfigurationSet;
   readonly configurationSetName: string;
   readonly topic: Topic;
   /** Notifications SNS could not put on the events queue. */
@@ -37,18 +37,15 @@ export class EmailProvider extends Construct {
     super(scope, id);
     this.topic = new Topic(this, 'Events', { enforceSSL: true });
     this.configurationSetName = props.configurationSetName;
-    // Publishing OPEN or CLICK makes SES add a pixel or rewrite every link, so only the variants a
-    // domain's switches choose publish them; the base set (every domain's default) publishes neither.
-    for (const tracking of [{ open: false, click: false }, { open: true, click: false }, { open: false, click: true }, { open: true, click: true }]) {
-      const name = configurationSetFor(props.configurationSetName, tracking);
-      const set = new ConfigurationSet(this, name, { configurationSetName: name });
-      new ConfigurationSetEventDestination(this, `${name}-to-sns`, {
-        configurationSet: set,
-        destination: EventDestination.snsTopic(this.topic),
-        events: [...ALWAYS, ...(tracking.open ? [EmailSendingEvent.OPEN] : []), ...(tracking.click ? [EmailSendingEvent.CLICK] : [])],
-      });
-      this.configurationSets.push(set);
-    }
+    // Opens and clicks are the service's own (its signed links and pixel, with machine opens told
+    // apart), so SES publishes neither: it then adds no pixel and rewrites no link.
+    const name = props.configurationSetName;
+    this.configurationSet = new ConfigurationSet(this, name, { configurationSetName: name });
+    new ConfigurationSetEventDestination(this, `${name}-to-sns`, {
+      configurationSet: this.configurationSet,
+      destination: EventDestination.snsTopic(this.topic),
+      events: [...EVENTS],
+    });
     this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDlq', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
     acknowledge(this.deliveryDeadLetterQueue, { 'AwsSolutions-SQS3': 'this is the dead-letter queue of the SNS subscription (its redrive policy), which the rule does not see' });
     // Not raw: the worker reads the envelope's TopicArn and refuses any other topic.

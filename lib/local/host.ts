@@ -141,6 +141,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       TOKEN_SECRET: linkSecret(dataDir),
       POWERTOOLS_DEV: 'false',
       POWERTOOLS_METRICS_DISABLED: 'true',
+      // A developer receives webhooks on this machine: http and loopback targets are allowed.
+      WEBHOOK_TARGETS: 'any',
       ...options.env,
     };
     const bootstrap = createDeps(readConfig({ ...process.env, ...baseEnv }));

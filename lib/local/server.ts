@@ -46,12 +46,24 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
     req.once('close', () => { if (!req.complete) done(ABORTED); });
   });
 
-/** 413 payload_too_large, then the connection closes: the rest of the body is never read. */
+/**
+ * 413 payload_too_large, then the connection closes; nothing past the ceiling is kept. A client
+ * that declared a length up to twice the ceiling has the rest discarded unread-into-memory, so
+ * clients that read the answer only once their upload is done (fetch) see the 413; anything
+ * larger, or a stream that crossed the ceiling, is cut off.
+ */
 const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
   const result = errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE));
   res.shouldKeepAlive = false;
   res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), connection: 'close' });
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const discard = declared > MAX_BODY_BYTES && declared <= 2 * MAX_BODY_BYTES;
+  if (discard) {
+    req.on('data', () => undefined);
+    req.resume();
+  }
   res.end(result.body, () => {
+    if (discard) return;
     // Give the client a moment to read the answer before the unread rest of its body is dropped.
     setTimeout(() => req.socket.destroy(), 200).unref();
   });

@@ -24,7 +24,8 @@ export interface Loop {
  */
 export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Record<QueueName, string>): Loop => {
   let running = true;
-  const loops = WORKERS.map(async (worker) => {
+  const pollers = WORKERS.flatMap((worker) => Array.from({ length: worker.concurrency ?? 1 }, () => worker));
+  const loops = pollers.map(async (worker) => {
     const handler = await load<SqsHandler>(functionsDir, worker.entry);
     const queueUrl = queueUrls[worker.queue];
     while (running) {

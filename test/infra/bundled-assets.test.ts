@@ -134,6 +134,12 @@ describe('synthesized Lambda bundles', () => {
       // A fan-out step and a send job for a broadcast that does not exist: each bundle loads, reads the table and lets it go.
       'Workers/broadcast-fanout': sqsEvent('fanout', [{ teamId: t.team.id, broadcastId: randomUUID() }]),
       'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
+      'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
+      'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
+      // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
+      'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),
+      'Workers/deliver-webhooks': sqsEvent('webhooks', [{ teamId: t.team.id, webhookId: randomUUID(), eventId: randomUUID() }]),
+      'Timers/sweep-undispatched-events': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Workers/erase-history': sqsEvent('erase', [{ teamId: t.team.id, jobId: randomUUID() }]),
       'Timers/release-parked-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Timers/resume-erase-jobs': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
@@ -153,7 +159,7 @@ describe('synthesized Lambda bundles', () => {
     };
     for (const r of results) expect(r.ok, `${r.name}: ${r.error}`).toBe(true);
 
-    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/templates': 201, 'Functions/preferences': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
+    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/templates': 201, 'Functions/preferences': 404, 'Functions/tracking': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
     for (const f of staged.functions.filter((f) => f.group === 'Functions')) {
       const name = `${f.group}/${f.name}`;
       const { statusCode, body } = result(name);
@@ -166,6 +172,9 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Workers/send-email')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/send-broadcast-email')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/broadcast-fanout')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
+    expect(result('Timers/sweep-undispatched-events')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/sweep-stuck-emails')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });

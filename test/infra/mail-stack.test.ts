@@ -97,8 +97,8 @@ describe('MailStack', () => {
 
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
-    expect(consumed).toEqual(expect.arrayContaining(['send', 'provider-events']));
-    expect(consumed).not.toContain('events');
+    // Webhook delivery consumes the events and webhooks queues.
+    expect(consumed).toEqual(expect.arrayContaining(['send', 'provider-events', 'events', 'webhooks']));
     const queues = template.findResources('AWS::SQS::Queue');
     const withDlq = Object.values(queues).filter((q) => q.Properties?.RedrivePolicy);
     expect(withDlq).toHaveLength(consumed.length);
@@ -109,7 +109,8 @@ describe('MailStack', () => {
     expect(policies.filter((p) => p.includes('"aws:SecureTransport":"false"'))).toHaveLength(Object.keys(queues).length);
     // no function is handed a queue nothing reads
     const envs = Object.values(template.findResources('AWS::Lambda::Function')).map((f) => Object.keys(f.Properties.Environment?.Variables ?? {}));
-    for (const env of envs) expect(env).not.toContain(QUEUES.events.env);
+    const unread = (Object.keys(QUEUES) as (keyof typeof QUEUES)[]).filter((q) => !consumed.includes(q)).map((q) => QUEUES[q].env);
+    for (const env of envs) for (const name of unread) expect(env).not.toContain(name);
   });
 
   it('caps the send worker\'s concurrency (event source maxConcurrency from context)', () => {
@@ -250,8 +251,8 @@ describe('MailStack', () => {
       const services = new Set(statements.flatMap((st) => [st.Action].flat()).map((a: string) => a.split(':')[0]));
       expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 'sqs']);
       const sqs = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
-      // the events queue exists only once something consumes it
-      expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuessend/)]);
+      // the accepted mail's send jobs and the events it records (webhook fan-out)
+      expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuesevents/), expect.stringMatching(/^Queuessend/)]);
       for (const st of statements) expect([st.Action].flat()).not.toContain('sqs:ReceiveMessage');
       const metric = statements.find((st) => st.Action === 'cloudwatch:PutMetricData');
       expect(metric.Condition).toEqual({ StringEquals: { 'cloudwatch:namespace': 'Mailstack/SmtpRelay' } });
@@ -272,24 +273,38 @@ describe('MailStack', () => {
     });
   });
 
-  it('publishes opens and clicks only from the tracking configuration sets a domain\'s switches choose; the default set has no tracking', () => {
+  it('sends webhooks to public https targets only, keeping delivery rows for the configured retention (TTL)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    for (const f of functions) expect(f.Properties.Environment.Variables).toMatchObject({ WEBHOOK_TARGETS: 'public', WEBHOOK_DELIVERY_RETENTION_DAYS: '30' });
+    template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
+  });
+
+  it('feeds the webhook dispatcher from the events queue and the delivery worker from the webhook queue, each queue outlasting its worker', () => {
+    const byQueue = new Map(WORKERS.map((w) => [w.queue, w.entry]));
+    expect(byQueue.get('events')).toBe('workers/fan-out-events.worker');
+    expect(byQueue.get('webhooks')).toBe('workers/deliver-webhooks.worker');
+    // Retries past SQS's 15-minute delay go through EventBridge Scheduler, which may send to every queue.
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    const schedulerPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes('SchedulerRole'));
+    expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
+  });
+
+  it('reads the owner-notice team and sender from context, empty (log only) when absent', () => {
+    expect(readStackConfig(() => undefined).systemNotices).toEqual({ teamId: '', sender: '' });
+    const context: Record<string, string> = { 'mailstack:systemTeamId': 'team-1', 'mailstack:systemSender': 'Notices <n@ops.example.com>' };
+    expect(readStackConfig((k) => context[k]).systemNotices).toEqual({ teamId: 'team-1', sender: 'Notices <n@ops.example.com>' });
+  });
+
+  it('names one configuration set that publishes no opens or clicks: SES adds no pixel and rewrites no link, the service tracks those itself', () => {
     const sets = Object.entries(template.findResources('AWS::SES::ConfigurationSet')).map(([id, s]) => [s.Properties.Name, id] as const);
-    expect(sets.map(([name]) => name).sort()).toEqual(['Staging-mail', 'Staging-mail-click', 'Staging-mail-open', 'Staging-mail-open-click']);
+    expect(sets.map(([name]) => name)).toEqual(['Staging-mail']);
     const destinations = Object.values(template.findResources('AWS::SES::ConfigurationSetEventDestination')).map((d) => d.Properties);
-    const eventsOf = (name: string): string[] => {
-      const id = sets.find(([n]) => n === name)?.[1];
-      const found = destinations.filter((d) => d.ConfigurationSetName?.Ref === id);
-      expect(found, name).toHaveLength(1);
-      return found[0].EventDestination.MatchingEventTypes;
-    };
-    expect(eventsOf('Staging-mail')).toEqual(expect.arrayContaining(['send', 'delivery', 'bounce', 'complaint', 'reject']));
-    expect(eventsOf('Staging-mail')).not.toContain('open');
-    expect(eventsOf('Staging-mail')).not.toContain('click');
-    expect(eventsOf('Staging-mail-open')).toContain('open');
-    expect(eventsOf('Staging-mail-open')).not.toContain('click');
-    expect(eventsOf('Staging-mail-click')).toContain('click');
-    expect(eventsOf('Staging-mail-click')).not.toContain('open');
-    expect(eventsOf('Staging-mail-open-click')).toEqual(expect.arrayContaining(['open', 'click']));
+    expect(destinations).toHaveLength(1);
+    expect(destinations[0].ConfigurationSetName).toEqual({ Ref: sets[0]![1] });
+    const events: string[] = destinations[0].EventDestination.MatchingEventTypes;
+    expect(events).toEqual(expect.arrayContaining(['send', 'delivery', 'bounce', 'complaint', 'reject', 'renderingFailure', 'deliveryDelay']));
+    expect(events).not.toContain('open');
+    expect(events).not.toContain('click');
   });
 
   it('keeps the link-signing secret with the table, out of every environment, readable only by the functions that sign or check links', () => {
@@ -302,10 +317,10 @@ describe('MailStack', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     for (const [, f] of functions) expect(JSON.stringify(f.Properties.Environment ?? {})).not.toMatch(/TOKEN_SECRET|resolve:secretsmanager/);
     const withSecret = functions.filter(([, f]) => f.Properties.Environment?.Variables?.LINK_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort();
-    expect(withSecret).toEqual(['Functionscontacts', 'Functionspreferences', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
+    expect(withSecret).toEqual(['Functionscontacts', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
     const readers = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => p.Properties.PolicyDocument.Statement.some((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId)));
-    expect(readers).toHaveLength(5);
+    expect(readers).toHaveLength(6);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

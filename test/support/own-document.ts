@@ -60,6 +60,8 @@ export const responseProblems = (doc: Json, method: string, pathname: string, st
     const name = isJson && body && typeof body === 'object' ? ` (${(body as Json).name})` : '';
     return [`${where}${name}: the document lists no ${status} for ${method} ${found.path} (it lists ${Object.keys(found.operation.responses).join(', ')})`];
   }
+  // A response described without a body (a redirect) holds whatever it carries.
+  if (!response.content) return [];
   const mediaType = Object.keys(response.content ?? {}).find((type) => contentType.includes(type));
   if (!mediaType) return [`${where}: content type ${contentType || '(none)'} is not one the document lists (${Object.keys(response.content ?? {}).join(', ')})`];
   if (!isJson) return [];

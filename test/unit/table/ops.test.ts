@@ -24,6 +24,13 @@ describe('the table module compiles conditions and changes', () => {
     expect(x.params().ExpressionAttributeNames).toEqual({ '#a0': 'status', '#a1': 'ttl', '#a2': 'attempts', '#a3': 'gsi3pk' });
   });
 
+  it('reads a dotted name as a document path into a map, one alias per segment', () => {
+    const x = new Expression();
+    expect(x.update({ set: { 'leases.h1': 5 }, add: { n: 1 } })).toBe('SET #a0.#a1 = :v0 ADD #a2 :v1');
+    expect(x.condition({ and: [{ attr: 'leases.h1', present: true }, { attr: 'n', gt: 0 }] })).toBe('attribute_exists(#a0.#a1) AND #a2 > :v2');
+    expect(x.params().ExpressionAttributeNames).toEqual({ '#a0': 'leases', '#a1': 'h1', '#a2': 'n' });
+  });
+
   it('leaves the names and values out entirely when an expression has none', () => {
     expect(new Expression().params()).toEqual({});
   });

@@ -55,10 +55,13 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly headers?: v.GenericSchema;
   /** Success status. @default - 200 */
   readonly status?: number;
-  /** The success body: a JSON schema of what the handler returns, or, with `responseFormat: 'html'`, the page. */
+  /**
+   * The success body: a JSON schema of what the handler returns; with `responseFormat: 'html'`
+   * the page, with `'gif'` the image, with `'redirect'` nothing (the Location header).
+   */
   readonly response: v.GenericSchema;
   /** @default - 'json' */
-  readonly responseFormat?: 'json' | 'html';
+  readonly responseFormat?: 'json' | 'html' | 'gif' | 'redirect';
   /**
    * The error names this route's own rules answer (conflict, plan_limit_reached, ...). Those of
    * the stack (authentication, validation, payload, rate, not_found on a path id) are added for it.

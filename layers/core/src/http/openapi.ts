@@ -118,6 +118,8 @@ export const operationId = (method: string, path: string): string =>
 
 const describeOperation = ({ method, path, area, route }: DescribedRoute): Json => {
   const html = route.responseFormat === 'html';
+  // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
+  const tracking = route.responseFormat === 'gif' || route.responseFormat === 'redirect';
   const success = String(route.status ?? 200);
   const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter((s): s is v.GenericSchema => !!s);
   const body = route.bodyFormat === 'form'
@@ -130,6 +132,10 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
     // The hosted pages answer an invalid or tampered link with an HTML page, not the JSON error body.
     errors['404'] = { description: 'The link is not valid (an HTML page).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
   }
+  if (tracking) errors['404'] = { description: 'The token is unknown or tampered with (plain text).', content: { 'text/plain': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
+  const successContent = html
+    ? { 'text/html': { schema: jsonSchemaOf(route.response) } }
+    : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } } : { 'application/json': { schema: jsonSchemaOf(route.response) } };
   return {
     operationId: operationId(method, path),
     tags: [area],
@@ -143,10 +149,9 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
     ...(body ? { requestBody: body } : {}),
     responses: {
       // A route that only refuses (`response: v.never()`) documents its errors alone.
-      ...(route.response.type === 'never' ? {} : { [success]: {
-        description: 'Success.',
-        content: html ? { 'text/html': { schema: jsonSchemaOf(route.response) } } : { 'application/json': { schema: jsonSchemaOf(route.response) } },
-      } }),
+      ...(route.responseFormat === 'redirect'
+        ? { [success]: { description: 'A redirect to the link.', headers: { Location: { description: 'The original link.', schema: { type: 'string' } } } } }
+        : route.response.type === 'never' ? {} : { [success]: { description: 'Success.', content: successContent } }),
       ...errors,
     },
   };

@@ -7,8 +7,6 @@ export interface OutgoingMessage {
   readonly raw: Buffer;
   /** Tags the provider echoes in its events, so an event finds its email and team. */
   readonly tags: Readonly<Record<string, string>>;
-  /** Provider-side open and click tracking for this message; off unless the domain turned it on. */
-  readonly tracking: { readonly open: boolean; readonly click: boolean };
 }
 
 /** Why the provider refused a message. */

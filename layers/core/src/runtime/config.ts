@@ -49,6 +49,22 @@ export const Config = v.object({
   TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** On AWS: the Secrets Manager secret holding the link-signing keyring, read at run time (only the functions that sign or check links have it). */
   LINK_SECRET_ARN: v.optional(v.string(), ''),
+  /** Days a webhook delivery row and its attempts are kept before DynamoDB TTL purges them. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: Int(30),
+  /**
+   * Which webhook targets are allowed: `public` (https to public addresses only, checked after
+   * DNS resolution; the cloud default) or `any` (http and loopback too: the local host).
+   */
+  WEBHOOK_TARGETS: v.optional(v.picklist(['public', 'any']), 'public'),
+  /** Requests per second to one endpoint (spec §8: 50), across every worker. */
+  WEBHOOK_RATE_PER_SECOND: Int(50),
+  /**
+   * The service's own notices to team owners (webhook endpoints failing, disabled, backlogged)
+   * go through the send pipeline as this team, from this sender (an address on one of its
+   * verified domains). Unset: notices are only logged.
+   */
+  SYSTEM_TEAM_ID: v.optional(v.string(), ''),
+  SYSTEM_SENDER: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
   /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
   SMTP_PORT: Int(2587),

@@ -20,6 +20,7 @@ import type { MailTransport } from '../ports/mail-transport.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { systemResolver, type HostResolver } from '../ports/dns.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 
 /** Everything a use case may touch: ports and settings, never a module-level client. */
@@ -37,6 +38,8 @@ export interface Deps {
   readonly mail: MailTransport;
   /** The keys that sign and check unsubscribe and preference links. */
   readonly linkKeys: LinkKeys;
+  /** Host name resolution (webhook targets are checked after it). */
+  readonly dns: HostResolver;
   readonly sqs: SQSClient;
   readonly ses: (region: string) => SESv2Client;
   /**
@@ -90,6 +93,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
       : config.TOKEN_SECRET ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET)) : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
+    dns: systemResolver,
     sqs: clients.sqs,
     ses: clients.ses,
     logger,

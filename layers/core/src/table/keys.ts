@@ -36,7 +36,9 @@
  * | parked emails, by release time       | gsi3 (sparse): DUE#PARKED#<shard 0-3> / <release ISO time>#<id>  |
  * | held emails of a team                | gsi2 (sparse): TEAM#<t>#HELD / <id>                              |
  * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
+ * | tracked clicks of an email, by time  | pk TEAM#<t>#EMAIL#<id>, sk CLICK#<epoch ms, 15 digits>#<clickId> |
  * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
+ * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-3> / <created ISO>#<t>#<id>    |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
  * | contact by id                        | pk TEAM#<t>#CONTACTS, sk CONTACT#<id>                            |
@@ -51,6 +53,11 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | provider send line per region        | pk PACE#<region>, sk LINE (next slot: second × rate + place)     |
+ * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
+ * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
+ * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
+ * | requests in flight to an endpoint    | pk WHFLIGHT#<w>, sk FLIGHT (count n, map holder -> lease end)    |
+ * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>, sk RATE (ttl)                      |
  * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>, sk PACE (ttl)             |
  * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
  * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
@@ -70,6 +77,7 @@ const team = (teamId: string): string => `TEAM#${teamId}`;
 const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
 const EVENT_SHARDS = 8;
+const EVENT_DUE_SHARDS = 4;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -122,6 +130,8 @@ export const keys = {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
     attachment: (teamId: string, emailId: string, n: number) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `ATTACH#${String(n).padStart(4, '0')}` }),
     attachmentPrefix: 'ATTACH#',
+    click: (teamId: string, emailId: string, at: number, clickId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `CLICK#${String(at).padStart(15, '0')}#${clickId}` }),
+    clicksBetween: (from: number, to: number) => [`CLICK#${String(Math.max(0, from)).padStart(15, '0')}`, `CLICK#${String(to).padStart(15, '0')}$`] as const,
     listing: (teamId: string, emailId: string) => ({ gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, EMAIL_LIST_SHARDS)}`, gsi1sk: emailId }),
     listPartition: (teamId: string, shard: number) => `${team(teamId)}#EMAILS#${shard}`,
     listShards: EMAIL_LIST_SHARDS,
@@ -145,6 +155,10 @@ export const keys = {
     partition: (teamId: string, shard: number) => `${team(teamId)}#EVENTS#${shard}`,
     shards: EVENT_SHARDS,
     prefix: 'EVENT#',
+    /** Present until the event has been fanned out to webhooks: when it was recorded. */
+    undispatched: (teamId: string, eventId: string, createdAt: string) => ({ gsi3pk: `DUE#EVENT#${shardOf(eventId, EVENT_DUE_SHARDS)}`, gsi3sk: `${createdAt}#${teamId}#${eventId}` }),
+    undispatchedPartition: (shard: number) => `DUE#EVENT#${shard}`,
+    dueShards: EVENT_DUE_SHARDS,
   },
   suppression: {
     byAddress: (teamId: string, email: string) => ({ pk: `${team(teamId)}#SUPP`, sk: `ADDR#${email.toLowerCase()}` }),
@@ -183,6 +197,19 @@ export const keys = {
     /** The running-jobs marker the erase worker's sweep reads (removed when the job finishes). */
     running: (teamId: string, jobId: string) => ({ pk: 'ERASEJOBS', sk: `${teamId}#${jobId}` }),
     runningPartition: () => 'ERASEJOBS',
+  },
+  webhook: {
+    item: (teamId: string, webhookId: string) => ({ pk: team(teamId), sk: `WEBHOOK#${webhookId}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'WEBHOOK#',
+    /** The delivery log of one endpoint: one row per event, its attempts beside it. */
+    logPartition: (teamId: string, webhookId: string) => `${team(teamId)}#WEBHOOK#${webhookId}`,
+    delivery: (teamId: string, webhookId: string, eventId: string) => ({ pk: `${team(teamId)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${eventId}` }),
+    deliveryPrefix: 'DELIVERY#',
+    attempt: (teamId: string, webhookId: string, eventId: string, attemptId: string) => ({ pk: `${team(teamId)}#WEBHOOK#${webhookId}`, sk: `ATTEMPT#${eventId}#${attemptId}` }),
+    attemptPrefix: (eventId: string) => `ATTEMPT#${eventId}#`,
+    inFlight: (webhookId: string) => ({ pk: `WHFLIGHT#${webhookId}`, sk: 'FLIGHT' }),
+    second: (webhookId: string, second: number) => ({ pk: `WHRATE#${webhookId}#${second}`, sk: 'RATE' }),
   },
   template: {
     item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `TEMPLATE#${id}` }),

@@ -29,9 +29,16 @@ export type Condition =
   | { readonly attr: string; readonly in: readonly unknown[] }
   | { readonly attr: string; readonly lt: unknown }
   | { readonly attr: string; readonly ge: unknown }
+  | { readonly attr: string; readonly gt: unknown }
   | { readonly attr: string; readonly absent: true }
+  | { readonly attr: string; readonly present: true }
   | { readonly or: readonly Condition[] }
   | { readonly and: readonly Condition[] };
+
+/**
+ * Attribute names are top-level names, or document paths into a map with dots
+ * (`leases.<holder>`): each segment gets its own alias.
+ */
 
 /** A change to an item's attributes. */
 export interface Change {
@@ -54,9 +61,11 @@ export class Expression {
   private n = 0;
 
   name(attr: string): string {
-    let alias = this.names.get(attr);
-    if (!alias) this.names.set(attr, (alias = `#a${this.names.size}`));
-    return alias;
+    return attr.split('.').map((segment) => {
+      let alias = this.names.get(segment);
+      if (!alias) this.names.set(segment, (alias = `#a${this.names.size}`));
+      return alias;
+    }).join('.');
   }
 
   value(v: unknown): string {
@@ -81,6 +90,8 @@ export class Expression {
     if ('in' in c) return `${a} IN (${c.in.map((v) => this.value(v)).join(', ')})`;
     if ('lt' in c) return `${a} < ${this.value(c.lt)}`;
     if ('ge' in c) return `${a} >= ${this.value(c.ge)}`;
+    if ('gt' in c) return `${a} > ${this.value(c.gt)}`;
+    if ('present' in c) return `attribute_exists(${a})`;
     return `attribute_not_exists(${a})`;
   }
 
@@ -203,6 +214,8 @@ export interface Range {
   readonly prefix?: string;
   /** Sort keys strictly below this. */
   readonly below?: string;
+  /** Sort keys from the first to the second, both included. */
+  readonly between?: readonly [string, string];
   readonly filter?: Condition;
   /** Only these attributes. */
   readonly project?: readonly string[];
@@ -218,6 +231,7 @@ const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undef
   const key = [`${pk} = ${x.value(r.pk)}`];
   if (r.prefix) key.push(`begins_with(${sk()}, ${x.value(r.prefix)})`);
   if (r.below !== undefined) key.push(`${sk()} < ${x.value(r.below)}`);
+  if (r.between) key.push(`${sk()} BETWEEN ${x.value(r.between[0])} AND ${x.value(r.between[1])}`);
   const filter = r.filter ? x.condition(r.filter) : undefined;
   const projection = r.project?.map((a) => x.name(a)).join(', ');
   return {

@@ -6,13 +6,10 @@ const THROTTLED = new Set(['TooManyRequestsException', 'ThrottlingException', 'L
 const PERMANENT = new Set(['MessageRejected', 'MailFromDomainNotVerifiedException', 'AccountSuspendedException', 'BadRequestException', 'NotFoundException']);
 
 /**
- * The configuration set for a message's tracking: the base set publishes no opens or clicks (SES
- * then leaves links and HTML alone); `-open`, `-click` and `-open-click` publish those too.
+ * SES v2 SendEmail with raw content, the stack's configuration set and our tags. The set publishes
+ * no opens or clicks, so SES never adds a pixel or rewrites a link: the service tracks opens and
+ * clicks itself (domain switches, its own signed links, machine opens told apart).
  */
-export const configurationSetFor = (base: string, tracking: { open: boolean; click: boolean }): string =>
-  [base, tracking.open ? 'open' : '', tracking.click ? 'click' : ''].filter(Boolean).join('-');
-
-/** SES v2 SendEmail with raw content, the configuration set for its tracking, and our tags. */
 export const sesTransport = (clientFor: (region: string) => SESv2Client, configurationSet: string, counters: AdapterCounters): MailTransport => ({
   async send(message) {
     counters.providerSends++;
@@ -22,7 +19,7 @@ export const sesTransport = (clientFor: (region: string) => SESv2Client, configu
         Destination: { ToAddresses: [...message.recipients] },
         Content: { Raw: { Data: message.raw } },
         EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
-        ...(configurationSet ? { ConfigurationSetName: configurationSetFor(configurationSet, message.tracking) } : {}),
+        ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
       }));
       return { providerMessageId: out.MessageId ?? '' };
     } catch (error) {

@@ -6,7 +6,8 @@ import { limitsFor } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
 import { ApiError, rateLimited, validationError } from '../../errors/api-error.ts';
 import type { CreateDomainRequest } from '../../schemas/domains.ts';
-import { domainFromItem, type Domain } from './domain.ts';
+import { domainEventData, domainFromItem, type Domain } from './domain.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
 import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
 import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
@@ -67,11 +68,13 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     dkim_tokens: identity.dkimTokens,
   };
   const underCap: Condition | undefined = limit !== null ? { attr: 'count', lt: limit } : undefined;
+  const created = eventItem(deps, team.id, 'domain.created', domainEventData(domainFromItem(item)));
   const written = await transact(deps, [
     { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
     { put: item },
     claimDomainWrite(input.name, { teamId: team.id, domainId: id }),
     { update: keys.domain.counter(team.id), change: { add: { count: 1 } }, ...(underCap ? { when: underCap } : {}) },
+    { put: created.item },
   ]);
   if (!written.ok) {
     if (written.failed === 3) {
@@ -84,5 +87,6 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     if (winner && winner.teamId !== team.id) throw claimedElsewhere(input.name);
     throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   }
+  await publishEvents(deps, [created.record]);
   return domainFromItem(item);
 };

@@ -59,6 +59,9 @@ export const domainSummary = (d: Domain) => ({
   tracking_subdomain: d.trackingSubdomain,
 });
 
+/** The `data` of domain.* events (reference §5.3): id, name, status, created_at, region, records. */
+export const domainEventData = (d: Domain) => ({ id: d.id, name: d.name, status: d.status, created_at: d.createdAt, region: d.region, records: dnsRecords(d) });
+
 /** The full domain object, with its DNS records. */
 export const domainView = (d: Domain) => ({ object: 'domain' as const, ...domainSummary(d), records: dnsRecords(d) });
 

@@ -5,14 +5,17 @@ import { notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
-import { domainFromItem, loadDomain, type Domain, type DomainStatus } from './domain.ts';
+import { domainEventData, domainFromItem, loadDomain, type Domain, type DomainStatus } from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 import { seedDomainCounter } from './create-domain.ts';
+import { eventItem, publishEvents, recordEvent } from '../events/record-event.ts';
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
   if (d.status === status) return d;
   if (!(await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { status } }, { exists: true }))) throw notFound('Domain');
-  return { ...d, status };
+  const next = { ...d, status };
+  await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next));
+  return next;
 };
 
 /** Asks the provider for the domain's state, recording the outcome. */
@@ -49,7 +52,9 @@ export const updateDomain = async (deps: Deps, teamId: string, id: string, chang
   if (Object.keys(set).length === 0) return d;
   const out = await updateItem(deps, keys.domain.item(teamId, id), { set }, { exists: true });
   if (!out) throw notFound('Domain');
-  return domainFromItem(out);
+  const next = domainFromItem(out);
+  await recordEvent(deps, teamId, 'domain.updated', domainEventData(next));
+  return next;
 };
 
 /**
@@ -59,6 +64,7 @@ export const updateDomain = async (deps: Deps, teamId: string, id: string, chang
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
   const claim = await findDomainClaim(deps, d.name);
+  const deleted = eventItem(deps, teamId, 'domain.deleted', domainEventData(d));
   const holds = claim?.teamId === teamId && claim.domainId === id;
   await seedDomainCounter(deps, teamId);
   // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.
@@ -67,8 +73,10 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
     { delete: keys.domain.nameGuard(teamId, d.name) },
     { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
     ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
+    { put: deleted.item },
   ]);
   if (!removed.ok) throw notFound('Domain');
+  await publishEvents(deps, [deleted.record]);
   // A domain added before names were claimed holds its identity alone, as it always did.
   if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });
   return d;

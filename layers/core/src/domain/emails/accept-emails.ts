@@ -1,3 +1,5 @@
+import { eventItem, publishEvents } from '../events/record-event.ts';
+import { emailEventData, suppressedEventData } from './pipeline/email-event-data.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
 import { keys } from '../../table/keys.ts';
@@ -72,7 +74,11 @@ export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonl
   if (prepared.length === 0) return [];
   const admissions = await reserveQuota(deps, caller.team, prepared.length);
   const built = prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
-  await batchWriteItems(deps, { put: built.flatMap((b) => b.items) });
+  // email.scheduled is stored with the email it describes (same batch write).
+  const scheduledEvents = built.filter((b) => b.email.status === 'scheduled').map((b) => eventItem(deps, caller.team.id, 'email.scheduled', emailEventData(b.email)));
+  // email.suppressed, one per recipient left out for being on the suppression list, likewise.
+  const suppressedEvents = built.flatMap((b, i) => (prepared[i]!.suppressed ?? []).map((s) => eventItem(deps, caller.team.id, 'email.suppressed', suppressedEventData(b.email, s.address, s.origin))));
+  await batchWriteItems(deps, { put: [...built.flatMap((b) => b.items), ...scheduledEvents.map((e) => e.item), ...suppressedEvents.map((e) => e.item)] });
   const emails = built.map((b) => b.email);
   await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
   deps.metrics.addMetric('EmailsAccepted', 'Count', emails.length);
@@ -80,5 +86,6 @@ export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonl
   for (const e of emails.filter((x) => x.status === 'scheduled')) {
     await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: sendJob(e).body });
   }
+  await publishEvents(deps, [...scheduledEvents, ...suppressedEvents].map((e) => e.record));
   return emails;
 };

@@ -18,7 +18,7 @@ export const emailView = (e: EmailItem) => ({
   text: e.text,
   created_at: e.created_at,
   scheduled_at: e.scheduled_at,
-  last_event: lastEvent(e.status),
+  last_event: e.engagement && ['sent', 'delivered', 'delivery_delayed'].includes(e.status) ? e.engagement : lastEvent(e.status),
   tags: e.tags,
   topic_id: e.topic_id,
 });

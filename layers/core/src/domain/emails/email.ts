@@ -86,6 +86,10 @@ export interface EmailItem {
   readonly broadcast_id?: string;
   readonly contact_id?: string;
   readonly slot_at?: string;
+  /** When the provider accepted it (tracking's too-soon rule). */
+  readonly sent_at?: string;
+  /** A person opened or clicked it (tracking); shown as last_event after sent/delivered. */
+  readonly engagement?: 'opened' | 'clicked';
   /** The send worker's claim while `sending`: a token and the lease end (epoch ms). */
   readonly claim_token?: string | null;
   readonly claimed_until?: number | null;

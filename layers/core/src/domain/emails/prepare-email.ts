@@ -5,7 +5,7 @@ import type { ResolvedEmail } from '../../schemas/emails.ts';
 import { PLANS } from '../teams/plans.ts';
 import { MAX_RECIPIENTS } from '../../limits.ts';
 import { findDomainByName, type Domain } from '../domains/domain.ts';
-import { findSuppressed } from '../suppressions/suppression-store.ts';
+import { findSuppressed, type SuppressionOrigin } from '../suppressions/suppression-store.ts';
 import { topicOptOuts } from '../audience/topic-opt-outs.ts';
 import { parseMailbox, parseMailboxList, type Mailbox } from './rules/addresses.ts';
 import { assertNotDisguised } from './rules/lookalikes.ts';
@@ -37,6 +37,8 @@ export interface PreparedEmail {
   readonly held: boolean;
   /** The caller's own Message-ID (SMTP relay); absent, the service makes one. */
   readonly messageId?: string;
+  /** Recipients left out because they are on the team's suppression list, and why (email.suppressed). */
+  readonly suppressed?: readonly { readonly address: string; readonly origin: SuppressionOrigin }[];
 }
 
 /** Per-call lookups shared by the items of a batch. */
@@ -89,6 +91,7 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
   const blocked = new Set([...suppressed.keys(), ...optedOut]);
   const allowed = (m: Mailbox) => !blocked.has(m.address.toLowerCase());
   if (!to.some(allowed)) throw new ApiError('all_recipients_suppressed', 'All recipients are suppressed');
+  const leftOut = [...to, ...cc, ...bcc].map((m) => m.address.toLowerCase()).filter((a, i, all) => suppressed.has(a) && all.indexOf(a) === i);
   to = to.filter(allowed);
   cc = cc.filter(allowed);
   bcc = bcc.filter(allowed);
@@ -108,6 +111,7 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
     attachments,
     scheduledAt,
     domain,
+    suppressed: leftOut.map((address) => ({ address, origin: suppressed.get(address)! })),
     held: needsReview({ teamCreatedAt: caller.team.createdAt, paymentBlocked: caller.team.paymentBlocked, senderName: from.name, subject: input.subject, now: deps.clock.now() }),
   };
 };

@@ -10,6 +10,7 @@ export type EventType =
   | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.erased'
   | 'suppression.added' | 'suppression.removed'
   | 'domain.created' | 'domain.updated' | 'domain.deleted'
+  | 'topic.created' | 'topic.updated' | 'topic.deleted'
   | 'deliverability.warning' | 'deliverability.paused' | 'quota.warning' | 'quota.reached' | 'quota.paused';
 
 /** Where a change came from (audience events carry it in `data.source`). */
@@ -42,8 +43,10 @@ export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Rec
       event_type: type,
       created_at: createdAt,
       data,
-      // Webhook delivery clears this once the event has been fanned out; a sweeper finds the rest.
+      // Webhook fan-out clears these once the event is handed to its endpoints; the event sweeper
+      // re-queues what is still marked (a process that died between storing and queuing).
       dispatched: false,
+      ...keys.event.undispatched(teamId, id, createdAt),
     },
   };
 };

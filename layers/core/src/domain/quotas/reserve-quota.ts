@@ -6,6 +6,18 @@ import { PLANS } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import { rateLimited } from '../../errors/api-error.ts';
+import { recordEvent, type EventType } from '../events/record-event.ts';
+
+/** quota.warning fires at 80 percent of the cap. */
+export const QUOTA_WARNING_SHARE = 0.8;
+
+/**
+ * The quota.* events a reservation crossed (spec §6 team events). A line is crossed by exactly
+ * one reservation of a day or period, since the counter is one atomic item: once per UTC day
+ * or period without a separate marker.
+ */
+const crossedLines = (before: number, after: number, lines: readonly [EventType, number][]): EventType[] =>
+  lines.filter(([, line]) => before < line && after >= line).map(([type]) => type);
 
 /** Daily plans pass up to 50% past the cap before parking (spec §6 quota.reached). */
 export const DAILY_PASS_FACTOR = 1.5;
@@ -42,6 +54,10 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
       throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and ${cap * PARKED_BACKLOG_FACTOR} more are already parked. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
     }
     const passing = Math.floor(cap * DAILY_PASS_FACTOR);
+    const data = { used: Math.min(total, passing), limit: cap, period: 'day', resets_at: new Date(cal.nextMidnight).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, ceiling: passing };
+    for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(cap * QUOTA_WARNING_SHARE)], ['quota.reached', cap], ['quota.paused', passing + 1]])) {
+      await recordEvent(deps, team.id, type, data);
+    }
     return Array.from({ length: n }, (_, i) => (total - n + i + 1 <= passing ? 'send' : 'park'));
   }
   const included = plan.emailsPerMonth!;
@@ -53,6 +69,10 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
       ? `Monthly hard stop reached: ${max} emails (5 times the included ${included}). The period renews on ${renewal}.`
       : `Monthly quota spent: the ${team.plan} plan includes ${included} emails and overage is off. The period renews on ${renewal}.`,
       (cal.monthEnd - deps.clock.now()) / 1000, 'monthly_quota_exceeded');
+  }
+  const data = { used: total, limit: included, period: 'month', resets_at: new Date(cal.monthEnd).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, overage: team.overageEnabled ? 'billed' : 'refused' };
+  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(included * QUOTA_WARNING_SHARE)], ['quota.reached', included]])) {
+    await recordEvent(deps, team.id, type, data);
   }
   await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
   return send();

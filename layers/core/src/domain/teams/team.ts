@@ -16,6 +16,8 @@ export interface Team {
   readonly sendingPaused: { metric: string; rate: number; limit: number; window_days: number } | null;
   /** Fraud screening blocked the team's payment: its mail waits for review in its first 30 days. */
   readonly paymentBlocked: boolean;
+  /** Where notices to the team's owners go (set by the operator CLI; the dashboard later). */
+  readonly ownerEmails: readonly string[];
 }
 
 /** Item -> Team. */
@@ -28,6 +30,7 @@ export const teamFromItem = (item: Record<string, any>): Team => ({
   overageEnabled: item.overage_enabled === true,
   sendingPaused: item.sending_paused ?? null,
   paymentBlocked: item.payment_blocked === true,
+  ownerEmails: item.owner_emails ?? [],
 });
 
 /** Reads a team by id; undefined when there is none. */

@@ -4,7 +4,7 @@ import { batchGetItems, deleteItem, getItem, putItem, queryAll, transact, update
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
-import { eventItem, publishEvents, type EventSource, type EventType } from '../events/record-event.ts';
+import { eventItem, publishEvents, recordEvent, type EventSource, type EventType } from '../events/record-event.ts';
 import { contactEventData, type Contact } from '../contacts/contact.ts';
 
 /** A topic contacts subscribe to. */
@@ -19,6 +19,9 @@ export interface Topic {
 
 const fromItem = (i: Record<string, any>): Topic => ({ id: i.id, name: i.name, description: i.description ?? null, defaultSubscription: i.default_subscription, visibility: i.visibility ?? 'private', createdAt: i.created_at });
 
+/** The `data` of topic.* events (the SDK's TopicEventData). */
+const topicEventData = (t: Topic, updatedAt: string, deleted = false) => ({ id: t.id, name: t.name, description: t.description, default_subscription: t.defaultSubscription, deleted, created_at: t.createdAt, updated_at: updatedAt });
+
 /** The wire topic. */
 export const topicView = (t: Topic) => ({ object: 'topic' as const, id: t.id, name: t.name, description: t.description, default_subscription: t.defaultSubscription, visibility: t.visibility, created_at: t.createdAt });
 
@@ -27,7 +30,9 @@ export const createTopic = async (deps: Deps, teamId: string, input: { name: str
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
   const item = { ...keys.topic.item(teamId, id), type: 'topic', id, team_id: teamId, name: input.name, description: input.description ?? null, default_subscription: input.default_subscription, visibility: input.visibility ?? 'private', created_at: now, updated_at: now };
-  await putItem(deps, item);
+  const created = eventItem(deps, teamId, 'topic.created', topicEventData(fromItem(item), now));
+  await transact(deps, [{ put: item }, { put: created.item }]);
+  await publishEvents(deps, [created.record]);
   return fromItem(item);
 };
 
@@ -52,13 +57,16 @@ export const updateTopic = async (deps: Deps, teamId: string, id: string, change
   const t = await getTopic(deps, teamId, id);
   const next = { ...t, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.description !== undefined ? { description: change.description } : {}), ...(change.visibility !== undefined ? { visibility: change.visibility } : {}) };
   await updateItem(deps, keys.topic.item(teamId, id), { set: { name: next.name, description: next.description, visibility: next.visibility, updated_at: new Date(deps.clock.now()).toISOString() } });
+  await recordEvent(deps, teamId, 'topic.updated', topicEventData(next, new Date(deps.clock.now()).toISOString()));
   return next;
 };
 
 /** Deletes a topic. */
 export const deleteTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
-  await deleteItem(deps, keys.topic.item(teamId, id));
+  const deleted = eventItem(deps, teamId, 'topic.deleted', topicEventData(t, new Date(deps.clock.now()).toISOString(), true));
+  await transact(deps, [{ delete: keys.topic.item(teamId, id) }, { put: deleted.item }]);
+  await publishEvents(deps, [deleted.record]);
   return t;
 };
 

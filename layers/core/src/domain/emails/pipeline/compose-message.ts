@@ -4,6 +4,7 @@ import { keys } from '../../../table/keys.ts';
 import { queryAll } from '../../../table/ops.ts';
 import { hasUnsubscribePair } from '../rules/headers.ts';
 import type { EmailItem } from '../email.ts';
+import { trackHtml } from '../../tracking/rewrite.ts';
 
 /** The service's unsubscribe page for a topic send; replaced by the audience work's signed link when present. */
 export const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
@@ -21,8 +22,11 @@ const attachmentsOf = async (deps: Deps, e: EmailItem) => {
 };
 
 /** Builds the MIME message of an email with nodemailer's composer. */
-export const composeMessage = async (deps: Deps, e: EmailItem, unsubscribeUrl: string | null): Promise<Buffer> => {
+export const composeMessage = async (deps: Deps, e: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean } = { open: false, click: false }): Promise<Buffer> => {
   const fill = (body: string | null) => (body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body);
+  // On a tracked domain the HTML body gets rewritten links and the open pixel (the text part is left alone).
+  const html = fill(e.html);
+  const trackedHtml = html && (tracking.open || tracking.click) ? await trackHtml(deps, html, { teamId: e.team_id, emailId: e.id, ...tracking }) : html;
   const headers: Record<string, string> = { ...(e.headers ?? {}) };
   if (unsubscribeUrl && !hasUnsubscribePair(e.headers)) {
     headers['List-Unsubscribe'] = `<${unsubscribeUrl}>`;
@@ -34,7 +38,7 @@ export const composeMessage = async (deps: Deps, e: EmailItem, unsubscribeUrl: s
     ...(e.cc.length ? { cc: e.cc } : {}),
     ...(e.reply_to.length ? { replyTo: e.reply_to } : {}),
     subject: e.subject,
-    ...(e.html !== null ? { html: fill(e.html)! } : {}),
+    ...(e.html !== null ? { html: trackedHtml! } : {}),
     ...(e.text !== null ? { text: fill(e.text)! } : {}),
     messageId: e.message_id,
     date: new Date(e.created_at),

@@ -8,6 +8,7 @@ import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../emai
 import { bareAddress } from '../rules/addresses.ts';
 import { takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
+import { loadDomain } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
@@ -23,6 +24,12 @@ export const CLAIM_LEASE_MS = 60_000;
 export const CLAIM_GRACE_MS = 120_000;
 /** Transient failures (throttling, 5xx) are retried this many times before the email fails. */
 export const MAX_ATTEMPTS = 12;
+
+/** Open and click tracking of the sending domain (a domain deleted meanwhile tracks nothing). */
+const trackingOf = async (deps: Deps, e: EmailItem) => {
+  const domain = await loadDomain(deps, e.team_id, e.domain_id).catch(() => undefined);
+  return { open: domain?.openTracking === true, click: domain?.clickTracking === true };
+};
 
 /** What the worker does with the job afterwards: a retry goes back on the queue as `job`, after the delay. */
 export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number; readonly job: SendJob };
@@ -106,14 +113,13 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   try {
     // Topic sends and broadcasts carry the service's one-click unsubscribe link (for the first recipient).
     const unsubscribe = e.topic_id || e.broadcast_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
-    const raw = await composeMessage(deps, e, unsubscribe);
+    const raw = await composeMessage(deps, e, unsubscribe, await trackingOf(deps, e));
     ({ providerMessageId } = await deps.mail.send({
       region: e.region,
       from: bareAddress(e.from),
       recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
       raw,
       tags: { team_id: e.team_id, email_id: e.id },
-      tracking: { open: e.open_tracking === true, click: e.click_tracking === true },
     }));
   } catch (error) {
     // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
@@ -134,7 +140,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
-  const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, ...keys.email.byProviderMessage(providerMessageId) },
+  const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, sent_at: now, ...keys.email.byProviderMessage(providerMessageId) },
     eventItem(deps, e.team_id, 'email.sent', emailEventData(e)), broadcastOutcome(deps, e, 'sent'));
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
   if (recorded) await countOutcome(deps, e.team_id, 'sent');

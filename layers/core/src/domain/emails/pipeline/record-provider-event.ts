@@ -41,8 +41,8 @@ const mapping = (e: SesEvent): { status: EmailStatus; type: EventType; extra?: R
     case 'Complaint': return { status: 'complained', type: 'email.complained' };
     case 'Reject': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.reject?.reason ?? 'rejected by the provider' } } };
     case 'Rendering Failure': case 'RenderingFailure': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.failure?.errorMessage ?? 'rendering failure' } } };
-    case 'Open': return { status: 'opened', type: 'email.opened', extra: { open: { ipAddress: e.open?.ipAddress, userAgent: e.open?.userAgent, timestamp: e.open?.timestamp } } };
-    case 'Click': return { status: 'clicked', type: 'email.clicked', extra: { click: { ipAddress: e.click?.ipAddress, userAgent: e.click?.userAgent, timestamp: e.click?.timestamp, link: e.click?.link } } };
+    // 'Open' and 'Click' are not published (the service tracks those itself, with machine opens
+    // told apart); one that arrives anyway is ignored rather than counted twice.
     default: return undefined;
   }
 };

@@ -1,0 +1,16 @@
+import { WebhookEventRow } from '@mailstack/core/schemas/webhooks';
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams, Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
+import { deliveryRow, listDeliveries } from '@mailstack/core/domain/webhooks/delivery-log';
+
+/** GET /webhooks/{id}/events: the delivery log, newest event first */
+export const handler = apiRoute({
+  access: 'full',
+  response: ListOf(WebhookEventRow),
+  params: IdParams,
+  query: Pagination,
+  handler: async ({ deps, auth, params, query }) => {
+    const { deliveries, hasMore } = await listDeliveries(deps, auth.team.id, params.id, query);
+    return listOf(deliveries.map(deliveryRow), hasMore);
+  },
+});

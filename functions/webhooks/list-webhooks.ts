@@ -1,0 +1,15 @@
+import { WebhookRow } from '@mailstack/core/schemas/webhooks';
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
+import { listWebhooks, webhookRow } from '@mailstack/core/domain/webhooks/endpoints';
+
+/** GET /webhooks: rows carry no secrets */
+export const handler = apiRoute({
+  access: 'full',
+  response: ListOf(WebhookRow),
+  query: Pagination,
+  handler: async ({ deps, auth, query }) => {
+    const { webhooks, hasMore } = await listWebhooks(deps, auth.team.id, query);
+    return listOf(webhooks.map(webhookRow), hasMore);
+  },
+});

@@ -1,0 +1,60 @@
+/**
+ * Webhook figures for `npm run bench`: events delivered per second to one endpoint and to 100
+ * endpoints, and the time from an event's record to its receipt at a real receiver (p50, p99).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { recordEvent } from '@mailstack/core/domain/events/record-event';
+import type { LocalHost } from '../lib/local/host.ts';
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** A receiver answering 200 at once, noting when each event arrived and how long after its record. */
+const receiver = async () => {
+  const latencies: number[] = [];
+  let count = 0;
+  let last = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      last = Date.now();
+      count += 1;
+      latencies.push(last - Date.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')).created_at));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, latencies, get count() { return count; }, get last() { return last; }, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+};
+
+const run = async (host: LocalHost, endpoints: number, events: number) => {
+  const deps = host.deps;
+  const team = await createTeam(deps, { name: `Bench webhooks ${endpoints}` });
+  const rx = await receiver();
+  for (let i = 0; i < endpoints; i++) await createWebhook(deps, team.id, { endpoint: `${rx.url}/hook/${i}`, events: ['contact.created'] });
+  const expected = endpoints * events;
+  const start = Date.now();
+  for (let i = 0; i < events; i += 10) {
+    await Promise.all(Array.from({ length: Math.min(10, events - i) }, (_, k) => recordEvent(deps, team.id, 'contact.created', { id: `c${i + k}`, email: `c${i + k}@example.com` })));
+  }
+  const deadline = Date.now() + 10 * 60_000;
+  while (rx.count < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const seconds = (rx.last - start) / 1000;
+  await rx.close();
+  const sorted = [...rx.latencies].sort((a, b) => a - b);
+  return { delivered: rx.count, expected, perSecond: rx.count / seconds, p50: pct(sorted, 50), p99: pct(sorted, 99) };
+};
+
+/** Runs both figures on a started host (workers running) and prints them. */
+export const benchWebhooks = async (host: LocalHost): Promise<void> => {
+  const oneEvents = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 200);
+  const fanEvents = Number(process.env.BENCH_WEBHOOK_FAN_EVENTS ?? 5);
+  const one = await run(host, 1, oneEvents);
+  const many = await run(host, 100, fanEvents);
+  console.log(`webhooks            1 endpoint: ${one.delivered}/${one.expected} events, ${one.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${one.p50} ms, p99 ${one.p99} ms`);
+  console.log(`                    100 endpoints: ${many.delivered}/${many.expected} deliveries (${fanEvents} events each), ${many.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${many.p50} ms, p99 ${many.p99} ms`);
+  console.log(`                    100 endpoints / 1 endpoint throughput: ${(many.perSecond / one.perSecond).toFixed(2)}x`);
+};
