@@ -12,6 +12,7 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
 import { readState } from '../lib/local/state.ts';
+import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -26,6 +27,10 @@ const USAGE = `usage: npm run admin -- <command> [options]
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
+  broadcasts pause --team <id> | --delivery-region <region> [--minutes <n>] [--reason <text>]
+                                         (403 broadcasts_paused on broadcast sends; a region pause
+                                          clears on its own after --minutes, default 60)
+  broadcasts resume --team <id> | --delivery-region <region>
 
 Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
 
@@ -44,6 +49,9 @@ const { positionals, values } = parseArgs({
     clear: { type: 'boolean', default: false },
     table: { type: 'string' },
     region: { type: 'string' },
+    'delivery-region': { type: 'string' },
+    minutes: { type: 'string' },
+    reason: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -146,6 +154,23 @@ switch (`${resource} ${action}`) {
     const ok = await revokeApiKey(deps, await existingTeam(), need('key'));
     if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
     console.log(`key ${values.key} revoked; requests with it now answer 401 invalid_api_key`);
+    break;
+  }
+  case 'broadcasts pause':
+  case 'broadcasts resume': {
+    const region = values['delivery-region'];
+    const target = region ?? (values.team ? await existingTeam() : fail(`--team or --delivery-region is required\n\n${USAGE}`));
+    const scope = region ? 'region' : 'team';
+    if (action === 'resume') {
+      await resumeBroadcasts(deps, scope, target);
+      console.log(`broadcasts resumed for ${scope} ${target}`);
+      break;
+    }
+    const minutes = values.minutes !== undefined ? Number(values.minutes) : region ? 60 : undefined;
+    if (minutes !== undefined && !(minutes > 0)) fail('--minutes must be a positive number');
+    const until = minutes === undefined ? null : Date.now() + minutes * 60_000;
+    await pauseBroadcasts(deps, scope, target, { until, reason: values.reason ?? null });
+    console.log(`broadcasts paused for ${scope} ${target}${until ? ` until ${new Date(until).toISOString()}` : ' until resumed'}; transactional mail is unaffected`);
     break;
   }
   default:

@@ -20,7 +20,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts'] as const;
 export type Area = (typeof AREAS)[number];
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
@@ -38,6 +38,8 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   'api-keys': {},
   webhooks: { queues: ['webhooks'] },
   tracking: { queues: ['events'], linkSecret: true },
+  templates: {},
+  broadcasts: { queues: ['fanout'], scheduler: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -106,6 +108,22 @@ export const ROUTES: readonly RouteEntry[] = [
   r('DELETE', '/suppressions/{id}', 'suppressions/remove-suppression'),
   r('POST', '/suppressions/batch/add', 'suppressions/batch-add-suppressions'),
   r('POST', '/suppressions/batch/remove', 'suppressions/batch-remove-suppressions'),
+  r('POST', '/templates', 'templates/create-template'),
+  r('GET', '/templates', 'templates/list-templates'),
+  r('GET', '/templates/{id}', 'templates/get-template'),
+  r('PATCH', '/templates/{id}', 'templates/update-template'),
+  r('DELETE', '/templates/{id}', 'templates/delete-template'),
+  r('POST', '/templates/{id}/publish', 'templates/publish-template'),
+  r('POST', '/templates/{id}/duplicate', 'templates/duplicate-template'),
+  r('POST', '/broadcasts', 'broadcasts/create-broadcast'),
+  r('GET', '/broadcasts', 'broadcasts/list-broadcasts'),
+  r('GET', '/broadcasts/{id}', 'broadcasts/get-broadcast'),
+  r('PATCH', '/broadcasts/{id}', 'broadcasts/update-broadcast'),
+  r('DELETE', '/broadcasts/{id}', 'broadcasts/delete-broadcast'),
+  r('POST', '/broadcasts/{id}/send', 'broadcasts/send-broadcast'),
+  r('POST', '/broadcasts/{id}/cancel', 'broadcasts/cancel-broadcast'),
+  r('POST', '/broadcasts/{id}/duplicate', 'broadcasts/duplicate-broadcast'),
+  r('GET', '/broadcasts/{id}/recipients', 'broadcasts/list-broadcast-recipients'),
   r('GET', '/preferences/{token}', 'preferences/show-preferences'),
   r('POST', '/preferences/{token}', 'preferences/save-preferences'),
   r('GET', '/unsubscribe/{token}', 'preferences/show-unsubscribe'),

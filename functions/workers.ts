@@ -11,6 +11,10 @@ export const QUEUES = {
   events: { env: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   webhooks: { env: 'WEBHOOK_QUEUE_URL', visibilityTimeoutSeconds: 120 },
   erase: { env: 'ERASE_QUEUE_URL', visibilityTimeoutSeconds: 120 },
+  /** Broadcast send jobs: apart from `send` so transactional mail never waits behind a broadcast. */
+  broadcast: { env: 'BROADCAST_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  /** Broadcast fan-out steps (also dropped here by the scheduler for later pages). */
+  fanout: { env: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 120 },
 } as const;
 
 /** A queue name. */
@@ -63,6 +67,8 @@ export interface TimerEntry {
 /** Every worker. */
 export const WORKERS: readonly WorkerEntry[] = [
   { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true } },
+  { name: 'send-broadcast-email', queue: 'broadcast', entry: 'workers/send-broadcast-email.worker', batchSize: 10, needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true } },
+  { name: 'broadcast-fanout', queue: 'fanout', entry: 'workers/broadcast-fanout.worker', batchSize: 1, needs: { queues: ['broadcast', 'fanout'], scheduler: true } },
   { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
   { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },
   { name: 'fan-out-events', queue: 'events', entry: 'workers/fan-out-events.worker', batchSize: 10, concurrency: 2, needs: { queues: ['webhooks'] } },
@@ -78,7 +84,7 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [
-  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send'] } },
+  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send', 'broadcast'] } },
   { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1, needs: { queues: ['send'] } },
   { name: 'sweep-undispatched-events', entry: 'workers/sweep-undispatched-events', everyMinutes: 1, needs: { queues: ['events'] } },
   { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },

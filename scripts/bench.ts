@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
  * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
- * contacts, the sweeper's reads per run against stored mail that is not due, and webhook
- * delivery (throughput to one endpoint and to 100, record-to-receipt latency), measured in one
- * run on the local host.
+ * contacts, the sweeper's reads per run against stored mail that is not due, webhook
+ * delivery (throughput to one endpoint and to 100, record-to-receipt latency), and a broadcast
+ * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
+ * beside it), measured in one run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -18,6 +19,7 @@ import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
 import { takeSendSlot } from '@mailstack/core/table/send-slots';
+import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
 import { benchWebhooks } from './bench-webhooks.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
@@ -29,6 +31,9 @@ const SMTP_MESSAGES = Number(process.env.BENCH_SMTP ?? 200);
 const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 10_000);
 const PACED = Number(process.env.BENCH_PACED ?? 30 * RATE);
 const PACING_SENDERS = 20;
+/** Contacts of the broadcast run (its send pace is the bench's provider rate: 70% of 14/s). */
+const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
+const PLANNED = 100_000;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
@@ -209,6 +214,63 @@ try {
 
   // 6. Webhooks: events to one endpoint and to 100, record to receipt.
   await benchWebhooks(host);
+
+  // 7. A broadcast. The planner for PLANNED contacts (pure: its cost and what it answers), then a
+  // real run of BROADCAST contacts through fan-out and the broadcast workers against the stand-in at
+  // the bench's rate, with one transactional probe a second beside it; the same probes idle first.
+  const planStart = performance.now();
+  const planned = planBroadcast({ audience: PLANNED, providerRate: RATE, now: Date.now(), requestedAt: Date.now(), busyUntil: 0, daily: null });
+  const planMs = performance.now() - planStart;
+  const segment = (await resend.segments.create({ name: 'Bench broadcast' })).data!.id;
+  for (let b = 0; b < BROADCAST; b += 1000) {
+    const items = Array.from({ length: Math.min(1000, BROADCAST - b) }, (_, i) => ({ email: `listener${b + i}@example.com`, first_name: `L${b + i}`, segments: [{ id: segment }] }));
+    const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+    if (res.status !== 200) throw new Error(`broadcast contacts failed: ${await res.text()}`);
+  }
+  const probeIds = new Set<string>();
+  const probe = async (n: number): Promise<number> => {
+    const out = await resend.emails.send(email(900_000 + n));
+    if (out.error) throw new Error(`probe failed: ${out.error.message}`);
+    const accepted = Date.now();
+    probeIds.add(out.data!.id);
+    for (;;) {
+      const at = host.provider.acceptedAt.get(out.data!.id);
+      if (at !== undefined) return at - accepted;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const idle: number[] = [];
+  for (let n = 0; n < 20; n++) { idle.push(await probe(n)); await new Promise((r) => setTimeout(r, 500)); }
+  const counters0 = snapshot(deps.counters);
+  const made = await resend.broadcasts.create({ segmentId: segment, from: 'Bench <bench@bench.example.com>', subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}' });
+  if (made.error) throw new Error(`broadcast create failed: ${made.error.message}`);
+  const sentAt = Date.now();
+  const answer = (await resend.broadcasts.send(made.data!.id)).data as unknown as { finishes_at: string };
+  const announced = Date.parse(answer.finishes_at);
+  const busy: number[] = [];
+  let done = false;
+  const watcher = (async () => {
+    const deadline = announced + 10 * 60_000;
+    while (!done && Date.now() < deadline) {
+      const b = (await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string };
+      if (b.status === 'sent') done = true;
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  for (let n = 100; !done; n++) { busy.push(await probe(n)); await new Promise((r) => setTimeout(r, 1000)); }
+  await watcher;
+  const broadcastSends = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).map(([, at]) => at).sort((a, b) => a - b);
+  const first = broadcastSends[0]!;
+  const last = broadcastSends.at(-1)!;
+  const achievedRate = (broadcastSends.length - 1) / ((last - first) / 1000);
+  const finishError = Math.abs(last - announced) / (announced - sentAt);
+  const spent = snapshot(deps.counters);
+  idle.sort((a, b) => a - b);
+  busy.sort((a, b) => a - b);
+  console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
+  console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
+  console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
+  console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
 } finally {
   await host.stop();
 }

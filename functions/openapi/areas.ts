@@ -11,6 +11,8 @@ import { handler as suppressions } from '../suppressions/index.ts';
 import { handler as preferences } from '../preferences/index.ts';
 import { handler as openapi } from './index.ts';
 import { handler as apiKeys } from '../api-keys/index.ts';
+import { handler as templates } from '../templates/index.ts';
+import { handler as broadcasts } from '../broadcasts/index.ts';
 import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 
@@ -30,6 +32,8 @@ export const AREA_ENTRIES: Record<Area, AreaHandler> = {
   preferences,
   openapi,
   'api-keys': apiKeys,
+  templates,
+  broadcasts,
   webhooks,
   tracking,
 };

@@ -11,7 +11,7 @@ import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
-import { LOCAL_EVENTS_TOPIC_ARN, startSesStandIn } from './stand-ins/ses.ts';
+import { LOCAL_EVENTS_TOPIC_ARN, startSesStandIn, type ProviderStats } from './stand-ins/ses.ts';
 import { createApiServer } from './server.ts';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from './certificate.ts';
@@ -62,7 +62,7 @@ export interface LocalHost {
   readonly state: Omit<LocalState, 'pid'>;
   readonly deps: Deps;
   /** What the SES stand-in accepted and throttled (for the benchmark). */
-  readonly provider: { accepted: number; throttled: number };
+  readonly provider: ProviderStats;
   /** Starts the queue workers when the host was started without them. */
   startWorkers(): void;
   stop(): Promise<void>;

@@ -56,6 +56,7 @@ const invoke = (invocations: Invocation[]): Outcome[] => {
     input: JSON.stringify({ invocations }),
     encoding: 'utf8',
     timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...inherited, ...local().env },
   });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
@@ -128,6 +129,17 @@ describe('synthesized Lambda bundles', () => {
       'Functions/openapi': apiEvent('GET', '/openapi.json', '/openapi.json'),
       'Functions/api-keys': apiEvent('POST', '/api-keys', '/api-keys', { key: t.secret, body: { name: 'bundle' } }),
       'Functions/unmatched': { ...apiEvent('GET', '/no-such-thing', '/no-such-thing', { key: t.secret }), routeKey: '$default' },
+      'Functions/templates': apiEvent('POST', '/templates', '/templates', { key: t.secret, body: { name: 'bundle', html: '<p>Hi {{{NAME|there}}}</p>' } }),
+      'Functions/broadcasts': apiEvent('GET', '/broadcasts', '/broadcasts', { key: t.secret }),
+      // A fan-out step and a send job for a broadcast that does not exist: each bundle loads, reads the table and lets it go.
+      'Workers/broadcast-fanout': sqsEvent('fanout', [{ teamId: t.team.id, broadcastId: randomUUID() }]),
+      'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
+      'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
+      'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
+      // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
+      'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),
+      'Workers/deliver-webhooks': sqsEvent('webhooks', [{ teamId: t.team.id, webhookId: randomUUID(), eventId: randomUUID() }]),
+      'Timers/sweep-undispatched-events': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Workers/erase-history': sqsEvent('erase', [{ teamId: t.team.id, jobId: randomUUID() }]),
       'Timers/release-parked-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Timers/resume-erase-jobs': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
@@ -147,7 +159,7 @@ describe('synthesized Lambda bundles', () => {
     };
     for (const r of results) expect(r.ok, `${r.name}: ${r.error}`).toBe(true);
 
-    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/preferences': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
+    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/templates': 201, 'Functions/preferences': 404, 'Functions/tracking': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
     for (const f of staged.functions.filter((f) => f.group === 'Functions')) {
       const name = `${f.group}/${f.name}`;
       const { statusCode, body } = result(name);
@@ -158,6 +170,11 @@ describe('synthesized Lambda bundles', () => {
     // the foreign topic's record fails (and would wait in the DLQ); the other is applied
     expect(result('Workers/receive-provider-events')).toEqual({ batchItemFailures: [{ itemIdentifier: providerEvents.Records[1]!.messageId }] });
     expect(result('Workers/send-email')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/send-broadcast-email')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/broadcast-fanout')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
+    expect(result('Timers/sweep-undispatched-events')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/sweep-stuck-emails')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });

@@ -28,5 +28,5 @@ for (const { name, file, event } of input.invocations) {
     results.push({ name, ok: false, error: String(error?.stack ?? error) });
   }
 }
-process.stdout.write(`\nRESULTS ${JSON.stringify({ results })}\n`);
-process.exit(0);
+// Exit once the line is written: stdout to a pipe is asynchronous, and exiting earlier cuts a long line.
+process.stdout.write(`\nRESULTS ${JSON.stringify({ results })}\n`, () => process.exit(0));

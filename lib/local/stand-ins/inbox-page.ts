@@ -48,6 +48,18 @@ const page = (nonce: string) => `<!DOCTYPE html>
         box.append(frame);
       }
       if (m.body?.text) box.append(el('pre', m.body.text));
+      // The headers and raw MIME the stand-in kept, as text, each under its button.
+      const section = (name, label, text) => {
+        const pre = el('pre', text);
+        pre.id = (m.messageId ?? '') + '-' + name;
+        pre.hidden = true;
+        const button = el('button', label);
+        button.dataset.toggle = pre.id;
+        button.addEventListener('click', () => { pre.hidden = !pre.hidden; });
+        box.append(button, pre);
+      };
+      if (m.headers?.length) section('headers', 'Toggle headers', m.headers.map((h) => h.name + ': ' + h.value).join('\\n'));
+      if (m.raw) section('raw', 'Toggle raw MIME', m.raw);
       for (const a of m.attachments ?? []) box.append(el('div', 'Attachment: ' + (a.filename ?? '(unnamed)') + ' (' + (a.contentType ?? '') + ')', 'meta'));
       list.append(box);
     }

@@ -6,10 +6,45 @@ import { installInboxPage } from './inbox-page.ts';
 
 const require = createRequire(import.meta.url);
 
+/** A stored inbox message as aws-ses-v2-local keeps it, plus what we add: the raw MIME and every header. */
+interface StoredEmail { messageId: string; raw?: string; headers?: { name: string; value: string }[] }
+const inboxStore = () => (require('aws-ses-v2-local/dist/store.js') as { getStoreReadonly(): { emails: StoredEmail[] } }).getStoreReadonly();
+
+/** The header fields of a raw message (folded lines joined), in order. */
+export const headersOf = (raw: string): { name: string; value: string }[] => {
+  const end = raw.search(/\r?\n\r?\n/);
+  const block = (end === -1 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
+  return block.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => {
+    const at = l.indexOf(':');
+    return { name: l.slice(0, at).trim(), value: l.slice(at + 1).trim() };
+  });
+};
+
+/** Keeps a sent message's raw MIME and headers on its inbox entry, so the store JSON and the view show them. */
+const keepRaw = (messageId: string, raw: string) => {
+  const emails = inboxStore().emails;
+  for (let i = emails.length - 1; i >= 0 && i >= emails.length - 1000; i--) {
+    const e = emails[i]!;
+    if (e.messageId === messageId) {
+      e.raw = raw;
+      e.headers = headersOf(raw);
+      return;
+    }
+  }
+};
+
+
 /** What the stand-in remembers of an SES email identity. */
 interface Identity {
   tokens: string[];
   verificationRequested: boolean;
+}
+
+/** What the stand-in counts: sends accepted and throttled, and when it accepted each email (by its email_id tag). */
+export interface ProviderStats {
+  accepted: number;
+  throttled: number;
+  readonly acceptedAt: Map<string, number>;
 }
 
 /** Options of the SES stand-in. */
@@ -24,6 +59,8 @@ export interface SesStandInOptions {
   readonly ratePerSecond: number;
   /** The address the inbox page listens on. @default - 127.0.0.1 */
   readonly inboxAddress?: string | undefined;
+  /** Which events to notify: every outcome of the simulator (default), or only Send (large test runs). */
+  readonly events?: 'all' | 'send';
 }
 
 /** What the stand-in does after accepting a message for each recipient (the SES mailbox simulator). */
@@ -76,9 +113,9 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: { accepted: number; throttled: number } }> => {
+export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: ProviderStats }> => {
   let sink: EventsSink | undefined;
-  const stats = { accepted: 0, throttled: 0 };
+  const stats: ProviderStats = { accepted: 0, throttled: 0, acceptedAt: new Map() };
   let window = { second: 0, count: 0 };
   const notify = (event: unknown) => {
     if (!sink) return;
@@ -159,13 +196,16 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
           stats.accepted++;
           const request = JSON.parse(body.toString() || '{}');
           const messageId = (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
+          if (request.Content?.Raw?.Data) keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
           const tags = Object.fromEntries((request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]));
+          if (tags.email_id?.[0]) stats.acceptedAt.set(tags.email_id[0], Date.now());
           // Events follow the way SES sends them: shortly after, in order, one notification each.
           let delay = 20;
           for (const recipient of recipients) {
             for (const kind of outcomesFor(recipient)) {
               if (kind === 'Send' && recipient !== recipients[0]) continue;
+              if (kind !== 'Send' && options.events === 'send') continue;
               setTimeout(() => notify(sesEvent(kind, messageId, request.FromEmailAddress, recipients, tags, recipient)), (delay += 15));
             }
           }

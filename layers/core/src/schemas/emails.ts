@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { EmailTemplateRef } from './templates.ts';
 
 const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
 const Tag = v.strictObject({
@@ -10,9 +11,9 @@ const Tag = v.strictObject({
 /** One email to send (POST /emails, and each item of POST /emails/batch). */
 export const SendEmailRequest = v.pipe(
   v.strictObject({
-    from: v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.'),
+    from: v.optional(v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.')),
     to: AddressOrList('to'),
-    subject: v.pipe(v.string('is required.'), v.maxLength(998, 'must be at most 998 characters.')),
+    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(998, 'must be at most 998 characters.'))),
     cc: v.optional(AddressOrList('cc')),
     bcc: v.optional(AddressOrList('bcc')),
     reply_to: v.optional(AddressOrList('reply_to')),
@@ -23,11 +24,17 @@ export const SendEmailRequest = v.pipe(
     tags: v.optional(v.array(Tag, 'must be an array of {name, value}.')),
     scheduled_at: v.optional(v.string('must be an ISO 8601 date-time.')),
     topic_id: v.optional(v.nullable(v.pipe(v.string(), v.uuid('must be the id of a topic.')))),
-    template: v.optional(v.custom<never>(() => false, 'templates are not supported by POST /emails on this service yet; send `html` or `text`.')),
+    template: v.optional(EmailTemplateRef),
   }),
-  v.check((e) => e.html !== undefined || e.text !== undefined, 'Give `html` or `text` (or both): the email needs a body.'),
+  v.forward(v.check((e) => e.template !== undefined || e.from !== undefined, 'is required: the sender, e.g. `Acme <hello@acme.com>` (or send with a `template` that has one).'), ['from']),
+  v.forward(v.check((e) => e.template !== undefined || e.subject !== undefined, 'is required (or send with a `template` that has one).'), ['subject']),
+  v.check((e) => e.template === undefined || (e.html === undefined && e.text === undefined), '`template` gives the body: leave out `html` and `text` when sending with a template.'),
+  v.check((e) => e.template !== undefined || e.html !== undefined || e.text !== undefined, 'Give `html` or `text` (or both), or a `template`: the email needs a body.'),
 );
 export type SendEmailRequest = v.InferOutput<typeof SendEmailRequest>;
+
+/** An email with its template applied: sender, subject and body are known. */
+export type ResolvedEmail = Omit<SendEmailRequest, 'from' | 'subject' | 'template'> & { from: string; subject: string };
 
 /** POST /emails/batch: a bare array of 1 to 100 emails (each checked on its own). */
 export const SendBatchRequest = v.pipe(

@@ -58,6 +58,15 @@
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
  * | requests in flight to an endpoint    | pk WHFLIGHT#<w>, sk FLIGHT (count n, map holder -> lease end)    |
  * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>, sk RATE (ttl)                      |
+ * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>, sk PACE (ttl)             |
+ * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
+ * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
+ * | broadcast by id, broadcasts of a team| pk TEAM#<t>, sk BROADCAST#<id>                                   |
+ * | broadcast fan-out checkpoint         | pk TEAM#<t>#BCAST#<id>, sk CHECKPOINT                            |
+ * | broadcast recipient outcome          | pk TEAM#<t>#BCAST#<id>, sk RCPT#<contactId> (skips and sends)    |
+ * | broadcast send counts (sharded)      | pk TEAM#<t>#BCAST#<id>, sk COUNT#<shard 00-31>                   |
+ * | broadcasts holding a region's pacer  | pk BCASTLANE#<region>, sk <broadcastId> (while sending)          |
+ * | operator pause of broadcasts         | pk BCASTPAUSE, sk TEAM#<t> / REGION#<region>                     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
  */
@@ -110,6 +119,8 @@ export const keys = {
   pacing: {
     /** The line of provider sends in one region, across every worker: `next` is the next free slot (epoch second × rate + place in that second). */
     line: (region: string) => ({ pk: `PACE#${region}`, sk: 'LINE' }),
+    /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
+    broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },
   usage: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
@@ -199,6 +210,29 @@ export const keys = {
     attemptPrefix: (eventId: string) => `ATTEMPT#${eventId}#`,
     inFlight: (webhookId: string) => ({ pk: `WHFLIGHT#${webhookId}`, sk: 'FLIGHT' }),
     second: (webhookId: string, second: number) => ({ pk: `WHRATE#${webhookId}#${second}`, sk: 'RATE' }),
+  },
+  template: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `TEMPLATE#${id}` }),
+    aliasGuard: (teamId: string, alias: string) => ({ pk: team(teamId), sk: `TEMPLATEALIAS#${alias}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'TEMPLATE#',
+  },
+  broadcast: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `BROADCAST#${id}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'BROADCAST#',
+    checkpoint: (teamId: string, id: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: 'CHECKPOINT' }),
+    recipient: (teamId: string, id: string, contactId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `RCPT#${contactId}` }),
+    recipientPartition: (teamId: string, id: string) => `${team(teamId)}#BCAST#${id}`,
+    recipientPrefix: 'RCPT#',
+    /** Send counters spread over shards so concurrent sends do not contend on one item. */
+    counter: (teamId: string, id: string, shard: number) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `COUNT#${String(shard).padStart(2, '0')}` }),
+    counterShards: 32,
+    /** A broadcast holding broadcast capacity in a region, from send until its last send. */
+    lane: (region: string, broadcastId: string) => ({ pk: `BCASTLANE#${region}`, sk: broadcastId }),
+    lanePartition: (region: string) => `BCASTLANE#${region}`,
+    pauseTeam: (teamId: string) => ({ pk: 'BCASTPAUSE', sk: `TEAM#${teamId}` }),
+    pauseRegion: (region: string) => ({ pk: 'BCASTPAUSE', sk: `REGION#${region}` }),
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -1,5 +1,5 @@
 import type { Deps } from '../runtime/deps.ts';
-import { updateItem } from './ops.ts';
+import { addToCounters, updateItem } from './ops.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -15,7 +15,7 @@ export type SlotOutcome = { readonly granted: boolean; readonly second: number; 
  * the job goes back on the queue until its second, so a backlog fills every second ahead at the
  * rate, in order, and nothing sent later can jump the line. An idle line restarts at this second.
  */
-export const takeSendSlot = async (deps: Deps, region: string): Promise<SlotOutcome> => {
+export const takeSendSlot = async (deps: Deps, region: string, broadcastCeiling?: number): Promise<SlotOutcome> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const nowSecond = Math.floor(deps.clock.now() / 1000);
   const first = nowSecond * rate;
@@ -30,4 +30,21 @@ export const takeSendSlot = async (deps: Deps, region: string): Promise<SlotOutc
     const second = Math.floor(slot / rate);
     return { granted: second <= nowSecond, second, retryInSeconds: Math.max(0, second - nowSecond) };
   }
+};
+
+/**
+ * A broadcast send's place: in the current second only, never booked ahead (so transactional
+ * mail is never queued behind a broadcast), and only within the broadcast share of that second
+ * (a per-second counter with `ceiling`), so the rest of every second stays open to transactional
+ * mail while a broadcast runs. False: no place now; the job comes back in a second.
+ */
+export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<boolean> => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const nowSecond = Math.floor(deps.clock.now() / 1000);
+  if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return false;
+  const first = nowSecond * rate;
+  const line = keys.pacing.line(region);
+  if (await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: first + rate }] })) return true;
+  // An idle line (behind this second) restarts here, as a transactional send would restart it.
+  return (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) !== undefined;
 };

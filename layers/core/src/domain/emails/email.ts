@@ -82,6 +82,10 @@ export interface EmailItem {
   readonly attempts: number;
   readonly failure_reason: string | null;
   readonly updated_at: string;
+  /** Broadcast mail: the broadcast, the contact it goes to, and its planned send instant. */
+  readonly broadcast_id?: string;
+  readonly contact_id?: string;
+  readonly slot_at?: string;
   /** When the provider accepted it (tracking's too-soon rule). */
   readonly sent_at?: string;
   /** A person opened or clicked it (tracking); shown as last_event after sent/delivered. */
@@ -98,3 +102,7 @@ export interface SendJob {
   /** The epoch second of the provider send slot this job booked (pacing): it sends then without asking again. */
   readonly slotSecond?: number;
 }
+
+/** The queue an email's send job goes to: broadcast mail has its own, so transactional mail never waits behind it. */
+export const sendQueueOf = (config: { SEND_QUEUE_URL: string; BROADCAST_QUEUE_URL: string }, e: Pick<EmailItem, 'broadcast_id'>): string =>
+  e.broadcast_id && config.BROADCAST_QUEUE_URL ? config.BROADCAST_QUEUE_URL : config.SEND_QUEUE_URL;

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
-import type { SendEmailRequest } from '../../schemas/emails.ts';
+import type { ResolvedEmail } from '../../schemas/emails.ts';
 import { PLANS } from '../teams/plans.ts';
 import { MAX_RECIPIENTS } from '../../limits.ts';
 import { findDomainByName, type Domain } from '../domains/domain.ts';
@@ -64,7 +64,7 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, cache: D
  * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored. The
  * team-level refusals (suspension, pause) are the caller's, checked once per call (admitSender).
  */
-export const prepareEmail = async (deps: Deps, caller: Caller, input: SendEmailRequest, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
+export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEmail, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
   const from = parseMailbox(input.from, 'from');
   let to = parseMailboxList(input.to, 'to');
   let cc = parseMailboxList(input.cc, 'cc');

@@ -9,6 +9,7 @@ import { assertSendingAllowed } from '../deliverability/guardrail.ts';
 import { prepareEmail, type DomainCache } from './prepare-email.ts';
 import { acceptEmails } from './accept-emails.ts';
 import { validateMessageId } from './rules/headers.ts';
+import { applyTemplate, type TemplateCache } from '../templates/apply-template.ts';
 
 /** Options of a send beyond the request body (the SMTP relay's message). */
 export interface SendOptions {
@@ -22,11 +23,11 @@ export const admitSender = async (deps: Deps, caller: Caller): Promise<void> => 
   await assertSendingAllowed(deps, caller.team);
 };
 
-/** POST /emails (and each SMTP relay message): one email through every send rule, stored and queued. */
+/** POST /emails (and each SMTP relay message): one email (a template applied) through every send rule, stored and queued. */
 export const sendEmail = async (deps: Deps, caller: Caller, input: SendEmailRequest, options: SendOptions = {}): Promise<{ id: string }> => {
   await admitSender(deps, caller);
   const messageId = options.messageId === undefined ? undefined : validateMessageId(options.messageId);
-  const prepared = await prepareEmail(deps, caller, input);
+  const prepared = await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, input));
   const [email] = await acceptEmails(deps, caller, [messageId === undefined ? prepared : { ...prepared, messageId }]);
   return { id: email!.id };
 };
@@ -38,7 +39,8 @@ export const sendEmail = async (deps: Deps, caller: Caller, input: SendEmailRequ
 export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unknown[], mode: BatchMode) => {
   await admitSender(deps, caller);
   const cache: DomainCache = new Map();
-  const { valid, errors } = await checkBatch(items, mode, (raw) => prepareEmail(deps, caller, validate(SendEmailRequest, raw), cache));
+  const templates: TemplateCache = new Map();
+  const { valid, errors } = await checkBatch(items, mode, async (raw) => prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), cache));
   const emails = await acceptEmails(deps, caller, valid.map((p) => p.value));
   const data = emails.map((e) => ({ id: e.id }));
   return mode === 'permissive' ? { data, errors } : { data };

@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { addToCounters, type Key } from '../../table/ops.ts';
+import { addToCounters, getItem, type Key } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import type { Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
@@ -76,4 +76,21 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
   }
   await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
   return send();
+};
+
+/**
+ * Counts broadcast sends on the team's usage (today, and the month on monthly plans) without a
+ * cap: the broadcast's plan already placed them within the daily quota.
+ */
+export const countSends = async (deps: Deps, team: Team, n: number): Promise<void> => {
+  if (n === 0) return;
+  const cal = calendarOf(deps.clock.now());
+  await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS);
+  if (deps.config.CLOUD && PLANS[team.plan].emailsPerMonth !== null) await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null);
+};
+
+/** What a team has sent today (the usage day counter). */
+export const sentToday = async (deps: Deps, teamId: string): Promise<number> => {
+  const day = await getItem(deps, keys.usage.day(teamId, calendarOf(deps.clock.now()).day));
+  return Number(day?.emails_sent ?? 0);
 };

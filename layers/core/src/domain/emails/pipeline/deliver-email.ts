@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, transact, updateItem, type Condition } from '../../../table/ops.ts';
+import { getItem, transact, updateItem, type Condition, type Write } from '../../../table/ops.ts';
 import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { takeSendSlot } from '../../../table/send-slots.ts';
+import { takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
+import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
+import { broadcastRate } from '../../broadcasts/plan.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -47,11 +49,12 @@ const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
 /** Only the claim holder records the outcome, and only while the provider's events have not moved it on. */
 const heldClaim = (token: string): Condition => ({ and: [{ attr: 'status', eq: 'sending' }, { attr: 'claim_token', eq: token }] });
 
-/** Records the outcome with its event in one transaction; false when the claim was lost meanwhile. */
-const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<string, unknown>, event: ReturnType<typeof eventItem>): Promise<boolean> => {
+/** Records the outcome with its event (and a broadcast email's counter and recipient row) in one transaction; false when the claim was lost meanwhile. */
+const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<string, unknown>, event: ReturnType<typeof eventItem>, also: readonly Write[] = []): Promise<boolean> => {
   const written = await transact(deps, [
     { update: keys.email.item(e.team_id, e.id), change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] }, when: heldClaim(token) },
     { put: event.item },
+    ...also,
   ]);
   if (written.ok) await publishEvents(deps, [event.record]);
   return written.ok;
@@ -80,6 +83,11 @@ const release = async (deps: Deps, e: EmailItem, token: string, bookedSecond?: n
 export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> => {
   const e = (await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined;
   if (!e || !isDue(e, deps.clock.now())) return done;
+  if (e.broadcast_id) {
+    const early = broadcastSlotWait(deps, e);
+    if (early > 0) return { kind: 'retry', delaySeconds: early, job };
+    if (await broadcastCanceled(deps, e)) return done;
+  }
   const { slotSecond, ...unbooked } = job;
   const nowSecond = Math.floor(deps.clock.now() / 1000);
   // A job back before its booked second (the queue's delay is capped at 15 minutes) waits again.
@@ -87,7 +95,13 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   const token = await claim(deps, e);
   if (!token) return done;
   // No waiting for a slot: a place in a later second goes back on the queue, booked, until then.
-  if (slotSecond === undefined) {
+  if (e.broadcast_id) {
+    // Broadcast mail sends in the current second within the broadcast share, or comes back in a second.
+    if (!(await takeBroadcastSlot(deps, e.region, broadcastRate(deps.config.PROVIDER_RATE_PER_SECOND)))) {
+      await release(deps, e, token, nowSecond + 1);
+      return { kind: 'retry', delaySeconds: 1, job: unbooked };
+    }
+  } else if (slotSecond === undefined) {
     const slot = await takeSendSlot(deps, e.region);
     if (!slot.granted) {
       await release(deps, e, token, slot.second);
@@ -97,8 +111,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   }
   let providerMessageId: string;
   try {
-    // Topic sends carry the service's one-click unsubscribe link (for the first recipient).
-    const unsubscribe = e.topic_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
+    // Topic sends and broadcasts carry the service's one-click unsubscribe link (for the first recipient).
+    const unsubscribe = e.topic_id || e.broadcast_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
     const raw = await composeMessage(deps, e, unsubscribe, await trackingOf(deps, e));
     ({ providerMessageId } = await deps.mail.send({
       region: e.region,
@@ -117,7 +131,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       deps.logger.warn('the provider refused the email', { reason, attempts });
       deps.metrics.addMetric('EmailsFailed', 'Count', 1);
       await finish(deps, e, token, { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
-        eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }));
+        eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }), broadcastOutcome(deps, e, 'failed'));
       return done;
     }
     await release(deps, e, token);
@@ -127,7 +141,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
   const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, sent_at: now, ...keys.email.byProviderMessage(providerMessageId) },
-    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)));
+    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)), broadcastOutcome(deps, e, 'sent'));
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
   if (recorded) await countOutcome(deps, e.team_id, 'sent');
   return done;

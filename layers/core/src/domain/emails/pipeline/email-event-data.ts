@@ -9,6 +9,7 @@ export const emailEventData = (e: EmailItem) => ({
   subject: e.subject,
   message_id: e.message_id,
   tags: Object.fromEntries(e.tags.map((t) => [t.name, t.value])),
+  ...(e.broadcast_id ? { broadcast_id: e.broadcast_id } : {}),
 });
 
 /**

@@ -6,6 +6,7 @@ import { addSuppression } from '../../suppressions/suppression-store.ts';
 import type { EmailItem, EmailStatus } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
 import { outcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
+import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
 
 /** An SES event notification (the parts we read). */
 export interface SesEvent {
@@ -87,6 +88,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
         when: { attr: 'status', eq: email.status },
       },
       { put: record.item },
+      ...providerEventWrites(deps, email, change.status),
       ...(outcome || leftHere ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))] : []),
     ]);
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.

@@ -2,7 +2,7 @@ import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
 import { queryPages } from '../../../table/ops.ts';
 import { sendJob } from '../accept-emails.ts';
-import type { SendJob } from '../email.ts';
+import { sendQueueOf, type SendJob } from '../email.ts';
 
 /**
  * Finds emails still before the provider past their due time plus the grace period (stored but
@@ -12,12 +12,18 @@ import type { SendJob } from '../email.ts';
  */
 export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number }> => {
   const cutoff = new Date(deps.clock.now() - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
-  const jobs: { body: SendJob }[] = [];
+  // Broadcast mail goes back on its own queue, so transactional mail never waits behind it.
+  const jobs = new Map<string, { body: SendJob }[]>();
+  let requeued = 0;
   for (let shard = 0; shard < keys.email.dueShards; shard++) {
     for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.email.sendDuePartition(shard), below: cutoff })) {
-      jobs.push(...page.items.map((e) => sendJob({ team_id: e.team_id, id: e.id })));
+      for (const e of page.items) {
+        const queue = sendQueueOf(deps.config, e);
+        jobs.set(queue, [...(jobs.get(queue) ?? []), sendJob({ team_id: e.team_id, id: e.id })]);
+        requeued++;
+      }
     }
   }
-  await deps.queue.send(deps.config.SEND_QUEUE_URL, jobs);
-  return { requeued: jobs.length };
+  for (const [queue, list] of jobs) await deps.queue.send(queue, list);
+  return { requeued };
 };

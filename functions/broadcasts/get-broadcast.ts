@@ -1,0 +1,15 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { BroadcastObject } from '@mailstack/core/schemas/broadcasts';
+import { IdParams } from '@mailstack/core/schemas/common';
+import { broadcastView, getBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+
+/** GET /broadcasts/{id}: with sent_count and the live finishes_at. */
+export const handler = apiRoute({
+  access: 'full',
+  response: BroadcastObject,
+  params: IdParams,
+  handler: async ({ deps, auth, params }) => {
+    const { broadcast, checkpoint } = await getBroadcast(deps, auth.team.id, params.id);
+    return broadcastView(broadcast, checkpoint, deps.clock.now());
+  },
+});

@@ -1,0 +1,11 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
+import { publishTemplate } from '@mailstack/core/domain/templates/templates';
+
+/** POST /templates/{id}/publish */
+export const handler = apiRoute({
+  access: 'full',
+  response: ObjectRef('template'),
+  params: IdParams,
+  handler: async ({ deps, auth, params }) => ({ object: 'template', id: (await publishTemplate(deps, auth.team.id, params.id)).id }),
+});

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { batchGetItems } from '../../table/ops.ts';
+import {
+  advanceCheckpoint, readBroadcastWithCheckpoint, releaseLane, segmentMemberPage, topicChoicesOf, writeRecipients, writeSkips, type BroadcastItem, type Checkpoint,
+} from '../../table/broadcasts.ts';
+import { contactFromItem, type Contact } from '../contacts/contact.ts';
+import { propertyTypes } from '../contacts/contact-properties.ts';
+import { findSuppressed } from '../suppressions/suppression-store.ts';
+import { getTopic } from '../topics/topics.ts';
+import { getTeam } from '../teams/team.ts';
+import { countSends } from '../quotas/reserve-quota.ts';
+import { parseMailbox } from '../emails/rules/addresses.ts';
+import type { EmailItem, SendJob } from '../emails/email.ts';
+import { render } from '../templates/render.ts';
+import { recipientLookup } from './personalize.ts';
+import { slotAt } from './plan.ts';
+import { fanOutScheduleName, kickFanOut, type FanOutJob } from './send-broadcast.ts';
+
+/** Segment members read per page. */
+export const FANOUT_PAGE = 100;
+/** Recipients are queued at most this long before their slot (SQS holds each until its slot). */
+export const LOOKAHEAD_MS = 60_000;
+/** One fan-out invocation works at most this long, then hands over to a fresh one. */
+export const STEP_BUDGET_MS = 20_000;
+
+/**
+ * A recipient's email id, the same on every attempt (broadcast + contact), so a resumed page
+ * finds the email a crashed one wrote instead of making a second. Keeps the broadcast id's time
+ * prefix so the team's email list stays in time order.
+ */
+export const recipientEmailId = (broadcastId: string, contactId: string): string => {
+  const h = createHash('sha256').update(`${broadcastId}:${contactId}`).digest('hex');
+  const variant = ((parseInt(h[15]!, 16) & 3) | 8).toString(16);
+  return `${broadcastId.slice(0, 8)}-${broadcastId.slice(9, 13)}-8${h.slice(0, 3)}-${variant}${h.slice(3, 6)}-${h.slice(6, 18)}`;
+};
+
+type Skip = 'unsubscribed' | 'suppressed' | 'opted_out';
+
+const preheader = (text: string | null) => (text ? `<div style="display:none;max-height:0;overflow:hidden">${text.replace(/[<>&]/g, '')}</div>` : '');
+
+/** The email a recipient gets: the broadcast rendered with the contact's values. */
+const recipientEmail = (b: BroadcastItem, contact: Contact, lookup: ReturnType<typeof recipientLookup>, slot: number, now: string): EmailItem => {
+  const id = recipientEmailId(b.id, contact.id);
+  return {
+    type: 'email', id, team_id: b.team_id, from: parseMailbox(b.from, 'from').formatted, to: [contact.email], cc: [], bcc: [], reply_to: b.reply_to ?? [],
+    subject: render(b.subject, lookup, 'text'),
+    html: b.html === null ? null : preheader(b.preview_text) + render(b.html, lookup, 'html'),
+    text: b.text === null ? null : render(b.text, lookup, 'text'),
+    headers: null, tags: [], topic_id: b.topic_id, attachment_chunks: 0, attachments: [], status: 'queued', created_at: now, scheduled_at: null,
+    message_id: `<${id}@${b.domain_name}>`, provider_message_id: null, domain_id: b.domain_id!, region: b.region!, attempts: 0, failure_reason: null, updated_at: now,
+    broadcast_id: b.id, contact_id: contact.id, slot_at: new Date(slot).toISOString(),
+  };
+};
+
+/**
+ * One step of a broadcast's fan-out: pages the segment from the checkpoint, skips (and counts)
+ * unsubscribed contacts, suppressed addresses and topic opt-outs, writes each eligible
+ * recipient's email (deterministic id, only if absent) and queues its send job to arrive at its
+ * planned slot, then advances the checkpoint. Pages no further ahead than the look-ahead: the rest
+ * is continued by a schedule. A canceled broadcast's fan-out only counts the rest, writing nothing.
+ */
+export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void> => {
+  const began = deps.clock.now();
+  const team = await getTeam(deps, job.teamId);
+  if (!team) return;
+  let declared: Awaited<ReturnType<typeof propertyTypes>> | undefined;
+  let topicDefault: 'opt_in' | 'opt_out' | undefined;
+  for (;;) {
+    const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId);
+    if (!b || !b.plan || b.status === 'draft' || cp.done) return;
+    const canceled = b.status === 'canceled';
+    const plan = { startsAt: b.plan.starts_at, rate: b.plan.rate, dailyCap: b.plan.daily_cap, usedOnStartDay: b.plan.used_on_start_day };
+    const now = deps.clock.now();
+    if (!canceled) {
+      const next = slotAt(plan, cp.index);
+      if (next > now + LOOKAHEAD_MS) {
+        // Not due yet: come back through the scheduler shortly before the next slot.
+        await deps.scheduler.schedule({ name: fanOutScheduleName(b.id), at: next - LOOKAHEAD_MS / 2, queueUrl: deps.config.FANOUT_QUEUE_URL, body: job });
+        return;
+      }
+    }
+    declared ??= await propertyTypes(deps, b.team_id);
+    if (b.topic_id && topicDefault === undefined) topicDefault = await getTopic(deps, b.team_id, b.topic_id).then((t) => t.defaultSubscription, () => 'opt_out' as const);
+
+    const page = await segmentMemberPage(deps, b.team_id, b.segment_id, cp.cursor, FANOUT_PAGE);
+    const contacts = new Map((await batchGetItems(deps, page.ids.map((c) => keys.contact.item(b.team_id, c)))).map((i) => [i.id as string, contactFromItem(i)]));
+    const present = page.ids.map((c) => contacts.get(c)).filter((c): c is Contact => c !== undefined);
+    const [suppressed, choices] = await Promise.all([
+      findSuppressed(deps, b.team_id, present.map((c) => c.email), { withTopic: true }),
+      b.topic_id ? topicChoicesOf(deps, b.team_id, b.topic_id, present.map((c) => c.id)) : Promise.resolve(new Map<string, 'opt_in' | 'opt_out'>()),
+    ]);
+    const skipped = { ...cp.skipped };
+    const skips: { contact: Contact; reason: Skip }[] = [];
+    const eligible: Contact[] = [];
+    for (const c of present) {
+      const reason: Skip | null = c.unsubscribed ? 'unsubscribed'
+        : suppressed.has(c.email.toLowerCase()) ? 'suppressed'
+        : b.topic_id && (choices.get(c.id) ?? topicDefault) === 'opt_out' ? 'opted_out' : null;
+      if (reason) { skipped[reason]++; skips.push({ contact: c, reason }); } else eligible.push(c);
+    }
+    if (!canceled) {
+      const nowIso = new Date(now).toISOString();
+      const rows = eligible.map((c, k) => {
+        const email = recipientEmail(b, c, recipientLookup(c, declared!, b.template_variables), slotAt(plan, cp.index + k), nowIso);
+        return {
+          email: { ...keys.email.item(b.team_id, email.id), ...keys.email.listing(b.team_id, email.id), ...keys.email.sendDue(email.id, email.slot_at!), ...email },
+          recipient: { ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: email.id, status: 'queued', updated_at: nowIso },
+        };
+      });
+      await writeRecipients(deps, rows);
+      await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
+      await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {
+        const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
+        const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
+        return { body, ...(wait > 1000 ? { delaySeconds: Math.min(900, Math.floor(wait / 1000)) } : {}) };
+      }));
+    }
+    const next: Checkpoint = {
+      cursor: page.ids.at(-1) ?? cp.cursor,
+      index: cp.index + eligible.length,
+      skipped,
+      done: !page.more || page.ids.length === 0,
+      version: cp.version + 1,
+    };
+    // Another step moved the checkpoint first (a duplicate message): it carries on, this one stops.
+    if (!(await advanceCheckpoint(deps, b.team_id, b.id, cp, next))) return;
+    if (!canceled) await countSends(deps, team, eligible.length);
+    if (next.done) {
+      if (canceled && b.region) await releaseLane(deps, b.region, b.id);
+      return;
+    }
+    if (deps.clock.now() - began > STEP_BUDGET_MS) {
+      await kickFanOut(deps, job);
+      return;
+    }
+  }
+};

@@ -1,0 +1,122 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
+import type { Team } from '../teams/team.ts';
+import { PLANS } from '../teams/plans.ts';
+import { assertSendingAllowed } from '../deliverability/guardrail.ts';
+import { findDomainByName } from '../domains/domain.ts';
+import { parseMailbox } from '../emails/rules/addresses.ts';
+import { parseScheduledAt } from '../emails/schedule-time.ts';
+import { assertNotDisguised } from '../emails/rules/lookalikes.ts';
+import { sentToday } from '../quotas/reserve-quota.ts';
+import { propertyTypes } from '../contacts/contact-properties.ts';
+import { missingVariables } from '../templates/render.ts';
+import { missingVariableError } from '../templates/templates.ts';
+import {
+  activePauses, countSegmentMembers, holdLane, markCanceled, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, regionLanes, releaseLane, setPause, type BroadcastPause,
+} from '../../table/broadcasts.ts';
+import { BroadcastTooLarge, planBroadcast, type PlanWarning } from './plan.ts';
+import { canceledRemaining } from './broadcasts.ts';
+import { knownPlaceholder } from './personalize.ts';
+
+/** The message the fan-out worker takes. */
+export interface FanOutJob {
+  readonly teamId: string;
+  readonly broadcastId: string;
+}
+
+/** The scheduler name of a broadcast's next fan-out step. */
+export const fanOutScheduleName = (broadcastId: string): string => `broadcast-${broadcastId}`;
+
+/** Starts (or resumes) a broadcast's fan-out now. */
+export const kickFanOut = (deps: Deps, job: FanOutJob) => deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
+
+const pausedError = (p: BroadcastPause) => new ApiError('broadcasts_paused', p.scope === 'team'
+  ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`
+  : `Broadcast sending is paused in ${p.target} while the platform's sending rate there recovers${p.until ? ` (until ${new Date(p.until).toISOString()})` : ''}. Transactional email is unaffected; retry the send later.`);
+
+/** What POST /broadcasts/{id}/send answers. */
+export interface SendAnswer {
+  readonly id: string;
+  readonly finishes_at: string | null;
+  readonly estimated: true;
+  readonly warning?: PlanWarning;
+}
+
+/**
+ * Sends (or schedules) a draft: checks the team may send and broadcasts are not paused, plans the
+ * pacing (refusing past 24 days of capacity), records the plan, takes the region's broadcast lane
+ * and starts the fan-out. Answers the planned finish and any warning.
+ */
+export const sendBroadcast = async (deps: Deps, team: Team, id: string, scheduledAt: string | null | undefined): Promise<SendAnswer> => {
+  if (team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
+  const b = await readBroadcast(deps, team.id, id);
+  if (!b) throw notFound(`Broadcast ${id}`);
+  if (b.status !== 'draft') throw new ApiError('invalid_parameter', `This broadcast was already sent (status ${b.status === 'canceled' ? 'canceled' : 'sent'}); duplicate it to send again.`);
+  await assertSendingAllowed(deps, team);
+  const now = deps.clock.now();
+  const from = parseMailbox(b.from, 'from');
+  if (from.name) assertNotDisguised(from.name, 'from');
+  assertNotDisguised(b.subject, 'subject');
+  const domainName = from.address.split('@')[1]!.toLowerCase();
+  const domain = await findDomainByName(deps, team.id, domainName);
+  if (!domain || domain.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
+  const [pauses, declared, audience, lanes, usedToday] = await Promise.all([
+    activePauses(deps, team.id, domain.region, now),
+    propertyTypes(deps, team.id),
+    countSegmentMembers(deps, team.id, b.segment_id),
+    regionLanes(deps, domain.region),
+    sentToday(deps, team.id),
+  ]);
+  const pause = pauses.find((p) => p.scope === 'team') ?? pauses[0];
+  if (pause) throw pausedError(pause);
+  const unknown = missingVariables((name) => (knownPlaceholder(name, declared, b.template_variables) ? '' : undefined), b.html, b.text, b.subject);
+  if (unknown.length > 0) throw missingVariableError(unknown, 'html');
+  const requestedAt = parseScheduledAt(scheduledAt ?? undefined, now) ?? now;
+  const daily = deps.config.CLOUD ? PLANS[team.plan].emailsPerDay : null;
+  let plan;
+  try {
+    plan = planBroadcast({
+      audience, providerRate: deps.config.PROVIDER_RATE_PER_SECOND, now, requestedAt,
+      busyUntil: Math.max(0, ...lanes.filter((l) => l.id !== id && l.finishesAt > now).map((l) => l.finishesAt)),
+      daily: daily === null ? null : { cap: daily, usedToday },
+    });
+  } catch (error) {
+    if (error instanceof BroadcastTooLarge) throw new ApiError('broadcast_too_large', error.message);
+    throw error;
+  }
+  const nowIso = new Date(now).toISOString();
+  const next = {
+    ...b, status: 'sending' as const, sent_at: nowIso, updated_at: nowIso, scheduled_at: requestedAt > now ? new Date(requestedAt).toISOString() : null,
+    domain_id: domain.id, domain_name: domain.name, region: domain.region,
+    plan: { starts_at: plan.startsAt, rate: plan.rate, daily_cap: plan.dailyCap, used_on_start_day: plan.usedOnStartDay, audience, finishes_at: plan.finishesAt, days: plan.days },
+    sent_count: 0, failed_count: 0, canceled_count: 0, last_sent_at: null,
+  };
+  if (!(await putBroadcast(deps, next, 'draft'))) throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');
+  await holdLane(deps, domain.region, id, team.id, plan.finishesAt);
+  await kickFanOut(deps, { teamId: team.id, broadcastId: id });
+  return { id, finishes_at: new Date(plan.finishesAt).toISOString(), estimated: true, ...(plan.warning ? { warning: plan.warning } : {}) };
+};
+
+/**
+ * Cancels a sent or scheduled broadcast: the fan-out stops between pages (counting the rest),
+ * mail not yet at the provider is un-queued, the region lane is released. Answers
+ * canceled_remaining (eligible recipients not sent to; final once the fan-out has counted them).
+ */
+export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) => {
+  const found = await readBroadcast(deps, teamId, id);
+  if (!found) throw notFound(`Broadcast ${id}`);
+  if (found.status === 'draft') throw new ApiError('invalid_parameter', 'This broadcast is a draft: there is nothing to cancel. Delete it instead.');
+  if (found.status === 'sending') {
+    await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString());
+    await deps.scheduler.cancel(fanOutScheduleName(id));
+    if (found.region) await releaseLane(deps, found.region, id);
+    await kickFanOut(deps, { teamId, broadcastId: id });
+  }
+  const { broadcast, checkpoint } = await readBroadcastWithCheckpoint(deps, teamId, id);
+  return { object: 'broadcast' as const, id, canceled_remaining: canceledRemaining(broadcast!, checkpoint) };
+};
+
+/** Operator controls (admin CLI): pause broadcasts for a team or a region, or lift the pause. */
+export const pauseBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string, options: { until?: number | null; reason?: string | null } = {}) =>
+  setPause(deps, { scope, target, until: options.until ?? null, reason: options.reason ?? null });
+export const resumeBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string) => setPause(deps, { scope, target, clear: true });

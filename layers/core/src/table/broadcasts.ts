@@ -1,0 +1,217 @@
+import type { Deps } from '../runtime/deps.ts';
+import { keys, shardOf } from './keys.ts';
+import { TABLE } from './definition.ts';
+import { batchGetItems, batchWriteItems, countItems, deleteItem, getItem, putItem, queryAll, queryPages, transact, updateItem, type Item, type Write } from './ops.ts';
+import { queryPage } from './query-page.ts';
+
+/** The stored broadcast (attribute names as stored). */
+export interface BroadcastItem {
+  readonly id: string;
+  readonly team_id: string;
+  readonly name: string | null;
+  readonly segment_id: string;
+  readonly topic_id: string | null;
+  readonly from: string;
+  readonly subject: string;
+  readonly reply_to: string[] | null;
+  readonly preview_text: string | null;
+  readonly html: string | null;
+  readonly text: string | null;
+  /** Variables given with a template the broadcast was made from (its own copy). */
+  readonly template_variables: Record<string, string | number> | null;
+  /** draft, or sending once sent (reads derive scheduled / queued / sent), or canceled. */
+  readonly status: 'draft' | 'sending' | 'canceled';
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly scheduled_at: string | null;
+  readonly sent_at: string | null;
+  readonly canceled_at?: string | null;
+  /** Set at send: the sending domain, its region, and the pacing plan. */
+  readonly domain_id?: string;
+  readonly domain_name?: string;
+  readonly region?: string;
+  readonly plan?: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; audience: number; finishes_at: number; days: number };
+  /** Counted by the send worker in the same transaction that records each send. */
+  readonly sent_count?: number;
+  readonly failed_count?: number;
+  readonly canceled_count?: number;
+  readonly last_sent_at?: string | null;
+}
+
+/** The fan-out's position in the segment and what it has counted so far. */
+export interface Checkpoint {
+  /** The last contact id handled (members are read in id order), null before the first page. */
+  readonly cursor: string | null;
+  /** Eligible recipients handled so far (the next one's slot index). */
+  readonly index: number;
+  readonly skipped: { unsubscribed: number; suppressed: number; opted_out: number };
+  readonly done: boolean;
+  readonly version: number;
+}
+
+export const NEW_CHECKPOINT: Checkpoint = { cursor: null, index: 0, skipped: { unsubscribed: 0, suppressed: 0, opted_out: 0 }, done: false, version: 0 };
+
+const strip = <T>(i: Record<string, any>): T => {
+  const { pk: _pk, sk: _sk, type: _t, ...rest } = i;
+  return rest as T;
+};
+
+/** Reads a broadcast. */
+export const readBroadcast = async (deps: Deps, teamId: string, id: string, consistent = true): Promise<BroadcastItem | undefined> => {
+  const item = await getItem(deps, keys.broadcast.item(teamId, id), consistent);
+  return item ? strip<BroadcastItem>(item) : undefined;
+};
+
+/** Reads a broadcast with its fan-out checkpoint and its summed send counters in one round trip. */
+export const readBroadcastWithCheckpoint = async (deps: Deps, teamId: string, id: string): Promise<{ broadcast?: BroadcastItem; checkpoint: Checkpoint }> => {
+  const shards = Array.from({ length: keys.broadcast.counterShards }, (_, n) => keys.broadcast.counter(teamId, id, n));
+  const rows = await batchGetItems(deps, [keys.broadcast.item(teamId, id), keys.broadcast.checkpoint(teamId, id), ...shards]);
+  const b = rows.find((r) => r.sk === keys.broadcast.item(teamId, id).sk);
+  const c = rows.find((r) => r.sk === keys.broadcast.checkpoint(teamId, id).sk);
+  const counts = rows.filter((r) => String(r.sk).startsWith('COUNT#'));
+  const sum = (k: string) => counts.reduce((n, r) => n + Number(r[k] ?? 0), 0);
+  const last = counts.map((r) => r.last_sent_at as string | undefined).filter(Boolean).sort().at(-1) ?? null;
+  return {
+    ...(b ? { broadcast: { ...strip<BroadcastItem>(b), sent_count: sum('sent_count'), failed_count: sum('failed_count'), canceled_count: sum('canceled_count'), last_sent_at: last } } : {}),
+    checkpoint: c ? (c.checkpoint as Checkpoint) : NEW_CHECKPOINT,
+  };
+};
+
+/** Writes a whole broadcast; with `whileStatus`, only if it is still in that status. Returns false when it was not. */
+export const putBroadcast = (deps: Deps, b: BroadcastItem, whileStatus?: BroadcastItem['status']): Promise<boolean> =>
+  putItem(deps, { ...keys.broadcast.item(b.team_id, b.id), type: 'broadcast', ...b }, whileStatus ? { attr: 'status', eq: whileStatus } : undefined);
+
+/** Moves a sending (or scheduled) broadcast to canceled; false when it was not sending. */
+export const markCanceled = async (deps: Deps, teamId: string, id: string, at: string): Promise<boolean> =>
+  (await updateItem(deps, keys.broadcast.item(teamId, id), { set: { status: 'canceled', canceled_at: at, updated_at: at } }, { attr: 'status', eq: 'sending' })) !== undefined;
+
+/** Deletes a broadcast while it is a draft; false otherwise. */
+export const deleteDraft = (deps: Deps, teamId: string, id: string): Promise<boolean> =>
+  deleteItem(deps, keys.broadcast.item(teamId, id), { attr: 'status', eq: 'draft' });
+
+/** A page of a team's broadcasts, newest first. */
+export const pageBroadcasts = async (deps: Deps, teamId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) => {
+  const { items, hasMore } = await queryPage(deps, { pk: keys.broadcast.partition(teamId), prefix: keys.broadcast.prefix }, page);
+  return { items: items.map((i) => strip<BroadcastItem>(i)), hasMore };
+};
+
+/** Advances the checkpoint from `previous`; false when another fan-out moved it first. */
+export const advanceCheckpoint = (deps: Deps, teamId: string, id: string, previous: Checkpoint, next: Checkpoint): Promise<boolean> =>
+  putItem(deps, { ...keys.broadcast.checkpoint(teamId, id), type: 'broadcast_checkpoint', checkpoint: next, version: next.version },
+    previous.version === 0 ? { exists: false } : { attr: 'version', eq: previous.version });
+
+/** One page of a segment's member contact ids, in id order, after `cursor`. */
+export const segmentMemberPage = async (deps: Deps, teamId: string, segmentId: string, cursor: string | null, limit: number): Promise<{ ids: string[]; more: boolean }> => {
+  const range = { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId), project: ['contact_id'], pageSize: limit, consistent: true };
+  for await (const page of queryPages(deps, range, cursor ? { ...keys.contact.membership(teamId, segmentId, cursor) } : undefined)) {
+    return { ids: page.items.map((i) => i.contact_id as string), more: page.next !== undefined };
+  }
+  return { ids: [], more: false };
+};
+
+/** The topic choices of contacts for one topic: contact id -> subscription. */
+export const topicChoicesOf = async (deps: Deps, teamId: string, topicId: string, contactIds: readonly string[]): Promise<Map<string, 'opt_in' | 'opt_out'>> =>
+  new Map((await batchGetItems(deps, contactIds.map((c) => keys.contact.topicChoice(teamId, c, topicId)))).map((i) => [i.contact_id as string, i.subscription]));
+
+/**
+ * Writes each recipient's email item and recipient row, each only if absent (the ids are
+ * deterministic, so a resumed page finds what a crashed one wrote). Up to 50 recipients per
+ * transaction; a transaction refused because some already exist falls back to one per item.
+ */
+export const writeRecipients = async (deps: Deps, rows: readonly { email: Item; recipient: Item }[]): Promise<void> => {
+  const chunks: (typeof rows)[number][][] = [];
+  let current: (typeof rows)[number][] = [];
+  let bytes = 0;
+  for (const r of rows) {
+    const size = JSON.stringify(r.email).length + 512;
+    if (current.length === 50 || (bytes + size > 3_000_000 && current.length > 0)) { chunks.push(current); current = []; bytes = 0; }
+    current.push(r);
+    bytes += size;
+  }
+  if (current.length) chunks.push(current);
+  // The chunks are independent: written side by side.
+  await Promise.all(chunks.map(async (chunk) => {
+    const written = await transact(deps, chunk.flatMap((r): Write[] => [{ put: r.email, when: { exists: false } }, { put: r.recipient, when: { exists: false } }]));
+    if (written.ok) return;
+    for (const r of chunk) for (const item of [r.email, r.recipient]) await putItem(deps, item, { exists: false });
+  }));
+};
+
+/** Writes skip rows (unsubscribed, suppressed, opted out); rewriting one is harmless. */
+export const writeSkips = (deps: Deps, rows: readonly Item[]): Promise<void> => batchWriteItems(deps, { put: rows });
+
+/** A page of a broadcast's recipient rows in contact-id order, filtered to `statuses`. */
+export const recipientPage = async (deps: Deps, teamId: string, id: string, statuses: readonly string[], after: string | null, limit: number, email?: string) => {
+  const rows: Item[] = [];
+  const range = {
+    pk: keys.broadcast.recipientPartition(teamId, id),
+    prefix: keys.broadcast.recipientPrefix,
+    filter: { and: [{ attr: 'status', in: statuses }, ...(email ? [{ attr: 'email', eq: email.toLowerCase() }] : [])] },
+    pageSize: 500,
+  };
+  for await (const page of queryPages(deps, range, after ? { ...keys.broadcast.recipient(teamId, id, after) } : undefined)) {
+    rows.push(...page.items);
+    if (rows.length > limit) break;
+  }
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+};
+
+/** The broadcasts holding a region's broadcast capacity: id -> planned finish (epoch ms). */
+export const regionLanes = async (deps: Deps, region: string): Promise<{ id: string; finishesAt: number }[]> =>
+  (await queryAll(deps, { pk: keys.broadcast.lanePartition(region), consistent: true })).map((i) => ({ id: i.sk as string, finishesAt: i.finishes_at as number }));
+
+/** Holds (or releases) a region lane for a broadcast. */
+export const holdLane = (deps: Deps, region: string, id: string, teamId: string, finishesAt: number) =>
+  putItem(deps, { ...keys.broadcast.lane(region, id), type: 'broadcast_lane', team_id: teamId, finishes_at: finishesAt, [TABLE.ttlAttribute]: Math.ceil(finishesAt / 1000) + 86_400 });
+export const releaseLane = (deps: Deps, region: string, id: string) => deleteItem(deps, keys.broadcast.lane(region, id));
+
+/** An operator pause of broadcasts (per team or per region), with its end when it has one. */
+export interface BroadcastPause { readonly scope: 'team' | 'region'; readonly target: string; readonly until: number | null; readonly reason: string | null }
+
+/** The pauses that apply to a team sending in a region (expired ones excluded). */
+export const activePauses = async (deps: Deps, teamId: string, region: string, now: number): Promise<BroadcastPause[]> =>
+  (await batchGetItems(deps, [keys.broadcast.pauseTeam(teamId), keys.broadcast.pauseRegion(region)]))
+    .map((i) => ({ scope: i.scope, target: i.target, until: i.until ?? null, reason: i.reason ?? null }) as BroadcastPause)
+    .filter((p) => p.until === null || p.until > now);
+
+/** Sets or clears an operator pause. */
+export const setPause = async (deps: Deps, pause: BroadcastPause | { scope: 'team' | 'region'; target: string; clear: true }): Promise<void> => {
+  const key = pause.scope === 'team' ? keys.broadcast.pauseTeam(pause.target) : keys.broadcast.pauseRegion(pause.target);
+  if ('clear' in pause) {
+    await deleteItem(deps, key);
+    return;
+  }
+  await putItem(deps, { ...key, type: 'broadcast_pause', scope: pause.scope, target: pause.target, until: pause.until, reason: pause.reason, ...(pause.until ? { [TABLE.ttlAttribute]: Math.ceil(pause.until / 1000) } : {}) });
+};
+
+type BroadcastEmailRef = { team_id: string; broadcast_id: string; contact_id: string };
+
+/** Counts one outcome on the broadcast's counter shard for the contact (a send also stamps last_sent_at). */
+export const counterWrite = (e: BroadcastEmailRef, outcome: 'sent' | 'failed' | 'canceled', at: string): Write => ({
+  update: keys.broadcast.counter(e.team_id, e.broadcast_id, shardOf(e.contact_id.replace(/-/g, ''), keys.broadcast.counterShards)),
+  change: { add: { [`${outcome}_count`]: 1 }, ...(outcome === 'sent' ? { set: { last_sent_at: at } } : {}) },
+});
+
+/** Moves the recipient row to the email's status. */
+export const recipientStatusWrite = (e: BroadcastEmailRef, status: string, at: string): Write => ({
+  update: keys.broadcast.recipient(e.team_id, e.broadcast_id, e.contact_id),
+  change: { set: { status, updated_at: at } },
+});
+
+/**
+ * The writes that go with a broadcast email's outcome, in the same transaction as the email's own
+ * (so a send is counted exactly once): the broadcast's counter and the recipient row.
+ */
+export const outcomeWrites = (e: BroadcastEmailRef, outcome: 'sent' | 'failed' | 'canceled', at: string): Write[] =>
+  [counterWrite(e, outcome, at), recipientStatusWrite(e, outcome, at)];
+
+/** Cancels a broadcast email that has not reached the provider, with its outcome writes; false when it had moved on. */
+export const cancelQueuedEmail = async (deps: Deps, e: BroadcastEmailRef & { id: string }, at: string): Promise<boolean> =>
+  (await transact(deps, [
+    { update: keys.email.item(e.team_id, e.id), change: { set: { status: 'canceled', updated_at: at }, remove: ['gsi3pk', 'gsi3sk'] }, when: { attr: 'status', eq: 'queued' } },
+    ...outcomeWrites(e, 'canceled', at),
+  ])).ok;
+
+/** How many contacts a segment holds (a count-only query, paged). */
+export const countSegmentMembers = (deps: Deps, teamId: string, segmentId: string): Promise<number> =>
+  countItems(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId) });

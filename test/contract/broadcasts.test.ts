@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { call, local, testDeps } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
+import { eventsOf } from '../support/events.ts';
+import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
+
+type Team = Awaited<ReturnType<typeof sendingTeam>>;
+
+const inboxFor = async (subject: string, count: number, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const found = store.emails.filter((e) => e.subject.startsWith(subject));
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+const settled = async (t: Team, id: string, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { data } = await t.resend.broadcasts.get(id);
+    if ((data as any)?.status === 'sent' || Date.now() > deadline) return data as any;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+/** A segment of contacts: `n` reachable ones plus the ones each skip rule leaves out. */
+const audience = async (t: Team, n: number, options: { topic?: boolean } = {}) => {
+  const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+  const topic = options.topic ? (await t.resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id : undefined;
+  await t.resend.contactProperties.create({ key: 'plan', type: 'string', fallbackValue: 'free' } as any);
+  const tag = t.team.id.slice(-12);
+  const reachable = Array.from({ length: n }, (_, i) => `reader${i}-${tag}@example.com`);
+  for (const [i, email] of reachable.entries()) {
+    await t.resend.contacts.create({ email, ...(i === 0 ? { firstName: 'Ann', properties: { plan: 'gold' } } : {}), segments: [{ id: segment }] } as any);
+  }
+  await t.resend.contacts.create({ email: `gone-${tag}@example.com`, unsubscribed: true, segments: [{ id: segment }] } as any);
+  await t.resend.contacts.create({ email: `bounced-${tag}@example.com`, segments: [{ id: segment }] } as any);
+  await t.resend.suppressions.add({ email: `bounced-${tag}@example.com` } as any);
+  if (topic) await t.resend.contacts.create({ email: `optout-${tag}@example.com`, segments: [{ id: segment }], topics: [{ id: topic, subscription: 'opt_out' }] } as any);
+  return { segment, topic, reachable, tag };
+};
+
+describe('broadcasts through the official SDK', () => {
+  it('creates drafts (segment_id or audience_id), reads, lists, updates, duplicates and deletes them', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
+
+    // Act
+    const created = await t.resend.broadcasts.create({ name: 'Launch', segmentId: segment, from: t.from, subject: 'Hello', html: '<p>Hi</p>', previewText: 'Peek', replyTo: 'help@example.com' });
+    const legacy = await t.resend.broadcasts.create({ audienceId: segment, from: t.from, subject: 'Old', text: 'plain' });
+
+    // Assess
+    expect(created.error).toBeNull();
+    expect(created.data).toMatchObject({ id: expect.any(String) });
+    const id = created.data!.id;
+    const got = (await t.resend.broadcasts.get(id)).data!;
+    expect(got).toMatchObject({
+      object: 'broadcast', id, name: 'Launch', segment_id: segment, audience_id: segment, from: t.from, subject: 'Hello', reply_to: ['help@example.com'],
+      preview_text: 'Peek', status: 'draft', html: '<p>Hi</p>', text: null, scheduled_at: null, sent_at: null, topic_id: null, created_at: expect.any(String),
+    });
+    expect(got).toMatchObject({ sent_count: 0, finishes_at: null });
+    expect((await t.resend.broadcasts.get(legacy.data!.id)).data).toMatchObject({ segment_id: segment, text: 'plain' });
+
+    expect((await t.resend.broadcasts.update(id, { subject: 'Hello again', name: 'Launch 2' })).data).toMatchObject({ id });
+    expect((await t.resend.broadcasts.get(id)).data).toMatchObject({ subject: 'Hello again', name: 'Launch 2', html: '<p>Hi</p>' });
+
+    const list = await t.resend.broadcasts.list();
+    expect(list.data).toMatchObject({ object: 'list', has_more: false });
+    expect(list.data!.data.map((b) => b.id)).toEqual([legacy.data!.id, id]);
+    expect(Object.keys(list.data!.data[0]!).sort()).toEqual(['audience_id', 'created_at', 'id', 'name', 'scheduled_at', 'segment_id', 'sent_at', 'status', 'topic_id']);
+
+    const copy = await t.resend.broadcasts.duplicate(id);
+    expect(copy.data).toMatchObject({ object: 'broadcast', id: expect.any(String) });
+    expect((await t.resend.broadcasts.get(copy.data!.id)).data).toMatchObject({ status: 'draft', subject: 'Hello again', name: 'Launch 2' });
+
+    expect((await t.resend.broadcasts.remove(copy.data!.id)).data).toEqual({ object: 'broadcast', id: copy.data!.id, deleted: true });
+    expect((await t.resend.broadcasts.get(copy.data!.id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+  });
+
+  it.each([
+    ['no segment', (s: string, f: string) => ({ from: f, subject: 's', html: 'x' }), 'segment_id'],
+    ['an unknown segment', (_s: string, f: string) => ({ segment_id: crypto.randomUUID(), from: f, subject: 's', html: 'x' }), 'segment'],
+    ['no body', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's' }), 'html'],
+    ['scheduled_at without send', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's', html: 'x', scheduled_at: 'in 1 hour' }), 'send'],
+    ['a sender that is two addresses', (s: string) => ({ segment_id: s, from: 'a@x.com, b@x.com', subject: 's', html: 'x' }), 'from'],
+  ])('refuses a broadcast with %s (422)', async (_case, body, says) => {
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
+    const out = await call('POST', '/broadcasts', { key: t.secret, body: body(segment, t.from) });
+    expect(out.status).toBe(422);
+    expect(out.json).toMatchObject({ name: 'validation_error' });
+    expect(out.json.message).toContain(says);
+  });
+
+  it('sends to each eligible contact once, personalised, with the unsubscribe link, and skips and counts the rest', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const { segment, topic, reachable, tag } = await audience(t, 3, { topic: true });
+    const subject = `News ${tag}`;
+    const created = await t.resend.broadcasts.create({
+      segmentId: segment, topicId: topic, from: t.from, subject: `${subject} for {{{FIRST_NAME|there}}}`,
+      html: '<p>Hi {{{contact.first_name|friend}}} ({{{plan}}}) <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
+      text: 'Hi {{{FIRST_NAME|there}}}, plan {{{contact.plan}}}. Unsubscribe: {{{UNSUBSCRIBE_URL}}}',
+    });
+
+    // Act
+    const sent = await t.resend.broadcasts.send(created.data!.id);
+
+    // Assess
+    expect(sent.error).toBeNull();
+    expect(sent.data).toMatchObject({ id: created.data!.id, finishes_at: expect.any(String), estimated: true });
+    expect((sent.data as any).warning).toBeUndefined();
+    const done = await settled(t, created.data!.id);
+    expect(done).toMatchObject({ status: 'sent', sent_count: 3, skipped: { unsubscribed: 1, suppressed: 1, opted_out: 1 }, finishes_at: expect.any(String) });
+    const mails = await inboxFor(subject, 3);
+    expect(mails.map((m) => m.destination.to[0]).sort()).toEqual([...reachable].sort());
+    const ann = mails.find((m) => m.destination.to[0] === reachable[0])!;
+    expect(ann.subject).toBe(`${subject} for Ann`);
+    expect(ann.body.html).toContain('Hi Ann (gold)');
+    expect(ann.body.text).toMatch(/Hi Ann, plan gold\. Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    const other = mails.find((m) => m.destination.to[0] === reachable[1])!;
+    expect(other.subject).toBe(`${subject} for there`);
+    expect(other.body.html).toContain('Hi friend (free)');
+
+    const recipients = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent' });
+    expect(recipients.data!.data.map((r) => r.email).sort()).toEqual([...reachable].sort());
+    expect(recipients.data!.data[0]).toMatchObject({ id: expect.any(String), contact_id: expect.any(String) });
+    expect((await t.resend.broadcasts.recipients(created.data!.id, { type: 'suppressed' })).data!.data.map((r) => r.email)).toEqual([`bounced-${tag}@example.com`]);
+    expect((await t.resend.broadcasts.recipients(created.data!.id, { type: 'unsubscribed' })).data!.data.map((r) => r.email).sort()).toEqual([`gone-${tag}@example.com`, `optout-${tag}@example.com`]);
+    const page = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent', limit: 2 });
+    expect(page.data!.has_more).toBe(true);
+    const rest = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent', limit: 2, after: page.data!.data[1]!.id });
+    expect(rest.data!.data).toHaveLength(1);
+
+    const events = (await eventsOf(t.team.id)).filter((e) => e.type === 'email.sent');
+    expect(events).toHaveLength(3);
+    for (const e of events) expect(e.data.broadcast_id).toBe(created.data!.id);
+
+    // A sent broadcast is no longer a draft.
+    expect((await t.resend.broadcasts.update(created.data!.id, { subject: 'x' })).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+    expect((await t.resend.broadcasts.remove(created.data!.id)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+    expect((await t.resend.broadcasts.send(created.data!.id)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+  }, 90_000);
+
+  it('carries the generated List-Unsubscribe pair on broadcast mail, kept with the raw MIME in the local inbox and shown in its view', async () => {
+    const t = await sendingTeam();
+    const { segment, tag } = await audience(t, 1);
+    const subject = `Headers ${tag}`;
+    await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x', send: true });
+    const [mail] = await inboxFor(subject, 1);
+    const header = (name: string) => mail.headers.find((h: { name: string }) => h.name.toLowerCase() === name.toLowerCase())?.value;
+    expect(header('List-Unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/[^>]+>$/);
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(header('Message-ID')).toMatch(new RegExp(`@${t.domain}>$`));
+    expect(mail.raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(mail.raw).toContain(`Subject: ${subject}`);
+
+    // The inbox view, in a browser: the message's headers and raw MIME open under its buttons.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(local().inboxUrl, { timeout: 20_000 });
+      const headers = page.locator(`[id="${mail.messageId}-headers"]`);
+      const raw = page.locator(`[id="${mail.messageId}-raw"]`);
+      await headers.waitFor({ state: 'attached', timeout: 20_000 });
+      expect(await headers.isVisible()).toBe(false);
+      await page.locator(`button[data-toggle="${mail.messageId}-headers"]`).click();
+      expect(await headers.innerText()).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+      expect(await headers.innerText()).toMatch(/List-Unsubscribe: <http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+      await page.locator(`button[data-toggle="${mail.messageId}-raw"]`).click();
+      expect(await raw.innerText()).toContain(`Subject: ${subject}`);
+      expect(await raw.innerText()).toContain('MIME-Version: 1.0');
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it('schedules with send (natural language), reads as scheduled, and cancels with canceled_remaining', async () => {
+    const t = await sendingTeam();
+    const { segment } = await audience(t, 2);
+    const made = await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Later', text: 'x', send: true, scheduledAt: 'in 1 hour' });
+    expect(made.data).toMatchObject({ id: expect.any(String), finishes_at: expect.any(String), estimated: true });
+    const read = (await t.resend.broadcasts.get(made.data!.id)).data as any;
+    expect(read.status).toBe('scheduled');
+    expect(Date.parse(read.scheduled_at) - Date.now()).toBeGreaterThan(3_500_000);
+
+    const canceled = await t.resend.broadcasts.cancel(made.data!.id);
+    expect(canceled.data).toMatchObject({ object: 'broadcast', id: made.data!.id });
+    for (let i = 0; i < 50 && ((await t.resend.broadcasts.get(made.data!.id)).data as any).canceled_remaining !== 2; i++) await new Promise((r) => setTimeout(r, 200));
+    expect((await t.resend.broadcasts.get(made.data!.id)).data).toMatchObject({ status: 'canceled', sent_count: 0, canceled_remaining: 2, finishes_at: null });
+    expect((await t.resend.broadcasts.update(made.data!.id, { subject: 'x' })).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+  }, 60_000);
+
+  it('refuses to send while the operator pauses broadcasts for the team or the region (403 broadcasts_paused), and again after resuming', async () => {
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' })).data!.id;
+    await pauseBroadcasts(testDeps(), 'team', t.team.id, { reason: 'review' });
+    const refused = await t.resend.broadcasts.send(draft);
+    expect(refused.error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
+    expect(refused.error!.message).toContain('Transactional email is unaffected');
+    // Transactional mail goes on.
+    expect((await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'still', text: 'x' })).error).toBeNull();
+    await resumeBroadcasts(testDeps(), 'team', t.team.id);
+    await pauseBroadcasts(testDeps(), 'region', 'us-east-1', { until: Date.now() + 60_000 });
+    try {
+      expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
+    } finally {
+      await resumeBroadcasts(testDeps(), 'region', 'us-east-1');
+    }
+    expect((await t.resend.broadcasts.send(draft)).error).toBeNull();
+  });
+
+  it('answers 404 for another team\'s broadcast', async () => {
+    const a = await sendingTeam();
+    const b = await sendingTeam();
+    const segment = (await a.resend.segments.create({ name: 'S' })).data!.id;
+    const id = (await a.resend.broadcasts.create({ segmentId: segment, from: a.from, subject: 's', text: 'x' })).data!.id;
+    expect((await b.resend.broadcasts.get(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await b.resend.broadcasts.send(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await b.resend.broadcasts.cancel(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await b.resend.broadcasts.recipients(id, { type: 'sent' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+  });
+});

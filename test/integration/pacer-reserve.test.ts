@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createDeps } from '@mailstack/core/runtime/deps';
+import { takeBroadcastSlot, takeSendSlot } from '@mailstack/core/table/send-slots';
+import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
+import { testDeps } from '../support/local.ts';
+
+/** Takes places within one frozen second; returns how many send now (transactional places past it are booked ahead, not counted). */
+const grant = async (deps: ReturnType<typeof createDeps>, region: string, kind: 'broadcast' | 'transactional', tries: number) => {
+  let granted = 0;
+  for (let i = 0; i < tries; i++) {
+    const now = kind === 'broadcast' ? await takeBroadcastSlot(deps, region, broadcastRate(deps.config.PROVIDER_RATE_PER_SECOND)) : (await takeSendSlot(deps, region)).granted;
+    if (now) granted++;
+  }
+  return granted;
+};
+
+describe('the provider pacer keeps 30% for transactional mail while a broadcast runs', () => {
+  it('holds broadcast sends to 70% of a second and still admits transactional sends up to the provider rate', async () => {
+    // Prepare: a frozen second, a provider rate of 20 a second, a region of its own.
+    const base = testDeps();
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second + 100 } });
+    const region = `test-${crypto.randomUUID()}`;
+
+    // Act
+    const broadcast = await grant(deps, region, 'broadcast', 30);
+    const transactional = await grant(deps, region, 'transactional', 30);
+
+    // Assess
+    expect(broadcast).toBe(14);
+    expect(transactional).toBe(6);
+    expect(transactional / 20).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('lets transactional mail take the whole second when it comes first, and broadcasts only what is left', async () => {
+    const base = testDeps();
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second + 100 } });
+    const region = `test-${crypto.randomUUID()}`;
+    expect(await grant(deps, region, 'transactional', 18)).toBe(18);
+    expect(await grant(deps, region, 'broadcast', 10)).toBe(2);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { BroadcastTooLarge, MAX_BROADCAST_DAYS, broadcastRate, planBroadcast, slotAt } from '@mailstack/core/domain/broadcasts/plan';
+
+const NOON = Date.parse('2026-11-23T12:00:00Z');
+const base = { providerRate: 14, now: NOON, requestedAt: NOON, busyUntil: 0, daily: null };
+
+describe('the broadcast pacing planner', () => {
+  it('keeps at least 30% of the provider rate for transactional mail', () => {
+    for (const rate of [1, 2, 10, 14, 100, 1000]) {
+      const b = broadcastRate(rate);
+      if (rate >= 2) expect(rate - b).toBeGreaterThanOrEqual(rate * 0.3);
+      expect(b).toBeGreaterThanOrEqual(1);
+    }
+    expect(broadcastRate(14)).toBe(9);
+    const plan = planBroadcast({ ...base, audience: 900 });
+    expect(plan.rate).toBe(9);
+    // 900 recipients at 9 a second: the last one 99.89 s after the start.
+    expect(plan.finishesAt - NOON).toBe(Math.floor((899 * 1000) / 9));
+    expect(plan.warning).toBeNull();
+  });
+
+  it('finishes at the start for an empty audience and places each recipient at start + index / rate', () => {
+    expect(planBroadcast({ ...base, audience: 0 })).toMatchObject({ finishesAt: NOON, days: 0, warning: null });
+    const plan = planBroadcast({ ...base, audience: 100 });
+    expect([0, 1, 9, 10].map((i) => slotAt(plan, i) - NOON)).toEqual([0, 111, 1000, 1111]);
+  });
+
+  it('warns `paced` when the audience runs past what today can hold at the broadcast rate', () => {
+    const plan = planBroadcast({ ...base, audience: 1_000_000 });
+    expect(plan.warning).toMatchObject({ type: 'paced', days: 2 });
+    expect(plan.warning!.message).toContain('30%');
+    // The 12 hours left today hold 388,800 at 9/s; the rest runs on the next UTC day.
+    expect(plan.finishesAt).toBe(Date.parse('2026-11-24T00:00:00Z') + Math.floor(((999_999 - 388_800) * 1000) / 9));
+    expect(plan.finishesAt).toBe(slotAt(plan, 999_999));
+    expect(planBroadcast({ ...base, audience: 388_800 }).warning).toBeNull();
+    expect(planBroadcast({ ...base, audience: 388_801 }).warning).toMatchObject({ type: 'paced' });
+  });
+
+  it('parks the part past the daily quota until the following UTC days (daily plans), and warns `paced`', () => {
+    const plan = planBroadcast({ ...base, audience: 250, daily: { cap: 100, usedToday: 40 } });
+    expect(plan.warning).toMatchObject({ type: 'paced', days: 3 });
+    expect(plan.warning!.message).toContain('daily quota');
+    // Today holds 60, tomorrow 100, the day after the last 90.
+    expect(slotAt(plan, 59)).toBeLessThan(Date.parse('2026-11-24T00:00:00Z'));
+    expect(slotAt(plan, 60)).toBe(Date.parse('2026-11-24T00:00:00Z'));
+    expect(slotAt(plan, 160)).toBe(Date.parse('2026-11-25T00:00:00Z'));
+    expect(plan.finishesAt).toBe(Date.parse('2026-11-25T00:00:00Z') + Math.floor((89 * 1000) / 9));
+  });
+
+  it('warns `queued_behind` when other broadcasts hold the region, and starts after them', () => {
+    const busyUntil = NOON + 3_600_000;
+    const plan = planBroadcast({ ...base, audience: 90, busyUntil });
+    expect(plan.startsAt).toBe(busyUntil);
+    expect(plan.finishesAt).toBe(busyUntil + Math.floor((89 * 1000) / 9));
+    expect(plan.warning).toMatchObject({ type: 'queued_behind', days: 1 });
+    expect(plan.warning!.message).toContain(new Date(busyUntil).toISOString());
+  });
+
+  it('starts at a scheduled time, with no warning when the audience fits that day', () => {
+    const at = NOON + 7_200_000;
+    const plan = planBroadcast({ ...base, audience: 10, requestedAt: at });
+    expect(plan).toMatchObject({ startsAt: at, warning: null, days: 1 });
+  });
+
+  it(`refuses an audience needing more than ${MAX_BROADCAST_DAYS} days of capacity, and accepts one that fits`, () => {
+    expect(() => planBroadcast({ ...base, audience: 2_500, daily: { cap: 100, usedToday: 0 } })).toThrow(BroadcastTooLarge);
+    expect(() => planBroadcast({ ...base, audience: 2_400, daily: { cap: 100, usedToday: 0 } })).not.toThrow();
+    try {
+      planBroadcast({ ...base, audience: 50_000_000 });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(BroadcastTooLarge);
+      expect((error as Error).message).toMatch(/needs about \d+ days .* limit is 24 days/);
+    }
+  });
+});
