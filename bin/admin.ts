@@ -12,6 +12,10 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
 import { readState } from '../lib/local/state.ts';
+import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users';
+import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
+import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { isRole } from '@mailstack/core/domain/people/roles';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -26,6 +30,9 @@ const USAGE = `usage: npm run admin -- <command> [options]
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
+  users create --email <address> [--name <name>] [--password <password>] [--team <id> [--role owner|admin|member]]
+                                         (without --team: a new team the person owns; prints a sign-in link)
+  users link --email <address>           (a one-time dashboard sign-in link, 15 minutes)
 
 Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
 
@@ -40,6 +47,8 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     domain: { type: 'string' },
     email: { type: 'string', multiple: true },
+    password: { type: 'string' },
+    role: { type: 'string' },
     sending: { type: 'boolean', default: false },
     clear: { type: 'boolean', default: false },
     table: { type: 'string' },
@@ -146,6 +155,23 @@ switch (`${resource} ${action}`) {
     const ok = await revokeApiKey(deps, await existingTeam(), need('key'));
     if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
     console.log(`key ${values.key} revoked; requests with it now answer 401 invalid_api_key`);
+    break;
+  }
+  case 'users create': {
+    const role = values.role ?? 'owner';
+    if (!isRole(role)) fail(`--role must be owner, admin or member; got ${role}`);
+    const user = await createUser(deps, { email: need('email'), name: values.name ?? '', password: values.password });
+    const team = values.team
+      ? (await addMember(deps, (await getTeam(deps, await existingTeam()))!, user, role as 'owner'), (await getTeam(deps, values.team))!)
+      : await createTeamFor(deps, user, `${values.name ?? user.email}'s team`);
+    console.log(`user ${user.id} ${user.email} is ${values.team ? role : 'owner'} of team ${team.id} "${team.name}"`);
+    console.log(`SIGN_IN_LINK=${await signInLink(deps, user)}`);
+    break;
+  }
+  case 'users link': {
+    const user = await findUserByEmail(deps, need('email'));
+    if (!user) fail(`no user with the address ${values.email} (create one with: npm run admin -- users create --email <address>)`);
+    console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
     break;
   }
   default:

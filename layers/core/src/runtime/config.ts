@@ -39,6 +39,10 @@ export const Config = v.object({
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
+  /** The dashboard's own origin (sign-in links, invitations, notices point there). */
+  DASHBOARD_URL: v.optional(v.string(), 'http://127.0.0.1:3001'),
+  /** The system sender of the service's own mail (invitations, sign-in links, password resets). */
+  SYSTEM_SENDER: v.optional(v.string(), 'mailstack <no-reply@mailstack.localhost>'),
   /**
    * Locally: the link-signing key, or a keyring `{"current":"k2","k1":"...","k2":"..."}`. No
    * default: the local host generates one on its first start (kept with its data); a function
