@@ -10,6 +10,8 @@ export interface StackConfig {
   readonly providerRatePerSecond: number;
   /** Requests per minute per API key. */
   readonly apiRateLimitPerMinute: number;
+  /** The sender of the service's own mail (invitations, sign-in links); its domain must be one SES can send from. */
+  readonly systemSender: string;
   /** The SMTP relay: the Secrets Manager secret with its TLS certificate and key, its public name, and its task counts. */
   readonly smtp: {
     readonly tlsSecretName: string;
@@ -81,6 +83,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     cloud: cloud === true || cloud === 'true',
     providerRatePerSecond: positive('mailstack:providerRatePerSecond', DEFAULT_PROVIDER_RATE_PER_SECOND),
     apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', 600),
+    systemSender: String(get('mailstack:systemSender') ?? 'mailstack <no-reply@mailstack.localhost>'),
     smtp: {
       tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),
       hostname: get('mailstack:smtpHostname') ? String(get('mailstack:smtpHostname')) : undefined,

@@ -136,12 +136,12 @@ describe('MailStack', () => {
     }
   });
 
-  it('grants SES sending only to the send workers and identity management only to the domains function', () => {
+  it('grants SES sending only to the send workers and identity management only to the domains and dashboard functions', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const actionsOf = (p: any): string[] => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
     // send-email and the probe worker, both on the send queue
     expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(2);
-    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(1);
+    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(2);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
   });
 
@@ -330,9 +330,31 @@ describe('MailStack', () => {
 
   it('deploys in its one delivery region, and refuses extra delivery regions at synth with what to do instead', () => {
     expect(stack.region).toBe('eu-west-1');
+
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,narnia' : undefined))).toThrow(/deliveryRegions must be/);
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,eu-west-1' : undefined))).toThrow(/one stack delivers in one region.*eu-west-1 could not send.*deploy another stack/s);
   });
+  it('serves the dashboard from its own function behind its own HTTP API (a separate origin), granted only what it declares', () => {
+    const apis = template.findResources('AWS::ApiGatewayV2::Api');
+    const dashboardApi = Object.entries(apis).find(([, a]) => String(a.Properties.Description).includes('dashboard'));
+    expect(dashboardApi).toBeDefined();
+    expect(Object.keys(apis)).toHaveLength(2);
+    const [apiId] = dashboardApi!;
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.ApiId.Ref === apiId);
+    expect(routes.map((r) => r.Properties.RouteKey)).toEqual(['$default']);
+    const fn = areaFunction('dashboard');
+    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    expect(fn.Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(apiId);
+    expect(fn.Properties.Environment.Variables.SYSTEM_SENDER).toContain('@');
+    const integration = Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).find((i) => i.Properties.ApiId.Ref === apiId)!;
+    expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => f === fn)![0]);
+    const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]));
+    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray'].includes(s))).toEqual([]);
+    expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
+    // It queues mail for the send worker; it never calls the provider itself.
+    expect(actionsOfRole(fn)).not.toContain('ses:SendEmail');
+  });
+
   it('takes the stack name from context, so staging and production share an account', () => {
     expect(stack.stackName).toBe('Staging');
     expect(readStackConfig(() => undefined).stackName).toBe('Mailstack');
