@@ -18,6 +18,8 @@ nav.side a[aria-current="page"] { background: #e7ecfb; color: var(--accent); fon
 main { padding: 20px 28px; max-width: 1100px; min-width: 0; }
 h1 { font-size: 1.5rem; margin: 0 0 16px; } h2 { font-size: 1.15rem; margin: 24px 0 8px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin-bottom: 16px; }
+.card > :first-child { margin-top: 0; } .card > :last-child { margin-bottom: 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0; } dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
 .stat b { display: block; font-size: 1.5rem; } .stat span { color: var(--muted); font-size: .9rem; }
 table { width: 100%; border-collapse: collapse; background: var(--card); font-size: .93rem; }
@@ -34,7 +36,7 @@ button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .notice { padding: 10px 14px; border-radius: 6px; margin-bottom: 16px; background: #e6f4ea; border: 1px solid #9bcfac; color: var(--ok); }
 .error { padding: 10px 14px; border-radius: 6px; margin-bottom: 16px; background: #fdecea; border: 1px solid #f1a7a3; color: var(--bad); }
-.badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: .8rem; background: #e9ecef; color: var(--fg); }
+.badge { white-space: nowrap; display: inline-block; padding: 0 8px; border-radius: 10px; font-size: .8rem; background: #e9ecef; color: var(--fg); }
 .badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
 .badge.bounced, .badge.failed, .badge.complained, .badge.revoked { background: #fbe3e4; color: var(--bad); }
 .badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }

@@ -348,7 +348,7 @@ describe('MailStack', () => {
     expect(fn.Properties.Environment.Variables.SYSTEM_SENDER).toContain('@');
     const integration = Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).find((i) => i.Properties.ApiId.Ref === apiId)!;
     expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => f === fn)![0]);
-    const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]));
+    const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]!));
     expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray'].includes(s))).toEqual([]);
     expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
     // It queues mail for the send worker; it never calls the provider itself.
