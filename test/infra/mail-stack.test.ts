@@ -330,7 +330,6 @@ describe('MailStack', () => {
 
   it('deploys in its one delivery region, and refuses extra delivery regions at synth with what to do instead', () => {
     expect(stack.region).toBe('eu-west-1');
-
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,narnia' : undefined))).toThrow(/deliveryRegions must be/);
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,eu-west-1' : undefined))).toThrow(/one stack delivers in one region.*eu-west-1 could not send.*deploy another stack/s);
   });
