@@ -23,7 +23,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margi
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
 .stat b { display: block; font-size: 1.5rem; } .stat span { color: var(--muted); font-size: .9rem; }
 table { width: 100%; border-collapse: collapse; background: var(--card); font-size: .93rem; }
-th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td code { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; background: #fafbfc; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; margin-bottom: 16px; }
 form.inline { display: inline; }
@@ -45,7 +46,7 @@ pre { background: #0f1720; color: #e6edf3; padding: 12px; border-radius: 6px; ov
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; } .secret code { background: #fff7d6; padding: 6px 8px; border: 1px solid #e5c55c; border-radius: 6px; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }
 iframe.preview { width: 100%; height: 420px; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
-.chart { width: 100%; height: auto; } .chart text { font-size: 11px; fill: var(--muted); }
+.chart { width: 100%; height: auto; } .ratebar { display: block; width: 100%; height: 22px; margin-top: 8px; } .chart text { font-size: 11px; fill: var(--muted); }
 ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); margin-left: 6px; } ol.timeline li { padding: 2px 0 8px 14px; position: relative; }
 ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }

@@ -128,6 +128,7 @@ describe('synthesized Lambda bundles', () => {
       'Functions/openapi': apiEvent('GET', '/openapi.json', '/openapi.json'),
       'Functions/api-keys': apiEvent('POST', '/api-keys', '/api-keys', { key: t.secret, body: { name: 'bundle' } }),
       'Functions/unmatched': { ...apiEvent('GET', '/no-such-thing', '/no-such-thing', { key: t.secret }), routeKey: '$default' },
+      'Functions/dashboard': { ...apiEvent('GET', '/sign-in', '/sign-in'), routeKey: '$default' },
       'Workers/erase-history': sqsEvent('erase', [{ teamId: t.team.id, jobId: randomUUID() }]),
       'Timers/release-parked-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Timers/resume-erase-jobs': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
@@ -164,6 +165,9 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
+    // The dashboard bundle renders its sign-in page with its security headers.
+    expect(result('Functions/dashboard').body).toContain('Sign in to mailstack');
+    expect(result('Functions/dashboard').headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     // The openapi bundle serves the whole description: its dynamic import of the generator and every area is bundled in.
     const doc = JSON.parse(result('Functions/openapi').body);
     expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);

@@ -90,8 +90,14 @@ describe('MailStack', () => {
     });
   });
 
+  /** The routes of the email API (the dashboard has its own API). */
+  const apiRoutes = () => {
+    const [apiId] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.Description === 'Resend-compatible email API')!;
+    return Object.values(template.findResources('AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.ApiId.Ref === apiId);
+  };
+
   it('declares one API route per manifest entry, with the exact route key, and the $default route', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey).sort();
+    const routes = apiRoutes().map((r) => r.Properties.RouteKey).sort();
     expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
@@ -146,8 +152,7 @@ describe('MailStack', () => {
   });
 
   it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-    const fallback = routes.filter((r) => r.Properties.RouteKey === '$default');
+    const fallback = apiRoutes().filter((r) => r.Properties.RouteKey === '$default');
     expect(fallback).toHaveLength(1);
     const unmatched = areaFunction('unmatched');
     expect(unmatched.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
@@ -336,6 +341,8 @@ describe('MailStack', () => {
   it('serves the dashboard from its own function behind its own HTTP API (a separate origin), granted only what it declares', () => {
     const apis = template.findResources('AWS::ApiGatewayV2::Api');
     const dashboardApi = Object.entries(apis).find(([, a]) => String(a.Properties.Description).includes('dashboard'));
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).find((st) => st.Properties.ApiId.Ref === dashboardApi?.[0]);
+    expect(stage?.Properties.AccessLogSettings).toBeDefined();
     expect(dashboardApi).toBeDefined();
     expect(Object.keys(apis)).toHaveLength(2);
     const [apiId] = dashboardApi!;

@@ -16,7 +16,7 @@ export const sendsChart = (days: readonly { day: string; sent: number; bounced: 
   const bars = days.map((d, i) => html`<rect x="${(left + i * bw + 1).toFixed(1)}" y="${y(d.sent).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${(h - bottom - y(d.sent)).toFixed(1)}" fill="#1f4fd1"><title>${d.day}: ${d.sent} sent, ${d.bounced} bounced</title></rect>`);
   const labels = days.filter((_, i) => i % 5 === 0 || i === days.length - 1).map((d) => {
     const i = days.indexOf(d);
-    return html`<text x="${(left + i * bw + bw / 2).toFixed(1)}" y="${h - 6}" text-anchor="middle">${d.day.slice(5)}</text>`;
+    return html`<text x="${(left + i * bw + bw / 2).toFixed(1)}" y="${h - 6}" text-anchor="${i === days.length - 1 ? 'end' : 'middle'}">${d.day.slice(5)}</text>`;
   });
   const total = days.reduce((n, d) => n + d.sent, 0);
   return html`<svg class="chart" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="chart-title"><title id="chart-title">Emails sent per day over the last ${days.length} days: ${total} in all, at most ${max} in a day</title>
@@ -29,7 +29,7 @@ const rateBar = (label: string, rate: number, lines: { warning: number; pause: n
   const x = (v: number) => Math.min(100, (v / scale) * 100);
   const state = rate >= lines.pause ? 'over the pause line' : rate >= lines.warning ? 'over the warning line' : 'under the lines';
   return html`<div class="card"><strong>${label}: ${pct(rate)}</strong> <span class="muted">(${state}; warning ${pct(lines.warning)}, pause ${pct(lines.pause)}, last ${WINDOW_DAYS} days)</span>
-<svg class="chart" viewBox="0 0 100 12" preserveAspectRatio="none" role="img" aria-label="${label} ${pct(rate)} against a warning line at ${pct(lines.warning)} and a pause line at ${pct(lines.pause)}">
+<svg class="ratebar" viewBox="0 0 100 12" preserveAspectRatio="none" role="img" aria-label="${label} ${pct(rate)} against a warning line at ${pct(lines.warning)} and a pause line at ${pct(lines.pause)}">
 <rect x="0" y="3" width="100" height="6" fill="#e9ecef"/><rect x="0" y="3" width="${x(rate).toFixed(2)}" height="6" fill="${rate >= lines.warning ? '#a4161a' : '#146c2e'}"/>
 <line x1="${x(lines.warning)}" y1="0" x2="${x(lines.warning)}" y2="12" stroke="#8a4b00" stroke-width="0.6"/><line x1="${x(lines.pause)}" y1="0" x2="${x(lines.pause)}" y2="12" stroke="#a4161a" stroke-width="0.6"/></svg></div>`;
 };
