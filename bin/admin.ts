@@ -26,7 +26,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
   teams unsuspend --team <id>
   teams release --team <id>              (end the review of held emails: they go out)
   teams payment-blocked --team <id> [--clear]
-  teams owners --team <id> --email <address> [--email <address> ...]   (who gets the team's notices)
+  teams owners --team <id> --email <address> [--email <address> ...]   (addresses told of the team's trouble besides its owner-role people)
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
@@ -60,6 +60,13 @@ const { positionals, values } = parseArgs({
 const fail = (message: string): never => {
   console.error(`admin: ${message}`);
   process.exit(2);
+};
+
+/** The one --email a command about a person takes. */
+const oneEmail = (): string => {
+  const given = values.email ?? [];
+  if (given.length !== 1 || !given[0]) fail(`give exactly one --email for this command (got ${given.length})\n\n${USAGE}`);
+  return given[0]!;
 };
 
 const need = (name: keyof typeof values): string => {
@@ -160,7 +167,7 @@ switch (`${resource} ${action}`) {
   case 'users create': {
     const role = values.role ?? 'owner';
     if (!isRole(role)) fail(`--role must be owner, admin or member; got ${role}`);
-    const user = await createUser(deps, { email: need('email'), name: values.name ?? '', password: values.password });
+    const user = await createUser(deps, { email: oneEmail(), name: values.name ?? '', password: values.password });
     const team = values.team
       ? (await addMember(deps, (await getTeam(deps, await existingTeam()))!, user, role as 'owner'), (await getTeam(deps, values.team))!)
       : await createTeamFor(deps, user, `${values.name ?? user.email}'s team`);
@@ -169,8 +176,9 @@ switch (`${resource} ${action}`) {
     break;
   }
   case 'users link': {
-    const user = await findUserByEmail(deps, need('email'));
-    if (!user) fail(`no user with the address ${values.email} (create one with: npm run admin -- users create --email <address>)`);
+    const email = oneEmail();
+    const user = await findUserByEmail(deps, email);
+    if (!user) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
     console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
     break;
   }

@@ -88,9 +88,9 @@ export class MailStack extends Stack {
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
       WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
-      // Owner notices go out through the send pipeline as this team, from this sender.
-      SYSTEM_TEAM_ID: config.systemNotices.teamId,
-      SYSTEM_SENDER: config.systemNotices.sender,
+      // The service's own mail (dashboard mail, owner notices) goes out as this team, from this sender.
+      SYSTEM_TEAM_ID: config.systemTeamId,
+      SYSTEM_SENDER: config.systemSender,
     };
 
     const identitiesAtRunTime = { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]: 'teams add their sending domains at run time, so identities cannot be named at deploy time' };
@@ -160,7 +160,7 @@ export class MailStack extends Stack {
     const dashboard = new DashboardApi(this, 'Dashboard');
     const dashboardFn = wire(new ServiceFunction(functions, 'dashboard', {
       entry: 'dashboard/index',
-      environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint, SYSTEM_SENDER: config.systemSender },
+      environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
     }), DASHBOARD_NEEDS);
     dashboard.serveWith(dashboardFn);
 

@@ -56,6 +56,7 @@ const invoke = (invocations: Invocation[]): Outcome[] => {
     input: JSON.stringify({ invocations }),
     encoding: 'utf8',
     timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
     env: { ...inherited, ...local().env },
   });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
@@ -129,6 +130,11 @@ describe('synthesized Lambda bundles', () => {
       'Functions/api-keys': apiEvent('POST', '/api-keys', '/api-keys', { key: t.secret, body: { name: 'bundle' } }),
       'Functions/unmatched': { ...apiEvent('GET', '/no-such-thing', '/no-such-thing', { key: t.secret }), routeKey: '$default' },
       'Functions/dashboard': { ...apiEvent('GET', '/sign-in', '/sign-in'), routeKey: '$default' },
+      'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
+      'Functions/tracking': apiEvent('GET', '/t/o/not-a-token', '/t/o/{token}', { params: { token: 'not-a-token' } }),
+      'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),
+      'Workers/deliver-webhooks': sqsEvent('webhooks', [{ teamId: t.team.id, webhookId: randomUUID(), eventId: randomUUID() }]),
+      'Timers/sweep-undispatched-events': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Workers/erase-history': sqsEvent('erase', [{ teamId: t.team.id, jobId: randomUUID() }]),
       'Timers/release-parked-emails': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
       'Timers/resume-erase-jobs': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
@@ -148,7 +154,7 @@ describe('synthesized Lambda bundles', () => {
     };
     for (const r of results) expect(r.ok, `${r.name}: ${r.error}`).toBe(true);
 
-    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/preferences': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
+    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/preferences': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404, 'Functions/tracking': 404 };
     for (const f of staged.functions.filter((f) => f.group === 'Functions')) {
       const name = `${f.group}/${f.name}`;
       const { statusCode, body } = result(name);
@@ -165,6 +171,9 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
+    expect(JSON.parse(result('Functions/webhooks').body)).toMatchObject({ object: 'list' });
+    expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
     // The dashboard bundle renders its sign-in page with its security headers.
     expect(result('Functions/dashboard').body).toContain('Sign in to mailstack');
     expect(result('Functions/dashboard').headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);

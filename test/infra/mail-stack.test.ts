@@ -291,10 +291,12 @@ describe('MailStack', () => {
     expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
   });
 
-  it('reads the owner-notice team and sender from context, empty (log only) when absent', () => {
-    expect(readStackConfig(() => undefined).systemNotices).toEqual({ teamId: '', sender: '' });
+  it('reads the one system team and sender (dashboard mail and owner notices alike) from context; absent: a default sender and a team the service makes', () => {
+    const absent = readStackConfig(() => undefined);
+    expect([absent.systemTeamId, absent.systemSender]).toEqual(['', 'mailstack <no-reply@mailstack.localhost>']);
     const context: Record<string, string> = { 'mailstack:systemTeamId': 'team-1', 'mailstack:systemSender': 'Notices <n@ops.example.com>' };
-    expect(readStackConfig((k) => context[k]).systemNotices).toEqual({ teamId: 'team-1', sender: 'Notices <n@ops.example.com>' });
+    const set = readStackConfig((k) => context[k]);
+    expect([set.systemTeamId, set.systemSender]).toEqual(['team-1', 'Notices <n@ops.example.com>']);
   });
 
   it('names one configuration set that publishes no opens or clicks: SES adds no pixel and rewrites no link, the service tracks those itself', () => {
