@@ -8,7 +8,7 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** The sections of a team, in the navigation's order. */
 export const SECTIONS = [
   ['', 'Overview'], ['emails', 'Emails'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
-  ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['api-keys', 'API keys'], ['settings', 'Team settings'],
+  ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Team settings'],
 ] as const;
 
 /** What every page of a signed-in person knows. */
@@ -47,6 +47,7 @@ export const NOTICES: Readonly<Record<string, string>> = {
   created: 'Created.', deleted: 'Deleted.', saved: 'Saved.', revoked: 'Key revoked: requests with it now answer 401.', invited: 'Invitation sent.',
   verified: 'Verification started.', removed: 'Removed.', 'link-sent': 'If the address has an account, a sign-in link is on its way.',
   'signed-out': 'You are signed out.', 'password-set': 'Password saved.',
+  enabled: 'Endpoint re-enabled: new events are delivered to it again.', disabled: 'Endpoint disabled.', replayed: 'Event queued to be sent again (same webhook-id).',
 };
 
 const head = (title: string) => html`<!doctype html>

@@ -7,6 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local } from '../support/local.ts';
 import { dashboardUrl, inboxMessage, seriousViolations } from '../support/dashboard.ts';
+import { testDeps } from '../support/local.ts';
+import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'dashboard');
 
@@ -117,6 +119,32 @@ describe('dashboard in a browser', () => {
     const out = await new Resend(secret).emails.send({ from: `hello@${domain}`, to: 'delivered@resend.dev', subject: 'After revocation', text: 'x' });
     expect(out.error).toMatchObject({ statusCode: 401, name: 'invalid_api_key' });
   }, 30_000);
+
+  it('re-enables a disabled webhook endpoint from its page (the secret was shown once at creation)', async () => {
+    await owner.goto(`${dashboardUrl()}${teamPath}webhooks`);
+    await owner.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks');
+    await owner.getByLabel('Events').fill('email.delivered, email.bounced');
+    await owner.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = (await owner.textContent('main .secret code')) ?? '';
+    expect(shown).toMatch(/^whsec_/);
+    await look(owner, 'webhook-created');
+    await owner.goto(`${dashboardUrl()}${teamPath}webhooks`);
+    expect(await owner.content()).not.toContain(shown);
+    await look(owner, 'webhooks');
+    await owner.getByRole('link', { name: 'http://127.0.0.1:9/hooks' }).click();
+    const id = owner.url().split('/').pop()!;
+    const teamId = teamPath.split('/')[2]!;
+    // The delivery engine disables an endpoint after 20 exhausted deliveries; here the same core use case sets that state.
+    await updateWebhook(testDeps(), teamId, id, { status: 'disabled' });
+    await owner.reload();
+    expect(await owner.textContent('main .card')).toContain('disabled');
+    await look(owner, 'webhook-disabled');
+    await owner.getByRole('button', { name: 'Re-enable endpoint' }).click();
+    await owner.waitForURL(/notice=enabled/);
+    expect(await owner.textContent('main .card')).toContain('enabled');
+    expect((await getWebhook(testDeps(), teamId, id)).status).toBe('enabled');
+    await look(owner, 'webhook-detail');
+  }, 60_000);
 
   it('shows the audience pages and team settings', async () => {
     for (const [path, name, label] of [['contacts', 'contacts', 'Email'], ['segments', 'segments', 'Name'], ['topics', 'topics', 'Name'], ['properties', 'contact-properties', 'Key'], ['suppressions', 'suppressions', 'Email']] as const) {

@@ -6,6 +6,7 @@ import { registerAudience } from './audience.ts';
 import { registerDomains } from './domains.ts';
 import { registerApiKeys } from './api-keys.ts';
 import { registerSettings } from './settings.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 /** Every page of a team (under /t/:team/), each calling the core's use cases. */
 export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
@@ -14,5 +15,6 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerAudience(app);
   registerDomains(app);
   registerApiKeys(app);
+  registerWebhooks(app);
   registerSettings(app);
 };

@@ -14,9 +14,9 @@ const subjectOf = (w: WebhookRecord, change: EndpointChange): string => ({
   backlog: `Webhook deliveries waiting over six hours: ${w.endpoint}`,
 })[change];
 
-const bodyOf = (w: WebhookRecord, change: EndpointChange): string => [
+const bodyOf = (w: WebhookRecord, change: EndpointChange, dashboardUrl: string): string => [
   {
-    disabled: `After ${w.consecutiveExhausted} consecutive deliveries that exhausted their retries, the webhook endpoint ${w.endpoint} (${w.id}) was disabled. Events recorded while it is disabled are not delivered later. Fix the receiver, then re-enable it: PATCH /webhooks/${w.id} with {"status": "enabled"}.`,
+    disabled: `After ${w.consecutiveExhausted} consecutive deliveries that exhausted their retries, the webhook endpoint ${w.endpoint} (${w.id}) was disabled. Events recorded while it is disabled are not delivered later. Fix the receiver, then re-enable it from its page in the dashboard (${dashboardUrl}/t/${w.teamId}/webhooks/${w.id}) or with PATCH /webhooks/${w.id} and {"status": "enabled"}.`,
     failing: `The last ten settled deliveries to the webhook endpoint ${w.endpoint} (${w.id}) all exhausted their retries (24 hours each). After 20 in a row the endpoint is disabled. GET /webhooks/${w.id}/events shows each delivery and its attempts.`,
     backlog: `Deliveries to the webhook endpoint ${w.endpoint} (${w.id}) have been waiting for more than six hours. GET /webhooks/${w.id}/events shows what is pending and why the attempts failed.`,
   }[change],
@@ -48,7 +48,7 @@ export const notifyOwners = async (deps: Deps, w: WebhookRecord, change: Endpoin
   const to = await noticeRecipients(deps, w.teamId);
   if (to.length === 0) return 'logged';
   try {
-    await sendSystemEmail(deps, { to, subject: subjectOf(w, change), text: bodyOf(w, change), tags: [{ name: 'notice', value: `webhook_${change}` }] });
+    await sendSystemEmail(deps, { to, subject: subjectOf(w, change), text: bodyOf(w, change, deps.config.DASHBOARD_URL), tags: [{ name: 'notice', value: `webhook_${change}` }] });
     return 'sent';
   } catch (error) {
     deps.logger.error(`owner notice for webhook endpoint ${w.id} not sent`, error as Error);
