@@ -13,6 +13,10 @@ import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-em
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
 import { readState } from '../lib/local/state.ts';
 import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users';
+import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
+import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { isRole } from '@mailstack/core/domain/people/roles';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -23,7 +27,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
   teams unsuspend --team <id>
   teams release --team <id>              (end the review of held emails: they go out)
   teams payment-blocked --team <id> [--clear]
-  teams owners --team <id> --email <address> [--email <address> ...]   (who gets the team's notices)
+  teams owners --team <id> --email <address> [--email <address> ...]   (addresses told of the team's trouble besides its owner-role people)
   keys create --team <id> [--name <name>] [--sending] [--domain <domain-id>]
   keys list --team <id>
   keys revoke --team <id> --key <key-id>
@@ -31,6 +35,9 @@ const USAGE = `usage: npm run admin -- <command> [options]
                                          (403 broadcasts_paused on broadcast sends; a region pause
                                           clears on its own after --minutes, default 60)
   broadcasts resume --team <id> | --delivery-region <region>
+  users create --email <address> [--name <name>] [--password <password>] [--team <id> [--role owner|admin|member]]
+                                         (without --team: a new team the person owns; prints a sign-in link)
+  users link --email <address>           (a one-time dashboard sign-in link, 15 minutes)
 
 Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
 
@@ -45,6 +52,8 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     domain: { type: 'string' },
     email: { type: 'string', multiple: true },
+    password: { type: 'string' },
+    role: { type: 'string' },
     sending: { type: 'boolean', default: false },
     clear: { type: 'boolean', default: false },
     table: { type: 'string' },
@@ -59,6 +68,13 @@ const { positionals, values } = parseArgs({
 const fail = (message: string): never => {
   console.error(`admin: ${message}`);
   process.exit(2);
+};
+
+/** The one --email a command about a person takes. */
+const oneEmail = (): string => {
+  const given = values.email ?? [];
+  if (given.length !== 1 || !given[0]) fail(`give exactly one --email for this command (got ${given.length})\n\n${USAGE}`);
+  return given[0]!;
 };
 
 const need = (name: keyof typeof values): string => {
@@ -171,6 +187,24 @@ switch (`${resource} ${action}`) {
     const until = minutes === undefined ? null : Date.now() + minutes * 60_000;
     await pauseBroadcasts(deps, scope, target, { until, reason: values.reason ?? null });
     console.log(`broadcasts paused for ${scope} ${target}${until ? ` until ${new Date(until).toISOString()}` : ' until resumed'}; transactional mail is unaffected`);
+    break;
+  }
+  case 'users create': {
+    const role = values.role ?? 'owner';
+    if (!isRole(role)) fail(`--role must be owner, admin or member; got ${role}`);
+    const user = await createUser(deps, { email: oneEmail(), name: values.name ?? '', password: values.password });
+    const team = values.team
+      ? (await addMember(deps, (await getTeam(deps, await existingTeam()))!, user, role as 'owner'), (await getTeam(deps, values.team))!)
+      : await createTeamFor(deps, user, `${values.name ?? user.email}'s team`);
+    console.log(`user ${user.id} ${user.email} is ${values.team ? role : 'owner'} of team ${team.id} "${team.name}"`);
+    console.log(`SIGN_IN_LINK=${await signInLink(deps, user)}`);
+    break;
+  }
+  case 'users link': {
+    const email = oneEmail();
+    const user = await findUserByEmail(deps, email);
+    if (!user) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
+    console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
     break;
   }
   default:

@@ -37,11 +37,15 @@ try {
     cloud: args.has('--cloud') || process.env.CLOUD === 'true',
     ...(listenAddress ? { listenAddress } : {}),
     ...(dataDir ? { dataDir } : {}),
+    dashboardPort: process.env.DASHBOARD_PORT ? Number(process.env.DASHBOARD_PORT) : 3001,
   });
   writeState({ pid: process.pid, ...host.state });
   console.log(`RESEND_BASE_URL=${host.baseUrl}`);
   if (host.apiKey) console.log(`RESEND_API_KEY=${host.apiKey}`);
   else console.log('# The default team already has a key; mint another with: npm run admin -- keys create --team <team-id>  (teams: npm run admin -- teams list)');
+  console.log(`DASHBOARD_URL=${host.dashboardUrl}`);
+  if (host.firstSignInLink) console.log(`# First sign-in (admin@example.com, owner of the default team; works once, 15 minutes): ${host.firstSignInLink}`);
+  else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);
   if (listenAddress && !/^(127\.|::1$|localhost$)/.test(listenAddress)) {

@@ -10,6 +10,10 @@ export interface StackConfig {
   readonly providerRatePerSecond: number;
   /** Requests per minute per API key. */
   readonly apiRateLimitPerMinute: number;
+  /** The sender of the service's own mail (invitations, sign-in links, owner notices); its domain must be one SES can send from. */
+  readonly systemSender: string;
+  /** The team the service's own mail goes out as (one with a verified domain for the sender); empty: the service makes its own. */
+  readonly systemTeamId: string;
   /** The SMTP relay: the Secrets Manager secret with its TLS certificate and key, its public name, and its task counts. */
   readonly smtp: {
     readonly tlsSecretName: string;
@@ -33,7 +37,6 @@ export interface StackConfig {
   /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
   readonly webhookDeliveryRetentionDays: number;
   /** The team and sender owner notices go out as (both empty: notices are only logged). */
-  readonly systemNotices: { readonly teamId: string; readonly sender: string };
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
@@ -81,6 +84,8 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     cloud: cloud === true || cloud === 'true',
     providerRatePerSecond: positive('mailstack:providerRatePerSecond', DEFAULT_PROVIDER_RATE_PER_SECOND),
     apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', 600),
+    systemSender: String(get('mailstack:systemSender') ?? 'mailstack <no-reply@mailstack.localhost>'),
+    systemTeamId: String(get('mailstack:systemTeamId') ?? ''),
     smtp: {
       tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),
       hostname: get('mailstack:smtpHostname') ? String(get('mailstack:smtpHostname')) : undefined,
@@ -93,6 +98,5 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
-    systemNotices: { teamId: String(get('mailstack:systemTeamId') ?? ''), sender: String(get('mailstack:systemSender') ?? '') },
   };
 };

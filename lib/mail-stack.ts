@@ -15,6 +15,7 @@ import { ServiceFunction } from './constructs/service-function.ts';
 import { SmtpRelay } from './constructs/smtp-relay.ts';
 import { Operations } from './constructs/operations.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
+import { DashboardApi } from './constructs/dashboard-api.ts';
 import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
 import { QUEUES, TIMERS, WORKERS, consumedQueues, workerTimeoutSeconds, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
@@ -24,6 +25,12 @@ export interface MailStackProps extends StackProps {
   /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
   readonly manifest?: { routes?: readonly RouteEntry[]; workers?: readonly WorkerEntry[]; timers?: readonly TimerEntry[] };
 }
+
+/**
+ * What the dashboard needs beyond the table: it sends the service's own mail (invitations, sign-in
+ * links) through the accept path, records audience events, and registers sending domains.
+ */
+export const DASHBOARD_NEEDS = { queues: ['send', 'events'], sesIdentities: true } as const satisfies Needs;
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
 const RELAY_NEEDS = { queues: ['send', 'events'] } as const satisfies Needs;
@@ -81,9 +88,9 @@ export class MailStack extends Stack {
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
       WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
-      // Owner notices go out through the send pipeline as this team, from this sender.
-      SYSTEM_TEAM_ID: config.systemNotices.teamId,
-      SYSTEM_SENDER: config.systemNotices.sender,
+      // The service's own mail (dashboard mail, owner notices) goes out as this team, from this sender.
+      SYSTEM_TEAM_ID: config.systemTeamId,
+      SYSTEM_SENDER: config.systemSender,
     };
 
     const identitiesAtRunTime = { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]: 'teams add their sending domains at run time, so identities cannot be named at deploy time' };
@@ -149,6 +156,13 @@ export class MailStack extends Stack {
     // Unknown routes answer through the error catalog, as locally (this function touches no data).
     const unmatched = new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {} });
     api.addDefaultRoute(unmatched);
+    // The dashboard: its own function behind its own HTTP API (a separate origin from the email API).
+    const dashboard = new DashboardApi(this, 'Dashboard');
+    const dashboardFn = wire(new ServiceFunction(functions, 'dashboard', {
+      entry: 'dashboard/index',
+      environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
+    }), DASHBOARD_NEEDS);
+    dashboard.serveWith(dashboardFn);
 
     const workers = new Construct(this, 'Workers');
     const background: { name: string; fn: ServiceFunction }[] = [];

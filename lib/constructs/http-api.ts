@@ -10,6 +10,14 @@ import { AREAS, ROUTES, type Area, type RouteEntry } from '../../functions/route
 
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
+/** One JSON line per request: request id (the correlation id the functions log), route, status, latency. */
+export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(JSON.stringify({
+  requestId: '$context.requestId', ip: '$context.identity.sourceIp', requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey', status: '$context.status', responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency', integrationLatencyMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage', userAgent: '$context.identity.userAgent',
+}));
+
 /** Props of the HTTP API. */
 export interface MailHttpApiProps {
   /** Stage throttling across all callers (per-key limits are the service's own). */
@@ -41,15 +49,7 @@ export class MailHttpApi extends Construct {
       autoDeploy: true,
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
       throttle: { rateLimit: props.throttle.ratePerSecond, burstLimit: props.throttle.burst },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(this.accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId', ip: '$context.identity.sourceIp', requestTime: '$context.requestTime',
-          routeKey: '$context.routeKey', status: '$context.status', responseLength: '$context.responseLength',
-          latencyMs: '$context.responseLatency', integrationLatencyMs: '$context.integrationLatency',
-          integrationError: '$context.integrationErrorMessage', userAgent: '$context.identity.userAgent',
-        })),
-      },
+      accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
     });
     acknowledge(this, { 'AwsSolutions-APIG4': 'the service authenticates each request itself: Resend-style API keys and signed link tokens (the unmatched route answers 404 through the error catalog)' });
     new CfnOutput(scope, 'ApiUrl', { value: this.publicUrl, description: 'RESEND_BASE_URL for the SDKs' });

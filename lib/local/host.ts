@@ -19,6 +19,11 @@ import { linkSecret } from './link-secret.ts';
 import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './workers.ts';
 import type { LocalState } from './state.ts';
 import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
+import { createAdaptorServer } from '@hono/node-server';
+import { createUser } from '@mailstack/core/domain/people/users';
+import { addMember } from '@mailstack/core/domain/people/memberships';
+import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { createDashboard } from '../../functions/dashboard/app.ts';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -49,12 +54,20 @@ export interface LocalHostOptions {
    * (DynamoDB Local, SQS, SES, S3) always listen on 127.0.0.1 only. @default - 127.0.0.1
    */
   readonly listenAddress?: string;
+  /** Port of the dashboard (its own origin); 0 picks a free one. @default - 3001 */
+  readonly dashboardPort?: number;
+  /** The first person's address, made owner of the default team on the first start. @default - admin@example.com */
+  readonly firstUserEmail?: string;
 }
 
 /** A running local host. */
 export interface LocalHost {
   readonly baseUrl: string;
   readonly inboxUrl: string;
+  /** The dashboard's origin. */
+  readonly dashboardUrl: string;
+  /** A one-time sign-in link for the first person, when this start created them. */
+  readonly firstSignInLink: string | undefined;
   /** The SMTP relay: its port on 127.0.0.1 and the self-signed certificate it presents (PEM). */
   readonly smtp: { readonly port: number; readonly certificate: string };
   /** The default team's key, when this start created it. */
@@ -98,6 +111,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
   const smtpPort = options.smtpPort ?? 2587;
   if (requestedPort !== 0) await assertPortFree(requestedPort, 'HTTP API');
   if (smtpPort !== 0) await assertPortFree(smtpPort, 'SMTP relay');
+  const requestedDashboardPort = options.dashboardPort ?? 3001;
+  if (requestedDashboardPort !== 0) await assertPortFree(requestedDashboardPort, 'dashboard');
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
   const [dynamoPort, sqsPort, sesPort, inboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
 
@@ -124,6 +139,12 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const port = await listen(httpServer, requestedPort, listenAddress);
     stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
     const baseUrl = `http://127.0.0.1:${port}`;
+    // The dashboard on its own port (its own origin), over the same deps as the API.
+    let dashboardDeps: Deps | undefined;
+    const dashboardServer = createAdaptorServer({ fetch: createDashboard({ deps: () => dashboardDeps! }).fetch }) as Server;
+    const dashboardPort = await listen(dashboardServer, requestedDashboardPort, '127.0.0.1');
+    stops.push(() => new Promise<void>((r) => { dashboardServer.closeAllConnections(); dashboardServer.close(() => r()); }));
+    const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
 
     const baseEnv: Record<string, string> = {
       TABLE_NAME: tableName,
@@ -135,6 +156,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       CLOUD: options.cloud ? 'true' : 'false',
       PUBLIC_BASE_URL: baseUrl,
       APP_URL: baseUrl,
+      DASHBOARD_URL: dashboardUrl,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'ERROR',
       SES_EVENTS_TOPIC_ARN: LOCAL_EVENTS_TOPIC_ARN,
       PROVIDER_RATE_PER_SECOND: String(providerRate),
@@ -159,6 +181,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     ses.setEventsSink(async (notification) => {
       await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: JSON.stringify(notification) }));
     });
+    dashboardDeps = deps;
 
     const tls = await selfSignedCertificate();
     const relay = createRelay(deps, { tls, hostname: 'localhost' });
@@ -166,9 +189,14 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     stops.push(() => relay.close());
 
     let apiKey: string | undefined;
+    let firstSignInLink: string | undefined;
     if ((await listTeams(deps)).length === 0) {
       const team = await createTeam(deps, { name: 'Default team' });
       apiKey = (await createApiKey(deps, { teamId: team.id, name: 'Default key', permission: 'full_access' })).secret;
+      // The first person owns the default team; their sign-in link is printed once.
+      const user = await createUser(deps, { email: options.firstUserEmail ?? 'admin@example.com', name: 'Admin' });
+      await addMember(deps, team, user, 'owner');
+      firstSignInLink = await signInLink(deps, user);
     }
 
     const loops: Loop[] = [
@@ -190,12 +218,14 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     return {
       baseUrl,
       inboxUrl,
+      dashboardUrl,
+      firstSignInLink,
       smtp: { port: relayPort, certificate: tls.cert },
       apiKey,
       deps,
       provider: ses.stats,
       startWorkers: beginWork,
-      state: { baseUrl, inboxUrl, smtpPort: relayPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
+      state: { baseUrl, inboxUrl, dashboardUrl, smtpPort: relayPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
       stop: async () => {
         await stop();
         setDeps(undefined);

@@ -7,6 +7,8 @@ export interface LocalState {
   readonly pid: number;
   readonly baseUrl: string;
   readonly inboxUrl: string;
+  /** The dashboard's origin. */
+  readonly dashboardUrl: string;
   /** The SMTP relay's port on 127.0.0.1. */
   readonly smtpPort: number;
   readonly tableName: string;

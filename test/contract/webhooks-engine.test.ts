@@ -7,6 +7,8 @@ import { deliverWebhook, DELIVERY, type DeliveryJob, type DeliveryObserver } fro
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
+import { createUser } from '@mailstack/core/domain/people/users';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type Received } from '../support/receiver.ts';
@@ -202,10 +204,14 @@ describe('per-second limit under load (many workers at once)', () => {
 });
 
 describe('owner notices (spec §6 rule 6) through the service\'s own send pipeline', () => {
-  it('emails the team owners from the system sender when ten settled deliveries exhausted (once a day), when the endpoint is disabled, and when a delivery waited over six hours', async () => {
+  it('emails the team owners (people with the owner role, and addresses the operator added) from the system sender when ten settled deliveries exhausted (once a day), when the endpoint is disabled, and when a delivery waited over six hours', async () => {
     const system = await sendingTeam();
-    const { team } = await newTeam();
-    await updateTeam(testDeps(), team.id, { ownerEmails: ['owner@customer.example', 'cto@customer.example'] });
+    const stamp = Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+    const owner = await createUser(testDeps(), { email: `owner-${stamp}@customer.example`, name: 'Owner' });
+    const member = await createUser(testDeps(), { email: `member-${stamp}@customer.example`, name: 'Member' });
+    const team = await createTeamFor(testDeps(), owner, 'Customer');
+    await addMember(testDeps(), team, member, 'member');
+    await updateTeam(testDeps(), team.id, { ownerEmails: ['cto@customer.example'] });
     const rx = await receiver(() => ({ status: 503 }));
     const engine = engineUnderTest({ SYSTEM_TEAM_ID: system.team.id, SYSTEM_SENDER: `Notices <notices@${system.domain}>` });
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
@@ -232,11 +238,12 @@ describe('owner notices (spec §6 rule 6) through the service\'s own send pipeli
     ]);
     for (const e of sent) {
       expect(e.from).toBe(`Notices <notices@${system.domain}>`);
-      expect([...e.to].sort()).toEqual(['cto@customer.example', 'owner@customer.example']);
+      // The member (role member) is not told; the owner and the operator's address are.
+      expect([...e.to].sort()).toEqual(['cto@customer.example', `owner-${stamp}@customer.example`]);
     }
   }, 120_000);
 
-  it('only logs when the team has no owner addresses or no system sender is configured', async () => {
+  it('only logs when the team has no owners to tell (no owner-role people, no operator addresses)', async () => {
     const { team } = await newTeam();
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: 'http://127.0.0.1:9/hook', events: ['contact.created'] });

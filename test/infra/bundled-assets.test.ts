@@ -56,7 +56,7 @@ const invoke = (invocations: Invocation[]): Outcome[] => {
     input: JSON.stringify({ invocations }),
     encoding: 'utf8',
     timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: 256 * 1024 * 1024,
     env: { ...inherited, ...local().env },
   });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
@@ -137,6 +137,7 @@ describe('synthesized Lambda bundles', () => {
       'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
       'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
       // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
+      'Functions/dashboard': { ...apiEvent('GET', '/sign-in', '/sign-in'), routeKey: '$default' },
       'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),
       'Workers/deliver-webhooks': sqsEvent('webhooks', [{ teamId: t.team.id, webhookId: randomUUID(), eventId: randomUUID() }]),
       'Timers/sweep-undispatched-events': { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
@@ -181,6 +182,12 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
+    expect(JSON.parse(result('Functions/webhooks').body)).toMatchObject({ object: 'list' });
+    expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
+    // The dashboard bundle renders its sign-in page with its security headers.
+    expect(result('Functions/dashboard').body).toContain('Sign in to mailstack');
+    expect(result('Functions/dashboard').headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     // The openapi bundle serves the whole description: its dynamic import of the generator and every area is bundled in.
     const doc = JSON.parse(result('Functions/openapi').body);
     expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);

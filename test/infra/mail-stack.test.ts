@@ -90,8 +90,14 @@ describe('MailStack', () => {
     });
   });
 
+  /** The routes of the email API (the dashboard has its own API). */
+  const apiRoutes = () => {
+    const [apiId] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => a.Properties.Description === 'Resend-compatible email API')!;
+    return Object.values(template.findResources('AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.ApiId.Ref === apiId);
+  };
+
   it('declares one API route per manifest entry, with the exact route key, and the $default route', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey).sort();
+    const routes = apiRoutes().map((r) => r.Properties.RouteKey).sort();
     expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
@@ -136,7 +142,7 @@ describe('MailStack', () => {
     }
   });
 
-  it('grants SES sending only to the send workers and identity management only to the domains function', () => {
+  it('grants SES sending only to the send workers and identity management only to the domains and dashboard functions', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const actionsOf = (p: any): string[] => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
     // send-email and the probe worker on the send queue, send-broadcast-email on the broadcast queue (not the fan-out)
@@ -144,13 +150,12 @@ describe('MailStack', () => {
     expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(3);
     expect(senders).toMatch(/sendbroadcastemail/i);
     expect(senders).not.toMatch(/broadcastfanout/i);
-    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(1);
+    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(2);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
   });
 
   it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
-    const fallback = routes.filter((r) => r.Properties.RouteKey === '$default');
+    const fallback = apiRoutes().filter((r) => r.Properties.RouteKey === '$default');
     expect(fallback).toHaveLength(1);
     const unmatched = areaFunction('unmatched');
     expect(unmatched.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
@@ -289,10 +294,12 @@ describe('MailStack', () => {
     expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
   });
 
-  it('reads the owner-notice team and sender from context, empty (log only) when absent', () => {
-    expect(readStackConfig(() => undefined).systemNotices).toEqual({ teamId: '', sender: '' });
+  it('reads the one system team and sender (dashboard mail and owner notices alike) from context; absent: a default sender and a team the service makes', () => {
+    const absent = readStackConfig(() => undefined);
+    expect([absent.systemTeamId, absent.systemSender]).toEqual(['', 'mailstack <no-reply@mailstack.localhost>']);
     const context: Record<string, string> = { 'mailstack:systemTeamId': 'team-1', 'mailstack:systemSender': 'Notices <n@ops.example.com>' };
-    expect(readStackConfig((k) => context[k]).systemNotices).toEqual({ teamId: 'team-1', sender: 'Notices <n@ops.example.com>' });
+    const set = readStackConfig((k) => context[k]);
+    expect([set.systemTeamId, set.systemSender]).toEqual(['team-1', 'Notices <n@ops.example.com>']);
   });
 
   it('names one configuration set that publishes no opens or clicks: SES adds no pixel and rewrites no link, the service tracks those itself', () => {
@@ -336,6 +343,29 @@ describe('MailStack', () => {
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,narnia' : undefined))).toThrow(/deliveryRegions must be/);
     expect(() => readStackConfig((k) => (k === 'mailstack:deliveryRegions' ? 'us-east-1,eu-west-1' : undefined))).toThrow(/one stack delivers in one region.*eu-west-1 could not send.*deploy another stack/s);
   });
+  it('serves the dashboard from its own function behind its own HTTP API (a separate origin), granted only what it declares', () => {
+    const apis = template.findResources('AWS::ApiGatewayV2::Api');
+    const dashboardApi = Object.entries(apis).find(([, a]) => String(a.Properties.Description).includes('dashboard'));
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).find((st) => st.Properties.ApiId.Ref === dashboardApi?.[0]);
+    expect(stage?.Properties.AccessLogSettings).toBeDefined();
+    expect(dashboardApi).toBeDefined();
+    expect(Object.keys(apis)).toHaveLength(2);
+    const [apiId] = dashboardApi!;
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).filter((r) => r.Properties.ApiId.Ref === apiId);
+    expect(routes.map((r) => r.Properties.RouteKey)).toEqual(['$default']);
+    const fn = areaFunction('dashboard');
+    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    expect(fn.Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(apiId);
+    expect(fn.Properties.Environment.Variables.SYSTEM_SENDER).toContain('@');
+    const integration = Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).find((i) => i.Properties.ApiId.Ref === apiId)!;
+    expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => f === fn)![0]);
+    const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]!));
+    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray'].includes(s))).toEqual([]);
+    expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
+    // It queues mail for the send worker; it never calls the provider itself.
+    expect(actionsOfRole(fn)).not.toContain('ses:SendEmail');
+  });
+
   it('takes the stack name from context, so staging and production share an account', () => {
     expect(stack.stackName).toBe('Staging');
     expect(readStackConfig(() => undefined).stackName).toBe('Mailstack');

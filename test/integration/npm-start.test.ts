@@ -16,7 +16,7 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
 };
 
 const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, args: string[] = ['--memory']) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort), DASHBOARD_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -51,6 +51,12 @@ describe('npm start', () => {
     expect(key).toBeDefined();
     expect(lines).toMatch(new RegExp(`^SMTP: 127\\.0\\.0\\.1:${smtpPort} \\(STARTTLS; user resend; password: an API key\\)$`, 'm'));
     expect(lines).toMatch(/Local inbox/);
+    // The dashboard on its own port, and the first person's one-time sign-in link.
+    const dashboard = /^DASHBOARD_URL=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(lines)?.[1];
+    expect(dashboard).toBeDefined();
+    const link = new RegExp(`First sign-in \\(admin@example\\.com.*\\): (${dashboard!.replaceAll('.', '\\.')}/sign-in/link/\\S+)$`, 'm').exec(lines)?.[1];
+    expect(link).toBeDefined();
+    expect((await fetch(link!)).status).toBe(200);
     const usage = await fetch(`http://127.0.0.1:${port}/usage`, { headers: { authorization: `Bearer ${key}` } });
     expect(usage.status).toBe(200);
     expect(await usage.json()).toMatchObject({ object: 'usage', cloud: false, plan: null });

@@ -41,6 +41,18 @@ export const Config = v.object({
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
+  /** The dashboard's own origin (sign-in links, invitations, notices point there). */
+  DASHBOARD_URL: v.optional(v.string(), 'http://127.0.0.1:3001'),
+  /**
+   * The sender of all the service's own mail (invitations, sign-in links, password resets, the
+   * owner notices of webhook endpoints failing, disabled or backlogged).
+   */
+  SYSTEM_SENDER: v.optional(v.string(), 'mailstack <no-reply@mailstack.localhost>'),
+  /**
+   * The team that mail goes out as (on AWS: one with a verified domain for SYSTEM_SENDER). Empty:
+   * the service makes its own system team on first use (locally its sender domain verifies itself).
+   */
+  SYSTEM_TEAM_ID: v.optional(v.string(), ''),
   /**
    * Locally: the link-signing key, or a keyring `{"current":"k2","k1":"...","k2":"..."}`. No
    * default: the local host generates one on its first start (kept with its data); a function
@@ -58,13 +70,6 @@ export const Config = v.object({
   WEBHOOK_TARGETS: v.optional(v.picklist(['public', 'any']), 'public'),
   /** Requests per second to one endpoint (spec §8: 50), across every worker. */
   WEBHOOK_RATE_PER_SECOND: Int(50),
-  /**
-   * The service's own notices to team owners (webhook endpoints failing, disabled, backlogged)
-   * go through the send pipeline as this team, from this sender (an address on one of its
-   * verified domains). Unset: notices are only logged.
-   */
-  SYSTEM_TEAM_ID: v.optional(v.string(), ''),
-  SYSTEM_SENDER: v.optional(v.string(), ''),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
   /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
   SMTP_PORT: Int(2587),

@@ -69,6 +69,17 @@
  * | operator pause of broadcasts         | pk BCASTPAUSE, sk TEAM#<t> / REGION#<region>                     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
  * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
+ * | user by id (dashboard person)        | pk USER#<u>, sk USER (holds team_count: the teams-per-user cap)  |
+ * | user by email (unique)               | pk USEREMAIL#<lower-cased address>, sk USEREMAIL (guard, the id) |
+ * | members of a team (with role)        | pk TEAM#<t>, sk MEMBER#<u>                                       |
+ * | teams of a user                      | gsi1: USER#<u>#TEAMS / <teamId> (on the member item)             |
+ * | pending invitations of a team        | pk TEAM#<t>, sk INVITE#<id>                                      |
+ * | one-time token (sign-in link, reset, | pk ONETIME#<sha256 of the token>, sk ONETIME (ttl; deleted on    |
+ * |   invitation) by its hash            |   use with a condition, so it works once)                        |
+ * | dashboard session by its hash        | pk SESSION#<sha256 of the id>, sk SESSION (ttl)                  |
+ * | failed sign-ins per address          | pk SIGNINFAIL#<lower-cased address>#<quarter hour>, sk FAIL (ttl) |
+ * | audit entries of a team, newest first| pk TEAM#<t>#AUDIT, sk <id>                                       |
+ * | the system team (platform mail)      | pk SYSTEM, sk TEAM (holds the team id)                           |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
@@ -233,6 +244,38 @@ export const keys = {
     lanePartition: (region: string) => `BCASTLANE#${region}`,
     pauseTeam: (teamId: string) => ({ pk: 'BCASTPAUSE', sk: `TEAM#${teamId}` }),
     pauseRegion: (region: string) => ({ pk: 'BCASTPAUSE', sk: `REGION#${region}` }),
+  },
+  user: {
+    item: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+    emailGuard: (email: string) => ({ pk: `USEREMAIL#${email.toLowerCase()}`, sk: 'USEREMAIL' }),
+  },
+  member: {
+    item: (teamId: string, userId: string) => ({ pk: team(teamId), sk: `MEMBER#${userId}` }),
+    listing: (userId: string, teamId: string) => ({ gsi1pk: `USER#${userId}#TEAMS`, gsi1sk: teamId }),
+    teamsPartition: (userId: string) => `USER#${userId}#TEAMS`,
+    partition: (teamId: string) => team(teamId),
+    prefix: 'MEMBER#',
+  },
+  invitation: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `INVITE#${id}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'INVITE#',
+  },
+  oneTime: {
+    item: (tokenHash: string) => ({ pk: `ONETIME#${tokenHash}`, sk: 'ONETIME' }),
+  },
+  session: {
+    item: (idHash: string) => ({ pk: `SESSION#${idHash}`, sk: 'SESSION' }),
+  },
+  signInFailures: {
+    window: (email: string, quarter: number) => ({ pk: `SIGNINFAIL#${email.toLowerCase()}#${quarter}`, sk: 'FAIL' }),
+  },
+  audit: {
+    item: (teamId: string, id: string) => ({ pk: `${team(teamId)}#AUDIT`, sk: id }),
+    partition: (teamId: string) => `${team(teamId)}#AUDIT`,
+  },
+  system: {
+    team: () => ({ pk: 'SYSTEM', sk: 'TEAM' }),
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -216,6 +216,8 @@ export interface Range {
   readonly below?: string;
   /** Sort keys from the first to the second, both included. */
   readonly between?: readonly [string, string];
+  /** Sort keys at or above this. */
+  readonly from?: string;
   readonly filter?: Condition;
   /** Only these attributes. */
   readonly project?: readonly string[];
@@ -232,6 +234,7 @@ const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undef
   if (r.prefix) key.push(`begins_with(${sk()}, ${x.value(r.prefix)})`);
   if (r.below !== undefined) key.push(`${sk()} < ${x.value(r.below)}`);
   if (r.between) key.push(`${sk()} BETWEEN ${x.value(r.between[0])} AND ${x.value(r.between[1])}`);
+  if (r.from !== undefined) key.push(`${sk()} >= ${x.value(r.from)}`);
   const filter = r.filter ? x.condition(r.filter) : undefined;
   const projection = r.project?.map((a) => x.name(a)).join(', ');
   return {

@@ -13,6 +13,8 @@ export interface ApiKey {
   readonly domainId: string | null;
   readonly createdAt: string;
   readonly revoked: boolean;
+  /** When the key last authenticated a request (kept to the minute). */
+  readonly lastUsedAt: string | null;
 }
 
 /** Every key starts with this prefix. */
@@ -33,4 +35,5 @@ export const apiKeyFromItem = (item: Record<string, any>): ApiKey => ({
   domainId: item.domain_id ?? null,
   createdAt: item.created_at,
   revoked: item.revoked === true,
+  lastUsedAt: item.last_used_at ?? null,
 });

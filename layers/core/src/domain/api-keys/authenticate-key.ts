@@ -3,7 +3,7 @@ import { ApiError, rateLimited } from '../../errors/api-error.ts';
 import { countFailedAuth, countRequest } from '../rate-limits/request-rate.ts';
 import { getTeam } from '../teams/team.ts';
 import { callerOfKey, type Caller } from '../caller.ts';
-import { findKeyBySecret } from './manage-keys.ts';
+import { findKeyBySecret, markKeyUsed } from './manage-keys.ts';
 
 /**
  * Records a failed authentication from `sourceIp` and throws: `error`, or 429 once the address
@@ -26,7 +26,7 @@ export const authenticateKey = async (deps: Deps, secret: string, sourceIp: stri
   const key = secret ? await findKeyBySecret(deps, secret) : undefined;
   if (!key || key.revoked) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'));
   // The team read and the request-rate count are independent: one round trip instead of two.
-  const [team] = await Promise.all([getTeam(deps, key.teamId), countRequest(deps, key.teamId, key.id)]);
+  const [team] = await Promise.all([getTeam(deps, key.teamId), countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]);
   if (!team) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'));
   return callerOfKey(key, team);
 };

@@ -40,6 +40,13 @@ export const listApiKeys = async (deps: Deps, teamId: string): Promise<(ApiKey &
   return items.map((i) => ({ ...apiKeyFromItem(i), hash: i.hash as string }));
 };
 
+/** Records that a key was used, at most once a minute per key (the key page's "last used"). */
+export const markKeyUsed = async (deps: Deps, key: ApiKey, secret: string): Promise<void> => {
+  const now = deps.clock.now();
+  if (key.lastUsedAt && now - Date.parse(key.lastUsedAt) < 60_000) return;
+  await updateItem(deps, keys.apiKey.item(hashKey(secret)), { set: { last_used_at: new Date(now).toISOString() } }, { exists: true });
+};
+
 /** Revokes a key by id; the next request with it answers 401 invalid_api_key. */
 export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string): Promise<boolean> => {
   const found = (await listApiKeys(deps, teamId)).find((k) => k.id === keyId);

@@ -4,8 +4,7 @@ import { updateContact } from '../contacts/write-contact.ts';
 import { allTopics, contactTopics, setTopicChoices } from '../topics/topics.ts';
 import { addSuppression } from '../suppressions/suppression-store.ts';
 import { verifyLink } from './tokens.ts';
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../escape-html.ts';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

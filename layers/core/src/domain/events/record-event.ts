@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { putItem } from '../../table/ops.ts';
+import { putItem, queryPages } from '../../table/ops.ts';
 
 /** Every event type the service records (spec §6). */
 export type EventType =
@@ -63,4 +63,23 @@ export const recordEvent = async (deps: Deps, teamId: string, type: EventType, d
 export const publishEvents = async (deps: Deps, records: readonly EventRecord[]): Promise<void> => {
   if (!deps.config.EVENTS_QUEUE_URL || records.length === 0) return;
   await deps.queue.send(deps.config.EVENTS_QUEUE_URL, records.map((r) => ({ body: { eventId: r.id, teamId: r.teamId, type: r.type } })));
+};
+
+/**
+ * The events of one email, oldest first (the dashboard's timeline). Event ids are UUIDv7 and
+ * come after the email's own id, so each of the team's event shards is read from the email's
+ * creation on, at most `pages` pages per shard.
+ */
+export const emailTimeline = async (deps: Deps, teamId: string, emailId: string, pages = 4): Promise<EventRecord[]> => {
+  const found: EventRecord[] = [];
+  await Promise.all(Array.from({ length: keys.event.shards }, async (_, shard) => {
+    let n = 0;
+    for await (const page of queryPages(deps, { pk: keys.event.partition(teamId, shard), from: `${keys.event.prefix}${emailId}`, pageSize: 200 })) {
+      for (const i of page.items) {
+        if (i.data?.email_id === emailId) found.push({ id: i.id, teamId, type: i.event_type, createdAt: i.created_at, data: i.data });
+      }
+      if (++n >= pages) break;
+    }
+  }));
+  return found.sort((a, b) => (a.id < b.id ? -1 : 1));
 };

@@ -5,10 +5,10 @@ import { notFound } from '../../errors/api-error.ts';
 import { teamFromItem, type Team } from './team.ts';
 import type { PlanName } from './plans.ts';
 
-/** Creates a team on the free plan (the operator may change it). */
-export const createTeam = async (deps: Deps, input: { name: string; plan?: PlanName }): Promise<Team> => {
+/** The stored item of a new team (free plan unless told). */
+export const newTeamItem = (deps: Deps, input: { name: string; plan?: PlanName | undefined }) => {
   const id = deps.ids.next();
-  const item = {
+  return {
     ...keys.team.item(id),
     ...keys.team.listing(id),
     type: 'team',
@@ -19,6 +19,12 @@ export const createTeam = async (deps: Deps, input: { name: string; plan?: PlanN
     overage_enabled: false,
     created_at: new Date(deps.clock.now()).toISOString(),
   };
+};
+
+/** Creates a team on the free plan (the operator may change it). */
+export const createTeam = async (deps: Deps, input: { name: string; plan?: PlanName }): Promise<Team> => {
+  const item = newTeamItem(deps, input);
+  const id = item.id;
   if (!(await putItem(deps, item, { exists: false }))) throw new Error(`team id ${id} is already taken`);
   return teamFromItem(item);
 };

@@ -1,0 +1,78 @@
+/** The dashboard's one stylesheet (served at /assets/style.css). */
+export const STYLE = `
+:root { --fg: #1a1d21; --muted: #4d5560; --line: #d8dde3; --bg: #f6f7f9; --card: #fff; --accent: #1f4fd1; --accent-fg: #fff; --ok: #146c2e; --warn: #8a4b00; --bad: #a4161a; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+* { box-sizing: border-box; }
+body { margin: 0; line-height: 1.5; }
+a { color: var(--accent); }
+.skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 9; }
+header.top { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; padding: 10px 20px; background: #14213d; color: #fff; }
+header.top a, header.top .brand { color: #fff; font-weight: 600; text-decoration: none; }
+header.top .who { margin-left: auto; font-size: .9rem; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+header.top button { background: transparent; color: #fff; border: 1px solid #8a96ad; }
+header.top select { max-width: 14rem; }
+.shell { display: grid; grid-template-columns: 200px 1fr; min-height: calc(100vh - 52px); }
+nav.side { background: var(--card); border-right: 1px solid var(--line); padding: 16px 0; }
+nav.side ul { list-style: none; margin: 0; padding: 0; }
+nav.side a { display: block; padding: 6px 20px; color: var(--fg); text-decoration: none; }
+nav.side a[aria-current="page"] { background: #e7ecfb; color: var(--accent); font-weight: 600; border-left: 3px solid var(--accent); }
+main { padding: 20px 28px; max-width: 1100px; min-width: 0; }
+h1 { font-size: 1.5rem; margin: 0 0 16px; } h2 { font-size: 1.15rem; margin: 24px 0 8px; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin-bottom: 16px; }
+.card > :first-child { margin-top: 0; } .card > :last-child { margin-bottom: 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0; } dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; }
+.stat b { display: block; font-size: 1.5rem; } .stat span { color: var(--muted); font-size: .9rem; }
+table { width: 100%; border-collapse: collapse; background: var(--card); font-size: .93rem; }
+th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td code { overflow-wrap: anywhere; }
+th { color: var(--muted); font-weight: 600; background: #fafbfc; }
+.table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; margin-bottom: 16px; }
+form.inline { display: inline; }
+form.row { display: flex; gap: 8px; flex-wrap: wrap; align-items: flex-end; margin-bottom: 16px; }
+label { display: flex; flex-direction: column; font-size: .9rem; color: var(--muted); gap: 2px; }
+label.check { flex-direction: row; align-items: center; gap: 6px; color: var(--fg); }
+input, select, textarea { font: inherit; padding: 6px 8px; border: 1px solid #8c96a3; border-radius: 6px; background: #fff; color: var(--fg); }
+button, .button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+.notice { padding: 10px 14px; border-radius: 6px; margin-bottom: 16px; background: #e6f4ea; border: 1px solid #9bcfac; color: var(--ok); }
+.error { padding: 10px 14px; border-radius: 6px; margin-bottom: 16px; background: #fdecea; border: 1px solid #f1a7a3; color: var(--bad); }
+.badge { white-space: nowrap; display: inline-block; padding: 0 8px; border-radius: 10px; font-size: .8rem; background: #e9ecef; color: var(--fg); }
+.badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
+.badge.bounced, .badge.failed, .badge.complained, .badge.revoked { background: #fbe3e4; color: var(--bad); }
+.badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
+pre { background: #0f1720; color: #e6edf3; padding: 12px; border-radius: 6px; overflow: auto; max-height: 480px; }
+.secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; } .secret code { background: #fff7d6; padding: 6px 8px; border: 1px solid #e5c55c; border-radius: 6px; overflow-wrap: anywhere; }
+.muted { color: var(--muted); }
+iframe.preview { width: 100%; height: 420px; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+.chart { width: 100%; height: auto; } .ratebar { display: block; width: 100%; height: 22px; margin-top: 8px; } .chart text { font-size: 11px; fill: var(--muted); }
+ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); margin-left: 6px; } ol.timeline li { padding: 2px 0 8px 14px; position: relative; }
+ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
+.auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }
+.pager { display: flex; gap: 12px; }
+@media (max-width: 720px) {
+  .shell { grid-template-columns: 1fr; }
+  nav.side { border-right: 0; border-bottom: 1px solid var(--line); padding: 4px 0; overflow-x: auto; }
+  nav.side ul { display: flex; white-space: nowrap; }
+  nav.side a { padding: 6px 12px; } nav.side a[aria-current="page"] { border-left: 0; border-bottom: 3px solid var(--accent); }
+  main { padding: 14px; }
+  .hide-narrow { display: none; }
+}
+`;
+
+/**
+ * The dashboard's one script (served at /assets/app.js; the CSP allows no inline script):
+ * copy buttons, and the team switcher's navigation. Everything works without it.
+ */
+export const SCRIPT = `
+document.addEventListener('click', (e) => {
+  const b = e.target.closest('button[data-copy]');
+  if (!b) return;
+  navigator.clipboard.writeText(b.getAttribute('data-copy')).then(() => { b.textContent = 'Copied'; setTimeout(() => { b.textContent = 'Copy'; }, 1500); });
+});
+document.addEventListener('change', (e) => {
+  if (e.target.matches('select[data-navigate]')) location.href = e.target.value;
+});
+for (const b of document.querySelectorAll('button[data-copy]')) b.hidden = false;
+`;

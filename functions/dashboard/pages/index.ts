@@ -1,0 +1,20 @@
+import type { Hono } from 'hono';
+import type { DashboardEnv } from '../app.ts';
+import { registerOverview } from './overview.ts';
+import { registerEmails } from './emails.ts';
+import { registerAudience } from './audience.ts';
+import { registerDomains } from './domains.ts';
+import { registerApiKeys } from './api-keys.ts';
+import { registerSettings } from './settings.ts';
+import { registerWebhooks } from './webhooks.ts';
+
+/** Every page of a team (under /t/:team/), each calling the core's use cases. */
+export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
+  registerOverview(app);
+  registerEmails(app);
+  registerAudience(app);
+  registerDomains(app);
+  registerApiKeys(app);
+  registerWebhooks(app);
+  registerSettings(app);
+};

@@ -1,0 +1,48 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { deleteItem, getItem, putItem } from '../../table/ops.ts';
+import { getUser, type User } from './users.ts';
+
+/** A session lasts this long after sign-in (the table's TTL removes it afterwards). */
+export const SESSION_LIFETIME_SECONDS = 12 * 3600;
+
+/** A signed-in session: the person and the CSRF token every form of the session carries. */
+export interface Session {
+  readonly user: User;
+  readonly csrf: string;
+  readonly expiresAt: number;
+}
+
+const hashId = (id: string): string => createHash('sha256').update(id).digest('hex');
+
+/** Starts a new session (always a new id: sign-in never reuses one) and returns its id for the cookie. */
+export const startSession = async (deps: Deps, userId: string): Promise<{ id: string; csrf: string }> => {
+  const id = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(24).toString('base64url');
+  const expires = Math.floor(deps.clock.now() / 1000) + SESSION_LIFETIME_SECONDS;
+  await putItem(deps, { ...keys.session.item(hashId(id)), type: 'session', user_id: userId, csrf, expires_at: expires, ttl: expires }, { exists: false });
+  return { id, csrf };
+};
+
+/** The session of a cookie value; undefined when unknown or expired. */
+export const loadSession = async (deps: Deps, id: string | undefined): Promise<Session | undefined> => {
+  if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) return undefined;
+  const item = await getItem(deps, keys.session.item(hashId(id)));
+  if (!item || Number(item.expires_at) <= deps.clock.now() / 1000) return undefined;
+  const user = await getUser(deps, item.user_id);
+  return user ? { user, csrf: item.csrf, expiresAt: Number(item.expires_at) } : undefined;
+};
+
+/** Ends a session (sign-out). */
+export const endSession = async (deps: Deps, id: string | undefined): Promise<void> => {
+  if (id && /^[A-Za-z0-9_-]{20,100}$/.test(id)) await deleteItem(deps, keys.session.item(hashId(id)));
+};
+
+/** True when a submitted CSRF token is the session's (constant-time). */
+export const csrfMatches = (session: Session, submitted: unknown): boolean => {
+  if (typeof submitted !== 'string') return false;
+  const a = Buffer.from(session.csrf);
+  const b = Buffer.from(submitted);
+  return a.length === b.length && timingSafeEqual(a, b);
+};

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { newTeam, local, testDeps } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
+import { personIn, signInOverHttp } from '../support/dashboard.ts';
+import { createDashboard } from '../../functions/dashboard/app.ts';
+import { createUser } from '@mailstack/core/domain/people/users';
+import { actorIn, addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
+import { mintApiKey } from '@mailstack/core/domain/api-keys/key-audit';
+import { signInLink, signInWithLink } from '@mailstack/core/domain/people/sign-in';
+import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+
+describe('dashboard security', () => {
+  it('refuses a form whose CSRF token is missing or wrong, and changes nothing', async () => {
+    const { team, resend } = await newTeam();
+    const s = await signInOverHttp((await personIn(team.id)).link);
+    for (const form of [{ email: 'csrf-missing@example.com' }, { email: 'csrf-wrong@example.com', _csrf: `${s.csrf.slice(0, -2)}xx` }] as Record<string, string>[]) {
+      const res = await s.post(`/t/${team.id}/contacts`, form);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('security token');
+    }
+    const ok = await s.post(`/t/${team.id}/contacts`, { email: 'csrf-right@example.com', _csrf: s.csrf });
+    expect(ok.status).toBe(303);
+    const emails = (await resend.contacts.list()).data!.data.map((c) => c.email);
+    expect(emails).toEqual(['csrf-right@example.com']);
+    // A signed-out form without the pre-session cookie pair is refused too.
+    const bare = await fetch(`${local().dashboardUrl}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a@example.com&password=x&_csrf=guess-guess-guess-guess' });
+    expect(bare.status).toBe(403);
+  });
+
+  it('answers another team\'s pages and resources by URL with 404', async () => {
+    const mine = await newTeam();
+    const theirs = await sendingTeam();
+    const sent = await theirs.resend.emails.send({ from: theirs.from, to: 'delivered@resend.dev', subject: 'Theirs', text: 'private' });
+    const contact = (await theirs.resend.contacts.create({ email: 'their-contact@example.com' })).data!.id;
+    const s = await signInOverHttp((await personIn(mine.team.id)).link);
+    for (const path of [`/t/${theirs.team.id}/`, `/t/${theirs.team.id}/emails`, `/t/${mine.team.id}/emails/${sent.data!.id}`, `/t/${mine.team.id}/emails/${sent.data!.id}/html`,
+      `/t/${mine.team.id}/emails/${sent.data!.id}/raw`, `/t/${mine.team.id}/domains/${theirs.domainId}`]) {
+      const res = await s.get(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('private');
+    }
+    const del = await s.post(`/t/${mine.team.id}/contacts/${contact}/delete`, { _csrf: s.csrf });
+    expect(del.status).toBe(404);
+    expect((await theirs.resend.contacts.get({ id: contact })).data?.email).toBe('their-contact@example.com');
+  });
+
+  it('sets the session cookie HttpOnly and SameSite=Lax (Secure outside the local host), a new id at each sign-in, and ends it at sign-out', async () => {
+    const { team } = await newTeam();
+    const person = await personIn(team.id);
+    const s1 = await signInOverHttp(person.link);
+    const flags = s1.setCookie.find((c) => c.startsWith('ms_session='))!;
+    expect(flags).toMatch(/HttpOnly/);
+    expect(flags).toMatch(/SameSite=Lax/);
+    expect(flags).not.toMatch(/Secure/); // http://127.0.0.1: a Secure cookie would never come back
+    const s2 = await signInOverHttp(await signInLink(testDeps(), person.user));
+    expect(s2.cookie).not.toBe(s1.cookie);
+    // A sign-in link works once.
+    expect(await signInWithLink(testDeps(), person.link.split('/').pop()!)).toBeUndefined();
+    const out = await s2.post('/sign-out', { _csrf: s2.csrf });
+    expect(out.status).toBe(303);
+    expect((await s2.get(`/t/${team.id}/`)).status).toBe(303); // back to sign-in
+    expect((await s1.get(`/t/${team.id}/`)).status).toBe(200); // another session is its own
+
+    // Served from an https origin (AWS), the cookie is Secure.
+    const d = testDeps();
+    const app = createDashboard({ deps: () => ({ ...d, config: { ...d.config, DASHBOARD_URL: 'https://dashboard.example.com' } }) });
+    const secure = await signInOverHttp(`https://dashboard.example.com/sign-in/link/${(await signInLink(d, person.user)).split('/').pop()}`, async (url, init) => app.fetch(new Request(url, init)));
+    expect(secure.setCookie.find((c) => c.startsWith('ms_session='))).toMatch(/; Secure/);
+    const page = await app.fetch(new Request(`https://dashboard.example.com/t/${team.id}/`, { headers: { cookie: secure.cookie } }));
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('limits password guessing: past 10 failures for an address even the right password answers 429', async () => {
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'member', 'the right password 1');
+    const page = await fetch(`${local().dashboardUrl}/sign-in`);
+    const pre = page.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const attempt = (password: string) => fetch(`${local().dashboardUrl}/sign-in`, {
+      method: 'POST', redirect: 'manual', headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, email: user.email, password }).toString(),
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await attempt(`wrong guess ${i}`)).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    const locked = await attempt('the right password 1');
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('escapes HTML in contact names and subjects, and shows email bodies only in a sandboxed frame with its own CSP', async () => {
+    const t = await sendingTeam();
+    const evil = '<img src=x onerror=alert(1)>';
+    await t.resend.contacts.create({ email: 'evil@example.com', firstName: evil });
+    const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: `<script>alert(1)</script> ${randomUUID()}`, html: '<script>alert(2)</script><p>body</p>' });
+    const s = await signInOverHttp((await personIn(t.team.id)).link);
+    const contacts = await (await s.get(`/t/${t.team.id}/contacts`)).text();
+    expect(contacts).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(contacts).not.toContain(evil);
+    const emails = await (await s.get(`/t/${t.team.id}/emails`)).text();
+    const detail = await (await s.get(`/t/${t.team.id}/emails/${sent.data!.id}`)).text();
+    for (const page of [emails, detail]) {
+      expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(page).not.toContain('<script>alert');
+    }
+    expect(detail).toMatch(/<iframe class="preview" sandbox="" src="[^"]+\/html"/);
+    const frame = await s.get(`/t/${t.team.id}/emails/${sent.data!.id}/html`);
+    expect(frame.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(frame.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+});
+
+describe('people, teams and roles in the core', () => {
+  it('caps teams per person by plan with a guarded write: two joins at once on the free plan, one wins', async () => {
+    const d = testDeps();
+    const user = await createUser(d, { email: `cap-${randomUUID().slice(0, 8)}@example.com` });
+    const results = await Promise.allSettled([createTeamFor(d, user, 'A'), createTeamFor(d, user, 'B'), createTeamFor(d, user, 'C')]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ name: 'plan_limit_reached', statusCode: 403 });
+    // Joining a pro team (cap 5) is allowed; the count follows.
+    const pro = await createTeam(d, { name: 'Pro', plan: 'pro' });
+    await addMember(d, pro, user, 'member');
+  });
+
+  it('refuses an action outside the role with 403 forbidden: a member cannot mint keys', async () => {
+    const d = testDeps();
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'member');
+    const actor = await actorIn(d, user, team.id);
+    await expect(mintApiKey(d, actor, { name: 'x', permission: 'full_access' })).rejects.toMatchObject({ name: 'forbidden', statusCode: 403 });
+    const other = await newTeam();
+    await expect(actorIn(d, user, other.team.id)).rejects.toMatchObject({ name: 'not_found' });
+  });
+});

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { createUser } from '@mailstack/core/domain/people/users';
+import { addMember } from '@mailstack/core/domain/people/memberships';
+import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { getTeam } from '@mailstack/core/domain/teams/team';
+import type { Role } from '@mailstack/core/domain/people/roles';
+import { local, testDeps } from './local.ts';
+
+/** The dashboard's origin in this test run. */
+export const dashboardUrl = () => local().dashboardUrl;
+
+/** The cookies of a Set-Cookie list as a Cookie header (name=value pairs only). */
+const cookiesOf = (res: Response): Record<string, string> =>
+  Object.fromEntries(res.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=')).map(([k, ...v]) => [k!, v.join('=')]));
+
+/** A dashboard session over plain HTTP (no browser): its cookie, CSRF token and helpers. */
+export interface HttpSession {
+  readonly cookie: string;
+  readonly setCookie: string[];
+  csrf: string;
+  get(path: string): Promise<Response>;
+  post(path: string, form: Record<string, string>): Promise<Response>;
+}
+
+/** Follows a one-time sign-in link over HTTP and returns the session it starts. */
+export const signInOverHttp = async (link: string, fetcher: (url: string, init?: RequestInit) => Promise<Response> = fetch): Promise<HttpSession> => {
+  const page = await fetcher(link);
+  const pre = cookiesOf(page);
+  const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+  const done = await fetcher(link, { method: 'POST', redirect: 'manual', headers: { cookie: `ms_pre=${pre.ms_pre}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }).toString() });
+  expect(done.status).toBe(303);
+  const session = cookiesOf(done).ms_session!;
+  const cookie = `ms_session=${session}`;
+  const origin = new URL(link).origin;
+  const s: HttpSession = {
+    cookie,
+    setCookie: done.headers.getSetCookie(),
+    csrf: '',
+    get: (path) => fetcher(`${origin}${path}`, { redirect: 'manual', headers: { cookie } }),
+    post: (path, form) => fetcher(`${origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+  };
+  const home = await fetcher(`${origin}/`, { headers: { cookie } });
+  s.csrf = /name="_csrf" value="([^"]+)"/.exec(await home.text())?.[1] ?? '';
+  return s;
+};
+
+/** A new person in a team with a role, and a one-time sign-in link for them. */
+export const personIn = async (teamId: string, role: Role = 'owner', password?: string) => {
+  const d = testDeps();
+  const user = await createUser(d, { email: `p-${randomUUID().slice(0, 8)}@example.com`, name: 'Test person', password });
+  await addMember(d, (await getTeam(d, teamId))!, user, role);
+  return { user, link: await signInLink(d, user) };
+};
+
+/** Runs axe-core in the page (its source evaluated through the protocol, so the page's CSP stays strict) and returns the serious and critical violations. */
+export const seriousViolations = async (page: Page): Promise<string[]> => {
+  // Page-side code as strings: this project compiles without the DOM library.
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axe.source);
+  const result: any = await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })');
+  return result.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+};
+
+/** Polls the local inbox for a message whose subject contains `subject`. */
+export const inboxMessage = async (subject: string, timeoutMs = 20_000): Promise<any> => {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const found = store.emails.find((m) => String(m.subject).includes(subject));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no message with the subject "${subject}" reached the local inbox in ${timeoutMs} ms`);
+};
