@@ -73,4 +73,22 @@ describe('the broadcast pacing planner', () => {
       expect((error as Error).message).toMatch(/needs about \d+ days .* limit is 24 days/);
     }
   });
+  it('parks past the monthly included volume (overage off) until the period renews, without counting the wait toward the 24 days', () => {
+    const renewsAt = Date.parse('2026-12-01T00:00:00Z');
+    const plan = planBroadcast({ ...base, audience: 1_000, monthly: { left: 400, renewsAt } });
+    // The first 400 go now at 9 a second; the 401st waits for the renewal and the rest follow at the same rate.
+    expect(slotAt(plan, 399) - NOON).toBe(Math.floor((399 * 1000) / 9));
+    expect(slotAt(plan, 400)).toBe(renewsAt);
+    expect(plan.finishesAt).toBe(renewsAt + Math.floor((599 * 1000) / 9));
+    expect(plan.warning).toMatchObject({ type: 'paced', days: 9 });
+    expect(plan.warning!.message).toContain('2026-12-01T00:00:00.000Z');
+    // Enough left in the period: no parking, no warning.
+    expect(planBroadcast({ ...base, audience: 1_000, monthly: { left: 1_000, renewsAt } })).toMatchObject({ finishesAt: NOON + Math.floor((999 * 1000) / 9), warning: null });
+    // Nothing left: everyone waits for the renewal.
+    expect(slotAt(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt } }), 0)).toBe(renewsAt);
+    // A renewal more than 24 days out is a wait, not a refusal; sending past 24 days still is.
+    const far = Date.parse('2027-01-20T00:00:00Z');
+    expect(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt: far } }).finishesAt).toBe(far + Math.floor((9 * 1000) / 9));
+    expect(() => planBroadcast({ ...base, audience: 9 * 86_400 * (MAX_BROADCAST_DAYS + 1), monthly: { left: 0, renewsAt: far } })).toThrow(BroadcastTooLarge);
+  });
 });

@@ -30,7 +30,7 @@ export interface BroadcastItem {
   readonly domain_id?: string;
   readonly domain_name?: string;
   readonly region?: string;
-  readonly plan?: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; audience: number; finishes_at: number; days: number };
+  readonly plan?: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; period_left?: number | null; renews_at?: number | null; audience: number; finishes_at: number; days: number };
   /** Counted by the send worker in the same transaction that records each send. */
   readonly sent_count?: number;
   readonly failed_count?: number;

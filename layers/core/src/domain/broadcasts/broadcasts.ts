@@ -6,7 +6,7 @@ import { getSegment } from '../segments/segments.ts';
 import { getTopic } from '../topics/topics.ts';
 import { getTemplate } from '../templates/templates.ts';
 import { NEW_CHECKPOINT, deleteDraft, pageBroadcasts, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, type BroadcastItem, type Checkpoint } from '../../table/broadcasts.ts';
-import { slotAt } from './plan.ts';
+import { slotAt, storedSchedule } from './plan.ts';
 
 export type { BroadcastItem } from '../../table/broadcasts.ts';
 
@@ -146,7 +146,7 @@ export const liveFinishesAt = (b: BroadcastItem, cp: Checkpoint, now: number): s
   if (status === 'sent') return b.last_sent_at ?? new Date(b.plan.starts_at).toISOString();
   const expected = eligibleCount(b, cp);
   const remaining = expected - (b.sent_count ?? 0) - (b.failed_count ?? 0);
-  const planned = expected === 0 ? b.plan.starts_at : slotAt({ startsAt: b.plan.starts_at, rate: b.plan.rate, dailyCap: b.plan.daily_cap, usedOnStartDay: b.plan.used_on_start_day }, expected - 1);
+  const planned = expected === 0 ? b.plan.starts_at : slotAt(storedSchedule(b.plan), expected - 1);
   const behind = now >= b.plan.starts_at ? now + Math.ceil((remaining * 1000) / b.plan.rate) : planned;
   return new Date(Math.max(planned, behind)).toISOString();
 };

@@ -15,7 +15,7 @@ import { parseMailbox } from '../emails/rules/addresses.ts';
 import type { EmailItem, SendJob } from '../emails/email.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
-import { slotAt } from './plan.ts';
+import { slotAt, storedSchedule } from './plan.ts';
 import { fanOutScheduleName, kickFanOut, type FanOutJob } from './send-broadcast.ts';
 
 /** Segment members read per page. */
@@ -71,7 +71,7 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void>
     const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId);
     if (!b || !b.plan || b.status === 'draft' || cp.done) return;
     const canceled = b.status === 'canceled';
-    const plan = { startsAt: b.plan.starts_at, rate: b.plan.rate, dailyCap: b.plan.daily_cap, usedOnStartDay: b.plan.used_on_start_day };
+    const plan = storedSchedule(b.plan);
     const now = deps.clock.now();
     if (!canceled) {
       const next = slotAt(plan, cp.index);

@@ -27,6 +27,11 @@ export interface PlanInput {
   readonly busyUntil: number;
   /** Daily plans: the cap and what the team has used today; null when no daily cap applies. */
   readonly daily: { readonly cap: number; readonly usedToday: number } | null;
+  /**
+   * Monthly plans with overage off: what the period's included volume still holds and when the
+   * period renews. Recipients past it are parked until the renewal (spec §8); null otherwise.
+   */
+  readonly monthly?: { readonly left: number; readonly renewsAt: number } | null;
 }
 
 /** A warning of the send response (spec §4 Broadcasts). */
@@ -44,6 +49,9 @@ export interface Plan {
   /** Daily cap (null: none) and what the start day had already used. */
   readonly dailyCap: number | null;
   readonly usedOnStartDay: number;
+  /** Monthly parking: recipients the current period still holds, and its renewal (null: none). */
+  readonly periodLeft?: number | null;
+  readonly renewsAt?: number | null;
   readonly audience: number;
   /** The instant of the last send (the start when the audience is empty). */
   readonly finishesAt: number;
@@ -69,8 +77,18 @@ const dayCapacity = (p: Pick<Plan, 'startsAt' | 'rate' | 'dailyCap' | 'usedOnSta
   return Math.max(0, Math.min(byRate, d === 0 ? p.dailyCap - p.usedOnStartDay : p.dailyCap));
 };
 
-/** The instant the plan sends recipient `index` (0-based), parking past each day's capacity until the next UTC day. */
-export const slotAt = (p: Pick<Plan, 'startsAt' | 'rate' | 'dailyCap' | 'usedOnStartDay'>, index: number): number => {
+type Schedule = Pick<Plan, 'startsAt' | 'rate' | 'dailyCap' | 'usedOnStartDay' | 'periodLeft' | 'renewsAt'>;
+
+/**
+ * The instant the plan sends recipient `index` (0-based), parking past each day's capacity until
+ * the next UTC day, and past the monthly period's included volume until its renewal.
+ */
+export const slotAt = (p: Schedule, index: number): number => {
+  if (p.periodLeft != null && p.renewsAt != null && index >= p.periodLeft) {
+    // The renewed period starts no earlier than one slot after the current period's last send.
+    const lastBefore = p.periodLeft > 0 ? slotAt({ ...p, periodLeft: null }, p.periodLeft - 1) + Math.ceil(1000 / p.rate) : p.startsAt;
+    return slotAt({ ...p, startsAt: Math.max(p.renewsAt, lastBefore), usedOnStartDay: 0, periodLeft: null, renewsAt: null }, index - p.periodLeft);
+  }
   let left = index;
   for (let d = 0; d < 10_000; d++) {
     const capacity = dayCapacity(p, d);
@@ -90,12 +108,15 @@ export const planBroadcast = (input: PlanInput): Plan => {
   const rate = broadcastRate(input.providerRate);
   const startsAt = Math.max(input.now, input.requestedAt, input.busyUntil);
   const usedOnStartDay = input.daily && startOfDay(startsAt) === startOfDay(input.now) ? input.daily.usedToday : 0;
-  const base = { startsAt, rate, dailyCap: input.daily?.cap ?? null, usedOnStartDay };
+  const monthly = input.monthly && input.audience > Math.max(0, input.monthly.left) ? input.monthly : null;
+  const base = { startsAt, rate, dailyCap: input.daily?.cap ?? null, usedOnStartDay, periodLeft: monthly ? Math.max(0, monthly.left) : null, renewsAt: monthly?.renewsAt ?? null };
+  // Time parked waiting for the renewal does not count toward the 24-day horizon: sending does.
+  const parkedMs = monthly ? Math.max(0, monthly.renewsAt - (base.periodLeft! > 0 ? slotAt({ ...base, periodLeft: null }, base.periodLeft! - 1) : startsAt)) : 0;
   const perDay = input.daily ? Math.min(input.daily.cap, rate * 86_400) : rate * 86_400;
   const finishesAt = input.audience === 0 ? startsAt : slotAt(base, input.audience - 1);
   // Days of capacity the audience needs at a full day's rate (or quota), and the calendar span.
   const capacityDays = input.audience / perDay;
-  if (!Number.isFinite(finishesAt) || capacityDays > MAX_BROADCAST_DAYS || (finishesAt - startsAt) / DAY_MS > MAX_BROADCAST_DAYS) {
+  if (!Number.isFinite(finishesAt) || capacityDays > MAX_BROADCAST_DAYS || (finishesAt - startsAt - parkedMs) / DAY_MS > MAX_BROADCAST_DAYS) {
     throw new BroadcastTooLarge(input.audience, Math.ceil(capacityDays), perDay);
   }
   const days = input.audience === 0 ? 0 : Math.floor(finishesAt / DAY_MS) - Math.floor(startsAt / DAY_MS) + 1;
@@ -109,6 +130,12 @@ export const planBroadcast = (input: PlanInput): Plan => {
       days: Math.max(1, Math.ceil((finishesAt - input.now) / DAY_MS)),
       message: `Other broadcasts hold this region's broadcast capacity until ${iso(input.busyUntil)}; this one starts then and its last send is planned for ${iso(finishesAt)}.`,
     };
+  } else if (monthly) {
+    warning = {
+      type: 'paced',
+      days,
+      message: `${input.audience} recipients exceed the ${Math.max(0, monthly.left)} emails left in this period's included volume (overage is off); the rest is parked until the period renews on ${iso(monthly.renewsAt)}, the last send on ${iso(finishesAt)}.`,
+    };
   } else if (input.audience > availableNow) {
     warning = {
       type: 'paced',
@@ -120,3 +147,8 @@ export const planBroadcast = (input: PlanInput): Plan => {
   }
   return { ...base, audience: input.audience, finishesAt, days, warning };
 };
+
+/** The schedule a broadcast stored at send (its `plan`), as `slotAt` reads it. */
+export const storedSchedule = (p: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; period_left?: number | null; renews_at?: number | null }): Schedule => ({
+  startsAt: p.starts_at, rate: p.rate, dailyCap: p.daily_cap, usedOnStartDay: p.used_on_start_day, periodLeft: p.period_left ?? null, renewsAt: p.renews_at ?? null,
+});

@@ -7,7 +7,7 @@ import { findDomainByName } from '../domains/domain.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import { parseScheduledAt } from '../emails/schedule-time.ts';
 import { assertNotDisguised } from '../emails/rules/lookalikes.ts';
-import { sentToday } from '../quotas/reserve-quota.ts';
+import { monthLeft, sentToday } from '../quotas/reserve-quota.ts';
 import { propertyTypes } from '../contacts/contact-properties.ts';
 import { missingVariables } from '../templates/render.ts';
 import { missingVariableError } from '../templates/templates.ts';
@@ -60,12 +60,13 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   const domainName = from.address.split('@')[1]!.toLowerCase();
   const domain = await findDomainByName(deps, team.id, domainName);
   if (!domain || domain.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
-  const [pauses, declared, audience, lanes, usedToday] = await Promise.all([
+  const [pauses, declared, audience, lanes, usedToday, monthly] = await Promise.all([
     activePauses(deps, team.id, domain.region, now),
     propertyTypes(deps, team.id),
     countSegmentMembers(deps, team.id, b.segment_id),
     regionLanes(deps, domain.region),
     sentToday(deps, team.id),
+    monthLeft(deps, team),
   ]);
   const pause = pauses.find((p) => p.scope === 'team') ?? pauses[0];
   if (pause) throw pausedError(pause);
@@ -79,6 +80,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
       audience, providerRate: deps.config.PROVIDER_RATE_PER_SECOND, now, requestedAt,
       busyUntil: Math.max(0, ...lanes.filter((l) => l.id !== id && l.finishesAt > now).map((l) => l.finishesAt)),
       daily: daily === null ? null : { cap: daily, usedToday },
+      monthly,
     });
   } catch (error) {
     if (error instanceof BroadcastTooLarge) throw new ApiError('broadcast_too_large', error.message);
@@ -88,7 +90,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   const next = {
     ...b, status: 'sending' as const, sent_at: nowIso, updated_at: nowIso, scheduled_at: requestedAt > now ? new Date(requestedAt).toISOString() : null,
     domain_id: domain.id, domain_name: domain.name, region: domain.region,
-    plan: { starts_at: plan.startsAt, rate: plan.rate, daily_cap: plan.dailyCap, used_on_start_day: plan.usedOnStartDay, audience, finishes_at: plan.finishesAt, days: plan.days },
+    plan: { starts_at: plan.startsAt, rate: plan.rate, daily_cap: plan.dailyCap, used_on_start_day: plan.usedOnStartDay, period_left: plan.periodLeft ?? null, renews_at: plan.renewsAt ?? null, audience, finishes_at: plan.finishesAt, days: plan.days },
     sent_count: 0, failed_count: 0, canceled_count: 0, last_sent_at: null,
   };
   if (!(await putBroadcast(deps, next, 'draft'))) throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');

@@ -94,3 +94,17 @@ export const sentToday = async (deps: Deps, teamId: string): Promise<number> => 
   const day = await getItem(deps, keys.usage.day(teamId, calendarOf(deps.clock.now()).day));
   return Number(day?.emails_sent ?? 0);
 };
+
+/**
+ * What a monthly plan's period still holds before API sends are refused (the included volume
+ * with overage off, the hard stop with it on) and when the period renews: broadcast recipients
+ * past it are parked until the renewal. Null on daily plans and self-hosted deployments.
+ */
+export const monthLeft = async (deps: Deps, team: Team): Promise<{ left: number; renewsAt: number } | null> => {
+  const included = PLANS[team.plan].emailsPerMonth;
+  if (!deps.config.CLOUD || included === null) return null;
+  const cal = calendarOf(deps.clock.now());
+  const max = team.overageEnabled ? included * OVERAGE_HARD_STOP_FACTOR : included;
+  const month = await getItem(deps, keys.usage.month(team.id, cal.month));
+  return { left: Math.max(0, max - Number(month?.emails_sent ?? 0)), renewsAt: cal.monthEnd };
+};
