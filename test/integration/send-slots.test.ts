@@ -17,6 +17,14 @@ import { sendingTeam } from '../support/sending.ts';
 describe('the send line', () => {
   const at = (now: number) => createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '3' }), { clock: { now: () => now } });
 
+  it('reads a slot only at the rate it was counted in: a sender at another rate does not push this line into the future', async () => {
+    const now = 1_700_000_000_500;
+    const region = `test-${randomUUID()}`;
+    const fast = createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '5000' }), { clock: { now: () => now } });
+    for (let i = 0; i < 20; i++) expect((await takeSendSlot(fast, region)).granted).toBe(true);
+    expect(await takeSendSlot(at(now), region)).toEqual({ granted: true, second: Math.floor(now / 1000), retryInSeconds: 0 });
+  });
+
   it('grants the provider rate per second and region, books every later place in order, and never waits', async () => {
     const now = 1_700_000_000_500;
     const second = Math.floor(now / 1000);

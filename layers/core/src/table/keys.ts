@@ -52,7 +52,7 @@
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
- * | provider send line per region        | pk PACE#<region>, sk LINE (next slot: second × rate + place)     |
+ * | provider send line per region & rate | pk PACE#<region>, sk LINE#<rate> (next: second × rate + place)   |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
@@ -128,8 +128,12 @@ export const keys = {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
   },
   pacing: {
-    /** The line of provider sends in one region, across every worker: `next` is the next free slot (epoch second × rate + place in that second). */
-    line: (region: string) => ({ pk: `PACE#${region}`, sk: 'LINE' }),
+    /**
+     * The line of provider sends in one region at one rate, across every worker: `next` is the next
+     * free slot (epoch second × rate + place in that second), so a slot only means a second at the
+     * rate it was counted in. A changed rate starts its own line rather than misreading the old one.
+     */
+    line: (region: string, rate: number) => ({ pk: `PACE#${region}`, sk: `LINE#${rate}` }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
     broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },

@@ -19,7 +19,7 @@ export const takeSendSlot = async (deps: Deps, region: string, broadcastCeiling?
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const nowSecond = Math.floor(deps.clock.now() / 1000);
   const first = nowSecond * rate;
-  const key = keys.pacing.line(region);
+  const key = keys.pacing.line(region, rate);
   for (;;) {
     // The usual case under load: the line is at or past this second; take its next place.
     const taken = await updateItem(deps, key, { add: { next: 1 } }, { attr: 'next', ge: first });
@@ -43,7 +43,7 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
   const nowSecond = Math.floor(deps.clock.now() / 1000);
   if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return false;
   const first = nowSecond * rate;
-  const line = keys.pacing.line(region);
+  const line = keys.pacing.line(region, rate);
   if (await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: first + rate }] })) return true;
   // An idle line (behind this second) restarts here, as a transactional send would restart it.
   return (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) !== undefined;
