@@ -89,6 +89,8 @@ describe('webhook delivery through the local host', () => {
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(4_500);
 
+    // The receiver has answered; the deliverer records the outcome just after.
+    await expect.poll(async () => (await resend.webhooks.events.list({ webhookId })).data?.data[0]?.status, { timeout: 10_000 }).toBe('success');
     const events = await resend.webhooks.events.list({ webhookId });
     expect(events.error).toBeNull();
     expect(events.data).toMatchObject({ object: 'list', has_more: false, data: [{ id: expect.any(String), type: 'contact.created', created_at: expect.any(String), status: 'success' }] });
