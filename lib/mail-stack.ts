@@ -74,7 +74,7 @@ export class MailStack extends Stack {
     });
     acknowledge(linkSecret, { 'AwsSolutions-SMG4': 'links already sent must keep working: keys rotate by adding one to the keyring, never by replacement' });
     // Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES).
-    const { bucket: contentBucket } = new ContentBucket(this, 'Content');
+    const content = new ContentBucket(this, 'Content');
     const environment: Record<string, string> = {
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
@@ -123,9 +123,8 @@ export class MailStack extends Stack {
         fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       }
       if (needs.contentStore) {
-        contentBucket.grantReadWrite(fn);
-        contentBucket.grantDelete(fn);
-        fn.addEnvironment('CONTENT_BUCKET', contentBucket.bucketName);
+        content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
+        fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
       }
       if (needs.sesIdentities) {
         fn.addToRolePolicy(new PolicyStatement({
@@ -143,7 +142,7 @@ export class MailStack extends Stack {
       .map((name) => [name, environment[name]!]));
     new SmtpRelay(this, 'Smtp', {
       table,
-      contentBucket,
+      content,
       queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
       environment: relayEnvironment,
       tlsSecretName: config.smtp.tlsSecretName,

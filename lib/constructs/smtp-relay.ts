@@ -1,4 +1,4 @@
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ContentBucket } from './content-bucket.ts';
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -26,7 +26,7 @@ export interface SmtpRelayProps {
   /** The service table (keys, teams, emails, idempotency records). */
   readonly table: ITable;
   /** The content store: the accept path puts large bodies and attachments there. */
-  readonly contentBucket: IBucket;
+  readonly content: ContentBucket;
   /** Queues the accept path writes to, each with the variable that carries its URL. */
   readonly queues: readonly { readonly queue: IQueue; readonly env: string }[];
   /** Settings shared with the functions (cloud mode, regions, rate limits). */
@@ -88,7 +88,7 @@ export class SmtpRelay extends Construct {
       environment: {
         ...props.environment,
         TABLE_NAME: props.table.tableName,
-        CONTENT_BUCKET: props.contentBucket.bucketName,
+        CONTENT_BUCKET: props.content.bucket.bucketName,
         ...Object.fromEntries(props.queues.map((q) => [q.env, q.queue.queueUrl])),
         SMTP_PORT: String(SMTP_PORT),
         SMTP_HEALTH_PORT: String(SMTP_HEALTH_PORT),
@@ -116,7 +116,7 @@ export class SmtpRelay extends Construct {
     // Least privilege: the accept path reads and writes the table, puts large content and queues sends; nothing else.
     props.table.grantReadWriteData(task.taskRole);
     for (const { queue } of props.queues) queue.grantSendMessages(task.taskRole);
-    props.contentBucket.grantPut(task.taskRole);
+    props.content.grant(task.taskRole, ['s3:PutObject']);
     task.taskRole.addToPrincipalPolicy(new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ['cloudwatch:PutMetricData'],

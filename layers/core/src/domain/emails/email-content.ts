@@ -16,8 +16,11 @@ export interface ContentRefs {
   readonly attachments?: string;
 }
 
+/** Every email content key starts with this (the stack grants access under it only). */
+export const CONTENT_KEY_PREFIX = 'emails/';
+
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
-export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `emails/${teamId}/${emailId}/${part}`;
+export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
 
 const isLarge = (body: string | null): body is string => body !== null && Buffer.byteLength(body, 'utf8') > CONTENT_INLINE_MAX_BYTES;
 
