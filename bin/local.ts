@@ -48,6 +48,7 @@ try {
   else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);
+  console.log(`# Content store (large bodies and attachments): S3 bucket ${host.contentStore.bucket} at ${host.contentStore.endpoint}`);
   if (listenAddress && !/^(127\.|::1$|localhost$)/.test(listenAddress)) {
     console.log(`# WARNING: --listen ${listenAddress}: the API, the SMTP relay and the local inbox accept connections from the network.`);
     console.log('#          The inbox shows every email sent, unauthenticated. The engines (DynamoDB, SQS, SES, S3) stay on 127.0.0.1.');

@@ -27,7 +27,7 @@ export type Area = (typeof AREAS)[number];
 export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   domains: { sesIdentities: true, queues: ['events'] },
   usage: {},
-  emails: { queues: ['send', 'events'], scheduler: true },
+  emails: { queues: ['send', 'events'], scheduler: true, contentStore: true },
   contacts: { queues: ['events', 'erase'], linkSecret: true },
   segments: {},
   'contact-properties': {},

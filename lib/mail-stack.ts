@@ -14,6 +14,7 @@ import { EmailProvider } from './constructs/email-provider.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { SmtpRelay } from './constructs/smtp-relay.ts';
 import { Operations } from './constructs/operations.ts';
+import { ContentBucket } from './constructs/content-bucket.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
@@ -33,7 +34,7 @@ export interface MailStackProps extends StackProps {
 export const DASHBOARD_NEEDS = { queues: ['send', 'events'], sesIdentities: true } as const satisfies Needs;
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
-const RELAY_NEEDS = { queues: ['send', 'events'] } as const satisfies Needs;
+const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: true } as const satisfies Needs;
 /** The queue whose workers send email (their concurrency is capped), and the one SES events arrive on. */
 const SENDING_QUEUE = 'send';
 const PROVIDER_EVENTS_QUEUE = 'provider-events';
@@ -72,6 +73,8 @@ export class MailStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     acknowledge(linkSecret, { 'AwsSolutions-SMG4': 'links already sent must keep working: keys rotate by adding one to the keyring, never by replacement' });
+    // Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES).
+    const content = new ContentBucket(this, 'Content');
     const environment: Record<string, string> = {
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
@@ -119,6 +122,10 @@ export class MailStack extends Stack {
         linkSecret.grantRead(fn);
         fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       }
+      if (needs.contentStore) {
+        content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
+        fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
+      }
       if (needs.sesIdentities) {
         fn.addToRolePolicy(new PolicyStatement({
           actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
@@ -135,6 +142,7 @@ export class MailStack extends Stack {
       .map((name) => [name, environment[name]!]));
     new SmtpRelay(this, 'Smtp', {
       table,
+      content,
       queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
       environment: relayEnvironment,
       tlsSecretName: config.smtp.tlsSecretName,

@@ -1,3 +1,4 @@
+import type { ContentBucket } from './content-bucket.ts';
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -24,6 +25,8 @@ export const SMTP_METRICS_NAMESPACE = 'Mailstack/SmtpRelay';
 export interface SmtpRelayProps {
   /** The service table (keys, teams, emails, idempotency records). */
   readonly table: ITable;
+  /** The content store: the accept path puts large bodies and attachments there. */
+  readonly content: ContentBucket;
   /** Queues the accept path writes to, each with the variable that carries its URL. */
   readonly queues: readonly { readonly queue: IQueue; readonly env: string }[];
   /** Settings shared with the functions (cloud mode, regions, rate limits). */
@@ -85,6 +88,7 @@ export class SmtpRelay extends Construct {
       environment: {
         ...props.environment,
         TABLE_NAME: props.table.tableName,
+        CONTENT_BUCKET: props.content.bucket.bucketName,
         ...Object.fromEntries(props.queues.map((q) => [q.env, q.queue.queueUrl])),
         SMTP_PORT: String(SMTP_PORT),
         SMTP_HEALTH_PORT: String(SMTP_HEALTH_PORT),
@@ -109,9 +113,10 @@ export class SmtpRelay extends Construct {
       stopTimeout: Duration.seconds(120),
     });
 
-    // Least privilege: the accept path reads and writes the table and queues sends; nothing else.
+    // Least privilege: the accept path reads and writes the table, puts large content and queues sends; nothing else.
     props.table.grantReadWriteData(task.taskRole);
     for (const { queue } of props.queues) queue.grantSendMessages(task.taskRole);
+    props.content.grant(task.taskRole, ['s3:PutObject']);
     task.taskRole.addToPrincipalPolicy(new PolicyStatement({
       effect: Effect.ALLOW,
       actions: ['cloudwatch:PutMetricData'],

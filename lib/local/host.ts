@@ -11,6 +11,7 @@ import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
+import { startS3Engine } from './s3-engine.ts';
 import { LOCAL_EVENTS_TOPIC_ARN, startSesStandIn, type ProviderStats } from './stand-ins/ses.ts';
 import { createApiServer } from './server.ts';
 import { createRelay } from '../../functions/smtp/relay.ts';
@@ -68,6 +69,8 @@ export interface LocalHost {
   readonly dashboardUrl: string;
   /** A one-time sign-in link for the first person, when this start created them. */
   readonly firstSignInLink: string | undefined;
+  /** The embedded S3 server holding the content store's bucket (large bodies and attachments). */
+  readonly contentStore: { readonly endpoint: string; readonly bucket: string };
   /** The SMTP relay: its port on 127.0.0.1 and the self-signed certificate it presents (PEM). */
   readonly smtp: { readonly port: number; readonly certificate: string };
   /** The default team's key, when this start created it. */
@@ -114,7 +117,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
   const requestedDashboardPort = options.dashboardPort ?? 3001;
   if (requestedDashboardPort !== 0) await assertPortFree(requestedDashboardPort, 'dashboard');
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
-  const [dynamoPort, sqsPort, sesPort, inboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [dynamoPort, sqsPort, sesPort, inboxPort, s3Port] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
 
   const stops: (() => Promise<void> | void)[] = [];
   const stop = async () => {
@@ -130,6 +133,9 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const { createSqsServer } = await import('local-aws-sqs');
     const sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false } as any);
     stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
+
+    const s3 = await startS3Engine(s3Port, dataDir ? resolve(dataDir, 's3') : undefined);
+    stops.push(() => s3.stop());
 
     const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND);
     const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress });
@@ -152,6 +158,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       SQS_ENDPOINT: `http://127.0.0.1:${sqsPort}`,
       SES_ENDPOINT: `http://127.0.0.1:${sesPort}`,
+      S3_ENDPOINT: s3.endpoint,
+      CONTENT_BUCKET: s3.bucket,
       SCHEDULER_MODE: 'local',
       CLOUD: options.cloud ? 'true' : 'false',
       PUBLIC_BASE_URL: baseUrl,
@@ -220,6 +228,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       inboxUrl,
       dashboardUrl,
       firstSignInLink,
+      contentStore: { endpoint: s3.endpoint, bucket: s3.bucket },
       smtp: { port: relayPort, certificate: tls.cert },
       apiKey,
       deps,

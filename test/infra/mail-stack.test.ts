@@ -11,6 +11,7 @@ import { AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/workers.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
+import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
 
 /** The real workers plus a worker and a timer on an existing entry, so the generic wiring is exercised whatever the manifest holds today. */
 const TEST_MANIFEST = {
@@ -177,10 +178,33 @@ describe('MailStack', () => {
       expect(actions.includes('secretsmanager:GetSecretValue'), area).toBe(needs.linkSecret === true);
       expect(actions.includes('ses:CreateEmailIdentity'), area).toBe(needs.sesIdentities === true);
       expect(actions.includes('ses:SendRawEmail'), area).toBe(false);
+      expect('CONTENT_BUCKET' in env, area).toBe(needs.contentStore === true);
+      expect(actions.includes('s3:PutObject'), area).toBe(needs.contentStore === true);
     }
     // The public preference pages can never create schedules.
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('scheduler:CreateSchedule');
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('iam:PassRole');
+  });
+
+  it('keeps large message content in one encrypted, never public, TLS-only bucket that expires it with the retention', () => {
+    const buckets = Object.entries(template.findResources('AWS::S3::Bucket'));
+    expect(buckets).toHaveLength(1);
+    const [bucketId, bucket] = buckets[0]!;
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Status: 'Enabled', ExpirationInDays: EMAIL_CONTENT_RETENTION_DAYS })]);
+    // enforceSSL: a bucket policy denies every request without TLS.
+    const policies = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((p) => p.Properties.Bucket.Ref === bucketId);
+    expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toContainEqual(expect.objectContaining({
+      Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    }));
+    // Only the accept path and the send worker reach it: the send worker reads it, the preferences pages do not.
+    const sendWorker = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('Workerssendemail'))![1];
+    expect(sendWorker.Properties.Environment.Variables.CONTENT_BUCKET).toEqual({ Ref: bucketId });
+    expect(actionsOfRole(sendWorker)).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject', 's3:DeleteObject']));
+    expect(actionsOfRole(areaFunction('preferences')).filter((a) => a.startsWith('s3:'))).toEqual([]);
+    const relayTask = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(relayTask.Properties.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'CONTENT_BUCKET', Value: { Ref: bucketId } });
   });
 
   it('sends SES events through SNS to the provider-events queue (with a DLQ on the subscription) and a worker that checks the topic', () => {
@@ -250,11 +274,13 @@ describe('MailStack', () => {
       expect(taskActions.filter((a: string) => a.startsWith('secretsmanager:'))).toEqual([]);
     });
 
-    it('gives the task role the accept path\'s table and queue access, a namespaced metric put, and nothing else', () => {
+    it('gives the task role the accept path\'s table and queue access, content-store puts, a namespaced metric put, and nothing else', () => {
       const [, task] = resourceOf('AWS::ECS::TaskDefinition');
       const statements = policyOfRole(task.Properties.TaskRoleArn['Fn::GetAtt'][0]);
       const services = new Set(statements.flatMap((st) => [st.Action].flat()).map((a: string) => a.split(':')[0]));
-      expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 'sqs']);
+      expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 's3', 'sqs']);
+      // the accept path only puts large content; it never reads or deletes it
+      expect(statements.flatMap((st) => [st.Action].flat()).filter((a: string) => a.startsWith('s3:'))).toEqual(['s3:PutObject']);
       const sqs = statements.filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
       // the accepted mail's send jobs and the events it records (webhook fan-out)
       expect(sqs.map((st) => st.Resource['Fn::GetAtt'][0]).sort()).toEqual([expect.stringMatching(/^Queuesevents/), expect.stringMatching(/^Queuessend/)]);

@@ -40,5 +40,12 @@ export const MIN_PROPERTY_NUMBER_MAGNITUDE = 1e-100;
 /** Bodies and attachments larger than this (bytes) are kept in the content store, not on the email's row. */
 export const CONTENT_INLINE_MAX_BYTES = 32 * 1024;
 
+/**
+ * Days the content store keeps an email's bodies and attachments (the bucket's lifecycle expiry):
+ * past the 30-day scheduling horizon with room for held review and send retries. Afterwards
+ * GET /emails/{id} answers the email with `html`/`text` null.
+ */
+export const EMAIL_CONTENT_RETENTION_DAYS = 90;
+
 /** Domains a team may create per rolling hour (spec §8, Creation), apart from the plan's domain count. */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;

@@ -97,6 +97,27 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('error', reject);
   });
 
+/**
+ * aws-ses-v2-local parses JSON bodies up to 25 MB, but SendEmail carries the raw message
+ * base64-encoded inside its JSON, so an email near the API's 25 MiB ceiling arrives as ~34 MB.
+ * SendEmail's body is read here instead (the runtime never sends more than the ceiling allows)
+ * and handed on parsed: the engine's body parser leaves a request already read alone.
+ */
+const liftSendLimit = (inbox: Server) => {
+  const engine = inbox.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  inbox.removeAllListeners('request');
+  inbox.on('request', async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/v2/email/outbound-emails') {
+      try {
+        (req as IncomingMessage & { body?: unknown }).body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+      } catch (error) {
+        return send(res, 400, { message: `SendEmail body is not JSON: ${(error as Error).message}` }, 'BadRequestException');
+      }
+    }
+    for (const listener of engine) listener.call(inbox, req, res);
+  });
+};
+
 /** The topic the stand-in plays: SES events reach the provider-events queue as SNS puts them there. */
 export const LOCAL_EVENTS_TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:ses-events';
 
@@ -125,6 +146,7 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
   const startInbox = require('aws-ses-v2-local').default as (c: { host: string; port: number }) => Promise<Server>;
   const inbox = await startInbox({ host: options.inboxAddress ?? '127.0.0.1', port: options.inboxPort });
   installInboxPage(inbox);
+  liftSendLimit(inbox);
   const identities = new Map<string, Identity>(
     options.stateFile && existsSync(options.stateFile) ? Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8'))) : [],
   );

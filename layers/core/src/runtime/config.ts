@@ -13,6 +13,9 @@ export const Config = v.object({
   DYNAMODB_ENDPOINT: Url,
   SQS_ENDPOINT: Url,
   SES_ENDPOINT: Url,
+  S3_ENDPOINT: Url,
+  /** The content store's bucket (bodies and attachments past CONTENT_INLINE_MAX_BYTES); only the functions that need it have it. */
+  CONTENT_BUCKET: v.optional(v.string(), ''),
   /** `local` stores due items in the table for the local timer loop; `aws` uses EventBridge Scheduler. */
   SCHEDULER_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
   SCHEDULER_GROUP: v.optional(v.string(), 'default'),

@@ -22,6 +22,8 @@ import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { systemResolver, type HostResolver } from '../ports/dns.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
+import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
+import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
 
 /** Everything a use case may touch: ports and settings, never a module-level client. */
 export interface Deps {
@@ -36,6 +38,8 @@ export interface Deps {
   readonly scheduler: Scheduler;
   readonly identities: IdentityProvider;
   readonly mail: MailTransport;
+  /** Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES). */
+  readonly content: ContentStore;
   /** The keys that sign and check unsubscribe and preference links. */
   readonly linkKeys: LinkKeys;
   /** Host name resolution (webhook targets are checked after it). */
@@ -93,6 +97,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
       : config.TOKEN_SECRET ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET)) : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
+    content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET) : missingContentStore(),
     dns: systemResolver,
     sqs: clients.sqs,
     ses: clients.ses,

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../runtime/config.ts';
 import { countDbCommand, countDbItems, type AdapterCounters } from './counters.ts';
 
@@ -38,6 +39,8 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
       return client;
     },
     scheduler: new SchedulerClient({ region: config.AWS_REGION }),
+    // Path-style addressing locally: the embedded S3 server answers on 127.0.0.1, not bucket subdomains.
+    s3: new S3Client({ ...common(config, config.S3_ENDPOINT), ...(config.S3_ENDPOINT ? { forcePathStyle: true } : {}) }),
   };
 };
 

@@ -8,6 +8,7 @@ import { reserveQuota } from '../quotas/reserve-quota.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import type { PreparedEmail } from './prepare-email.ts';
 import { waitingKeys, type EmailItem, type SendJob } from './email.ts';
+import { storeLargeContent } from './email-content.ts';
 
 /** Attachment bytes per chunk item, well under DynamoDB's 400 KB item limit once base64-encoded. */
 const CHUNK_BYTES = 280_000;
@@ -18,10 +19,12 @@ export const scheduleName = (emailId: string): string => `email-${emailId}`;
 /** The send-queue message of an email. */
 export const sendJob = (e: { team_id: string; id: string }): { body: SendJob } => ({ body: { teamId: e.team_id, emailId: e.id } });
 
-const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
+const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
-  const all = Buffer.concat(p.attachments.map((a) => a.content));
+  // Large bodies and attachments go to the content store first; the row keeps their keys.
+  const content = await storeLargeContent(deps, teamId, id, { html: p.html, text: p.text, attachments: Buffer.concat(p.attachments.map((a) => a.content)) });
+  const all = content.inlineAttachments;
   const chunks: Buffer[] = [];
   for (let i = 0; i < all.length; i += CHUNK_BYTES) chunks.push(all.subarray(i, i + CHUNK_BYTES));
   const email: EmailItem = {
@@ -34,8 +37,9 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
     bcc: p.bcc,
     reply_to: p.replyTo,
     subject: p.subject,
-    html: p.html,
-    text: p.text,
+    html: content.html,
+    text: content.text,
+    ...(content.refs ? { content_refs: content.refs } : {}),
     headers: p.headers,
     tags: p.tags,
     topic_id: p.topicId,
@@ -66,14 +70,14 @@ const toItems = (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem
 };
 
 /**
- * Stores accepted emails and hands them to the pipeline: counts the quota, writes the email
- * items (one write each, plus attachment chunks), then queues the immediate ones (one message
+ * Stores accepted emails and hands them to the pipeline: counts the quota, puts large content in
+ * the content store, writes the email items (one write each, plus attachment chunks), then queues the immediate ones (one message
  * each) and schedules the others. An email stored but not yet queued is re-queued by the sweeper.
  */
 export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
   if (prepared.length === 0) return [];
   const admissions = await reserveQuota(deps, caller.team, prepared.length);
-  const built = prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued'));
+  const built = await Promise.all(prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued')));
   // email.scheduled is stored with the email it describes (same batch write).
   const scheduledEvents = built.filter((b) => b.email.status === 'scheduled').map((b) => eventItem(deps, caller.team.id, 'email.scheduled', emailEventData(b.email)));
   // email.suppressed, one per recipient left out for being on the suppression list, likewise.

@@ -1,9 +1,11 @@
 import { keys } from '../../table/keys.ts';
+import type { ContentRefs } from './email-content.ts';
 
 /**
  * The email record shared by the accept path (API) and the send pipeline (workers).
  * Stored at keys.email.item(teamId, id); attachments, when present, in chunk items
- * keys.email.attachment(teamId, id, n) so an email stays under the 400 KB item limit.
+ * keys.email.attachment(teamId, id, n) so an email stays under the 400 KB item limit. Bodies and
+ * attachments past CONTENT_INLINE_MAX_BYTES live in the content store instead (`content_refs`).
  */
 
 /** The states an email moves through; `last_event` on the wire. */
@@ -56,14 +58,17 @@ export interface EmailItem {
   readonly bcc: string[];
   readonly reply_to: string[];
   readonly subject: string;
+  /** The bodies when on the row; null (with a ref in `content_refs`) when in the content store. */
   readonly html: string | null;
   readonly text: string | null;
+  /** The parts of the content kept in the content store (absent: all on the row). */
+  readonly content_refs?: ContentRefs;
   readonly headers: Record<string, string> | null;
   readonly tags: { name: string; value: string }[];
   readonly topic_id: string | null;
   /** Number of attachment chunk items (0 when none). */
   readonly attachment_chunks: number;
-  /** Attachment metadata (content lives in the chunk items). */
+  /** Attachment metadata (content lives in the chunk items, or in the content store per `content_refs`). */
   readonly attachments: { filename: string; content_type: string; size: number }[];
   readonly status: EmailStatus;
   readonly created_at: string;

@@ -5,14 +5,16 @@ import { queryAll } from '../../../table/ops.ts';
 import { hasUnsubscribePair } from '../rules/headers.ts';
 import type { EmailItem } from '../email.ts';
 import { trackHtml } from '../../tracking/rewrite.ts';
+import { storedAttachments, withBodies } from '../email-content.ts';
 
 /** The service's unsubscribe page for a topic send; replaced by the audience work's signed link when present. */
 export const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
 
 const attachmentsOf = async (deps: Deps, e: EmailItem) => {
-  if (e.attachment_chunks === 0) return [];
-  const chunks = await queryAll(deps, { pk: keys.email.item(e.team_id, e.id).pk, prefix: keys.email.attachmentPrefix, consistent: true });
-  const all = Buffer.concat(chunks.map((i) => Buffer.from(i.content as string, 'base64')));
+  if (e.attachments.length === 0) return [];
+  const all = await storedAttachments(deps, e) ?? Buffer.concat(
+    (await queryAll(deps, { pk: keys.email.item(e.team_id, e.id).pk, prefix: keys.email.attachmentPrefix, consistent: true }))
+      .map((i) => Buffer.from(i.content as string, 'base64')));
   let offset = 0;
   return e.attachments.map((a) => {
     const content = all.subarray(offset, offset + a.size);
@@ -22,7 +24,8 @@ const attachmentsOf = async (deps: Deps, e: EmailItem) => {
 };
 
 /** Builds the MIME message of an email with nodemailer's composer. */
-export const composeMessage = async (deps: Deps, e: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean } = { open: false, click: false }): Promise<Buffer> => {
+export const composeMessage = async (deps: Deps, row: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean } = { open: false, click: false }): Promise<Buffer> => {
+  const e = await withBodies(deps, row, { strict: true });
   const fill = (body: string | null) => (body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body);
   // On a tracked domain the HTML body gets rewritten links and the open pixel (the text part is left alone).
   const html = fill(e.html);

@@ -1,0 +1,82 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { CONTENT_INLINE_MAX_BYTES } from '../../limits.ts';
+import type { EmailItem } from './email.ts';
+
+/**
+ * Message content off the row: an email's HTML and text bodies and its attachments, when larger
+ * than CONTENT_INLINE_MAX_BYTES, live in the content store (S3), and the email's row keeps their
+ * keys in `content_refs`. Smaller ones stay on the row (attachments in chunk items).
+ */
+
+/** Where each part of an email's content lives in the content store. */
+export interface ContentRefs {
+  readonly html?: string;
+  readonly text?: string;
+  /** Every attachment's bytes, concatenated in order (sizes on the row split them). */
+  readonly attachments?: string;
+}
+
+/** Every email content key starts with this (the stack grants access under it only). */
+export const CONTENT_KEY_PREFIX = 'emails/';
+
+/** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
+export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
+
+const isLarge = (body: string | null): body is string => body !== null && Buffer.byteLength(body, 'utf8') > CONTENT_INLINE_MAX_BYTES;
+
+/**
+ * Stores the parts of an email too large for its row, before the row is written (so a row never
+ * names a missing blob; a blob whose row was never written expires with the bucket's lifecycle).
+ * Returns what the row keeps: bodies (null when stored), the refs, and the attachment bytes left
+ * for the row's chunk items.
+ */
+export const storeLargeContent = async (
+  deps: Deps, teamId: string, emailId: string, content: { html: string | null; text: string | null; attachments: Buffer },
+): Promise<{ html: string | null; text: string | null; refs: ContentRefs | undefined; inlineAttachments: Buffer }> => {
+  const refs: { html?: string; text?: string; attachments?: string } = {};
+  const puts: Promise<void>[] = [];
+  const keep = (part: 'html' | 'text', body: string | null): string | null => {
+    if (!isLarge(body)) return body;
+    refs[part] = contentKey(teamId, emailId, part);
+    puts.push(deps.content.put(refs[part], Buffer.from(body, 'utf8')));
+    return null;
+  };
+  const html = keep('html', content.html);
+  const text = keep('text', content.text);
+  let inlineAttachments = content.attachments;
+  if (content.attachments.length > CONTENT_INLINE_MAX_BYTES) {
+    refs.attachments = contentKey(teamId, emailId, 'attachments');
+    puts.push(deps.content.put(refs.attachments, content.attachments));
+    inlineAttachments = Buffer.alloc(0);
+  }
+  await Promise.all(puts);
+  return { html, text, refs: Object.keys(refs).length ? refs : undefined, inlineAttachments };
+};
+
+const missing = (e: EmailItem, key: string) => new Error(`email ${e.id}: its content ${key} is missing from the content store (expired after EMAIL_CONTENT_RETENTION_DAYS, or deleted)`);
+
+/**
+ * The email with its bodies in hand (read from the content store where the row names them).
+ * A body past the store's retention reads as null, unless `strict` (sending needs it: throws).
+ */
+export const withBodies = async (deps: Deps, e: EmailItem, { strict = false } = {}): Promise<EmailItem> => {
+  const refs = e.content_refs;
+  if (!refs?.html && !refs?.text) return e;
+  const body = async (key: string | undefined, onRow: string | null) => {
+    if (!key) return onRow;
+    const blob = await deps.content.get(key);
+    if (!blob && strict) throw missing(e, key);
+    return blob ? blob.toString('utf8') : null;
+  };
+  const [html, text] = await Promise.all([body(refs.html, e.html), body(refs.text, e.text)]);
+  return { ...e, html, text };
+};
+
+/** The attachment bytes kept in the content store, or undefined when they are on the row. */
+export const storedAttachments = async (deps: Deps, e: EmailItem): Promise<Buffer | undefined> => {
+  const key = e.content_refs?.attachments;
+  if (!key) return undefined;
+  const blob = await deps.content.get(key);
+  if (!blob) throw missing(e, key);
+  return blob;
+};

@@ -1,0 +1,30 @@
+/**
+ * Where message content too large for a table row lives (email bodies and attachments past
+ * CONTENT_INLINE_MAX_BYTES): blobs by key. S3 on AWS; locally the same S3 code against an
+ * embedded S3-compatible server.
+ */
+export interface ContentStore {
+  put(key: string, body: Buffer): Promise<void>;
+  /** The blob, or undefined when no blob has this key (expired or deleted). */
+  get(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+/** No content store configured: storing or reading a large body fails with what to set. */
+export const missingContentStore = (): ContentStore => {
+  const fail = async (): Promise<never> => {
+    throw new Error('no content store: set CONTENT_BUCKET (the stack does, for the functions whose manifest entry needs contentStore; the local host starts an embedded S3 server and sets it with S3_ENDPOINT)');
+  };
+  return { put: fail, get: fail, delete: fail };
+};
+
+/** A content store in memory (unit tests). */
+export const memoryContentStore = (): ContentStore & { readonly blobs: Map<string, Buffer> } => {
+  const blobs = new Map<string, Buffer>();
+  return {
+    blobs,
+    put: async (key, body) => { blobs.set(key, Buffer.from(body)); },
+    get: async (key) => blobs.get(key),
+    delete: async (key) => { blobs.delete(key); },
+  };
+};

@@ -1,0 +1,41 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct, type IConstruct } from 'constructs';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
+import { CONTENT_KEY_PREFIX } from '@mailstack/core/domain/emails/email-content';
+import { acknowledge } from './acknowledge.ts';
+
+/**
+ * The content store: email bodies and attachments too large for a table row. Encrypted, never
+ * public, TLS only, and every object expires with the email content retention.
+ */
+export class ContentBucket extends Construct {
+  readonly bucket: IBucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [
+        { id: 'expire-email-content', enabled: true, expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      // Message content expires on its own; a deleted stack leaves the bucket to its lifecycle.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledge(bucket, { 'AwsSolutions-S1': 'objects are written and read only by the service\'s own roles (CloudTrail records them); access logs would copy recipients\' content keys into another bucket' });
+    this.bucket = bucket;
+  }
+
+  /**
+   * Lets `grantee` take exactly these object actions on message content (keys `emails/...`),
+   * nothing on the bucket itself.
+   */
+  grant(grantee: IGrantable & IConstruct, actions: readonly ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${CONTENT_KEY_PREFIX}*`)] }));
+    acknowledge(grantee, { [`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${CONTENT_KEY_PREFIX}*]`]: 'one object per large body or attachment set, keyed by email id at run time, only under the content prefix' });
+  }
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { local } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
+import { CONTENT_INLINE_MAX_BYTES } from '@mailstack/core/limits';
+
+/** Polls GET /emails/{id} until last_event is one of `wanted`. */
+const waitFor = async (resend: Awaited<ReturnType<typeof sendingTeam>>['resend'], id: string, wanted: string[], timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const { data } = await resend.emails.get(id);
+    last = data?.last_event ?? '';
+    if (wanted.includes(last)) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return last;
+};
+
+/** An HTML body of `bytes` ASCII bytes (a paragraph repeated), different for every call. */
+const htmlOf = (bytes: number) => {
+  const head = `<html><body><p>${crypto.randomUUID()}</p>`;
+  const tail = '</body></html>';
+  const filler = '<p>Lorem ipsum dolor sit amet, newsletter paragraph with an inlined image.</p>\n';
+  const middle = filler.repeat(Math.ceil((bytes - head.length - tail.length) / filler.length)).slice(0, bytes - head.length - tail.length);
+  return head + middle + tail;
+};
+
+describe('message content off the row (content store)', () => {
+  it('accepts a 450 KB HTML email (past the 400 KB row limit) and answers GET /emails/{id} with its HTML intact', async () => {
+    const t = await sendingTeam();
+    const html = htmlOf(450_000);
+    const { data, error } = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Long newsletter', html });
+    expect(error).toBeNull();
+    const got = await t.resend.emails.get(data!.id);
+    expect(got.error).toBeNull();
+    expect(got.data!.html).toBe(html);
+    expect(got.data!.text).toBeNull();
+  }, 30_000);
+
+  it('keeps small bodies on the row and a text body past the threshold in the store, both read back', async () => {
+    const t = await sendingTeam();
+    const text = 'plain '.repeat(Math.ceil((CONTENT_INLINE_MAX_BYTES + 10) / 6));
+    const { data } = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Text', html: '<p>short</p>', text });
+    const got = await t.resend.emails.get(data!.id);
+    expect(got.data).toMatchObject({ html: '<p>short</p>', text });
+  }, 30_000);
+
+  it('accepts, delivers and returns a 5 MB HTML email with a 10 MB attachment on a Scale team (attachment byte-identical in the inbox)', async () => {
+    const t = await sendingTeam({ plan: 'scale' });
+    const html = htmlOf(5_000_000);
+    const attachment = randomBytes(10_000_000);
+    const subject = `Large ${crypto.randomUUID()}`;
+    const { data, error } = await t.resend.emails.send({
+      from: t.from, to: 'delivered@resend.dev', subject, html,
+      attachments: [{ filename: 'archive.bin', content: attachment.toString('base64'), contentType: 'application/octet-stream' }],
+    });
+    expect(error).toBeNull();
+    expect(await waitFor(t.resend, data!.id, ['delivered', 'failed'])).toBe('delivered');
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const mail = store.emails.find((m) => m.subject === subject);
+    expect(mail).toBeDefined();
+    const [received] = mail.attachments as { filename: string; content: string }[];
+    expect(received!.filename).toBe('archive.bin');
+    expect(Buffer.from(received!.content, 'base64').equals(attachment)).toBe(true);
+    const got = await t.resend.emails.get(data!.id);
+    expect(got.data!.html).toBe(html);
+  }, 120_000);
+});
