@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { call, newTeam } from '../support/local.ts';
+import { randomUUID } from 'node:crypto';
+import { call, newTeam, testDeps } from '../support/local.ts';
+import { createUser } from '@mailstack/core/domain/people/users';
+import { addMember, createTeamFor, teamsOf } from '@mailstack/core/domain/people/memberships';
+import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
 
 /** Fires `n` requests at once; the statuses, sorted. */
 const all = async (n: number, send: (i: number) => Promise<{ status: number; json: any }>) => {
@@ -57,4 +61,23 @@ describe('plan caps hold under concurrency (conditional writes, not read-then-wr
     for (const a of answers.filter((x) => x.status !== 201)) expect(a.json.name).toBe('plan_limit_reached');
     expect(await countList(t.secret, '/contacts')).toBe(1000);
   }, 240_000);
+
+  it('20 concurrent team creations by one person on the Free plan (cap 1 team): exactly one team is theirs', async () => {
+    const d = testDeps();
+    const user = await createUser(d, { email: `teams-${randomUUID().slice(0, 8)}@example.com` });
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => createTeamFor(d, user, `Team ${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ name: 'plan_limit_reached', statusCode: 403 });
+    expect(await teamsOf(d, user.id)).toHaveLength(1);
+  }, 120_000);
+
+  it('20 concurrent joins of Pro teams by one person (cap 5 teams): exactly five memberships', async () => {
+    const d = testDeps();
+    const user = await createUser(d, { email: `joins-${randomUUID().slice(0, 8)}@example.com` });
+    const teams = await Promise.all(Array.from({ length: 20 }, (_, i) => createTeam(d, { name: `Pro ${i}`, plan: 'pro' })));
+    const results = await Promise.allSettled(teams.map((t) => addMember(d, t, user, 'member')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ name: 'plan_limit_reached', statusCode: 403 });
+    expect(await teamsOf(d, user.id)).toHaveLength(5);
+  }, 120_000);
 });

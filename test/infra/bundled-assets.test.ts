@@ -71,9 +71,9 @@ describe('synthesized Lambda bundles', () => {
 
   beforeAll(() => {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: 'none', AWS_EC2_METADATA_DISABLED: 'true' };
-    synth = spawnSync('npx', ['cdk', 'synth', '--quiet', '--output', out], { cwd: ROOT, env, encoding: 'utf8', timeout: 240_000 });
+    synth = spawnSync('npx', ['cdk', 'synth', '--quiet', '--output', out], { cwd: ROOT, env, encoding: 'utf8', timeout: 480_000 });
     if (synth.status === 0) staged = stageBundles(out, ROOT);
-  }, 300_000);
+  }, 540_000);
 
   afterAll(() => {
     rmSync(out, { recursive: true, force: true });
