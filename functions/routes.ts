@@ -124,6 +124,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/broadcasts/{id}/cancel', 'broadcasts/cancel-broadcast'),
   r('POST', '/broadcasts/{id}/duplicate', 'broadcasts/duplicate-broadcast'),
   r('GET', '/broadcasts/{id}/recipients', 'broadcasts/list-broadcast-recipients'),
+  r('GET', '/broadcasts/{id}/clicked-links', 'broadcasts/list-broadcast-clicked-links'),
   r('GET', '/preferences/{token}', 'preferences/show-preferences'),
   r('POST', '/preferences/{token}', 'preferences/save-preferences'),
   r('GET', '/unsubscribe/{token}', 'preferences/show-unsubscribe'),

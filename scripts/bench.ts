@@ -2,7 +2,8 @@
  * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
  * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
  * contacts, the sweeper's reads per run against stored mail that is not due, webhook
- * delivery (throughput to one endpoint and to 100, record-to-receipt latency), and a broadcast
+ * delivery (throughput to one endpoint and to 100, record-to-receipt latency), large email (content
+ * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
  * beside it), measured in one run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
@@ -21,6 +22,7 @@ import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parke
 import { takeSendSlot } from '@mailstack/core/table/send-slots';
 import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
 import { benchWebhooks } from './bench-webhooks.ts';
+import { benchLargeEmails } from './bench-large.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -214,6 +216,9 @@ try {
 
   // 6. Webhooks: events to one endpoint and to 100, record to receipt.
   await benchWebhooks(host);
+
+  // 6b. Large email: a 5 MB HTML body and a 10 MB attachment, content store and cost per email.
+  await benchLargeEmails(host);
 
   // 7. A broadcast. The planner for PLANNED contacts (pure: its cost and what it answers), then a
   // real run of BROADCAST contacts through fan-out and the broadcast workers against the stand-in at

@@ -9,6 +9,7 @@ import { handler as sendBroadcast } from './send-broadcast.ts';
 import { handler as cancelBroadcast } from './cancel-broadcast.ts';
 import { handler as duplicateBroadcast } from './duplicate-broadcast.ts';
 import { handler as listBroadcastRecipients } from './list-broadcast-recipients.ts';
+import { handler as listBroadcastClickedLinks } from './list-broadcast-clicked-links.ts';
 
 /** The broadcasts Lambda. Its routes, and the handler answering each, come from the route manifest. */
 export const handler = dispatch(areaRoutes('broadcasts', {
@@ -21,4 +22,5 @@ export const handler = dispatch(areaRoutes('broadcasts', {
   'cancel-broadcast': cancelBroadcast,
   'duplicate-broadcast': duplicateBroadcast,
   'list-broadcast-recipients': listBroadcastRecipients,
+  'list-broadcast-clicked-links': listBroadcastClickedLinks,
 }));

@@ -66,10 +66,4 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, inbound (receiving; the service has mailboxes instead), domain claims, OAuth grants, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
-  {
-    operations: ['GET /broadcasts/{id}/clicked-links', 'GET /broadcasts/{id}/recipients response.data[].count', 'GET /broadcasts/{id}/recipients response.data[].clicked_links'],
-    kind: 'not yet',
-    reason: 'Spec §6 email.opened / email.clicked: open and click tracking are still to be built, so a broadcast has no clicked links and its `opened` and `clicked` recipient lists answer empty (their rows\' `count` and `clicked_links` never occur).',
-    summary: 'open and click tracking are not built yet',
-  },
 ];

@@ -96,6 +96,66 @@ describe('broadcasts through the official SDK', () => {
     expect(out.json.message).toContain(says);
   });
 
+  it('counts a person\'s opens and clicks per recipient and per link (recipients opened and clicked, clickedLinks), never a machine\'s', async () => {
+    // Prepare: a tracked domain, three readers, two links.
+    const t = await sendingTeam();
+    await t.resend.domains.update({ id: t.domainId, openTracking: true, clickTracking: true });
+    const { segment, reachable, tag } = await audience(t, 3);
+    const subject = `Links ${tag}`;
+    const created = await t.resend.broadcasts.create({
+      segmentId: segment, from: t.from, subject,
+      html: '<p>Read <a href="https://example.com/story">the story</a> or <a href="https://example.com/shop">the shop</a>. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
+    });
+    await t.resend.broadcasts.send(created.data!.id);
+    await settled(t, created.data!.id);
+    const mails = await inboxFor(subject, 3);
+    const tracked = (to: string) => {
+      const html: string = mails.find((m) => m.destination.to[0] === to)!.body.html;
+      const [story, shop] = [...html.matchAll(/href="([^"]+\/t\/c\/[^"]+)"/g)].map((m) => m[1]!);
+      return { story: story!, shop: shop!, pixel: /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)![1]! };
+    };
+    const [ann, bob, cat] = reachable.map(tracked) as [ReturnType<typeof tracked>, ReturnType<typeof tracked>, ReturnType<typeof tracked>];
+    const human = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+    const fetchAs = (url: string, userAgent = human) => fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
+    await new Promise((r) => setTimeout(r, 3_500)); // past the too-soon window after sending
+
+    // Act: Ann clicks the story twice, Bob the story then (later than a second) the shop, Cat only
+    // opens; a link scanner fetches Cat's shop link.
+    expect((await fetchAs(ann.story)).status).toBe(302);
+    expect((await fetchAs(ann.story)).status).toBe(302);
+    await fetchAs(bob.story);
+    await new Promise((r) => setTimeout(r, 1_200));
+    await fetchAs(bob.shop);
+    await fetchAs(cat.pixel);
+    await fetchAs(cat.shop, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+
+    // Assess
+    const id = created.data!.id;
+    const links = await t.resend.broadcasts.clickedLinks(id);
+    expect(links.error).toBeNull();
+    expect(links.data).toMatchObject({ object: 'list', has_more: false });
+    expect(links.data!.data.map(({ url, clicks, unique_clicks }) => ({ url, clicks, unique_clicks }))).toEqual([
+      { url: 'https://example.com/story', clicks: 3, unique_clicks: 2 },
+      { url: 'https://example.com/shop', clicks: 1, unique_clicks: 1 },
+    ]);
+    const first = await t.resend.broadcasts.clickedLinks(id, { limit: 1 });
+    expect(first.data).toMatchObject({ has_more: true, data: [{ url: 'https://example.com/story' }] });
+    const second = await t.resend.broadcasts.clickedLinks(id, { limit: 1, after: first.data!.data[0]!.id });
+    expect(second.data).toMatchObject({ has_more: false, data: [{ url: 'https://example.com/shop' }] });
+
+    const clicked = await t.resend.broadcasts.recipients(id, { type: 'clicked' });
+    const byEmail = (rows: any[]) => Object.fromEntries(rows.map((r) => [r.email, r]));
+    const c = byEmail(clicked.data!.data);
+    expect(Object.keys(c).sort()).toEqual([reachable[0], reachable[1]].sort());
+    expect(c[reachable[0]!]).toMatchObject({ count: 2, clicked_links: [{ url: 'https://example.com/story', clicks: 2 }] });
+    expect(c[reachable[1]!].count).toBe(2);
+    expect([...c[reachable[1]!].clicked_links].sort((a: any, b: any) => a.url.localeCompare(b.url))).toEqual([{ url: 'https://example.com/shop', clicks: 1 }, { url: 'https://example.com/story', clicks: 1 }]);
+    const opened = byEmail((await t.resend.broadcasts.recipients(id, { type: 'opened' })).data!.data);
+    expect(Object.keys(opened).sort()).toEqual([...reachable].sort());
+    expect(opened[reachable[2]!]).toMatchObject({ count: 1, contact_id: expect.any(String) });
+    expect((await t.resend.broadcasts.clickedLinks('0190c2b0-0000-7000-8000-000000000000')).error).toMatchObject({ statusCode: 404 });
+  }, 90_000);
+
   it('sends to each eligible contact once, personalised, with the unsubscribe link, and skips and counts the rest', async () => {
     // Prepare
     const t = await sendingTeam();

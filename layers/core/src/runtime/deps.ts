@@ -97,7 +97,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
       : config.TOKEN_SECRET ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET)) : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
-    content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET) : missingContentStore(),
+    content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters) : missingContentStore(),
     dns: systemResolver,
     sqs: clients.sqs,
     ses: clients.ses,

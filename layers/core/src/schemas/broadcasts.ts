@@ -115,4 +115,11 @@ export const BroadcastRecipientRow = v.object({
   contact_id: v.nullable(Id),
   email: v.string(),
   bounce_type: v.optional(v.picklist(['permanent', 'transient', 'undetermined'])),
+  /** Opened rows: the person's opens; clicked rows: their clicks. */
+  count: v.optional(v.number()),
+  /** Clicked rows: the person's clicks per link. */
+  clicked_links: v.optional(v.array(v.object({ url: v.string(), clicks: v.number() }))),
 });
+
+/** A row of GET /broadcasts/{id}/clicked-links (`id` is an opaque cursor). */
+export const BroadcastClickedLink = v.object({ id: v.string(), url: v.string(), clicks: v.number(), unique_clicks: v.number() });

@@ -1,7 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { keys, shardOf } from './keys.ts';
 import { TABLE } from './definition.ts';
-import { batchGetItems, batchWriteItems, countItems, deleteItem, getItem, putItem, queryAll, queryPages, transact, updateItem, type Item, type Write } from './ops.ts';
+import { batchGetItems, batchWriteItems, countItems, deleteItem, getItem, putItem, queryAll, queryPages, transact, updateItem, type Condition, type Item, type Write } from './ops.ts';
 import { queryPage } from './query-page.ts';
 
 /** The stored broadcast (attribute names as stored). */
@@ -140,13 +140,17 @@ export const writeRecipients = async (deps: Deps, rows: readonly { email: Item; 
 /** Writes skip rows (unsubscribed, suppressed, opted out); rewriting one is harmless. */
 export const writeSkips = (deps: Deps, rows: readonly Item[]): Promise<void> => batchWriteItems(deps, { put: rows });
 
-/** A page of a broadcast's recipient rows in contact-id order, filtered to `statuses`. */
-export const recipientPage = async (deps: Deps, teamId: string, id: string, statuses: readonly string[], after: string | null, limit: number, email?: string) => {
+/** Which recipient rows a list takes: those in one of `statuses`, or those a person opened or clicked. */
+export type RecipientFilter = { readonly statuses: readonly string[] } | { readonly engaged: 'opened' | 'clicked' };
+
+/** A page of a broadcast's recipient rows in contact-id order, filtered. */
+export const recipientPage = async (deps: Deps, teamId: string, id: string, which: RecipientFilter, after: string | null, limit: number, email?: string) => {
   const rows: Item[] = [];
+  const kept: Condition = 'statuses' in which ? { attr: 'status', in: which.statuses } : { attr: which.engaged === 'opened' ? 'open_count' : 'click_count', gt: 0 };
   const range = {
     pk: keys.broadcast.recipientPartition(teamId, id),
     prefix: keys.broadcast.recipientPrefix,
-    filter: { and: [{ attr: 'status', in: statuses }, ...(email ? [{ attr: 'email', eq: email.toLowerCase() }] : [])] },
+    filter: { and: [kept, ...(email ? [{ attr: 'email', eq: email.toLowerCase() }] : [])] },
     pageSize: 500,
   };
   for await (const page of queryPages(deps, range, after ? { ...keys.broadcast.recipient(teamId, id, after) } : undefined)) {
@@ -215,3 +219,42 @@ export const cancelQueuedEmail = async (deps: Deps, e: BroadcastEmailRef & { id:
 /** How many contacts a segment holds (a count-only query, paged). */
 export const countSegmentMembers = (deps: Deps, teamId: string, segmentId: string): Promise<number> =>
   countItems(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId) });
+
+/** A link of a broadcast's mail as stored: its clicks and how many recipients clicked it. */
+export interface LinkClicks {
+  readonly linkId: string;
+  readonly url: string;
+  readonly clicks: number;
+  readonly uniqueClicks: number;
+}
+
+/** Counts a person's open of a broadcast email on its recipient row (nothing when the row is gone). */
+export const countRecipientOpen = async (deps: Deps, e: BroadcastEmailRef): Promise<void> => {
+  await updateItem(deps, keys.broadcast.recipient(e.team_id, e.broadcast_id, e.contact_id), { add: { open_count: 1 } }, { exists: true });
+};
+
+/**
+ * Counts (delta 1) or takes back (delta -1, a click found to be a machine's) a click on a link of
+ * a broadcast email: the recipient's clicks on that link, the link's clicks, the link's unique
+ * clickers when the recipient's count leaves or reaches zero, and the recipient row's clicks.
+ */
+export const countRecipientClick = async (deps: Deps, e: BroadcastEmailRef, linkId: string, url: string, delta: 1 | -1): Promise<void> => {
+  const row = await updateItem(deps, keys.broadcast.recipient(e.team_id, e.broadcast_id, e.contact_id), { add: { click_count: delta } }, { exists: true });
+  if (!row) return;
+  const mine = await updateItem(deps, keys.broadcast.recipientLink(e.team_id, e.broadcast_id, e.contact_id, linkId), { set: { type: 'broadcast_recipient_link', url }, add: { clicks: delta } });
+  const now = Number(mine?.clicks ?? 0);
+  const unique = delta === 1 && now === 1 ? 1 : delta === -1 && now === 0 ? -1 : 0;
+  await updateItem(deps, keys.broadcast.link(e.team_id, e.broadcast_id, linkId), { set: { type: 'broadcast_link', url, link_id: linkId }, add: { clicks: delta, unique_clicks: unique } });
+};
+
+/** Every link of a broadcast's mail that has clicks (a broadcast carries a bounded set of links). */
+export const linksOf = async (deps: Deps, teamId: string, id: string): Promise<LinkClicks[]> =>
+  (await queryAll(deps, { pk: keys.broadcast.recipientPartition(teamId, id), prefix: keys.broadcast.linkPrefix }))
+    .map((i) => ({ linkId: i.link_id as string, url: i.url as string, clicks: Number(i.clicks ?? 0), uniqueClicks: Number(i.unique_clicks ?? 0) }))
+    .filter((l) => l.clicks > 0);
+
+/** One recipient's clicks per link (links with clicks only). */
+export const recipientLinks = async (deps: Deps, teamId: string, id: string, contactId: string): Promise<{ url: string; clicks: number }[]> =>
+  (await queryAll(deps, { pk: keys.broadcast.recipientPartition(teamId, id), prefix: keys.broadcast.recipientLinkPrefix(contactId) }))
+    .map((i) => ({ url: i.url as string, clicks: Number(i.clicks ?? 0) }))
+    .filter((l) => l.clicks > 0);

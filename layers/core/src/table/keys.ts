@@ -65,6 +65,8 @@
  * | broadcast fan-out checkpoint         | pk TEAM#<t>#BCAST#<id>, sk CHECKPOINT                            |
  * | broadcast recipient outcome          | pk TEAM#<t>#BCAST#<id>, sk RCPT#<contactId> (skips and sends)    |
  * | broadcast send counts (sharded)      | pk TEAM#<t>#BCAST#<id>, sk COUNT#<shard 00-31>                   |
+ * | broadcast link clicks                | pk TEAM#<t>#BCAST#<id>, sk LINK#<linkId>                         |
+ * | a recipient's clicks on a link       | pk TEAM#<t>#BCAST#<id>, sk RLINK#<contactId>#<linkId>            |
  * | broadcasts holding a region's pacer  | pk BCASTLANE#<region>, sk <broadcastId> (while sending)          |
  * | operator pause of broadcasts         | pk BCASTPAUSE, sk TEAM#<t> / REGION#<region>                     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
@@ -243,6 +245,12 @@ export const keys = {
     /** Send counters spread over shards so concurrent sends do not contend on one item. */
     counter: (teamId: string, id: string, shard: number) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `COUNT#${String(shard).padStart(2, '0')}` }),
     counterShards: 32,
+    /** A link of the broadcast's mail with its click counts (`linkId`: a UUID derived from the URL). */
+    link: (teamId: string, id: string, linkId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `LINK#${linkId}` }),
+    linkPrefix: 'LINK#',
+    /** One recipient's clicks on one link. */
+    recipientLink: (teamId: string, id: string, contactId: string, linkId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `RLINK#${contactId}#${linkId}` }),
+    recipientLinkPrefix: (contactId: string) => `RLINK#${contactId}#`,
     /** A broadcast holding broadcast capacity in a region, from send until its last send. */
     lane: (region: string, broadcastId: string) => ({ pk: `BCASTLANE#${region}`, sk: broadcastId }),
     lanePartition: (region: string) => `BCASTLANE#${region}`,

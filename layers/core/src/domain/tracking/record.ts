@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { trackingStore, type StoredClick } from '../../table/tracking.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { emailEventData } from '../emails/pipeline/email-event-data.ts';
+import { broadcastClicked, broadcastOpened } from '../broadcasts/engagement.ts';
 import { ALL_LINKS_WINDOW_MS, classifyFetch } from './classify.ts';
 import type { TrackingClaims } from './tokens.ts';
 
@@ -30,6 +31,7 @@ export const recordOpen = async (deps: Deps, claims: TrackingClaims, who: Reques
   }
   await trackingStore.firstHumanOpen(deps, e);
   await trackingStore.engage(deps, e, 'opened');
+  await broadcastOpened(deps, e);
   await recordEvent(deps, e.team_id, 'email.opened', { ...emailEventData(e), open });
 };
 
@@ -59,7 +61,10 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
     if (neighbours.length > 0) {
       for (const n of neighbours) {
         const before = await trackingStore.reclassify(deps, e, n);
-        if (before?.announced) await recordEvent(deps, e.team_id, 'email.prefetched', { ...base, click: { ...clickData(before), reason: 'every_link_within_a_second' } });
+        if (before?.announced) {
+          await broadcastClicked(deps, e, before.link, -1);
+          await recordEvent(deps, e.team_id, 'email.prefetched', { ...base, click: { ...clickData(before), reason: 'every_link_within_a_second' } });
+        }
       }
     }
     return;
@@ -70,8 +75,10 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
     return;
   }
   if (await trackingStore.firstHumanOpen(deps, e)) {
+    await broadcastOpened(deps, e);
     await recordEvent(deps, e.team_id, 'email.opened', { ...base, open: { ipAddress: who.ipAddress, userAgent: who.userAgent, timestamp: iso(at - 1), reason: 'click' } });
   }
   await trackingStore.engage(deps, e, 'clicked');
+  await broadcastClicked(deps, e, click.link, 1);
   await recordEvent(deps, e.team_id, 'email.clicked', { ...base, click: clickData(click) });
 };
