@@ -5,7 +5,8 @@
  * delivery (throughput to one endpoint and to 100, record-to-receipt latency), large email (content
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
- * beside it), measured in one run on the local host.
+ * beside it, and 100,000 contacts through the send line under a simulated clock), measured in one
+ * run on the local host.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -23,6 +24,7 @@ import { takeSendSlot } from '@mailstack/core/table/send-slots';
 import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
 import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
+import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -276,6 +278,10 @@ try {
   console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
   console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
   console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
+
+  // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
+  const simRate = Number(process.env.BENCH_SIM_RATE ?? 140);
+  await benchBroadcastSimulated(deps, { contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000), providerRate: simRate, transactional: Math.round(simRate * 0.2) });
 } finally {
   await host.stop();
 }

@@ -40,4 +40,21 @@ describe('the provider pacer keeps 30% for transactional mail while a broadcast 
     expect(await grant(deps, region, 'transactional', 18)).toBe(18);
     expect(await grant(deps, region, 'broadcast', 10)).toBe(2);
   });
+
+  it('gives every broadcast send racing into an idle line its place, up to the broadcast share', async () => {
+    // Prepare: a line last used in an earlier second, then 20 broadcast sends at once in a new one.
+    const base = testDeps();
+    const second = Math.floor(Date.now() / 1000) * 1000;
+    const earlier = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second - 5_000 } });
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second + 100 } });
+    const region = `test-${crypto.randomUUID()}`;
+    expect(await takeBroadcastSlot(earlier, region, 14)).toBe(true);
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 20 }, () => takeBroadcastSlot(deps, region, 14)));
+
+    // Assess: the losers of the restart race still take places; only the share's ceiling refuses.
+    expect(answers.filter(Boolean)).toHaveLength(14);
+  });
 });
+

@@ -44,7 +44,11 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
   if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return false;
   const first = nowSecond * rate;
   const line = keys.pacing.line(region, rate);
-  if (await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: first + rate }] })) return true;
-  // An idle line (behind this second) restarts here, as a transactional send would restart it.
-  return (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) !== undefined;
+  // Twice: when senders race to restart an idle line, the ones that lose take a place in it after.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: first + rate }] })) return true;
+    // An idle line (behind this second) restarts here, as a transactional send would restart it.
+    if (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return true;
+  }
+  return false;
 };
