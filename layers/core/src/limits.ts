@@ -49,3 +49,12 @@ export const EMAIL_CONTENT_RETENTION_DAYS = 90;
 
 /** Domains a team may create per rolling hour (spec §8, Creation), apart from the plan's domain count. */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;
+
+/** OAuth client registrations (RFC 7591) one address may make per quarter hour (spec §8, Creation). */
+export const OAUTH_REGISTRATIONS_PER_QUARTER_HOUR = 10;
+
+/** Seconds an OAuth authorization code works (single use). */
+export const OAUTH_CODE_SECONDS = 300;
+
+/** Seconds a person has between the authorize redirect and the consent decision. */
+export const OAUTH_CONSENT_SECONDS = 15 * 60;

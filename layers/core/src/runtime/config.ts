@@ -73,6 +73,10 @@ export const Config = v.object({
   WEBHOOK_TARGETS: v.optional(v.picklist(['public', 'any']), 'public'),
   /** Requests per second to one endpoint (spec §8: 50), across every worker. */
   WEBHOOK_RATE_PER_SECOND: Int(50),
+  /** Seconds an OAuth access token of the hosted MCP server works (short-lived: an hour). */
+  OAUTH_ACCESS_TOKEN_SECONDS: Int(3600),
+  /** Seconds an OAuth refresh token works unused (each use rotates it and starts a new lifetime). */
+  OAUTH_REFRESH_TOKEN_SECONDS: Int(30 * 86_400),
   LOG_LEVEL: v.optional(v.string(), 'INFO'),
   /** SMTP relay: listening port and address (container: all interfaces; local host: loopback). */
   SMTP_PORT: Int(2587),

@@ -82,6 +82,13 @@
  * | failed sign-ins per address          | pk SIGNINFAIL#<lower-cased address>#<quarter hour>, sk FAIL (ttl) |
  * | audit entries of a team, newest first| pk TEAM#<t>#AUDIT, sk <id>                                       |
  * | the system team (platform mail)      | pk SYSTEM, sk TEAM (holds the team id)                           |
+ * | OAuth client (RFC 7591 registration) | pk OAUTHCLIENT#<clientId>, sk CLIENT                             |
+ * | OAuth registrations per address      | pk OAUTHREG#<address>#<quarter hour>, sk RATE (ttl)              |
+ * | pending authorization (before consent)| pk OAUTHREQ#<sha256 of the request id>, sk REQUEST (ttl)        |
+ * | authorization code by its hash       | pk OAUTHCODE#<sha256 of the code>, sk CODE (ttl; used once)      |
+ * | OAuth access token by its hash       | pk OAUTHTOKEN#<sha256 of the token>, sk ACCESS (ttl)             |
+ * | OAuth refresh token by its hash      | pk OAUTHTOKEN#<sha256 of the token>, sk REFRESH (ttl; rotated)   |
+ * | OAuth grant by id, grants of a team  | pk TEAM#<t>, sk OAUTHGRANT#<grantId>                             |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
@@ -288,6 +295,18 @@ export const keys = {
   },
   system: {
     team: () => ({ pk: 'SYSTEM', sk: 'TEAM' }),
+  },
+  oauth: {
+    client: (clientId: string) => ({ pk: `OAUTHCLIENT#${clientId}`, sk: 'CLIENT' }),
+    /** Client registrations from one address in one quarter hour (spec §8: 10 per 15 minutes). */
+    registrations: (address: string, quarter: number) => ({ pk: `OAUTHREG#${address}#${quarter}`, sk: 'RATE' }),
+    request: (idHash: string) => ({ pk: `OAUTHREQ#${idHash}`, sk: 'REQUEST' }),
+    code: (codeHash: string) => ({ pk: `OAUTHCODE#${codeHash}`, sk: 'CODE' }),
+    accessToken: (tokenHash: string) => ({ pk: `OAUTHTOKEN#${tokenHash}`, sk: 'ACCESS' }),
+    refreshToken: (tokenHash: string) => ({ pk: `OAUTHTOKEN#${tokenHash}`, sk: 'REFRESH' }),
+    grant: (teamId: string, grantId: string) => ({ pk: team(teamId), sk: `OAUTHGRANT#${grantId}` }),
+    grantPartition: (teamId: string) => team(teamId),
+    grantPrefix: 'OAUTHGRANT#',
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -1,0 +1,70 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { getItem, putItem, queryAll, updateItem, type Item } from '../../table/ops.ts';
+import { notFound } from '../../errors/api-error.ts';
+import type { Scope } from './scopes.ts';
+
+/**
+ * A grant: what one person allowed one OAuth client to do in one team (the consent), held by
+ * every token issued under it. Revoking the grant stops every one of its tokens on their next
+ * use (each use reads the grant).
+ */
+export interface OAuthGrant {
+  readonly id: string;
+  readonly teamId: string;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly clientName: string;
+  readonly clientLogoUri: string | null;
+  readonly scopes: Scope[];
+  /** The resource (RFC 8707) its access tokens are bound to. */
+  readonly resource: string;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  readonly revokedReason: string | null;
+}
+
+const fromItem = (i: Item): OAuthGrant => ({
+  id: i.id, teamId: i.team_id, userId: i.user_id, clientId: i.client_id, clientName: i.client_name,
+  clientLogoUri: i.client_logo_uri ?? null, scopes: i.scopes ?? [], resource: i.resource, createdAt: i.created_at,
+  revokedAt: i.revoked_at ?? null, revokedReason: i.revoked_reason ?? null,
+});
+
+/** Records a new grant. */
+export const createGrant = async (deps: Deps, g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason'>): Promise<OAuthGrant> => {
+  const grant: OAuthGrant = { ...g, id: deps.ids.next(), createdAt: new Date(deps.clock.now()).toISOString(), revokedAt: null, revokedReason: null };
+  await putItem(deps, {
+    ...keys.oauth.grant(grant.teamId, grant.id), type: 'oauth_grant', id: grant.id, team_id: grant.teamId, user_id: grant.userId,
+    client_id: grant.clientId, client_name: grant.clientName, client_logo_uri: grant.clientLogoUri, scopes: grant.scopes,
+    resource: grant.resource, created_at: grant.createdAt,
+  }, { exists: false });
+  return grant;
+};
+
+/** A grant of a team, revoked or not; undefined when it is not the team's. */
+export const getGrant = async (deps: Deps, teamId: string, grantId: string): Promise<OAuthGrant | undefined> => {
+  const item = await getItem(deps, keys.oauth.grant(teamId, grantId));
+  return item ? fromItem(item) : undefined;
+};
+
+/** The grants of a team, newest first (revoked ones too: the list shows when and why). */
+export const listGrants = async (deps: Deps, teamId: string): Promise<OAuthGrant[]> => {
+  const items = await queryAll(deps, { pk: keys.oauth.grantPartition(teamId), prefix: keys.oauth.grantPrefix });
+  return items.map(fromItem).sort((a, b) => (a.id < b.id ? 1 : -1));
+};
+
+/** Why a grant was revoked. */
+export type RevokedReason = 'revoked_by_user' | 'revoked_by_api' | 'refresh_token_reused' | 'revoked_by_client';
+
+/**
+ * Revokes a grant (idempotent: a second revocation keeps the first time and reason). 404 when
+ * the grant is not the team's.
+ */
+export const revokeGrant = async (deps: Deps, teamId: string, grantId: string, reason: RevokedReason): Promise<OAuthGrant> => {
+  const at = new Date(deps.clock.now()).toISOString();
+  const out = await updateItem(deps, keys.oauth.grant(teamId, grantId), { set: { revoked_at: at, revoked_reason: reason } }, { and: [{ exists: true }, { attr: 'revoked_at', absent: true }] });
+  if (out) return fromItem(out);
+  const existing = await getGrant(deps, teamId, grantId);
+  if (!existing) throw notFound('OAuth grant');
+  return existing;
+};

@@ -1,0 +1,105 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { getItem, putItem, updateItem } from '../../table/ops.ts';
+import { getGrant, revokeGrant, type OAuthGrant } from './grants.ts';
+import { OAuthError } from './oauth-error.ts';
+
+/**
+ * Access and refresh tokens of the hosted MCP server: opaque, 256 random bits, stored only as
+ * their SHA-256 (a leaked table holds no usable token). Every use reads the token and its grant,
+ * so a revoked grant stops its tokens on the next call. Access tokens are short-lived
+ * (OAUTH_ACCESS_TOKEN_SECONDS) and bound to one resource (RFC 8707); refresh tokens exist only
+ * for grants with `offline_access`, are rotated on every use, and a second use of a rotated one
+ * revokes the whole grant (OAuth 2.1 §4.3.1, refresh token reuse detection).
+ */
+
+/** Who an accepted access token stands for. */
+export type OAuthPrincipal = { grantId: string; clientId: string; teamId: string; userId: string; scopes: string[] };
+
+const ACCESS_PREFIX = 'mcp_at_';
+const REFRESH_PREFIX = 'mcp_rt_';
+const TOKEN_SHAPE = /^mcp_(at|rt)_[A-Za-z0-9_-]{43}$/;
+
+/** The stored hash of a secret (a code or a token). */
+export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** A new high-entropy secret with a prefix telling what it is. */
+export const newSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`;
+
+const nowSeconds = (deps: Deps): number => Math.floor(deps.clock.now() / 1000);
+
+/** The token response of RFC 6749 §5.1. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+/** Issues an access token (and a refresh token when the grant has `offline_access`) under a grant. */
+export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenResponse> => {
+  const now = nowSeconds(deps);
+  const accessLifetime = deps.config.OAUTH_ACCESS_TOKEN_SECONDS;
+  const access = newSecret(ACCESS_PREFIX);
+  const common = { type: 'oauth_token', team_id: grant.teamId, grant_id: grant.id, client_id: grant.clientId };
+  const writes = [putItem(deps, { ...keys.oauth.accessToken(secretHash(access)), ...common, resource: grant.resource, expires_at: now + accessLifetime, ttl: now + accessLifetime }, { exists: false })];
+  let refresh: string | undefined;
+  if (grant.scopes.includes('offline_access')) {
+    refresh = newSecret(REFRESH_PREFIX);
+    const until = now + deps.config.OAUTH_REFRESH_TOKEN_SECONDS;
+    writes.push(putItem(deps, { ...keys.oauth.refreshToken(secretHash(refresh)), ...common, expires_at: until, ttl: until }, { exists: false }));
+  }
+  await Promise.all(writes);
+  return { access_token: access, token_type: 'Bearer', expires_in: accessLifetime, scope: grant.scopes.join(' '), ...(refresh ? { refresh_token: refresh } : {}) };
+};
+
+/**
+ * The principal of an access token presented to `resource`; null when the token is unknown,
+ * expired, revoked (its grant), or bound to another resource. Never throws for a bad token.
+ */
+export const verifyAccessToken = async (deps: Deps, token: string, resource: string): Promise<OAuthPrincipal | null> => {
+  if (!TOKEN_SHAPE.test(token) || !token.startsWith(ACCESS_PREFIX)) return null;
+  const item = await getItem(deps, keys.oauth.accessToken(secretHash(token)));
+  if (!item || Number(item.expires_at) <= nowSeconds(deps) || item.resource !== resource) return null;
+  const grant = await getGrant(deps, item.team_id, item.grant_id);
+  if (!grant || grant.revokedAt || grant.resource !== resource) return null;
+  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: [...grant.scopes] };
+};
+
+/**
+ * The refresh_token grant (RFC 6749 §6): rotates the refresh token (the presented one is marked
+ * used in a conditional write, so two uses cannot both pass) and issues new tokens. A second use
+ * of a rotated token revokes the grant: whoever holds the old token, the grant is no longer safe.
+ */
+export const refreshTokens = async (deps: Deps, refreshToken: string, clientId: string, resource: string | undefined): Promise<TokenResponse> => {
+  const invalid = (why: string) => new OAuthError('invalid_grant', `The refresh_token ${why}; authorize again.`);
+  if (!TOKEN_SHAPE.test(refreshToken) || !refreshToken.startsWith(REFRESH_PREFIX)) throw invalid('is not one this server issued');
+  const key = keys.oauth.refreshToken(secretHash(refreshToken));
+  const item = await getItem(deps, key);
+  if (!item || Number(item.expires_at) <= nowSeconds(deps)) throw invalid('is unknown or expired');
+  if (item.client_id !== clientId) throw invalid('was issued to another client_id');
+  const grant = await getGrant(deps, item.team_id, item.grant_id);
+  if (!grant || grant.revokedAt) throw invalid('belongs to a revoked grant');
+  if (resource !== undefined && resource !== grant.resource) throw new OAuthError('invalid_target', `The resource ${resource} is not the one this grant is for (${grant.resource}).`);
+  const rotated = await updateItem(deps, key, { set: { used_at: nowSeconds(deps) } }, { attr: 'used_at', absent: true });
+  if (!rotated) {
+    await revokeGrant(deps, grant.teamId, grant.id, 'refresh_token_reused');
+    throw invalid('was already used (refresh tokens are single-use); the grant has been revoked because a used refresh token came back');
+  }
+  return issueTokens(deps, grant);
+};
+
+/**
+ * Token revocation (RFC 7009): a refresh token revokes its grant; an access token stops at
+ * once. Unknown tokens are accepted silently, as the RFC asks.
+ */
+export const revokeToken = async (deps: Deps, token: string, clientId: string): Promise<void> => {
+  if (!TOKEN_SHAPE.test(token)) return;
+  const key = token.startsWith(REFRESH_PREFIX) ? keys.oauth.refreshToken(secretHash(token)) : keys.oauth.accessToken(secretHash(token));
+  const item = await getItem(deps, key);
+  if (!item || item.client_id !== clientId) return;
+  if (token.startsWith(REFRESH_PREFIX)) await revokeGrant(deps, item.team_id, item.grant_id, 'revoked_by_client');
+  else await updateItem(deps, key, { set: { expires_at: 0 } });
+};

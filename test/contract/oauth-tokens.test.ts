@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { testDeps } from '../support/local.ts';
+import { bearerChallenge, mcpResourceUrl, verifyAccessToken } from '@mailstack/core/domain/oauth/index';
+import { createGrant, getGrant, revokeGrant } from '@mailstack/core/domain/oauth/grants';
+import { issueTokens, refreshTokens, secretHash } from '@mailstack/core/domain/oauth/tokens';
+import { OAuthError } from '@mailstack/core/domain/oauth/oauth-error';
+import type { Scope } from '@mailstack/core/domain/oauth/scopes';
+import { keys } from '@mailstack/core/table/keys';
+import { getItem } from '@mailstack/core/table/ops';
+import type { Deps } from '@mailstack/core/runtime/deps';
+
+const grantFor = async (deps: Deps, scopes: Scope[] = ['emails:send', 'offline_access']) => createGrant(deps, {
+  teamId: randomUUID(), userId: randomUUID(), clientId: randomUUID(), clientName: 'Test agent', clientLogoUri: null,
+  scopes, resource: mcpResourceUrl(deps.config),
+});
+
+/** The same dependencies with the clock moved by `seconds`. */
+const later = (deps: Deps, seconds: number): Deps => ({ ...deps, clock: { now: () => Date.now() + seconds * 1000 } });
+
+describe('OAuth access tokens of the hosted MCP server', () => {
+  it('accept a live token for its resource and name the grant, client, team, person and scopes', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps);
+    const tokens = await issueTokens(deps, grant);
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: deps.config.OAUTH_ACCESS_TOKEN_SECONDS, scope: 'emails:send offline_access' });
+    expect(await verifyAccessToken(deps, tokens.access_token, mcpResourceUrl(deps.config))).toEqual({
+      grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: ['emails:send', 'offline_access'],
+    });
+  });
+
+  it('store only hashes of the tokens', async () => {
+    const deps = testDeps();
+    const tokens = await issueTokens(deps, await grantFor(deps));
+    const stored = await getItem(deps, keys.oauth.accessToken(secretHash(tokens.access_token)));
+    expect(stored).toBeDefined();
+    expect(JSON.stringify(stored)).not.toContain(tokens.access_token);
+    expect(JSON.stringify(await getItem(deps, keys.oauth.refreshToken(secretHash(tokens.refresh_token!))))).not.toContain(tokens.refresh_token!);
+  });
+
+  it('refuse no token, an unknown token, an API key, an expired token and a token for another resource', async () => {
+    const deps = testDeps();
+    const resource = mcpResourceUrl(deps.config);
+    const tokens = await issueTokens(deps, await grantFor(deps));
+    expect(await verifyAccessToken(deps, '', resource)).toBeNull();
+    expect(await verifyAccessToken(deps, `mcp_at_${'A'.repeat(43)}`, resource)).toBeNull();
+    expect(await verifyAccessToken(deps, 'ms_0123456789abcdef0123456789abcdef', resource)).toBeNull();
+    expect(await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS + 1), tokens.access_token, resource)).toBeNull();
+    expect(await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS - 60), tokens.access_token, resource)).not.toBeNull();
+    expect(await verifyAccessToken(deps, tokens.access_token, 'https://elsewhere.example/mcp')).toBeNull();
+    expect(await verifyAccessToken(deps, tokens.refresh_token!, resource)).toBeNull();
+  });
+
+  it('stop working on the next call once the grant is revoked', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps);
+    const tokens = await issueTokens(deps, grant);
+    expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).not.toBeNull();
+    await revokeGrant(deps, grant.teamId, grant.id, 'revoked_by_user');
+    expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).toBeNull();
+  });
+});
+
+describe('OAuth refresh tokens', () => {
+  it('exist only when offline_access was granted', async () => {
+    const deps = testDeps();
+    const tokens = await issueTokens(deps, await grantFor(deps, ['emails:read']));
+    expect(tokens.refresh_token).toBeUndefined();
+  });
+
+  it('rotate on use; a rotated token used again revokes the whole grant', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps);
+    const first = await issueTokens(deps, grant);
+    const second = await refreshTokens(deps, first.refresh_token!, grant.clientId, grant.resource);
+    expect(second.refresh_token).toBeDefined();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await verifyAccessToken(deps, second.access_token, grant.resource)).not.toBeNull();
+    const reuse = await refreshTokens(deps, first.refresh_token!, grant.clientId, grant.resource).catch((e) => e);
+    expect(reuse).toBeInstanceOf(OAuthError);
+    expect((reuse as OAuthError).error).toBe('invalid_grant');
+    expect((await getGrant(deps, grant.teamId, grant.id))?.revokedReason).toBe('refresh_token_reused');
+    expect(await verifyAccessToken(deps, second.access_token, grant.resource)).toBeNull();
+    expect(await refreshTokens(deps, second.refresh_token!, grant.clientId, grant.resource).catch((e) => e.error)).toBe('invalid_grant');
+  });
+
+  it('are refused for another client or another resource', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps);
+    const tokens = await issueTokens(deps, grant);
+    expect(await refreshTokens(deps, tokens.refresh_token!, randomUUID(), grant.resource).catch((e) => e.error)).toBe('invalid_grant');
+    expect(await refreshTokens(deps, tokens.refresh_token!, grant.clientId, 'https://elsewhere.example/mcp').catch((e) => e.error)).toBe('invalid_target');
+    // Neither refusal used the token up.
+    expect((await refreshTokens(deps, tokens.refresh_token!, grant.clientId, undefined)).access_token).toMatch(/^mcp_at_/);
+  });
+});
+
+describe('the 401 challenge of the MCP endpoint', () => {
+  it('points at the protected-resource metadata, and says invalid_token when a token was refused', () => {
+    const config = { PUBLIC_BASE_URL: 'https://api.example.com/' };
+    expect(bearerChallenge(config)).toBe('Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"');
+    expect(bearerChallenge(config, { tokenPresented: true })).toMatch(/^Bearer resource_metadata="https:\/\/api\.example\.com\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
+    expect(mcpResourceUrl(config)).toBe('https://api.example.com/mcp');
+  });
+});
