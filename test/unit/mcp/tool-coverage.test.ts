@@ -33,7 +33,7 @@ const handlerOfKey = (key: string) => ROUTES.find((r) => routeKey(r) === key)?.h
 
 describe('MCP tools cover the REST API', () => {
   it('gives every REST capability a tool, or names why not', () => {
-    const tooled = new Set(TOOLS.map((t) => handlerOfKey(t.route)));
+    const tooled = new Set<string>(TOOLS.map((t) => handlerOfKey(t.route) ?? ''));
     const uncovered = [...byHandler.keys()].filter((h) => !tooled.has(h) && !(h in EXCLUDED));
     expect(uncovered).toEqual([]);
     // An exclusion names a real handler that no tool runs (no stale entries).
