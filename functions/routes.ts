@@ -49,7 +49,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking.
-  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true },
+  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */

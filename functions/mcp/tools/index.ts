@@ -64,6 +64,7 @@ import { tool as sendBroadcast } from './send-broadcast.ts';
 import { tool as cancelBroadcast } from './cancel-broadcast.ts';
 import { tool as duplicateBroadcast } from './duplicate-broadcast.ts';
 import { tool as listBroadcastRecipients } from './list-broadcast-recipients.ts';
+import { tool as listBroadcastClickedLinks } from './list-broadcast-clicked-links.ts';
 import { tool as createWebhook } from './create-webhook.ts';
 import { tool as listWebhooks } from './list-webhooks.ts';
 import { tool as getWebhook } from './get-webhook.ts';
@@ -144,6 +145,7 @@ export const TOOLS: readonly McpTool[] = [
   cancelBroadcast,
   duplicateBroadcast,
   listBroadcastRecipients,
+  listBroadcastClickedLinks,
   createWebhook,
   listWebhooks,
   getWebhook,
