@@ -20,8 +20,16 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'mcp'] as const;
 export type Area = (typeof AREAS)[number];
+
+/**
+ * Areas on the API's origin that speak another protocol than the REST API: the hosted MCP
+ * server (JSON-RPC over Streamable HTTP). The OpenAPI document and the REST conventions' tests
+ * leave their routes out; everything else (the manifest, the Lambda, the local host) is shared.
+ */
+export const NON_REST_AREAS = ['mcp'] as const satisfies readonly Area[];
+export type RestArea = Exclude<Area, (typeof NON_REST_AREAS)[number]>;
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
 export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
@@ -40,6 +48,8 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   tracking: { queues: ['events'], linkSecret: true },
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
+  // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking.
+  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -144,7 +154,16 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/webhooks/{id}/events/{event_id}/replay', 'webhooks/replay-webhook-event'),
   r('GET', '/t/o/{token}', 'tracking/open-pixel'),
   r('GET', '/t/c/{token}', 'tracking/click-link'),
+  r('POST', '/mcp', 'mcp/mcp-endpoint'),
+  r('GET', '/mcp', 'mcp/mcp-endpoint'),
+  r('DELETE', '/mcp', 'mcp/mcp-endpoint'),
 ];
+
+/** True for a route of the REST API (not of a NON_REST_AREAS area). */
+export const isRestRoute = (route: RouteEntry): route is RouteEntry & { area: RestArea } => !(NON_REST_AREAS as readonly Area[]).includes(route.area);
+
+/** The routes of the REST API: what the OpenAPI document describes. */
+export const REST_ROUTES: readonly (RouteEntry & { area: RestArea })[] = ROUTES.filter(isRestRoute);
 
 /** The API Gateway route key of a route ("POST /domains/{id}"). */
 export const routeKey = (route: RouteEntry): string => `${route.method} ${route.path}`;

@@ -1,5 +1,5 @@
 import type { AreaHandler } from '@mailstack/core/http/dispatch';
-import type { Area } from '../routes.ts';
+import type { RestArea } from '../routes.ts';
 import { handler as domains } from '../domains/index.ts';
 import { handler as usage } from '../usage/index.ts';
 import { handler as emails } from '../emails/index.ts';
@@ -17,10 +17,11 @@ import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 
 /**
- * Every area's Lambda entry, imported statically so the description can be built inside a
- * bundled Lambda too. A new area must be added here (the type requires it).
+ * Every REST area's Lambda entry, imported statically so the description can be built inside a
+ * bundled Lambda too. A new area must be added here (the type requires it), unless it speaks
+ * another protocol (NON_REST_AREAS in functions/routes.ts).
  */
-export const AREA_ENTRIES: Record<Area, AreaHandler> = {
+export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   domains,
   usage,
   emails,

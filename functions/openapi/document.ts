@@ -1,13 +1,13 @@
 import { buildOpenApi, type DescribedRoute } from '@mailstack/core/http/openapi';
 import type { RouteDeclaration } from '@mailstack/core/http/api-route';
-import { ROUTES, routeKey, type RouteEntry } from '../routes.ts';
+import { REST_ROUTES, isRestRoute, routeKey, type RouteEntry } from '../routes.ts';
 import { AREA_ENTRIES } from './areas.ts';
 
 /** The declaration of a manifest route, read from its area's entry; undefined when the entry does not dispatch it. */
-export const declarationOf = (entry: RouteEntry): RouteDeclaration | undefined => AREA_ENTRIES[entry.area].routes[routeKey(entry)]?.route;
+export const declarationOf = (entry: RouteEntry): RouteDeclaration | undefined => (isRestRoute(entry) ? AREA_ENTRIES[entry.area].routes[routeKey(entry)]?.route : undefined);
 
-/** Every manifest route with its declaration (routes without one are left out; a test names them). */
-export const describedRoutes = (routes: readonly RouteEntry[] = ROUTES): DescribedRoute[] =>
+/** Every REST route of the manifest with its declaration (routes without one are left out; a test names them). */
+export const describedRoutes = (routes: readonly RouteEntry[] = REST_ROUTES): DescribedRoute[] =>
   routes.flatMap((entry) => {
     const route = declarationOf(entry);
     return route ? [{ method: entry.method, path: entry.path, area: entry.area, route }] : [];

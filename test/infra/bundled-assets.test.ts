@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { stageBundles, runtimeProvidedPackages, type StagedFunction } from '../../lib/local/bundles.ts';
 import { local } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-import { ROUTES } from '../../functions/routes.ts';
+import { REST_ROUTES } from '../../functions/routes.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const DRIVER = resolve(ROOT, 'test/support/invoke-bundles.mjs');
@@ -136,6 +136,8 @@ describe('synthesized Lambda bundles', () => {
       'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
       'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
       'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
+      // An API key on the MCP server: the 401 challenge (the bundle loads the MCP SDK and every tool).
+      'Functions/mcp': apiEvent('POST', '/mcp', '/mcp', { key: t.secret, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
       // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
       'Functions/dashboard': { ...apiEvent('GET', '/sign-in', '/sign-in'), routeKey: '$default' },
       'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),
@@ -160,7 +162,7 @@ describe('synthesized Lambda bundles', () => {
     };
     for (const r of results) expect(r.ok, `${r.name}: ${r.error}`).toBe(true);
 
-    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/templates': 201, 'Functions/preferences': 404, 'Functions/tracking': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404 };
+    const expectedStatus: Record<string, number> = { 'Functions/contacts': 201, 'Functions/templates': 201, 'Functions/preferences': 404, 'Functions/tracking': 404, 'Functions/api-keys': 403, 'Functions/unmatched': 404, 'Functions/mcp': 401 };
     for (const f of staged.functions.filter((f) => f.group === 'Functions')) {
       const name = `${f.group}/${f.name}`;
       const { statusCode, body } = result(name);
@@ -182,6 +184,7 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
+    expect(result('Functions/mcp').headers['www-authenticate']).toMatch(/^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"$/);
     expect(JSON.parse(result('Functions/webhooks').body)).toMatchObject({ object: 'list' });
     expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
@@ -191,6 +194,6 @@ describe('synthesized Lambda bundles', () => {
     // The openapi bundle serves the whole description: its dynamic import of the generator and every area is bundled in.
     const doc = JSON.parse(result('Functions/openapi').body);
     expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);
-    expect(Object.values<any>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)).toBe(ROUTES.length);
+    expect(Object.values<any>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)).toBe(REST_ROUTES.length);
   }, 120_000);
 });

@@ -143,7 +143,7 @@ describe('MailStack', () => {
     }
   });
 
-  it('grants SES sending only to the send workers and identity management only to the domains and dashboard functions', () => {
+  it('grants SES sending only to the send workers and identity management only to the domains, MCP and dashboard functions', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const actionsOf = (p: any): string[] => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
     // send-email and the probe worker on the send queue, send-broadcast-email on the broadcast queue (not the fan-out)
@@ -151,7 +151,7 @@ describe('MailStack', () => {
     expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(3);
     expect(senders).toMatch(/sendbroadcastemail/i);
     expect(senders).not.toMatch(/broadcastfanout/i);
-    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(2);
+    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(3);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
   });
 
@@ -350,10 +350,10 @@ describe('MailStack', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     for (const [, f] of functions) expect(JSON.stringify(f.Properties.Environment ?? {})).not.toMatch(/TOKEN_SECRET|resolve:secretsmanager/);
     const withSecret = functions.filter(([, f]) => f.Properties.Environment?.Variables?.LINK_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort();
-    expect(withSecret).toEqual(['Functionscontacts', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
+    expect(withSecret).toEqual(['Functionscontacts', 'Functionsmcp', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
     const readers = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => p.Properties.PolicyDocument.Statement.some((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId)));
-    expect(readers).toHaveLength(6);
+    expect(readers).toHaveLength(7);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

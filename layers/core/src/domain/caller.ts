@@ -18,3 +18,10 @@ export interface Caller {
 
 /** The caller an API key stands for. */
 export const callerOfKey = (key: ApiKey, team: Team): Caller => ({ team, keyId: key.id, scope: key.permission, domainId: key.domainId });
+
+/**
+ * The caller a person's OAuth grant stands for on the hosted MCP server: the team they chose on
+ * the consent screen, acting with what the grant's scopes and their role allow (checked per
+ * tool), never restricted to one sender domain. The grant id stands where a key id would.
+ */
+export const callerOfGrant = (grantId: string, team: Team): Caller => ({ team, keyId: grantId, scope: 'full_access', domainId: null });

@@ -77,8 +77,26 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
 /** A route's declaration, as the OpenAPI generator reads it. */
 export type RouteDeclaration = Omit<RouteSpec<v.GenericSchema | undefined, v.GenericSchema | undefined, v.GenericSchema | undefined, Access>, 'handler'>;
 
-/** The Lambda handler of one route, carrying its declaration. */
-export type RouteHandler = ApiHandler & { readonly route: RouteDeclaration };
+/**
+ * A request to a route from another host than the HTTP API (the MCP tools): the caller is
+ * already authenticated, the body already parsed. `run` validates it exactly as the HTTP stack
+ * does (the same schemas, path-id bounds and list conventions, so the same refusals) and calls
+ * the route's handler. The route's middlewares (idempotency) are HTTP concerns and do not run.
+ */
+export interface RouteCall {
+  /** The manifest route key this call stands for ("PATCH /emails/{id}"). */
+  readonly routeKey: string;
+  readonly caller: Caller | undefined;
+  readonly deps: Deps;
+  readonly pathParameters?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  /** Request headers, names lower-cased. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The Lambda handler of one route, carrying its declaration, and `run` for hosts that authenticate their own way. */
+export type RouteHandler = ApiHandler & { readonly route: RouteDeclaration; readonly run: (call: RouteCall) => Promise<unknown> };
 
 /** The parsed request a route's middlewares share through the Lambda context. */
 export interface RequestState {
@@ -136,7 +154,46 @@ export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS 
   let built: ApiHandler | undefined;
   const handler: ApiHandler = (event, context) => (built ??= buildChain(spec))(event, context);
   const { handler: _handler, ...route } = spec;
-  return Object.assign(handler, { route: route as RouteDeclaration });
+  return Object.assign(handler, { route: route as RouteDeclaration, run: (call: RouteCall) => runRoute(spec, call) });
+};
+
+/** The parts of a request the route's schemas read, however it arrived. */
+interface RawInput {
+  readonly routePath: string;
+  readonly pathValues: Readonly<Record<string, string | undefined>>;
+  readonly body: unknown;
+  readonly query: Readonly<Record<string, string | undefined>>;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+/** Validates a request's parts with the route's declaration (path-id bounds, body kind and schema, list conventions, query, path ids, headers). */
+const parseInput = (spec: RouteSpec<any, any, any, any>, raw: RawInput): Pick<RequestState, 'body' | 'query' | 'params'> => {
+  if (namesUnservedPath(raw.pathValues)) throw new ApiError('not_found', 'The requested endpoint does not exist.');
+  checkPathIds(raw.routePath, raw.pathValues);
+  let body = raw.body;
+  if (spec.bodyFormat !== 'form') {
+    checkBodyKind(spec.body, body);
+    body = validate(spec.body ?? NoBody, absorbPathIds(raw.routePath, raw.pathValues, body));
+  }
+  if (answersList(spec.response)) checkListParams(raw.query);
+  const query = spec.query ? validate(spec.query, raw.query) : undefined;
+  const params = spec.params ? validatePathIds(spec.params, raw.pathValues) : undefined;
+  if (spec.headers) validate(spec.headers, raw.headers);
+  return { body, query, params };
+};
+
+const runRoute = async (spec: RouteSpec<any, any, any, any>, call: RouteCall): Promise<unknown> => {
+  if (spec.access !== 'public' && !call.caller) throw new ApiError('missing_api_key', 'This route needs an authenticated caller.');
+  if (spec.bodyFormat === 'form') throw new Error(`${call.routeKey} takes an HTML form; only JSON routes can be called from another host`);
+  const [method, routePath = ''] = call.routeKey.split(' ');
+  const pathValues = call.pathParameters ?? {};
+  const headers = call.headers ?? {};
+  const input = parseInput(spec, { routePath, pathValues, body: call.body, query: call.query ?? {}, headers });
+  // The few handlers that read the event read which route was called (the audience aliases).
+  const event = { routeKey: call.routeKey, rawPath: routePath, headers, pathParameters: pathValues, requestContext: { http: { method } } } as unknown as ApiEvent;
+  const out = await spec.handler({ ...input, auth: call.caller, deps: call.deps, event, headers } as RouteInput<any, any, any, any>);
+  if (out instanceof RawResponse) throw new Error(`${call.routeKey} answers a raw response; only JSON routes can be called from another host`);
+  return out;
 };
 
 const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.GenericSchema | undefined, PS extends v.GenericSchema | undefined, A extends Access>(
@@ -159,17 +216,10 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.keyId } };
       }
-      if (spec.bodyFormat === 'form') {
-        state.body = new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '');
-      } else {
-        const body = readBody(event);
-        checkBodyKind(spec.body, body);
-        state.body = validate(spec.body ?? NoBody, absorbPathIds(routePath, pathValues, body));
-      }
-      if (answersList(spec.response)) checkListParams(event.queryStringParameters ?? {});
-      state.query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : undefined;
-      state.params = spec.params ? validatePathIds(spec.params, pathValues) : undefined;
-      if (spec.headers) validate(spec.headers, lowerCaseHeaders(event));
+      const body = spec.bodyFormat === 'form'
+        ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')
+        : readBody(event);
+      Object.assign(state, parseInput(spec, { routePath, pathValues, body, query: event.queryStringParameters ?? {}, headers: lowerCaseHeaders(event) }));
     },
   };
   let chain = middy<ApiEvent, ApiResult, Error, ApiContext>()

@@ -39,7 +39,7 @@ export const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignor
 };
 
 /** The properties of an object schema, through intersections (`allOf`). */
-const propertiesOf = (schema: Json): { properties: Record<string, Json>; required: Set<string> } => {
+export const propertiesOf = (schema: Json): { properties: Record<string, Json>; required: Set<string> } => {
   const properties: Record<string, Json> = { ...(schema.properties ?? {}) };
   const required = new Set<string>(schema.required ?? []);
   for (const part of schema.allOf ?? []) {

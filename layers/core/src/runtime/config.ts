@@ -35,6 +35,8 @@ export const Config = v.object({
   API_RATE_LIMIT_PER_MINUTE: Int(600),
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
+  /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
+  MCP_RATE_LIMIT_PER_MINUTE: Int(600),
   PROVIDER_RATE_PER_SECOND: Int(DEFAULT_PROVIDER_RATE_PER_SECOND),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
   SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),

@@ -22,6 +22,7 @@
  * | team holding a domain name (global)  | pk DOMAINCLAIM#<name>, sk CLAIM (guard: one team per name)       |
  * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
+ * | MCP calls per person and minute      | pk USER#<u>#MCPRATE#<minute>, sk RATE (ttl)                      |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
  * | domains of a team, counted (plan cap) | pk TEAM#<t>#DOMAINS, sk COUNT (written with each create/delete)  |
  * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
@@ -128,6 +129,8 @@ export const keys = {
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
     authFailures: (ip: string, minute: number) => ({ pk: `AUTHFAIL#${ip}#${minute}`, sk: 'AUTHFAIL' }),
+    /** The hosted MCP server's calls by one signed-in person (spec §8: apart from the key windows). */
+    mcpWindow: (userId: string, minute: number) => ({ pk: `USER#${userId}#MCPRATE#${minute}`, sk: 'RATE' }),
   },
   idempotency: {
     /** The static partition of a team's idempotency records; Powertools writes the hashed key as sk. */

@@ -29,6 +29,25 @@ export const countRequest = async (deps: Deps, teamId: string, keyId: string): P
 };
 
 /**
+ * Counts one call to the hosted MCP server against the signed-in person's one-minute window
+ * (spec §8: MCP_RATE_LIMIT_PER_MINUTE, 600 by default), which no API key's window shares: a
+ * call past it is 429 rate_limit_exceeded with Retry-After.
+ */
+export const countMcpCall = async (deps: Deps, userId: string): Promise<void> => {
+  const w = fixedWindow(deps.clock.now(), MINUTE);
+  const limit = deps.config.MCP_RATE_LIMIT_PER_MINUTE;
+  const counted = await addToCounters(deps, keys.rate.mcpWindow(userId, w.index), {
+    add: { calls: 1 },
+    ceilings: { calls: limit },
+    set: { type: 'mcp_rate_window' },
+    expiresAt: w.expiresAt,
+  });
+  if (!counted) {
+    throw rateLimited(`Too many MCP calls: a signed-in person may make ${limit} calls per minute to the MCP server. Retry after the Retry-After header's seconds.`, w.retryAfterSeconds);
+  }
+};
+
+/**
  * Records a failed authentication from `ip` and says whether the caller is now over the limit
  * (more than FAILED_AUTH_LIMIT_PER_MINUTE failures this minute). Successful requests cost nothing.
  */

@@ -1,0 +1,72 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
+import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
+import { actionOfScope, authorize, type Role } from '@mailstack/core/domain/people/roles';
+import type { Caller } from '@mailstack/core/domain/caller';
+import type { Deps } from '@mailstack/core/runtime/deps';
+import { TOOLS } from './tools/index.ts';
+import type { McpTool } from './tool.ts';
+
+/**
+ * Who calls the MCP server: a person's OAuth grant (the authorization server's access token
+ * resolves to it), the team they chose, and the scopes they consented to.
+ */
+export interface McpPrincipal {
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly teamId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+}
+
+/** The principal as the tools act: the team's caller and the person's role in it. */
+export interface McpActor {
+  readonly principal: McpPrincipal;
+  readonly caller: Caller;
+  readonly role: Role;
+}
+
+/** The server's name and version as `initialize` reports them. */
+export const SERVER_INFO = { name: 'mailstack', version: '1.0.0' } as const;
+
+const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible API) for the team you signed in to: send and inspect email, manage contacts, segments, topics, suppressions, templates, broadcasts, sending domains and webhooks. A refused call returns isError with {statusCode, name, message}: the same error the REST API gives; 429 rate_limit_exceeded means wait and retry.';
+
+/** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
+export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopes.includes(t.scope));
+
+const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+  try {
+    if (!tool) throw new ApiError('not_found', `There is no tool named \`${name}\`; tools/list names the tools this sign-in may use.`);
+    if (!actor.principal.scopes.includes(tool.scope)) {
+      throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
+    }
+    authorize(actor.role, actionOfScope(tool.scope));
+    return toolResult(await tool.call(deps, actor.caller, args));
+  } catch (error) {
+    if (isApiError(error)) return toolErrorResult(error);
+    deps.logger.error('mcp tool failed', { tool: name, error: error as Error });
+    return toolErrorResult(new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry with backoff.'));
+  }
+};
+
+/**
+ * The MCP server of one request, for one principal (stateless: a new server per request, as
+ * Lambda runs it): `tools/list` answers the tools the scopes allow, `tools/call` runs one
+ * through its REST route as the principal's team.
+ */
+export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly McpTool[] = TOOLS): Server => {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: toolsFor(actor.principal.scopes, tools).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: { readOnlyHint: t.route.startsWith('GET ') || t.name.startsWith('batch_get'), destructiveHint: t.route.startsWith('DELETE ') },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    runTool(deps, actor, byName.get(request.params.name), request.params.name, request.params.arguments ?? {}));
+  return server;
+};

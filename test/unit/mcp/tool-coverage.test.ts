@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ROUTES, REST_ROUTES, NON_REST_AREAS, routeKey, type RouteEntry } from '../../../functions/routes.ts';
+import { AREA_ENTRIES } from '../../../functions/openapi/areas.ts';
+import { TOOLS } from '../../../functions/mcp/tools/index.ts';
+import { TOOL_SCOPES, routeTool } from '../../../functions/mcp/tool.ts';
+import { handler as updateContact } from '../../../functions/contacts/update-contact.ts';
+
+/**
+ * REST routes that have no MCP tool, each with its reason. A handler module is a capability: a
+ * route whose handler a tool runs is covered, whatever its path (the audience aliases of the
+ * segment routes run the segment handlers).
+ */
+const EXCLUDED: Readonly<Record<string, string>> = {
+  'api-keys/create-api-key': 'spec §5 rule 2: keys are created only by a person in the dashboard; the route exists only to refuse',
+  'openapi/get-openapi': 'the API\'s own description, for tooling; the tools list is the MCP server\'s description',
+  'preferences/show-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
+  'preferences/save-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
+  'preferences/show-unsubscribe': 'a recipient\'s hosted page behind a signed link token, not a team capability',
+  'preferences/one-click-unsubscribe': 'RFC 8058 one-click unsubscribe for mail clients, behind a signed link token',
+  'tracking/open-pixel': 'the open-tracking pixel mail clients load, behind a signed token',
+  'tracking/click-link': 'the click-tracking redirect mail clients follow, behind a signed token',
+  'contacts/create-audience-contact': 'legacy audience path: create_contact with `segments`, or add_contact_to_segment, does the same',
+  'contacts/get-audience-contact': 'legacy audience path: get_contact does the same',
+  'contacts/update-audience-contact': 'legacy audience path: update_contact does the same',
+  'contacts/delete-audience-contact': 'legacy audience path: remove_contact_from_segment or delete_contact does the same',
+};
+
+const byHandler = new Map<string, RouteEntry[]>();
+for (const route of REST_ROUTES) byHandler.set(route.handler, [...(byHandler.get(route.handler) ?? []), route]);
+const handlerOfKey = (key: string) => ROUTES.find((r) => routeKey(r) === key)?.handler;
+
+describe('MCP tools cover the REST API', () => {
+  it('gives every REST capability a tool, or names why not', () => {
+    const tooled = new Set<string>(TOOLS.map((t) => handlerOfKey(t.route) ?? ''));
+    const uncovered = [...byHandler.keys()].filter((h) => !tooled.has(h) && !(h in EXCLUDED));
+    expect(uncovered).toEqual([]);
+    // An exclusion names a real handler that no tool runs (no stale entries).
+    for (const h of Object.keys(EXCLUDED)) {
+      expect(byHandler.has(h), h).toBe(true);
+      expect(tooled.has(h), `${h} is excluded yet has a tool`).toBe(false);
+    }
+  });
+
+  it('leaves no REST area without tools but those whose every route is excluded', () => {
+    const areas = new Set(REST_ROUTES.map((r) => r.area));
+    const withTools = new Set(TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
+    const allExcluded = [...areas].filter((a) => REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED));
+    expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
+    expect(allExcluded.sort()).toEqual(['api-keys', 'openapi', 'preferences', 'tracking']);
+    for (const area of ['emails', 'contacts', 'contact-properties', 'segments', 'topics', 'suppressions', 'templates', 'broadcasts', 'domains', 'webhooks', 'usage']) {
+      expect(withTools.has(area as never), area).toBe(true);
+    }
+    expect(NON_REST_AREAS).toEqual(['mcp']);
+  });
+
+  it('runs each tool through the very handler its route dispatches to, one tool per route', () => {
+    for (const tool of TOOLS) {
+      const route = REST_ROUTES.find((r) => routeKey(r) === tool.route);
+      expect(route, `${tool.name}: ${tool.route} is not a REST route of the manifest`).toBeDefined();
+      expect(AREA_ENTRIES[route!.area].routes[tool.route], tool.name).toBe(tool.handler);
+    }
+    expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
+    expect(new Set(TOOLS.map((t) => handlerOfKey(t.route))).size).toBe(TOOLS.length);
+  });
+
+  it('gives every tool one scope of the spec, matching what the route does', () => {
+    const expected = (tool: (typeof TOOLS)[number]): string => {
+      const area = ROUTES.find((r) => routeKey(r) === tool.route)!.area;
+      const read = tool.route.startsWith('GET ') || tool.name === 'batch_get_contacts';
+      switch (area) {
+        case 'emails': return read ? 'emails:read' : 'emails:send';
+        case 'usage': return 'emails:read';
+        case 'domains': return read ? 'domains:read' : 'domains:write';
+        case 'templates': return read ? 'templates:read' : 'templates:write';
+        case 'broadcasts': return read ? 'broadcasts:read' : 'broadcasts:write';
+        case 'webhooks': return 'webhooks:write';
+        default: return read ? 'audience:read' : 'audience:write';
+      }
+    };
+    const wrong = TOOLS.filter((t) => !(TOOL_SCOPES as readonly string[]).includes(t.scope) || t.scope !== expected(t)).map((t) => `${t.name}: ${t.scope}`);
+    expect(wrong).toEqual([]);
+    expect(TOOLS.length).toBeGreaterThan(70);
+  });
+
+  it('describes every tool for a model, with an input schema built from the route\'s own schemas', () => {
+    const ajv = (addFormatsModule as unknown as (a: Ajv2020) => Ajv2020)(new Ajv2020({ strict: false }));
+    for (const tool of TOOLS) {
+      expect(tool.name, tool.name).toMatch(/^[a-z][a-z_]{2,62}$/);
+      expect(tool.description.length, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      // Every path parameter of the route is a required argument.
+      for (const [, name] of tool.route.matchAll(/\{(\w+)\}/g)) expect(tool.inputSchema.required, `${tool.name} ${name}`).toContain(name);
+    }
+    const send = TOOLS.find((t) => t.name === 'send_email')!;
+    expect(send.inputSchema.required).toContain('to');
+    expect(Object.keys(send.inputSchema.properties)).toEqual(expect.arrayContaining(['from', 'subject', 'html', 'text', 'attachments', 'scheduled_at', 'tags', 'template']));
+    const list = TOOLS.find((t) => t.name === 'list_emails')!;
+    expect(list.inputSchema.properties.limit.type).toBe('integer');
+    const batch = TOOLS.find((t) => t.name === 'send_batch_emails')!;
+    expect(batch.inputSchema.properties.emails).toMatchObject({ type: 'array', items: { type: 'object' } });
+    expect(batch.inputSchema.properties.batch_validation.enum).toEqual(['strict', 'permissive']);
+  });
+
+  it('refuses at load a tool whose arguments would collide', () => {
+    expect(() => routeTool({ name: 'x_tool', scope: 'audience:write', route: 'PATCH /contacts/{id}', handler: updateContact, description: 'a tool whose body argument is on a route with a body', bodyArgument: { name: 'id', description: 'collides with the path id' } }))
+      .toThrow(/`id` would stand for two parts/);
+  });
+});
