@@ -41,6 +41,25 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
 .badge.bounced, .badge.failed, .badge.complained, .badge.revoked { background: #fbe3e4; color: var(--bad); }
 .badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }
+.badge.published, .badge.sent { background: #dff3e4; color: var(--ok); }
+.badge.sending { background: #e7ecfb; color: var(--accent); }
+.badge.canceled { background: #fbe3e4; color: var(--bad); }
+.badge.draft { background: #e9ecef; color: var(--muted); }
+.field { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+form.stack .field > input, form.stack .field > select, form.editor .field > input, form.editor .field > textarea { width: 100%; }
+form.stack { display: flex; flex-direction: column; gap: 12px; max-width: 720px; margin-bottom: 16px; }
+form.editor { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; align-items: start; }
+form.editor .fields { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+form.editor .preview-pane { position: sticky; top: 12px; min-width: 0; } form.editor .preview-pane h2 { margin-top: 0; }
+form.editor iframe.preview { height: 560px; }
+textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; width: 100%; }
+fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 0; min-width: 0; } legend { padding: 0 4px; color: var(--fg); font-weight: 600; }
+table.variables input, table.variables select { width: 100%; min-width: 6rem; }
+.actions { display: flex; gap: 8px; flex-wrap: wrap; margin: 8px 0 16px; }
+progress { width: 100%; height: 18px; accent-color: var(--accent); }
+.big { font-size: 1.25rem; margin: 4px 0; }
+ul.facts { margin: 4px 0 12px; padding-left: 20px; } ul.facts li { margin: 2px 0; }
+h3 { font-size: 1rem; margin: 16px 0 6px; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
 pre { background: #0f1720; color: #e6edf3; padding: 12px; border-radius: 6px; overflow: auto; max-height: 480px; }
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; } .secret code { background: #fff7d6; padding: 6px 8px; border: 1px solid #e5c55c; border-radius: 6px; overflow-wrap: anywhere; }
@@ -57,13 +76,16 @@ ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; 
   nav.side ul { display: flex; white-space: nowrap; }
   nav.side a { padding: 6px 12px; } nav.side a[aria-current="page"] { border-left: 0; border-bottom: 3px solid var(--accent); }
   main { padding: 14px; }
+  form.editor { grid-template-columns: 1fr; } form.editor .preview-pane { position: static; }
   .hide-narrow { display: none; }
 }
 `;
 
 /**
  * The dashboard's one script (served at /assets/app.js; the CSP allows no inline script):
- * copy buttons, and the team switcher's navigation. Everything works without it.
+ * copy buttons, the team switcher's navigation, times in the reader's own zone, the template
+ * editor's preview as one types, and a running broadcast's progress refreshed in place.
+ * Everything works without it.
  */
 export const SCRIPT = `
 document.addEventListener('click', (e) => {
@@ -75,4 +97,33 @@ document.addEventListener('change', (e) => {
   if (e.target.matches('select[data-navigate]')) location.href = e.target.value;
 });
 for (const b of document.querySelectorAll('button[data-copy]')) b.hidden = false;
+const localize = (root) => {
+  for (const t of root.querySelectorAll('time[data-local]')) {
+    const d = new Date(t.getAttribute('datetime'));
+    if (Number.isNaN(d.getTime())) continue;
+    t.title = t.textContent;
+    t.textContent = d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  }
+};
+localize(document);
+for (const form of document.querySelectorAll('form[data-live-preview]')) {
+  const trigger = form.querySelector('[data-preview]');
+  let timer;
+  form.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => form.requestSubmit(trigger), 500); });
+  const frame = form.querySelector('iframe[name]');
+  if (frame && !frame.getAttribute('src') && form.elements.html && form.elements.html.value) form.requestSubmit(trigger);
+}
+const refresh = () => {
+  const el = document.getElementById('progress');
+  if (!el || !el.hasAttribute('data-refresh')) return;
+  setTimeout(async () => {
+    try {
+      const res = await fetch(location.pathname, { credentials: 'same-origin' });
+      const next = res.ok ? new DOMParser().parseFromString(await res.text(), 'text/html').getElementById('progress') : null;
+      if (next) { el.replaceWith(next); localize(next); }
+    } catch {}
+    refresh();
+  }, Number(el.getAttribute('data-refresh')) * 1000);
+};
+refresh();
 `;

@@ -1,13 +1,15 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { Actor } from '@mailstack/core/domain/people/memberships';
+import { isApiError } from '@mailstack/core/errors/api-error';
+import type { Ctx } from './app.ts';
 
 /** What pages render into. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** The sections of a team, in the navigation's order. */
 export const SECTIONS = [
-  ['', 'Overview'], ['emails', 'Emails'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
+  ['', 'Overview'], ['emails', 'Emails'], ['broadcasts', 'Broadcasts'], ['templates', 'Templates'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
   ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['settings', 'Team settings'],
 ] as const;
 
@@ -42,11 +44,65 @@ export const table = (caption: string, heads: readonly string[], rows: readonly 
 /** A short date and time (UTC). */
 export const when = (iso: string | null | undefined) => (iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : html`<span class="muted">never</span>`);
 
+/** How far an instant is from now, in words ("in 3 h 20 min", "5 min ago"). */
+export const relative = (at: number, now: number): string => {
+  const ms = at - now;
+  const abs = Math.abs(ms);
+  if (abs < 60_000) return ms >= 0 ? 'in less than a minute' : 'less than a minute ago';
+  const minutes = Math.round(abs / 60_000);
+  const parts = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}` : `${Math.floor(minutes / 1440)} days${Math.floor((minutes % 1440) / 60) ? ` ${Math.floor((minutes % 1440) / 60)} h` : ''}`;
+  return ms >= 0 ? `in ${parts}` : `${parts} ago`;
+};
+
+/**
+ * An instant as UTC text the script turns into the reader's local time (the server does not know
+ * their zone), followed by how far it is from now.
+ */
+export const whenRelative = (iso: string | null | undefined, now: number) =>
+  iso ? html`<time datetime="${iso}" data-local>${iso.slice(0, 16).replace('T', ' ')} UTC</time> <span class="muted">(${relative(Date.parse(iso), now)})</span>` : html`<span class="muted">not set</span>`;
+
+/**
+ * Answers HTML written by a customer (an email body, a template preview) for a sandboxed frame
+ * only: the CSP makes it a sandboxed, opaque origin where no script runs and nothing loads.
+ */
+export const sandboxedHtml = (c: Ctx, body: string) => {
+  c.header('Content-Security-Policy', "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'");
+  c.header('X-Frame-Options', 'SAMEORIGIN');
+  return c.html(body);
+};
+
+/**
+ * A labelled form field: the label names the control by `for` (not by wrapping it, so the name
+ * stays the label's words and never takes in the control's value).
+ */
+export const field = (id: string, label: string, control: Html) => html`<div class="field"><label for="${id}">${label}</label>${control}</div>`;
+
+/** The alert a refused form shows above itself. */
+export const formError = (message: string | undefined) => (message ? html`<p class="error" role="alert">${message}</p>` : '');
+
+/**
+ * Runs a form's action; when the core refuses the input (a 4xx other than 403 forbidden and 404
+ * not found, which keep their own page), answers the form again with the values typed, the error
+ * above it, and the refusal's status.
+ */
+export const orFormAgain = async (c: Ctx, act: () => Promise<Response>, again: (error: string) => Html | Promise<Html>): Promise<Response> => {
+  try {
+    return await act();
+  } catch (error) {
+    if (!isApiError(error) || error.statusCode < 400 || error.statusCode >= 500 || error.statusCode === 403 || error.statusCode === 404) throw error;
+    return c.html(await again(`${error.name}: ${error.message}`), error.statusCode as 400);
+  }
+};
+
 /** Fixed notices after a redirect (a code in the URL, never text from it). */
 export const NOTICES: Readonly<Record<string, string>> = {
   created: 'Created.', deleted: 'Deleted.', saved: 'Saved.', revoked: 'Key revoked: requests with it now answer 401.', invited: 'Invitation sent.',
   verified: 'Verification started.', removed: 'Removed.', 'link-sent': 'If the address has an account, a sign-in link is on its way.',
   'signed-out': 'You are signed out.', 'password-set': 'Password saved.',
+  published: 'Published.', duplicated: 'Copied: this is the copy.',
+  sent: 'Sending started.', scheduled: 'Scheduled.', paced: 'Sending started. The audience is more than can go out today, so it is paced over several days: see Pacing below.',
+  queued: 'Sending is queued: other broadcasts hold this region\'s broadcast capacity until they finish; see Pacing below.',
+  canceled: 'Canceled: nothing more is sent.',
   enabled: 'Endpoint re-enabled: new events are delivered to it again.', disabled: 'Endpoint disabled.', replayed: 'Event queued to be sent again (same webhook-id).',
 };
 

@@ -1,16 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local } from '../support/local.ts';
-import { dashboardUrl, inboxMessage, seriousViolations } from '../support/dashboard.ts';
+import { dashboardUrl, inboxMessage, look as lookAt } from '../support/dashboard.ts';
 import { testDeps } from '../support/local.ts';
 import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
-
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'dashboard');
 
 /**
  * The dashboard's main journeys in headless Chromium, in order (one browser, one page per
@@ -27,17 +23,9 @@ describe('dashboard in a browser', () => {
   const violations: string[] = [];
 
   /** Checks the page with axe, then photographs it at both widths. */
-  const look = async (page: Page, name: string) => {
-    violations.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: resolve(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  };
+  const look = (page: Page, name: string) => lookAt(page, name, violations);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
     owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 60_000);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -63,6 +65,23 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
   return result.violations
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
     .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+};
+
+/** Where the browser tests write their screenshots (a test artifact). */
+export const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'dashboard');
+
+/**
+ * Checks a page with axe-core (its serious and critical violations go to `violations`, named by
+ * the page) and photographs it whole at 1280 and 390 px wide into SHOTS.
+ */
+export const look = async (page: Page, name: string, violations: string[]): Promise<void> => {
+  mkdirSync(SHOTS, { recursive: true });
+  violations.push(...(await seriousViolations(page)).map((v) => `${name}: ${v}`));
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: resolve(SHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 };
 
 /** Polls the local inbox for a message whose subject contains `subject`. */

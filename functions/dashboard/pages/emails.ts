@@ -6,7 +6,7 @@ import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-m
 import { emailTimeline } from '@mailstack/core/domain/events/record-event';
 import type { EmailItem } from '@mailstack/core/domain/emails/email';
 import type { DashboardEnv } from '../app.ts';
-import { badge, table, teamPage, when } from '../view.ts';
+import { badge, sandboxedHtml, table, teamPage, when } from '../view.ts';
 
 const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked', 'failed', 'canceled', 'suppressed'];
 /** Newest emails read per filtered page (filters apply to these). */
@@ -61,9 +61,7 @@ ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
   // The HTML body, for the sandboxed frame only: its own CSP (sandbox, nothing loads, no script).
   app.get('/t/:team/emails/:id/html', async (c) => {
     const e = await getEmail(c.get('deps'), c.get('actor').team.id, c.req.param('id'));
-    c.header('Content-Security-Policy', "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'");
-    c.header('X-Frame-Options', 'SAMEORIGIN');
-    return c.html(e.html ?? '');
+    return sandboxedHtml(c, e.html ?? '');
   });
 
   app.get('/t/:team/emails/:id/raw', async (c) => {

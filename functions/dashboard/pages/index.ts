@@ -7,11 +7,15 @@ import { registerDomains } from './domains.ts';
 import { registerApiKeys } from './api-keys.ts';
 import { registerSettings } from './settings.ts';
 import { registerWebhooks } from './webhooks.ts';
+import { registerTemplates } from './templates.ts';
+import { registerBroadcasts } from './broadcasts.ts';
 
 /** Every page of a team (under /t/:team/), each calling the core's use cases. */
 export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerOverview(app);
   registerEmails(app);
+  registerBroadcasts(app);
+  registerTemplates(app);
   registerAudience(app);
   registerDomains(app);
   registerApiKeys(app);

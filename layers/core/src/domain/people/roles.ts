@@ -12,19 +12,22 @@ import { ApiError } from '../../errors/api-error.ts';
  * | `domains:write`   | add, verify, change tracking of, delete sending domains               | yes   | yes   | no     |
  * | `keys:write`      | mint and revoke API keys                                              | yes   | yes   | no     |
  * | `webhooks:write` | add, edit, rotate, disable, re-enable, delete endpoints; replay deliveries | yes | yes | no |
+ * | `templates:write` | create, edit, publish, duplicate, delete templates (every save is live for API sends) | yes | yes | no |
+ * | `broadcasts:write`| create, edit, duplicate, delete broadcast drafts                       | yes   | yes   | yes    |
+ * | `broadcasts:send` | send a draft now or schedule it; cancel a scheduled or sending broadcast | yes | yes   | no     |
  * | `members:write`   | invite people, change roles, remove members (admins: not owners, and never grant owner) | yes | yes | no |
  * | `team:write`      | rename the team, grant or take the owner role                          | yes   | no    | no     |
  */
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'members:write', 'team:write'] as const;
+export const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALLOWED: Readonly<Record<Role, ReadonlySet<Action>>> = {
   owner: new Set(ACTIONS),
-  admin: new Set<Action>(['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'members:write']),
-  member: new Set<Action>(['read', 'audience:write']),
+  admin: new Set<Action>(['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write']),
+  member: new Set<Action>(['read', 'audience:write', 'broadcasts:write']),
 };
 
 /** True when the role allows the action. */

@@ -4,6 +4,13 @@ import type { SendEmailRequest, ResolvedEmail } from '../../schemas/emails.ts';
 import { getTemplate, missingVariableError, type TemplateItem } from './templates.ts';
 import { missingVariables, render, type TemplateValue } from './render.ts';
 
+/** A declared variable as lookups read it. */
+export interface TemplateVariable {
+  readonly key: string;
+  readonly type: string;
+  readonly fallback_value?: unknown;
+}
+
 /** Templates read once per call (a batch may name one template many times). */
 export type TemplateCache = Map<string, Promise<TemplateItem>>;
 
@@ -11,7 +18,7 @@ export type TemplateCache = Map<string, Promise<TemplateItem>>;
  * A variable lookup over request values and the template's declared fallbacks; a declared
  * `number` variable takes only numbers.
  */
-export const templateLookup = (t: TemplateItem, values: Readonly<Record<string, TemplateValue>>, field: string) => {
+export const templateLookup = (t: { readonly variables: readonly TemplateVariable[] }, values: Readonly<Record<string, TemplateValue>>, field: string) => {
   const declared = new Map(t.variables.map((x) => [x.key, x]));
   for (const [key, value] of Object.entries(values)) {
     const d = declared.get(key);
