@@ -48,13 +48,15 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .field { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
 form.stack .field > input, form.stack .field > select, form.editor .field > input, form.editor .field > textarea { width: 100%; }
 form.stack { display: flex; flex-direction: column; gap: 12px; max-width: 720px; margin-bottom: 16px; }
+.split { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; align-items: start; }
+.split .preview-pane h2 { margin-top: 24px; }
 form.editor { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 24px; align-items: start; }
 form.editor .fields { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 form.editor .preview-pane { position: sticky; top: 12px; min-width: 0; } form.editor .preview-pane h2 { margin-top: 0; }
 form.editor iframe.preview { height: 560px; }
 textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; width: 100%; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 0; min-width: 0; } legend { padding: 0 4px; color: var(--fg); font-weight: 600; }
-table.variables input, table.variables select { width: 100%; min-width: 6rem; }
+table.variables input, table.variables select { width: 100%; min-width: 4.5rem; }
 .actions { display: flex; gap: 8px; flex-wrap: wrap; margin: 8px 0 16px; }
 progress { width: 100%; height: 18px; accent-color: var(--accent); }
 .big { font-size: 1.25rem; margin: 4px 0; }
@@ -76,7 +78,7 @@ ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; 
   nav.side ul { display: flex; white-space: nowrap; }
   nav.side a { padding: 6px 12px; } nav.side a[aria-current="page"] { border-left: 0; border-bottom: 3px solid var(--accent); }
   main { padding: 14px; }
-  form.editor { grid-template-columns: 1fr; } form.editor .preview-pane { position: static; }
+  form.editor, .split { grid-template-columns: 1fr; } form.editor .preview-pane { position: static; }
   .hide-narrow { display: none; }
 }
 `;

@@ -113,6 +113,72 @@ describe('dashboard security', () => {
   });
 });
 
+describe('dashboard mail and team creation', () => {
+  /** The newest local-inbox message to `to` whose subject contains `subject`. */
+  const mailTo = async (to: string, subject: string): Promise<any> => {
+    for (let i = 0; i < 100; i++) {
+      const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+      const found = store.emails.find((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(to));
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no "${subject}" message to ${to} reached the local inbox`);
+  };
+  /** A signed-out form: the page's pre-session cookie and CSRF token, then the POST. */
+  const signedOutPost = async (path: string, form: Record<string, string>) => {
+    const page = await fetch(`${local().dashboardUrl}${path}`);
+    const pre = page.headers.getSetCookie().find((c) => c.startsWith('ms_pre='))!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    return fetch(`${local().dashboardUrl}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, ...form }).toString() });
+  };
+
+  it('emails a sign-in link and a password link through the service\'s own send pipeline; each works once; an unknown address gets the same answer and no mail', async () => {
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'member', 'the first password');
+    const asked = await signedOutPost('/sign-in/email', { email: user.email });
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get('location')).toBe('/sign-in?notice=link-sent');
+    const stranger = `nobody-${randomUUID().slice(0, 8)}@example.com`;
+    const nobody = await signedOutPost('/sign-in/email', { email: stranger });
+    expect(nobody.headers.get('location')).toBe('/sign-in?notice=link-sent');
+
+    const mail = await mailTo(user.email, 'Your mailstack sign-in link');
+    const signInUrl = /href="([^"]+\/sign-in\/link\/[^"]+)"/.exec(mail.body.html)![1]!;
+    const passwordUrl = /href="([^"]+\/password\/[^"]+)"/.exec(mail.body.html)![1]!;
+    const s = await signInOverHttp(signInUrl);
+    expect((await s.get(`/t/${team.id}/`)).status).toBe(200);
+    expect((await signedOutPost(new URL(signInUrl).pathname, {})).status).toBe(404); // used once already
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    expect(store.emails.filter((m) => JSON.stringify(m.destination ?? '').includes(stranger))).toEqual([]);
+
+    const path = new URL(passwordUrl).pathname;
+    expect((await signedOutPost(path, { password: 'a brand new password' })).status).toBe(303);
+    expect((await signedOutPost(path, { password: 'yet another password' })).status).toBe(404);
+    expect((await signedOutPost('/sign-in', { email: user.email, password: 'the first password' })).status).toBe(401);
+    expect((await signedOutPost('/sign-in', { email: user.email, password: 'a brand new password' })).status).toBe(303);
+  }, 60_000);
+
+  it('creates another team from team settings up to the plan\'s teams-per-person cap, then answers 403 plan_limit_reached', async () => {
+    const pro = await newTeam({ plan: 'pro' });
+    const s = await signInOverHttp((await personIn(pro.team.id)).link);
+    expect(await (await s.get(`/t/${pro.team.id}/settings`)).text()).toContain('Create a team');
+    // New teams are free: a person already in one team may not create a free one (free allows 1).
+    const refused = await s.post('/teams', { _csrf: s.csrf, name: 'Second' });
+    expect(refused.status).toBe(403);
+    const page = await refused.text();
+    expect(page).toContain('plan_limit_reached');
+    expect(page).toContain('1 team(s) on the free plan');
+    // Someone with no team yet creates their first one from the same form.
+    const d = testDeps();
+    const loner = await createUser(d, { email: `loner-${randomUUID().slice(0, 8)}@example.com` });
+    const l = await signInOverHttp(await signInLink(d, loner));
+    const made = await l.post('/teams', { _csrf: l.csrf, name: 'Mine' });
+    expect(made.status).toBe(303);
+    expect(made.headers.get('location')).toMatch(/^\/t\/[0-9a-f-]{36}\/$/);
+    expect((await l.post('/teams', { _csrf: l.csrf, name: 'Another' })).status).toBe(403);
+  }, 60_000);
+});
+
 describe('people, teams and roles in the core', () => {
   it('caps teams per person by plan with a guarded write: two joins at once on the free plan, one wins', async () => {
     const d = testDeps();

@@ -158,19 +158,19 @@ const broadcastPage = async (c: Ctx, edited?: Form, error?: string) => {
 <dt>Segment</dt><dd>${segments.find((s) => s.id === b.segment_id)?.name ?? html`<code>${b.segment_id}</code>`}</dd>
 ${b.topic_id ? html`<dt>Topic</dt><dd>${topics.find((x) => x.id === b.topic_id)?.name ?? html`<code>${b.topic_id}</code>`}</dd>` : ''}
 <dt>Created</dt><dd>${when(b.created_at)}</dd><dt>Id</dt><dd><code>${b.id}</code></dd></dl></div>`;
-  const content = html`<h2>Content</h2>${b.html !== null ? html`<iframe class="preview" sandbox="" src="${base}/html" title="The broadcast's HTML, rendered without scripts"></iframe>` : ''}
-${b.text !== null ? html`<h3>Text version</h3><pre>${b.text}</pre>` : ''}`;
+  const content = html`<div class="preview-pane"><h2>Content</h2>${b.html !== null ? html`<p class="muted">As saved; personalisation is filled per recipient at send. Scripts do not run and remote images do not load here.</p>
+<iframe class="preview" sandbox="" src="${base}/html" title="The broadcast's HTML, rendered without scripts"></iframe>` : ''}
+${b.text !== null ? html`<h3>Text version</h3><pre>${b.text}</pre>` : ''}</div>`;
   const body = draft
     ? html`${details}
 ${maySend ? html`<h2>Send</h2>${postForm(csrf, `${base}/send`, html`${field('f-scheduled_at', 'Schedule for (optional)', html`<input id="f-scheduled_at" name="scheduled_at" placeholder="in 2 hours, or 2026-11-24T09:00:00Z">`)}
 <button name="when" value="now">Send now</button><button name="when" value="later" class="secondary">Schedule</button>`)}
 <p class="muted">Sending is paced: the page shows when the last email is planned to go out.</p>` : html`<p class="muted">Your role (${actor.role}) may draft broadcasts; an owner or admin sends them.</p>`}
-${mayWrite ? html`<h2>Edit draft</h2>${await draftForm(c, edited ?? valuesOf(b), `${base}/edit`, 'Save draft', error)}
-<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate')}${button(csrf, `${base}/delete`, 'Delete draft', 'danger')}</div>` : ''}
-${content}`
-    : html`${formError(error)}${progress(c, b, checkpoint, now)}${details}
-${mayWrite ? html`<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate as a new draft')}</div>` : ''}
-${content}`;
+<div class="split"><div>${mayWrite ? html`<h2>Edit draft</h2>${await draftForm(c, edited ?? valuesOf(b), `${base}/edit`, 'Save draft', error)}
+<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate')}${button(csrf, `${base}/delete`, 'Delete draft', 'danger')}</div>` : ''}</div>
+${content}</div>`
+    : html`${formError(error)}${progress(c, b, checkpoint, now)}
+<div class="split"><div>${details}${mayWrite ? html`<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate as a new draft')}</div>` : ''}</div>${content}</div>`;
   return teamPage(c.get('ctx'), b.name || b.subject, html`<p><a href="/t/${actor.team.id}/broadcasts">All broadcasts</a></p>${body}`, c.req.query('notice'));
 };
 

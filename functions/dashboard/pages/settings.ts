@@ -4,6 +4,7 @@ import { changeRole, listMembers, removeMember } from '@mailstack/core/domain/pe
 import { inviteMember, listInvitations, withdrawInvitation } from '@mailstack/core/domain/people/invitations';
 import { allows, isRole, ROLES } from '@mailstack/core/domain/people/roles';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
+import { PLANS } from '@mailstack/core/domain/teams/plans';
 import { validationError } from '@mailstack/core/errors/api-error';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { button, postForm, table, teamPage, when } from '../view.ts';
@@ -34,11 +35,14 @@ ${table('Members', ['Person', 'Role', 'Since', ''], members.map((m) => html`<tr>
 <h2>Invitations</h2>
 ${manage ? postForm(csrf, `${t}/settings/invitations`, html`<label>Email <input type="email" name="email" required></label><label>Role ${roleSelect('member', 'Role of the invited person')}</label><button>Send invitation</button>`) : ''}
 ${table('Invitations', ['Email', 'Role', 'Invited by', 'Expires', ''], invitations.map((i) => html`<tr><td>${i.email}</td><td>${i.role}</td><td>${i.invitedBy}</td><td>${when(i.expiresAt)}</td><td>${manage ? button(csrf, `${t}/settings/invitations/${i.id}/withdraw`, 'Withdraw', 'danger', `Withdraw the invitation of ${i.email}`) : ''}</td></tr>`), 'No pending invitations.')}
+<h2>Another team</h2>
+<p class="muted">You belong to ${c.get('ctx').teams.length} team${c.get('ctx').teams.length === 1 ? '' : 's'}.${usage.cloud ? ` How many teams a person may belong to depends on the plan of the team joined or created (${Object.entries(PLANS).map(([name, p]) => `${name} ${p.teams}`).join(', ')}).` : ''}</p>
+${postForm(csrf, '/teams', html`<div class="field"><label for="new-team">Team name</label><input id="new-team" name="name" required maxlength="100"></div><button class="secondary">Create a team</button>`)}
 <h2>What each role may do</h2>
 <div class="table-wrap"><table><thead><tr><th scope="col">Role</th><th scope="col">May</th></tr></thead><tbody>
 <tr><td>owner</td><td>everything, including granting or taking the owner role</td></tr>
-<tr><td>admin</td><td>everything but the owner role: domains, API keys, invitations, members, audience</td></tr>
-<tr><td>member</td><td>see every page; manage contacts, segments, topics, properties and suppressions</td></tr></tbody></table></div>`, c.req.query('notice')));
+<tr><td>admin</td><td>everything but the owner role: domains, API keys, webhooks, templates, sending and canceling broadcasts, invitations, members, audience</td></tr>
+<tr><td>member</td><td>see every page and preview templates; manage contacts, segments, topics, properties and suppressions; draft broadcasts (an owner or admin sends them)</td></tr></tbody></table></div>`, c.req.query('notice')));
   });
   app.post('/t/:team/settings/invitations', async (c) => {
     await inviteMember(c.get('deps'), c.get('actor'), { email: c.get('form').email ?? '', role: roleOf(c) });

@@ -69,7 +69,7 @@ const variableRows = (v: Form) => {
   const used = Object.keys(v).filter((k) => /^var_key_\d+$/.test(k) && v[k]!.trim() !== '').map((k) => Number(k.slice(8)));
   const rows = Math.min(MAX_VARIABLES + BLANK_VARIABLE_ROWS, (used.length ? Math.max(...used) + 1 : 0) + BLANK_VARIABLE_ROWS);
   return html`<div class="table-wrap"><table class="variables"><caption class="skip">Variables</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Fallback value</th></tr></thead><tbody>
-${Array.from({ length: rows }, (_, i) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}" placeholder="PRODUCT" pattern="[A-Za-z_][A-Za-z0-9_]{0,49}"></td>
+${Array.from({ length: rows }, (_, i) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}"${i === 0 ? html` placeholder="PRODUCT"` : ''} pattern="[A-Za-z_][A-Za-z0-9_]{0,49}"></td>
 <td><select name="var_type_${i}" aria-label="Type of variable ${i + 1}">${VARIABLE_TYPES.map((t) => html`<option${t === (v[`var_type_${i}`] ?? 'string') ? html` selected` : ''}>${t}</option>`)}</select></td>
 <td><input name="var_fallback_${i}" value="${v[`var_fallback_${i}`] ?? ''}" aria-label="Fallback value of variable ${i + 1}"></td></tr>`)}</tbody></table></div>`;
 };
@@ -90,7 +90,7 @@ ${field('f-reply_to', 'Reply-to (optional; addresses separated by commas)', html
 ${field('f-subject', 'Subject (optional)', html`<input id="f-subject" name="subject" maxlength="998" value="${v.subject ?? ''}" placeholder="Your order {{{ORDER_ID}}} has shipped">`)}
 ${field('f-html', 'HTML', html`<textarea id="f-html" name="html" rows="14" class="code" required spellcheck="false">${v.html ?? ''}</textarea>`)}
 ${field('f-text', 'Text version (optional)', html`<textarea id="f-text" name="text" rows="5" class="code" spellcheck="false">${v.text ?? ''}</textarea>`)}
-<fieldset><legend>Variables</legend><p class="muted">Use them as <code>{{{NAME}}}</code> (or <code>{{{NAME|inline fallback}}}</code>). A send must give a value for each variable without a fallback.</p>${variableRows(v)}</fieldset>
+<fieldset><legend>Variables</legend><p class="muted">Use them as <code>{{{NAME}}}</code> (or <code>{{{NAME|inline fallback}}}</code>). A send must give a value for each variable without a fallback. Save to get more empty rows.</p>${variableRows(v)}</fieldset>
 <div class="actions"><button>${saveLabel}</button><button class="secondary" formaction="${t}/preview" formtarget="template-preview" formnovalidate data-preview>Preview</button></div>
 </div>
 <div class="preview-pane"><h2>Preview</h2>
@@ -121,7 +121,7 @@ const templatePage = async (c: Ctx, edited?: Form, error?: string) => {
   const base = `/t/${actor.team.id}/templates/${tpl.id}`;
   const row = templateRow(tpl);
   const saved = previewTemplate(tpl);
-  const summary = html`<div class="card"><p>${badge(row.status)} · Published ${when(row.published_at)} · Updated ${when(row.updated_at)}</p>
+  const summary = html`<div class="card"><p>Status ${badge(row.status)} · Published ${when(row.published_at)} · Updated ${when(row.updated_at)}</p>
 <dl><dt>Id</dt><dd><code>${tpl.id}</code></dd>${tpl.alias ? html`<dt>Alias</dt><dd><code>${tpl.alias}</code></dd>` : ''}
 <dt>Subject</dt><dd>${saved.subject ?? html`<span class="muted">none: each send gives one</span>`}</dd><dt>From</dt><dd>${tpl.from ?? html`<span class="muted">none: each send gives one</span>`}</dd></dl>
 ${saved.samples.length ? html`<p class="muted">No fallback, shown as samples: ${saved.samples.join(', ')}. A send without them is refused.</p>` : ''}
