@@ -58,6 +58,7 @@ textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; fon
 fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 0; min-width: 0; } legend { padding: 0 4px; color: var(--fg); font-weight: 600; }
 table.variables input, table.variables select { width: 100%; min-width: 4.5rem; }
 .actions { display: flex; gap: 8px; flex-wrap: wrap; margin: 8px 0 16px; }
+input.wide { width: min(24rem, 100%); }
 progress { width: 100%; height: 18px; accent-color: var(--accent); }
 .big { font-size: 1.25rem; margin: 4px 0; }
 ul.facts { margin: 4px 0 12px; padding-left: 20px; } ul.facts li { margin: 2px 0; }

@@ -113,7 +113,7 @@ ${failed ? html`<dt>Failed</dt><dd>${failed}</dd>` : ''}
 ${b.status === 'canceled' ? html`<dt>Canceled</dt><dd>${when(b.canceled_at)}: ${canceledRemaining(b, cp)} recipients not sent to${cp.done ? '' : ' (still being counted)'}</dd>` : ''}
 </dl>
 ${b.plan ? html`<h3>Pacing</h3>${pacing(b, now)}` : ''}
-${mayCancel ? html`<p>${button(c.get('ctx').csrf, `${base}/cancel`, 'Cancel broadcast', 'danger')} <span class="muted">Recipients not sent to yet are not sent to; this cannot be undone.</span></p>` : ''}
+${mayCancel ? html`<p>${button(c.get('ctx').csrf, `${base}/cancel`, 'Cancel broadcast', 'danger')} <span class="muted">Nothing more goes out to the recipients still waiting; this cannot be undone.</span></p>` : ''}
 </section>`;
 };
 
@@ -163,7 +163,7 @@ ${b.topic_id ? html`<dt>Topic</dt><dd>${topics.find((x) => x.id === b.topic_id)?
 ${b.text !== null ? html`<h3>Text version</h3><pre>${b.text}</pre>` : ''}</div>`;
   const body = draft
     ? html`${details}
-${maySend ? html`<h2>Send</h2>${postForm(csrf, `${base}/send`, html`${field('f-scheduled_at', 'Schedule for (optional)', html`<input id="f-scheduled_at" name="scheduled_at" placeholder="in 2 hours, or 2026-11-24T09:00:00Z">`)}
+${maySend ? html`<h2>Send</h2>${postForm(csrf, `${base}/send`, html`${field('f-scheduled_at', 'Schedule for (optional)', html`<input id="f-scheduled_at" class="wide" name="scheduled_at" placeholder="in 2 hours, or 2026-11-24T09:00:00Z">`)}
 <button name="when" value="now">Send now</button><button name="when" value="later" class="secondary">Schedule</button>`)}
 <p class="muted">Sending is paced: the page shows when the last email is planned to go out.</p>` : html`<p class="muted">Your role (${actor.role}) may draft broadcasts; an owner or admin sends them.</p>`}
 <div class="split"><div>${mayWrite ? html`<h2>Edit draft</h2>${await draftForm(c, edited ?? valuesOf(b), `${base}/edit`, 'Save draft', error)}

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { writeState } from '../../lib/local/state.ts';
+import { local, newTeam } from '../support/local.ts';
+import { signInOverHttp } from '../support/dashboard.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/**
+ * Runs `npm run admin -- <args>` against this test run's local host: the CLI finds a host through
+ * the state file `npm start` writes in the working folder, so the test writes one (this process
+ * stands in for the host's pid) in a folder of its own.
+ */
+const admin = async (folder: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> => {
+  // Asynchronous, so this process's event loop (and its open connections to the host) keeps running meanwhile.
+  try {
+    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'bin/admin.ts'), ...args], { cwd: folder, encoding: 'utf8', env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') }, timeout: 60_000 });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, out: e.stdout ?? '', err: e.stderr ?? String(error) };
+  }
+};
+
+describe('admin CLI: people', () => {
+  it('users create makes a person and their team, or adds them to a team with a role, and prints a one-time sign-in link; users link prints a new one', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mailstack-admin-'));
+    try {
+      const l = local();
+      writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
+      const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
+      const made = await admin(folder, 'users', 'create', '--email', email, '--name', 'Cli Person');
+      expect(made.err).toBe('');
+      expect(made.code).toBe(0);
+      const teamId = /is owner of team ([0-9a-f-]{36}) "Cli Person's team"/.exec(made.out)?.[1];
+      expect(teamId).toBeDefined();
+      const link = /^SIGN_IN_LINK=(\S+)$/m.exec(made.out)![1]!;
+      expect(link.startsWith(`${l.dashboardUrl}/sign-in/link/`)).toBe(true);
+      const s = await signInOverHttp(link);
+      expect(await (await s.get(`/t/${teamId}/`)).text()).toContain(`${email} · owner`);
+
+      const other = await newTeam();
+      const member = `cli-member-${randomUUID().slice(0, 8)}@example.com`;
+      const joined = await admin(folder, 'users', 'create', '--email', member, '--team', other.team.id, '--role', 'member');
+      expect(joined.code).toBe(0);
+      expect(joined.out).toContain(`is member of team ${other.team.id}`);
+
+      const again = await admin(folder, 'users', 'link', '--email', member);
+      expect(again.code).toBe(0);
+      const m = await signInOverHttp(/^SIGN_IN_LINK=(\S+)$/m.exec(again.out)![1]!);
+      expect(await (await m.get(`/t/${other.team.id}/`)).text()).toContain(`${member} · member`);
+
+      const unknown = await admin(folder, 'users', 'link', '--email', `nobody-${randomUUID().slice(0, 8)}@example.com`);
+      expect(unknown.code).toBe(2);
+      expect(unknown.err).toContain('no user with the address');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
