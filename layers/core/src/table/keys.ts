@@ -93,9 +93,7 @@
  * | mailbox by id, mailboxes of a team   | pk TEAM#<t>, sk MAILBOX#<id>                                     |
  * | mailbox by address (global: inbound  | pk MAILBOXADDR#<lower-cased address>, sk MAILBOXADDR (guard,     |
  * |   routing; one team per address)     |   holds team and mailbox id)                                     |
- * | received/sent message by id          | pk TEAM#<t>#MSG#<id>, sk MSG (one partition per message)         |
- * | raw MIME chunks of a message         | pk TEAM#<t>#MSG#<id>, sk RAW#<n, 4 digits> (attachments and      |
- * |                                      |   large bodies are read back from the raw message)               |
+ * | received/sent message by id          | pk TEAM#<t>#MSG#<id>, sk MSG (raw MIME in the content store)     |
  * | messages of a mailbox by folder,     | gsi1: TEAM#<t>#MBOX#<m>#MSGS#<folder> / <id>                     |
  * |   newest first                       |   (folders: inbox, sent, archive, spam, trash)                   |
  * | received messages of a team (GET     | gsi2 (sparse): TEAM#<t>#RECEIVED / <id>                          |
@@ -349,8 +347,6 @@ export const keys = {
   message: {
     item: (teamId: string, messageId: string) => ({ pk: `${team(teamId)}#MSG#${messageId}`, sk: 'MSG' }),
     partition: (teamId: string, messageId: string) => `${team(teamId)}#MSG#${messageId}`,
-    raw: (teamId: string, messageId: string, n: number) => ({ pk: `${team(teamId)}#MSG#${messageId}`, sk: `RAW#${String(n).padStart(4, '0')}` }),
-    rawPrefix: 'RAW#',
     folderListing: (teamId: string, mailboxId: string, folder: string, messageId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`, gsi1sk: messageId }),
     folderPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
     receivedListing: (teamId: string, messageId: string) => ({ gsi2pk: `${team(teamId)}#RECEIVED`, gsi2sk: messageId }),
