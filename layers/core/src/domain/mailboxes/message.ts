@@ -5,6 +5,7 @@ import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { MailboxFolder } from './mailbox.ts';
+export { MAILBOX_CONTENT_PREFIX, rawKeyOf } from './content-keys.ts';
 
 /**
  * A message of a mailbox (received now; sent and drafted ones later share the shape, with
@@ -69,15 +70,6 @@ export interface Verdicts {
 
 /** No verdicts at all (mail that no provider scanned, such as the local listener's). */
 export const NO_VERDICTS: Verdicts = { spam: null, virus: null, spf: null, dkim: null, dmarc: null };
-
-/**
- * Every mailbox content key starts with this: mailbox mail stays until it is deleted, so it is
- * kept apart from the email content that expires with EMAIL_CONTENT_RETENTION_DAYS.
- */
-export const MAILBOX_CONTENT_PREFIX = 'mailboxes/';
-
-/** The content-store key of a message's raw MIME: `mailboxes/<team>/<message>/raw.eml`. */
-export const rawKeyOf = (teamId: string, messageId: string): string => `${MAILBOX_CONTENT_PREFIX}${teamId}/${messageId}/raw.eml`;
 
 /** A Message-ID as stored and compared: without angle brackets or surrounding space. */
 export const normalizeMessageId = (id: string): string => id.trim().replace(/^<|>$/g, '').trim();

@@ -5,8 +5,9 @@ import { addToCounters, batchGetItems, getItem, transact, type Write } from '../
 import { CONTENT_INLINE_MAX_BYTES, DAILY_COUNTER_RETENTION_SECONDS, INBOUND_MAX_BYTES } from '../../limits.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
+import { rawKeyOf } from './content-keys.ts';
 import {
-  NO_VERDICTS, addressList, bareAddresses, messageIdHash, normalizeMessageId, parseMime, rawKeyOf,
+  NO_VERDICTS, addressList, bareAddresses, messageIdHash, normalizeMessageId, parseMime,
   type MessageAttachment, type Verdicts,
 } from './message.ts';
 
