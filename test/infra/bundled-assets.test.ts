@@ -143,6 +143,7 @@ describe('synthesized Lambda bundles', () => {
 
     const events: Record<string, unknown> = {
       'Inbound/receive-mail': sesReceipt,
+      'Functions/receiving': apiEvent('GET', '/emails/receiving', '/emails/receiving', { key: mt.secret }),
       'Functions/domains': apiEvent('GET', '/domains', '/domains', { key: t.secret }),
       'Functions/usage': apiEvent('GET', '/usage', '/usage', { key: t.secret }),
       'Functions/emails': apiEvent('POST', '/emails', '/emails', { key: t.secret, body: { from: t.from, to: 'delivered@resend.dev', subject: 'from the bundle', text: 'hi' } }),
@@ -209,6 +210,7 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
+    expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
     const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;
     expect(received).toMatchObject({ mailboxId: mailbox.id, subject: 'Through SES', verdicts: { spam: 'PASS', virus: 'PASS', spf: 'PASS', dkim: 'GRAY', dmarc: 'PASS' } });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });

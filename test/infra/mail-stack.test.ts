@@ -254,7 +254,7 @@ describe('MailStack', () => {
     expect(Object.keys(other.findResources('AWS::SES::ReceiptRuleSet'))).toEqual([]);
     expect(Object.values(other.findResources('AWS::SES::ReceiptRule')).map((r) => r.Properties.RuleSetName)).toEqual(['existing-active']);
     expect(() => readStackConfig((k) => (k === 'mailstack:inboundRuleSetName' ? 'bad name!' : undefined))).toThrow(/inboundRuleSetName/);
-  });
+  }, 240_000);
 
   it('sends SES events through SNS to the provider-events queue (with a DLQ on the subscription) and a worker that checks the topic', () => {
     const [topicId] = Object.entries(template.findResources('AWS::SNS::Topic')).filter(([, t]) => !t.Properties?.TopicName).map(([id]) => id);
