@@ -399,10 +399,10 @@ describe('MailStack', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     for (const [, f] of functions) expect(JSON.stringify(f.Properties.Environment ?? {})).not.toMatch(/TOKEN_SECRET|resolve:secretsmanager/);
     const withSecret = functions.filter(([, f]) => f.Properties.Environment?.Variables?.LINK_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort();
-    expect(withSecret).toEqual(['Functionscontacts', 'Functionsmcp', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
+    expect(withSecret).toEqual(['Functionscontacts', 'Functionsmcp', 'Functionspreferences', 'Functionsreceiving', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
     const readers = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => p.Properties.PolicyDocument.Statement.some((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId)));
-    expect(readers).toHaveLength(7);
+    expect(readers).toHaveLength(8);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

@@ -104,6 +104,8 @@
  * |   latest activity first              |   (moved on each message; folder lives on the thread)            |
  * | thread of a Message-ID in a mailbox  | pk TEAM#<t>#MBOX#<m>, sk MSGID#<sha256 of the Message-ID>        |
  * |   (threading, duplicate deliveries)  |   (holds thread and message id)                                  |
+ * | mailbox key by its hash (mmb_)       | pk MAILBOXKEY#<sha256>, sk MAILBOXKEY                            |
+ * | keys of a mailbox                    | gsi1: TEAM#<t>#MBOX#<m>#KEYS / <keyId>                           |
  * | drafts / labels of a mailbox         | pk TEAM#<t>#MBOX#<m>, sk DRAFT#<id> / LABEL#<id> (reserved)      |
  * | inbound mail dropped (no mailbox)    | pk INBOUND#DROPPED, sk DAY#<yyyy-mm-dd> (count, last, ttl)       |
  */
@@ -341,6 +343,9 @@ export const keys = {
     threadListPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
     /** A Message-ID seen in the mailbox (hashed: ids are long and free-form). */
     messageId: (teamId: string, mailboxId: string, messageIdHash: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `MSGID#${messageIdHash}` }),
+    key: (hash: string) => ({ pk: `MAILBOXKEY#${hash}`, sk: 'MAILBOXKEY' }),
+    keyListing: (teamId: string, mailboxId: string, keyId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#KEYS`, gsi1sk: keyId }),
+    keyListPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
     draft: (teamId: string, mailboxId: string, draftId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `DRAFT#${draftId}` }),
     label: (teamId: string, mailboxId: string, labelId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `LABEL#${labelId}` }),
   },
