@@ -1,7 +1,8 @@
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import { SMTPServer } from 'smtp-server';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { INBOUND_MAX_BYTES } from '@mailstack/core/limits';
 import { receiveInbound } from '@mailstack/core/domain/mailboxes/receive-message';
+import { readMessage, smtpError } from '../../functions/smtp/relay.ts';
 
 /** The local inbound listener: what SES receiving is on AWS (the MX of the mailbox domains). */
 export interface InboundListener {
@@ -9,19 +10,6 @@ export interface InboundListener {
   listen(port: number, address?: string): Promise<number>;
   close(): Promise<void>;
 }
-
-const smtpError = (code: number, text: string): Error => Object.assign(new Error(text), { responseCode: code });
-
-/** Reads a DATA stream whole, keeping nothing past `limit` bytes; undefined when it was larger. */
-const readMessage = async (stream: SMTPServerDataStream, limit: number): Promise<Buffer | undefined> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return stream.sizeExceeded || size > limit ? undefined : Buffer.concat(chunks);
-};
 
 /**
  * An SMTP server without authentication or TLS, as an MX is: it takes mail for any recipient

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import nodemailer from 'nodemailer';
 import { getItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { INBOUND_MAX_BYTES } from '@mailstack/core/limits';
 import { listFolder, listReceivedMessages, getThread, threadMessages } from '@mailstack/core/domain/mailboxes/read-messages';
 import { attachmentContent, loadMessage } from '@mailstack/core/domain/mailboxes/message';
-import { local, testDeps } from '../support/local.ts';
-import { mailboxTeam } from '../support/mailboxes.ts';
+import { testDeps } from '../support/local.ts';
+import { mailboxTeam, mx, waitFor } from '../support/mailboxes.ts';
 import { eventsOf } from '../support/events.ts';
-
-/** An SMTP client of the local inbound listener (the mailboxes' MX), as any sending server is. */
-const mx = () => nodemailer.createTransport({ host: '127.0.0.1', port: local().inbound.port, secure: false, ignoreTLS: true });
-
-const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const inbox = async (teamId: string, mailboxId: string) => (await listFolder(testDeps(), teamId, mailboxId, 'inbox', { limit: 100 })).messages;
 

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import nodemailer from 'nodemailer';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import { call, local, testDeps } from '../support/local.ts';
-import { mailboxTeam } from '../support/mailboxes.ts';
+import { mailboxTeam, mx, waitFor } from '../support/mailboxes.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
-
-const mx = () => nodemailer.createTransport({ host: '127.0.0.1', port: local().inbound.port, secure: false, ignoreTLS: true });
-
-const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 const PDF = Buffer.from('%PDF-1.4 \u0000\u0001\u00fe binary', 'latin1');
 
