@@ -17,6 +17,8 @@ import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { isRole } from '@mailstack/core/domain/people/roles';
+import { createMailbox, deleteMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { isApiError } from '@mailstack/core/errors/api-error';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -38,6 +40,11 @@ const USAGE = `usage: npm run admin -- <command> [options]
   users create --email <address> [--name <name>] [--password <password>] [--team <id> [--role owner|admin|member]]
                                          (without --team: a new team the person owns; prints a sign-in link)
   users link --email <address>           (a one-time dashboard sign-in link, 15 minutes)
+  mailboxes create --team <id> --domain <domain-id> --local-part <part> --email <owner address> [--name <display name>]
+                                         (the domain must be verified; its receiving is turned on)
+  mailboxes list --team <id>
+  mailboxes rename --team <id> --mailbox <id> [--local-part <part>] [--name <display name>]
+  mailboxes delete --team <id> --mailbox <id>
 
 Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
 
@@ -62,6 +69,8 @@ const { positionals, values } = parseArgs({
     minutes: { type: 'string' },
     reason: { type: 'string' },
     help: { type: 'boolean', default: false },
+    mailbox: { type: 'string' },
+    'local-part': { type: 'string' },
   },
 });
 
@@ -205,6 +214,33 @@ switch (`${resource} ${action}`) {
     const user = await findUserByEmail(deps, email);
     if (!user) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
     console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
+    break;
+  }
+  case 'mailboxes create':
+  case 'mailboxes list':
+  case 'mailboxes rename':
+  case 'mailboxes delete': {
+    const teamId = await existingTeam();
+    try {
+      if (action === 'create') {
+        const email = oneEmail();
+        const owner = await findUserByEmail(deps, email);
+        if (!owner) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address> --team ${teamId} --role member)`);
+        const m = await createMailbox(deps, { teamId, domainId: need('domain'), localPart: need('local-part'), name: values.name, ownerUserId: owner!.id });
+        console.log(`mailbox ${m.id} ${m.address} (owner ${email}); mail to it is accepted once the domain's Receiving MX record is published`);
+      } else if (action === 'list') {
+        for (const m of await listMailboxes(deps, teamId)) console.log(`${m.id}  ${m.address}  ${m.name ?? ''}`);
+      } else if (action === 'rename') {
+        const m = await renameMailbox(deps, teamId, need('mailbox'), { localPart: values['local-part'], name: values.name });
+        console.log(`mailbox ${m.id} is now ${m.address}${m.name ? ` (${m.name})` : ''}`);
+      } else {
+        const m = await deleteMailbox(deps, teamId, need('mailbox'));
+        console.log(`mailbox ${m.id} ${m.address} deleted; mail to the address is no longer accepted`);
+      }
+    } catch (error) {
+      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
+      throw error;
+    }
     break;
   }
   default:

@@ -2,7 +2,7 @@
  * `npm start`: the whole service on this machine. Flags: `--memory` (keep nothing on disk),
  * `--cloud` (plans, caps and quotas apply), `--data <dir>` (where data persists; default .data/), `--listen <address>` (the API, SMTP relay and inbox
  * listen there instead of 127.0.0.1; the engines never do). `PORT` sets the HTTP port (default
- * 3000), `SMTP_PORT` the SMTP relay's (default 2587).
+ * 3000), `SMTP_PORT` the SMTP relay's (default 2587), `INBOUND_SMTP_PORT` the inbound listener's (default 2525).
  */
 import { startLocalHost } from '../lib/local/host.ts';
 import { clearState, writeState } from '../lib/local/state.ts';
@@ -33,6 +33,7 @@ try {
   const host = await startLocalHost({
     port: process.env.PORT ? Number(process.env.PORT) : 3000,
     smtpPort: process.env.SMTP_PORT ? Number(process.env.SMTP_PORT) : 2587,
+    inboundPort: process.env.INBOUND_SMTP_PORT ? Number(process.env.INBOUND_SMTP_PORT) : 2525,
     memory: args.has('--memory'),
     cloud: args.has('--cloud') || process.env.CLOUD === 'true',
     ...(listenAddress ? { listenAddress } : {}),
@@ -47,6 +48,7 @@ try {
   if (host.firstSignInLink) console.log(`# First sign-in (admin@example.com, owner of the default team; works once, 15 minutes): ${host.firstSignInLink}`);
   else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
+  console.log(`Inbound SMTP (local MX of the mailboxes): 127.0.0.1:${host.inbound.port} (no auth; mail sent to a local mailbox is handed here)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);
   console.log(`# Content store (large bodies and attachments): S3 bucket ${host.contentStore.bucket} at ${host.contentStore.endpoint}`);
   if (listenAddress && !/^(127\.|::1$|localhost$)/.test(listenAddress)) {

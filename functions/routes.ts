@@ -20,7 +20,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'mcp'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'mcp', 'receiving'] as const;
 export type Area = (typeof AREAS)[number];
 
 /**
@@ -49,7 +49,8 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking.
-  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true },
+  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true, mailboxStore: true },
+  receiving: { linkSecret: true, mailboxStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -157,6 +158,11 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/mcp', 'mcp/mcp-endpoint'),
   r('GET', '/mcp', 'mcp/mcp-endpoint'),
   r('DELETE', '/mcp', 'mcp/mcp-endpoint'),
+  r('GET', '/emails/receiving', 'receiving/list-received-emails'),
+  r('GET', '/emails/receiving/{id}', 'receiving/get-received-email'),
+  r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),
+  r('GET', '/emails/receiving/{id}/attachments/{attachment_id}', 'receiving/get-received-attachment'),
+  r('GET', '/downloads/{token}', 'receiving/download'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -37,6 +37,8 @@ export interface Needs {
   readonly sesSending?: boolean;
   /** Reads or writes message content kept off the row (the content-store bucket). */
   readonly contentStore?: boolean;
+  /** Reads or writes mailbox mail (the content-store bucket's mailboxes/ keys). */
+  readonly mailboxStore?: boolean;
 }
 
 /** A worker: a Lambda fed by one queue. `entry` is relative to functions/, without extension. */

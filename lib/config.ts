@@ -36,6 +36,12 @@ export interface StackConfig {
   readonly apiThrottle: { readonly ratePerSecond: number; readonly burst: number };
   /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
   readonly webhookDeliveryRetentionDays: number;
+  /**
+   * Inbound mail: the SES receipt rule set the mailbox rule goes in. Unset: the stack creates its
+   * own set (`<stackName>-inbound`) for the operator to activate; set: the name of the account's
+   * active set, which the stack adds its rule to.
+   */
+  readonly inbound: { readonly ruleSetName?: string };
   /** The team and sender owner notices go out as (both empty: notices are only logged). */
 }
 
@@ -50,6 +56,15 @@ const customDomain = (get: (key: string) => unknown): { customDomain?: StackConf
     throw new Error(`mailstack:certificateArn must be the ARN of an ACM certificate for ${name} in the stack's region (arn:aws:acm:<region>:<account>:certificate/<id>), got ${JSON.stringify(certificateArn)}`);
   }
   return { customDomain: { name, certificateArn } };
+};
+
+const inboundRuleSet = (get: (key: string) => unknown): StackConfig['inbound'] => {
+  const name = get('mailstack:inboundRuleSetName');
+  if (name === undefined || name === '') return {};
+  if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw new Error(`mailstack:inboundRuleSetName must be the name of the account's active SES receipt rule set (letters, digits, . _ -, at most 64 characters), got ${JSON.stringify(name)}`);
+  }
+  return { ruleSetName: name };
 };
 
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
@@ -98,5 +113,6 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
+    inbound: inboundRuleSet(get),
   };
 };

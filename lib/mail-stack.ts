@@ -17,6 +17,8 @@ import { Operations } from './constructs/operations.ts';
 import { ContentBucket } from './constructs/content-bucket.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
+import { InboundMail } from './constructs/inbound-mail.ts';
+import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
 import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
 import { QUEUES, TIMERS, WORKERS, consumedQueues, workerTimeoutSeconds, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
@@ -32,6 +34,9 @@ export interface MailStackProps extends StackProps {
  * links) through the accept path, records audience events, and registers sending domains.
  */
 export const DASHBOARD_NEEDS = { queues: ['send', 'events'], sesIdentities: true } as const satisfies Needs;
+
+/** What the inbound Lambda needs beyond the table (and reading the receipt rule's raw copies): it stores mailbox mail and records email.received. */
+export const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
 const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: true } as const satisfies Needs;
@@ -122,10 +127,9 @@ export class MailStack extends Stack {
         linkSecret.grantRead(fn);
         fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       }
-      if (needs.contentStore) {
-        content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
-        fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
-      }
+      if (needs.contentStore) content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
+      if (needs.mailboxStore) content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], MAILBOX_CONTENT_PREFIX);
+      if (needs.contentStore || needs.mailboxStore) fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
       if (needs.sesIdentities) {
         fn.addToRolePolicy(new PolicyStatement({
           actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
@@ -184,6 +188,22 @@ export class MailStack extends Stack {
         ...(worker.queue === SENDING_QUEUE ? { maxConcurrency: config.sendConcurrency } : {}),
       }));
     }
+    // Inbound mail for the mailboxes: the receipt rule stores the raw message, then invokes this.
+    const inboundScope = new Construct(this, 'Inbound');
+    const receiver = wire(new ServiceFunction(inboundScope, 'receive-mail', { entry: 'inbound/receive-mail', environment, timeout: Duration.seconds(60) }), INBOUND_NEEDS);
+    content.grant(receiver, ['s3:GetObject'], INBOUND_RAW_PREFIX);
+    background.push({ name: 'receive-mail', fn: receiver });
+    const receiving = new InboundMail(this, 'Receiving', {
+      content,
+      receiver,
+      ruleSetName: config.inbound.ruleSetName ?? `${this.stackName}-inbound`,
+      addToExistingRuleSet: config.inbound.ruleSetName !== undefined,
+    });
+    new CfnOutput(this, 'InboundRuleSetName', {
+      value: receiving.ruleSetName,
+      description: 'The SES receipt rule set holding the mailbox rule; an account has one active set per region: activate it (aws ses set-active-receipt-rule-set --rule-set-name <this>) unless the stack added its rule to your active set',
+    });
+
     const timers = new Construct(this, 'Timers');
     for (const timer of props.manifest?.timers ?? TIMERS) {
       const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }), timer.needs);

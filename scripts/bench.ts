@@ -43,7 +43,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const snapshot = <T extends object>(c: T): T => ({ ...c });
 
 const host = await startLocalHost({
-  port: 0, smtpPort: 0, memory: true, workers: false,
+  port: 0, smtpPort: 0, inboundPort: 0, memory: true, workers: false,
   env: { PROVIDER_RATE_PER_SECOND: String(RATE), API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
 });
 try {

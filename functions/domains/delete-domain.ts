@@ -6,6 +6,7 @@ import { deleteDomain } from '@mailstack/core/domain/domains/manage-domain';
 export const handler = apiRoute({
   access: 'full',
   response: Deleted('domain'),
+  errors: ['conflict'],
   params: IdParams,
   handler: async ({ deps, auth, params }) => {
     const d = await deleteDomain(deps, auth.team.id, params.id);

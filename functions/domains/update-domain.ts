@@ -9,6 +9,7 @@ export const handler = apiRoute({
   response: ObjectRef('domain'),
   params: IdParams,
   body: UpdateDomainRequest,
+  errors: ['conflict'],
   handler: async ({ deps, auth, params, body }) => {
     const d = await updateDomain(deps, auth.team.id, params.id, body ?? {});
     return { object: 'domain', id: d.id };

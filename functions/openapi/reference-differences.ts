@@ -54,7 +54,6 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
   {
     operations: [
       'POST /emails/{email_id}/share', 'GET /emails/{email_id}/attachments', 'GET /emails/{email_id}/attachments/{attachment_id}', 'GET /emails/metrics',
-      'GET /emails/receiving', 'GET /emails/receiving/{email_id}', 'GET /emails/receiving/{email_id}/attachments', 'GET /emails/receiving/{email_id}/attachments/{attachment_id}',
       'POST /domains/claim', 'GET /domains/{domain_id}/claim', 'POST /domains/{domain_id}/claim/verify',
       'GET /oauth/grants', 'DELETE /oauth/grants/{oauth_grant_id}',
       'GET /logs', 'GET /logs/{log_id}',
@@ -63,7 +62,7 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
       'GET /events', 'POST /events', 'POST /events/send', 'GET /events/{identifier}', 'PATCH /events/{identifier}', 'DELETE /events/{identifier}',
     ],
     kind: 'deliberate',
-    reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, inbound (receiving; the service has mailboxes instead), domain claims, OAuth grants, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+    reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, OAuth grants, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

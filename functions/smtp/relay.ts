@@ -41,7 +41,7 @@ export interface Relay {
 }
 
 /** An SMTP error the server sends as is: `text` starts with its enhanced status code. */
-const smtpError = (code: number, text: string): Error => Object.assign(new Error(text), { responseCode: code });
+export const smtpError = (code: number, text: string): Error => Object.assign(new Error(text), { responseCode: code });
 
 const fromApiError = (error: ApiError): Error => {
   const reply = toSmtpReply(error);
@@ -93,8 +93,8 @@ class RelayServer extends SMTPServer {
   }
 }
 
-/** Reads a DATA stream whole, keeping nothing past `limit` bytes (smtp-server flags the excess). */
-const readMessage = async (stream: SMTPServerDataStream, limit: number): Promise<Buffer | undefined> => {
+/** Reads a DATA stream whole, keeping nothing past `limit` bytes (smtp-server flags the excess); undefined when it was larger. */
+export const readMessage = async (stream: SMTPServerDataStream, limit: number): Promise<Buffer | undefined> => {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

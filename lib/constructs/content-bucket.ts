@@ -4,11 +4,14 @@ import { Construct, type IConstruct } from 'constructs';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
 import { CONTENT_KEY_PREFIX } from '@mailstack/core/domain/emails/email-content';
+import { INBOUND_RAW_PREFIX, INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/domain/mailboxes/content-keys';
 import { acknowledge } from './acknowledge.ts';
 
 /**
- * The content store: email bodies and attachments too large for a table row. Encrypted, never
- * public, TLS only, and every object expires with the email content retention.
+ * The content store: email bodies and attachments too large for a table row (`emails/`, expiring
+ * with the email content retention), mailbox mail (`mailboxes/`, kept until deleted) and the
+ * receipt rule's raw inbound copies (`inbound/`, expiring after INBOUND_RAW_RETENTION_DAYS).
+ * Encrypted, never public, TLS only.
  */
 export class ContentBucket extends Construct {
   readonly bucket: IBucket;
@@ -21,7 +24,9 @@ export class ContentBucket extends Construct {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [
-        { id: 'expire-email-content', enabled: true, expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-email-content', enabled: true, prefix: CONTENT_KEY_PREFIX, expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-inbound-raw', enabled: true, prefix: INBOUND_RAW_PREFIX, expiration: Duration.days(INBOUND_RAW_RETENTION_DAYS) },
+        { id: 'abort-incomplete-uploads', enabled: true, abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Message content expires on its own; a deleted stack leaves the bucket to its lifecycle.
       removalPolicy: RemovalPolicy.RETAIN,
@@ -31,11 +36,11 @@ export class ContentBucket extends Construct {
   }
 
   /**
-   * Lets `grantee` take exactly these object actions on message content (keys `emails/...`),
-   * nothing on the bucket itself.
+   * Lets `grantee` take exactly these object actions on keys under `prefix` (email content,
+   * `emails/`, unless told), nothing on the bucket itself.
    */
-  grant(grantee: IGrantable & IConstruct, actions: readonly ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[]): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${CONTENT_KEY_PREFIX}*`)] }));
-    acknowledge(grantee, { [`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${CONTENT_KEY_PREFIX}*]`]: 'one object per large body or attachment set, keyed by email id at run time, only under the content prefix' });
+  grant(grantee: IGrantable & IConstruct, actions: readonly ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[], prefix: string = CONTENT_KEY_PREFIX): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${prefix}*`)] }));
+    acknowledge(grantee, { [`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${prefix}*]`]: 'one object per message part, keyed by message id at run time, only under its prefix' });
   }
 }

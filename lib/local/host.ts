@@ -25,6 +25,9 @@ import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { createDashboard } from '../../functions/dashboard/app.ts';
+import nodemailer from 'nodemailer';
+import { isMailboxAddress } from '@mailstack/core/domain/mailboxes/receive-message';
+import { createInboundListener } from './inbound-smtp.ts';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -59,6 +62,8 @@ export interface LocalHostOptions {
   readonly dashboardPort?: number;
   /** The first person's address, made owner of the default team on the first start. @default - admin@example.com */
   readonly firstUserEmail?: string;
+  /** Port of the inbound SMTP listener (the local MX of the mailboxes); 0 picks a free one. @default - 2525 */
+  readonly inboundPort?: number;
 }
 
 /** A running local host. */
@@ -73,6 +78,8 @@ export interface LocalHost {
   readonly contentStore: { readonly endpoint: string; readonly bucket: string };
   /** The SMTP relay: its port on 127.0.0.1 and the self-signed certificate it presents (PEM). */
   readonly smtp: { readonly port: number; readonly certificate: string };
+  /** The inbound SMTP listener (local MX of the mailboxes, no auth, no TLS) on 127.0.0.1. */
+  readonly inbound: { readonly port: number };
   /** The default team's key, when this start created it. */
   readonly apiKey: string | undefined;
   readonly state: Omit<LocalState, 'pid'>;
@@ -114,6 +121,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
   const smtpPort = options.smtpPort ?? 2587;
   if (requestedPort !== 0) await assertPortFree(requestedPort, 'HTTP API');
   if (smtpPort !== 0) await assertPortFree(smtpPort, 'SMTP relay');
+  const requestedInboundPort = options.inboundPort ?? 2525;
+  if (requestedInboundPort !== 0) await assertPortFree(requestedInboundPort, 'inbound SMTP listener');
   const requestedDashboardPort = options.dashboardPort ?? 3001;
   if (requestedDashboardPort !== 0) await assertPortFree(requestedDashboardPort, 'dashboard');
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
@@ -195,6 +204,20 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const relay = createRelay(deps, { tls, hostname: 'localhost' });
     const relayPort = await relay.listen(smtpPort, listenAddress);
     stops.push(() => relay.close());
+    // The local MX: mail for the mailboxes, from the SES stand-in (a local mailbox writing to
+    // another) or from any SMTP client.
+    const inbound = createInboundListener(deps);
+    const inboundPort = await inbound.listen(requestedInboundPort, '127.0.0.1');
+    stops.push(() => inbound.close());
+    const toInbound = nodemailer.createTransport({ host: '127.0.0.1', port: inboundPort, secure: false, ignoreTLS: true });
+    stops.push(() => toInbound.close());
+    ses.setInboundHandoff(async (from, recipients, raw) => {
+      const bare = (a: string) => (/<([^>]+)>\s*$/.exec(a)?.[1] ?? a).trim();
+      const local: string[] = [];
+      for (const r of recipients.map(bare)) if (await isMailboxAddress(deps, r)) local.push(r);
+      if (local.length === 0) return;
+      await toInbound.sendMail({ envelope: { from: bare(from), to: local }, raw });
+    });
 
     let apiKey: string | undefined;
     let firstSignInLink: string | undefined;
@@ -230,11 +253,12 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       firstSignInLink,
       contentStore: { endpoint: s3.endpoint, bucket: s3.bucket },
       smtp: { port: relayPort, certificate: tls.cert },
+      inbound: { port: inboundPort },
       apiKey,
       deps,
       provider: ses.stats,
       startWorkers: beginWork,
-      state: { baseUrl, inboxUrl, dashboardUrl, smtpPort: relayPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
+      state: { baseUrl, inboxUrl, dashboardUrl, smtpPort: relayPort, inboundPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
       stop: async () => {
         await stop();
         setDeps(undefined);

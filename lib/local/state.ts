@@ -11,6 +11,8 @@ export interface LocalState {
   readonly dashboardUrl: string;
   /** The SMTP relay's port on 127.0.0.1. */
   readonly smtpPort: number;
+  /** The inbound SMTP listener's port on 127.0.0.1 (the local MX of the mailboxes). */
+  readonly inboundPort: number;
   readonly tableName: string;
   readonly cloud: boolean;
   readonly env: Record<string, string>;

@@ -15,6 +15,10 @@ import { stageBundles, runtimeProvidedPackages, type StagedFunction } from '../.
 import { local } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { REST_ROUTES } from '../../functions/routes.ts';
+import { mailboxTeam } from '../support/mailboxes.ts';
+import { testDeps } from '../support/local.ts';
+import { INBOUND_RAW_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { listReceivedMessages } from '@mailstack/core/domain/mailboxes/read-messages';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const DRIVER = resolve(ROOT, 'test/support/invoke-bundles.mjs');
@@ -116,7 +120,30 @@ describe('synthesized Lambda bundles', () => {
     });
     const providerEvents = sqsEvent('provider-events', [notification(local().env.SES_EVENTS_TOPIC_ARN!), notification('arn:aws:sns:us-east-1:999999999999:someone-else')]);
 
+    // An inbound message as SES receiving hands it over: the raw copy under inbound/, then the
+    // Lambda event naming it, for a mailbox and for an address no mailbox has.
+    const mt = await mailboxTeam();
+    const mailbox = await mt.mailbox('bundle');
+    const sesMessageId = `bundle${randomUUID().replaceAll('-', '')}`;
+    await testDeps().content.put(`${INBOUND_RAW_PREFIX}${sesMessageId}`, Buffer.from(`From: sender@customer.example.org\r\nTo: ${mailbox.address}\r\nSubject: Through SES\r\nMessage-ID: <${sesMessageId}@customer.example.org>\r\n\r\nHello from SES\r\n`));
+    const verdict = (status: string) => ({ status });
+    const sesReceipt = {
+      Records: [{
+        eventSource: 'aws:ses', eventVersion: '1.0',
+        ses: {
+          mail: { timestamp: new Date().toISOString(), source: 'sender@customer.example.org', messageId: sesMessageId, destination: [mailbox.address, `nobody@${mt.domain}`], headersTruncated: false, headers: [], commonHeaders: { returnPath: 'sender@customer.example.org', from: ['sender@customer.example.org'], to: [mailbox.address], messageId: `<${sesMessageId}@customer.example.org>`, subject: 'Through SES' } },
+          receipt: {
+            timestamp: new Date().toISOString(), processingTimeMillis: 120, recipients: [mailbox.address, `nobody@${mt.domain}`],
+            spamVerdict: verdict('PASS'), virusVerdict: verdict('PASS'), spfVerdict: verdict('PASS'), dkimVerdict: verdict('GRAY'), dmarcVerdict: verdict('PASS'), dmarcPolicy: 'none',
+            action: { type: 'Lambda', functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:receive-mail', invocationType: 'Event' },
+          },
+        },
+      }],
+    };
+
     const events: Record<string, unknown> = {
+      'Inbound/receive-mail': sesReceipt,
+      'Functions/receiving': apiEvent('GET', '/emails/receiving', '/emails/receiving', { key: mt.secret }),
       'Functions/domains': apiEvent('GET', '/domains', '/domains', { key: t.secret }),
       'Functions/usage': apiEvent('GET', '/usage', '/usage', { key: t.secret }),
       'Functions/emails': apiEvent('POST', '/emails', '/emails', { key: t.secret, body: { from: t.from, to: 'delivered@resend.dev', subject: 'from the bundle', text: 'hi' } }),
@@ -182,6 +209,10 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
+    expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
+    expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
+    const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;
+    expect(received).toMatchObject({ mailboxId: mailbox.id, subject: 'Through SES', verdicts: { spam: 'PASS', virus: 'PASS', spf: 'PASS', dkim: 'GRAY', dmarc: 'PASS' } });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
     expect(result('Functions/mcp').headers['www-authenticate']).toMatch(/^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"$/);

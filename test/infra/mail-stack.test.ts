@@ -12,6 +12,7 @@ import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../fun
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
+import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/domain/mailboxes/content-keys';
 
 /** The real workers plus a worker and a timer on an existing entry, so the generic wiring is exercised whatever the manifest holds today. */
 const TEST_MANIFEST = {
@@ -178,8 +179,8 @@ describe('MailStack', () => {
       expect(actions.includes('secretsmanager:GetSecretValue'), area).toBe(needs.linkSecret === true);
       expect(actions.includes('ses:CreateEmailIdentity'), area).toBe(needs.sesIdentities === true);
       expect(actions.includes('ses:SendRawEmail'), area).toBe(false);
-      expect('CONTENT_BUCKET' in env, area).toBe(needs.contentStore === true);
-      expect(actions.includes('s3:PutObject'), area).toBe(needs.contentStore === true);
+      expect('CONTENT_BUCKET' in env, area).toBe(needs.contentStore === true || needs.mailboxStore === true);
+      expect(actions.includes('s3:PutObject'), area).toBe(needs.contentStore === true || needs.mailboxStore === true);
     }
     // The public preference pages can never create schedules.
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('scheduler:CreateSchedule');
@@ -192,7 +193,12 @@ describe('MailStack', () => {
     const [bucketId, bucket] = buckets[0]!;
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
     expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Status: 'Enabled', ExpirationInDays: EMAIL_CONTENT_RETENTION_DAYS })]);
+    // Email content expires with the retention, the receipt rule's raw copies after a few days;
+    // mailbox mail (mailboxes/) is kept until deleted.
+    const rules = bucket.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'emails/', ExpirationInDays: EMAIL_CONTENT_RETENTION_DAYS }));
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', Prefix: 'inbound/', ExpirationInDays: INBOUND_RAW_RETENTION_DAYS }));
+    expect(rules.filter((r: any) => r.ExpirationInDays !== undefined).map((r: any) => r.Prefix).sort()).toEqual(['emails/', 'inbound/']);
     // enforceSSL: a bucket policy denies every request without TLS.
     const policies = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((p) => p.Properties.Bucket.Ref === bucketId);
     expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toContainEqual(expect.objectContaining({
@@ -206,6 +212,49 @@ describe('MailStack', () => {
     const relayTask = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
     expect(relayTask.Properties.ContainerDefinitions[0].Environment).toContainEqual({ Name: 'CONTENT_BUCKET', Value: { Ref: bucketId } });
   });
+
+  it('receives mailbox mail: a receipt rule set with one scanning rule that stores the raw message under inbound/ and then invokes the inbound Lambda', () => {
+    const sets = Object.values(template.findResources('AWS::SES::ReceiptRuleSet'));
+    expect(sets.map((s) => s.Properties.RuleSetName)).toEqual(['Staging-inbound']);
+    const rules = Object.values(template.findResources('AWS::SES::ReceiptRule')).map((r) => r.Properties);
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!;
+    expect(rule.RuleSetName).toEqual({ Ref: Object.keys(template.findResources('AWS::SES::ReceiptRuleSet'))[0] });
+    expect(rule.Rule).toMatchObject({ Enabled: true, ScanEnabled: true });
+    // every recipient of the account's verified domains: the Lambda keeps what a mailbox takes
+    expect(rule.Rule.Recipients).toBeUndefined();
+    const [bucketId] = Object.keys(template.findResources('AWS::S3::Bucket'));
+    const [store, invoke] = rule.Rule.Actions;
+    expect(store).toEqual({ S3Action: { BucketName: { Ref: bucketId }, ObjectKeyPrefix: 'inbound/' } });
+    const receiverId = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) => id.startsWith('Inboundreceivemail'))!;
+    expect(invoke).toEqual({ LambdaAction: { FunctionArn: { 'Fn::GetAtt': [receiverId, 'Arn'] }, InvocationType: 'Event' } });
+    // SES may put objects under inbound/ only, for this account; SES may invoke the receiver.
+    const bucketPolicy = Object.values(template.findResources('AWS::S3::BucketPolicy')).find((p) => p.Properties.Bucket.Ref === bucketId)!;
+    expect(bucketPolicy.Properties.PolicyDocument.Statement).toContainEqual(expect.objectContaining({
+      Effect: 'Allow', Action: 's3:PutObject', Principal: { Service: 'ses.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    }));
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')).map((p) => p.Properties).filter((p) => p.Principal === 'ses.amazonaws.com');
+    expect(permissions).toEqual([expect.objectContaining({ Action: 'lambda:InvokeFunction', FunctionName: { 'Fn::GetAtt': [receiverId, 'Arn'] } })]);
+    // The receiver reads the raw copies and writes mailbox mail, nothing else of the bucket.
+    const receiver = template.findResources('AWS::Lambda::Function')[receiverId]!;
+    expect(receiver.Properties.Environment.Variables.CONTENT_BUCKET).toEqual({ Ref: bucketId });
+    const resources = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === receiver.Properties.Role['Fn::GetAtt'][0]))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement.filter((st: any) => [st.Action].flat().some((a: string) => a.startsWith('s3:'))))
+      .map((st: any) => JSON.stringify(st.Resource));
+    expect(resources.some((r) => r.includes('/inbound/*'))).toBe(true);
+    expect(resources.some((r) => r.includes('/mailboxes/*'))).toBe(true);
+    expect(resources.some((r) => r.includes('/emails/*'))).toBe(false);
+  });
+
+  it('adds the mailbox rule to the account\'s active receipt rule set when one is named, creating none', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'mailstack:inboundRuleSetName': 'existing-active' } });
+    const config = readStackConfig((k) => app.node.tryGetContext(k));
+    const other = Template.fromStack(new MailStack(app, 'Other', { config }));
+    expect(Object.keys(other.findResources('AWS::SES::ReceiptRuleSet'))).toEqual([]);
+    expect(Object.values(other.findResources('AWS::SES::ReceiptRule')).map((r) => r.Properties.RuleSetName)).toEqual(['existing-active']);
+    expect(() => readStackConfig((k) => (k === 'mailstack:inboundRuleSetName' ? 'bad name!' : undefined))).toThrow(/inboundRuleSetName/);
+  }, 240_000);
 
   it('sends SES events through SNS to the provider-events queue (with a DLQ on the subscription) and a worker that checks the topic', () => {
     const [topicId] = Object.entries(template.findResources('AWS::SNS::Topic')).filter(([, t]) => !t.Properties?.TopicName).map(([id]) => id);
@@ -350,10 +399,10 @@ describe('MailStack', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     for (const [, f] of functions) expect(JSON.stringify(f.Properties.Environment ?? {})).not.toMatch(/TOKEN_SECRET|resolve:secretsmanager/);
     const withSecret = functions.filter(([, f]) => f.Properties.Environment?.Variables?.LINK_SECRET_ARN).map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort();
-    expect(withSecret).toEqual(['Functionscontacts', 'Functionsmcp', 'Functionspreferences', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
+    expect(withSecret).toEqual(['Functionscontacts', 'Functionsmcp', 'Functionspreferences', 'Functionsreceiving', 'Functionstracking', 'Workersprobeworker', 'Workerssendbroadcastemail', 'Workerssendemail']);
     const readers = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => p.Properties.PolicyDocument.Statement.some((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId)));
-    expect(readers).toHaveLength(7);
+    expect(readers).toHaveLength(8);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {
@@ -413,9 +462,9 @@ describe('MailStack', () => {
     // each work queue's DLQ and the subscription's DLQ
     expect(on('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(consumedQueues(TEST_MANIFEST.workers).length + 1);
     expect(on('ApproximateNumberOfMessagesVisible', 'AWS/SQS').every((a) => a.Threshold === 1)).toBe(true);
-    // every worker and timer
-    expect(on('Errors', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length);
-    expect(on('Throttles', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length);
+    // every worker and timer, and the inbound Lambda
+    expect(on('Errors', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length + 1);
+    expect(on('Throttles', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length + 1);
     expect(on('5xx', 'AWS/ApiGateway')).toHaveLength(1);
     expect(on('Reputation.BounceRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_BOUNCE_RATE_ALARM, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(SES_BOUNCE_RATE_ALARM).toBe(0.05);

@@ -16,7 +16,7 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
 };
 
 const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, args: string[] = ['--memory']) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort), DASHBOARD_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort), DASHBOARD_PORT: '0', INBOUND_SMTP_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));

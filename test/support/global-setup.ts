@@ -12,12 +12,13 @@ export async function setup(project: TestProject): Promise<void> {
     port: 0,
     smtpPort: 0,
     dashboardPort: 0,
+    inboundPort: 0,
     memory: true,
     // Cloud mode, so plan caps are testable; self-hosted behaviour is covered with explicit settings.
     cloud: true,
     env: { LOG_LEVEL: 'ERROR' },
   });
-  project.provide('local', { baseUrl: host.baseUrl, inboxUrl: host.inboxUrl, dashboardUrl: host.dashboardUrl, firstSignInLink: host.firstSignInLink ?? '', smtp: host.smtp, env: host.state.env, queueUrls: host.state.queueUrls });
+  project.provide('local', { baseUrl: host.baseUrl, inboxUrl: host.inboxUrl, dashboardUrl: host.dashboardUrl, firstSignInLink: host.firstSignInLink ?? '', smtp: host.smtp, inbound: host.inbound, env: host.state.env, queueUrls: host.state.queueUrls });
 }
 
 export async function teardown(): Promise<void> {
@@ -26,6 +27,6 @@ export async function teardown(): Promise<void> {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    local: { baseUrl: string; inboxUrl: string; dashboardUrl: string; firstSignInLink: string; smtp: { port: number; certificate: string }; env: Record<string, string>; queueUrls: Record<string, string> };
+    local: { baseUrl: string; inboxUrl: string; dashboardUrl: string; firstSignInLink: string; smtp: { port: number; certificate: string }; inbound: { port: number }; env: Record<string, string>; queueUrls: Record<string, string> };
   }
 }

@@ -58,3 +58,6 @@ export const OAUTH_CODE_SECONDS = 300;
 
 /** Seconds a person has between the authorize redirect and the consent decision. */
 export const OAUTH_CONSENT_SECONDS = 15 * 60;
+
+/** The largest inbound message a mailbox accepts (bytes of raw MIME); larger mail is refused at SMTP with 552. */
+export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;

@@ -124,6 +124,9 @@ export const LOCAL_EVENTS_TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:ses-ev
 /** Where the stand-in publishes SES events (an SNS notification, as SNS delivers it to SQS). */
 export type EventsSink = (notification: Record<string, string>) => Promise<void>;
 
+/** Where the stand-in hands each accepted message for local delivery (the host passes mail for local mailboxes to its inbound listener). */
+export type InboundHandoff = (from: string, recipients: readonly string[], raw: Buffer) => Promise<void>;
+
 const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFoundException') => {
   res.writeHead(status, { 'content-type': 'application/json', ...(status >= 400 ? { 'x-amzn-errortype': type } : {}) });
   res.end(JSON.stringify(body));
@@ -134,8 +137,9 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; stats: ProviderStats }> => {
+export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; setInboundHandoff: (handoff: InboundHandoff) => void; stats: ProviderStats }> => {
   let sink: EventsSink | undefined;
+  let handoff: InboundHandoff | undefined;
   const stats: ProviderStats = { accepted: 0, throttled: 0, acceptedAt: new Map() };
   let window = { second: 0, count: 0 };
   const notify = (event: unknown) => {
@@ -220,6 +224,10 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
           const messageId = (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
           if (request.Content?.Raw?.Data) keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
+          if (handoff && request.Content?.Raw?.Data) {
+            handoff(String(request.FromEmailAddress ?? ''), recipients, Buffer.from(request.Content.Raw.Data, 'base64'))
+              .catch((error) => console.error(`SES stand-in: could not hand a message to the local inbound listener: ${(error as Error).message}`));
+          }
           const tags = Object.fromEntries((request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]));
           if (tags.email_id?.[0]) stats.acceptedAt.set(tags.email_id[0], Date.now());
           // Events follow the way SES sends them: shortly after, in order, one notification each.
@@ -239,5 +247,5 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
   });
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections?.(); s.close(() => resolve()); });
-  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, stop: async () => { await close(server); await close(inbox); } };
+  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, setInboundHandoff: (h) => { handoff = h; }, stop: async () => { await close(server); await close(inbox); } };
 };

@@ -57,11 +57,12 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly status?: number;
   /**
    * The success body: a JSON schema of what the handler returns; with `responseFormat: 'html'`
-   * the page, with `'gif'` the image, with `'redirect'` nothing (the Location header).
+   * the page, with `'gif'` the image, with `'redirect'` nothing (the Location header), with
+   * `'binary'` a file (application/octet-stream).
    */
   readonly response: v.GenericSchema;
   /** @default - 'json' */
-  readonly responseFormat?: 'json' | 'html' | 'gif' | 'redirect';
+  readonly responseFormat?: 'json' | 'html' | 'gif' | 'redirect' | 'binary';
   /**
    * The error names this route's own rules answer (conflict, plan_limit_reached, ...). Those of
    * the stack (authentication, validation, payload, rate, not_found on a path id) are added for it.

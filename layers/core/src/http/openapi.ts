@@ -119,7 +119,7 @@ export const operationId = (method: string, path: string): string =>
 const describeOperation = ({ method, path, area, route }: DescribedRoute): Json => {
   const html = route.responseFormat === 'html';
   // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
-  const tracking = route.responseFormat === 'gif' || route.responseFormat === 'redirect';
+  const tracking = route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary';
   const success = String(route.status ?? 200);
   const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter((s): s is v.GenericSchema => !!s);
   const body = route.bodyFormat === 'form'
@@ -135,7 +135,9 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
   if (tracking) errors['404'] = { description: 'The token is unknown or tampered with (plain text).', content: { 'text/plain': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
   const successContent = html
     ? { 'text/html': { schema: jsonSchemaOf(route.response) } }
-    : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } } : { 'application/json': { schema: jsonSchemaOf(route.response) } };
+    : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } }
+      : route.responseFormat === 'binary' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+        : { 'application/json': { schema: jsonSchemaOf(route.response) } };
   return {
     operationId: operationId(method, path),
     tags: [area],

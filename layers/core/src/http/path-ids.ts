@@ -8,7 +8,7 @@ import { ApiError, validationError } from '../errors/api-error.ts';
  * identifier is one of these words. `test/unit/http/path-ids.test.ts` derives the list from the
  * reference document and the route manifest.
  */
-export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set(['batch', 'claim', 'imports', 'metrics', 'receiving']);
+export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set(['attachments', 'batch', 'cancel', 'claim', 'imports', 'metrics', 'receiving', 'share']);
 
 /** The parameters of a route template ("/audiences/{id}/contacts/{contact_id}"), in order, each with the resource it names. */
 export const pathParameters = (template: string): { name: string; resource: string }[] => {

@@ -11,7 +11,7 @@ const Hostname = v.pipe(
 
 const Capabilities = v.strictObject({
   sending: v.optional(v.literal('enabled', 'sending can only be `enabled`: a domain exists to send.')),
-  receiving: v.optional(v.literal('disabled', 'receiving is not supported by this service; leave it `disabled`.')),
+  receiving: v.optional(v.picklist(['enabled', 'disabled'], 'must be `enabled` (mail to the domain\'s mailboxes is accepted; the records gain the inbound MX) or `disabled`.')),
 });
 
 const Label = v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a single DNS label such as `send`.'));
@@ -28,7 +28,7 @@ export const CreateDomainRequest = v.strictObject({
 });
 export type CreateDomainRequest = v.InferOutput<typeof CreateDomainRequest>;
 
-/** PATCH /domains/{id}: the tracking switches. */
+/** PATCH /domains/{id}: the tracking switches and receiving. */
 export const UpdateDomainRequest = v.strictObject({
   open_tracking: v.optional(v.boolean('must be true or false.')),
   click_tracking: v.optional(v.boolean('must be true or false.')),
@@ -40,7 +40,7 @@ export type UpdateDomainRequest = v.InferOutput<typeof UpdateDomainRequest>;
 const RecordStatus = v.picklist(['not_started', 'pending', 'verified', 'failed', 'temporary_failure']);
 /** One DNS record a domain must publish. */
 export const DomainRecord = v.object({
-  record: v.picklist(['SPF', 'DKIM']),
+  record: v.picklist(['SPF', 'DKIM', 'Receiving']),
   name: v.string(),
   type: v.picklist(['MX', 'TXT', 'CNAME']),
   ttl: v.string(),

@@ -90,6 +90,24 @@
  * | OAuth access token by its hash       | pk OAUTHTOKEN#<sha256 of the token>, sk ACCESS (ttl)             |
  * | OAuth refresh token by its hash      | pk OAUTHTOKEN#<sha256 of the token>, sk REFRESH (ttl; rotated)   |
  * | OAuth grant by id, grants of a team  | pk TEAM#<t>, sk OAUTHGRANT#<grantId>                             |
+ * | mailbox by id, mailboxes of a team   | pk TEAM#<t>, sk MAILBOX#<id>                                     |
+ * | mailbox by address (global: inbound  | pk MAILBOXADDR#<lower-cased address>, sk MAILBOXADDR (guard,     |
+ * |   routing; one team per address)     |   holds team and mailbox id)                                     |
+ * | received/sent message by id          | pk TEAM#<t>#MSG#<id>, sk MSG (raw MIME in the content store)     |
+ * | messages of a mailbox by folder,     | gsi1: TEAM#<t>#MBOX#<m>#MSGS#<folder> / <id>                     |
+ * |   newest first                       |   (folders: inbox, sent, archive, spam, trash)                   |
+ * | received messages of a team (GET     | gsi2 (sparse): TEAM#<t>#RECEIVED / <id>                          |
+ * |   /emails/receiving), newest first   |                                                                  |
+ * | messages of a thread, oldest first   | gsi3: TEAM#<t>#THREAD#<thread> / <id>                            |
+ * | thread by id                         | pk TEAM#<t>#MBOX#<m>, sk THREAD#<thread>                         |
+ * | threads of a mailbox by folder,      | gsi1: TEAM#<t>#MBOX#<m>#THREADS#<folder> / <last ISO>#<thread>   |
+ * |   latest activity first              |   (moved on each message; folder lives on the thread)            |
+ * | thread of a Message-ID in a mailbox  | pk TEAM#<t>#MBOX#<m>, sk MSGID#<sha256 of the Message-ID>        |
+ * |   (threading, duplicate deliveries)  |   (holds thread and message id)                                  |
+ * | mailbox key by its hash (mmb_)       | pk MAILBOXKEY#<sha256>, sk MAILBOXKEY                            |
+ * | keys of a mailbox                    | gsi1: TEAM#<t>#MBOX#<m>#KEYS / <keyId>                           |
+ * | drafts / labels of a mailbox         | pk TEAM#<t>#MBOX#<m>, sk DRAFT#<id> / LABEL#<id> (reserved)      |
+ * | inbound mail dropped (no mailbox)    | pk INBOUND#DROPPED, sk DAY#<yyyy-mm-dd> (count, last, ttl)       |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
@@ -310,6 +328,40 @@ export const keys = {
     grant: (teamId: string, grantId: string) => ({ pk: team(teamId), sk: `OAUTHGRANT#${grantId}` }),
     grantPartition: (teamId: string) => team(teamId),
     grantPrefix: 'OAUTHGRANT#',
+  },
+  mailbox: {
+    item: (teamId: string, mailboxId: string) => ({ pk: team(teamId), sk: `MAILBOX#${mailboxId}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'MAILBOX#',
+    /** Across all teams: which mailbox an address belongs to (inbound routing reads it before any team is known). */
+    addressGuard: (address: string) => ({ pk: `MAILBOXADDR#${address.toLowerCase()}`, sk: 'MAILBOXADDR' }),
+    /** The partition of a mailbox's threads, Message-ID index, drafts and labels. */
+    threadPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}`,
+    thread: (teamId: string, mailboxId: string, threadId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `THREAD#${threadId}` }),
+    threadPrefix: 'THREAD#',
+    threadListing: (teamId: string, mailboxId: string, folder: string, lastAt: string, threadId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`, gsi1sk: `${lastAt}#${threadId}` }),
+    threadListPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
+    /** A Message-ID seen in the mailbox (hashed: ids are long and free-form). */
+    messageId: (teamId: string, mailboxId: string, messageIdHash: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `MSGID#${messageIdHash}` }),
+    key: (hash: string) => ({ pk: `MAILBOXKEY#${hash}`, sk: 'MAILBOXKEY' }),
+    keyListing: (teamId: string, mailboxId: string, keyId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#KEYS`, gsi1sk: keyId }),
+    keyListPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
+    draft: (teamId: string, mailboxId: string, draftId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `DRAFT#${draftId}` }),
+    label: (teamId: string, mailboxId: string, labelId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `LABEL#${labelId}` }),
+  },
+  message: {
+    item: (teamId: string, messageId: string) => ({ pk: `${team(teamId)}#MSG#${messageId}`, sk: 'MSG' }),
+    partition: (teamId: string, messageId: string) => `${team(teamId)}#MSG#${messageId}`,
+    folderListing: (teamId: string, mailboxId: string, folder: string, messageId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`, gsi1sk: messageId }),
+    folderPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
+    receivedListing: (teamId: string, messageId: string) => ({ gsi2pk: `${team(teamId)}#RECEIVED`, gsi2sk: messageId }),
+    receivedPartition: (teamId: string) => `${team(teamId)}#RECEIVED`,
+    threadListing: (teamId: string, threadId: string, messageId: string) => ({ gsi3pk: `${team(teamId)}#THREAD#${threadId}`, gsi3sk: messageId }),
+    threadPartition: (teamId: string, threadId: string) => `${team(teamId)}#THREAD#${threadId}`,
+  },
+  inbound: {
+    /** Mail no mailbox takes, counted per day (no team is known for it). */
+    dropped: (day: string) => ({ pk: 'INBOUND#DROPPED', sk: `DAY#${day}` }),
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -66,6 +66,7 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     return_path: returnPath,
     tracking_subdomain: input.tracking_subdomain ?? null,
     dkim_tokens: identity.dkimTokens,
+    ...(input.capabilities?.receiving === 'enabled' ? { receiving: true, receiving_region: deps.config.AWS_REGION } : {}),
   };
   const underCap: Condition | undefined = limit !== null ? { attr: 'count', lt: limit } : undefined;
   const created = eventItem(deps, team.id, 'domain.created', domainEventData(domainFromItem(item)));

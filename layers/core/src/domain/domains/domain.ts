@@ -19,6 +19,12 @@ export interface Domain {
   readonly returnPath: string;
   readonly trackingSubdomain: string | null;
   readonly dkimTokens: readonly string[];
+  /** Receiving enabled: mail to its mailboxes is accepted (the domain publishes the inbound MX). */
+  readonly receiving: boolean;
+  /** The region whose inbound endpoint the MX record names (the stack's receiving region). */
+  readonly receivingRegion: string | null;
+  /** How many mailboxes the domain has (receiving cannot be turned off, nor the domain deleted, while it has any). */
+  readonly mailboxCount: number;
 }
 
 /** Item -> Domain. */
@@ -34,15 +40,25 @@ export const domainFromItem = (i: Record<string, any>): Domain => ({
   returnPath: i.return_path ?? 'send',
   trackingSubdomain: i.tracking_subdomain ?? null,
   dkimTokens: i.dkim_tokens ?? [],
+  receiving: i.receiving === true,
+  receivingRegion: i.receiving_region ?? null,
+  mailboxCount: Number(i.mailbox_count ?? 0),
 });
 
-/** The DNS records a domain must publish (DKIM CNAMEs; SPF MX and TXT on the return-path subdomain). */
+/** The MX host of the provider's inbound endpoint in a region (SES receiving). */
+export const inboundMxHost = (region: string): string => `inbound-smtp.${region}.amazonaws.com`;
+
+/**
+ * The DNS records a domain must publish (DKIM CNAMEs; SPF MX and TXT on the return-path
+ * subdomain; with receiving, the inbound MX on the domain itself).
+ */
 export const dnsRecords = (d: Domain) => {
   const status = d.status === 'verified' ? 'verified' : d.status === 'failed' ? 'failed' : d.status === 'pending' ? 'pending' : 'not_started';
   return [
     { record: 'SPF', name: d.returnPath, type: 'MX', ttl: 'Auto', status, value: `feedback-smtp.${d.region}.amazonses.com`, priority: 10 },
     { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"', priority: null },
     ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com`, priority: null })),
+    ...(d.receiving ? [{ record: 'Receiving', name: '@', type: 'MX', ttl: 'Auto', status, value: inboundMxHost(d.receivingRegion ?? d.region), priority: 10 }] : []),
   ];
 };
 
@@ -53,7 +69,7 @@ export const domainSummary = (d: Domain) => ({
   status: d.status,
   created_at: d.createdAt,
   region: d.region,
-  capabilities: { sending: 'enabled', receiving: 'disabled' },
+  capabilities: { sending: 'enabled', receiving: d.receiving ? 'enabled' : 'disabled' },
   open_tracking: d.openTracking,
   click_tracking: d.clickTracking,
   tracking_subdomain: d.trackingSubdomain,

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact, updateItem } from '../../table/ops.ts';
-import { notFound } from '../../errors/api-error.ts';
+import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
@@ -43,15 +43,25 @@ export const listDomains = async (deps: Deps, teamId: string, page: Pagination) 
   return { domains: items.map(domainFromItem), hasMore };
 };
 
-/** Changes the tracking switches of a domain. */
+const mailboxesRemain = (d: Domain) =>
+  new ApiError('conflict', `The domain ${d.name} has ${d.mailboxCount} mailbox(es): delete them first (receiving cannot be turned off, nor the domain deleted, while mail to them is accepted).`);
+
+/** Changes the tracking switches and receiving of a domain. */
 export const updateDomain = async (deps: Deps, teamId: string, id: string, change: UpdateDomainRequest): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
+  const receiving = change.capabilities?.receiving === undefined ? undefined : change.capabilities.receiving === 'enabled';
   const set = Object.fromEntries(Object.entries({
     open_tracking: change.open_tracking, click_tracking: change.click_tracking, tracking_subdomain: change.tracking_subdomain,
+    ...(receiving === undefined || receiving === d.receiving ? {} : { receiving, receiving_region: receiving ? deps.config.AWS_REGION : null }),
   }).filter(([, value]) => value !== undefined));
   if (Object.keys(set).length === 0) return d;
-  const out = await updateItem(deps, keys.domain.item(teamId, id), { set }, { exists: true });
-  if (!out) throw notFound('Domain');
+  // Receiving stays on while a mailbox lives on the domain (its mail would have nowhere to go).
+  const when = receiving === false ? { and: [{ exists: true }, { or: [{ attr: 'mailbox_count', absent: true as const }, { attr: 'mailbox_count', lt: 1 }] }] } : { exists: true };
+  const out = await updateItem(deps, keys.domain.item(teamId, id), { set }, when);
+  if (!out) {
+    if (receiving === false && (await loadDomain(deps, teamId, id)).mailboxCount > 0) throw mailboxesRemain(d);
+    throw notFound('Domain');
+  }
   const next = domainFromItem(out);
   await recordEvent(deps, teamId, 'domain.updated', domainEventData(next));
   return next;
@@ -63,19 +73,23 @@ export const updateDomain = async (deps: Deps, teamId: string, id: string, chang
  */
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
+  if (d.mailboxCount > 0) throw mailboxesRemain(d);
   const claim = await findDomainClaim(deps, d.name);
   const deleted = eventItem(deps, teamId, 'domain.deleted', domainEventData(d));
   const holds = claim?.teamId === teamId && claim.domainId === id;
   await seedDomainCounter(deps, teamId);
   // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.
   const removed = await transact(deps, [
-    { delete: keys.domain.item(teamId, id), when: { exists: true } },
+    { delete: keys.domain.item(teamId, id), when: { and: [{ exists: true }, { or: [{ attr: 'mailbox_count', absent: true }, { attr: 'mailbox_count', lt: 1 }] }] } },
     { delete: keys.domain.nameGuard(teamId, d.name) },
     { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
     ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
     { put: deleted.item },
   ]);
-  if (!removed.ok) throw notFound('Domain');
+  if (!removed.ok) {
+    if (removed.failed === 0 && (await loadDomain(deps, teamId, id)).mailboxCount > 0) throw mailboxesRemain(d);
+    throw notFound('Domain');
+  }
   await publishEvents(deps, [deleted.record]);
   // A domain added before names were claimed holds its identity alone, as it always did.
   if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });

@@ -5,7 +5,7 @@ import { putItem, queryPages } from '../../table/ops.ts';
 /** Every event type the service records (spec §6). */
 export type EventType =
   | 'email.sent' | 'email.delivered' | 'email.delivery_delayed' | 'email.bounced' | 'email.complained'
-  | 'email.opened' | 'email.clicked' | 'email.prefetched' | 'email.failed' | 'email.suppressed' | 'email.scheduled' | 'email.canceled'
+  | 'email.opened' | 'email.clicked' | 'email.prefetched' | 'email.failed' | 'email.suppressed' | 'email.scheduled' | 'email.canceled' | 'email.received'
   | 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.unsubscribed' | 'contact.resubscribed'
   | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.erased'
   | 'suppression.added' | 'suppression.removed'

@@ -1,0 +1,138 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { queryAll, transact, type Condition } from '../../table/ops.ts';
+import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
+import { loadDomain, type Domain } from '../domains/domain.ts';
+import { findMembership } from '../people/memberships.ts';
+import { LOCAL_PART, loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
+
+/** What a new mailbox is made of. */
+export interface NewMailbox {
+  readonly teamId: string;
+  readonly domainId: string;
+  /** The part before the @. */
+  readonly localPart: string;
+  /** Display name (the sender name of its mail). */
+  readonly name?: string | null | undefined;
+  /** The person of the team who owns it. */
+  readonly ownerUserId: string;
+}
+
+const MAX_NAME_LENGTH = 100;
+
+const checkLocalPart = (raw: string): string => {
+  const localPart = raw.trim().toLowerCase();
+  if (!LOCAL_PART.test(localPart)) {
+    throw validationError(`\`localPart\` must be 1 to 64 letters, digits and . _ + - (starting and ending with a letter or digit), the part before the @ of the mailbox address; got \`${raw}\`.`);
+  }
+  return localPart;
+};
+
+const checkName = (name: string | null | undefined): string | null => {
+  if (name === undefined || name === null || name.trim() === '') return null;
+  if (name.length > MAX_NAME_LENGTH || /[\r\n<>"]/.test(name)) throw validationError(`\`name\` must be at most ${MAX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`);
+  return name.trim();
+};
+
+const addressTaken = (address: string) =>
+  new ApiError('conflict', `The address ${address} is already a mailbox (of this or another team); choose another local part.`);
+
+const usableDomain = (d: Domain): void => {
+  if (d.status !== 'verified') {
+    throw validationError(`The domain ${d.name} is ${d.status}: a mailbox needs a verified domain (verify it with POST /domains/${d.id}/verify once its DNS records are published).`);
+  }
+};
+
+/** The domain's item gains a mailbox (and receiving, if it was off), while it is still verified. */
+const domainGainsMailbox = (deps: Deps, d: Domain) => ({
+  update: keys.domain.item(d.teamId, d.id),
+  change: { add: { mailbox_count: 1 }, set: d.receiving ? {} : { receiving: true, receiving_region: deps.config.AWS_REGION } },
+  when: { and: [{ exists: true }, { attr: 'status', eq: 'verified' }] } as Condition,
+});
+
+/**
+ * Creates a mailbox on a verified domain of the team; the domain's receiving is turned on (its
+ * records gain the inbound MX). 422 when the domain is not verified or a field is wrong, 404 for
+ * a domain or owner outside the team, 409 when the address is already a mailbox anywhere.
+ */
+export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mailbox> => {
+  const localPart = checkLocalPart(input.localPart);
+  const name = checkName(input.name);
+  const domain = await loadDomain(deps, input.teamId, input.domainId);
+  usableDomain(domain);
+  if (!(await findMembership(deps, input.teamId, input.ownerUserId))) {
+    throw validationError(`The owner ${input.ownerUserId} is not a person of this team: a mailbox's owner must be a member (invite them first).`);
+  }
+  const id = deps.ids.next();
+  const address = `${localPart}@${domain.name}`;
+  const now = new Date(deps.clock.now()).toISOString();
+  const item = {
+    ...keys.mailbox.item(input.teamId, id),
+    type: 'mailbox', id, team_id: input.teamId, domain_id: domain.id, local_part: localPart, address, name,
+    owner_user_id: input.ownerUserId, created_at: now, updated_at: now,
+  };
+  const written = await transact(deps, [
+    { put: item, when: { exists: false } },
+    { put: { ...keys.mailbox.addressGuard(address), type: 'mailbox_address', team_id: input.teamId, mailbox_id: id }, when: { exists: false } },
+    domainGainsMailbox(deps, domain),
+  ]);
+  if (!written.ok) {
+    if (written.failed === 1) throw addressTaken(address);
+    usableDomain(await loadDomain(deps, input.teamId, input.domainId));
+    throw new ApiError('conflict', 'The mailbox could not be created; retry.');
+  }
+  return mailboxFromItem(item);
+};
+
+/** The mailboxes of a team, oldest first (a team has few). */
+export const listMailboxes = async (deps: Deps, teamId: string): Promise<Mailbox[]> =>
+  (await queryAll(deps, { pk: keys.mailbox.partition(teamId), prefix: keys.mailbox.prefix })).map(mailboxFromItem);
+
+/** A team's mailbox by id (404 for another team's). */
+export const getMailbox = (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> => loadMailbox(deps, teamId, mailboxId);
+
+/**
+ * Renames a mailbox: a new local part (its address moves; mail to the old address is no longer
+ * accepted) and/or a new display name. 409 when the new address is already a mailbox.
+ */
+export const renameMailbox = async (
+  deps: Deps, teamId: string, mailboxId: string, change: { localPart?: string | undefined; name?: string | null | undefined },
+): Promise<Mailbox> => {
+  const m = await loadMailbox(deps, teamId, mailboxId);
+  const localPart = change.localPart === undefined ? m.localPart : checkLocalPart(change.localPart);
+  const name = change.name === undefined ? m.name : checkName(change.name);
+  const domainName = m.address.slice(m.address.indexOf('@') + 1);
+  const address = `${localPart}@${domainName}`;
+  const now = new Date(deps.clock.now()).toISOString();
+  const set = { local_part: localPart, address, name, updated_at: now };
+  const moves = address !== m.address;
+  const written = await transact(deps, [
+    { update: keys.mailbox.item(teamId, mailboxId), change: { set }, when: { attr: 'address', eq: m.address } },
+    ...(moves
+      ? [
+          { put: { ...keys.mailbox.addressGuard(address), type: 'mailbox_address', team_id: teamId, mailbox_id: mailboxId }, when: { exists: false } },
+          { delete: keys.mailbox.addressGuard(m.address), when: { attr: 'mailbox_id', eq: mailboxId } },
+        ]
+      : []),
+  ]);
+  if (!written.ok) {
+    if (written.failed === 1) throw addressTaken(address);
+    throw new ApiError('conflict', `The mailbox ${m.address} changed meanwhile (renamed or deleted); read it again and retry.`);
+  }
+  return { ...m, localPart, address, name, updatedAt: now };
+};
+
+/**
+ * Deletes a mailbox: its address stops accepting mail at once and the domain counts one mailbox
+ * less. Its stored messages stay readable through the receiving API until erased.
+ */
+export const deleteMailbox = async (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> => {
+  const m = await loadMailbox(deps, teamId, mailboxId);
+  const written = await transact(deps, [
+    { delete: keys.mailbox.item(teamId, mailboxId), when: { attr: 'address', eq: m.address } },
+    { delete: keys.mailbox.addressGuard(m.address), when: { attr: 'mailbox_id', eq: mailboxId } },
+    { update: keys.domain.item(teamId, m.domainId), change: { add: { mailbox_count: -1 } }, when: { exists: true } },
+  ]);
+  if (!written.ok) throw notFound('Mailbox');
+  return m;
+};

@@ -1,0 +1,62 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { getItem, queryAll } from '../../table/ops.ts';
+import { queryPage } from '../../table/query-page.ts';
+import { notFound } from '../../errors/api-error.ts';
+import type { MailboxFolder } from './mailbox.ts';
+import { messageFromItem, type MailboxMessage } from './message.ts';
+
+/** A page cursor of a newest-first list (the spec's `limit`, `after`, `before`). */
+export interface Page {
+  readonly limit: number;
+  readonly after?: string | undefined;
+  readonly before?: string | undefined;
+}
+
+/** A page of the team's received messages (every mailbox), newest first. */
+export const listReceivedMessages = async (deps: Deps, teamId: string, page: Page): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+  const { items, hasMore } = await queryPage(deps, { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '' }, page);
+  return { messages: items.map(messageFromItem), hasMore };
+};
+
+/** A page of one folder of a mailbox, newest first. */
+export const listFolder = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder, page: Page): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+  const { items, hasMore } = await queryPage(deps, { index: 'gsi1', pk: keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' }, page);
+  return { messages: items.map(messageFromItem), hasMore };
+};
+
+/** A thread of a mailbox: its summary row. */
+export interface Thread {
+  readonly id: string;
+  readonly mailboxId: string;
+  readonly subject: string;
+  readonly folder: MailboxFolder;
+  readonly labels: readonly string[];
+  readonly read: boolean;
+  readonly messageCount: number;
+  readonly hasAttachment: boolean;
+  readonly hasDraft: boolean;
+  readonly createdAt: string;
+  readonly lastMessageAt: string;
+}
+
+const threadFromItem = (i: Record<string, any>): Thread => ({
+  id: i.id, mailboxId: i.mailbox_id, subject: i.subject ?? '', folder: i.folder, labels: i.labels ?? [], read: i.read === true,
+  messageCount: Number(i.message_count ?? 0), hasAttachment: i.has_attachment === true, hasDraft: i.has_draft === true,
+  createdAt: i.created_at, lastMessageAt: i.last_message_at,
+});
+
+/** A thread of a team's mailbox by id (404 for another team's or mailbox's). */
+export const getThread = async (deps: Deps, teamId: string, mailboxId: string, threadId: string): Promise<Thread> => {
+  const item = await getItem(deps, keys.mailbox.thread(teamId, mailboxId, threadId));
+  if (!item) throw notFound('Thread');
+  return threadFromItem(item);
+};
+
+/** The threads of a mailbox in one folder, latest activity first. */
+export const listThreads = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder): Promise<Thread[]> =>
+  (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.threadListPartition(teamId, mailboxId, folder) })).map(threadFromItem).reverse();
+
+/** The messages of a thread, oldest first. */
+export const threadMessages = async (deps: Deps, teamId: string, threadId: string): Promise<MailboxMessage[]> =>
+  (await queryAll(deps, { index: 'gsi3', pk: keys.message.threadPartition(teamId, threadId) })).map(messageFromItem);

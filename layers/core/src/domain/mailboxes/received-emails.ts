@@ -1,0 +1,149 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Deps } from '../../runtime/deps.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { attachmentContent, loadMessage, readRaw, withBodies, type MailboxMessage, type MessageAttachment } from './message.ts';
+import { listReceivedMessages, type Page } from './read-messages.ts';
+
+/**
+ * The reference receiving API over the mailbox store: received messages of the team (every
+ * mailbox), their attachments, and signed download links for the raw message and each
+ * attachment (what `resend.emails.receiving.forward` fetches without an API key).
+ */
+
+/** How long a download link works. */
+export const DOWNLOAD_LINK_SECONDS = 3600;
+
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(`download:${payload}`).digest('base64url');
+
+/** What a download link names: a message's raw MIME, or one of its attachments. */
+export interface DownloadClaims {
+  readonly teamId: string;
+  readonly messageId: string;
+  readonly attachmentId?: string | undefined;
+  /** Epoch seconds after which the link no longer works. */
+  readonly expires: number;
+}
+
+/** A signed, expiring download link (`<base>/downloads/<key id>.<claims>.<mac>`). */
+export const downloadLink = async (deps: Deps, claims: Omit<DownloadClaims, 'expires'>): Promise<{ download_url: string; expires_at: string }> => {
+  const expires = Math.floor(deps.clock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
+  const key = await deps.linkKeys.current();
+  const payload = Buffer.from(JSON.stringify({ t: claims.teamId, m: claims.messageId, a: claims.attachmentId, x: expires })).toString('base64url');
+  const token = `${key.id}.${payload}.${mac(key.secret, `${key.id}.${payload}`)}`;
+  return { download_url: `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/downloads/${token}`, expires_at: new Date(expires * 1000).toISOString() };
+};
+
+/** The claims of a download token whose signature holds and that has not expired; undefined otherwise. */
+export const verifyDownload = async (deps: Deps, token: string): Promise<DownloadClaims | undefined> => {
+  const [keyId, payload, given, ...rest] = token.split('.');
+  if (rest.length > 0 || !keyId || !payload || !given || !KEY_ID.test(keyId)) return undefined;
+  const secret = await deps.linkKeys.byId(keyId);
+  if (!secret) return undefined;
+  const expected = Buffer.from(mac(secret, `${keyId}.${payload}`));
+  const offered = Buffer.from(given);
+  if (expected.length !== offered.length || !timingSafeEqual(expected, offered)) return undefined;
+  try {
+    const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (typeof c.t !== 'string' || typeof c.m !== 'string' || typeof c.x !== 'number') return undefined;
+    if (c.x * 1000 < deps.clock.now()) return undefined;
+    return { teamId: c.t, messageId: c.m, attachmentId: typeof c.a === 'string' ? c.a : undefined, expires: c.x };
+  } catch {
+    return undefined;
+  }
+};
+
+/** What a download link serves: the bytes and a file name. */
+export const download = async (deps: Deps, token: string): Promise<{ filename: string; content: Buffer } | undefined> => {
+  const claims = await verifyDownload(deps, token);
+  if (!claims) return undefined;
+  const m = await loadMessage(deps, claims.teamId, claims.messageId).catch(() => undefined);
+  if (!m) return undefined;
+  if (!claims.attachmentId) return { filename: `${m.id}.eml`, content: await readRaw(deps, m) };
+  const found = await attachmentContent(deps, m, claims.attachmentId).catch(() => undefined);
+  return found ? { filename: found.attachment.filename ?? found.attachment.id, content: found.content } : undefined;
+};
+
+/** A received message of the team (404 for another team's, or for mail this service sent). */
+export const getReceivedMessage = async (deps: Deps, teamId: string, id: string): Promise<MailboxMessage> => {
+  const m = await loadMessage(deps, teamId, id);
+  if (m.direction !== 'inbound') throw notFound('Email');
+  return m;
+};
+
+const nullIfEmpty = (list: readonly string[]) => (list.length ? [...list] : null);
+
+const attachmentMeta = (a: MessageAttachment) => ({
+  id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content_id: a.contentId, content_disposition: a.contentDisposition,
+});
+
+/** The list row of a received email (the reference's ListReceivingEmail). */
+export const receivedEmailRow = (m: MailboxMessage) => ({
+  id: m.id,
+  to: [...m.to],
+  from: m.from,
+  created_at: m.createdAt,
+  subject: m.subject,
+  bcc: nullIfEmpty(m.bcc),
+  cc: nullIfEmpty(m.cc),
+  reply_to: nullIfEmpty(m.replyTo),
+  received_for: [...m.receivedFor],
+  message_id: m.messageId,
+  attachments: m.attachments.map(attachmentMeta),
+});
+
+/**
+ * The full received email: bodies, headers and a signed link to its raw MIME. Inline images stay
+ * `cid:` references unless `htmlFormat` is `data_uri` (the reference default), which inlines
+ * each as a base64 data URI.
+ */
+export const receivedEmailView = async (deps: Deps, message: MailboxMessage, htmlFormat: 'data_uri' | 'cid' = 'data_uri') => {
+  const m = await withBodies(deps, message);
+  let html = m.html;
+  const inline = m.attachments.filter((a) => a.contentId);
+  if (html && htmlFormat === 'data_uri' && inline.length > 0 && inline.some((a) => html!.includes(`cid:${a.contentId}`))) {
+    for (const a of inline) {
+      if (!html.includes(`cid:${a.contentId}`)) continue;
+      const { content } = await attachmentContent(deps, m, a.id);
+      html = html.split(`cid:${a.contentId}`).join(`data:${a.contentType};base64,${content.toString('base64')}`);
+    }
+  }
+  return {
+    object: 'email' as const,
+    ...receivedEmailRow(m),
+    html,
+    text: m.text,
+    headers: { ...m.headers },
+    raw: await downloadLink(deps, { teamId: m.teamId, messageId: m.id }),
+  };
+};
+
+/** A page of the team's received emails, newest first. */
+export const listReceivedEmails = async (deps: Deps, teamId: string, page: Page) => {
+  const { messages, hasMore } = await listReceivedMessages(deps, teamId, page);
+  return { rows: messages.map(receivedEmailRow), hasMore };
+};
+
+/** One attachment of a received email with its signed download link (404 when the email has none by that id). */
+export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
+  ...attachmentMeta(a),
+  ...(await downloadLink(deps, { teamId: m.teamId, messageId: m.id, attachmentId: a.id })),
+});
+
+/** A page of a received email's attachments, in message order, with download links. */
+export const listReceivedAttachments = async (deps: Deps, teamId: string, id: string, page: Page) => {
+  const m = await getReceivedMessage(deps, teamId, id);
+  let list = [...m.attachments];
+  if (page.after) list = list.slice(list.findIndex((a) => a.id === page.after) + 1);
+  if (page.before) list = list.slice(0, Math.max(0, list.findIndex((a) => a.id === page.before)));
+  const slice = page.before ? list.slice(-page.limit) : list.slice(0, page.limit);
+  return { rows: await Promise.all(slice.map((a) => receivedAttachmentView(deps, m, a))), hasMore: list.length > slice.length };
+};
+
+/** One attachment of a received email. */
+export const getReceivedAttachment = async (deps: Deps, teamId: string, id: string, attachmentId: string) => {
+  const m = await getReceivedMessage(deps, teamId, id);
+  const a = m.attachments.find((x) => x.id === attachmentId);
+  if (!a) throw notFound('Attachment');
+  return { object: 'attachment' as const, ...(await receivedAttachmentView(deps, m, a)) };
+};
