@@ -32,7 +32,7 @@ describe('admin CLI: people', () => {
     const folder = mkdtempSync(join(tmpdir(), 'mailstack-admin-'));
     try {
       const l = local();
-      writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
+      writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, inboundPort: l.inbound.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
       const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
       const made = await admin(folder, 'users', 'create', '--email', email, '--name', 'Cli Person');
       expect(made.err).toBe('');
