@@ -15,6 +15,7 @@ import { handler as templates } from '../templates/index.ts';
 import { handler as broadcasts } from '../broadcasts/index.ts';
 import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
+import { handler as oauth } from '../oauth/index.ts';
 
 /**
  * Every REST area's Lambda entry, imported statically so the description can be built inside a
@@ -37,4 +38,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   broadcasts,
   webhooks,
   tracking,
+  oauth,
 };

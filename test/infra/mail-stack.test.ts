@@ -102,6 +102,14 @@ describe('MailStack', () => {
     expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
+  it('serves the MCP server\'s OAuth discovery and authorization server at the API base URL (not the dashboard\'s origin)', () => {
+    const routes = apiRoutes().map((r) => r.Properties.RouteKey);
+    expect(routes).toEqual(expect.arrayContaining([
+      'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-authorization-server', 'POST /oauth/register',
+      'GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/revoke', 'GET /oauth/grants', 'DELETE /oauth/grants/{id}',
+    ]));
+  });
+
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
     // Webhook delivery consumes the events and webhooks queues.
