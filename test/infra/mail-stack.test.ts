@@ -108,6 +108,9 @@ describe('MailStack', () => {
       'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-authorization-server', 'POST /oauth/register',
       'GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/revoke', 'GET /oauth/grants', 'DELETE /oauth/grants/{id}',
     ]));
+    // Its authorize step sends the person to the dashboard's origin for sign-in and consent.
+    const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => String(a.Properties.Description).includes('dashboard'))!;
+    expect(areaFunction('oauth').Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
   });
 
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
