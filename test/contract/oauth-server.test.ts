@@ -5,6 +5,8 @@ import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { authorizeUrl, callFrom, consentOverHttp, ownLoopbackAddress, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { verifyAccessToken } from '@mailstack/core/domain/oauth/index';
 import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
+import { createGrant } from '@mailstack/core/domain/oauth/grants';
+import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 
 const mcpUrl = () => `${local().baseUrl}/mcp`;
 
@@ -227,5 +229,35 @@ describe('OAuth tokens against the APIs', () => {
     expect(res.status).toBe(303);
     expect(await verifyAccessToken(testDeps(), tokens.access_token, mcpUrl())).toBeNull();
     expect((await x.t.resend.oauthGrants.list()).data!.data[0]).toMatchObject({ revoked_reason: 'revoked_by_user' });
+  });
+});
+
+describe('the MCP endpoint\'s refusals, through verifyAccessToken', () => {
+  const listTools = (token?: string) => fetch(mcpUrl(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  const challenge = () => `Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource"`;
+
+  it('answer no token, an expired token, a token for another resource and an API key with 401 and the challenge; a live token is served', async () => {
+    const x = await setup();
+    const deps = testDeps();
+    const grantOf = (resource: string) => createGrant(deps, { teamId: x.t.team.id, userId: x.person.user.id, clientId: x.client.clientId, clientName: 'Test agent', clientLogoUri: null, scopes: ['emails:read'], resource });
+    const live = await issueTokens(deps, await grantOf(mcpUrl()));
+    const expired = await issueTokens({ ...deps, clock: { now: () => Date.now() - (deps.config.OAUTH_ACCESS_TOKEN_SECONDS + 5) * 1000 } }, await grantOf(mcpUrl()));
+    const elsewhere = await issueTokens(deps, await grantOf('https://elsewhere.example/mcp'));
+
+    const none = await listTools();
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(challenge());
+    for (const token of [expired.access_token, elsewhere.access_token, x.t.secret]) {
+      const res = await listTools(token);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(new RegExp(`^${challenge().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, error="invalid_token"`));
+    }
+    const ok = await listTools(live.access_token);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('list_emails');
   });
 });
