@@ -170,7 +170,7 @@ describe('OAuth authorization (code flow with PKCE S256)', () => {
     expect(denied.landing.searchParams.get('error')).toBe('access_denied');
     expect(denied.landing.searchParams.get('state')).toBe('st-1');
     expect(denied.page).toContain('(your role does not allow it: it will not be granted)');
-    const tokens = await connect(x, ['emails:send', 'domains:write', 'webhooks:write', 'api-keys:write', 'audience:read']);
+    const tokens = await connect(x, ['emails:send', 'domains:write', 'webhooks:write', 'api-keys:write', 'templates:write', 'broadcasts:write', 'audience:read']);
     expect(tokens.scope).toBe('emails:send audience:read');
   });
 });
