@@ -6,6 +6,7 @@
  */
 import { startLocalHost } from '../lib/local/host.ts';
 import { clearState, writeState } from '../lib/local/state.ts';
+import { mcpResourceUrl } from '@mailstack/core/domain/oauth/resource';
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -47,6 +48,8 @@ try {
   console.log(`DASHBOARD_URL=${host.dashboardUrl}`);
   if (host.firstSignInLink) console.log(`# First sign-in (admin@example.com, owner of the default team; works once, 15 minutes): ${host.firstSignInLink}`);
   else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
+  console.log(`MCP_URL=${mcpResourceUrl({ PUBLIC_BASE_URL: host.baseUrl })}`);
+  console.log('# Connect an MCP client to MCP_URL: it registers itself, and you approve it after signing in to the dashboard.');
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
   console.log(`Inbound SMTP (local MX of the mailboxes): 127.0.0.1:${host.inbound.port} (no auth; mail sent to a local mailbox is handed here)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);

@@ -20,7 +20,7 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'mcp', 'receiving'] as const;
+export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'oauth', 'mcp', 'receiving'] as const;
 export type Area = (typeof AREAS)[number];
 
 /**
@@ -48,6 +48,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   tracking: { queues: ['events'], linkSecret: true },
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
+  oauth: {},
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking.
   mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true, mailboxStore: true },
   receiving: { linkSecret: true, mailboxStore: true },
@@ -155,6 +156,15 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/webhooks/{id}/events/{event_id}/replay', 'webhooks/replay-webhook-event'),
   r('GET', '/t/o/{token}', 'tracking/open-pixel'),
   r('GET', '/t/c/{token}', 'tracking/click-link'),
+  r('GET', '/.well-known/oauth-protected-resource', 'oauth/get-protected-resource-metadata'),
+  r('GET', '/.well-known/oauth-protected-resource/mcp', 'oauth/get-protected-resource-metadata'),
+  r('GET', '/.well-known/oauth-authorization-server', 'oauth/get-authorization-server-metadata'),
+  r('POST', '/oauth/register', 'oauth/register-client'),
+  r('GET', '/oauth/authorize', 'oauth/authorize'),
+  r('POST', '/oauth/token', 'oauth/token'),
+  r('POST', '/oauth/revoke', 'oauth/revoke-token'),
+  r('GET', '/oauth/grants', 'oauth/list-grants'),
+  r('DELETE', '/oauth/grants/{id}', 'oauth/revoke-grant'),
   r('POST', '/mcp', 'mcp/mcp-endpoint'),
   r('GET', '/mcp', 'mcp/mcp-endpoint'),
   r('DELETE', '/mcp', 'mcp/mcp-endpoint'),

@@ -175,6 +175,8 @@ export class MailStack extends Stack {
       environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
     }), DASHBOARD_NEEDS);
     dashboard.serveWith(dashboardFn);
+    // The MCP server's authorize step sends the person to the dashboard's sign-in and consent screen.
+    byArea.get('oauth')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
 
     const workers = new Construct(this, 'Workers');
     const background: { name: string; fn: ServiceFunction }[] = [];

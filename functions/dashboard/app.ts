@@ -13,6 +13,7 @@ import { MIN_PASSWORD_LENGTH } from '@mailstack/core/domain/people/users';
 import { SCRIPT, STYLE } from './assets.ts';
 import { csrfField, plainPage, type Html, type PageContext } from './view.ts';
 import { registerTeamPages } from './pages/index.ts';
+import { registerConsent } from './pages/consent.ts';
 
 /** The session cookie and the pre-session (double-submit) CSRF cookie of signed-out forms. */
 export const SESSION_COOKIE = 'ms_session';
@@ -105,8 +106,10 @@ export const createDashboard = (options: DashboardOptions) => {
 
   const signInForm = (c: Ctx, error?: string) => {
     const t = preToken(c);
+    const next = localPath(c.req.query('next') ?? c.get('form')?.next);
     return plainPage('Sign in to mailstack', html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-<form method="post" action="/sign-in">${csrfField(t)}
+${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the application that sent you here may do.</p>` : ''}
+<form method="post" action="/sign-in">${csrfField(t)}${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <label>Email <input type="email" name="email" autocomplete="username" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button>Sign in</button></form>
@@ -119,7 +122,7 @@ export const createDashboard = (options: DashboardOptions) => {
     const f = c.get('form');
     const user = await signInWithPassword(c.get('deps'), { email: f.email ?? '', password: f.password ?? '', sourceIp: sourceIp(c) });
     if (!user) return render(c, signInForm(c, 'The email or password is wrong.'), 401);
-    return signIn(c, user.id);
+    return signIn(c, user.id, localPath(f.next) ?? '/');
   });
   app.post('/sign-in/email', async (c) => {
     await emailSignInLink(c.get('deps'), c.get('form').email ?? '');
@@ -167,8 +170,9 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
   });
 
   // Everything below needs a signed-in person.
+  // A page asked for while signed out is where sign-in returns to (the consent screen of an MCP client, say).
   app.use('*', async (c, next) => {
-    if (!c.get('session')) return c.redirect('/sign-in', 303);
+    if (!c.get('session')) return c.redirect(c.req.method === 'GET' && c.req.path !== '/' ? `/sign-in?next=${encodeURIComponent(c.req.path)}` : '/sign-in', 303);
     return next();
   });
 
@@ -179,6 +183,7 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
     return render(c, plainPage('Create a team', html`<p>You are not in a team yet. Create one, or ask a team for an invitation.</p>
 <form method="post" action="/teams">${csrfField(s.csrf)}<label>Team name <input name="name" required></label><button>Create team</button></form>`));
   });
+  registerConsent(app, CSP);
   app.get('/switch', (c) => c.redirect(/^\/t\/[0-9a-f-]{36}\/$/.test(c.req.query('team') ?? '') ? c.req.query('team')! : '/', 303));
   app.post('/teams', async (c) => {
     const team = await createTeamFor(c.get('deps'), c.get('session')!.user, c.get('form').name ?? '');
@@ -201,6 +206,10 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
   registerTeamPages(app);
   return app;
 };
+
+/** A path of this dashboard to return to after sign-in; anything else (another origin, `//host`) gives undefined. */
+export const localPath = (value: string | undefined): string | undefined =>
+  (value && /^\/(?![/\\])[A-Za-z0-9/_.~-]{0,300}$/.test(value) ? value : undefined);
 
 /** The client address (API Gateway's source IP on AWS; the socket's locally). */
 export const sourceIp = (c: Ctx): string => {

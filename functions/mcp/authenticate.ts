@@ -1,6 +1,7 @@
 import { ApiError } from '@mailstack/core/errors/api-error';
 import type { ApiResult } from '@mailstack/core/http/types';
 import type { Deps } from '@mailstack/core/runtime/deps';
+import { mcpResourceUrl, protectedResourceMetadataUrl, verifyAccessToken } from '@mailstack/core/domain/oauth/index';
 import type { McpPrincipal } from './server.ts';
 
 /** Resolves an OAuth access token presented to `resource` to its principal, or null (unknown, expired, revoked, another resource). */
@@ -12,10 +13,10 @@ export interface McpChallenge {
 }
 
 /** The MCP endpoint, the resource its tokens are bound to (RFC 8707). */
-export const mcpResource = (deps: Deps): string => `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/mcp`;
+export const mcpResource = (deps: Deps): string => mcpResourceUrl(deps.config);
 
 /** Where a client discovers how to sign in (RFC 9728 protected-resource metadata). */
-export const resourceMetadataUrl = (deps: Deps): string => `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/.well-known/oauth-protected-resource`;
+export const resourceMetadataUrl = (deps: Deps): string => protectedResourceMetadataUrl(deps.config);
 
 const challenge = (deps: Deps, error: ApiError, tokenPresented: boolean): McpChallenge => {
   // RFC 6750 §3: a presented token that does not verify is `invalid_token`; no token, no error code.
@@ -37,15 +38,13 @@ export const mcpChallenge = (deps: Deps, presented: string | undefined): McpChal
       ? 'API keys do not authenticate the MCP server: it takes an OAuth access token. Connect your MCP client to this URL and sign in when it asks.'
       : 'The access token is not valid for this MCP server: unknown, expired, revoked, or issued for another resource. Sign in again (refresh the token, or start the OAuth flow from the WWW-Authenticate header).'), true);
 
-/** No authorization server yet: every token is refused. */
-const noVerifier: AccessTokenVerifier = async () => null;
 
 /**
  * The one place the MCP endpoint authenticates: the bearer token of the Authorization header,
  * verified for this resource, is a principal; anything else (no header, another scheme, an API
  * key, an unknown, expired or revoked token) is the 401 challenge.
  */
-export const authenticateMcp = async (deps: Deps, authorization: string | undefined, verify: AccessTokenVerifier = noVerifier): Promise<McpPrincipal | McpChallenge> => {
+export const authenticateMcp = async (deps: Deps, authorization: string | undefined, verify: AccessTokenVerifier = verifyAccessToken): Promise<McpPrincipal | McpChallenge> => {
   if (authorization === undefined || authorization.trim() === '') return mcpChallenge(deps, undefined);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())?.[1];
   if (!token) return mcpChallenge(deps, '');

@@ -16,6 +16,7 @@ import { handler as broadcasts } from '../broadcasts/index.ts';
 import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 import { handler as receiving } from '../receiving/index.ts';
+import { handler as oauth } from '../oauth/index.ts';
 
 /**
  * Every REST area's Lambda entry, imported statically so the description can be built inside a
@@ -39,4 +40,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   webhooks,
   tracking,
   receiving,
+  oauth,
 };

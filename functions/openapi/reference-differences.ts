@@ -55,14 +55,13 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     operations: [
       'POST /emails/{email_id}/share', 'GET /emails/{email_id}/attachments', 'GET /emails/{email_id}/attachments/{attachment_id}', 'GET /emails/metrics',
       'POST /domains/claim', 'GET /domains/{domain_id}/claim', 'POST /domains/{domain_id}/claim/verify',
-      'GET /oauth/grants', 'DELETE /oauth/grants/{oauth_grant_id}',
       'GET /logs', 'GET /logs/{log_id}',
       'GET /automations', 'POST /automations', 'GET /automations/{automation_id}', 'PATCH /automations/{automation_id}', 'DELETE /automations/{automation_id}',
       'POST /automations/{automation_id}/duplicate', 'POST /automations/{automation_id}/stop', 'GET /automations/{automation_id}/runs', 'GET /automations/{automation_id}/runs/{run_id}',
       'GET /events', 'POST /events', 'POST /events/send', 'GET /events/{identifier}', 'PATCH /events/{identifier}', 'DELETE /events/{identifier}',
     ],
     kind: 'deliberate',
-    reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, OAuth grants, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+    reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

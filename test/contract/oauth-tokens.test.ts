@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { testDeps } from '../support/local.ts';
+import { newTeam, testDeps } from '../support/local.ts';
+import { personIn } from '../support/dashboard.ts';
+import type { Role } from '@mailstack/core/domain/people/roles';
+import { changeRole, actorIn, removeMember } from '@mailstack/core/domain/people/memberships';
+import { getUser } from '@mailstack/core/domain/people/users';
 import { bearerChallenge, mcpResourceUrl, verifyAccessToken } from '@mailstack/core/domain/oauth/index';
 import { createGrant, getGrant, revokeGrant } from '@mailstack/core/domain/oauth/grants';
 import { issueTokens, refreshTokens, secretHash } from '@mailstack/core/domain/oauth/tokens';
@@ -10,10 +14,12 @@ import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
 import type { Deps } from '@mailstack/core/runtime/deps';
 
-const grantFor = async (deps: Deps, scopes: Scope[] = ['emails:send', 'offline_access']) => createGrant(deps, {
-  teamId: randomUUID(), userId: randomUUID(), clientId: randomUUID(), clientName: 'Test agent', clientLogoUri: null,
-  scopes, resource: mcpResourceUrl(deps.config),
-});
+/** A grant of a new person (of `role`) in a new team. */
+const grantFor = async (deps: Deps, scopes: Scope[] = ['emails:send', 'offline_access'], role: Role = 'owner') => {
+  const { team } = await newTeam();
+  const { user } = await personIn(team.id, role);
+  return createGrant(deps, { teamId: team.id, userId: user.id, clientId: randomUUID(), clientName: 'Test agent', clientLogoUri: null, scopes, resource: mcpResourceUrl(deps.config) });
+};
 
 /** The same dependencies with the clock moved by `seconds`. */
 const later = (deps: Deps, seconds: number): Deps => ({ ...deps, clock: { now: () => Date.now() + seconds * 1000 } });
@@ -58,6 +64,20 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).not.toBeNull();
     await revokeGrant(deps, grant.teamId, grant.id, 'revoked_by_user');
     expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).toBeNull();
+  });
+
+  it('lend only what the person may still do: a narrower role narrows the scopes, leaving the team stops the token', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps, ['emails:read', 'domains:write'], 'admin');
+    const tokens = await issueTokens(deps, grant);
+    expect((await verifyAccessToken(deps, tokens.access_token, grant.resource))?.scopes).toEqual(['emails:read', 'domains:write']);
+    const { user: owner } = await personIn(grant.teamId, 'owner');
+    const ownerActor = await actorIn(deps, owner, grant.teamId);
+    await changeRole(deps, ownerActor, grant.userId, 'member');
+    expect((await verifyAccessToken(deps, tokens.access_token, grant.resource))?.scopes).toEqual(['emails:read']);
+    await removeMember(deps, ownerActor, grant.userId);
+    expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).toBeNull();
+    expect(await getUser(deps, grant.userId)).toBeDefined();
   });
 });
 

@@ -163,6 +163,7 @@ describe('synthesized Lambda bundles', () => {
       'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
       'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
       'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
+      'Functions/oauth': apiEvent('GET', '/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server'),
       // An API key on the MCP server: the 401 challenge (the bundle loads the MCP SDK and every tool).
       'Functions/mcp': apiEvent('POST', '/mcp', '/mcp', { key: t.secret, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
       // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
@@ -217,6 +218,7 @@ describe('synthesized Lambda bundles', () => {
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
     expect(result('Functions/mcp').headers['www-authenticate']).toMatch(/^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"$/);
     expect(JSON.parse(result('Functions/webhooks').body)).toMatchObject({ object: 'list' });
+    expect(JSON.parse(result('Functions/oauth').body)).toMatchObject({ code_challenge_methods_supported: ['S256'], registration_endpoint: expect.stringMatching(/\/oauth\/register$/) });
     expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/deliver-webhooks')).toEqual({ batchItemFailures: [] });
     // The dashboard bundle renders its sign-in page with its security headers.

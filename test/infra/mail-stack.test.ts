@@ -103,6 +103,17 @@ describe('MailStack', () => {
     expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
+  it('serves the MCP server\'s OAuth discovery and authorization server at the API base URL (not the dashboard\'s origin)', () => {
+    const routes = apiRoutes().map((r) => r.Properties.RouteKey);
+    expect(routes).toEqual(expect.arrayContaining([
+      'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-authorization-server', 'POST /oauth/register',
+      'GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/revoke', 'GET /oauth/grants', 'DELETE /oauth/grants/{id}',
+    ]));
+    // Its authorize step sends the person to the dashboard's origin for sign-in and consent.
+    const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => String(a.Properties.Description).includes('dashboard'))!;
+    expect(areaFunction('oauth').Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
+  });
+
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
     // Webhook delivery consumes the events and webhooks queues.

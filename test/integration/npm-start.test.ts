@@ -60,6 +60,10 @@ describe('npm start', () => {
     const usage = await fetch(`http://127.0.0.1:${port}/usage`, { headers: { authorization: `Bearer ${key}` } });
     expect(usage.status).toBe(200);
     expect(await usage.json()).toMatchObject({ object: 'usage', cloud: false, plan: null });
+    // The MCP URL, whose OAuth discovery names it as the resource.
+    expect(lines).toMatch(new RegExp(`^MCP_URL=http://127\\.0\\.0\\.1:${port}/mcp$`, 'm'));
+    const discovery = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource`);
+    expect(await discovery.json()).toMatchObject({ resource: `http://127.0.0.1:${port}/mcp`, authorization_servers: [`http://127.0.0.1:${port}`] });
 
     const second = start(port);
     await expect(second.ready).rejects.toMatchObject({ code: 1 });

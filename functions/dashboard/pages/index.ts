@@ -9,6 +9,7 @@ import { registerSettings } from './settings.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { registerTemplates } from './templates.ts';
 import { registerBroadcasts } from './broadcasts.ts';
+import { registerConnections } from './connections.ts';
 
 /** Every page of a team (under /t/:team/), each calling the core's use cases. */
 export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
@@ -20,5 +21,6 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerDomains(app);
   registerApiKeys(app);
   registerWebhooks(app);
+  registerConnections(app);
   registerSettings(app);
 };

@@ -14,6 +14,14 @@ import { handler as updateContact } from '../../../functions/contacts/update-con
  */
 const EXCLUDED: Readonly<Record<string, string>> = {
   'api-keys/create-api-key': 'spec §5 rule 2: keys are created only by a person in the dashboard; the route exists only to refuse',
+  'oauth/get-protected-resource-metadata': 'OAuth discovery (RFC 9728) an MCP client reads before it has a token, not a team capability',
+  'oauth/get-authorization-server-metadata': 'OAuth discovery (RFC 8414) an MCP client reads before it has a token, not a team capability',
+  'oauth/register-client': 'RFC 7591 registration of the MCP client itself, before any token',
+  'oauth/authorize': 'the browser step of the OAuth flow: a person signs in and consents',
+  'oauth/token': 'the OAuth token endpoint the MCP client calls to get and refresh its own tokens',
+  'oauth/revoke-token': 'RFC 7009 revocation by the MCP client of its own tokens',
+  'oauth/list-grants': 'which agents hold access is for people (dashboard, API key), not for an agent under a grant',
+  'oauth/revoke-grant': 'revoking agents\' access is for people (dashboard, API key), not for an agent under a grant',
   'openapi/get-openapi': 'the API\'s own description, for tooling; the tools list is the MCP server\'s description',
   'preferences/show-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
   'preferences/save-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
@@ -48,7 +56,7 @@ describe('MCP tools cover the REST API', () => {
     const withTools = new Set(TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
     const allExcluded = [...areas].filter((a) => REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED));
     expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
-    expect(allExcluded.sort()).toEqual(['api-keys', 'openapi', 'preferences', 'tracking']);
+    expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'tracking']);
     for (const area of ['emails', 'contacts', 'contact-properties', 'segments', 'topics', 'suppressions', 'templates', 'broadcasts', 'domains', 'webhooks', 'usage']) {
       expect(withTools.has(area as never), area).toBe(true);
     }

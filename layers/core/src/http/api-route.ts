@@ -68,6 +68,13 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
    * the stack (authentication, validation, payload, rate, not_found on a path id) are added for it.
    */
   readonly errors?: readonly ErrorName[];
+  /**
+   * `oauth`: the route speaks an OAuth protocol (RFC 6749, 7591), so its error bodies also carry
+   * the protocol's `error` and `error_description` beside the spec's `statusCode, name, message`
+   * (clients of either kind read theirs); on a redirect route a refusal that must not redirect
+   * is an HTML page with 400.
+   */
+  readonly errorFormat?: 'oauth';
   /** How the body is encoded: JSON, or an HTML form (application/x-www-form-urlencoded). @default - 'json' */
   readonly bodyFormat?: 'json' | 'form';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */

@@ -84,12 +84,16 @@ export const routeErrors = (route: RouteDeclaration, path: string): ErrorName[] 
   return (Object.keys(ERROR_STATUS) as ErrorName[]).filter((name) => all.has(name));
 };
 
-const errorSchema = (status: number, names: readonly string[]): Json => ({
+const errorSchema = (status: number, names: readonly string[], oauth: boolean): Json => ({
   type: 'object',
   properties: {
     statusCode: { const: status },
     name: { enum: [...names] },
     message: { type: 'string', description: 'What was wrong, which field, what is allowed.' },
+    ...(oauth ? {
+      error: { type: 'string', description: 'The OAuth error code (RFC 6749 §5.2, RFC 7591 §3.2.2), on the protocol\'s own refusals.' },
+      error_description: { type: 'string', description: 'The same as message.' },
+    } : {}),
   },
   required: ['statusCode', 'name', 'message'],
   additionalProperties: false,
@@ -104,7 +108,7 @@ const errorResponses = (route: RouteDeclaration, path: string): Record<string, J
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, names]) => [String(status), {
     description: names.join(', '),
     ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer' } } } } : {}),
-    content: { 'application/json': { schema: errorSchema(status, names) } },
+    content: { 'application/json': { schema: errorSchema(status, names, route.errorFormat === 'oauth') } },
   }]));
 };
 
@@ -119,7 +123,7 @@ export const operationId = (method: string, path: string): string =>
 const describeOperation = ({ method, path, area, route }: DescribedRoute): Json => {
   const html = route.responseFormat === 'html';
   // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
-  const tracking = route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary';
+  const tracking = (route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary') && route.errorFormat !== 'oauth';
   const success = String(route.status ?? 200);
   const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter((s): s is v.GenericSchema => !!s);
   const body = route.bodyFormat === 'form'
@@ -131,6 +135,10 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
   if (html) {
     // The hosted pages answer an invalid or tampered link with an HTML page, not the JSON error body.
     errors['404'] = { description: 'The link is not valid (an HTML page).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
+  }
+  if (route.errorFormat === 'oauth' && route.responseFormat === 'redirect') {
+    // A request whose client or redirect URI cannot be trusted is refused on a page, never redirected.
+    errors['400'] = { description: 'An unknown client or an unregistered redirect URI (an HTML page; nothing is sent to the URI).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['400']?.content ?? {}) } };
   }
   if (tracking) errors['404'] = { description: 'The token is unknown or tampered with (plain text).', content: { 'text/plain': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
   const successContent = html
@@ -152,7 +160,9 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
     responses: {
       // A route that only refuses (`response: v.never()`) documents its errors alone.
       ...(route.responseFormat === 'redirect'
-        ? { [success]: { description: 'A redirect to the link.', headers: { Location: { description: 'The original link.', schema: { type: 'string' } } } } }
+        ? { [success]: route.errorFormat === 'oauth'
+          ? { description: 'A redirect: to the consent screen, or back to the client\'s redirect URI with an error.', headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } }
+          : { description: 'A redirect to the link.', headers: { Location: { description: 'The original link.', schema: { type: 'string' } } } } }
         : route.response.type === 'never' ? {} : { [success]: { description: 'Success.', content: successContent } }),
       ...errors,
     },

@@ -3,6 +3,8 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, queryAll, updateItem, type Item } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { Scope } from './scopes.ts';
+import { authorize } from '../people/roles.ts';
+import type { Actor } from '../people/memberships.ts';
 
 /**
  * A grant: what one person allowed one OAuth client to do in one team (the consent), held by
@@ -67,4 +69,26 @@ export const revokeGrant = async (deps: Deps, teamId: string, grantId: string, r
   const existing = await getGrant(deps, teamId, grantId);
   if (!existing) throw notFound('OAuth grant');
   return existing;
+};
+
+/** A grant as the API shows it (the shape of the SDK's `OAuthGrant`). */
+export const grantView = (g: OAuthGrant) => ({
+  id: g.id,
+  client_id: g.clientId,
+  scopes: [...g.scopes],
+  created_at: g.createdAt,
+  revoked_at: g.revokedAt,
+  revoked_reason: g.revokedReason,
+  client: { name: g.clientName, logo_uri: g.clientLogoUri },
+});
+
+/**
+ * Revokes a grant from the dashboard: a person revokes their own grants; owners and admins
+ * (`keys:write`) any grant of the team. 404 when it is not the team's.
+ */
+export const revokeGrantAs = async (deps: Deps, actor: Actor, grantId: string): Promise<OAuthGrant> => {
+  const grant = /^[0-9a-f-]{36}$/.test(grantId) ? await getGrant(deps, actor.team.id, grantId) : undefined;
+  if (!grant) throw notFound('OAuth grant');
+  if (grant.userId !== actor.user.id) authorize(actor.role, 'keys:write');
+  return revokeGrant(deps, actor.team.id, grantId, 'revoked_by_user');
 };

@@ -8,7 +8,9 @@ import { allows, type Action, type Role } from '../people/roles.ts';
  * | scope             | role action needed |
  * |-------------------|--------------------|
  * | *:read, mail:read, mail:draft, offline_access | `read` (every role) |
- * | emails:send, audience:write, broadcasts:write, templates:write, mailboxes:write, mail:send | `audience:write` (every role) |
+ * | emails:send, audience:write, mailboxes:write, mail:send | `audience:write` (every role) |
+ * | broadcasts:write  | `broadcasts:send` (owner, admin: the scope sends and cancels too) |
+ * | templates:write   | `templates:write` (owner, admin) |
  * | domains:write     | `domains:write` (owner, admin) |
  * | webhooks:write    | `webhooks:write` (owner, admin) |
  * | api-keys:write    | `keys:write` (owner, admin) |
@@ -31,11 +33,11 @@ const SCOPE_INFO: Readonly<Record<Scope, ScopeInfo>> = {
   'audience:read': { description: 'Read contacts, segments, topics, contact properties and suppressions', needs: 'read' },
   'audience:write': { description: 'Add, change and delete contacts, segments, topics, contact properties and suppressions', needs: 'audience:write' },
   'broadcasts:read': { description: 'Read broadcasts and their recipients', needs: 'read' },
-  'broadcasts:write': { description: 'Create, change, send and cancel broadcasts', needs: 'audience:write' },
+  'broadcasts:write': { description: 'Create, change, send and cancel broadcasts', needs: 'broadcasts:send' },
   'domains:read': { description: 'Read the team\'s sending domains and their DNS records', needs: 'read' },
   'domains:write': { description: 'Add, verify, change and delete sending domains', needs: 'domains:write' },
   'templates:read': { description: 'Read templates', needs: 'read' },
-  'templates:write': { description: 'Create, change, publish and delete templates', needs: 'audience:write' },
+  'templates:write': { description: 'Create, change, publish and delete templates', needs: 'templates:write' },
   'webhooks:write': { description: 'Add, change and delete webhook endpoints (and read them)', needs: 'webhooks:write' },
   'api-keys:write': { description: 'Manage the team\'s API keys', needs: 'keys:write' },
   'mailboxes:read': { description: 'Read the team\'s mailboxes', needs: 'read' },

@@ -4,6 +4,8 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem } from '../../table/ops.ts';
 import { getGrant, revokeGrant, type OAuthGrant } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
+import { findMembership } from '../people/memberships.ts';
+import { roleMayGrant } from './scopes.ts';
 
 /**
  * Access and refresh tokens of the hosted MCP server: opaque, 256 random bits, stored only as
@@ -43,7 +45,7 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
   const now = nowSeconds(deps);
   const accessLifetime = deps.config.OAUTH_ACCESS_TOKEN_SECONDS;
   const access = newSecret(ACCESS_PREFIX);
-  const common = { type: 'oauth_token', team_id: grant.teamId, grant_id: grant.id, client_id: grant.clientId };
+  const common = { type: 'oauth_token', team_id: grant.teamId, grant_id: grant.id, client_id: grant.clientId, user_id: grant.userId };
   const writes = [putItem(deps, { ...keys.oauth.accessToken(secretHash(access)), ...common, resource: grant.resource, expires_at: now + accessLifetime, ttl: now + accessLifetime }, { exists: false })];
   let refresh: string | undefined;
   if (grant.scopes.includes('offline_access')) {
@@ -57,15 +59,18 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
 
 /**
  * The principal of an access token presented to `resource`; null when the token is unknown,
- * expired, revoked (its grant), or bound to another resource. Never throws for a bad token.
+ * expired, revoked (its grant), bound to another resource, or its person is no longer in the
+ * team. Its scopes are the grant's that the person's current role still allows. Never throws
+ * for a bad token.
  */
 export const verifyAccessToken = async (deps: Deps, token: string, resource: string): Promise<OAuthPrincipal | null> => {
   if (!TOKEN_SHAPE.test(token) || !token.startsWith(ACCESS_PREFIX)) return null;
   const item = await getItem(deps, keys.oauth.accessToken(secretHash(token)));
   if (!item || Number(item.expires_at) <= nowSeconds(deps) || item.resource !== resource) return null;
-  const grant = await getGrant(deps, item.team_id, item.grant_id);
-  if (!grant || grant.revokedAt || grant.resource !== resource) return null;
-  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: [...grant.scopes] };
+  const [grant, membership] = await Promise.all([getGrant(deps, item.team_id, item.grant_id), findMembership(deps, item.team_id, item.user_id)]);
+  if (!grant || grant.revokedAt || grant.resource !== resource || !membership) return null;
+  // A person who left the team, or whose role no longer allows a scope, no longer lends it.
+  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)) };
 };
 
 /**
