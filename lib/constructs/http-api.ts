@@ -65,7 +65,10 @@ export class MailHttpApi extends Construct {
     for (const area of AREAS) {
       const own = routes.filter((r) => r.area === area);
       if (own.length === 0) continue;
-      const integration = new HttpLambdaIntegration(`${area}-integration`, functionFor(area));
+      // One invoke permission per area's function for the whole API, not one per route: the
+      // routes would otherwise cost a permission each and push the stack past CloudFormation's
+      // 500 resources. The function answers only its own routes (the manifest's dispatch).
+      const integration = new HttpLambdaIntegration(`${area}-integration`, functionFor(area), { scopePermissionToRoute: false });
       for (const route of own) {
         new HttpRoute(this, `${route.method} ${route.path}`, {
           httpApi: this.api,

@@ -103,6 +103,13 @@ describe('MailStack', () => {
     expect(routes).toEqual([...ROUTES.map(routeKey), '$default'].sort());
   });
 
+  it('stays well inside CloudFormation\'s 500 resources: one invoke permission per function for the API, not one per route', () => {
+    const resources = Object.keys(JSON.parse(readFileSync(join(outdir, `${stack.stackName}.template.json`), 'utf8')).Resources);
+    expect(resources.length).toBeLessThan(450);
+    const apiPermissions = Object.values(template.findResources('AWS::Lambda::Permission')).filter((p) => p.Properties.Principal === 'apigateway.amazonaws.com');
+    expect(apiPermissions.length).toBeLessThan(ROUTES.length / 2);
+  });
+
   it('serves the MCP server\'s OAuth discovery and authorization server at the API base URL (not the dashboard\'s origin)', () => {
     const routes = apiRoutes().map((r) => r.Properties.RouteKey);
     expect(routes).toEqual(expect.arrayContaining([
