@@ -2,23 +2,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
 import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
-import { actionOfScope, authorize, type Role } from '@mailstack/core/domain/people/roles';
+import type { Role } from '@mailstack/core/domain/people/roles';
+import { roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
+import type { OAuthPrincipal } from '@mailstack/core/domain/oauth/index';
 import type { Caller } from '@mailstack/core/domain/caller';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { TOOLS } from './tools/index.ts';
 import type { McpTool } from './tool.ts';
 
 /**
- * Who calls the MCP server: a person's OAuth grant (the authorization server's access token
- * resolves to it), the team they chose, and the scopes they consented to.
+ * Who calls the MCP server: a person's OAuth grant (an access token resolves to it), the team
+ * they chose, and the scopes they consented to.
  */
-export interface McpPrincipal {
-  readonly grantId: string;
-  readonly clientId: string;
-  readonly teamId: string;
-  readonly userId: string;
-  readonly scopes: readonly string[];
-}
+export type McpPrincipal = OAuthPrincipal;
 
 /** The principal as the tools act: the team's caller and the person's role in it. */
 export interface McpActor {
@@ -41,7 +37,10 @@ const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, n
     if (!actor.principal.scopes.includes(tool.scope)) {
       throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
     }
-    authorize(actor.role, actionOfScope(tool.scope));
+    // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
+    if (!roleMayGrant(actor.role, tool.scope)) {
+      throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${tool.scope}, which ${name} needs; ask an owner or admin of the team.`);
+    }
     return toolResult(await tool.call(deps, actor.caller, args));
   } catch (error) {
     if (isApiError(error)) return toolErrorResult(error);

@@ -5,6 +5,7 @@ import type { RouteHandler } from '@mailstack/core/http/api-route';
 import { validationError } from '@mailstack/core/errors/api-error';
 import type { Caller } from '@mailstack/core/domain/caller';
 import type { Deps } from '@mailstack/core/runtime/deps';
+import type { Scope } from '@mailstack/core/domain/oauth/scopes';
 
 /**
  * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). The
@@ -19,7 +20,7 @@ export const TOOL_SCOPES = [
   'templates:read', 'templates:write',
   'webhooks:write',
   'api-keys:write',
-] as const;
+] as const satisfies readonly Scope[];
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 
 type Json = Record<string, any>;

@@ -6,7 +6,10 @@ import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
 import { TOOLS } from '../../functions/mcp/tools/index.ts';
 import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';
-import { call, local, newTeam } from '../support/local.ts';
+import { createGrant, revokeGrant } from '@mailstack/core/domain/oauth/grants';
+import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
+import { mcpResourceUrl } from '@mailstack/core/domain/oauth/index';
+import { call, local, newTeam, testDeps } from '../support/local.ts';
 import { mcpHarness, resultJson } from '../support/mcp.ts';
 
 const mcp = mcpHarness();
@@ -122,7 +125,8 @@ describe('hosted MCP server: HTTP', () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const withKey = await call('POST', '/mcp', { key: t.secret, body: message, headers: { accept: 'application/json, text/event-stream' } });
     expect(withKey.status).toBe(401);
-    expect(withKey.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token"`);
+    expect(withKey.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
+    expect(withKey.headers.get('www-authenticate')!.startsWith(`${challenge}, error="invalid_token"`)).toBe(true);
     expect(withKey.json).toMatchObject({ statusCode: 401, name: 'invalid_api_key', message: expect.stringContaining('API keys do not authenticate the MCP server') });
     const none = await call('POST', '/mcp', { body: message });
     expect(none.status).toBe(401);
@@ -138,6 +142,24 @@ describe('hosted MCP server: HTTP', () => {
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${t.secret}` } } }))).rejects.toThrow(/401|Unauthorized/i);
     // The harness's verifier refuses what it did not issue the same way.
     expect((await mcp.post('not-a-token', message)).status).toBe(401);
+  });
+
+  it('serves a person holding a real access token on the local host, and stops at the next call once the grant is revoked', async () => {
+    const agent = await mcp.signIn(['emails:send'], { connect: false });
+    const d = testDeps();
+    const grant = await createGrant(d, { teamId: agent.team.id, userId: agent.user.id, clientId: 'local-test-client', clientName: 'Local test', clientLogoUri: null, scopes: ['emails:send', 'emails:read'], resource: mcpResourceUrl(d.config) });
+    const { access_token } = await issueTokens(d, grant);
+    const client = new Client({ name: 'token-holder', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${access_token}` } } }));
+    expect(names((await client.listTools()).tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:send' || t.scope === 'emails:read')));
+    const sent = await client.callTool({ name: 'send_email', arguments: { from: agent.from, to: 'delivered@resend.dev', subject: 'Over the local host', text: 'hi' } });
+    const { id } = resultJson(sent);
+    expect((await agent.resend.emails.get(id)).data).toMatchObject({ id, subject: 'Over the local host' });
+    await revokeGrant(d, agent.team.id, grant.id, 'revoked_by_user');
+    await expect(client.listTools()).rejects.toThrow(/401|Unauthorized/i);
+    const after = await call('POST', '/mcp', { key: access_token, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    expect(after.status).toBe(401);
+    expect(after.json).toMatchObject({ name: 'invalid_api_key', message: expect.stringContaining('revoked') });
   });
 
   it('serves POST only: GET and DELETE answer 405 (a stateless server has no stream or session)', async () => {

@@ -216,7 +216,7 @@ describe('synthesized Lambda bundles', () => {
     expect(received).toMatchObject({ mailboxId: mailbox.id, subject: 'Through SES', verdicts: { spam: 'PASS', virus: 'PASS', spf: 'PASS', dkim: 'GRAY', dmarc: 'PASS' } });
     expect(JSON.parse(result('Functions/api-keys').body)).toMatchObject({ name: 'forbidden' });
     expect(JSON.parse(result('Functions/unmatched').body)).toMatchObject({ statusCode: 404 });
-    expect(result('Functions/mcp').headers['www-authenticate']).toMatch(/^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"$/);
+    expect(result('Functions/mcp').headers['www-authenticate']).toMatch(/^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
     expect(JSON.parse(result('Functions/webhooks').body)).toMatchObject({ object: 'list' });
     expect(JSON.parse(result('Functions/oauth').body)).toMatchObject({ code_challenge_methods_supported: ['S256'], registration_endpoint: expect.stringMatching(/\/oauth\/register$/) });
     expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });

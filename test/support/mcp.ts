@@ -61,7 +61,7 @@ export const mcpHarness = (deps: () => Deps = testDeps) => {
     const team = await sendingTeam({ plan: 'scale' });
     const user = await createUser(deps(), { email: `mcp-${randomUUID().slice(0, 8)}@example.com`, name: 'Agent owner' });
     await addMember(deps(), team.team, user, options.role ?? 'owner');
-    const principal: McpPrincipal = { grantId: randomUUID(), clientId: 'test-client', teamId: team.team.id, userId: user.id, scopes };
+    const principal: McpPrincipal = { grantId: randomUUID(), clientId: 'test-client', teamId: team.team.id, userId: user.id, scopes: [...scopes] };
     const token = `test-${randomUUID()}`;
     tokens.set(token, principal);
     return { ...team, user, principal, token, client: options.connect === false ? new Client({ name: 'unconnected', version: '1.0.0' }) : await connect(token) };

@@ -42,19 +42,3 @@ export const authorize = (role: Role, action: Action): void => {
 
 /** True for a role name. */
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-
-/**
- * The role action an OAuth scope of the hosted MCP server needs when used (spec §5 scopes
- * against the table above): a grant never lets a person do through an agent what their role
- * does not let them do in the dashboard. A scope not named here (reads, sending, broadcasts,
- * templates) needs `read`, which every role has.
- */
-const SCOPE_ACTIONS: Readonly<Record<string, Action>> = {
-  'audience:write': 'audience:write',
-  'domains:write': 'domains:write',
-  'webhooks:write': 'webhooks:write',
-  'api-keys:write': 'keys:write',
-};
-
-/** The action a scope needs. */
-export const actionOfScope = (scope: string): Action => SCOPE_ACTIONS[scope] ?? 'read';
