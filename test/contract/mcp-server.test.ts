@@ -42,6 +42,12 @@ describe('hosted MCP server: tools by scope', () => {
     expect(refused.isError).toBe(true);
     expect(resultJson(refused)).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('(member) does not allow domains:write') });
     expect((await member.client.callTool({ name: 'list_domains', arguments: {} })).isError).toBeFalsy();
+    // A token whose person is not (or no longer) a member of its team is no token at all.
+    const stranger = await mcp.signIn(['domains:read'], { connect: false });
+    mcp.tokens.set('stranger-token', { ...member.principal, userId: stranger.user.id });
+    const refused401 = await mcp.post('stranger-token', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(refused401.status).toBe(401);
+    expect(refused401.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=/);
   });
 });
 
