@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BroadcastTooLarge, MAX_BROADCAST_DAYS, broadcastRate, planBroadcast, slotAt } from '@mailstack/core/domain/broadcasts/plan';
+import { BroadcastTooLarge, MAX_BROADCAST_DAYS, broadcastRate, planBroadcast, regionBusyUntil, slotAt } from '@mailstack/core/domain/broadcasts/plan';
 
 const NOON = Date.parse('2026-11-23T12:00:00Z');
 const base = { providerRate: 14, now: NOON, requestedAt: NOON, busyUntil: 0, daily: null };
@@ -91,4 +91,24 @@ describe('the broadcast pacing planner', () => {
     expect(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt: far } }).finishesAt).toBe(far + Math.floor((9 * 1000) / 9));
     expect(() => planBroadcast({ ...base, audience: 9 * 86_400 * (MAX_BROADCAST_DAYS + 1), monthly: { left: 0, renewsAt: far } })).toThrow(BroadcastTooLarge);
   });
+
+  it('holds the region for a broadcast until its last send, or until its first parking when the team\'s quota parks the rest', () => {
+    // Sent without a break (even across UTC days at the provider rate): held to the last send.
+    const straight = planBroadcast({ ...base, audience: 9 * 86_400 });
+    expect(regionBusyUntil(straight)).toBe(straight.finishesAt);
+    const small = planBroadcast({ ...base, audience: 50, daily: { cap: 100, usedToday: 10 } });
+    expect(regionBusyUntil(small)).toBe(small.finishesAt);
+    // A daily quota parks the rest until tomorrow: the region is free after today's 3 sends.
+    const parked = planBroadcast({ ...base, audience: 6, daily: { cap: 100, usedToday: 97 } });
+    expect(parked.finishesAt).toBeGreaterThan(Date.parse('2026-11-24T00:00:00Z'));
+    expect(regionBusyUntil(parked)).toBe(slotAt(parked, 2));
+    expect(regionBusyUntil(parked)).toBeLessThan(NOON + 1_000);
+    // Nothing left today: held only at the start.
+    const none = planBroadcast({ ...base, audience: 6, daily: { cap: 100, usedToday: 100 } });
+    expect(regionBusyUntil(none)).toBe(none.startsAt);
+    // Monthly volume parks the rest until renewal: free after the 4 the period still holds.
+    const monthly = planBroadcast({ ...base, audience: 10, monthly: { left: 4, renewsAt: Date.parse('2026-12-01T00:00:00Z') } });
+    expect(regionBusyUntil(monthly)).toBe(slotAt(monthly, 3));
+  });
 });
+

@@ -148,6 +148,24 @@ export const planBroadcast = (input: PlanInput): Plan => {
   return { ...base, audience: input.audience, finishesAt, days, warning };
 };
 
+/**
+ * Until when a broadcast holds its region's broadcast capacity (its lane), so broadcasts sent
+ * after it start behind it: to its last send while it sends without a break; to the last send
+ * before the first parking when its team's daily quota or monthly volume parks the rest. A
+ * parked broadcast sends a few bursts on later days and does not keep the whole region waiting
+ * through the days between them (the pacer's per-second broadcast share still keeps every send
+ * within the rate when bursts meet).
+ */
+export const regionBusyUntil = (p: Plan): number => {
+  if (p.audience === 0) return p.startsAt;
+  const today = dayCapacity(p, 0);
+  const parkedByQuota = p.dailyCap !== null && p.audience > today && today < dayCapacity({ ...p, dailyCap: null }, 0);
+  const parkedByVolume = p.periodLeft != null && p.audience > p.periodLeft;
+  const firstRun = Math.min(parkedByQuota ? today : p.audience, parkedByVolume ? p.periodLeft! : p.audience);
+  if (firstRun >= p.audience) return p.finishesAt;
+  return firstRun === 0 ? p.startsAt : slotAt(p, firstRun - 1);
+};
+
 /** The schedule a broadcast stored at send (its `plan`), as `slotAt` reads it. */
 export const storedSchedule = (p: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; period_left?: number | null; renews_at?: number | null }): Schedule => ({
   startsAt: p.starts_at, rate: p.rate, dailyCap: p.daily_cap, usedOnStartDay: p.used_on_start_day, periodLeft: p.period_left ?? null, renewsAt: p.renews_at ?? null,

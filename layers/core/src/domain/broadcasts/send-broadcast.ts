@@ -14,7 +14,7 @@ import { missingVariableError } from '../templates/templates.ts';
 import {
   activePauses, countSegmentMembers, holdLane, markCanceled, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, regionLanes, releaseLane, setPause, type BroadcastPause,
 } from '../../table/broadcasts.ts';
-import { BroadcastTooLarge, planBroadcast, type PlanWarning } from './plan.ts';
+import { BroadcastTooLarge, planBroadcast, regionBusyUntil, type PlanWarning } from './plan.ts';
 import { canceledRemaining } from './broadcasts.ts';
 import { knownPlaceholder } from './personalize.ts';
 
@@ -94,7 +94,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
     sent_count: 0, failed_count: 0, canceled_count: 0, last_sent_at: null,
   };
   if (!(await putBroadcast(deps, next, 'draft'))) throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');
-  await holdLane(deps, domain.region, id, team.id, plan.finishesAt);
+  await holdLane(deps, domain.region, id, team.id, regionBusyUntil(plan));
   await kickFanOut(deps, { teamId: team.id, broadcastId: id });
   return { id, finishes_at: new Date(plan.finishesAt).toISOString(), estimated: true, ...(plan.warning ? { warning: plan.warning } : {}) };
 };
