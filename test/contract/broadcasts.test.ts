@@ -247,6 +247,10 @@ describe('broadcasts through the official SDK', () => {
     const read = (await t.resend.broadcasts.get(made.data!.id)).data as any;
     expect(read.status).toBe('scheduled');
     expect(Date.parse(read.scheduled_at) - Date.now()).toBeGreaterThan(3_500_000);
+    // A broadcast scheduled for later does not hold the region now: one sent now is not queued behind it.
+    const now = await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Now', text: 'x', send: true });
+    expect(now.error).toBeNull();
+    expect((now.data as any).warning).toBeUndefined();
 
     const canceled = await t.resend.broadcasts.cancel(made.data!.id);
     expect(canceled.data).toMatchObject({ object: 'broadcast', id: made.data!.id });

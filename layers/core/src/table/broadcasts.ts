@@ -161,12 +161,13 @@ export const recipientPage = async (deps: Deps, teamId: string, id: string, whic
 };
 
 /** The broadcasts holding a region's broadcast capacity: id -> planned finish (epoch ms). */
-export const regionLanes = async (deps: Deps, region: string): Promise<{ id: string; finishesAt: number }[]> =>
-  (await queryAll(deps, { pk: keys.broadcast.lanePartition(region), consistent: true })).map((i) => ({ id: i.sk as string, finishesAt: i.finishes_at as number }));
+export const regionLanes = async (deps: Deps, region: string): Promise<{ id: string; startsAt: number; finishesAt: number }[]> =>
+  (await queryAll(deps, { pk: keys.broadcast.lanePartition(region), consistent: true }))
+    .map((i) => ({ id: i.sk as string, startsAt: (i.starts_at as number | undefined) ?? 0, finishesAt: i.finishes_at as number }));
 
-/** Holds (or releases) a region lane for a broadcast. */
-export const holdLane = (deps: Deps, region: string, id: string, teamId: string, finishesAt: number) =>
-  putItem(deps, { ...keys.broadcast.lane(region, id), type: 'broadcast_lane', team_id: teamId, finishes_at: finishesAt, [TABLE.ttlAttribute]: Math.ceil(finishesAt / 1000) + 86_400 });
+/** Holds (or releases) a region lane for a broadcast, from its first planned send to `finishesAt`. */
+export const holdLane = (deps: Deps, region: string, id: string, teamId: string, startsAt: number, finishesAt: number) =>
+  putItem(deps, { ...keys.broadcast.lane(region, id), type: 'broadcast_lane', team_id: teamId, starts_at: startsAt, finishes_at: finishesAt, [TABLE.ttlAttribute]: Math.ceil(finishesAt / 1000) + 86_400 });
 export const releaseLane = (deps: Deps, region: string, id: string) => deleteItem(deps, keys.broadcast.lane(region, id));
 
 /** An operator pause of broadcasts (per team or per region), with its end when it has one. */

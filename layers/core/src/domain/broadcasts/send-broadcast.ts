@@ -78,7 +78,8 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   try {
     plan = planBroadcast({
       audience, providerRate: deps.config.PROVIDER_RATE_PER_SECOND, now, requestedAt,
-      busyUntil: Math.max(0, ...lanes.filter((l) => l.id !== id && l.finishesAt > now).map((l) => l.finishesAt)),
+      // Broadcasts running in the region (or due to start by this one's start) hold it; one scheduled later does not.
+      busyUntil: Math.max(0, ...lanes.filter((l) => l.id !== id && l.finishesAt > now && l.startsAt <= Math.max(now, requestedAt)).map((l) => l.finishesAt)),
       daily: daily === null ? null : { cap: daily, usedToday },
       monthly,
     });
@@ -94,7 +95,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
     sent_count: 0, failed_count: 0, canceled_count: 0, last_sent_at: null,
   };
   if (!(await putBroadcast(deps, next, 'draft'))) throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');
-  await holdLane(deps, domain.region, id, team.id, regionBusyUntil(plan));
+  await holdLane(deps, domain.region, id, team.id, plan.startsAt, regionBusyUntil(plan));
   await kickFanOut(deps, { teamId: team.id, broadcastId: id });
   return { id, finishes_at: new Date(plan.finishesAt).toISOString(), estimated: true, ...(plan.warning ? { warning: plan.warning } : {}) };
 };
