@@ -202,8 +202,7 @@ describe('per-second limit under load (many workers at once)', () => {
     // previous second may arrive a moment late, so one more than the rate can land in a second.
     expect(rx.maxPerSecond()).toBeLessThanOrEqual(5);
     expect(rx.maxPerSecond()).toBeGreaterThanOrEqual(3);
-    const span = rx.received.at(-1)!.at - rx.received[0]!.at;
-    expect(span).toBeGreaterThanOrEqual(2_500);
+    expect(new Set(rx.received.map((r) => Math.floor(r.at / 1000))).size).toBeGreaterThanOrEqual(4);
   }, 60_000);
 });
 
