@@ -121,7 +121,8 @@ describe('API conventions', () => {
   }, 120_000);
 
   it('answers 429 past 3,000 requests a minute across all keys of a team', async () => {
-    await awaitFreshWindow(45);
+    // The whole minute: 3,000 requests beside the rest of the suite can take most of it.
+    await awaitFreshWindow(60);
     const { addKey, secret } = await newTeam();
     const keys = [secret, ...(await Promise.all([1, 2, 3, 4].map(() => addKey('full_access')))).map((k) => k.secret)];
     const sixth = (await addKey('full_access')).secret;
@@ -132,7 +133,7 @@ describe('API conventions', () => {
     expect(refused.status).toBe(429);
     expect(refused.json.name).toBe('rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  }, 120_000);
+  }, 180_000);
 
   it('answers 429 with Retry-After after more than 20 failed authentications a minute from one address', async () => {
     await awaitFreshWindow(10);
