@@ -14,6 +14,9 @@ import { loadSegmentContacts } from '../support/audience.ts';
 
 class Crash extends Error {}
 
+/** Idle this long with nothing queued or running, a broadcast that is not finished never will be (claim lease + grace + a sweep). */
+const STALL_MS = 300_000;
+
 /** Each reachable contact plus 30 of each kind the broadcast must skip. */
 const SKIPPED_EACH = 30;
 /**
@@ -86,28 +89,37 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
     let fanning = false;
     let steps = 0;
     let finished = false;
+    let stalled = false;
     const fanOutLoop = (async () => {
-      while (!finished && Date.now() < deadline) {
+      while (!finished && !stalled && Date.now() < deadline) {
         const step = fanOut.shift();
         if (!step) { await new Promise((r) => setTimeout(r, 50)); continue; }
         fanning = true;
+        // A step that dies (an injected crash, or the local engine refusing under load) comes back,
+        // as SQS redelivers a message whose worker failed: each delivery of it, the twin's too.
+        const run = () => fanOutBroadcast(deps, step).catch(() => { fanOut.push(step); });
         // The step redelivered after the first death comes twice, side by side (SQS delivers at least once).
-        const twin = ++steps === 2 ? fanOutBroadcast(deps, step).catch(() => undefined) : undefined;
-        // A step that dies (an injected crash, or the local engine refusing under load) comes back.
-        await fanOutBroadcast(deps, step).catch(() => { fanOut.push(step); });
+        const twin = ++steps === 2 ? run() : undefined;
+        await run();
         await twin;
         fanning = false;
       }
     })();
     const tickLoop = (async () => {
-      while (tick && !finished && Date.now() < deadline) { await tick(); await new Promise((r) => setTimeout(r, 200)); }
+      while (tick && !finished && !stalled && Date.now() < deadline) { await tick(); await new Promise((r) => setTimeout(r, 200)); }
     })();
     const sendLoop = (async () => {
       let running = 0;
-      while (!finished && Date.now() < deadline) {
+      let idleSince: number | undefined;
+      while (!finished && !stalled && Date.now() < deadline) {
         const at = sends.findIndex((s) => s.at <= Date.now());
         if (at === -1 || running >= 48) {
-          if (at === -1 && running === 0 && !fanning && fanOut.length === 0 && sends.length === 0 && (await until())) { finished = true; return; }
+          if (at === -1 && running === 0 && !fanning && fanOut.length === 0 && sends.length === 0) {
+            if (await until()) { finished = true; return; }
+            // Nothing left to run and not finished: past the claim lease, grace and a sweep, it never will.
+            idleSince ??= Date.now();
+            if (Date.now() - idleSince > STALL_MS) { stalled = true; return; }
+          } else idleSince = undefined;
           await new Promise((r) => setTimeout(r, at === -1 ? 100 : 5));
           continue;
         }
@@ -122,7 +134,7 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
       }
     })();
     await Promise.all([fanOutLoop, sendLoop, tickLoop]);
-    if (!finished) throw new Error(`the broadcast did not finish in time (${providerSends} provider sends, ${sends.length} send jobs, ${fanOut.length} fan-out steps left)`);
+    if (!finished) throw new Error(`the broadcast ${stalled ? 'stalled with nothing left to run' : 'did not finish in time'} (${providerSends} provider sends, ${sends.length} send jobs, ${fanOut.length} fan-out steps left)`);
   };
   /**
    * Every message the provider accepted: this world's stand-in, plus the shared host's, whose
