@@ -43,7 +43,7 @@ const notServed = (method: string): ApiResult => {
 /** The person behind a grant as the tools act; undefined when the team is gone or they left it. */
 const actorOf = async (deps: Deps, principal: McpActor['principal']): Promise<McpActor | undefined> => {
   const [team, membership] = await Promise.all([getTeam(deps, principal.teamId), findMembership(deps, principal.teamId, principal.userId)]);
-  return team && membership ? { principal, caller: callerOfGrant(principal.grantId, team), role: membership.role } : undefined;
+  return team && membership ? { principal, caller: callerOfGrant(principal.grantId, team, principal.mailboxIds), role: membership.role } : undefined;
 };
 
 /**

@@ -8,9 +8,10 @@ import type { Deps } from '@mailstack/core/runtime/deps';
 import type { Scope } from '@mailstack/core/domain/oauth/scopes';
 
 /**
- * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). The
- * mailbox scopes (mailboxes:*, mail:*) and offline_access belong to other endpoints or to the
- * token itself and gate no tool here.
+ * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). mail:read
+ * reads received mail only in the mailboxes the person chose at consent (the caller carries
+ * them). mailboxes:*, mail:draft and mail:send gate no tool yet (mailbox management and drafts
+ * are the dashboard's and the mailbox agent API's), and offline_access belongs to the token.
  */
 export const TOOL_SCOPES = [
   'emails:send', 'emails:read',
@@ -20,6 +21,7 @@ export const TOOL_SCOPES = [
   'templates:read', 'templates:write',
   'webhooks:write',
   'api-keys:write',
+  'mail:read',
 ] as const satisfies readonly Scope[];
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 

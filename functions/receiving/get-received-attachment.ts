@@ -8,5 +8,5 @@ export const handler = apiRoute({
   access: 'full',
   response: ReceivedAttachmentObject,
   params: v.object({ id: v.pipe(v.string(), v.minLength(1, 'is required.')), attachment_id: v.pipe(v.string(), v.minLength(1, 'is required.')) }),
-  handler: async ({ deps, auth, params }) => getReceivedAttachment(deps, auth.team.id, params.id, params.attachment_id),
+  handler: async ({ deps, auth, params }) => getReceivedAttachment(deps, auth.team.id, params.id, params.attachment_id, auth.mailboxIds),
 });

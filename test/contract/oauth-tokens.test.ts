@@ -31,7 +31,7 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     const tokens = await issueTokens(deps, grant);
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: deps.config.OAUTH_ACCESS_TOKEN_SECONDS, scope: 'emails:send offline_access' });
     expect(await verifyAccessToken(deps, tokens.access_token, mcpResourceUrl(deps.config))).toEqual({
-      grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: ['emails:send', 'offline_access'],
+      grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: ['emails:send', 'offline_access'], mailboxIds: [],
     });
   });
 

@@ -57,11 +57,11 @@ export const mcpHarness = (deps: () => Deps = testDeps) => {
   };
 
   /** A person of a new team with a verified sending domain, signed in with `scopes`, and their MCP client (connected unless `connect: false`). */
-  const signIn = async (scopes: readonly string[], options: { role?: Role; connect?: boolean } = {}) => {
+  const signIn = async (scopes: readonly string[], options: { role?: Role; connect?: boolean; mailboxIds?: string[] } = {}) => {
     const team = await sendingTeam({ plan: 'scale' });
     const user = await createUser(deps(), { email: `mcp-${randomUUID().slice(0, 8)}@example.com`, name: 'Agent owner' });
     await addMember(deps(), team.team, user, options.role ?? 'owner');
-    const principal: McpPrincipal = { grantId: randomUUID(), clientId: 'test-client', teamId: team.team.id, userId: user.id, scopes: [...scopes] };
+    const principal: McpPrincipal = { grantId: randomUUID(), clientId: 'test-client', teamId: team.team.id, userId: user.id, scopes: [...scopes], mailboxIds: options.mailboxIds ?? [] };
     const token = `test-${randomUUID()}`;
     tokens.set(token, principal);
     return { ...team, user, principal, token, client: options.connect === false ? new Client({ name: 'unconnected', version: '1.0.0' }) : await connect(token) };

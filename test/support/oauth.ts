@@ -57,7 +57,7 @@ export const tokenRequest = async (form: Record<string, string>) => {
  * person, approve (or deny) for a team with the scopes ticked; returns where the browser
  * would land (the client's redirect URI with its parameters).
  */
-export const consentOverHttp = async (s: HttpSession, authorize: string, answer: { teamId: string; scopes: string[]; approve?: boolean }) => {
+export const consentOverHttp = async (s: HttpSession, authorize: string, answer: { teamId: string; scopes: string[]; approve?: boolean; mailboxIds?: string[] }) => {
   const start = await fetch(authorize, { redirect: 'manual' });
   expect(start.status, await start.clone().text()).toBe(302);
   const consent = new URL(start.headers.get('location')!);
@@ -66,6 +66,7 @@ export const consentOverHttp = async (s: HttpSession, authorize: string, answer:
   expect(page.status).toBe(200);
   const form: Record<string, string> = { _csrf: s.csrf, team_id: answer.teamId, decision: answer.approve === false ? 'deny' : 'approve' };
   for (const scope of answer.scopes) form[`grant_${scope}`] = 'on';
+  for (const id of answer.mailboxIds ?? []) form[`mailbox_${id}`] = 'on';
   const done = await s.post(consent.pathname, form);
   expect(done.status).toBe(303);
   return { page: await page.text(), csp: page.headers.get('content-security-policy') ?? '', landing: new URL(done.headers.get('location')!) };

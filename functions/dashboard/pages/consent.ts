@@ -1,7 +1,8 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { decideAuthorization, loadAuthorizationRequest } from '@mailstack/core/domain/oauth/authorization';
-import { describeScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
+import { describeScope, isMailScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
 import { teamsOf } from '@mailstack/core/domain/people/memberships';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { DashboardEnv } from '../app.ts';
@@ -9,8 +10,8 @@ import { csrfField, plainPage } from '../view.ts';
 
 /**
  * The consent screen of the MCP server's authorization server: a signed-in person sees which
- * client asks, chooses the team, sees the scopes asked for in plain words (unticking any), and
- * approves or denies. The answer sends the browser back to the client's registered redirect URI.
+ * client asks, chooses the team, sees the scopes asked for in plain words (unticking any),
+ * chooses the mailboxes the mail:* scopes may act in (their own), and approves or denies. The answer sends the browser back to the client's registered redirect URI.
  */
 export const registerConsent = (app: Hono<DashboardEnv>, csp: string): void => {
   app.get('/oauth/consent/:id', async (c) => {
@@ -19,6 +20,10 @@ export const registerConsent = (app: Hono<DashboardEnv>, csp: string): void => {
     const request = await loadAuthorizationRequest(deps, c.req.param('id'));
     const memberships = await teamsOf(deps, s.user.id);
     const teams = (await Promise.all(memberships.map(async (m) => ({ ...m, team: await getTeam(deps, m.teamId) })))).filter((t) => t.team);
+    // The mail:* scopes act only in mailboxes the person owns and ticks here (the core keeps those of the chosen team).
+    const mailboxes = request.scopes.some(isMailScope)
+      ? (await Promise.all(teams.map(async (t) => (await listMailboxes(deps, t.teamId)).filter((m) => m.ownerUserId === s.user.id).map((m) => ({ ...m, teamName: t.team!.name }))))).flat()
+      : [];
     const back = new URL(request.redirectUri);
     // The decision redirects to the client: the form may navigate there (CSP form-action covers redirects).
     c.header('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${back.origin}`));
@@ -34,6 +39,10 @@ export const registerConsent = (app: Hono<DashboardEnv>, csp: string): void => {
 <fieldset><legend>What it may do</legend>
 ${request.scopes.map((scope) => html`<label class="check"><input type="checkbox" name="grant_${scope}" value="on" checked> ${describeScope(scope)} <code>${scope}</code>${teams.every((t) => !roleMayGrant(t.role, scope)) ? html` <span class="muted">(your role does not allow it: it will not be granted)</span>` : ''}</label>`)}
 </fieldset>
+${request.scopes.some(isMailScope) ? html`<fieldset><legend>Mailboxes it may use</legend>
+<p class="muted">The mail scopes act only in the mailboxes you tick, of the team you choose above. Without one, they are not granted.</p>
+${mailboxes.length === 0 ? html`<p>You own no mailbox, so the mail scopes will not be granted.</p>` : mailboxes.map((m) => html`<label class="check"><input type="checkbox" name="mailbox_${m.id}" value="on"> ${m.address} <span class="muted">(${m.teamName})</span></label>`)}
+</fieldset>` : ''}
 <p class="muted">Only what your role in the chosen team allows is granted. You can revoke the connection at any time from the team's MCP connections page.</p>
 <div class="row"><button name="decision" value="approve">Approve</button><button name="decision" value="deny" class="secondary">Deny</button></div>
 </form>`));
@@ -44,7 +53,10 @@ ${request.scopes.map((scope) => html`<label class="check"><input type="checkbox"
     const user = c.get('session')!.user;
     const request = f.decision === 'approve' ? await loadAuthorizationRequest(c.get('deps'), c.req.param('id')) : undefined;
     const location = await decideAuthorization(c.get('deps'), c.req.param('id'), user, request
-      ? { approve: true, teamId: f.team_id ?? '', scopes: request.scopes.filter((scope) => f[`grant_${scope}`] === 'on') }
+      ? {
+        approve: true, teamId: f.team_id ?? '', scopes: request.scopes.filter((scope) => f[`grant_${scope}`] === 'on'),
+        mailboxIds: Object.keys(f).filter((k) => k.startsWith('mailbox_') && f[k] === 'on').map((k) => k.slice('mailbox_'.length)),
+      }
       : { approve: false });
     return c.redirect(location, 303);
   });

@@ -75,6 +75,10 @@ import { tool as listWebhookEvents } from './list-webhook-events.ts';
 import { tool as getWebhookEvent } from './get-webhook-event.ts';
 import { tool as listWebhookEventAttempts } from './list-webhook-event-attempts.ts';
 import { tool as replayWebhookEvent } from './replay-webhook-event.ts';
+import { tool as listReceivedEmails } from './list-received-emails.ts';
+import { tool as getReceivedEmail } from './get-received-email.ts';
+import { tool as listReceivedAttachments } from './list-received-attachments.ts';
+import { tool as getReceivedAttachment } from './get-received-attachment.ts';
 import type { McpTool } from '../tool.ts';
 
 /** Every tool of the hosted MCP server, one per REST capability (test/contract/mcp-tools.test.ts holds them to the route manifest). */
@@ -156,4 +160,8 @@ export const TOOLS: readonly McpTool[] = [
   getWebhookEvent,
   listWebhookEventAttempts,
   replayWebhookEvent,
+  listReceivedEmails,
+  getReceivedEmail,
+  listReceivedAttachments,
+  getReceivedAttachment,
 ];

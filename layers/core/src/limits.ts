@@ -56,6 +56,9 @@ export const OAUTH_REGISTRATIONS_PER_QUARTER_HOUR = 10;
 /** Seconds an OAuth authorization code works (single use). */
 export const OAUTH_CODE_SECONDS = 300;
 
+/** Mailboxes one OAuth grant's mail:* scopes may act in (chosen at consent). */
+export const MAX_GRANT_MAILBOXES = 100;
+
 /** Seconds a person has between the authorize redirect and the consent decision. */
 export const OAUTH_CONSENT_SECONDS = 15 * 60;
 

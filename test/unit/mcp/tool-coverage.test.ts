@@ -21,10 +21,6 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'oauth/token': 'the OAuth token endpoint the MCP client calls to get and refresh its own tokens',
   'oauth/revoke-token': 'RFC 7009 revocation by the MCP client of its own tokens',
   'oauth/list-grants': 'which agents hold access is for people (dashboard, API key), not for an agent under a grant',
-  'receiving/list-received-emails': 'received mail belongs to mailboxes: agents reach it through the mail:* scopes in the mailboxes a person chose at consent, and the mailbox MCP endpoint',
-  'receiving/get-received-email': 'received mail belongs to mailboxes: agents reach it through the mail:* scopes and the mailbox MCP endpoint',
-  'receiving/list-received-attachments': 'received mail belongs to mailboxes: agents reach it through the mail:* scopes and the mailbox MCP endpoint',
-  'receiving/get-received-attachment': 'received mail belongs to mailboxes: agents reach it through the mail:* scopes and the mailbox MCP endpoint',
   'receiving/download': 'a signed, key-less download link for a person\'s browser, not a capability',
   'oauth/revoke-grant': 'revoking agents\' access is for people (dashboard, API key), not for an agent under a grant',
   'openapi/get-openapi': 'the API\'s own description, for tooling; the tools list is the MCP server\'s description',
@@ -61,8 +57,8 @@ describe('MCP tools cover the REST API', () => {
     const withTools = new Set(TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
     const allExcluded = [...areas].filter((a) => REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED));
     expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
-    expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'receiving', 'tracking']);
-    for (const area of ['emails', 'contacts', 'contact-properties', 'segments', 'topics', 'suppressions', 'templates', 'broadcasts', 'domains', 'webhooks', 'usage']) {
+    expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'tracking']);
+    for (const area of ['emails', 'contacts', 'contact-properties', 'segments', 'topics', 'suppressions', 'templates', 'broadcasts', 'domains', 'webhooks', 'usage', 'receiving']) {
       expect(withTools.has(area as never), area).toBe(true);
     }
     expect(NON_REST_AREAS).toEqual(['mcp']);
@@ -89,6 +85,8 @@ describe('MCP tools cover the REST API', () => {
         case 'templates': return read ? 'templates:read' : 'templates:write';
         case 'broadcasts': return read ? 'broadcasts:read' : 'broadcasts:write';
         case 'webhooks': return 'webhooks:write';
+        // Received mail, read only in the mailboxes chosen at consent.
+        case 'receiving': return 'mail:read';
         default: return read ? 'audience:read' : 'audience:write';
       }
     };

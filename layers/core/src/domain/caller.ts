@@ -14,6 +14,11 @@ export interface Caller {
   readonly scope: Permission;
   /** When set, the caller may send only from this domain id. */
   readonly domainId: string | null;
+  /**
+   * When set, the only mailboxes whose mail the caller may read (an OAuth grant's mail:* scopes
+   * act in the mailboxes the person chose at consent); absent, every mailbox of the team.
+   */
+  readonly mailboxIds?: readonly string[];
 }
 
 /** The caller an API key stands for. */
@@ -22,6 +27,7 @@ export const callerOfKey = (key: ApiKey, team: Team): Caller => ({ team, keyId: 
 /**
  * The caller a person's OAuth grant stands for on the hosted MCP server: the team they chose on
  * the consent screen, acting with what the grant's scopes and their role allow (checked per
- * tool), never restricted to one sender domain. The grant id stands where a key id would.
+ * tool), never restricted to one sender domain, reading mail only in the mailboxes chosen at
+ * consent. The grant id stands where a key id would.
  */
-export const callerOfGrant = (grantId: string, team: Team): Caller => ({ team, keyId: grantId, scope: 'full_access', domainId: null });
+export const callerOfGrant = (grantId: string, team: Team, mailboxIds: readonly string[] = []): Caller => ({ team, keyId: grantId, scope: 'full_access', domainId: null, mailboxIds });

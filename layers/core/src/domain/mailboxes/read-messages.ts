@@ -13,9 +13,14 @@ export interface Page {
   readonly before?: string | undefined;
 }
 
-/** A page of the team's received messages (every mailbox), newest first. */
-export const listReceivedMessages = async (deps: Deps, teamId: string, page: Page): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
-  const { items, hasMore } = await queryPage(deps, { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '' }, page);
+/**
+ * A page of the team's received messages, newest first: of every mailbox, or only of `within`
+ * (a caller restricted to some mailboxes; none reads nothing).
+ */
+export const listReceivedMessages = async (deps: Deps, teamId: string, page: Page, within?: readonly string[]): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+  if (within && within.length === 0) return { messages: [], hasMore: false };
+  const filter = within ? { attr: 'mailbox_id', in: [...within] } : undefined;
+  const { items, hasMore } = await queryPage(deps, { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) }, page);
   return { messages: items.map(messageFromItem), hasMore };
 };
 

@@ -64,10 +64,13 @@ export const download = async (deps: Deps, token: string): Promise<{ filename: s
   return found ? { filename: found.attachment.filename ?? found.attachment.id, content: found.content } : undefined;
 };
 
-/** A received message of the team (404 for another team's, or for mail this service sent). */
-export const getReceivedMessage = async (deps: Deps, teamId: string, id: string): Promise<MailboxMessage> => {
+/**
+ * A received message of the team (404 for another team's, for mail this service sent, and for
+ * a mailbox outside `within` when the caller is restricted to some mailboxes).
+ */
+export const getReceivedMessage = async (deps: Deps, teamId: string, id: string, within?: readonly string[]): Promise<MailboxMessage> => {
   const m = await loadMessage(deps, teamId, id);
-  if (m.direction !== 'inbound') throw notFound('Email');
+  if (m.direction !== 'inbound' || (within && !within.includes(m.mailboxId))) throw notFound('Email');
   return m;
 };
 
@@ -118,9 +121,9 @@ export const receivedEmailView = async (deps: Deps, message: MailboxMessage, htm
   };
 };
 
-/** A page of the team's received emails, newest first. */
-export const listReceivedEmails = async (deps: Deps, teamId: string, page: Page) => {
-  const { messages, hasMore } = await listReceivedMessages(deps, teamId, page);
+/** A page of the team's received emails (only those of `within`'s mailboxes when given), newest first. */
+export const listReceivedEmails = async (deps: Deps, teamId: string, page: Page, within?: readonly string[]) => {
+  const { messages, hasMore } = await listReceivedMessages(deps, teamId, page, within);
   return { rows: messages.map(receivedEmailRow), hasMore };
 };
 
@@ -131,8 +134,8 @@ export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: M
 });
 
 /** A page of a received email's attachments, in message order, with download links. */
-export const listReceivedAttachments = async (deps: Deps, teamId: string, id: string, page: Page) => {
-  const m = await getReceivedMessage(deps, teamId, id);
+export const listReceivedAttachments = async (deps: Deps, teamId: string, id: string, page: Page, within?: readonly string[]) => {
+  const m = await getReceivedMessage(deps, teamId, id, within);
   let list = [...m.attachments];
   if (page.after) list = list.slice(list.findIndex((a) => a.id === page.after) + 1);
   if (page.before) list = list.slice(0, Math.max(0, list.findIndex((a) => a.id === page.before)));
@@ -141,8 +144,8 @@ export const listReceivedAttachments = async (deps: Deps, teamId: string, id: st
 };
 
 /** One attachment of a received email. */
-export const getReceivedAttachment = async (deps: Deps, teamId: string, id: string, attachmentId: string) => {
-  const m = await getReceivedMessage(deps, teamId, id);
+export const getReceivedAttachment = async (deps: Deps, teamId: string, id: string, attachmentId: string, within?: readonly string[]) => {
+  const m = await getReceivedMessage(deps, teamId, id, within);
   const a = m.attachments.find((x) => x.id === attachmentId);
   if (!a) throw notFound('Attachment');
   return { object: 'attachment' as const, ...(await receivedAttachmentView(deps, m, a)) };

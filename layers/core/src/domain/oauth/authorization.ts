@@ -10,7 +10,9 @@ import { getClient } from './clients.ts';
 import { createGrant, revokeGrant } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
 import { issuerUrl, mcpResourceUrl } from './resource.ts';
-import { parseScopes, roleMayGrant, isScope, type Scope } from './scopes.ts';
+import { parseScopes, roleMayGrant, isScope, isMailScope, type Scope } from './scopes.ts';
+import { listMailboxes } from '../mailboxes/manage-mailboxes.ts';
+import { MAX_GRANT_MAILBOXES } from '../../limits.ts';
 import { issueTokens, newSecret, secretHash, type TokenResponse } from './tokens.ts';
 
 /**
@@ -83,13 +85,22 @@ export const loadAuthorizationRequest = async (deps: Deps, id: string): Promise<
 };
 
 /** The person's answer on the consent screen. */
-export type Decision = { readonly approve: false } | { readonly approve: true; readonly teamId: string; readonly scopes: readonly string[] };
+export type Decision = {
+  readonly approve: false;
+} | {
+  readonly approve: true;
+  readonly teamId: string;
+  readonly scopes: readonly string[];
+  /** The mailboxes the mail:* scopes may act in (the person's own, in the chosen team). */
+  readonly mailboxIds?: readonly string[];
+};
 
 /**
  * Records the person's decision (once: a second answer finds the request gone) and returns
  * where to send the browser: the client's redirect URI with a code, or with
  * `error=access_denied`. Only scopes the person's role in the chosen team allows are granted;
- * a person outside the team gets 404.
+ * the mail:* scopes act only in the chosen mailboxes of that team the person owns, and are not
+ * granted when none is chosen; a person outside the team gets 404.
  */
 export const decideAuthorization = async (deps: Deps, id: string, user: User, decision: Decision): Promise<string> => {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) throw requestGone();
@@ -101,16 +112,28 @@ export const decideAuthorization = async (deps: Deps, id: string, user: User, de
   const state = item.state ?? undefined;
   if (!decision.approve || !actor) return redirectWith(deps, item.redirect_uri, { error: 'access_denied', error_description: 'The person declined the request.', state });
   const requested = new Set<string>(item.scopes);
-  const scopes = decision.scopes.filter((s): s is Scope => isScope(s) && requested.has(s) && roleMayGrant(actor.role, s));
+  const allowed = decision.scopes.filter((s): s is Scope => isScope(s) && requested.has(s) && roleMayGrant(actor.role, s));
+  const mailboxIds = allowed.some(isMailScope) ? await ownMailboxes(deps, actor.team.id, user.id, decision.mailboxIds ?? []) : [];
+  const scopes = allowed.filter((s) => !isMailScope(s) || mailboxIds.length > 0);
   if (scopes.length === 0) return redirectWith(deps, item.redirect_uri, { error: 'access_denied', error_description: 'No scope was granted: none was chosen, or the person\'s role in the team allows none of those requested.', state });
   const code = newSecret('mcp_ac_');
   const expires = nowSeconds(deps) + OAUTH_CODE_SECONDS;
   await putItem(deps, {
     ...keys.oauth.code(secretHash(code)), type: 'oauth_code', client_id: item.client_id, client_name: item.client_name, client_logo_uri: item.client_logo_uri ?? null,
     redirect_uri: item.redirect_uri, code_challenge: item.code_challenge, resource: item.resource, team_id: actor.team.id, user_id: user.id,
-    scopes: [...new Set(scopes)], expires_at: expires, ttl: expires + 3600,
+    scopes: [...new Set(scopes)], mailbox_ids: mailboxIds, expires_at: expires, ttl: expires + 3600,
   }, { exists: false });
   return redirectWith(deps, item.redirect_uri, { code, state });
+};
+
+/**
+ * Of the mailbox ids a person chose at consent, those of the team they own (at most
+ * MAX_GRANT_MAILBOXES): a person lends an agent only their own mailboxes.
+ */
+const ownMailboxes = async (deps: Deps, teamId: string, userId: string, chosen: readonly string[]): Promise<string[]> => {
+  if (chosen.length === 0) return [];
+  const own = new Set((await listMailboxes(deps, teamId)).filter((m) => m.ownerUserId === userId).map((m) => m.id));
+  return [...new Set(chosen)].filter((id) => own.has(id)).slice(0, MAX_GRANT_MAILBOXES);
 };
 
 /** The token request of the authorization_code grant (RFC 6749 §4.1.3, RFC 7636 §4.5, RFC 8707). */
@@ -148,7 +171,7 @@ export const exchangeCode = async (deps: Deps, r: CodeExchange): Promise<TokenRe
   if (r.resource !== undefined && r.resource !== item.resource) throw new OAuthError('invalid_target', `resource must be ${item.resource}, the one authorized.`);
   const grant = await createGrant(deps, {
     teamId: item.team_id, userId: item.user_id, clientId: item.client_id, clientName: item.client_name, clientLogoUri: item.client_logo_uri ?? null,
-    scopes: item.scopes, resource: item.resource,
+    scopes: item.scopes, mailboxIds: item.mailbox_ids ?? [], resource: item.resource,
   });
   await updateItem(deps, key, { set: { grant_id: grant.id } });
   return issueTokens(deps, grant);

@@ -19,6 +19,8 @@ export interface OAuthGrant {
   readonly clientName: string;
   readonly clientLogoUri: string | null;
   readonly scopes: Scope[];
+  /** The mailboxes the mail:* scopes act in (chosen at consent; empty without mail:* scopes). */
+  readonly mailboxIds: string[];
   /** The resource (RFC 8707) its access tokens are bound to. */
   readonly resource: string;
   readonly createdAt: string;
@@ -28,17 +30,17 @@ export interface OAuthGrant {
 
 const fromItem = (i: Item): OAuthGrant => ({
   id: i.id, teamId: i.team_id, userId: i.user_id, clientId: i.client_id, clientName: i.client_name,
-  clientLogoUri: i.client_logo_uri ?? null, scopes: i.scopes ?? [], resource: i.resource, createdAt: i.created_at,
+  clientLogoUri: i.client_logo_uri ?? null, scopes: i.scopes ?? [], mailboxIds: i.mailbox_ids ?? [], resource: i.resource, createdAt: i.created_at,
   revokedAt: i.revoked_at ?? null, revokedReason: i.revoked_reason ?? null,
 });
 
 /** Records a new grant. */
-export const createGrant = async (deps: Deps, g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason'>): Promise<OAuthGrant> => {
-  const grant: OAuthGrant = { ...g, id: deps.ids.next(), createdAt: new Date(deps.clock.now()).toISOString(), revokedAt: null, revokedReason: null };
+export const createGrant = async (deps: Deps, g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason' | 'mailboxIds'> & { mailboxIds?: string[] }): Promise<OAuthGrant> => {
+  const grant: OAuthGrant = { ...g, mailboxIds: g.mailboxIds ?? [], id: deps.ids.next(), createdAt: new Date(deps.clock.now()).toISOString(), revokedAt: null, revokedReason: null };
   await putItem(deps, {
     ...keys.oauth.grant(grant.teamId, grant.id), type: 'oauth_grant', id: grant.id, team_id: grant.teamId, user_id: grant.userId,
     client_id: grant.clientId, client_name: grant.clientName, client_logo_uri: grant.clientLogoUri, scopes: grant.scopes,
-    resource: grant.resource, created_at: grant.createdAt,
+    mailbox_ids: grant.mailboxIds, resource: grant.resource, created_at: grant.createdAt,
   }, { exists: false });
   return grant;
 };

@@ -48,6 +48,9 @@ const SCOPE_INFO: Readonly<Record<Scope, ScopeInfo>> = {
   offline_access: { description: 'Stay connected: renew access without asking you again, until you revoke it', needs: 'read' },
 };
 
+/** True for the scopes that act only in the mailboxes chosen at consent (spec §5). */
+export const isMailScope = (scope: Scope): boolean => scope.startsWith('mail:');
+
 /** True for a scope name. */
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 

@@ -17,7 +17,7 @@ import { roleMayGrant } from './scopes.ts';
  */
 
 /** Who an accepted access token stands for. */
-export type OAuthPrincipal = { grantId: string; clientId: string; teamId: string; userId: string; scopes: string[] };
+export type OAuthPrincipal = { grantId: string; clientId: string; teamId: string; userId: string; scopes: string[]; mailboxIds: string[] };
 
 const ACCESS_PREFIX = 'mcp_at_';
 const REFRESH_PREFIX = 'mcp_rt_';
@@ -70,7 +70,7 @@ export const verifyAccessToken = async (deps: Deps, token: string, resource: str
   const [grant, membership] = await Promise.all([getGrant(deps, item.team_id, item.grant_id), findMembership(deps, item.team_id, item.user_id)]);
   if (!grant || grant.revokedAt || grant.resource !== resource || !membership) return null;
   // A person who left the team, or whose role no longer allows a scope, no longer lends it.
-  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)) };
+  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)), mailboxIds: grant.mailboxIds };
 };
 
 /**
