@@ -22,8 +22,9 @@ export interface StackConfig {
     readonly maxCount: number;
   };
   /**
-   * At most this many send-worker invocations at once (SQS event source maxConcurrency, 2-1000):
-   * a backlog cannot take the account's Lambda concurrency from the API.
+   * At most this many invocations at once of each worker that sends through SES (the send and
+   * broadcast workers; SQS event source maxConcurrency, 2-1000): a backlog cannot take the
+   * account's Lambda concurrency from the API.
    */
   readonly sendConcurrency: number;
   /** The CloudFormation stack name, so staging and production can share an account. */

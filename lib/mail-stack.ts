@@ -40,8 +40,7 @@ export const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
 const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: true } as const satisfies Needs;
-/** The queue whose workers send email (their concurrency is capped), and the one SES events arrive on. */
-const SENDING_QUEUE = 'send';
+/** The queue SES events arrive on. */
 const PROVIDER_EVENTS_QUEUE = 'provider-events';
 
 /** The whole service: composition only; rules live in layers/core. */
@@ -186,8 +185,10 @@ export class MailStack extends Stack {
       fn.addEventSource(new SqsEventSource(queues.get(worker.queue), {
         batchSize: worker.batchSize ?? 10,
         reportBatchItemFailures: true,
-        // Pacing never waits inside Lambda (a full second re-queues with a delay), and the senders are capped.
-        ...(worker.queue === SENDING_QUEUE ? { maxConcurrency: config.sendConcurrency } : {}),
+        // Pacing never waits inside Lambda (a full second re-queues with a delay), and every worker
+        // that sends through SES (transactional and broadcast) is capped, so no backlog scales it
+        // toward the account's concurrency.
+        ...(worker.needs?.sesSending ? { maxConcurrency: config.sendConcurrency } : {}),
       }));
     }
     // Inbound mail for the mailboxes: the receipt rule stores the raw message, then invokes this.

@@ -11,6 +11,20 @@ afterEach(async () => { for (const r of receivers.splice(0)) await r.close(); })
 const HUMAN = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The HTML every test sends: two links, one with an escaped query string. */
+const SENT_HTML = '<html><body><p>Hi <a href="https://example.com/a?x=1&amp;y=2">A</a> and <a href="https://example.com/b">B</a></p></body></html>';
+
+/** The email with this subject as the provider received it (the local inbox), waiting up to 30 s. */
+const delivered = async (subject: string) => {
+  for (let i = 0; i < 300; i++) {
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const mail = store.emails.find((m) => m.subject === subject);
+    if (mail) return mail;
+    await sleep(100);
+  }
+  throw new Error(`no email "${subject}" reached the local inbox`);
+};
+
 /** A tracked team, a receiver for the tracking events, and a sent email's tracking URLs from the inbox. */
 const trackedSend = async () => {
   const t = await sendingTeam();
@@ -19,14 +33,9 @@ const trackedSend = async () => {
   receivers.push(rx);
   await t.resend.webhooks.create({ endpoint: rx.url, events: ['email.opened', 'email.clicked', 'email.prefetched'] as any[] });
   const subject = `Tracked ${crypto.randomUUID()}`;
-  const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject, html: '<html><body><p>Hi <a href="https://example.com/a?x=1&amp;y=2">A</a> and <a href="https://example.com/b">B</a></p></body></html>', text: 'Hi https://example.com/a' });
+  const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject, html: SENT_HTML, text: 'Hi https://example.com/a' });
   expect(sent.error).toBeNull();
-  let mail: any;
-  for (let i = 0; i < 300 && !mail; i++) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
-    mail = store.emails.find((m) => m.subject === subject);
-    if (!mail) await sleep(100);
-  }
+  const mail = await delivered(subject);
   const html: string = mail.body.html;
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)?.[1];
   const links = [...html.matchAll(/href="([^"]+\/t\/c\/[^"]+)"/g)].map((m) => m[1]!);
@@ -126,6 +135,31 @@ describe('open and click tracking on tracked domains', () => {
     const res = await get(`${local().baseUrl}/t/c/${orphan}`, HUMAN);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://example.com/still');
+  }, 60_000);
+});
+
+describe('a domain\'s tracking switches decide what the message carries', () => {
+  it.each([
+    { open: false, click: false },
+    { open: true, click: false },
+    { open: false, click: true },
+  ])('open tracking $open, click tracking $click', async ({ open, click }) => {
+    const t = await sendingTeam();
+    // A new domain tracks nothing; set the switches explicitly all the same.
+    await t.resend.domains.update({ id: t.domainId, openTracking: open, clickTracking: click });
+    const subject = `Switches ${crypto.randomUUID()}`;
+    const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject, html: SENT_HTML, text: 'Hi https://example.com/a' });
+    expect(sent.error).toBeNull();
+    const mail = await delivered(subject);
+    const html: string = mail.body.html;
+    expect(html.includes('/t/o/'), 'open pixel').toBe(open);
+    expect(/<img\b/i.test(html), 'any image').toBe(open);
+    expect(html.includes('/t/c/'), 'rewritten links').toBe(click);
+    expect(html.includes('href="https://example.com/a?x=1&amp;y=2"'), 'first link as sent').toBe(!click);
+    expect(html.includes('href="https://example.com/b"'), 'second link as sent').toBe(!click);
+    // With both switches off, the HTML goes out exactly as it was sent.
+    if (!open && !click) expect(html).toBe(SENT_HTML);
+    expect(mail.body.text).toBe('Hi https://example.com/a');
   }, 60_000);
 });
 

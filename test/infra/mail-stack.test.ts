@@ -139,11 +139,19 @@ describe('MailStack', () => {
     for (const env of envs) for (const name of unread) expect(env).not.toContain(name);
   });
 
-  it('caps the send worker\'s concurrency (event source maxConcurrency from context)', () => {
+  it('caps the concurrency of every worker that sends through SES, transactional and broadcast alike (event source maxConcurrency from context)', () => {
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
-    const send = mappings.filter((m) => JSON.stringify(m.EventSourceArn).includes('Queuessend'));
+    const fromQueue = (name: string) => mappings.filter((m) => JSON.stringify(m.EventSourceArn).includes(`Queues${name}`) && !JSON.stringify(m.EventSourceArn).includes('dlq'));
+    const send = fromQueue('send');
+    const broadcast = fromQueue('broadcast');
     expect(send.length).toBeGreaterThan(0);
-    for (const m of send) expect(m.ScalingConfig).toEqual({ MaximumConcurrency: 3 });
+    expect(broadcast).toHaveLength(1);
+    for (const m of [...send, ...broadcast]) expect(m.ScalingConfig).toEqual({ MaximumConcurrency: 3 });
+    // Whatever its queue: a worker allowed to send through SES never scales past the cap.
+    const functions = template.findResources('AWS::Lambda::Function');
+    const senders = mappings.filter((m) => actionsOfRole(functions[m.FunctionName.Ref]).includes('ses:SendRawEmail'));
+    expect(senders.length).toBe(send.length + broadcast.length);
+    for (const m of senders) expect(m.ScalingConfig).toEqual({ MaximumConcurrency: 3 });
   });
 
   it('feeds each worker from its queue with partial batch failures, and runs each timer on its rate', () => {
