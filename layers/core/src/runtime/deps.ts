@@ -21,6 +21,8 @@ import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '..
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { systemResolver, type HostResolver } from '../ports/dns.ts';
+import type { WebhookPoster } from '../ports/webhook-poster.ts';
+import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
 import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
@@ -44,6 +46,8 @@ export interface Deps {
   readonly linkKeys: LinkKeys;
   /** Host name resolution (webhook targets are checked after it). */
   readonly dns: HostResolver;
+  /** Sends webhook requests to the address a target check returned. */
+  readonly webhookPoster: WebhookPoster;
   readonly sqs: SQSClient;
   readonly ses: (region: string) => SESv2Client;
   /**
@@ -99,6 +103,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters) : missingContentStore(),
     dns: systemResolver,
+    webhookPoster: nodeWebhookPoster,
     sqs: clients.sqs,
     ses: clients.ses,
     logger,
