@@ -38,6 +38,12 @@ export interface StackConfig {
   /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
   readonly webhookDeliveryRetentionDays: number;
   /**
+   * The host name domains' tracking subdomains point at with a CNAME (an https endpoint the
+   * operator runs in front of the API's /t/* routes for every tracking host); empty: tracking
+   * links use the API origin and domains list no Tracking record.
+   */
+  readonly trackingCnameTarget: string;
+  /**
    * Inbound mail: the SES receipt rule set the mailbox rule goes in. Unset: the stack creates its
    * own set (`<stackName>-inbound`) for the operator to activate; set: the name of the account's
    * active set, which the stack adds its rule to.
@@ -114,6 +120,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
+    trackingCnameTarget: String(get('mailstack:trackingCnameTarget') ?? '').trim().toLowerCase().replace(/\.$/, ''),
     inbound: inboundRuleSet(get),
   };
 };

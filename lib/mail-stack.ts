@@ -95,6 +95,8 @@ export class MailStack extends Stack {
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
       WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
+      // Tracking links on each domain's own tracking host (its CNAME names this target); empty: the API origin.
+      TRACKING_CNAME_TARGET: config.trackingCnameTarget,
       // The service's own mail (dashboard mail, owner notices) goes out as this team, from this sender.
       SYSTEM_TEAM_ID: config.systemTeamId,
       SYSTEM_SENDER: config.systemSender,

@@ -11,7 +11,7 @@ export const handler = apiRoute({
   body: CreateDomainRequest,
   status: 201,
   handler: async ({ deps, auth, body }) => {
-    const { object: _object, ...view } = domainView(await createDomain(deps, auth.team, body));
+    const { object: _object, ...view } = domainView(await createDomain(deps, auth.team, body), deps.config);
     return view;
   },
 });

@@ -9,5 +9,5 @@ export const handler = apiRoute({
   access: 'full',
   response: DomainObject,
   params: IdParams,
-  handler: async ({ deps, auth, params }) => domainView(await getDomain(deps, auth.team.id, params.id)),
+  handler: async ({ deps, auth, params }) => domainView(await getDomain(deps, auth.team.id, params.id), deps.config),
 });

@@ -1,6 +1,15 @@
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { newTeam } from '../support/local.ts';
+import { Resend } from 'resend';
+import { readConfig } from '@mailstack/core/runtime/config';
+import { createDeps, setDeps } from '@mailstack/core/runtime/deps';
+import { loadDomain, trackingOrigin } from '@mailstack/core/domain/domains/domain';
+import { trackHtml } from '@mailstack/core/domain/tracking/rewrite';
+import { createApiServer } from '../../lib/local/server.ts';
+import { local, newTeam, testDeps } from '../support/local.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
+import { responseProblems } from '../support/own-document.ts';
 
 describe('domains through the official SDK', () => {
   it('creates a domain with its DNS records and lists, gets, verifies, updates and deletes it', async () => {
@@ -143,5 +152,99 @@ describe('a domain across teams', () => {
     expect(mine.error).toBeNull();
     expect(mine.data!.status).not.toBe('verified');
     expect((await second.resend.emails.send({ from: `hello@${name}`, to: 'delivered@resend.dev', subject: 'too early', text: 'x' })).error?.statusCode).toBe(422);
+  });
+});
+
+/**
+ * An API host in this process for a deployment that serves tracking hosts (the shared local host
+ * serves none): the same handlers on the same table, with a DNS the test plays for CNAME lookups.
+ */
+const trackingDeployment = async () => {
+  const published = new Map<string, string[]>();
+  const deps = createDeps(readConfig({ ...local().env, TRACKING_CNAME_TARGET: 'track.mailstack.example' }), { cnames: { cname: async (host) => published.get(host) ?? [] } });
+  setDeps(deps);
+  const server = createApiServer(resolve(import.meta.dirname, '../../functions'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    deps,
+    published,
+    /** An SDK client of this host. */
+    sdk: (secret: string) => {
+      const before = process.env.RESEND_BASE_URL;
+      process.env.RESEND_BASE_URL = baseUrl;
+      try { return new Resend(secret); } finally { process.env.RESEND_BASE_URL = before; }
+    },
+    close: () => new Promise<void>((r) => { setDeps(undefined); server.closeAllConnections(); server.close(() => r()); }),
+  };
+};
+
+describe('the tracking host in the domain\'s records', () => {
+  it('on a deployment that serves tracking hosts: a Tracking CNAME while open or click tracking is on, verified once published, and links move to the host', async () => {
+    const host = await trackingDeployment();
+    try {
+      const { secret, team } = await newTeam({ plan: 'pro' });
+      const resend = host.sdk(secret);
+      const doc = await (await fetch(`${local().baseUrl}/openapi.json`)).json() as Record<string, any>;
+      const get = async (id: string) => {
+        const got = await resend.domains.get(id);
+        expect(got.error).toBeNull();
+        expectReferenceShape('GET', '/domains/{domain_id}', 200, got.data);
+        expect(responseProblems(doc, 'GET', `/domains/${id}`, 200, 'application/json', JSON.stringify(got.data))).toEqual([]);
+        return got.data!;
+      };
+      const tracking = (d: { records: { record: string }[] }) => d.records.filter((r) => r.record === 'Tracking');
+      const origin = async (id: string) => trackingOrigin(await loadDomain(host.deps, team.id, id), host.deps.config);
+
+      // No tracking: no Tracking record.
+      const created = await resend.domains.create({ name: 'news.example.com' });
+      expect(created.error).toBeNull();
+      expect(tracking(created.data!)).toEqual([]);
+      const id = created.data!.id;
+
+      // Click tracking on: the CNAME of the default subdomain, waiting with the domain.
+      await resend.domains.update({ id, clickTracking: true });
+      expect(tracking(await get(id))).toEqual([{ record: 'Tracking', name: 'links', type: 'CNAME', ttl: 'Auto', status: 'not_started', value: 'track.mailstack.example', priority: null }]);
+      // The domain verifies; the CNAME is not published yet, so the record waits and links stay on the API origin.
+      await resend.domains.verify(id);
+      const verified = await get(id);
+      expect(verified.status).toBe('verified');
+      expect(verified.records.filter((r) => r.record !== 'Tracking').every((r) => r.status === 'verified')).toBe(true);
+      expect(tracking(verified)).toMatchObject([{ name: 'links', status: 'pending' }]);
+      expect(await origin(id)).toBe(local().baseUrl);
+
+      // Published (any case, trailing dot): verified at the next read, and links use the tracking host.
+      host.published.set('links.news.example.com', ['Track.Mailstack.Example.']);
+      expect(tracking(await get(id))).toMatchObject([{ name: 'links', status: 'verified' }]);
+      expect(await origin(id)).toBe('https://links.news.example.com');
+      const html = await trackHtml(host.deps, '<html><body><a href="https://example.com/x">x</a></body></html>', { teamId: team.id, emailId: 'e1', open: true, click: true, origin: await origin(id) });
+      expect(html).toMatch(/<a href="https:\/\/links\.news\.example\.com\/t\/c\/[^"]+">x<\/a>/);
+      expect(html).toMatch(/<img src="https:\/\/links\.news\.example\.com\/t\/o\/[^"]+"/);
+
+      // A new subdomain: its record waits, and links keep the verified host until the new one verifies.
+      await resend.domains.update({ id, trackingSubdomain: 'go' } as any);
+      expect(tracking(await get(id))).toMatchObject([{ name: 'go', status: 'pending' }]);
+      expect(await origin(id)).toBe('https://links.news.example.com');
+      host.published.set('go.news.example.com', ['track.mailstack.example']);
+      await resend.domains.verify(id);
+      expect(tracking(await get(id))).toMatchObject([{ name: 'go', status: 'verified' }]);
+      expect(await origin(id)).toBe('https://go.news.example.com');
+
+      // Open and click tracking both off: no Tracking record.
+      await resend.domains.update({ id, clickTracking: false, openTracking: false });
+      expect(tracking(await get(id))).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('on a deployment that serves none (the local host): no Tracking record, and links use the API origin', async () => {
+    const { resend, team } = await newTeam({ plan: 'pro' });
+    const { data } = await resend.domains.create({ name: 'plain.example.com', openTracking: true, clickTracking: true } as any);
+    await resend.domains.verify(data!.id);
+    const got = await resend.domains.get(data!.id);
+    expect(got.data).toMatchObject({ open_tracking: true, click_tracking: true, status: 'verified' });
+    expect(got.data!.records.map((r) => r.record)).toEqual(['SPF', 'SPF', 'DKIM', 'DKIM', 'DKIM']);
+    expect(trackingOrigin(await loadDomain(testDeps(), team.id, data!.id), testDeps().config)).toBe(local().baseUrl);
   });
 });

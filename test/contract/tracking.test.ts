@@ -62,6 +62,9 @@ describe('open and click tracking on tracked domains', () => {
     expect(s.pixel).toContain('/t/o/');
     expect(s.html).not.toContain('https://example.com/a');
     expect(s.mailText).toContain('https://example.com/a');
+    // The local host serves no tracking hosts: links and pixel use its own origin, and the domain lists no Tracking record.
+    for (const url of [s.pixel, ...s.links]) expect(url.startsWith(`${local().baseUrl}/t/`), url).toBe(true);
+    expect((await s.resend.domains.get(s.domainId)).data!.records.map((r) => r.record)).not.toContain('Tracking');
 
     const open = await get(s.pixel, HUMAN);
     expect(open.status).toBe(200);

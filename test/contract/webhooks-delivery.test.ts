@@ -77,6 +77,28 @@ describe('webhook delivery through the local host', () => {
     expect(() => resend.webhooks.verify({ payload: after.body, headers: sdkHeaders(after), webhookSecret: newSecret })).toThrow();
   });
 
+  it('a second rotation inside the overlap replaces the previous secret: the first fails every verifier, the second and third pass', async () => {
+    const { resend } = await newTeam();
+    const rx = await receiver();
+    const { data } = await resend.webhooks.create({ endpoint: rx.url, events: ['contact.created'] });
+    const first = data!.signing_secret;
+    const second = (await resend.webhooks.rotateSigningSecret(data!.id)).data!.signing_secret;
+    const third = (await resend.webhooks.rotateSigningSecret(data!.id)).data!.signing_secret;
+    expect(new Set([first, second, third]).size).toBe(3);
+
+    await resend.contacts.create({ email: 'rot3@example.com' });
+    await rx.waitFor(1);
+    const r = rx.received[0]!;
+    expect(String(r.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyAll(resend, r, third)).toMatchObject({ type: 'contact.created', data: { email: 'rot3@example.com' } });
+    verifyAll(resend, r, second);
+    const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]));
+    const svixHeaders = Object.fromEntries(['svix-id', 'svix-timestamp', 'svix-signature'].map((h) => [h, String(r.headers[h])]));
+    expect(() => new StandardWebhook(first).verify(r.body, headers)).toThrow();
+    expect(() => new SvixWebhook(first).verify(r.body, svixHeaders)).toThrow();
+    expect(() => resend.webhooks.verify({ payload: r.body, headers: sdkHeaders(r), webhookSecret: first })).toThrow();
+  });
+
   it('keeps a delivery log the SDK reads (events, event, attempts) and replays an event with the same webhook-id', async () => {
     const { resend } = await newTeam();
     const rx = await receiver((_r, n) => (n === 1 ? { status: 503, body: 'down for maintenance' } : { status: 204 }));

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook, rotateWebhookSecret } from '@mailstack/core/domain/webhooks/endpoints';
 import { deliverWebhook, DELIVERY, type DeliveryJob, type DeliveryObserver } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
@@ -16,10 +16,13 @@ import { engineUnderTest } from '../support/webhook-engine.ts';
 
 const receiver = useReceivers();
 
+/** The signature candidate the standardwebhooks library computes for a delivery with `secret`, at the delivery's own timestamp. */
+const signedWith = (r: Received, secret: string): string =>
+  new StandardWebhook(secret).sign(String(r.headers['webhook-id']), new Date(Number(r.headers['webhook-timestamp']) * 1000), r.body);
+
 /** Checks a delivery's signature with the standardwebhooks library at its own timestamp (the clock here is fake). */
 const expectSigned = (r: Received, secret: string) => {
-  const expected = new StandardWebhook(secret).sign(String(r.headers['webhook-id']), new Date(Number(r.headers['webhook-timestamp']) * 1000), r.body);
-  expect(String(r.headers['webhook-signature']).split(' ')).toContain(expected);
+  expect(String(r.headers['webhook-signature']).split(' ')).toContain(signedWith(r, secret));
 };
 
 const HOUR = 3_600_000;
@@ -130,6 +133,64 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     await deliverWebhook(engine.deps, fresh!, observer);
     expect(rx.received).toHaveLength(1);
     expect(await deliveryStore.get(engine.deps, team.id, w.id, fresh!.eventId)).toMatchObject({ status: 'success' });
+  });
+
+  it('signs with both secrets inside a rotation overlap, and with only the new one once the overlap ran out', async () => {
+    const { team } = await newTeam();
+    const rx = await receiver();
+    const engine = engineUnderTest();
+    const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
+    const rotated = await rotateWebhookSecret(engine.deps, team.id, w.id, { overlap_hours: 2 });
+    const expiresAt = engine.clock.now() + 2 * HOUR;
+    expect(rotated.previousSecretExpiresAt).toBe(expiresAt);
+    const candidates = (r: Received) => String(r.headers['webhook-signature']).split(' ');
+    const deliverOne = async () => {
+      const { jobs: [job] } = await engine.emit(team.id);
+      await deliverWebhook(engine.deps, job!);
+      return rx.received.at(-1)!;
+    };
+
+    // One second before the overlap ends: the new secret first, then the old.
+    engine.clock.t = expiresAt - 1_000;
+    const during = await deliverOne();
+    expect(candidates(during)).toEqual([signedWith(during, rotated.secret), signedWith(during, w.secret)]);
+
+    // From the end of the overlap on: one candidate, the new secret's; the old one verifies nothing.
+    for (const t of [expiresAt, expiresAt + 10 * HOUR]) {
+      engine.clock.t = t;
+      const after = await deliverOne();
+      expect(candidates(after)).toEqual([signedWith(after, rotated.secret)]);
+      expectSigned(after, rotated.secret);
+      expect(() => expectSigned(after, w.secret)).toThrow();
+    }
+    expect(rx.received).toHaveLength(3);
+  });
+
+  it('a second rotation inside the overlap replaces the previous secret: the first no longer signs, the second and third do', async () => {
+    const { team } = await newTeam();
+    const rx = await receiver();
+    const engine = engineUnderTest();
+    const first = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
+    const second = await rotateWebhookSecret(engine.deps, team.id, first.id, { overlap_hours: 24 });
+    engine.clock.t += HOUR;
+    const third = await rotateWebhookSecret(engine.deps, team.id, first.id, { overlap_hours: 24 });
+    // The new overlap runs from the second rotation.
+    expect(third.previousSecret).toBe(second.secret);
+    expect(third.previousSecretExpiresAt).toBe(engine.clock.now() + 24 * HOUR);
+
+    const { jobs: [job] } = await engine.emit(team.id);
+    await deliverWebhook(engine.deps, job!);
+    const [r] = rx.received;
+    expect(String(r!.headers['webhook-signature']).split(' ')).toEqual([signedWith(r!, third.secret), signedWith(r!, second.secret)]);
+    expectSigned(r!, third.secret);
+    expectSigned(r!, second.secret);
+    expect(() => expectSigned(r!, first.secret)).toThrow();
+
+    // Past the second rotation's overlap, only the third secret signs.
+    engine.clock.t += 24 * HOUR;
+    const { jobs: [later] } = await engine.emit(team.id);
+    await deliverWebhook(engine.deps, later!);
+    expect(String(rx.received[1]!.headers['webhook-signature']).split(' ')).toEqual([signedWith(rx.received[1]!, third.secret)]);
   });
 
   it('loses nothing when the worker dies mid-request: the redelivered job attempts again with the same webhook-id once the claim expires', async () => {

@@ -4,6 +4,9 @@ import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 import { deliverWebhook } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, webhookStore } from '@mailstack/core/table/webhooks';
 import type { HostResolver } from '@mailstack/core/ports/dns';
+import type { WebhookPoster } from '@mailstack/core/ports/webhook-poster';
+import type { CheckedTarget } from '@mailstack/core/domain/webhooks/target-types';
+import { nodeWebhookPoster } from '@mailstack/core/adapters/node/webhook-poster';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import { newTeam } from '../support/local.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -61,6 +64,12 @@ const REFUSED: [string, string][] = [
   ['ftp://public.test/hook', 'http(s)'],
 ];
 
+/** The real poster, recording the target of every request the engine makes. */
+const recordingPoster = (): WebhookPoster & { targets: CheckedTarget[] } => {
+  const targets: CheckedTarget[] = [];
+  return { targets, post: async (target, ...rest) => { targets.push(target); return nodeWebhookPoster.post(target, ...rest); } };
+};
+
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 afterEach(async () => { for (const r of receivers.splice(0)) await r.close(); });
 
@@ -115,6 +124,87 @@ describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
     }
     expect(rx.received).toHaveLength(0);
     expect((await webhookStore.get(deps, team.id, w.id))!.status).toBe('enabled');
+  });
+});
+
+describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
+  it('every hostile target gets a failed attempt naming the refusal, and no request is made', async () => {
+    const { team } = await newTeam();
+    const engine = engineUnderTest({ WEBHOOK_TARGETS: 'public' });
+    // While the endpoints were created, every name of the table resolved to a public address.
+    const benign: HostResolver = { resolve: async (host) => (host === 'nxdomain.test' || dns.table[host] ? [{ address: '93.184.216.34', family: 4 }] : dns.resolve(host)) };
+    const created = { ...engine.deps, dns: benign };
+    const ids = new Map<string, string>();
+    const createdByName: string[] = [];
+    for (const [endpoint] of REFUSED) {
+      const w = await createWebhook(created, team.id, { endpoint, events: ['contact.created'] }).catch(() => undefined);
+      if (w) {
+        createdByName.push(endpoint);
+        ids.set(w.id, endpoint);
+        continue;
+      }
+      // A literal address, a scheme or credentials no check lets in: a row written before this
+      // policy applied (by a host that allowed it), changed in the table to the hostile target.
+      const row = await createWebhook(created, team.id, { endpoint: 'https://public.test/hook', events: ['contact.created'] });
+      expect(await webhookStore.update(created, team.id, row.id, { endpoint })).toBeTruthy();
+      ids.set(row.id, endpoint);
+    }
+    // The names turned hostile after creation (DNS now answers with the table's addresses).
+    expect(createdByName.sort()).toEqual(['https://internal.rebind.test/hook', 'https://mapped.test/hook', 'https://metadata.test/hook', 'https://mixed.test/hook', 'https://nxdomain.test/hook', 'https://v6private.test/hook']);
+
+    const poster = recordingPoster();
+    const deps = { ...engine.deps, dns, webhookPoster: poster };
+    const { jobs } = await engine.emit(team.id);
+    engine.queued.splice(0);
+    expect(jobs).toHaveLength(REFUSED.length);
+    for (const job of jobs) expect(await deliverWebhook(deps, job)).toEqual({ kind: 'done' });
+
+    expect(poster.targets).toEqual([]);
+    for (const job of jobs) {
+      const endpoint = ids.get(job.webhookId)!;
+      const reason = REFUSED.find(([e]) => e === endpoint)![1];
+      const { attempts } = await deliveryStore.attempts(deps, team.id, job.webhookId, job.eventId, { limit: 10 });
+      expect(attempts, endpoint).toEqual([expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(/^target refused: /) })]);
+      expect(attempts[0]!.response, endpoint).toContain(reason);
+      // A failed attempt like any other: retried on the schedule, the endpoint stays enabled.
+      expect(await deliveryStore.get(deps, team.id, job.webhookId, job.eventId), endpoint).toMatchObject({ status: 'pending', failures: 1 });
+    }
+  }, 60_000);
+
+  it('connects to the address it checked: the request goes to the checked address, with no second DNS query', async () => {
+    const { team } = await newTeam();
+    const checked = recordingPoster();
+    // Public policy: the engine hands the poster the address the check approved.
+    const publicEngine = engineUnderTest({ WEBHOOK_TARGETS: 'public' });
+    const w = await createWebhook({ ...publicEngine.deps, dns }, team.id, { endpoint: 'https://public.test/hook', events: ['contact.created'] });
+    const stub: WebhookPoster & { targets: CheckedTarget[] } = { targets: [], post: async (target) => { stub.targets.push(target); return { status: 200, excerpt: '', retryAfter: undefined }; } };
+    const { jobs: [job] } = await publicEngine.emit(team.id);
+    await deliverWebhook({ ...publicEngine.deps, dns, webhookPoster: stub }, job!);
+    expect(stub.targets.map((t) => [t.url.hostname, t.address])).toEqual([['public.test', { address: '93.184.216.34', family: 4 }]]);
+    await webhookStore.remove(publicEngine.deps, team.id, w.id);
+
+    // Through the real poster: a name only the injected resolver knows, answering the receiver's
+    // address once and an unroutable one after. The request arrives, for that name, at the receiver.
+    const rx = await startReceiver();
+    receivers.push(rx);
+    const port = new URL(rx.url).port;
+    const answers: string[] = [];
+    const flipping: HostResolver = { resolve: async (host) => {
+      if (host !== 'pinned.test') throw new Error(`ENOTFOUND ${host}`);
+      const address = answers.length === 0 ? '127.0.0.1' : '192.0.2.1';
+      answers.push(address);
+      return [{ address, family: 4 }];
+    } };
+    const localEngine = engineUnderTest({ WEBHOOK_TARGETS: 'any' });
+    await createWebhook({ ...localEngine.deps, dns: flipping }, team.id, { endpoint: `http://pinned.test:${port}/hook`, events: ['contact.created'] });
+    answers.splice(0);
+    const { jobs: [pinned] } = await localEngine.emit(team.id);
+    await deliverWebhook({ ...localEngine.deps, dns: flipping, webhookPoster: checked }, pinned!);
+    expect(answers).toEqual(['127.0.0.1']);
+    expect(checked.targets.map((t) => t.address.address)).toEqual(['127.0.0.1']);
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0]!.headers.host).toBe(`pinned.test:${port}`);
+    expect(await deliveryStore.get(localEngine.deps, team.id, pinned!.webhookId, pinned!.eventId)).toMatchObject({ status: 'success' });
   });
 });
 

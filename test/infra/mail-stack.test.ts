@@ -403,6 +403,14 @@ describe('MailStack', () => {
     expect([set.systemTeamId, set.systemSender]).toEqual(['team-1', 'Notices <n@ops.example.com>']);
   });
 
+  it('reads the tracking CNAME target from context into every function (absent: empty, so tracking links use the API origin)', () => {
+    expect(readStackConfig(() => undefined).trackingCnameTarget).toBe('');
+    expect(readStackConfig((k) => (k === 'mailstack:trackingCnameTarget' ? 'Track.Mail.Example.com.' : undefined)).trackingCnameTarget).toBe('track.mail.example.com');
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    expect(functions.length).toBeGreaterThan(0);
+    for (const f of functions) expect(f.Properties.Environment.Variables.TRACKING_CNAME_TARGET).toBe('');
+  });
+
   it('names one configuration set that publishes no opens or clicks: SES adds no pixel and rewrites no link, the service tracks those itself', () => {
     const sets = Object.entries(template.findResources('AWS::SES::ConfigurationSet')).map(([id, s]) => [s.Properties.Name, id] as const);
     expect(sets.map(([name]) => name)).toEqual(['Staging-mail']);

@@ -37,7 +37,7 @@ ${table('Domains', ['Domain', 'Status', 'Region', 'Added'], domains.map((d) => h
 <div class="card"><p>Status: ${badge(d.status)} · Region: <strong>${d.region}</strong> · Added ${when(d.createdAt)}</p>
 ${d.status === 'verified' ? '' : html`<p>Publish these records at your DNS provider, then verify.</p>${button(csrf, `${base}/verify`, 'Verify DNS records', '')}`}</div>
 <h2>DNS records</h2>
-${table('DNS records', ['Type', 'Name', 'Value', 'Priority', 'Status'], dnsRecords(d).map((r) => html`<tr><td>${r.record} ${r.type}</td><td><code>${r.name}.${d.name}</code>${copy(`${r.name}.${d.name}`, `name of the ${r.record} ${r.type} record`)}</td><td><code>${r.value}</code>${copy(r.value, `value of the ${r.record} ${r.type} record`)}</td><td>${r.priority ?? ''}</td><td>${badge(r.status)}</td></tr>`), '')}
+${table('DNS records', ['Type', 'Name', 'Value', 'Priority', 'Status'], dnsRecords(d, c.get('deps').config).map((r) => html`<tr><td>${r.record} ${r.type}</td><td><code>${r.name}.${d.name}</code>${copy(`${r.name}.${d.name}`, `name of the ${r.record} ${r.type} record`)}</td><td><code>${r.value}</code>${copy(r.value, `value of the ${r.record} ${r.type} record`)}</td><td>${r.priority ?? ''}</td><td>${badge(r.status)}</td></tr>`), '')}
 <h2>Tracking</h2>
 ${postForm(csrf, `${base}/tracking`, html`<label class="check"><input type="checkbox" name="open_tracking" value="on"${d.openTracking ? html` checked` : ''}> Open tracking</label>
 <label class="check"><input type="checkbox" name="click_tracking" value="on"${d.clickTracking ? html` checked` : ''}> Click tracking</label><button>Save tracking</button>`)}

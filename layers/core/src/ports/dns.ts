@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, resolveCname } from 'node:dns/promises';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -11,6 +11,17 @@ export interface HostResolver {
   /** Every address of `hostname`; throws when it does not resolve. */
   resolve(hostname: string): Promise<readonly ResolvedAddress[]>;
 }
+
+/** CNAME lookups (a domain's tracking record is verified with one). */
+export interface CnameResolver {
+  /** The CNAME targets of `hostname`; empty when it has none or does not resolve. */
+  cname(hostname: string): Promise<readonly string[]>;
+}
+
+/** The system's DNS for CNAME records. */
+export const systemCnames: CnameResolver = {
+  cname: async (hostname) => resolveCname(hostname).catch(() => []),
+};
 
 /** The system resolver (getaddrinfo, as any HTTP client would use). */
 export const systemResolver: HostResolver = {

@@ -43,6 +43,15 @@ export const Config = v.object({
   PROVIDER_EVENTS_QUEUE_URL: v.optional(v.string(), ''),
   /** Seconds an email may sit before the provider before the sweeper re-queues it. */
   SWEEP_AFTER_SECONDS: Int(120),
+  /**
+   * The host name each domain's tracking subdomain points at with a CNAME: an https endpoint
+   * that serves the tracking routes (/t/o/…, /t/c/…) for every tracking host, such as a CDN
+   * distribution or API custom domain in front of the tracking function. Set, a domain with open
+   * or click tracking lists a Tracking CNAME record, and once that record verifies its tracking
+   * links use https://<tracking_subdomain>.<domain>. Empty (the default, and the local host): no
+   * Tracking record, and tracking links use PUBLIC_BASE_URL.
+   */
+  TRACKING_CNAME_TARGET: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.transform((s) => s.replace(/\.$/, ''))), ''),
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),

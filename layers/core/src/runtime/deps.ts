@@ -20,7 +20,9 @@ import type { MailTransport } from '../ports/mail-transport.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { systemResolver, type HostResolver } from '../ports/dns.ts';
+import { systemCnames, systemResolver, type CnameResolver, type HostResolver } from '../ports/dns.ts';
+import type { WebhookPoster } from '../ports/webhook-poster.ts';
+import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
 import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
@@ -44,6 +46,10 @@ export interface Deps {
   readonly linkKeys: LinkKeys;
   /** Host name resolution (webhook targets are checked after it). */
   readonly dns: HostResolver;
+  /** CNAME lookups (tracking records are verified with them). */
+  readonly cnames: CnameResolver;
+  /** Sends webhook requests to the address a target check returned. */
+  readonly webhookPoster: WebhookPoster;
   readonly sqs: SQSClient;
   readonly ses: (region: string) => SESv2Client;
   /**
@@ -99,6 +105,8 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters) : missingContentStore(),
     dns: systemResolver,
+    webhookPoster: nodeWebhookPoster,
+    cnames: systemCnames,
     sqs: clients.sqs,
     ses: clients.ses,
     logger,

@@ -40,7 +40,7 @@ export type UpdateDomainRequest = v.InferOutput<typeof UpdateDomainRequest>;
 const RecordStatus = v.picklist(['not_started', 'pending', 'verified', 'failed', 'temporary_failure']);
 /** One DNS record a domain must publish. */
 export const DomainRecord = v.object({
-  record: v.picklist(['SPF', 'DKIM', 'Receiving']),
+  record: v.picklist(['SPF', 'DKIM', 'Receiving', 'Tracking']),
   name: v.string(),
   type: v.picklist(['MX', 'TXT', 'CNAME']),
   ttl: v.string(),

@@ -2,14 +2,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from '../../domain/webhooks/target-types.ts';
+import type { PostResult, WebhookPoster } from '../../ports/webhook-poster.ts';
 
-/** What came back from one webhook request. */
-export interface PostResult {
-  readonly status: number;
-  /** The first bytes of the response body, as text. */
-  readonly excerpt: string;
-  readonly retryAfter: string | undefined;
-}
+export type { PostResult } from '../../ports/webhook-poster.ts';
 
 const EXCERPT_BYTES = 1024;
 
@@ -48,3 +43,6 @@ export const postWebhook = (target: CheckedTarget, headers: Record<string, strin
     req.on('error', reject);
     req.end(body);
   });
+
+/** The poster of every host: node:http(s) pinned to the checked address. */
+export const nodeWebhookPoster: WebhookPoster = { post: postWebhook };

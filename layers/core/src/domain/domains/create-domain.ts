@@ -69,7 +69,7 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     ...(input.capabilities?.receiving === 'enabled' ? { receiving: true, receiving_region: deps.config.AWS_REGION } : {}),
   };
   const underCap: Condition | undefined = limit !== null ? { attr: 'count', lt: limit } : undefined;
-  const created = eventItem(deps, team.id, 'domain.created', domainEventData(domainFromItem(item)));
+  const created = eventItem(deps, team.id, 'domain.created', domainEventData(domainFromItem(item), deps.config));
   const written = await transact(deps, [
     { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
     { put: item },

@@ -1,4 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
+import type { Config } from '../../runtime/config.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
@@ -18,6 +19,8 @@ export interface Domain {
   readonly clickTracking: boolean;
   readonly returnPath: string;
   readonly trackingSubdomain: string | null;
+  /** The tracking host whose CNAME was last seen pointing at the deployment's tracking target; null before one verified. */
+  readonly trackingHostVerified: string | null;
   readonly dkimTokens: readonly string[];
   /** Receiving enabled: mail to its mailboxes is accepted (the domain publishes the inbound MX). */
   readonly receiving: boolean;
@@ -39,6 +42,7 @@ export const domainFromItem = (i: Record<string, any>): Domain => ({
   clickTracking: i.click_tracking === true,
   returnPath: i.return_path ?? 'send',
   trackingSubdomain: i.tracking_subdomain ?? null,
+  trackingHostVerified: i.tracking_host_verified ?? null,
   dkimTokens: i.dkim_tokens ?? [],
   receiving: i.receiving === true,
   receivingRegion: i.receiving_region ?? null,
@@ -48,17 +52,42 @@ export const domainFromItem = (i: Record<string, any>): Domain => ({
 /** The MX host of the provider's inbound endpoint in a region (SES receiving). */
 export const inboundMxHost = (region: string): string => `inbound-smtp.${region}.amazonaws.com`;
 
+/** The tracking subdomain of a domain that names none (Resend's example name). */
+export const DEFAULT_TRACKING_SUBDOMAIN = 'links';
+
+/** The deployment settings the tracking host depends on. */
+export type TrackingConfig = Pick<Config, 'TRACKING_CNAME_TARGET' | 'PUBLIC_BASE_URL'>;
+
+/** The host a domain's tracking links use once its Tracking record verifies: `<tracking_subdomain>.<domain>`. */
+export const trackingHost = (d: Domain): string => `${d.trackingSubdomain ?? DEFAULT_TRACKING_SUBDOMAIN}.${d.name}`;
+
+/** Whether the domain needs a Tracking record: the deployment serves tracking hosts and the domain tracks opens or clicks. */
+export const needsTrackingRecord = (d: Domain, config: TrackingConfig): boolean =>
+  config.TRACKING_CNAME_TARGET !== '' && (d.openTracking || d.clickTracking);
+
+/**
+ * Where a domain's tracking links point: its verified tracking host when the deployment serves
+ * tracking hosts (after a change of subdomain, the previous host until the new one verifies),
+ * else the API origin.
+ */
+export const trackingOrigin = (d: Domain, config: TrackingConfig): string =>
+  config.TRACKING_CNAME_TARGET !== '' && d.trackingHostVerified ? `https://${d.trackingHostVerified}` : config.PUBLIC_BASE_URL.replace(/\/$/, '');
+
 /**
  * The DNS records a domain must publish (DKIM CNAMEs; SPF MX and TXT on the return-path
- * subdomain; with receiving, the inbound MX on the domain itself).
+ * subdomain; with receiving, the inbound MX on the domain itself; with open or click tracking on
+ * a deployment that serves tracking hosts, the Tracking CNAME of its tracking subdomain).
  */
-export const dnsRecords = (d: Domain) => {
+export const dnsRecords = (d: Domain, config: TrackingConfig) => {
   const status = d.status === 'verified' ? 'verified' : d.status === 'failed' ? 'failed' : d.status === 'pending' ? 'pending' : 'not_started';
+  // The Tracking record has its own state: verified once its CNAME was seen, else waiting with the domain.
+  const trackingStatus = d.trackingHostVerified === trackingHost(d) ? 'verified' : d.status === 'not_started' ? 'not_started' : 'pending';
   return [
     { record: 'SPF', name: d.returnPath, type: 'MX', ttl: 'Auto', status, value: `feedback-smtp.${d.region}.amazonses.com`, priority: 10 },
     { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"', priority: null },
     ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com`, priority: null })),
     ...(d.receiving ? [{ record: 'Receiving', name: '@', type: 'MX', ttl: 'Auto', status, value: inboundMxHost(d.receivingRegion ?? d.region), priority: 10 }] : []),
+    ...(needsTrackingRecord(d, config) ? [{ record: 'Tracking', name: d.trackingSubdomain ?? DEFAULT_TRACKING_SUBDOMAIN, type: 'CNAME', ttl: 'Auto', status: trackingStatus, value: config.TRACKING_CNAME_TARGET, priority: null }] : []),
   ];
 };
 
@@ -76,10 +105,10 @@ export const domainSummary = (d: Domain) => ({
 });
 
 /** The `data` of domain.* events (reference §5.3): id, name, status, created_at, region, records. */
-export const domainEventData = (d: Domain) => ({ id: d.id, name: d.name, status: d.status, created_at: d.createdAt, region: d.region, records: dnsRecords(d) });
+export const domainEventData = (d: Domain, config: TrackingConfig) => ({ id: d.id, name: d.name, status: d.status, created_at: d.createdAt, region: d.region, records: dnsRecords(d, config) });
 
 /** The full domain object, with its DNS records. */
-export const domainView = (d: Domain) => ({ object: 'domain' as const, ...domainSummary(d), records: dnsRecords(d) });
+export const domainView = (d: Domain, config: TrackingConfig) => ({ object: 'domain' as const, ...domainSummary(d), records: dnsRecords(d, config) });
 
 /** Reads a team's domain by id; another team's id answers 404. */
 export const loadDomain = async (deps: Deps, teamId: string, domainId: string): Promise<Domain> => {

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
-import { domainEventData, domainFromItem, loadDomain, type Domain, type DomainStatus } from './domain.ts';
+import { domainEventData, domainFromItem, loadDomain, needsTrackingRecord, trackingHost, type Domain, type DomainStatus } from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 import { seedDomainCounter } from './create-domain.ts';
 import { eventItem, publishEvents, recordEvent } from '../events/record-event.ts';
@@ -14,7 +14,7 @@ const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<D
   if (d.status === status) return d;
   if (!(await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { status } }, { exists: true }))) throw notFound('Domain');
   const next = { ...d, status };
-  await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next));
+  await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next, deps.config));
   return next;
 };
 
@@ -24,17 +24,35 @@ const refresh = async (deps: Deps, d: Domain): Promise<Domain> => {
   return setStatus(deps, d, identity.verified ? 'verified' : identity.failed ? 'failed' : 'pending');
 };
 
-/** Reads a domain; a pending one is re-checked with the provider so the status is live. */
-export const getDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
-  const d = await loadDomain(deps, teamId, id);
-  return d.status === 'pending' ? refresh(deps, d) : d;
+/**
+ * Checks a waiting Tracking record: the tracking host's CNAME must name the deployment's
+ * tracking target. Once it does, the host is recorded (tracking links move to it) and the
+ * change is a domain.updated event.
+ */
+const checkTracking = async (deps: Deps, d: Domain): Promise<Domain> => {
+  if (!needsTrackingRecord(d, deps.config)) return d;
+  const host = trackingHost(d);
+  if (d.trackingHostVerified === host) return d;
+  const targets = await deps.cnames.cname(host);
+  if (!targets.some((t) => t.toLowerCase().replace(/\.$/, '') === deps.config.TRACKING_CNAME_TARGET)) return d;
+  const out = await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { tracking_host_verified: host } }, { exists: true });
+  if (!out) throw notFound('Domain');
+  const next = domainFromItem(out);
+  await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next, deps.config));
+  return next;
 };
 
-/** Starts (or repeats) verification of a domain. */
+/** Reads a domain; a pending one (or a waiting Tracking record) is re-checked so the status is live. */
+export const getDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
+  const d = await loadDomain(deps, teamId, id);
+  return checkTracking(deps, d.status === 'pending' ? await refresh(deps, d) : d);
+};
+
+/** Starts (or repeats) verification of a domain and of its Tracking record. */
 export const verifyDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
-  if (d.status === 'verified') return d;
-  return refresh(deps, await setStatus(deps, d, 'pending'));
+  if (d.status === 'verified') return checkTracking(deps, d);
+  return checkTracking(deps, await refresh(deps, await setStatus(deps, d, 'pending')));
 };
 
 /** A page of the team's domains, newest first. */
@@ -63,7 +81,7 @@ export const updateDomain = async (deps: Deps, teamId: string, id: string, chang
     throw notFound('Domain');
   }
   const next = domainFromItem(out);
-  await recordEvent(deps, teamId, 'domain.updated', domainEventData(next));
+  await recordEvent(deps, teamId, 'domain.updated', domainEventData(next, deps.config));
   return next;
 };
 
@@ -75,7 +93,7 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
   const d = await loadDomain(deps, teamId, id);
   if (d.mailboxCount > 0) throw mailboxesRemain(d);
   const claim = await findDomainClaim(deps, d.name);
-  const deleted = eventItem(deps, teamId, 'domain.deleted', domainEventData(d));
+  const deleted = eventItem(deps, teamId, 'domain.deleted', domainEventData(d, deps.config));
   const holds = claim?.teamId === teamId && claim.domainId === id;
   await seedDomainCounter(deps, teamId);
   // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.

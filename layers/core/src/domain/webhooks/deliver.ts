@@ -4,7 +4,7 @@ import { deliveryStore, endpointLimits, webhookStore, type DeliveryRecord, type 
 import { eventStore } from '../../table/events.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPages } from '../../table/ops.ts';
-import { postWebhook, type PostResult } from '../../adapters/node/webhook-poster.ts';
+import type { PostResult } from '../../ports/webhook-poster.ts';
 import { signingSecrets } from './endpoints.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 import type { CheckedTarget } from './target-types.ts';
@@ -244,7 +244,7 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
   try {
     const target: CheckedTarget = await checkTarget(w.endpoint, deps.config.WEBHOOK_TARGETS, deps.dns);
     await takeSecond(deps, w.id);
-    result = await postWebhook(target, deliveryHeaders(w, d, attemptAt), d.payload, DELIVERY.requestTimeoutMs);
+    result = await deps.webhookPoster.post(target, deliveryHeaders(w, d, attemptAt), d.payload, DELIVERY.requestTimeoutMs);
   } catch (error) {
     failure = describeFailure(error);
   } finally {

@@ -24,7 +24,7 @@ const attachmentsOf = async (deps: Deps, e: EmailItem) => {
 };
 
 /** Builds the MIME message of an email with nodemailer's composer. */
-export const composeMessage = async (deps: Deps, row: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean } = { open: false, click: false }): Promise<Buffer> => {
+export const composeMessage = async (deps: Deps, row: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean; origin: string } = { open: false, click: false, origin: '' }): Promise<Buffer> => {
   const e = await withBodies(deps, row, { strict: true });
   const fill = (body: string | null) => (body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body);
   // On a tracked domain the HTML body gets rewritten links and the open pixel (the text part is left alone).

@@ -8,7 +8,7 @@ import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../emai
 import { bareAddress } from '../rules/addresses.ts';
 import { takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
-import { loadDomain } from '../../domains/domain.ts';
+import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
@@ -28,7 +28,7 @@ export const MAX_ATTEMPTS = 12;
 /** Open and click tracking of the sending domain (a domain deleted meanwhile tracks nothing). */
 const trackingOf = async (deps: Deps, e: EmailItem) => {
   const domain = await loadDomain(deps, e.team_id, e.domain_id).catch(() => undefined);
-  return { open: domain?.openTracking === true, click: domain?.clickTracking === true };
+  return { open: domain?.openTracking === true, click: domain?.clickTracking === true, origin: domain ? trackingOrigin(domain, deps.config) : '' };
 };
 
 /** What the worker does with the job afterwards: a retry goes back on the queue as `job`, after the delay. */
