@@ -2,24 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
-import { local, newTeam, testDeps } from '../support/local.ts';
-import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
+import { newTeam, testDeps } from '../support/local.ts';
+import { dashboardUrl, inboxMessageTo, look as lookAt, personIn } from '../support/dashboard.ts';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { signInLink, signInWithPassword } from '@mailstack/core/domain/people/sign-in';
 import { actorIn, teamsOf } from '@mailstack/core/domain/people/memberships';
 import { inviteMember } from '@mailstack/core/domain/people/invitations';
-
-/** Polls the local inbox for a message whose subject contains `subject`, sent to this address. */
-const mailTo = async (address: string, subject: string, timeoutMs = 20_000): Promise<any> => {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
-    const found = store.emails.find((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no message "${subject}" to ${address} reached the local inbox in ${timeoutMs} ms`);
-};
 
 /**
  * A person's own pages in headless Chromium, besides the team's: the one-time password page
@@ -46,7 +34,7 @@ describe('dashboard account pages in a browser', () => {
     await page.locator('form[action="/sign-in/email"]').getByLabel('Email').fill(user.email);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.waitForURL(/notice=link-sent/);
-    const mail = await mailTo(user.email, 'Your mailstack sign-in link');
+    const mail = await inboxMessageTo(user.email, 'Your mailstack sign-in link');
     const link = /href="([^"]+\/password\/[^"]+)"/.exec(mail.body.html)?.[1];
     expect(link).toBeDefined();
 
@@ -93,7 +81,7 @@ describe('dashboard account pages in a browser', () => {
     const second = await newTeam({ name: 'Second team', plan: 'pro' });
     const { user: owner } = await personIn(second.team.id, 'owner');
     await inviteMember(d, await actorIn(d, owner, second.team.id), { email: user.email, role: 'admin' });
-    const mail = await mailTo(user.email, 'You are invited to the team Second team');
+    const mail = await inboxMessageTo(user.email, 'You are invited to the team Second team');
     const invitation = /href="([^"]+\/invitations\/[^"]+)"/.exec(mail.body.html)![1]!;
 
     // Act
