@@ -166,7 +166,10 @@ switch (`${resource} ${action}`) {
       name: values.name ?? 'API key',
       permission: values.sending ? 'sending_access' : 'full_access',
       domainId: values.domain ?? null,
-    }, byOperator('admin CLI'));
+    }, byOperator('admin CLI')).catch((error: unknown) => {
+      if (isApiError(error)) fail(`--domain ${values.domain}: ${error.name}: ${error.message} (GET /domains lists the team's domains)`);
+      throw error;
+    });
     console.log(`# key ${key.id} (${key.permission}${key.domainId ? `, domain ${key.domainId} only` : ''}); the secret is shown only now:`);
     console.log(`RESEND_API_KEY=${secret}`);
     break;

@@ -96,8 +96,14 @@ describe('key audit: keys made outside the dashboard', () => {
       expect(revoked.code).toBe(0);
       const again = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(again.code).toBe(0);
+      // A key restricted to a domain the team does not have is refused, and leaves no line.
+      const bogus = await admin(folder, 'keys', 'create', '--team', team.id, '--sending', '--domain', '0190c2b0-0000-7000-8000-000000000000');
+      expect(bogus.code).toBe(2);
+      expect(bogus.err).toContain('not_found');
       // Assess: newest first; revoking a revoked key again adds no line.
-      const rows = (await auditRows(team.id)).filter((r) => r[2]!.includes(keyId!));
+      const all = await auditRows(team.id);
+      expect(all.filter((r) => r[0] === 'operator (admin CLI)')).toHaveLength(2);
+      const rows = all.filter((r) => r[2]!.includes(keyId!));
       expect(rows).toEqual([
         ['operator (admin CLI)', 'revoked', `ci-deploy (${keyId})`],
         ['operator (admin CLI)', 'created', `ci-deploy (${keyId}, sending_access)`],

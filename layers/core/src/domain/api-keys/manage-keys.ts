@@ -10,14 +10,16 @@ import { auditWrite, byPerson, type KeyActor } from './key-audit.ts';
 
 /**
  * Mints a key for a team; the secret is returned once and only its hash is stored. Every caller
- * (the dashboard, the admin CLI, `npm start`) comes through here, and the key is written together
- * with its line in the team's audit list, naming `by`.
+ * (the dashboard, the admin CLI, `npm start`) comes through here: a domain-scoped key names one of
+ * the team's domains (404 otherwise), and the key is written together with its line in the team's
+ * audit list, naming `by`.
  */
 export const createApiKey = async (
   deps: Deps,
   input: { teamId: string; name: string; permission: Permission; domainId?: string | null },
   by: KeyActor,
 ): Promise<{ key: ApiKey; secret: string }> => {
+  if (input.domainId) await loadDomain(deps, input.teamId, input.domainId);
   const secret = newKeySecret();
   const hash = hashKey(secret);
   const id = deps.ids.next();
@@ -75,13 +77,9 @@ export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string, by
   return true;
 };
 
-/**
- * Mints a key for the actor's team (spec §5 rule 2: only a person in the dashboard does;
- * keys:write). A domain-scoped key names one of the team's domains (404 otherwise).
- */
+/** Mints a key for the actor's team (spec §5 rule 2: only a person in the dashboard does; keys:write). */
 export const mintApiKey = async (deps: Deps, actor: Actor, input: { name: string; permission: Permission; domainId?: string | null }): Promise<{ key: ApiKey; secret: string }> => {
   authorize(actor.role, 'keys:write');
-  if (input.domainId) await loadDomain(deps, actor.team.id, input.domainId);
   return createApiKey(deps, { teamId: actor.team.id, name: input.name.trim().slice(0, 100) || 'API key', permission: input.permission, domainId: input.domainId ?? null }, byPerson(actor.user));
 };
 
