@@ -8,6 +8,7 @@ import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
 import { createTeam, listTeams, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey, listApiKeys, revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
@@ -165,6 +166,9 @@ switch (`${resource} ${action}`) {
       name: values.name ?? 'API key',
       permission: values.sending ? 'sending_access' : 'full_access',
       domainId: values.domain ?? null,
+    }, byOperator('admin CLI')).catch((error: unknown) => {
+      if (isApiError(error)) fail(`--domain ${values.domain}: ${error.name}: ${error.message} (GET /domains lists the team's domains)`);
+      throw error;
     });
     console.log(`# key ${key.id} (${key.permission}${key.domainId ? `, domain ${key.domainId} only` : ''}); the secret is shown only now:`);
     console.log(`RESEND_API_KEY=${secret}`);
@@ -176,7 +180,7 @@ switch (`${resource} ${action}`) {
     }
     break;
   case 'keys revoke': {
-    const ok = await revokeApiKey(deps, await existingTeam(), need('key'));
+    const ok = await revokeApiKey(deps, await existingTeam(), need('key'), byOperator('admin CLI'));
     if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
     console.log(`key ${values.key} revoked; requests with it now answer 401 invalid_api_key`);
     break;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Resend } from 'resend';
 import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import type { LocalHost } from '../lib/local/host.ts';
 
@@ -29,7 +30,7 @@ const GB = 1024 ** 3;
 export const benchLargeEmails = async (host: LocalHost): Promise<void> => {
   const deps = host.deps;
   const team = await createTeam(deps, { name: 'Bench large', plan: 'scale' });
-  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'bench-large', permission: 'full_access' });
+  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'bench-large', permission: 'full_access' }, byOperator('bench-large script'));
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'large.bench.example.com' });
   await resend.domains.verify(domain.data!.id);

@@ -14,6 +14,7 @@ import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
 import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import { loadDomain } from '@mailstack/core/domain/domains/domain';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
@@ -49,7 +50,7 @@ const host = await startLocalHost({
 try {
   const deps = host.deps;
   const team = await createTeam(deps, { name: 'Bench' });
-  const { key, secret } = await createApiKey(deps, { teamId: team.id, name: 'bench', permission: 'full_access' });
+  const { key, secret } = await createApiKey(deps, { teamId: team.id, name: 'bench', permission: 'full_access' }, byOperator('bench script'));
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'bench.example.com' });
   await resend.domains.verify(domain.data!.id);

@@ -85,8 +85,14 @@ export const createDashboard = (options: DashboardOptions) => {
     return next();
   });
 
-  /** The CSRF token of a signed-out form (sets the pre-session cookie when absent). */
+  /**
+   * The CSRF token of a form reachable signed out (sign-in, sign-in link, password, invitation):
+   * the session's when someone is signed in, since that is the token a POST is then held to;
+   * otherwise the pre-session cookie's (set when absent).
+   */
   const preToken = (c: Ctx) => {
+    const session = c.get('session');
+    if (session) return session.csrf;
     let pre = getCookie(c, PRE_COOKIE);
     if (!pre || pre.length < 20) {
       pre = randomBytes(24).toString('base64url');

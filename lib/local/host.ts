@@ -8,6 +8,7 @@ import { createDeps, setDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { tableScheduler } from '@mailstack/core/adapters/aws/table-scheduler';
 import { listTeams, createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
@@ -223,7 +224,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     let firstSignInLink: string | undefined;
     if ((await listTeams(deps)).length === 0) {
       const team = await createTeam(deps, { name: 'Default team' });
-      apiKey = (await createApiKey(deps, { teamId: team.id, name: 'Default key', permission: 'full_access' })).secret;
+      apiKey = (await createApiKey(deps, { teamId: team.id, name: 'Default key', permission: 'full_access' }, byOperator('npm start'))).secret;
       // The first person owns the default team; their sign-in link is printed once.
       const user = await createUser(deps, { email: options.firstUserEmail ?? 'admin@example.com', name: 'Admin' });
       await addMember(deps, team, user, 'owner');

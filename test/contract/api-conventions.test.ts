@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { call, local, newTeam, testDeps } from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
 import { createDeps } from '@mailstack/core/runtime/deps';
 
@@ -70,7 +71,7 @@ describe('API conventions', () => {
   it('refuses a revoked key on its next request with invalid_api_key', async () => {
     const { resend, team, key } = await newTeam();
     expect((await resend.domains.list()).error).toBeNull();
-    await revokeApiKey(testDeps(), team.id, key.id);
+    await revokeApiKey(testDeps(), team.id, key.id, byOperator('test setup'));
     expect((await resend.domains.list()).error).toMatchObject({ statusCode: 401, name: 'invalid_api_key' });
   });
 

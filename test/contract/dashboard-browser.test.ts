@@ -37,6 +37,7 @@ describe('dashboard in a browser', () => {
     await owner.goto(`${dashboardUrl()}/sign-in`);
     await look(owner, 'sign-in');
     await owner.goto(link);
+    await look(owner, 'sign-in-link');
     await owner.getByRole('button', { name: 'Continue' }).click();
     await owner.waitForURL(/\/t\/[0-9a-f-]{36}\/$/);
     teamPath = new URL(owner.url()).pathname;
@@ -71,7 +72,8 @@ describe('dashboard in a browser', () => {
     await look(owner, 'api-key-created');
     await owner.goto(`${dashboardUrl()}${teamPath}api-keys`);
     expect(await owner.content()).not.toContain(secret);
-    expect(await owner.textContent('main')).toMatch(/created\s*Browser key/);
+    // The audit list names who created it.
+    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([expect.stringMatching(/UTC$/), 'admin@example.com', 'created', expect.stringMatching(/^Browser key \(\S+, sending_access\)$/)]);
 
     process.env.RESEND_BASE_URL = local().baseUrl;
     const resend = new Resend(secret);
@@ -101,7 +103,7 @@ describe('dashboard in a browser', () => {
     await owner.goto(`${dashboardUrl()}${teamPath}api-keys`);
     await owner.getByRole('button', { name: 'Revoke key Browser key' }).click();
     await owner.waitForURL(/notice=revoked/);
-    expect(await owner.textContent('main')).toMatch(/revoked\s*Browser key/);
+    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([expect.stringMatching(/UTC$/), 'admin@example.com', 'revoked', expect.stringMatching(/^Browser key \(\S+\)$/)]);
     await look(owner, 'api-keys');
     process.env.RESEND_BASE_URL = local().baseUrl;
     const out = await new Resend(secret).emails.send({ from: `hello@${domain}`, to: 'delivered@resend.dev', subject: 'After revocation', text: 'x' });

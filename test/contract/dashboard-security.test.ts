@@ -6,7 +6,7 @@ import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { createDashboard } from '../../functions/dashboard/app.ts';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { actorIn, addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
-import { mintApiKey } from '@mailstack/core/domain/api-keys/key-audit';
+import { mintApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { signInLink, signInWithLink } from '@mailstack/core/domain/people/sign-in';
 import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
 

@@ -4,6 +4,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
@@ -211,7 +212,7 @@ describe('the SMTP relay', () => {
       ['a wrong password', async (t: Team) => ({ pass: 'ms_wrong' })],
       ['a wrong username', async (t: Team) => ({ pass: t.secret, user: 'admin' })],
       ['a revoked key', async (t: Team) => {
-        await revokeApiKey(testDeps(), t.team.id, t.key.id);
+        await revokeApiKey(testDeps(), t.team.id, t.key.id, byOperator('test setup'));
         return { pass: t.secret };
       }],
     ])('refuses %s with 535 5.7.8 invalid_api_key', async (_case, arrange) => {
@@ -225,7 +226,7 @@ describe('the SMTP relay', () => {
       const t = await sendingTeam();
       const pooled = relayTransport(t.secret, { localAddress: clientAddress(), pool: true });
       acceptedId((await pooled.sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' })).response);
-      await revokeApiKey(testDeps(), t.team.id, t.key.id);
+      await revokeApiKey(testDeps(), t.team.id, t.key.id, byOperator('test setup'));
       const out = await refusal(pooled.sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'two', text: 'x' }));
       expect(out.response).toMatch(/^535 5\.7\.8 invalid_api_key: /);
       pooled.close();

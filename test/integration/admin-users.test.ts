@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { writeState } from '../../lib/local/state.ts';
-import { local, newTeam } from '../support/local.ts';
-import { signInOverHttp } from '../support/dashboard.ts';
+import { listTeams } from '@mailstack/core/domain/teams/manage-teams';
+import { local, newTeam, testDeps } from '../support/local.ts';
+import { personIn, signInOverHttp } from '../support/dashboard.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -27,12 +28,27 @@ const admin = async (folder: string, ...args: string[]): Promise<{ code: number;
   }
 };
 
+/** Writes the state file `npm start` would write, pointing at this test run's host, into a folder of its own. */
+const hostFolder = (): string => {
+  const folder = mkdtempSync(join(tmpdir(), 'mailstack-admin-'));
+  const l = local();
+  writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, inboundPort: l.inbound.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
+  return folder;
+};
+
+/** The rows of the key audit table on a team's API keys page, as [who, what, key] cells. */
+const auditRows = async (teamId: string): Promise<string[][]> => {
+  const owner = await signInOverHttp((await personIn(teamId, 'owner')).link);
+  const page = await (await owner.get(`/t/${teamId}/api-keys`)).text();
+  const audit = /<caption class="skip">Key audit<\/caption>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(page)?.[1] ?? '';
+  return [...audit.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td>([\s\S]*?)<\/td>/g)].slice(1).map((cell) => cell[1]!));
+};
+
 describe('admin CLI: people', () => {
   it('users create makes a person and their team, or adds them to a team with a role, and prints a one-time sign-in link; users link prints a new one', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'mailstack-admin-'));
+    const folder = hostFolder();
     try {
       const l = local();
-      writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, inboundPort: l.inbound.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
       const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
       const made = await admin(folder, 'users', 'create', '--email', email, '--name', 'Cli Person');
       expect(made.err).toBe('');
@@ -62,4 +78,48 @@ describe('admin CLI: people', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+describe('key audit: keys made outside the dashboard', () => {
+  it('keys create and keys revoke from the admin CLI each put a line in the team\'s audit list, naming the operator', async () => {
+    // Prepare
+    const folder = hostFolder();
+    try {
+      const { team } = await newTeam();
+      // Act
+      const made = await admin(folder, 'keys', 'create', '--team', team.id, '--name', 'ci-deploy', '--sending');
+      expect(made.err).toBe('');
+      expect(made.code).toBe(0);
+      const keyId = /^# key (\S+) \(sending_access\)/m.exec(made.out)?.[1];
+      expect(keyId).toBeDefined();
+      const revoked = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
+      expect(revoked.code).toBe(0);
+      const again = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
+      expect(again.code).toBe(0);
+      // A key restricted to a domain the team does not have is refused, and leaves no line.
+      const bogus = await admin(folder, 'keys', 'create', '--team', team.id, '--sending', '--domain', '0190c2b0-0000-7000-8000-000000000000');
+      expect(bogus.code).toBe(2);
+      expect(bogus.err).toContain('not_found');
+      // Assess: newest first; revoking a revoked key again adds no line.
+      const all = await auditRows(team.id);
+      expect(all.filter((r) => r[0] === 'operator (admin CLI)')).toHaveLength(2);
+      const rows = all.filter((r) => r[2]!.includes(keyId!));
+      expect(rows).toEqual([
+        ['operator (admin CLI)', 'revoked', `ci-deploy (${keyId})`],
+        ['operator (admin CLI)', 'created', `ci-deploy (${keyId}, sending_access)`],
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('the default key npm start makes is in the default team\'s audit list, made by the operator through npm start', async () => {
+    // Prepare: the host of this run started on an empty table, so it made the default team and key.
+    const teams = (await listTeams(testDeps())).filter((t) => t.name === 'Default team');
+    expect(teams).toHaveLength(1);
+    // Act
+    const rows = await auditRows(teams[0]!.id);
+    // Assess
+    expect(rows).toContainEqual(['operator (npm start)', 'created', expect.stringMatching(/^Default key \(\S+, full_access\)$/)]);
+  });
 });

@@ -95,3 +95,15 @@ export const inboxMessage = async (subject: string, timeoutMs = 20_000): Promise
   }
   throw new Error(`no message with the subject "${subject}" reached the local inbox in ${timeoutMs} ms`);
 };
+
+/** Polls the local inbox for a message to `address` whose subject contains `subject` (others' mail may share the subject). */
+export const inboxMessageTo = async (address: string, subject: string, timeoutMs = 20_000): Promise<any> => {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const found = store.emails.find((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no message with the subject "${subject}" to ${address} reached the local inbox in ${timeoutMs} ms`);
+};

@@ -4,6 +4,7 @@ import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { createTeam, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import type { PlanName } from '@mailstack/core/domain/teams/plans';
 import type { Permission } from '@mailstack/core/domain/api-keys/api-key';
 
@@ -25,7 +26,7 @@ const sdk = (key: string): Resend => {
 export const newTeam = async (options: { plan?: PlanName; permission?: Permission; name?: string } = {}) => {
   const d = testDeps();
   const team = await createTeam(d, { name: options.name ?? 'Test team', ...(options.plan ? { plan: options.plan } : {}) });
-  const { key, secret } = await createApiKey(d, { teamId: team.id, name: 'test', permission: options.permission ?? 'full_access' });
+  const { key, secret } = await createApiKey(d, { teamId: team.id, name: 'test', permission: options.permission ?? 'full_access' }, byOperator('test setup'));
   return {
     team,
     key,
@@ -33,7 +34,7 @@ export const newTeam = async (options: { plan?: PlanName; permission?: Permissio
     resend: sdk(secret),
     /** Another key of the same team. */
     addKey: async (permission: Permission, domainId?: string) => {
-      const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null });
+      const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null }, byOperator('test setup'));
       return { ...made, resend: sdk(made.secret) };
     },
     setPlan: (plan: PlanName) => updateTeam(d, team.id, { plan }),

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { listApiKeys } from '@mailstack/core/domain/api-keys/manage-keys';
-import { listAudit, mintApiKey, revokeApiKeyAs } from '@mailstack/core/domain/api-keys/key-audit';
+import { listApiKeys, mintApiKey, revokeApiKeyAs } from '@mailstack/core/domain/api-keys/manage-keys';
+import { listAudit } from '@mailstack/core/domain/api-keys/key-audit';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { allows } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv, Ctx } from '../app.ts';
@@ -23,7 +23,7 @@ ${mayWrite ? postForm(csrf, `${t}/api-keys`, html`<label>Name <input name="name"
 <label>Domain <select name="domain_id"><option value="">All domains</option>${domains.map((d) => html`<option value="${d.id}">${d.name}</option>`)}</select></label><button>Create key</button>`) : html`<p class="muted">Your role (${actor.role}) may see keys but not create or revoke them.</p>`}
 ${table('API keys', ['Name', 'Permission', 'Domain', 'Created', 'Last used', 'Status', ''], [...keys].reverse().map((k) => html`<tr><td>${k.name}</td><td>${k.permission}</td><td>${k.domainId ? domainName.get(k.domainId) ?? k.domainId : 'all'}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${badge(k.revoked ? 'revoked' : 'active')}</td><td>${!k.revoked && mayWrite ? button(csrf, `${t}/api-keys/${k.id}/revoke`, 'Revoke', 'danger', `Revoke key ${k.name}`) : ''}</td></tr>`), 'No keys yet.')}
 <h2>Audit</h2>
-${table('Key audit', ['When', 'Who', 'What', 'Key'], audit.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.actor}</td><td>${a.action === 'api_key.created' ? 'created' : 'revoked'}</td><td>${a.subject}</td></tr>`), 'No key has been created or revoked from the dashboard yet.')}`, c.req.query('notice'));
+${table('Key audit', ['When', 'Who', 'What', 'Key'], audit.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.actor}</td><td>${a.action === 'api_key.created' ? 'created' : 'revoked'}</td><td>${a.subject}</td></tr>`), 'No key has been created or revoked yet.')}`, c.req.query('notice'));
 };
 
 export const registerApiKeys = (app: Hono<DashboardEnv>): void => {

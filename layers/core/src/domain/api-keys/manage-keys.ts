@@ -1,13 +1,25 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, putItem, queryAll, updateItem } from '../../table/ops.ts';
+import { getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { authorize } from '../people/roles.ts';
+import type { Actor } from '../people/memberships.ts';
+import { loadDomain } from '../domains/domain.ts';
 import { apiKeyFromItem, hashKey, newKeySecret, type ApiKey, type Permission } from './api-key.ts';
+import { auditWrite, byPerson, type KeyActor } from './key-audit.ts';
 
-/** Mints a key for a team; the secret is returned once and only its hash is stored. */
+/**
+ * Mints a key for a team; the secret is returned once and only its hash is stored. Every caller
+ * (the dashboard, the admin CLI, `npm start`) comes through here: a domain-scoped key names one of
+ * the team's domains (404 otherwise), and the key is written together with its line in the team's
+ * audit list, naming `by`.
+ */
 export const createApiKey = async (
   deps: Deps,
   input: { teamId: string; name: string; permission: Permission; domainId?: string | null },
+  by: KeyActor,
 ): Promise<{ key: ApiKey; secret: string }> => {
+  if (input.domainId) await loadDomain(deps, input.teamId, input.domainId);
   const secret = newKeySecret();
   const hash = hashKey(secret);
   const id = deps.ids.next();
@@ -24,8 +36,11 @@ export const createApiKey = async (
     revoked: false,
     created_at: new Date(deps.clock.now()).toISOString(),
   };
-  if (!(await putItem(deps, item, { exists: false }))) throw new Error('a new key collided with an existing one; create it again');
-  return { key: apiKeyFromItem(item), secret };
+  const key = apiKeyFromItem(item);
+  const subject = `${key.name} (${key.id}, ${key.permission}${key.domainId ? `, domain ${key.domainId}` : ''})`;
+  const out = await transact(deps, [{ put: item, when: { exists: false } }, auditWrite(deps, input.teamId, by, 'api_key.created', subject)]);
+  if (!out.ok) throw new Error('a new key collided with an existing one; create it again');
+  return { key, secret };
 };
 
 /** Finds the key record for a presented secret (strongly consistent, so revocation is immediate). */
@@ -47,10 +62,29 @@ export const markKeyUsed = async (deps: Deps, key: ApiKey, secret: string): Prom
   await updateItem(deps, keys.apiKey.item(hashKey(secret)), { set: { last_used_at: new Date(now).toISOString() } }, { exists: true });
 };
 
-/** Revokes a key by id; the next request with it answers 401 invalid_api_key. */
-export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string): Promise<boolean> => {
+/**
+ * Revokes a key by id (false when the team has no such key); the next request with it answers 401
+ * invalid_api_key. The revocation is written together with its line in the audit list, naming
+ * `by`; revoking a key already revoked changes nothing and adds no line.
+ */
+export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string, by: KeyActor): Promise<boolean> => {
   const found = (await listApiKeys(deps, teamId)).find((k) => k.id === keyId);
   if (!found) return false;
-  await updateItem(deps, keys.apiKey.item(found.hash), { set: { revoked: true } });
+  await transact(deps, [
+    { update: keys.apiKey.item(found.hash), change: { set: { revoked: true } }, when: { attr: 'revoked', eq: false } },
+    auditWrite(deps, teamId, by, 'api_key.revoked', `${found.name} (${found.id})`),
+  ]);
   return true;
+};
+
+/** Mints a key for the actor's team (spec §5 rule 2: only a person in the dashboard does; keys:write). */
+export const mintApiKey = async (deps: Deps, actor: Actor, input: { name: string; permission: Permission; domainId?: string | null }): Promise<{ key: ApiKey; secret: string }> => {
+  authorize(actor.role, 'keys:write');
+  return createApiKey(deps, { teamId: actor.team.id, name: input.name.trim().slice(0, 100) || 'API key', permission: input.permission, domainId: input.domainId ?? null }, byPerson(actor.user));
+};
+
+/** Revokes a key of the actor's team (keys:write); 404 when the team has no such key. */
+export const revokeApiKeyAs = async (deps: Deps, actor: Actor, keyId: string): Promise<void> => {
+  authorize(actor.role, 'keys:write');
+  if (!(await revokeApiKey(deps, actor.team.id, keyId, byPerson(actor.user)))) throw notFound('API key');
 };
