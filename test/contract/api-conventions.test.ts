@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { call, local, newTeam, testDeps } from '../support/local.ts';
+import { call, local, newTeam, ownLoopbackAddress, testDeps } from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
@@ -138,7 +138,7 @@ describe('API conventions', () => {
 
   it('answers 429 with Retry-After after more than 20 failed authentications a minute from one address', async () => {
     await awaitFreshWindow(10);
-    const address = `127.0.0.${10 + Math.floor(Math.random() * 200)}`;
+    const address = ownLoopbackAddress();
     for (let n = 0; n < 20; n++) {
       expect((await fromAddress(address, 'GET', '/domains', { authorization: 'Bearer ms_wrong' })).status).toBe(401);
     }

@@ -10,7 +10,7 @@ import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from '../../lib/local/certificate.ts';
-import { local, testDeps } from '../support/local.ts';
+import { local, ownLoopbackAddress, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { eventsOf } from '../support/events.ts';
 import { acceptedId, rawSession, relayTransport } from '../support/smtp.ts';
@@ -35,7 +35,8 @@ const refusal = async (send: Promise<unknown>) => {
 };
 
 /** A distinct client address per test, so failed-authentication windows never meet. */
-const clientAddress = () => `127.0.0.${2 + Math.floor(Math.random() * 250)}`;
+/** A loopback address of the test's own among millions, so no other test's failed logins share its window. */
+const clientAddress = ownLoopbackAddress;
 
 const ATTACHMENT = Buffer.from('attached bytes');
 

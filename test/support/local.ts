@@ -57,3 +57,6 @@ export const call = async (method: string, path: string, options: { key?: string
   try { json = JSON.parse(text); } catch { json = undefined; }
   return { status: res.status, headers: res.headers, json, text };
 };
+
+/** A loopback address of its own (127.x.y.z, x ≥ 1), so per-address windows of other tests stay untouched. */
+export const ownLoopbackAddress = (): string => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;

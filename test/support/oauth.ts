@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 import { local } from './local.ts';
 import type { HttpSession } from './dashboard.ts';
 
-/** A loopback address of its own (127.x.y.z), so per-address windows of other tests stay untouched. */
-export const ownLoopbackAddress = (): string => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+export { ownLoopbackAddress } from './local.ts';
+import { ownLoopbackAddress } from './local.ts';
 
 /** A raw HTTP call from a chosen loopback address. */
 export const callFrom = (localAddress: string, method: string, path: string, body?: unknown) =>
