@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, newTeam } from '../support/local.ts';
+import { call, local, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import {
   MAX_ATTACHMENTS, MAX_CONTACT_PROPERTIES, MAX_CUSTOM_HEADERS, MAX_DISPLAY_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH, MAX_REPLY_TO,
@@ -75,6 +75,37 @@ describe('broadcast bodies (copied onto every recipient\'s email)', () => {
     const replyTo = Array.from({ length: MAX_REPLY_TO + 1 }, (_, i) => `r${i}@example.com`);
     refused(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, from: t.from, subject: 'News', html: '<p>x</p>', reply_to: replyTo } }), /`reply_to`/, MAX_REPLY_TO);
   });
+});
+
+describe('a broadcast whose rendering grows past the bound', () => {
+  it('is delivered to each recipient whole, and GET /emails/{id} returns the rendered body (it is kept off the row)', async () => {
+    // 600 placeholders of a 1,000-character property: 13 KB of HTML renders to 600 KB per recipient.
+    const t = await sendingTeam();
+    await t.resend.contactProperties.create({ key: 'bio', type: 'string' });
+    const bio = 'b'.repeat(1000);
+    const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const contact = await call('POST', '/contacts', { key: t.secret, body: { email: `reader-${t.team.id.slice(-8)}@example.com`, properties: { bio }, segments: [segmentId] } });
+    accepted(contact, 201);
+    const subject = `Grown ${t.team.id.slice(-8)}`;
+    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, from: t.from, subject, html: `<p>${'{{{bio}}}'.repeat(600)}</p>`, send: true } });
+    accepted(made, 201);
+    const rendered = `<p>${bio.repeat(600)}</p>`;
+    const deadline = Date.now() + 60_000;
+    let mail: any;
+    while (!mail && Date.now() < deadline) {
+      const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+      mail = store.emails.find((e) => e.subject === subject);
+      if (!mail) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(mail, 'the broadcast email reached the inbox').toBeDefined();
+    // Compared by content, not printed: a failure here would otherwise print 600 KB.
+    const inboxHtml: string = mail.body.html;
+    expect(inboxHtml.includes(rendered), `the inbox holds the rendered body (${inboxHtml.length} characters)`).toBe(true);
+    const list = await call('GET', '/emails?limit=10', { key: t.secret });
+    const email = list.json.data.find((e: any) => e.subject === subject);
+    const stored: string = (await call('GET', `/emails/${email.id}`, { key: t.secret })).json.html ?? '';
+    expect(stored === rendered, `GET /emails/{id} returns the rendered body (${stored.length} characters)`).toBe(true);
+  }, 90_000);
 });
 
 describe('an email\'s headers, tags, reply_to, attachments and display names', () => {
