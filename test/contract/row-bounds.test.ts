@@ -69,6 +69,16 @@ describe('broadcast bodies (copied onto every recipient\'s email)', () => {
     expect((await call('GET', `/broadcasts/${made.json.id}`, { key: t.secret })).json.html).toBe(htmlOfBytes(MAX_STORED_BODY_BYTES));
   });
 
+  it('a broadcast from a template with variables past the bound is 422', async () => {
+    const t = await sendingTeam();
+    const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const template = await call('POST', '/templates', { key: t.secret, body: { name: 'T', html: '<p>{{{greeting}}}</p>', subject: 'S', from: t.from } });
+    accepted(template, 201);
+    const big = { greeting: 'x'.repeat(450_000) };
+    refused(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, template: { id: template.json.id, variables: big } } }), /`template\.variables`/, MAX_TEMPLATE_VARIABLES_BYTES);
+    accepted(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, template: { id: template.json.id, variables: { greeting: 'hello' } } } }), 201);
+  });
+
   it('a broadcast with more reply_to addresses than the bound is 422', async () => {
     const t = await sendingTeam();
     const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;

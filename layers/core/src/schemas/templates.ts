@@ -66,7 +66,11 @@ export type UpdateTemplateRequest = v.InferOutput<typeof UpdateTemplateRequest>;
 /** `template` on POST /emails and each batch item: a template's id or alias, and its variables. */
 export const EmailTemplateRef = v.strictObject({
   id: v.pipe(v.string('is required: the id or alias of a template.'), v.minLength(1, 'is required: the id or alias of a template.')),
-  variables: v.optional(v.record(v.string(), v.union([v.string(), v.number()], 'must be a string or a number.'), 'must be an object of variable names to strings or numbers.')),
+  variables: v.optional(v.pipe(
+    v.record(v.string(), v.union([v.string(), v.number()], 'must be a string or a number.'), 'must be an object of variable names to strings or numbers.'),
+    // A broadcast keeps them on its row.
+    v.check((vars) => Buffer.byteLength(JSON.stringify(vars)) <= MAX_TEMPLATE_VARIABLES_BYTES, `must be at most ${MAX_TEMPLATE_VARIABLES_BYTES} bytes of JSON together.`),
+  )),
 });
 
 // Responses.
