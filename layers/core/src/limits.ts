@@ -65,7 +65,7 @@ export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 /*
  * Fields kept whole on one table row (DynamoDB's item limit is 400 KB): each has a bound, checked
  * before storage, so a hostile request is a 422 naming the field, never a failed write. Taken
- * together, every one at its bound with 3-byte characters, an email's row stays near 300 KB.
+ * together, every one at its bound with 3-byte characters, an email's row stays near 320 KB.
  */
 
 /**
@@ -78,6 +78,13 @@ export const MAX_STORED_BODY_BYTES = 100 * 1024;
 
 /** A template's `variables` together (their JSON, fallback values included): at most this many bytes. */
 export const MAX_TEMPLATE_VARIABLES_BYTES = 64 * 1024;
+
+/**
+ * A subject: at most this many characters (RFC 5322's line length), as given and as rendered
+ * from a template. A broadcast's subject rendered for one recipient is cut to it (the broadcast is
+ * already sending; a placeholder takes a property value of up to 1,000 characters).
+ */
+export const MAX_SUBJECT_LENGTH = 998;
 
 /** Custom `headers` of an email: at most this many. */
 export const MAX_CUSTOM_HEADERS = 20;

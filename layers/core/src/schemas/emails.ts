@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Id, ReplyToList, Timestamp } from './common.ts';
 import { EmailTemplateRef } from './templates.ts';
-import { MAX_TAGS } from '../limits.ts';
+import { MAX_SUBJECT_LENGTH, MAX_TAGS } from '../limits.ts';
 
 const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
 const Tag = v.strictObject({
@@ -14,7 +14,7 @@ export const SendEmailRequest = v.pipe(
   v.strictObject({
     from: v.optional(v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.')),
     to: AddressOrList('to'),
-    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(998, 'must be at most 998 characters.'))),
+    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`))),
     cc: v.optional(AddressOrList('cc')),
     bcc: v.optional(AddressOrList('bcc')),
     reply_to: v.optional(ReplyToList),

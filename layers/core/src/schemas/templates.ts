@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
-import { MAX_TEMPLATE_VARIABLES_BYTES } from '../limits.ts';
+import { MAX_SUBJECT_LENGTH, MAX_TEMPLATE_VARIABLES_BYTES } from '../limits.ts';
 import { ReplyToList, StoredBody } from './common.ts';
 
 /** Variable names the service fills itself (contact fields, the unsubscribe link), so a template may not declare them. */
@@ -51,7 +51,7 @@ export const CreateTemplateRequest = v.strictObject({
   name: v.pipe(v.string('is required.'), v.minLength(1, 'is required.'), v.maxLength(200, 'must be at most 200 characters.')),
   html: v.pipe(v.string('is required: the template body.'), v.minLength(1, 'is required: the template body.'), StoredBody),
   alias: v.optional(Alias),
-  subject: v.optional(v.nullable(Text(998))),
+  subject: v.optional(v.nullable(Text(MAX_SUBJECT_LENGTH))),
   text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
   from: v.optional(v.nullable(v.string('must be a sender such as `Acme <hello@acme.com>`.'))),
   reply_to: v.optional(ReplyTo),

@@ -14,7 +14,7 @@ import { countSends } from '../quotas/reserve-quota.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import type { EmailItem, SendJob } from '../emails/email.ts';
 import { storeLargeContent } from '../emails/email-content.ts';
-import { MAX_STORED_BODY_BYTES } from '../../limits.ts';
+import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
 import { slotAt, storedSchedule } from './plan.ts';
@@ -47,7 +47,7 @@ const recipientEmail = (b: BroadcastItem, contact: Contact, lookup: ReturnType<t
   const id = recipientEmailId(b.id, contact.id);
   return {
     type: 'email', id, team_id: b.team_id, from: parseMailbox(b.from, 'from').formatted, to: [contact.email], cc: [], bcc: [], reply_to: b.reply_to ?? [],
-    subject: render(b.subject, lookup, 'text'),
+    subject: render(b.subject, lookup, 'text').slice(0, MAX_SUBJECT_LENGTH).replace(/[\uD800-\uDBFF]$/, ''),
     html: b.html === null ? null : preheader(b.preview_text) + render(b.html, lookup, 'html'),
     text: b.text === null ? null : render(b.text, lookup, 'text'),
     headers: null, tags: [], topic_id: b.topic_id, attachment_chunks: 0, attachments: [], status: 'queued', created_at: now, scheduled_at: null,
