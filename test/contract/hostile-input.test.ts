@@ -39,6 +39,11 @@ const body = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify({ id: value, email: value, name: value, properties: { key: value }, scheduled_at: value, limit: value })),
   fc.constantFrom('[]', '[{}]', '"s"', '5', 'null', 'true', '{', '{"a":', '\u0000', '{"email":"a@b.co","properties":{"x":1e308}}', '{"fallback_value":-1e-300}', '{"scheduled_at":"2025-02-30T10:00:00Z"}'),
   fc.integer({ min: 1, max: 200 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
+  // Strings past the table's 400 KB item limit in the fields a route might keep on a row.
+  fc.record({
+    field: fc.constantFrom('html', 'text', 'name', 'subject', 'from', 'description', 'reply_to', 'preview_text', 'alias', 'email', 'endpoint', 'fallback_value', 'key'),
+    size: fc.integer({ min: 400_000, max: 600_000 }),
+  }).map(({ field, size }) => JSON.stringify({ [field]: 'x'.repeat(size) })),
   fc.constant(undefined),
 );
 

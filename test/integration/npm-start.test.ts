@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../lib/local/ports.ts';
+import { LINK_SECRET_FILE } from '../../lib/local/link-secret.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -128,8 +130,21 @@ describe('npm start', () => {
 
       const b = await startOn(dirB);
       const pathB = await linkOn(b.base, b.key!);
-      // Two fresh data directories: two secrets, so neither host honours the other's link.
-      expect(pathA.split('.').at(-1)).not.toBe(pathB.split('.').at(-1));
+      // Two fresh data directories: two secrets of their own, none committed.
+      const secretOf = (dir: string) => readFileSync(join(dir, LINK_SECRET_FILE), 'utf8').trim();
+      const [secretA, secretB] = [secretOf(dirA), secretOf(dirB)];
+      expect(secretA.length).toBeGreaterThanOrEqual(32);
+      expect(secretB.length).toBeGreaterThanOrEqual(32);
+      expect(secretA).not.toBe(secretB);
+      // A link for B's own contact, the same claims signed with A's secret instead: B refuses it
+      // (with one secret for both, this would be B's own link, and open the page).
+      expect((await fetch(`${b.base}${pathB}`)).status).toBe(200);
+      const [prefix, token] = [pathB.slice(0, pathB.lastIndexOf('/') + 1), pathB.slice(pathB.lastIndexOf('/') + 1)];
+      const [keyId, payload] = token.split('.') as [string, string, string];
+      const signedByA = `${prefix}${keyId}.${payload}.${createHmac('sha256', secretA).update(`${keyId}.${payload}`).digest('base64url')}`;
+      expect(signedByA).not.toBe(pathB);
+      expect((await fetch(`${b.base}${signedByA}`)).status).toBe(404);
+      // And each host refuses the other's links.
       expect((await fetch(`${b.base}${pathA}`)).status).toBe(404);
       expect((await fetch(`${a.base}${pathB}`)).status).toBe(404);
 

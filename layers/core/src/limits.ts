@@ -64,3 +64,54 @@ export const OAUTH_CONSENT_SECONDS = 15 * 60;
 
 /** The largest inbound message a mailbox accepts (bytes of raw MIME); larger mail is refused at SMTP with 552. */
 export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
+
+/*
+ * Fields kept whole on one table row (DynamoDB's item limit is 400 KB): each has a bound, checked
+ * before storage, so a hostile request is a 422 naming the field, never a failed write. Taken
+ * together, every one at its bound with 3-byte characters, an email's row stays near 320 KB.
+ */
+
+/**
+ * A template's or a broadcast's `html`, and its `text`: each at most this many bytes (UTF-8).
+ * They stay on their row (a broadcast's bodies are also rendered onto each recipient's email);
+ * mail clients clip messages past about 100 KB. An email's own bodies are not bound by this: past
+ * CONTENT_INLINE_MAX_BYTES they go to the content store, up to the body ceiling.
+ */
+export const MAX_STORED_BODY_BYTES = 100 * 1024;
+
+/** A template's `variables` together (their JSON, fallback values included): at most this many bytes. */
+export const MAX_TEMPLATE_VARIABLES_BYTES = 64 * 1024;
+
+/**
+ * A subject: at most this many characters (RFC 5322's line length), as given and as rendered
+ * from a template. A broadcast's subject rendered for one recipient is cut to it (the broadcast is
+ * already sending; a placeholder takes a property value of up to 1,000 characters).
+ */
+export const MAX_SUBJECT_LENGTH = 998;
+
+/** Custom `headers` of an email: at most this many. */
+export const MAX_CUSTOM_HEADERS = 20;
+
+/** A custom header's name: at most this many characters. */
+export const MAX_HEADER_NAME_LENGTH = 100;
+
+/** A custom header's value: at most this many characters (RFC 5322's line length). */
+export const MAX_HEADER_VALUE_LENGTH = 998;
+
+/** `tags` of an email: at most this many. */
+export const MAX_TAGS = 50;
+
+/** `reply_to` addresses of an email, template or broadcast: at most this many. */
+export const MAX_REPLY_TO = 20;
+
+/** `attachments` of an email: at most this many (their total size is capped per plan, spec §8). */
+export const MAX_ATTACHMENTS = 50;
+
+/** An attachment's `content_type`: at most this many characters. */
+export const MAX_CONTENT_TYPE_LENGTH = 255;
+
+/** A display name in an address (`Name <user@host>`): at most this many characters. */
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+
+/** Contact properties a team may define (every contact's row holds a value for each). */
+export const MAX_CONTACT_PROPERTIES = 50;

@@ -1,20 +1,20 @@
 import * as v from 'valibot';
 import { EmailTemplateRef } from './templates.ts';
-import { Id, Timestamp } from './common.ts';
+import { Id, ReplyToList, StoredBody, Timestamp } from './common.ts';
+import { MAX_SUBJECT_LENGTH } from '../limits.ts';
 
 const IdOf = (what: string) => v.pipe(v.string(`must be the id of a ${what}.`), v.uuid(`must be the id of a ${what}.`));
-const ReplyTo = v.union([v.string(), v.array(v.string())], 'must be an address or an array of addresses.');
 
 const fields = {
   name: v.optional(v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(200, 'must be at most 200 characters.')))),
   segment_id: v.optional(IdOf('segment')),
   audience_id: v.optional(IdOf('segment (audiences are segments)')),
   from: v.optional(v.string('must be a sender such as `Acme <news@acme.com>`.')),
-  subject: v.optional(v.pipe(v.string('must be a string.'), v.minLength(1, 'may not be empty.'), v.maxLength(998, 'must be at most 998 characters.'))),
-  reply_to: v.optional(v.nullable(ReplyTo)),
+  subject: v.optional(v.pipe(v.string('must be a string.'), v.minLength(1, 'may not be empty.'), v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`))),
+  reply_to: v.optional(v.nullable(ReplyToList)),
   preview_text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(500, 'must be at most 500 characters.')))),
-  html: v.optional(v.nullable(v.string('must be a string.'))),
-  text: v.optional(v.nullable(v.string('must be a string.'))),
+  html: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
+  text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
   topic_id: v.optional(v.nullable(IdOf('topic'))),
   template: v.optional(EmailTemplateRef),
 };

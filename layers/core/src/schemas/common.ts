@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-
+import { MAX_REPLY_TO, MAX_STORED_BODY_BYTES } from '../limits.ts';
 
 /** A UUID (any version), as every resource id is. */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID.'));
@@ -48,3 +48,12 @@ export const Deleted = <const O extends string>(object: O) => v.object({ object:
 export const ListOf = <S extends v.GenericSchema>(item: S) => v.object({ object: v.literal('list'), has_more: v.boolean(), data: v.array(item) });
 /** An HTML page (hosted preference and unsubscribe pages). */
 export const HtmlPage = v.pipe(v.string(), v.description('An HTML page.'));
+
+/** A template's or a broadcast's `html` or `text`, kept whole on its row: at most MAX_STORED_BODY_BYTES. */
+export const StoredBody = v.maxBytes<string, number, string>(MAX_STORED_BODY_BYTES, `must be at most ${MAX_STORED_BODY_BYTES} bytes (UTF-8); it is kept whole with the rest of its record.`);
+
+/** `reply_to`: one address or a list of at most MAX_REPLY_TO (each is checked as a mailbox where it is used). */
+export const ReplyToList = v.union(
+  [v.string(), v.pipe(v.array(v.string()), v.maxLength(MAX_REPLY_TO, `may hold at most ${MAX_REPLY_TO} addresses.`))],
+  `must be an address or an array of at most ${MAX_REPLY_TO} addresses.`,
+);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from './common.ts';
+import { Id, ReplyToList, Timestamp } from './common.ts';
 import { EmailTemplateRef } from './templates.ts';
+import { MAX_SUBJECT_LENGTH, MAX_TAGS } from '../limits.ts';
 
 const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
 const Tag = v.strictObject({
@@ -13,15 +14,16 @@ export const SendEmailRequest = v.pipe(
   v.strictObject({
     from: v.optional(v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.')),
     to: AddressOrList('to'),
-    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(998, 'must be at most 998 characters.'))),
+    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`))),
     cc: v.optional(AddressOrList('cc')),
     bcc: v.optional(AddressOrList('bcc')),
-    reply_to: v.optional(AddressOrList('reply_to')),
+    reply_to: v.optional(ReplyToList),
     html: v.optional(v.string('must be a string.')),
     text: v.optional(v.string('must be a string.')),
+    // Their count and sizes are checked by the send rules (rules/headers.ts, rules/attachments.ts).
     headers: v.optional(v.record(v.string(), v.unknown(), 'must be an object of header names to string values.')),
     attachments: v.optional(v.array(v.unknown(), 'must be an array.')),
-    tags: v.optional(v.array(Tag, 'must be an array of {name, value}.')),
+    tags: v.optional(v.pipe(v.array(Tag, 'must be an array of {name, value}.'), v.maxLength(MAX_TAGS, `may hold at most ${MAX_TAGS} tags.`))),
     scheduled_at: v.optional(v.string('must be an ISO 8601 date-time.')),
     topic_id: v.optional(v.nullable(v.pipe(v.string(), v.uuid('must be the id of a topic.')))),
     template: v.optional(EmailTemplateRef),

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { MAX_SUBJECT_LENGTH, MAX_TEMPLATE_VARIABLES_BYTES } from '../limits.ts';
+import { ReplyToList, StoredBody } from './common.ts';
 
 /** Variable names the service fills itself (contact fields, the unsubscribe link), so a template may not declare them. */
 export const RESERVED_VARIABLES = ['FIRST_NAME', 'LAST_NAME', 'EMAIL', 'UNSUBSCRIBE_URL', 'RESEND_UNSUBSCRIBE_URL', 'CONTACT', 'THIS'] as const;
@@ -37,19 +39,20 @@ const Variables = v.pipe(
   v.array(Variable, 'must be an array of {key, type, fallback_value}.'),
   v.maxLength(50, 'may hold at most 50 variables.'),
   v.check((list) => new Set(list.map((x) => x.key)).size === list.length, 'declares the same `key` twice.'),
+  v.check((list) => Buffer.byteLength(JSON.stringify(list)) <= MAX_TEMPLATE_VARIABLES_BYTES, `must be at most ${MAX_TEMPLATE_VARIABLES_BYTES} bytes of JSON together (keys and fallback values).`),
 );
 
-const ReplyTo = v.nullable(v.union([v.string(), v.array(v.string())], 'must be an address or an array of addresses.'));
+const ReplyTo = v.nullable(ReplyToList);
 const Text = (max: number) => v.pipe(v.string('must be a string.'), v.maxLength(max, `must be at most ${max} characters.`));
 const Alias = v.nullable(v.pipe(v.string('must be a string.'), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'must be 1 to 100 letters, digits, `_`, `-` or `.`, starting with a letter or digit.'), v.check((a) => !/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(a), 'must not look like a template id (a UUID).')));
 
 /** POST /templates */
 export const CreateTemplateRequest = v.strictObject({
   name: v.pipe(v.string('is required.'), v.minLength(1, 'is required.'), v.maxLength(200, 'must be at most 200 characters.')),
-  html: v.pipe(v.string('is required: the template body.'), v.minLength(1, 'is required: the template body.')),
+  html: v.pipe(v.string('is required: the template body.'), v.minLength(1, 'is required: the template body.'), StoredBody),
   alias: v.optional(Alias),
-  subject: v.optional(v.nullable(Text(998))),
-  text: v.optional(v.nullable(v.string('must be a string.'))),
+  subject: v.optional(v.nullable(Text(MAX_SUBJECT_LENGTH))),
+  text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
   from: v.optional(v.nullable(v.string('must be a sender such as `Acme <hello@acme.com>`.'))),
   reply_to: v.optional(ReplyTo),
   variables: v.optional(v.nullable(Variables)),
@@ -63,7 +66,11 @@ export type UpdateTemplateRequest = v.InferOutput<typeof UpdateTemplateRequest>;
 /** `template` on POST /emails and each batch item: a template's id or alias, and its variables. */
 export const EmailTemplateRef = v.strictObject({
   id: v.pipe(v.string('is required: the id or alias of a template.'), v.minLength(1, 'is required: the id or alias of a template.')),
-  variables: v.optional(v.record(v.string(), v.union([v.string(), v.number()], 'must be a string or a number.'), 'must be an object of variable names to strings or numbers.')),
+  variables: v.optional(v.pipe(
+    v.record(v.string(), v.union([v.string(), v.number()], 'must be a string or a number.'), 'must be an object of variable names to strings or numbers.'),
+    // A broadcast keeps them on its row.
+    v.check((vars) => Buffer.byteLength(JSON.stringify(vars)) <= MAX_TEMPLATE_VARIABLES_BYTES, `must be at most ${MAX_TEMPLATE_VARIABLES_BYTES} bytes of JSON together.`),
+  )),
 });
 
 // Responses.

@@ -51,6 +51,7 @@
  * | contacts of a segment                | pk TEAM#<t>#CONTACTS, sk begins MEMBER#<segmentId>#              |
  * | segment by id, segments of a team    | pk TEAM#<t>, sk SEGMENT#<id>                                     |
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
+ * | contact property count               | pk TEAM#<t>, sk PROPCOUNT                                        |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | provider send line per region & rate | pk PACE#<region>, sk LINE#<rate> (next: second × rate + place)   |
@@ -229,6 +230,7 @@ export const keys = {
   contactProperty: {
     item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `PROP#${id}` }),
     keyGuard: (teamId: string, key: string) => ({ pk: team(teamId), sk: `PROPKEY#${key}` }),
+    counter: (teamId: string) => ({ pk: team(teamId), sk: 'PROPCOUNT' }),
     partition: (teamId: string) => team(teamId),
     prefix: 'PROP#',
   },

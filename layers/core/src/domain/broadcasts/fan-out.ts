@@ -13,6 +13,8 @@ import { getTeam } from '../teams/team.ts';
 import { countSends } from '../quotas/reserve-quota.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import type { EmailItem, SendJob } from '../emails/email.ts';
+import { storeLargeContent } from '../emails/email-content.ts';
+import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
 import { slotAt, storedSchedule } from './plan.ts';
@@ -45,13 +47,25 @@ const recipientEmail = (b: BroadcastItem, contact: Contact, lookup: ReturnType<t
   const id = recipientEmailId(b.id, contact.id);
   return {
     type: 'email', id, team_id: b.team_id, from: parseMailbox(b.from, 'from').formatted, to: [contact.email], cc: [], bcc: [], reply_to: b.reply_to ?? [],
-    subject: render(b.subject, lookup, 'text'),
+    subject: render(b.subject, lookup, 'text').slice(0, MAX_SUBJECT_LENGTH).replace(/[\uD800-\uDBFF]$/, ''),
     html: b.html === null ? null : preheader(b.preview_text) + render(b.html, lookup, 'html'),
     text: b.text === null ? null : render(b.text, lookup, 'text'),
     headers: null, tags: [], topic_id: b.topic_id, attachment_chunks: 0, attachments: [], status: 'queued', created_at: now, scheduled_at: null,
     message_id: `<${id}@${b.domain_name}>`, provider_message_id: null, domain_id: b.domain_id!, region: b.region!, attempts: 0, failure_reason: null, updated_at: now,
     broadcast_id: b.id, contact_id: contact.id, slot_at: new Date(slot).toISOString(),
   };
+};
+
+/**
+ * A recipient's email as its row keeps it. The broadcast's bodies are bounded (MAX_STORED_BODY_BYTES
+ * each), but rendering can grow them (every placeholder takes a property value of up to 1,000
+ * characters): a rendered body past that bound goes to the content store, as a large email's does,
+ * so the row stays inside the table's item limit. Its key is the email's, so a resumed page
+ * rewrites the same object.
+ */
+const offTheRow = async (deps: Deps, email: EmailItem): Promise<EmailItem> => {
+  const stored = await storeLargeContent(deps, email.team_id, email.id, { html: email.html, text: email.text, attachments: Buffer.alloc(0) }, MAX_STORED_BODY_BYTES);
+  return stored.refs ? { ...email, html: stored.html, text: stored.text, content_refs: stored.refs } : email;
 };
 
 /**
@@ -102,13 +116,13 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void>
     }
     if (!canceled) {
       const nowIso = new Date(now).toISOString();
-      const rows = eligible.map((c, k) => {
-        const email = recipientEmail(b, c, recipientLookup(c, declared!, b.template_variables), slotAt(plan, cp.index + k), nowIso);
+      const rows = await Promise.all(eligible.map(async (c, k) => {
+        const email = await offTheRow(deps, recipientEmail(b, c, recipientLookup(c, declared!, b.template_variables), slotAt(plan, cp.index + k), nowIso));
         return {
           email: { ...keys.email.item(b.team_id, email.id), ...keys.email.listing(b.team_id, email.id), ...keys.email.sendDue(email.id, email.slot_at!), ...email },
           recipient: { ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: email.id, status: 'queued', updated_at: nowIso },
         };
-      });
+      }));
       await writeRecipients(deps, rows);
       await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
       await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {

@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { countItems, getItem, putItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { MAX_CONTACT_PROPERTIES } from '../../limits.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
@@ -19,14 +20,30 @@ const fromItem = (i: Record<string, any>): ContactProperty => ({ id: i.id, key: 
 /** The wire object. */
 export const contactPropertyView = (p: ContactProperty) => ({ object: 'contact_property' as const, id: p.id, key: p.key, type: p.type, fallback_value: p.fallbackValue, created_at: p.createdAt });
 
-/** Declares a property; a key is unique per team. */
+/** Creates the team's property counter from its properties when it has none yet (a team from before the counter). */
+const seedPropertyCounter = async (deps: Deps, teamId: string): Promise<void> => {
+  if (await getItem(deps, keys.contactProperty.counter(teamId))) return;
+  const count = await countItems(deps, { pk: keys.contactProperty.partition(teamId), prefix: keys.contactProperty.prefix });
+  await putItem(deps, { ...keys.contactProperty.counter(teamId), type: 'contact_property_count', count }, { exists: false });
+};
+
+/**
+ * Declares a property; a key is unique per team, and a team defines at most
+ * MAX_CONTACT_PROPERTIES (every contact's row holds a value for each): the counter moves in the
+ * same conditional write as the create, so concurrent creates cannot pass it.
+ */
 export const createContactProperty = async (deps: Deps, teamId: string, input: { key: string; type: 'string' | 'number'; fallback_value?: string | number | null | undefined }): Promise<ContactProperty> => {
+  await seedPropertyCounter(deps, teamId);
   const id = deps.ids.next();
   const item = { ...keys.contactProperty.item(teamId, id), type: 'contact_property', id, key: input.key, value_type: input.type, fallback_value: input.fallback_value ?? null, created_at: new Date(deps.clock.now()).toISOString() };
   const written = await transact(deps, [
     { put: { ...keys.contactProperty.keyGuard(teamId, input.key), type: 'contact_property_key', property_id: id }, when: { exists: false } },
     { put: item },
+    { update: keys.contactProperty.counter(teamId), change: { add: { count: 1 } }, when: { attr: 'count', lt: MAX_CONTACT_PROPERTIES } },
   ]);
+  if (!written.ok && written.failed === 2) {
+    throw validationError(`A team may define at most ${MAX_CONTACT_PROPERTIES} contact properties; delete one before creating \`${input.key}\`.`);
+  }
   if (!written.ok) throw new ApiError('conflict', `A contact property with the key \`${input.key}\` already exists.`);
   return fromItem(item);
 };
@@ -55,7 +72,13 @@ export const updateContactProperty = async (deps: Deps, teamId: string, id: stri
 /** Deletes a property declaration. */
 export const deleteContactProperty = async (deps: Deps, teamId: string, id: string): Promise<ContactProperty> => {
   const p = await getContactProperty(deps, teamId, id);
-  await transact(deps, [{ delete: keys.contactProperty.item(teamId, id) }, { delete: keys.contactProperty.keyGuard(teamId, p.key) }]);
+  await seedPropertyCounter(deps, teamId);
+  await transact(deps, [
+    // Only the delete that removes it gives its slot back.
+    { delete: keys.contactProperty.item(teamId, id), when: { exists: true } },
+    { delete: keys.contactProperty.keyGuard(teamId, p.key) },
+    { update: keys.contactProperty.counter(teamId), change: { add: { count: -1 } } },
+  ]);
   return p;
 };
 

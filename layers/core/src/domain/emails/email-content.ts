@@ -22,17 +22,17 @@ export const CONTENT_KEY_PREFIX = 'emails/';
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
 export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
 
-const isLarge = (body: string | null): body is string => body !== null && Buffer.byteLength(body, 'utf8') > CONTENT_INLINE_MAX_BYTES;
 
 /**
  * Stores the parts of an email too large for its row, before the row is written (so a row never
  * names a missing blob; a blob whose row was never written expires with the bucket's lifecycle).
  * Returns what the row keeps: bodies (null when stored), the refs, and the attachment bytes left
- * for the row's chunk items.
+ * for the row's chunk items. `inlineMax` is the largest body kept on the row.
  */
 export const storeLargeContent = async (
-  deps: Deps, teamId: string, emailId: string, content: { html: string | null; text: string | null; attachments: Buffer },
+  deps: Deps, teamId: string, emailId: string, content: { html: string | null; text: string | null; attachments: Buffer }, inlineMax = CONTENT_INLINE_MAX_BYTES,
 ): Promise<{ html: string | null; text: string | null; refs: ContentRefs | undefined; inlineAttachments: Buffer }> => {
+  const isLarge = (body: string | null): body is string => body !== null && Buffer.byteLength(body, 'utf8') > inlineMax;
   const refs: { html?: string; text?: string; attachments?: string } = {};
   const puts: Promise<void>[] = [];
   const keep = (part: 'html' | 'text', body: string | null): string | null => {

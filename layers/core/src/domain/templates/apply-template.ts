@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { validationError, isApiError } from '../../errors/api-error.ts';
 import type { SendEmailRequest, ResolvedEmail } from '../../schemas/emails.ts';
 import { getTemplate, missingVariableError, type TemplateItem } from './templates.ts';
+import { MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { missingVariables, render, type TemplateValue } from './render.ts';
 
 /** A declared variable as lookups read it. */
@@ -56,10 +57,14 @@ export const applyTemplate = async (deps: Deps, teamId: string, input: SendEmail
   const from = rest.from ?? t.from;
   if (!from) throw validationError('`from` is required: the template has no sender, so give `from` (e.g. `Acme <hello@acme.com>`).');
   if (!subjectSource) throw validationError('`subject` is required: the template has no subject, so give `subject`.');
+  const subject = rest.subject ?? render(subjectSource, lookup, 'text');
+  if (subject.length > MAX_SUBJECT_LENGTH) {
+    throw validationError(`\`subject\`: the template's subject renders to ${subject.length} characters with \`template.variables\`; a subject is at most ${MAX_SUBJECT_LENGTH}.`);
+  }
   return {
     ...rest,
     from,
-    subject: rest.subject ?? render(subjectSource, lookup, 'text'),
+    subject,
     ...(rest.reply_to === undefined && t.reply_to ? { reply_to: t.reply_to } : {}),
     html: render(t.html, lookup, 'html'),
     ...(t.text !== null ? { text: render(t.text, lookup, 'text') } : {}),

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import type { Deps } from '../../../runtime/deps.ts';
+import { SesEventMessage, SnsEnvelope } from '../../../schemas/provider-events.ts';
 import { recordProviderEvent, type SesEvent } from './record-provider-event.ts';
 
 /** An SNS notification as SNS puts it on an SQS queue (raw message delivery off). */
@@ -9,23 +11,67 @@ export interface SnsNotification {
   readonly MessageId?: string;
 }
 
+/** Why a provider message was refused: it fails, and after its retries waits in the dead-letter queue. */
+export type ProviderEventRefusal = 'foreign_topic' | 'malformed_envelope' | 'not_an_ses_event';
+
+/** A provider message refused before anything is recorded, with the reason. */
+export class ProviderEventRefused extends Error {
+  constructor(readonly reason: ProviderEventRefusal, message: string) {
+    super(message);
+    this.name = 'ProviderEventRefused';
+  }
+}
+
+const firstIssue = (issues: readonly v.BaseIssue<unknown>[]): string => {
+  const issue = issues[0]!;
+  const path = v.getDotPath(issue);
+  return `${path ? `\`${path}\` ` : ''}${issue.message}`;
+};
+
 /**
  * Applies one SES event that reached the provider-events queue through the service's own SNS
- * topic. A notification from any other topic is refused (it fails and ends in the dead-letter
- * queue, where the alarm shows it), as is one that is not an SES event in JSON.
+ * topic (the queue message's body, or the notification already parsed). Refused, with nothing
+ * recorded (a ProviderEventRefused, so the message ends in the dead-letter queue, where the alarm
+ * shows it): a notification from any other topic, an envelope that is not SNS's (not JSON, no
+ * `Type`, a SubscriptionConfirmation without its SubscribeURL), and a Message that is not an SES
+ * event in JSON (`"{}"` included). A well-formed subscription or unsubscribe confirmation needs
+ * nothing from the worker (the stack's subscription is confirmed by SNS): it is dropped, logged.
  */
-export const receiveProviderNotification = async (deps: Deps, notification: SnsNotification): Promise<'applied' | 'ignored'> => {
+export const receiveProviderNotification = async (deps: Deps, body: unknown): Promise<'applied' | 'ignored'> => {
+  let notification: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      notification = JSON.parse(body);
+    } catch {
+      throw new ProviderEventRefused('malformed_envelope', 'provider message refused: its body is not JSON (an SNS notification)');
+    }
+  }
+  if (typeof notification !== 'object' || notification === null || Array.isArray(notification)) {
+    throw new ProviderEventRefused('malformed_envelope', 'provider message refused: its body is not an SNS notification object');
+  }
+  const topic = (notification as { TopicArn?: unknown }).TopicArn;
   const expected = deps.config.SES_EVENTS_TOPIC_ARN;
-  if (!expected || notification.TopicArn !== expected) {
-    throw new Error(`provider event from topic ${JSON.stringify(notification.TopicArn)} refused: only SES_EVENTS_TOPIC_ARN (${JSON.stringify(expected)}) may publish here`);
+  if (!expected || topic !== expected) {
+    throw new ProviderEventRefused('foreign_topic', `provider event from topic ${JSON.stringify(topic)} refused: only SES_EVENTS_TOPIC_ARN (${JSON.stringify(expected)}) may publish here`);
   }
-  if (notification.Type !== 'Notification') return 'ignored';
-  let event: SesEvent;
+  const envelope = v.safeParse(SnsEnvelope, notification);
+  const messageId = String((notification as { MessageId?: unknown }).MessageId ?? '');
+  if (!envelope.success) {
+    throw new ProviderEventRefused('malformed_envelope', `provider message ${messageId} refused: not an SNS envelope (${firstIssue(envelope.issues)})`);
+  }
+  if (envelope.output.Type !== 'Notification') {
+    deps.logger.info('provider message ignored: nothing to apply', { sns_type: envelope.output.Type, sns_message_id: messageId });
+    return 'ignored';
+  }
+  let message: unknown;
   try {
-    event = JSON.parse(notification.Message) as SesEvent;
+    message = JSON.parse(envelope.output.Message);
   } catch {
-    throw new Error(`provider event ${notification.MessageId ?? ''} is not an SES event in JSON`);
+    throw new ProviderEventRefused('not_an_ses_event', `provider event ${messageId} refused: its Message is not JSON`);
   }
-  if (!event?.mail?.messageId) throw new Error(`provider event ${notification.MessageId ?? ''} has no mail.messageId: not an SES event`);
-  return recordProviderEvent(deps, event);
+  const event = v.safeParse(SesEventMessage, message);
+  if (!event.success) {
+    throw new ProviderEventRefused('not_an_ses_event', `provider event ${messageId} refused: not an SES event (${firstIssue(event.issues)})`);
+  }
+  return recordProviderEvent(deps, event.output as SesEvent);
 };

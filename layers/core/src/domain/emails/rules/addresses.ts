@@ -1,5 +1,6 @@
 import addrs from 'email-addresses';
 import { validationError } from '../../../errors/api-error.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from '../../../limits.ts';
 
 /** One accepted mailbox: display name (or null), bare address, and the `Name <user@host>` form. */
 export interface Mailbox {
@@ -70,6 +71,9 @@ export const parseMailbox = (input: string, field: string): Mailbox => {
   }
   const rawName = one.name === null ? null : one.name.trim();
   const name = rawName === null || rawName === '' ? null : rawName;
+  if (name !== null && name.length > MAX_DISPLAY_NAME_LENGTH) {
+    throw validationError(`\`${field}\` has a display name of ${name.length} characters; a display name is at most ${MAX_DISPLAY_NAME_LENGTH}.`);
+  }
   if (name !== null && name.includes('@')) {
     throw validationError(`\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`);
   }

@@ -1,4 +1,5 @@
 import { validationError } from '../../../errors/api-error.ts';
+import { MAX_ATTACHMENTS, MAX_CONTENT_TYPE_LENGTH } from '../../../limits.ts';
 
 /** One attachment after decoding its base64 content. */
 export interface DecodedAttachment {
@@ -59,6 +60,7 @@ export const decodeAttachments = (
 ): DecodedAttachment[] => {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw validationError('`attachments` must be an array.');
+  if (input.length > MAX_ATTACHMENTS) throw validationError(`\`attachments\` holds ${input.length} files; at most ${MAX_ATTACHMENTS} are allowed.`);
   let total = 0;
   const out = input.map((item: unknown, index): DecodedAttachment => {
     const at = `attachments[${index}]`;
@@ -89,8 +91,8 @@ export const decodeAttachments = (
     if (typeof content !== 'string') {
       throw validationError(`\`${at}.content\` is required: the file bytes as a base64 string.`);
     }
-    if (declared !== undefined && declared !== null && (typeof declared !== 'string' || !CONTENT_TYPE.test(declared) || /[\r\n]/.test(declared))) {
-      throw validationError(`\`${at}.content_type\` must be a MIME type such as "application/pdf".`);
+    if (declared !== undefined && declared !== null && (typeof declared !== 'string' || declared.length > MAX_CONTENT_TYPE_LENGTH || !CONTENT_TYPE.test(declared) || /[\r\n]/.test(declared))) {
+      throw validationError(`\`${at}.content_type\` must be a MIME type such as "application/pdf" (at most ${MAX_CONTENT_TYPE_LENGTH} characters).`);
     }
     const bytes = decodeBase64(content, `${at}.content`);
     total += bytes.length;

@@ -1,4 +1,5 @@
 import { validationError } from '../../../errors/api-error.ts';
+import { MAX_CUSTOM_HEADERS, MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH } from '../../../limits.ts';
 
 const NAMED = ['In-Reply-To', 'References', 'Importance', 'Priority', 'Comments', 'Keywords', 'Organization'];
 const DENIED_X_PREFIXES = ['x-ses-', 'x-mailstack-', 'x-resend-'];
@@ -67,13 +68,22 @@ export const validateCustomHeaders = (
   }
   const entries = Object.entries(headers);
   if (entries.length === 0) return null;
+  if (entries.length > MAX_CUSTOM_HEADERS) {
+    throw validationError(`\`headers\` holds ${entries.length} headers; at most ${MAX_CUSTOM_HEADERS} custom headers are allowed.`);
+  }
   const seen = new Map<string, string>();
   for (const [name, value] of entries) {
     if (!FIELD_NAME.test(name)) {
       throw validationError(`\`headers\` has an invalid header name ${JSON.stringify(name)}; names are printable ASCII without spaces or colons. ${ALLOWED_TEXT}`);
     }
+    if (name.length > MAX_HEADER_NAME_LENGTH) {
+      throw validationError(`\`headers\` has a header name of ${name.length} characters; names are at most ${MAX_HEADER_NAME_LENGTH}.`);
+    }
     if (typeof value !== 'string') {
       throw validationError(`\`headers.${name}\` must be a string.`);
+    }
+    if (value.length > MAX_HEADER_VALUE_LENGTH) {
+      throw validationError(`\`headers.${name}\` is ${value.length} characters long; a header value is at most ${MAX_HEADER_VALUE_LENGTH}.`);
     }
     if (/[\r\n\0]/.test(value)) {
       throw validationError(`\`headers.${name}\` must not contain line breaks (CR/LF).`);
