@@ -290,3 +290,77 @@ describe('broadcasts through the official SDK', () => {
     expect((await b.resend.broadcasts.recipients(id, { type: 'sent' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
 });
+
+describe('broadcasts made from a template', () => {
+  it('delivers the template\'s sender, subject and bodies rendered for each contact, with the given variables and the template\'s fallbacks', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const tag = t.team.id.slice(-12);
+    const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const [ann, other] = [`ann-${tag}@example.com`, `other-${tag}@example.com`];
+    await t.resend.contacts.create({ email: ann, firstName: 'Ann', segments: [{ id: segment }] } as any);
+    await t.resend.contacts.create({ email: other, segments: [{ id: segment }] } as any);
+    const template = await t.resend.templates.create({
+      name: 'Offer', alias: `offer-${tag}`, from: t.from, replyTo: 'help@example.com', subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`,
+      html: '<p>Hi {{{contact.first_name|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
+      text: 'Hi {{{FIRST_NAME|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. Unsubscribe: {{{UNSUBSCRIBE_URL}}}',
+      variables: [{ key: 'OFFER', type: 'string' }, { key: 'UNTIL', type: 'string', fallbackValue: 'Friday' }],
+    });
+    expect(template.error).toBeNull();
+
+    // Act: the SDK's broadcasts.create has no template, so over HTTP; then sent through the SDK.
+    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: `offer-${tag}`, variables: { OFFER: 'Fish & Chips' } } } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.id as string;
+    const draft = (await t.resend.broadcasts.get(id)).data;
+    const sent = await t.resend.broadcasts.send(id);
+
+    // Assess
+    expect(draft).toMatchObject({ status: 'draft', from: t.from, subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`, reply_to: ['help@example.com'] });
+    expect(sent.error).toBeNull();
+    expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 2 });
+    const mails = await inboxFor(`Offer ${tag}`, 2);
+    const to = (address: string) => mails.find((m) => m.destination.to[0] === address)!;
+    expect(to(ann).subject).toBe(`Offer ${tag} for Ann`);
+    expect(to(ann).body.html).toContain('Hi Ann: Fish &amp; Chips until Friday.');
+    expect(to(ann).body.html).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    expect(to(ann).body.text).toMatch(/^Hi Ann: Fish & Chips until Friday\. Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    expect(to(other).subject).toBe(`Offer ${tag} for reader`);
+    expect(to(other).body.html).toContain('Hi friend: Fish &amp; Chips until Friday.');
+  }, 60_000);
+
+  it('keeps a broadcast made from a template whole when the template is deleted: it still reads and still sends', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const tag = t.team.id.slice(-12);
+    const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const reader = `reader-${tag}@example.com`;
+    await t.resend.contacts.create({ email: reader, firstName: 'Bea', segments: [{ id: segment }] } as any);
+    const template = (await t.resend.templates.create({
+      name: 'Gone', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+      variables: [{ key: 'CODE', type: 'string' }],
+    })).data!.id;
+    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: template, variables: { CODE: 'A1' } } } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.id as string;
+
+    // Act
+    const removed = await t.resend.templates.remove(template);
+    const read = await t.resend.broadcasts.get(id);
+    const sent = await t.resend.broadcasts.send(id);
+
+    // Assess
+    expect(removed.data).toEqual({ object: 'template', id: template, deleted: true });
+    expect((await t.resend.templates.get(template)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(read.error).toBeNull();
+    expect(read.data).toMatchObject({
+      id, status: 'draft', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+    });
+    expect(sent.error).toBeNull();
+    expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 1 });
+    const [mail] = await inboxFor(`Kept ${tag}`, 1);
+    expect(mail.destination.to).toEqual([reader]);
+    expect(mail.body.html).toContain('Hello Bea, code A1');
+    expect(mail.body.text.trim()).toBe('Hello Bea, code A1');
+  }, 60_000);
+});
