@@ -421,6 +421,33 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     }
   }, 60_000);
 
+  it('schedules a draft with send(id, { scheduledAt }): reads as scheduled at that time, sends nothing before it, and the cancel answer carries canceled_remaining', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const { segment, tag } = await audience(t, 2);
+    const subject = `Planned ${tag}`;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x' })).data!.id;
+    const at = new Date(Math.ceil((Date.now() + 3_600_000) / 1000) * 1000).toISOString();
+
+    // Act
+    const sent = await t.resend.broadcasts.send(draft, { scheduledAt: at });
+    const read = (await t.resend.broadcasts.get(draft)).data as any;
+    const row = (await t.resend.broadcasts.list()).data!.data.find((r) => r.id === draft);
+    const canceled = await t.resend.broadcasts.cancel(draft);
+
+    // Assess
+    expect(sent.error).toBeNull();
+    expect(sent.data).toMatchObject({ id: draft, estimated: true });
+    expect(Date.parse((sent.data as any).finishes_at)).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
+    expect(row).toMatchObject({ status: 'scheduled', scheduled_at: at });
+    // Two eligible recipients (the unsubscribed and suppressed contacts are not), none sent to.
+    expect(canceled.error).toBeNull();
+    expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 2 });
+    expect((await t.resend.broadcasts.recipients(draft, { type: 'sent' })).data!.data).toEqual([]);
+    expect(await inboxFor(subject, 1, 1_000)).toEqual([]);
+  }, 60_000);
+
   it('sends a draft scheduled a few seconds ahead no earlier than the scheduled second', async () => {
     // Prepare
     const t = await sendingTeam();
