@@ -140,8 +140,9 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
       await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
       await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {
         const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
+        // Rounded up: a job arriving before its slot would only wait again (broadcastSlotWait).
         const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
-        return { body, ...(wait > 1000 ? { delaySeconds: Math.min(900, Math.floor(wait / 1000)) } : {}) };
+        return { body, ...(wait > 0 ? { delaySeconds: Math.min(900, Math.ceil(wait / 1000)) } : {}) };
       }));
     }
     const next: Checkpoint = {
