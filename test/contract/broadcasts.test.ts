@@ -3,6 +3,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { call, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { eventsOf } from '../support/events.ts';
+import { loadSegmentContacts } from '../support/audience.ts';
 import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
@@ -289,4 +290,182 @@ describe('broadcasts through the official SDK', () => {
     expect((await b.resend.broadcasts.cancel(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect((await b.resend.broadcasts.recipients(id, { type: 'sent' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
+});
+
+describe('broadcasts made from a template', () => {
+  it('delivers the template\'s sender, subject and bodies rendered for each contact, with the given variables and the template\'s fallbacks', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const tag = t.team.id.slice(-12);
+    const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const [ann, other] = [`ann-${tag}@example.com`, `other-${tag}@example.com`];
+    await t.resend.contacts.create({ email: ann, firstName: 'Ann', segments: [{ id: segment }] } as any);
+    await t.resend.contacts.create({ email: other, segments: [{ id: segment }] } as any);
+    const template = await t.resend.templates.create({
+      name: 'Offer', alias: `offer-${tag}`, from: t.from, replyTo: 'help@example.com', subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`,
+      html: '<p>Hi {{{contact.first_name|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
+      text: 'Hi {{{FIRST_NAME|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. Unsubscribe: {{{UNSUBSCRIBE_URL}}}',
+      variables: [{ key: 'OFFER', type: 'string' }, { key: 'UNTIL', type: 'string', fallbackValue: 'Friday' }],
+    });
+    expect(template.error).toBeNull();
+
+    // Act: the SDK's broadcasts.create has no template, so over HTTP; then sent through the SDK.
+    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: `offer-${tag}`, variables: { OFFER: 'Fish & Chips' } } } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.id as string;
+    const draft = (await t.resend.broadcasts.get(id)).data;
+    const sent = await t.resend.broadcasts.send(id);
+
+    // Assess
+    expect(draft).toMatchObject({ status: 'draft', from: t.from, subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`, reply_to: ['help@example.com'] });
+    expect(sent.error).toBeNull();
+    expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 2 });
+    const mails = await inboxFor(`Offer ${tag}`, 2);
+    const to = (address: string) => mails.find((m) => m.destination.to[0] === address)!;
+    expect(to(ann).subject).toBe(`Offer ${tag} for Ann`);
+    expect(to(ann).body.html).toContain('Hi Ann: Fish &amp; Chips until Friday.');
+    expect(to(ann).body.html).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    expect(to(ann).body.text).toMatch(/^Hi Ann: Fish & Chips until Friday\. Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    expect(to(other).subject).toBe(`Offer ${tag} for reader`);
+    expect(to(other).body.html).toContain('Hi friend: Fish &amp; Chips until Friday.');
+  }, 60_000);
+
+  it('keeps a broadcast made from a template whole when the template is deleted: it still reads and still sends', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const tag = t.team.id.slice(-12);
+    const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    const reader = `reader-${tag}@example.com`;
+    await t.resend.contacts.create({ email: reader, firstName: 'Bea', segments: [{ id: segment }] } as any);
+    const template = (await t.resend.templates.create({
+      name: 'Gone', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+      variables: [{ key: 'CODE', type: 'string' }],
+    })).data!.id;
+    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: template, variables: { CODE: 'A1' } } } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.json.id as string;
+
+    // Act
+    const removed = await t.resend.templates.remove(template);
+    const read = await t.resend.broadcasts.get(id);
+    const sent = await t.resend.broadcasts.send(id);
+
+    // Assess
+    expect(removed.data).toEqual({ object: 'template', id: template, deleted: true });
+    expect((await t.resend.templates.get(template)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(read.error).toBeNull();
+    expect(read.data).toMatchObject({
+      id, status: 'draft', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+    });
+    expect(sent.error).toBeNull();
+    expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 1 });
+    const [mail] = await inboxFor(`Kept ${tag}`, 1);
+    expect(mail.destination.to).toEqual([reader]);
+    expect(mail.body.html).toContain('Hello Bea, code A1');
+    expect(mail.body.text.trim()).toBe('Hello Bea, code A1');
+  }, 60_000);
+});
+
+describe('sending a broadcast: pacing answers and schedules', () => {
+  it('refuses an audience needing more than 24 days of the plan\'s daily capacity with 422 broadcast_too_large, and leaves the draft unsent', async () => {
+    // Prepare: a Free team sends 100 a day, so 2,401 recipients need more than 24 days.
+    const t = await sendingTeam({ plan: 'free' });
+    const tag = t.team.id.slice(-12);
+    const segment = (await t.resend.segments.create({ name: 'Everyone' })).data!.id;
+    await loadSegmentContacts(t.team.id, segment, Array.from({ length: 2_401 }, (_, i) => ({ email: `r${i}-${tag}@example.com` })));
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: `Too many ${tag}`, text: 'x' })).data!.id;
+
+    // Act
+    const refused = await t.resend.broadcasts.send(draft);
+
+    // Assess
+    expect(refused.data).toBeNull();
+    expect(refused.error).toMatchObject({ statusCode: 422, name: 'broadcast_too_large' });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'draft', sent_count: 0, sent_at: null, finishes_at: null });
+  }, 60_000);
+
+  it('warns `queued_behind` when another broadcast holds the region at the time this one would start, and plans it after that one', async () => {
+    // Prepare: two teams sending from the same region, both for one instant days ahead (so no
+    // broadcast sent now by another test is held by them).
+    const [a, b] = [await sendingTeam(), await sendingTeam()];
+    const segmentOf = async (t: Team, n: number) => {
+      const segment = (await t.resend.segments.create({ name: 'Everyone' })).data!.id;
+      await loadSegmentContacts(t.team.id, segment, Array.from({ length: n }, (_, i) => ({ email: `r${i}-${t.team.id.slice(-12)}@example.com` })));
+      return segment;
+    };
+    const at = new Date(Math.ceil((Date.now() + 10 * 86_400_000 + Math.random() * 3_600_000) / 1000) * 1000).toISOString();
+    const first = (await a.resend.broadcasts.create({ segmentId: await segmentOf(a, 30), from: a.from, subject: 'First', text: 'x' })).data!.id;
+    const second = (await b.resend.broadcasts.create({ segmentId: await segmentOf(b, 3), from: b.from, subject: 'Second', text: 'x' })).data!.id;
+
+    try {
+      // Act
+      const ahead = await a.resend.broadcasts.send(first, { scheduledAt: at });
+      const behind = await b.resend.broadcasts.send(second, { scheduledAt: at });
+
+      // Assess
+      expect(ahead.error).toBeNull();
+      expect((ahead.data as any).warning).toBeUndefined();
+      expect(behind.error).toBeNull();
+      expect(behind.data).toMatchObject({ id: second, estimated: true, finishes_at: expect.any(String) });
+      const warning = (behind.data as any).warning;
+      expect(warning).toEqual({ type: 'queued_behind', days: expect.any(Number), message: expect.any(String) });
+      expect(warning.days).toBeGreaterThanOrEqual(1);
+      // The first one's 30 recipients at the broadcast rate run past the instant; the second starts after its last send.
+      const firstEnds = Date.parse((ahead.data as any).finishes_at);
+      expect(firstEnds).toBeGreaterThan(Date.parse(at));
+      expect(Date.parse((behind.data as any).finishes_at)).toBeGreaterThan(firstEnds);
+      expect((await b.resend.broadcasts.get(second)).data).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
+    } finally {
+      await a.resend.broadcasts.cancel(first);
+      await b.resend.broadcasts.cancel(second);
+    }
+  }, 60_000);
+
+  it('schedules a draft with send(id, { scheduledAt }): reads as scheduled at that time, sends nothing before it, and the cancel answer carries canceled_remaining', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const { segment, tag } = await audience(t, 2);
+    const subject = `Planned ${tag}`;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x' })).data!.id;
+    const at = new Date(Math.ceil((Date.now() + 3_600_000) / 1000) * 1000).toISOString();
+
+    // Act
+    const sent = await t.resend.broadcasts.send(draft, { scheduledAt: at });
+    const read = (await t.resend.broadcasts.get(draft)).data as any;
+    const row = (await t.resend.broadcasts.list()).data!.data.find((r) => r.id === draft);
+    const canceled = await t.resend.broadcasts.cancel(draft);
+
+    // Assess
+    expect(sent.error).toBeNull();
+    expect(sent.data).toMatchObject({ id: draft, estimated: true });
+    expect(Date.parse((sent.data as any).finishes_at)).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
+    expect(row).toMatchObject({ status: 'scheduled', scheduled_at: at });
+    // Two eligible recipients (the unsubscribed and suppressed contacts are not), none sent to.
+    expect(canceled.error).toBeNull();
+    expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 2 });
+    expect((await t.resend.broadcasts.recipients(draft, { type: 'sent' })).data!.data).toEqual([]);
+    expect(await inboxFor(subject, 1, 1_000)).toEqual([]);
+  }, 60_000);
+
+  it('sends a draft scheduled a few seconds ahead no earlier than the scheduled second', async () => {
+    // Prepare
+    const t = await sendingTeam();
+    const { segment, tag } = await audience(t, 2);
+    const subject = `Soon ${tag}`;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x' })).data!.id;
+    const at = Math.ceil((Date.now() + 3_000) / 1000) * 1000;
+
+    // Act
+    const sent = await t.resend.broadcasts.send(draft, { scheduledAt: new Date(at).toISOString() });
+
+    // Assess: the inbox stamps each message with the whole second the provider took it; none before the scheduled one.
+    expect(sent.error).toBeNull();
+    expect(await settled(t, draft)).toMatchObject({ status: 'sent', sent_count: 2 });
+    const mails = await inboxFor(subject, 2);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.at * 1000, `${mail.destination.to[0]} taken at ${new Date(mail.at * 1000).toISOString()}, scheduled at ${new Date(at).toISOString()}`).toBeGreaterThanOrEqual(at);
+    }
+  }, 60_000);
 });

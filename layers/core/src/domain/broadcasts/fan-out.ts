@@ -18,7 +18,18 @@ import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
 import { slotAt, storedSchedule } from './plan.ts';
-import { fanOutScheduleName, kickFanOut, type FanOutJob } from './send-broadcast.ts';
+
+/** The message the fan-out worker takes. */
+export interface FanOutJob {
+  readonly teamId: string;
+  readonly broadcastId: string;
+}
+
+/** The scheduler name of a broadcast's next fan-out step. */
+export const fanOutScheduleName = (broadcastId: string): string => `broadcast-${broadcastId}`;
+
+/** Starts (or resumes) a broadcast's fan-out now. */
+export const kickFanOut = (deps: Deps, job: FanOutJob) => deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
 
 /** Segment members read per page. */
 export const FANOUT_PAGE = 100;
@@ -74,8 +85,10 @@ const offTheRow = async (deps: Deps, email: EmailItem): Promise<EmailItem> => {
  * recipient's email (deterministic id, only if absent) and queues its send job to arrive at its
  * planned slot, then advances the checkpoint. Pages no further ahead than the look-ahead: the rest
  * is continued by a schedule. A canceled broadcast's fan-out only counts the rest, writing nothing.
+ * Past `budgetMs` (default STEP_BUDGET_MS) a fresh step takes over through the queue.
  */
-export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void> => {
+export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { budgetMs?: number } = {}): Promise<void> => {
+  const budgetMs = options.budgetMs ?? STEP_BUDGET_MS;
   const began = deps.clock.now();
   const team = await getTeam(deps, job.teamId);
   if (!team) return;
@@ -127,8 +140,9 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void>
       await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
       await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {
         const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
+        // Rounded up: a job arriving before its slot would only wait again (broadcastSlotWait).
         const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
-        return { body, ...(wait > 1000 ? { delaySeconds: Math.min(900, Math.floor(wait / 1000)) } : {}) };
+        return { body, ...(wait > 0 ? { delaySeconds: Math.min(900, Math.ceil(wait / 1000)) } : {}) };
       }));
     }
     const next: Checkpoint = {
@@ -145,7 +159,7 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob): Promise<void>
       if (canceled && b.region) await releaseLane(deps, b.region, b.id);
       return;
     }
-    if (deps.clock.now() - began > STEP_BUDGET_MS) {
+    if (deps.clock.now() - began > budgetMs) {
       await kickFanOut(deps, job);
       return;
     }

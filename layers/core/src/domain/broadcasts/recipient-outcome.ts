@@ -5,11 +5,15 @@ import type { Write } from '../../table/ops.ts';
 
 type BroadcastEmail = EmailItem & { broadcast_id: string; contact_id: string };
 
-/** Seconds until a broadcast email's planned slot (0 when due): a job that arrives early waits. */
+/**
+ * Seconds until a broadcast email's planned slot (0 when due): a job that arrives early waits,
+ * even by less than a second, so no recipient is mailed before the broadcast's scheduled time
+ * (its first slot).
+ */
 export const broadcastSlotWait = (deps: Deps, e: EmailItem): number => {
   if (!e.slot_at) return 0;
   const wait = Date.parse(e.slot_at) - deps.clock.now();
-  return wait > 1000 ? Math.min(900, Math.ceil(wait / 1000)) : 0;
+  return wait > 0 ? Math.min(900, Math.ceil(wait / 1000)) : 0;
 };
 
 /** How long a worker trusts a broadcast's status it read (a cancel reaches the workers within this). */

@@ -17,18 +17,16 @@ import {
 import { BroadcastTooLarge, planBroadcast, regionBusyUntil, type PlanWarning } from './plan.ts';
 import { canceledRemaining } from './broadcasts.ts';
 import { knownPlaceholder } from './personalize.ts';
+import { fanOutBroadcast, fanOutScheduleName, kickFanOut } from './fan-out.ts';
 
-/** The message the fan-out worker takes. */
-export interface FanOutJob {
-  readonly teamId: string;
-  readonly broadcastId: string;
-}
+export { fanOutScheduleName, kickFanOut, type FanOutJob } from './fan-out.ts';
 
-/** The scheduler name of a broadcast's next fan-out step. */
-export const fanOutScheduleName = (broadcastId: string): string => `broadcast-${broadcastId}`;
-
-/** Starts (or resumes) a broadcast's fan-out now. */
-export const kickFanOut = (deps: Deps, job: FanOutJob) => deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
+/**
+ * How long a cancel counts the rest of the segment itself, so its answer's canceled_remaining
+ * leaves out the contacts the broadcast would have skipped; a longer segment is counted on by the
+ * fan-out worker, and the answer is then an upper bound the broadcast's reads settle.
+ */
+export const CANCEL_COUNT_BUDGET_MS = 2_000;
 
 const pausedError = (p: BroadcastPause) => new ApiError('broadcasts_paused', p.scope === 'team'
   ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`
@@ -101,9 +99,10 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
 };
 
 /**
- * Cancels a sent or scheduled broadcast: the fan-out stops between pages (counting the rest),
- * mail not yet at the provider is un-queued, the region lane is released. Answers
- * canceled_remaining (eligible recipients not sent to; final once the fan-out has counted them).
+ * Cancels a sent or scheduled broadcast: the fan-out stops between pages (counting the rest,
+ * here first within CANCEL_COUNT_BUDGET_MS), mail not yet at the provider is un-queued, the
+ * region lane is released. Answers canceled_remaining (eligible recipients not sent to; final
+ * once the rest of the segment is counted).
  */
 export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) => {
   const found = await readBroadcast(deps, teamId, id);
@@ -113,9 +112,11 @@ export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) =>
     await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString());
     await deps.scheduler.cancel(fanOutScheduleName(id));
     if (found.region) await releaseLane(deps, found.region, id);
-    await kickFanOut(deps, { teamId, broadcastId: id });
+    // A canceled fan-out only reads and counts: done here within a budget, the answer is final.
+    await fanOutBroadcast(deps, { teamId, broadcastId: id }, { budgetMs: CANCEL_COUNT_BUDGET_MS }).catch(() => undefined);
   }
   const { broadcast, checkpoint } = await readBroadcastWithCheckpoint(deps, teamId, id);
+  if (found.status === 'sending' && !checkpoint.done) await kickFanOut(deps, { teamId, broadcastId: id });
   return { object: 'broadcast' as const, id, canceled_remaining: canceledRemaining(broadcast!, checkpoint) };
 };
 
