@@ -14,6 +14,7 @@ import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-em
 import { PLAN_NAMES, type PlanName } from '@mailstack/core/domain/teams/plans';
 import { readState } from '../lib/local/state.ts';
 import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { regionRates, regionRecovered, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
 import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users';
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
@@ -36,7 +37,9 @@ const USAGE = `usage: npm run admin -- <command> [options]
   keys revoke --team <id> --key <key-id>
   broadcasts pause --team <id> | --delivery-region <region> [--minutes <n>] [--reason <text>]
                                          (403 broadcasts_paused on broadcast sends; a region pause
-                                          clears on its own after --minutes, default 60)
+                                          clears on its own after --minutes, or without it once the
+                                          region's platform bounce and complaint rates are back
+                                          under the risk lines)
   broadcasts resume --team <id> | --delivery-region <region>
   users create --email <address> [--name <name>] [--password <password>] [--team <id> [--role owner|admin|member]]
                                          (without --team: a new team the person owns; prints a sign-in link)
@@ -195,11 +198,17 @@ switch (`${resource} ${action}`) {
       console.log(`broadcasts resumed for ${scope} ${target}`);
       break;
     }
-    const minutes = values.minutes !== undefined ? Number(values.minutes) : region ? 60 : undefined;
+    const minutes = values.minutes !== undefined ? Number(values.minutes) : undefined;
     if (minutes !== undefined && !(minutes > 0)) fail('--minutes must be a positive number');
     const until = minutes === undefined ? null : Date.now() + minutes * 60_000;
-    await pauseBroadcasts(deps, scope, target, { until, reason: values.reason ?? null });
-    console.log(`broadcasts paused for ${scope} ${target}${until ? ` until ${new Date(until).toISOString()}` : ' until resumed'}; transactional mail is unaffected`);
+    const untilRecovered = scope === 'region' && until === null;
+    await pauseBroadcasts(deps, scope, target, { until, reason: values.reason ?? null, untilRecovered });
+    const ends = until ? ` until ${new Date(until).toISOString()}` : untilRecovered ? ' until its platform bounce and complaint rates are back under the risk lines' : ' until resumed';
+    console.log(`broadcasts paused for ${scope} ${target}${ends}; transactional mail is unaffected`);
+    if (untilRecovered) {
+      const r = await regionRates(deps, target);
+      console.log(`${target} over the last ${WINDOW_DAYS} days: ${r.sent} sent, bounce rate ${(r.bounce_rate * 100).toFixed(2)}%, complaint rate ${(r.complaint_rate * 100).toFixed(3)}%${(await regionRecovered(deps, target)) ? ' (already under the lines: the pause clears at the next broadcast send)' : ''}`);
+    }
     break;
   }
   case 'users create': {

@@ -170,13 +170,22 @@ export const holdLane = (deps: Deps, region: string, id: string, teamId: string,
   putItem(deps, { ...keys.broadcast.lane(region, id), type: 'broadcast_lane', team_id: teamId, starts_at: startsAt, finishes_at: finishesAt, [TABLE.ttlAttribute]: Math.ceil(finishesAt / 1000) + 86_400 });
 export const releaseLane = (deps: Deps, region: string, id: string) => deleteItem(deps, keys.broadcast.lane(region, id));
 
-/** An operator pause of broadcasts (per team or per region), with its end when it has one. */
-export interface BroadcastPause { readonly scope: 'team' | 'region'; readonly target: string; readonly until: number | null; readonly reason: string | null }
+/**
+ * An operator pause of broadcasts (per team or per region), with its end when it has one; a
+ * region pause may instead last until the region's platform rate recovers.
+ */
+export interface BroadcastPause {
+  readonly scope: 'team' | 'region';
+  readonly target: string;
+  readonly until: number | null;
+  readonly reason: string | null;
+  readonly untilRecovered?: boolean;
+}
 
 /** The pauses that apply to a team sending in a region (expired ones excluded). */
 export const activePauses = async (deps: Deps, teamId: string, region: string, now: number): Promise<BroadcastPause[]> =>
   (await batchGetItems(deps, [keys.broadcast.pauseTeam(teamId), keys.broadcast.pauseRegion(region)]))
-    .map((i) => ({ scope: i.scope, target: i.target, until: i.until ?? null, reason: i.reason ?? null }) as BroadcastPause)
+    .map((i) => ({ scope: i.scope, target: i.target, until: i.until ?? null, reason: i.reason ?? null, untilRecovered: i.until_recovered === true }) as BroadcastPause)
     .filter((p) => p.until === null || p.until > now);
 
 /** Sets or clears an operator pause. */
@@ -186,7 +195,7 @@ export const setPause = async (deps: Deps, pause: BroadcastPause | { scope: 'tea
     await deleteItem(deps, key);
     return;
   }
-  await putItem(deps, { ...key, type: 'broadcast_pause', scope: pause.scope, target: pause.target, until: pause.until, reason: pause.reason, ...(pause.until ? { [TABLE.ttlAttribute]: Math.ceil(pause.until / 1000) } : {}) });
+  await putItem(deps, { ...key, type: 'broadcast_pause', scope: pause.scope, target: pause.target, until: pause.until, reason: pause.reason, until_recovered: pause.untilRecovered === true, ...(pause.until ? { [TABLE.ttlAttribute]: Math.ceil(pause.until / 1000) } : {}) });
 };
 
 type BroadcastEmailRef = { team_id: string; broadcast_id: string; contact_id: string };

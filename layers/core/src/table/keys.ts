@@ -54,6 +54,7 @@
  * | contact property count               | pk TEAM#<t>, sk PROPCOUNT                                        |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
+ * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
  * | provider send line per region & rate | pk PACE#<region>, sk LINE#<rate> (next: second × rate + place)   |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
@@ -157,6 +158,8 @@ export const keys = {
   },
   deliverability: {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
+    /** The platform's counts in one delivery region and day (every team's mail sent from it). */
+    regionDay: (region: string, day: string) => ({ pk: `REGION#${region}#DELIV#${day}`, sk: 'DELIV' }),
   },
   pacing: {
     /**

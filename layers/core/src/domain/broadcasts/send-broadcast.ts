@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
-import { assertSendingAllowed } from '../deliverability/guardrail.ts';
+import { assertSendingAllowed, regionRecovered } from '../deliverability/guardrail.ts';
 import { findDomainByName } from '../domains/domain.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import { parseScheduledAt } from '../emails/schedule-time.ts';
@@ -30,7 +30,7 @@ export const CANCEL_COUNT_BUDGET_MS = 2_000;
 
 const pausedError = (p: BroadcastPause) => new ApiError('broadcasts_paused', p.scope === 'team'
   ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`
-  : `Broadcast sending is paused in ${p.target} while the platform's sending rate there recovers${p.until ? ` (until ${new Date(p.until).toISOString()})` : ''}. Transactional email is unaffected; retry the send later.`);
+  : `Broadcast sending is paused in ${p.target} while the platform's sending rate there recovers${p.until ? ` (until ${new Date(p.until).toISOString()})` : p.untilRecovered ? ' (until its bounce and complaint rates are back under the risk lines)' : ''}. Transactional email is unaffected; the pause clears on its own, retry the send later.`);
 
 /** What POST /broadcasts/{id}/send answers. */
 export interface SendAnswer {
@@ -58,15 +58,14 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   const domainName = from.address.split('@')[1]!.toLowerCase();
   const domain = await findDomainByName(deps, team.id, domainName);
   if (!domain || domain.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
-  const [pauses, declared, audience, lanes, usedToday, monthly] = await Promise.all([
-    activePauses(deps, team.id, domain.region, now),
+  const [pause, declared, audience, lanes, usedToday, monthly] = await Promise.all([
+    broadcastPauseFor(deps, team.id, domain.region),
     propertyTypes(deps, team.id),
     countSegmentMembers(deps, team.id, b.segment_id),
     regionLanes(deps, domain.region),
     sentToday(deps, team.id),
     monthLeft(deps, team),
   ]);
-  const pause = pauses.find((p) => p.scope === 'team') ?? pauses[0];
   if (pause) throw pausedError(pause);
   const unknown = missingVariables((name) => (knownPlaceholder(name, declared, b.template_variables) ? '' : undefined), b.html, b.text, b.subject);
   if (unknown.length > 0) throw missingVariableError(unknown, 'html');
@@ -120,7 +119,28 @@ export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) =>
   return { object: 'broadcast' as const, id, canceled_remaining: canceledRemaining(broadcast!, checkpoint) };
 };
 
-/** Operator controls (admin CLI): pause broadcasts for a team or a region, or lift the pause. */
-export const pauseBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string, options: { until?: number | null; reason?: string | null } = {}) =>
-  setPause(deps, { scope, target, until: options.until ?? null, reason: options.reason ?? null });
+/**
+ * The operator pause that refuses a team's broadcast sends from a delivery region, the team's
+ * first; expired ones do not count, and a region pause that waits for the region's platform rate
+ * clears itself (and is removed) once that rate is back under the risk lines.
+ */
+export const broadcastPauseFor = async (deps: Deps, teamId: string, region: string): Promise<BroadcastPause | undefined> => {
+  const pauses = await activePauses(deps, teamId, region, deps.clock.now());
+  for (const p of [...pauses].sort((a, b) => (a.scope === 'team' ? -1 : 0) - (b.scope === 'team' ? -1 : 0))) {
+    if (p.scope === 'region' && p.untilRecovered && (await regionRecovered(deps, p.target))) {
+      await setPause(deps, { scope: 'region', target: p.target, clear: true });
+      continue;
+    }
+    return p;
+  }
+  return undefined;
+};
+
+/**
+ * Operator controls (admin CLI): pause broadcasts for a team (until a time, or until lifted) or
+ * a delivery region (until a time, or `untilRecovered`: until the region's platform bounce and
+ * complaint rates are back under the risk lines), or lift the pause.
+ */
+export const pauseBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string, options: { until?: number | null; reason?: string | null; untilRecovered?: boolean } = {}) =>
+  setPause(deps, { scope, target, until: options.until ?? null, reason: options.reason ?? null, untilRecovered: scope === 'region' && options.untilRecovered === true });
 export const resumeBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string) => setPause(deps, { scope, target, clear: true });

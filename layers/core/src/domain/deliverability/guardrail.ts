@@ -25,10 +25,17 @@ const DAY = 86_400_000;
  * item, for the caller to put in the transaction of the state change it belongs to: a retried
  * change that already happened counts nothing.
  */
-export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[]): { update: Key; change: Change } => {
+export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[]): { update: Key; change: Change } =>
+  dayCount(deps, (day) => keys.deliverability.day(teamId, day), outcomes);
+
+/** The same write for the platform's counts in the email's delivery region (every team's mail sent from it). */
+export const regionOutcomeCount = (deps: Deps, region: string, ...outcomes: Outcome[]): { update: Key; change: Change } =>
+  dayCount(deps, (day) => keys.deliverability.regionDay(region, day), outcomes);
+
+const dayCount = (deps: Deps, keyOf: (day: string) => Key, outcomes: readonly Outcome[]): { update: Key; change: Change } => {
   const now = deps.clock.now();
   return {
-    update: keys.deliverability.day(teamId, new Date(now).toISOString().slice(0, 10)),
+    update: keyOf(new Date(now).toISOString().slice(0, 10)),
     change: { add: Object.fromEntries(outcomes.map((o) => [o, 1])), expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS },
   };
 };
@@ -38,20 +45,32 @@ export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[])
  * it belongs to succeeded (once per email; the send worker's hot path, kept out of transactions
  * on the team's shared day item).
  */
-export const countOutcome = async (deps: Deps, teamId: string, outcome: Outcome): Promise<void> => {
-  const count = outcomeCount(deps, teamId, outcome);
-  await updateItem(deps, count.update, count.change);
+export const countOutcome = async (deps: Deps, teamId: string, outcome: Outcome, region?: string): Promise<void> => {
+  const counts = [outcomeCount(deps, teamId, outcome), ...(region ? [regionOutcomeCount(deps, region, outcome)] : [])];
+  await Promise.all(counts.map((count) => updateItem(deps, count.update, count.change)));
 };
 
-/** The team's bounce and complaint rates over the window. */
-export const windowRates = async (deps: Deps, teamId: string) => {
+/** Bounce and complaint rates over the window, from the day items `keyOf` names. */
+const ratesOver = async (deps: Deps, keyOf: (day: string) => Key) => {
   const now = deps.clock.now();
   const days = Array.from({ length: WINDOW_DAYS }, (_, i) => new Date(now - i * DAY).toISOString().slice(0, 10));
-  const rows = await batchGetItems(deps, days.map((d) => keys.deliverability.day(teamId, d)), false);
+  const rows = await batchGetItems(deps, days.map(keyOf), false);
   const sum = (f: string) => rows.reduce((n, r) => n + Number(r[f] ?? 0), 0);
   const sent = sum('sent');
   return { sent, bounce_rate: sent ? sum('bounced') / sent : 0, complaint_rate: sent ? sum('complained') / sent : 0 };
 };
+
+/** The team's bounce and complaint rates over the window. */
+export const windowRates = (deps: Deps, teamId: string) => ratesOver(deps, (day) => keys.deliverability.day(teamId, day));
+
+/** The platform's bounce and complaint rates in a delivery region over the window (every team's mail). */
+export const regionRates = (deps: Deps, region: string) => ratesOver(deps, (day) => keys.deliverability.regionDay(region, day));
+
+/**
+ * True once a delivery region's platform rates are back under the risk lines (or too little was
+ * sent there to tell): what a region pause of broadcasts waits for.
+ */
+export const regionRecovered = async (deps: Deps, region: string): Promise<boolean> => !over(await regionRates(deps, region), 'warning');
 
 const over = (rates: Awaited<ReturnType<typeof windowRates>>, line: 'warning' | 'pause'): Metric | undefined =>
   rates.sent < MIN_SENT ? undefined : (Object.keys(LINES) as Metric[]).find((m) => rates[m] >= LINES[m][line]);

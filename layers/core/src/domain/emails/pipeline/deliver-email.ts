@@ -143,6 +143,6 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, sent_at: now, ...keys.email.byProviderMessage(providerMessageId) },
     eventItem(deps, e.team_id, 'email.sent', emailEventData(e)), broadcastOutcome(deps, e, 'sent'));
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
-  if (recorded) await countOutcome(deps, e.team_id, 'sent');
+  if (recorded) await countOutcome(deps, e.team_id, 'sent', e.region);
   return done;
 };

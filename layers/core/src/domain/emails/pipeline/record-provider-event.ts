@@ -1,11 +1,11 @@
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, transact } from '../../../table/ops.ts';
+import { getItem, transact, updateItem } from '../../../table/ops.ts';
 import { eventItem, publishEvents, type EventType } from '../../events/record-event.ts';
 import { addSuppression } from '../../suppressions/suppression-store.ts';
 import type { EmailItem, EmailStatus } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
-import { outcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
+import { outcomeCount, regionOutcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
 import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
 
 /** An SES event notification (the parts we read). */
@@ -93,6 +93,11 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
     ]);
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
     if (!written.ok) continue;
+    // The region's platform counts, once the change is in (outside the transaction: one item every team's events share).
+    if (outcome || leftHere) {
+      const count = regionOutcomeCount(deps, email.region, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []));
+      await updateItem(deps, count.update, count.change);
+    }
     await publishEvents(deps, [record.record]);
     if (outcome) await reviewDeliverability(deps, teamId);
     return 'applied';
