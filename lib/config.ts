@@ -1,4 +1,5 @@
 import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
+import { canonicalHostName } from '@mailstack/core/ports/dns';
 
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
 export interface StackConfig {
@@ -120,7 +121,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
-    trackingCnameTarget: String(get('mailstack:trackingCnameTarget') ?? '').trim().toLowerCase().replace(/\.$/, ''),
+    trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
   };
 };

@@ -12,6 +12,9 @@ export interface HostResolver {
   resolve(hostname: string): Promise<readonly ResolvedAddress[]>;
 }
 
+/** A DNS name in the form names are compared in: trimmed, lower case, without the root's trailing dot. */
+export const canonicalHostName = (name: string): string => name.trim().toLowerCase().replace(/\.$/, '');
+
 /** CNAME lookups (a domain's tracking record is verified with one). */
 export interface CnameResolver {
   /** The CNAME targets of `hostname`; empty when it has none or does not resolve. */

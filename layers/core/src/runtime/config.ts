@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { canonicalHostName } from '../ports/dns.ts';
 import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '../limits.ts';
 
 const Bool = v.pipe(v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'), v.transform((s) => s === 'true' || s === '1'));
@@ -51,7 +52,7 @@ export const Config = v.object({
    * links use https://<tracking_subdomain>.<domain>. Empty (the default, and the local host): no
    * Tracking record, and tracking links use PUBLIC_BASE_URL.
    */
-  TRACKING_CNAME_TARGET: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.transform((s) => s.replace(/\.$/, ''))), ''),
+  TRACKING_CNAME_TARGET: v.optional(v.pipe(v.string(), v.transform(canonicalHostName)), ''),
   /** The public address of the API, for links such as unsubscribe pages. */
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
   APP_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),

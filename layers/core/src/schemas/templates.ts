@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from './common.ts';
+import { Id, ReplyToList, StoredBody, Timestamp } from './common.ts';
 import { MAX_SUBJECT_LENGTH, MAX_TEMPLATE_VARIABLES_BYTES } from '../limits.ts';
-import { ReplyToList, StoredBody } from './common.ts';
 
 /** Variable names the service fills itself (contact fields, the unsubscribe link), so a template may not declare them. */
 export const RESERVED_VARIABLES = ['FIRST_NAME', 'LAST_NAME', 'EMAIL', 'UNSUBSCRIBE_URL', 'RESEND_UNSUBSCRIBE_URL', 'CONTACT', 'THIS'] as const;

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { validationError } from '../errors/api-error.ts';
 
-const describe = (issue: v.BaseIssue<unknown>): string => {
+/** One valibot issue in words: the field at fault (a dotted path) and what is wrong with it. */
+export const describeIssue = (issue: v.BaseIssue<unknown>): string => {
   const path = v.getDotPath(issue);
   // An unknown key of a strict object: the spec rejects unsupported input instead of dropping it.
   if (issue.expected === 'never' && path) return `\`${path}\` is not a supported field.`;
@@ -14,6 +15,6 @@ export const validate = <S extends v.GenericSchema>(schema: S, input: unknown): 
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   const seen = new Set<string>();
-  const messages = result.issues.map(describe).filter((m) => (seen.has(m) ? false : (seen.add(m), true)));
+  const messages = result.issues.map(describeIssue).filter((m) => (seen.has(m) ? false : (seen.add(m), true)));
   throw validationError(messages.slice(0, 5).join(' '));
 };

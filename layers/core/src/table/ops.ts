@@ -279,6 +279,16 @@ export const countItems = async (deps: Deps, r: Range): Promise<number> => {
   return count;
 };
 
+/**
+ * Creates a counter item holding how many items `counted` has, when the counter is missing (items
+ * written before it existed), so conditional writes on it start from the truth; a concurrent
+ * seed that got there first wins.
+ */
+export const seedCounter = async (deps: Deps, counter: Key, type: string, counted: Range): Promise<void> => {
+  if (await getItem(deps, counter)) return;
+  await putItem(deps, { ...counter, type, count: await countItems(deps, counted) }, { exists: false });
+};
+
 /** Reads many items by key, 100 per call, retrying unprocessed keys (boundedly). */
 export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consistent = true): Promise<Item[]> => {
   const rows: Item[] = [];

@@ -111,11 +111,12 @@ export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) =>
     await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString());
     await deps.scheduler.cancel(fanOutScheduleName(id));
     if (found.region) await releaseLane(deps, found.region, id);
-    // A canceled fan-out only reads and counts: done here within a budget, the answer is final.
-    await fanOutBroadcast(deps, { teamId, broadcastId: id }, { budgetMs: CANCEL_COUNT_BUDGET_MS }).catch(() => undefined);
+    // A canceled fan-out only reads and counts: done here within a budget (past it, the step hands
+    // over to the fan-out worker itself); if counting here fails, the worker does it all.
+    const job = { teamId, broadcastId: id };
+    await fanOutBroadcast(deps, job, { budgetMs: CANCEL_COUNT_BUDGET_MS }).catch(() => kickFanOut(deps, job));
   }
   const { broadcast, checkpoint } = await readBroadcastWithCheckpoint(deps, teamId, id);
-  if (found.status === 'sending' && !checkpoint.done) await kickFanOut(deps, { teamId, broadcastId: id });
   return { object: 'broadcast' as const, id, canceled_remaining: canceledRemaining(broadcast!, checkpoint) };
 };
 
@@ -126,14 +127,14 @@ export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) =>
  */
 export const broadcastPauseFor = async (deps: Deps, teamId: string, region: string): Promise<BroadcastPause | undefined> => {
   const pauses = await activePauses(deps, teamId, region, deps.clock.now());
-  for (const p of [...pauses].sort((a, b) => (a.scope === 'team' ? -1 : 0) - (b.scope === 'team' ? -1 : 0))) {
-    if (p.scope === 'region' && p.untilRecovered && (await regionRecovered(deps, p.target))) {
-      await setPause(deps, { scope: 'region', target: p.target, clear: true });
-      continue;
-    }
-    return p;
+  const team = pauses.find((p) => p.scope === 'team');
+  if (team) return team;
+  const held = pauses.find((p) => p.scope === 'region');
+  if (held?.untilRecovered && (await regionRecovered(deps, region))) {
+    await setPause(deps, { scope: 'region', target: region, clear: true });
+    return undefined;
   }
-  return undefined;
+  return held;
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { countItems, getItem, putItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { getItem, queryAll, seedCounter, transact, updateItem } from '../../table/ops.ts';
 import { MAX_CONTACT_PROPERTIES } from '../../limits.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
@@ -21,11 +21,8 @@ const fromItem = (i: Record<string, any>): ContactProperty => ({ id: i.id, key: 
 export const contactPropertyView = (p: ContactProperty) => ({ object: 'contact_property' as const, id: p.id, key: p.key, type: p.type, fallback_value: p.fallbackValue, created_at: p.createdAt });
 
 /** Creates the team's property counter from its properties when it has none yet (a team from before the counter). */
-const seedPropertyCounter = async (deps: Deps, teamId: string): Promise<void> => {
-  if (await getItem(deps, keys.contactProperty.counter(teamId))) return;
-  const count = await countItems(deps, { pk: keys.contactProperty.partition(teamId), prefix: keys.contactProperty.prefix });
-  await putItem(deps, { ...keys.contactProperty.counter(teamId), type: 'contact_property_count', count }, { exists: false });
-};
+const seedPropertyCounter = (deps: Deps, teamId: string): Promise<void> =>
+  seedCounter(deps, keys.contactProperty.counter(teamId), 'contact_property_count', { pk: keys.contactProperty.partition(teamId), prefix: keys.contactProperty.prefix });
 
 /**
  * Declares a property; a key is unique per team, and a team defines at most

@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { addToCounters, countItems, getItem, putItem, transact, type Condition } from '../../table/ops.ts';
+import { addToCounters, getItem, seedCounter, transact, type Condition } from '../../table/ops.ts';
 import { fixedWindow } from '../windows.ts';
 import type { Team } from '../teams/team.ts';
 import { limitsFor } from '../teams/plans.ts';
@@ -14,17 +14,12 @@ import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 const claimedElsewhere = (name: string) =>
   new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
 
-
-const countDomains = (deps: Deps, teamId: string): Promise<number> => countItems(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
-
 /**
  * Creates the team's domain counter from its domains when it has none yet (a team from before
  * the counter), so the conditional write in createDomain starts from the truth.
  */
-export const seedDomainCounter = async (deps: Deps, teamId: string): Promise<void> => {
-  if (await getItem(deps, keys.domain.counter(teamId))) return;
-  await putItem(deps, { ...keys.domain.counter(teamId), type: 'domain_count', count: await countDomains(deps, teamId) }, { exists: false });
-};
+export const seedDomainCounter = (deps: Deps, teamId: string): Promise<void> =>
+  seedCounter(deps, keys.domain.counter(teamId), 'domain_count', { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
 
 const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), 3_600_000);

@@ -58,8 +58,11 @@ export const DEFAULT_TRACKING_SUBDOMAIN = 'links';
 /** The deployment settings the tracking host depends on. */
 export type TrackingConfig = Pick<Config, 'TRACKING_CNAME_TARGET' | 'PUBLIC_BASE_URL'>;
 
+/** The subdomain a domain's Tracking record names. */
+const trackingSubdomainOf = (d: Domain): string => d.trackingSubdomain ?? DEFAULT_TRACKING_SUBDOMAIN;
+
 /** The host a domain's tracking links use once its Tracking record verifies: `<tracking_subdomain>.<domain>`. */
-export const trackingHost = (d: Domain): string => `${d.trackingSubdomain ?? DEFAULT_TRACKING_SUBDOMAIN}.${d.name}`;
+export const trackingHost = (d: Domain): string => `${trackingSubdomainOf(d)}.${d.name}`;
 
 /** Whether the domain needs a Tracking record: the deployment serves tracking hosts and the domain tracks opens or clicks. */
 export const needsTrackingRecord = (d: Domain, config: TrackingConfig): boolean =>
@@ -87,7 +90,7 @@ export const dnsRecords = (d: Domain, config: TrackingConfig) => {
     { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"', priority: null },
     ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com`, priority: null })),
     ...(d.receiving ? [{ record: 'Receiving', name: '@', type: 'MX', ttl: 'Auto', status, value: inboundMxHost(d.receivingRegion ?? d.region), priority: 10 }] : []),
-    ...(needsTrackingRecord(d, config) ? [{ record: 'Tracking', name: d.trackingSubdomain ?? DEFAULT_TRACKING_SUBDOMAIN, type: 'CNAME', ttl: 'Auto', status: trackingStatus, value: config.TRACKING_CNAME_TARGET, priority: null }] : []),
+    ...(needsTrackingRecord(d, config) ? [{ record: 'Tracking', name: trackingSubdomainOf(d), type: 'CNAME', ttl: 'Auto', status: trackingStatus, value: config.TRACKING_CNAME_TARGET, priority: null }] : []),
   ];
 };
 

@@ -8,6 +8,7 @@ import { queryPage } from '../../table/query-page.ts';
 import { domainEventData, domainFromItem, loadDomain, needsTrackingRecord, trackingHost, type Domain, type DomainStatus } from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 import { seedDomainCounter } from './create-domain.ts';
+import { canonicalHostName } from '../../ports/dns.ts';
 import { eventItem, publishEvents, recordEvent } from '../events/record-event.ts';
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
@@ -34,7 +35,7 @@ const checkTracking = async (deps: Deps, d: Domain): Promise<Domain> => {
   const host = trackingHost(d);
   if (d.trackingHostVerified === host) return d;
   const targets = await deps.cnames.cname(host);
-  if (!targets.some((t) => t.toLowerCase().replace(/\.$/, '') === deps.config.TRACKING_CNAME_TARGET)) return d;
+  if (!targets.some((t) => canonicalHostName(t) === deps.config.TRACKING_CNAME_TARGET)) return d;
   const out = await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { tracking_host_verified: host } }, { exists: true });
   if (!out) throw notFound('Domain');
   const next = domainFromItem(out);

@@ -22,7 +22,6 @@ export const CONTENT_KEY_PREFIX = 'emails/';
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
 export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
 
-
 /**
  * Stores the parts of an email too large for its row, before the row is written (so a row never
  * names a missing blob; a blob whose row was never written expires with the bucket's lifecycle).

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Deps } from '../../../runtime/deps.ts';
 import { SesEventMessage, SnsEnvelope } from '../../../schemas/provider-events.ts';
+import { describeIssue } from '../../../schemas/validate.ts';
 import { recordProviderEvent, type SesEvent } from './record-provider-event.ts';
 
 /** An SNS notification as SNS puts it on an SQS queue (raw message delivery off). */
@@ -21,12 +22,6 @@ export class ProviderEventRefused extends Error {
     this.name = 'ProviderEventRefused';
   }
 }
-
-const firstIssue = (issues: readonly v.BaseIssue<unknown>[]): string => {
-  const issue = issues[0]!;
-  const path = v.getDotPath(issue);
-  return `${path ? `\`${path}\` ` : ''}${issue.message}`;
-};
 
 /**
  * Applies one SES event that reached the provider-events queue through the service's own SNS
@@ -57,7 +52,7 @@ export const receiveProviderNotification = async (deps: Deps, body: unknown): Pr
   const envelope = v.safeParse(SnsEnvelope, notification);
   const messageId = String((notification as { MessageId?: unknown }).MessageId ?? '');
   if (!envelope.success) {
-    throw new ProviderEventRefused('malformed_envelope', `provider message ${messageId} refused: not an SNS envelope (${firstIssue(envelope.issues)})`);
+    throw new ProviderEventRefused('malformed_envelope', `provider message ${messageId} refused: not an SNS envelope (${describeIssue(envelope.issues[0])})`);
   }
   if (envelope.output.Type !== 'Notification') {
     deps.logger.info('provider message ignored: nothing to apply', { sns_type: envelope.output.Type, sns_message_id: messageId });
@@ -71,7 +66,7 @@ export const receiveProviderNotification = async (deps: Deps, body: unknown): Pr
   }
   const event = v.safeParse(SesEventMessage, message);
   if (!event.success) {
-    throw new ProviderEventRefused('not_an_ses_event', `provider event ${messageId} refused: not an SES event (${firstIssue(event.issues)})`);
+    throw new ProviderEventRefused('not_an_ses_event', `provider event ${messageId} refused: not an SES event (${describeIssue(event.issues[0])})`);
   }
   return recordProviderEvent(deps, event.output as SesEvent);
 };
