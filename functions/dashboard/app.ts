@@ -14,6 +14,7 @@ import { SCRIPT, STYLE } from './assets.ts';
 import { csrfField, plainPage, type Html, type PageContext } from './view.ts';
 import { registerTeamPages } from './pages/index.ts';
 import { registerConsent } from './pages/consent.ts';
+import { mailboxAgentApi } from './mailbox-agent.ts';
 
 /** The session cookie and the pre-session (double-submit) CSRF cookie of signed-out forms. */
 export const SESSION_COOKIE = 'ms_session';
@@ -68,6 +69,9 @@ export const createDashboard = (options: DashboardOptions) => {
 
   app.get('/assets/style.css', (c) => c.body(STYLE, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
   app.get('/assets/app.js', (c) => c.body(SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }));
+
+  // The mailbox agent API: Bearer mailbox keys, JSON; no session or CSRF (answers before that middleware).
+  app.route('/api/mailbox-agent', mailboxAgentApi() as unknown as Hono<DashboardEnv>);
 
   // Session and CSRF: every POST carries the session's token, or (signed out) the pre-session cookie's.
   app.use('*', async (c, next) => {

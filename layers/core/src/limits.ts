@@ -62,6 +62,23 @@ export const MAX_GRANT_MAILBOXES = 100;
 /** Seconds a person has between the authorize redirect and the consent decision. */
 export const OAUTH_CONSENT_SECONDS = 15 * 60;
 
+/** Mailbox drafts (spec §8): recipients per draft, attachments and their size, the whole MIME message. */
+export const MAILBOX_MAX_RECIPIENTS = 20;
+export const MAILBOX_MAX_ATTACHMENTS = 10;
+export const MAILBOX_MAX_ATTACHMENT_BYTES = 256 * 1024;
+export const MAILBOX_MAX_MIME_BYTES = 1024 * 1024;
+/** Items one mailbox agent listing returns (no cursor: `limited` says more exist). */
+export const MAILBOX_LIST_LIMIT = 50;
+/** The owner is told of drafts awaiting approval at most once per this many seconds per mailbox. */
+export const MAILBOX_APPROVAL_NOTICE_SECONDS = 10 * 60;
+/** A draft's subject and text (kept whole on its row). */
+export const MAILBOX_MAX_SUBJECT_LENGTH = 998;
+export const MAILBOX_MAX_TEXT_BYTES = 256 * 1024;
+/** Days a mailbox's activity records are kept. */
+export const MAILBOX_ACTIVITY_DAYS = 90;
+/** The largest mailbox agent request body (a draft with its uploads, base64). */
+export const MAILBOX_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
 /** The largest inbound message a mailbox accepts (bytes of raw MIME); larger mail is refused at SMTP with 552. */
 export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;
 

@@ -31,6 +31,8 @@ export const Config = v.object({
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,
+  /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */
+  MAILBOX_AGENT_DISABLED: Bool,
   /** Delivery regions this deployment serves; the first is the default. */
   DELIVERY_REGIONS: v.pipe(v.optional(v.string(), 'us-east-1'), v.transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))),
   API_RATE_LIMIT_PER_MINUTE: Int(600),

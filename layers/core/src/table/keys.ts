@@ -109,6 +109,10 @@
  * | mailbox key by its hash (mmb_)       | pk MAILBOXKEY#<sha256>, sk MAILBOXKEY                            |
  * | keys of a mailbox                    | gsi1: TEAM#<t>#MBOX#<m>#KEYS / <keyId>                           |
  * | drafts / labels of a mailbox         | pk TEAM#<t>#MBOX#<m>, sk DRAFT#<id> / LABEL#<id> (reserved)      |
+ * | a mailbox's allowance use, activity, | pk TEAM#<t>#MBOX#<m>, sk ALLOWANCE#<period start> /              |
+ * |   last approval notice               |   ACTIVITY#<id> / APPROVALNOTICE                                 |
+ * | a team's mailbox license, storage    | pk TEAM#<t>, sk MAILBOXLICENSE / MAILBOXSTORAGE                  |
+ * | mailbox sending switch (operator)    | pk OPERATOR, sk MAILBOXTRANSPORT#<team id or *>                  |
  * | inbound mail dropped (no mailbox)    | pk INBOUND#DROPPED, sk DAY#<yyyy-mm-dd> (count, last, ttl)       |
  */
 
@@ -353,6 +357,20 @@ export const keys = {
     keyListPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
     draft: (teamId: string, mailboxId: string, draftId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `DRAFT#${draftId}` }),
     label: (teamId: string, mailboxId: string, labelId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `LABEL#${labelId}` }),
+    draftPrefix: 'DRAFT#',
+    /** The recipients a mailbox has sent to in one license period (the outbound allowance). */
+    allowance: (teamId: string, mailboxId: string, periodStart: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `ALLOWANCE#${periodStart}` }),
+    /** When the owner was last told a draft awaits approval (at most one notice per 10 minutes). */
+    approvalNotice: (teamId: string, mailboxId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: 'APPROVALNOTICE' }),
+    /** The activity of a mailbox (UUIDv7 ids: oldest first by sort key). */
+    activity: (teamId: string, mailboxId: string, id: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `ACTIVITY#${id}` }),
+    activityPrefix: 'ACTIVITY#',
+    /** A team's mailbox license (cloud mode), granted by the operator. */
+    license: (teamId: string) => ({ pk: team(teamId), sk: 'MAILBOXLICENSE' }),
+    /** Bytes a team's mailboxes hold: received mail, drafts and their attachments. */
+    storage: (teamId: string) => ({ pk: team(teamId), sk: 'MAILBOXSTORAGE' }),
+    /** The operator's switch of mailbox sending, for every team (`*`) or one (off: sends answer 503, drafts are kept). */
+    transport: (scope: string) => ({ pk: 'OPERATOR', sk: `MAILBOXTRANSPORT#${scope}` }),
   },
   message: {
     item: (teamId: string, messageId: string) => ({ pk: `${team(teamId)}#MSG#${messageId}`, sk: 'MSG' }),

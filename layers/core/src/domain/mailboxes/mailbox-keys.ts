@@ -5,6 +5,7 @@ import { getItem, putItem, queryAll, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { findMembership } from '../people/memberships.ts';
 import { loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
+import { MailboxAgentError } from './agent-error.ts';
 
 /**
  * Mailbox keys (spec §5, prefix `mmb_`): one mailbox each, with the permissions its owner chose
@@ -90,10 +91,10 @@ export interface MailboxCaller {
   can(permission: MailboxPermission): boolean;
 }
 
-/** A refusal of the mailbox agent API: its HTTP status (spec §7 mailbox statuses) and a message. */
-export class MailboxAuthError extends Error {
-  constructor(readonly status: 401 | 403, message: string) {
-    super(message);
+/** A refusal of a mailbox key: 401 (no key, not a mailbox key, unknown) or 403 (revoked, expired, mailbox or owner gone). */
+export class MailboxAuthError extends MailboxAgentError {
+  constructor(status: 401 | 403, message: string, name?: 'missing_mailbox_key' | 'invalid_mailbox_key') {
+    super(status === 403 ? 'forbidden' : name ?? 'invalid_mailbox_key', message);
   }
 }
 
@@ -104,7 +105,7 @@ export class MailboxAuthError extends Error {
  */
 export const authenticateMailboxKey = async (deps: Deps, authorization: string | undefined): Promise<MailboxCaller> => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new MailboxAuthError(401, 'Missing mailbox key: send `Authorization: Bearer mmb_...` (a key the mailbox owner created in the dashboard).');
+  if (!match) throw new MailboxAuthError(401, 'Missing mailbox key: send `Authorization: Bearer mmb_...` (a key the mailbox owner created in the dashboard).', 'missing_mailbox_key');
   const secret = match[1]!;
   if (!secret.startsWith(MAILBOX_KEY_PREFIX)) throw new MailboxAuthError(401, 'This is not a mailbox key (they start with `mmb_`): API keys and OAuth tokens are not accepted here.');
   const item = await getItem(deps, keys.mailbox.key(hashOf(secret)));

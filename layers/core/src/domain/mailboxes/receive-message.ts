@@ -148,6 +148,8 @@ const storeCopy = async (
     { put: item },
     threadWrite,
     { put: received.item },
+    // Received mail counts toward the team's mailbox storage (never refused for it: mail is not lost).
+    { update: keys.mailbox.storage(m.teamId), change: { add: { bytes: raw.length }, set: { type: 'mailbox_storage' } } },
   ]);
   if (!written.ok) {
     // A concurrent delivery of the same message won: its copy is the one.

@@ -1,0 +1,75 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from '@mailstack/core/runtime/deps';
+import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
+import { MailboxAgentError, badRequest, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
+import { authenticateMailboxKey, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
+import { listAgentItems, readAgentItem } from '@mailstack/core/domain/mailboxes/agent-items';
+import { saveDraft } from '@mailstack/core/domain/mailboxes/drafts';
+import { sendDraft } from '@mailstack/core/domain/mailboxes/send-draft';
+import { SaveDraftRequest, SendDraftRequest, parseAgentBody } from '@mailstack/core/schemas/mailbox-agent';
+import type { DashboardEnv } from './app.ts';
+
+type AgentEnv = { Variables: DashboardEnv['Variables'] & { caller: MailboxCaller; who: MailboxActor } };
+
+const refuse = (c: Context, e: MailboxAgentError) => c.json(e.toJSON(), e.status);
+
+/**
+ * The mailbox agent API (spec §4) under /api/mailbox-agent on the dashboard origin: Bearer mailbox
+ * key, JSON in and out, each route parse → authenticate → the core's use case → the answer. Every
+ * refusal is `{statusCode, name, message}` with the statuses of spec §7 (400, 401, 403, 404, 409,
+ * 413, 503); session cookies and CSRF play no part here.
+ */
+export const mailboxAgentApi = () => {
+  const api = new Hono<AgentEnv>();
+  api.onError((error, c) => {
+    if (isMailboxAgentError(error)) return refuse(c, error);
+    (c.get('deps') as Deps | undefined)?.logger.error('mailbox agent API failed', { error: String((error as Error)?.stack ?? error) });
+    return c.json({ statusCode: 500, name: 'internal_server_error', message: 'Something failed on our side; try again.' }, 500);
+  });
+
+  api.use('*', async (c, next) => {
+    const deps = c.get('deps');
+    if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
+    const caller = await authenticateMailboxKey(deps, c.req.header('authorization'));
+    c.set('caller', caller);
+    c.set('who', { actor: `key:${caller.key.id}`, actorName: caller.key.name, via: 'api' });
+    return next();
+  });
+  api.use('*', bodyLimit({
+    maxSize: MAILBOX_MAX_REQUEST_BYTES,
+    onError: (c) => refuse(c, new MailboxAgentError('payload_too_large', `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`)),
+  }));
+
+  const json = async (c: Context): Promise<unknown> => {
+    try {
+      return JSON.parse(await c.req.text());
+    } catch {
+      throw badRequest('The request body must be JSON (Content-Type: application/json).');
+    }
+  };
+
+  api.get('/items', async (c) => {
+    const id = c.req.query('id');
+    const folder = c.req.query('folder');
+    if (id !== undefined && folder !== undefined) throw badRequest('Give either `folder` (to list) or `id` (to read one item), not both.');
+    if (id !== undefined) return c.json(await readAgentItem(c.get('deps'), c.get('caller'), c.get('who'), id));
+    return c.json(await listAgentItems(c.get('deps'), c.get('caller'), c.get('who'), folder));
+  });
+
+  api.post('/drafts', async (c) => {
+    const input = parseAgentBody(SaveDraftRequest, await json(c));
+    const saved = await saveDraft(c.get('deps'), c.get('caller'), c.get('who'), input);
+    return c.json({ id: saved.id, revision: saved.revision, status: saved.draft.status, to: saved.draft.to, subject: saved.draft.subject, attachments: saved.draft.attachments.map((a) => ({ index: a.index, filename: a.filename, contentType: a.contentType, size: a.size })) });
+  });
+
+  api.post('/send', async (c) => {
+    const input = parseAgentBody(SendDraftRequest, await json(c));
+    const sent = await sendDraft(c.get('deps'), c.get('caller'), c.get('who'), input);
+    return c.json(sent, sent.duplicate ? 200 : 202);
+  });
+
+  api.all('*', (c) => refuse(c, new MailboxAgentError('not_found', `The mailbox agent API has no ${c.req.method} ${new URL(c.req.url).pathname}: it serves GET /api/mailbox-agent/items, POST /api/mailbox-agent/drafts and POST /api/mailbox-agent/send.`)));
+  return api;
+};
