@@ -20,6 +20,7 @@ import { addMember, createTeamFor } from '@mailstack/core/domain/people/membersh
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { isRole } from '@mailstack/core/domain/people/roles';
 import { createMailbox, deleteMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { getMailboxLicense, grantMailboxLicense, licenseState, setMailboxTransport, storageUsed } from '@mailstack/core/domain/mailboxes/licenses';
 import { isApiError } from '@mailstack/core/errors/api-error';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -49,6 +50,12 @@ const USAGE = `usage: npm run admin -- <command> [options]
   mailboxes list --team <id>
   mailboxes rename --team <id> --mailbox <id> [--local-part <part>] [--name <display name>]
   mailboxes delete --team <id> --mailbox <id>
+  mailboxes license --team <id> [--seats <n> --storage-mb <n> --recipients <n> [--from <ISO date>] [--until <ISO date>]]
+                                         (cloud mode: grants or replaces the team's mailbox license: seats, storage,
+                                          outbound recipients per mailbox and period (default 30 days from now);
+                                          without --seats, shows the license and its use. Self-hosted has no caps)
+  mailboxes sending-off [--team <id>]    (the operator turns mailbox sending off, for one team or all: agents'
+  mailboxes sending-on [--team <id>]      sends answer 503 and their drafts are kept; on again with sending-on)
 
 Target: the running local host (\`npm start\`), or a deployed stack with --table <name> [--region <region>].`;
 
@@ -75,6 +82,11 @@ const { positionals, values } = parseArgs({
     help: { type: 'boolean', default: false },
     mailbox: { type: 'string' },
     'local-part': { type: 'string' },
+    seats: { type: 'string' },
+    'storage-mb': { type: 'string' },
+    recipients: { type: 'string' },
+    from: { type: 'string' },
+    until: { type: 'string' },
   },
 });
 
@@ -254,6 +266,38 @@ switch (`${resource} ${action}`) {
       if (isApiError(error)) fail(`${error.name}: ${error.message}`);
       throw error;
     }
+    break;
+  }
+  case 'mailboxes license': {
+    const teamId = await existingTeam();
+    try {
+      if (values.seats !== undefined) {
+        const whole = (name: 'seats' | 'storage-mb' | 'recipients') => {
+          const n = Number(need(name));
+          if (!Number.isSafeInteger(n) || n < 0) fail(`--${name} must be a whole number (got ${values[name]})`);
+          return n;
+        };
+        const l = await grantMailboxLicense(deps, teamId, {
+          seats: whole('seats'), storageBytes: whole('storage-mb') * 1024 * 1024, recipientAllowance: whole('recipients'), periodStart: values.from, periodEnd: values.until,
+        });
+        console.log(`mailbox license of team ${teamId}: ${l.seats} seat(s), ${l.storageBytes} bytes of storage, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
+      } else {
+        const l = await getMailboxLicense(deps, teamId);
+        if (!l) console.log(`team ${teamId} has no mailbox license${deps.config.CLOUD ? ': its mailboxes receive mail but cannot draft or send' : ''}`);
+        else console.log(`mailbox license of team ${teamId}: ${licenseState(l, Date.now())}, ${l.seats} seat(s), ${await storageUsed(deps, teamId)} of ${l.storageBytes} bytes used, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
+      }
+      if (!deps.config.CLOUD) console.log('note: this instance is self-hosted (CLOUD is not true): mailbox licenses are not applied');
+    } catch (error) {
+      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
+      throw error;
+    }
+    break;
+  }
+  case 'mailboxes sending-off':
+  case 'mailboxes sending-on': {
+    const teamId = values.team ? await existingTeam() : undefined;
+    await setMailboxTransport(deps, action === 'sending-on', teamId);
+    console.log(`mailbox sending ${action === 'sending-on' ? 'on' : 'off'} for ${teamId ? `team ${teamId}` : 'every team'}${action === 'sending-off' ? ': agents\' sends answer 503 and their drafts are kept' : ''}`);
     break;
   }
   default:

@@ -9,6 +9,7 @@ import { writeState } from '../../lib/local/state.ts';
 import { listTeams } from '@mailstack/core/domain/teams/manage-teams';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
+import { agent, agentMailbox, newDraft } from '../support/mailboxes.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -121,5 +122,42 @@ describe('key audit: keys made outside the dashboard', () => {
     const rows = await auditRows(teams[0]!.id);
     // Assess
     expect(rows).toContainEqual(['operator (npm start)', 'created', expect.stringMatching(/^Default key \(\S+, full_access\)$/)]);
+  });
+});
+
+describe('admin CLI: mailbox licenses and the sending switch', () => {
+  it('mailboxes license grants seats, storage and an allowance and shows them; sending-off makes an agent send 503 until sending-on', async () => {
+    // Prepare
+    const folder = hostFolder();
+    const t = await agentMailbox({ license: false });
+    const draft = () => agent(t.sendKey, 'POST', '/drafts', newDraft({ subject: 'From the CLI test' }));
+    try {
+      const before = await draft();
+
+      // Act
+      const granted = await admin(folder, 'mailboxes', 'license', '--team', t.team.id, '--seats', '2', '--storage-mb', '5', '--recipients', '100');
+      const shown = await admin(folder, 'mailboxes', 'license', '--team', t.team.id);
+      const bad = await admin(folder, 'mailboxes', 'license', '--team', t.team.id, '--seats', 'two', '--storage-mb', '5', '--recipients', '1');
+      const saved = await draft();
+      const off = await admin(folder, 'mailboxes', 'sending-off', '--team', t.team.id);
+      const refused = await agent(t.sendKey, 'POST', '/send', { id: saved.body.id, expectedRevision: 0 });
+      const on = await admin(folder, 'mailboxes', 'sending-on', '--team', t.team.id);
+      const admitted = await agent(t.sendKey, 'POST', '/send', { id: saved.body.id, expectedRevision: 0 });
+
+      // Assess
+      expect(before).toMatchObject({ status: 409, body: { name: 'license_required' } });
+      expect(granted).toMatchObject({ code: 0 });
+      expect(granted.out).toContain('2 seat(s), 5242880 bytes of storage, 100 recipients per mailbox');
+      expect(shown.out).toMatch(/active, 2 seat\(s\), \d+ of 5242880 bytes used/);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain('--seats must be a whole number');
+      expect(saved.status).toBe(200);
+      expect(off.out).toContain(`mailbox sending off for team ${t.team.id}`);
+      expect(refused).toMatchObject({ status: 503, body: { name: 'transport_unavailable' } });
+      expect(on.code).toBe(0);
+      expect(admitted).toMatchObject({ status: 202, body: { status: 'admitted' } });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
