@@ -20,6 +20,7 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerTemplates(app);
   registerAudience(app);
   registerDomains(app);
+  // A mailbox's page takes further sections (approvals, activity) as registerMailboxes's second argument.
   registerMailboxes(app);
   registerApiKeys(app);
   registerWebhooks(app);

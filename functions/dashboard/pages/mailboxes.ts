@@ -108,8 +108,9 @@ ${button(csrf, `${base}/delete`, 'Delete mailbox', 'danger')}`
 export const mailboxSections = (more: readonly MailboxSection[] = []): readonly MailboxSection[] => [summarySection, keysSection, ...more, renameSection, deleteSection];
 
 /**
- * A mailbox's page, built from `sections`; another team's mailbox id answers 404. `extra` carries
- * a key just created or a refused form, for the section that shows it.
+ * The page of the mailbox the route's `:id` names, built from `sections` (`mailboxSections(more)`);
+ * another team's mailbox id answers 404. `extra` carries a key just created or a refused form, for
+ * the section that shows it.
  */
 export const renderMailboxPage = async (c: Ctx, sections: readonly MailboxSection[], extra: Pick<MailboxPanel, 'minted' | 'refused'> = {}) => {
   const actor = c.get('actor');
