@@ -39,7 +39,7 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .error { padding: 10px 14px; border-radius: 6px; margin-bottom: 16px; background: #fdecea; border: 1px solid #f1a7a3; color: var(--bad); }
 .badge { white-space: nowrap; display: inline-block; padding: 0 8px; border-radius: 10px; font-size: .8rem; background: #e9ecef; color: var(--fg); }
 .badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
-.badge.bounced, .badge.failed, .badge.complained, .badge.revoked { background: #fbe3e4; color: var(--bad); }
+.badge.bounced, .badge.failed, .badge.complained, .badge.revoked, .badge.expired { background: #fbe3e4; color: var(--bad); }
 .badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }
 .badge.published, .badge.sent { background: #dff3e4; color: var(--ok); }
 .badge.sending { background: #e7ecfb; color: var(--accent); }

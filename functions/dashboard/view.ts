@@ -10,7 +10,7 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** The sections of a team, in the navigation's order. */
 export const SECTIONS = [
   ['', 'Overview'], ['emails', 'Emails'], ['broadcasts', 'Broadcasts'], ['templates', 'Templates'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
-  ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['connections', 'MCP connections'], ['settings', 'Team settings'],
+  ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['mailboxes', 'Mailboxes'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['connections', 'MCP connections'], ['settings', 'Team settings'],
 ] as const;
 
 /** What every page of a signed-in person knows. */
@@ -103,6 +103,7 @@ export const NOTICES: Readonly<Record<string, string>> = {
   sent: 'Sending started.', scheduled: 'Scheduled.', paced: 'Sending started. The audience is more than can go out today, so it is paced over several days: see Pacing below.',
   queued: 'Sending is queued: other broadcasts hold this region\'s broadcast capacity until they finish; see Pacing below.',
   canceled: 'Canceled: nothing more is sent.',
+  'key-revoked': 'Mailbox key revoked: requests with it are now refused (403).',
   'connection-revoked': 'Connection revoked: the client\'s next call is refused.',
   enabled: 'Endpoint re-enabled: new events are delivered to it again.', disabled: 'Endpoint disabled.', replayed: 'Event queued to be sent again (same webhook-id).',
 };

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors/api-error.ts';
  * | `audience:write`  | contacts, segments, topics, contact properties, suppressions          | yes   | yes   | yes    |
  * | `domains:write`   | add, verify, change tracking of, delete sending domains               | yes   | yes   | no     |
  * | `keys:write`      | mint and revoke API keys                                              | yes   | yes   | no     |
+ * | `mailboxes:write` | create, rename, delete mailboxes (their keys: the mailbox's owner only, whatever the role) | yes | yes | no |
  * | `webhooks:write` | add, edit, rotate, disable, re-enable, delete endpoints; replay deliveries | yes | yes | no |
  * | `templates:write` | create, edit, publish, duplicate, delete templates (every save is live for API sends) | yes | yes | no |
  * | `broadcasts:write`| create, edit, duplicate, delete broadcast drafts                       | yes   | yes   | yes    |
@@ -21,12 +22,12 @@ import { ApiError } from '../../errors/api-error.ts';
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
+export const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALLOWED: Readonly<Record<Role, ReadonlySet<Action>>> = {
   owner: new Set(ACTIONS),
-  admin: new Set<Action>(['read', 'audience:write', 'domains:write', 'keys:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write']),
+  admin: new Set<Action>(['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write']),
   member: new Set<Action>(['read', 'audience:write', 'broadcasts:write']),
 };
 
