@@ -64,6 +64,7 @@ progress { width: 100%; height: 18px; accent-color: var(--accent); }
 ul.facts { margin: 4px 0 12px; padding-left: 20px; } ul.facts li { margin: 2px 0; }
 h3 { font-size: 1rem; margin: 16px 0 6px; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
+pre.message-text { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 240px; overflow: auto; padding: 8px; border: 1px solid #d0d7de; border-radius: 6px; background: transparent; color: inherit; }
 pre { background: #0f1720; color: #e6edf3; padding: 12px; border-radius: 6px; overflow: auto; max-height: 480px; }
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; } .secret code { background: #fff7d6; padding: 6px 8px; border: 1px solid #e5c55c; border-radius: 6px; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }

@@ -104,6 +104,8 @@ export const NOTICES: Readonly<Record<string, string>> = {
   queued: 'Sending is queued: other broadcasts hold this region\'s broadcast capacity until they finish; see Pacing below.',
   canceled: 'Canceled: nothing more is sent.',
   'key-revoked': 'Mailbox key revoked: requests with it are now refused (403).',
+  'draft-approved': 'Draft approved: it is admitted to the outbox and goes out from the mailbox\'s address.',
+  'draft-rejected': 'Draft rejected: it stays a draft; the agent may edit it and ask again.',
   'connection-revoked': 'Connection revoked: the client\'s next call is refused.',
   enabled: 'Endpoint re-enabled: new events are delivered to it again.', disabled: 'Endpoint disabled.', replayed: 'Event queued to be sent again (same webhook-id).',
 };

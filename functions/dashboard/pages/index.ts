@@ -5,6 +5,7 @@ import { registerEmails } from './emails.ts';
 import { registerAudience } from './audience.ts';
 import { registerDomains } from './domains.ts';
 import { registerMailboxes } from './mailboxes.ts';
+import { activitySection, approvalsSection, registerMailboxApprovals } from './mailbox-approvals.ts';
 import { registerApiKeys } from './api-keys.ts';
 import { registerSettings } from './settings.ts';
 import { registerWebhooks } from './webhooks.ts';
@@ -20,8 +21,8 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerTemplates(app);
   registerAudience(app);
   registerDomains(app);
-  // A mailbox's page takes further sections (approvals, activity) as registerMailboxes's second argument.
-  registerMailboxes(app);
+  registerMailboxes(app, [approvalsSection, activitySection]);
+  registerMailboxApprovals(app);
   registerApiKeys(app);
   registerWebhooks(app);
   registerConnections(app);
