@@ -469,8 +469,11 @@ describe('MailStack', () => {
     const integration = Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).find((i) => i.Properties.ApiId.Ref === apiId)!;
     expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => f === fn)![0]);
     const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]!));
-    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray'].includes(s))).toEqual([]);
+    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray', 's3'].includes(s))).toEqual([]);
     expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
+    // The mailbox agent API: it reads received mail, keeps draft attachments and sends them as email content.
+    expect(actionsOfRole(fn)).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject']));
+    expect(fn.Properties.Environment.Variables.CONTENT_BUCKET).toBeDefined();
     // It queues mail for the send worker; it never calls the provider itself.
     expect(actionsOfRole(fn)).not.toContain('ses:SendEmail');
   });
