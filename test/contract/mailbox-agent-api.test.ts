@@ -379,3 +379,61 @@ describe('the mailbox agent API: feature and routes', () => {
     expect((await agent(t.sendKey, 'POST', '/drafts', newDraft())).body.name).toBe('license_required');
   });
 });
+
+describe('the mailbox agent API: tenancy and mailboxes writing to each other', () => {
+  it('never lets a mailbox key reach another mailbox, of its own team or another', async () => {
+    // Prepare
+    const a = await agentMailbox();
+    const sibling = await a.mailbox('sibling');
+    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/mailbox-keys');
+    const siblingKey = (await createMailboxKey(testDeps(), { teamId: a.team.id, mailboxId: sibling.id, actorUserId: a.owner.id, send: true })).secret;
+    const other = await agentMailbox();
+    const siblingMail = await receive(siblingKey, sibling.address, { subject: 'Sibling only', text: 's' });
+    const siblingDraft = await agent(siblingKey, 'POST', '/drafts', newDraft({ subject: 'Sibling draft' }));
+    const otherDraft = await agent(other.sendKey, 'POST', '/drafts', newDraft({ subject: 'Other team draft' }));
+
+    // Act
+    const answers = await Promise.all([
+      agent(a.sendKey, 'GET', `/items?id=${siblingMail.id}`),
+      agent(a.sendKey, 'GET', `/items?id=${siblingDraft.body.id}`),
+      agent(a.sendKey, 'GET', `/items?id=${otherDraft.body.id}`),
+      agent(a.sendKey, 'POST', '/drafts', newDraft({ id: siblingDraft.body.id, expectedRevision: 0 })),
+      agent(a.sendKey, 'POST', '/drafts', newDraft({ sourceItemId: siblingMail.id })),
+      agent(a.sendKey, 'POST', '/send', { id: siblingDraft.body.id, expectedRevision: 0 }),
+      agent(a.sendKey, 'POST', '/send', { id: otherDraft.body.id, expectedRevision: 0 }),
+    ]);
+    const inbox = await agent(a.sendKey, 'GET', '/items?folder=inbox');
+    const drafts = await agent(a.sendKey, 'GET', '/items?folder=drafts');
+    const untouched = await agent(siblingKey, 'GET', `/items?id=${siblingDraft.body.id}`);
+
+    // Assess
+    expect(answers.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
+    expect(inbox.body.items).toEqual([]);
+    expect(drafts.body.items).toEqual([]);
+    expect(untouched.body).toMatchObject({ revision: 0, status: 'draft' });
+  });
+
+  it('lets two local mailboxes write to each other: the message lands in the other inbox, the reply in the first one\'s thread', async () => {
+    // Prepare
+    const a = await agentMailbox({ localPart: 'alice' });
+    const b = await agentMailbox({ localPart: 'bob' });
+    const subject = `Lunch ${randomUUID().slice(0, 6)}`;
+
+    // Act: a writes to b
+    const first = await agent(a.sendKey, 'POST', '/drafts', newDraft({ to: [b.m.address], subject, text: 'Lunch on Friday?' }));
+    await agent(a.sendKey, 'POST', '/send', { id: first.body.id, expectedRevision: 0 });
+    const atB = await waitFor(() => agent(b.sendKey, 'GET', '/items?folder=inbox'), (r) => r.body.items?.some((i: any) => i.subject === subject), 20_000);
+    const received = atB.body.items.find((i: any) => i.subject === subject);
+    // b answers
+    const reply = await agent(b.sendKey, 'POST', '/drafts', newDraft({ to: [a.m.address], subject: `Re: ${subject}`, text: 'Yes!', sourceItemId: received.id }));
+    await agent(b.sendKey, 'POST', '/send', { id: reply.body.id, expectedRevision: 0 });
+    const atA = await waitFor(() => agent(a.sendKey, 'GET', '/items?folder=inbox'), (r) => r.body.items?.some((i: any) => i.subject === `Re: ${subject}`), 20_000);
+    const answer = atA.body.items.find((i: any) => i.subject === `Re: ${subject}`);
+    const sentByA = (await agent(a.sendKey, 'GET', '/items?folder=sent')).body.items.find((i: any) => i.subject === subject);
+
+    // Assess
+    expect(received).toMatchObject({ from: `Agent Desk <${a.m.address}>`, to: [b.m.address] });
+    expect(answer).toBeDefined();
+    expect(answer.threadId).toBe(sentByA.threadId);
+  });
+});
