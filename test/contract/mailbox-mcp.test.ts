@@ -60,7 +60,10 @@ describe('the mailbox MCP endpoint: tools', () => {
 
     // Assess
     expect(tools.map((tool) => tool.name)).toEqual(['mailbox_list_messages', 'mailbox_read_message', 'mailbox_save_draft', 'mailbox_send_draft']);
-    expect(tools.find((tool) => tool.name === 'mailbox_save_draft')!.inputSchema.required).toEqual(expect.arrayContaining(['expectedRevision', 'to', 'retainedAttachments', 'uploads']));
+    const save = tools.find((tool) => tool.name === 'mailbox_save_draft')!.inputSchema;
+    expect(save.required).toEqual(expect.arrayContaining(['expectedRevision', 'to', 'retainedAttachments', 'uploads']));
+    // Each argument is described for a model, from the API's own schema.
+    for (const name of ['expectedRevision', 'to', 'retainedAttachments', 'uploads', 'sourceItemId']) expect(JSON.stringify((save.properties as any)[name]), name).toContain('"description"');
     expect(client.getInstructions()).toContain(t.m.address);
     await client.close();
   });
