@@ -8,6 +8,8 @@ import { addMember } from '@mailstack/core/domain/people/memberships';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
+import { keys } from '@mailstack/core/table/keys';
+import { updateItem } from '@mailstack/core/table/ops';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
@@ -132,7 +134,7 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     await mcp.close();
   }, 60_000);
 
-  it('mail:send admits a draft to the outbox from the mailbox, once per revision; without mail:draft or mail:send the tools are refused', async () => {
+  it('mail:send admits a draft to the outbox from the mailbox, once per revision, until the mailbox changes hands; without mail:draft or mail:send the tools are refused', async () => {
     // Prepare
     const w = await world();
     await grantMailboxLicense(testDeps(), w.t.team.id, { seats: 5, storageBytes: 50 * 1024 * 1024, recipientAllowance: 1000 });
@@ -147,6 +149,9 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     const readerNames = (await reader.mcp.listTools()).tools.map((t) => t.name);
     const readerSend = await reader.mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.mine.id, id: draft.id, expectedRevision: 0 } });
     const email = await w.t.resend.emails.get(resultJson(first).emailId);
+    // The mailbox changes hands: the grant was the former owner's to give, so it no longer reaches it.
+    await updateItem(testDeps(), keys.mailbox.item(w.t.team.id, w.mine.id), { set: { owner_user_id: w.theirs.ownerUserId } }, { exists: true });
+    const handedOver = await mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id: w.mine.id, ...newDraft() } });
 
     // Assess
     expect(scope.split(' ').sort()).toEqual(['mail:draft', 'mail:send']);
@@ -155,6 +160,7 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     expect(email.data).toMatchObject({ to: ['reader@customer.example.org'], subject: 'Sent through OAuth' });
     expect(email.data!.from).toContain(w.mine.address);
     expect(resultJson(otherBox)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(resultJson(handedOver)).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect(readerNames).not.toContain('save_mailbox_draft');
     expect(readerNames).not.toContain('send_mailbox_draft');
     expect(readerSend.isError).toBe(true);
