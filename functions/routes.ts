@@ -25,7 +25,7 @@ export type Area = (typeof AREAS)[number];
 
 /**
  * Areas on the API's origin that speak another protocol than the REST API: the hosted MCP
- * server (JSON-RPC over Streamable HTTP). The OpenAPI document and the REST conventions' tests
+ * server and each mailbox's MCP endpoint (JSON-RPC over Streamable HTTP). The OpenAPI document and the REST conventions' tests
  * leave their routes out; everything else (the manifest, the Lambda, the local host) is shared.
  */
 export const NON_REST_AREAS = ['mcp'] as const satisfies readonly Area[];
@@ -49,7 +49,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   templates: {},
   broadcasts: { queues: ['fanout'], scheduler: true },
   oauth: {},
-  // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking.
+  // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
   mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true, mailboxStore: true },
   receiving: { linkSecret: true, mailboxStore: true },
 };
@@ -168,6 +168,9 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/mcp', 'mcp/mcp-endpoint'),
   r('GET', '/mcp', 'mcp/mcp-endpoint'),
   r('DELETE', '/mcp', 'mcp/mcp-endpoint'),
+  r('POST', '/mcp/{mailbox}', 'mcp/mailbox-endpoint'),
+  r('GET', '/mcp/{mailbox}', 'mcp/mailbox-endpoint'),
+  r('DELETE', '/mcp/{mailbox}', 'mcp/mailbox-endpoint'),
   r('GET', '/emails/receiving', 'receiving/list-received-emails'),
   r('GET', '/emails/receiving/{id}', 'receiving/get-received-email'),
   r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),

@@ -178,6 +178,8 @@ export class MailStack extends Stack {
     dashboard.serveWith(dashboardFn);
     // The MCP server's authorize step sends the person to the dashboard's sign-in and consent screen.
     byArea.get('oauth')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
+    // A mailbox tool's send that needs approval emails the owner a link to the mailbox's panel.
+    byArea.get('mcp')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
 
     const workers = new Construct(this, 'Workers');
     const background: { name: string; fn: ServiceFunction }[] = [];

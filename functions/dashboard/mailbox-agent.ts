@@ -6,7 +6,7 @@ import { MailboxAgentError, badRequest, isMailboxAgentError } from '@mailstack/c
 import { authenticateMailboxKey, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 import { listAgentItems, readAgentItem } from '@mailstack/core/domain/mailboxes/agent-items';
-import { saveDraft } from '@mailstack/core/domain/mailboxes/drafts';
+import { saveDraft, savedDraftView } from '@mailstack/core/domain/mailboxes/drafts';
 import { sendDraft } from '@mailstack/core/domain/mailboxes/send-draft';
 import { SaveDraftRequest, SendDraftRequest, parseAgentBody } from '@mailstack/core/schemas/mailbox-agent';
 import type { DashboardEnv } from './app.ts';
@@ -61,7 +61,7 @@ export const mailboxAgentApi = () => {
   api.post('/drafts', async (c) => {
     const input = parseAgentBody(SaveDraftRequest, await json(c));
     const saved = await saveDraft(c.get('deps'), c.get('caller'), c.get('who'), input);
-    return c.json({ id: saved.id, revision: saved.revision, status: saved.draft.status, to: saved.draft.to, subject: saved.draft.subject, attachments: saved.draft.attachments.map((a) => ({ index: a.index, filename: a.filename, contentType: a.contentType, size: a.size })) });
+    return c.json(savedDraftView(saved));
   });
 
   api.post('/send', async (c) => {

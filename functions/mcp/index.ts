@@ -3,11 +3,13 @@ import { errorResponse } from '@mailstack/core/http/respond';
 import type { ApiHandler } from '@mailstack/core/http/types';
 import { areaRoutes } from '../routes.ts';
 import { handler as mcpEndpoint } from './mcp-endpoint.ts';
+import { handler as mailboxEndpoint } from './mailbox-endpoint.ts';
 
-const routes = areaRoutes('mcp', { 'mcp-endpoint': mcpEndpoint });
+const routes = areaRoutes('mcp', { 'mcp-endpoint': mcpEndpoint, 'mailbox-endpoint': mailboxEndpoint });
 
 /**
- * The mcp Lambda: the hosted MCP server at `/mcp` (POST, GET, DELETE), from the route manifest.
+ * The mcp Lambda: the hosted MCP server at `/mcp` and each mailbox's at `/mcp/{mailbox}` (POST,
+ * GET, DELETE), from the route manifest.
  * It speaks MCP over Streamable HTTP rather than the REST API, so the OpenAPI document leaves it out.
  */
 export const handler: ApiHandler = async (event, context) => {

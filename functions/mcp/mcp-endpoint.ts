@@ -1,8 +1,7 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { getDeps, type Deps } from '@mailstack/core/runtime/deps';
-import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
+import { isApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
-import type { ApiEvent, ApiHandler, ApiResult } from '@mailstack/core/http/types';
+import type { ApiHandler } from '@mailstack/core/http/types';
 import { countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { findMembership } from '@mailstack/core/domain/people/memberships';
@@ -12,6 +11,7 @@ import { authenticateMcp, isChallenge, mcpChallenge, type AccessTokenVerifier } 
 import { createMcpServer, type McpActor } from './server.ts';
 import { TOOLS } from './tools/index.ts';
 import type { McpTool } from './tool.ts';
+import { notServed, serveStateless } from './streamable-http.ts';
 
 /** What the endpoint runs with; tests inject a verifier and their deps. */
 export interface McpEndpointOptions {
@@ -19,26 +19,6 @@ export interface McpEndpointOptions {
   readonly verify?: AccessTokenVerifier;
   readonly tools?: readonly McpTool[];
 }
-
-const toRequest = (deps: Deps, event: ApiEvent): Request => {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers.set(name, value);
-  const method = event.requestContext.http.method;
-  const body = event.body === undefined || event.body === null ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
-  return new Request(`${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}${event.rawPath ?? '/mcp'}`, { method, headers, ...(body !== undefined && method === 'POST' ? { body } : {}) });
-};
-
-const toResult = async (response: Response): Promise<ApiResult> => {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => { headers[name] = value; });
-  return { statusCode: response.status, headers, body: await response.text() };
-};
-
-/** GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve on a stateless server. */
-const notServed = (method: string): ApiResult => {
-  const result = errorResponse(new ApiError('method_not_allowed', `${method} /mcp is not served: this MCP server is stateless (no sessions, no server-initiated stream). Send JSON-RPC requests with POST.`));
-  return { ...result, headers: { ...result.headers, allow: 'POST' } };
-};
 
 /** The person behind a grant as the tools act; undefined when the team is gone or they left it. */
 const actorOf = async (deps: Deps, principal: McpActor['principal']): Promise<McpActor | undefined> => {
@@ -62,15 +42,8 @@ export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler => asy
     const actor = await actorOf(deps, authenticated);
     if (!actor) return mcpChallenge(deps, 'revoked').challenge;
     const method = event.requestContext.http.method;
-    if (method !== 'POST') return notServed(method);
-    const server = createMcpServer(deps, actor, options.tools ?? TOOLS);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
-    try {
-      await server.connect(transport);
-      return await toResult(await transport.handleRequest(toRequest(deps, event)));
-    } finally {
-      await server.close();
-    }
+    if (method !== 'POST') return notServed(method, '/mcp');
+    return await serveStateless(deps, event, createMcpServer(deps, actor, options.tools ?? TOOLS), MAX_BODY_BYTES);
   } catch (error) {
     if (isApiError(error)) return errorResponse(error);
     deps.logger.error('mcp endpoint failed', error as Error);

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
+import { isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
@@ -8,7 +9,7 @@ import type { OAuthPrincipal } from '@mailstack/core/domain/oauth/index';
 import type { Caller } from '@mailstack/core/domain/caller';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { TOOLS } from './tools/index.ts';
-import type { McpTool } from './tool.ts';
+import type { McpTool, ToolScope } from './tool.ts';
 
 /**
  * Who calls the MCP server: a person's OAuth grant (an access token resolves to it), the team
@@ -26,24 +27,28 @@ export interface McpActor {
 /** The server's name and version as `initialize` reports them. */
 export const SERVER_INFO = { name: 'mailstack', version: '1.0.0' } as const;
 
-const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible API) for the team you signed in to: send and inspect email, manage contacts, segments, topics, suppressions, templates, broadcasts, sending domains and webhooks. A refused call returns isError with {statusCode, name, message}: the same error the REST API gives; 429 rate_limit_exceeded means wait and retry.';
+const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible API) for the team you signed in to: send and inspect email, manage contacts, segments, topics, suppressions, templates, broadcasts, sending domains and webhooks, and read mail and write and send drafts in the mailboxes the person chose. A refused call returns isError with {statusCode, name, message}: the same error the REST API gives; 429 rate_limit_exceeded means wait and retry.';
+
+/** The scopes that let a principal use a tool (its scope, or its alternative). */
+const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ? [tool.orScope] : [])];
 
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
-export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopes.includes(t.scope));
+export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
 const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
   try {
     if (!tool) throw new ApiError('not_found', `There is no tool named \`${name}\`; tools/list names the tools this sign-in may use.`);
-    if (!actor.principal.scopes.includes(tool.scope)) {
-      throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
+    const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
+    if (held.length === 0) {
+      throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
     }
     // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
-    if (!roleMayGrant(actor.role, tool.scope)) {
-      throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${tool.scope}, which ${name} needs; ask an owner or admin of the team.`);
+    if (!held.some((s) => roleMayGrant(actor.role, s))) {
+      throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`);
     }
-    return toolResult(await tool.call(deps, actor.caller, args));
+    return toolResult(await tool.call(deps, actor, args));
   } catch (error) {
-    if (isApiError(error)) return toolErrorResult(error);
+    if (isApiError(error) || isMailboxAgentError(error)) return toolErrorResult(error);
     deps.logger.error('mcp tool failed', { tool: name, error: error as Error });
     return toolErrorResult(new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry with backoff.'));
   }
@@ -52,7 +57,7 @@ const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, n
 /**
  * The MCP server of one request, for one principal (stateless: a new server per request, as
  * Lambda runs it): `tools/list` answers the tools the scopes allow, `tools/call` runs one
- * through its REST route as the principal's team.
+ * through its REST route (or, for a mailbox's drafts, the mailbox agent's use case) as the principal.
  */
 export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly McpTool[] = TOOLS): Server => {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
@@ -62,7 +67,7 @@ export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly Mcp
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,
-      annotations: { readOnlyHint: t.route.startsWith('GET ') || t.name.startsWith('batch_get'), destructiveHint: t.route.startsWith('DELETE ') },
+      annotations: t.annotations,
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>

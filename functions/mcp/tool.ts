@@ -3,15 +3,15 @@ import { jsonSchemaOf, propertiesOf } from '@mailstack/core/http/openapi';
 import { pathParameters } from '@mailstack/core/http/path-ids';
 import type { RouteHandler } from '@mailstack/core/http/api-route';
 import { validationError } from '@mailstack/core/errors/api-error';
-import type { Caller } from '@mailstack/core/domain/caller';
+import type { McpActor } from './server.ts';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import type { Scope } from '@mailstack/core/domain/oauth/scopes';
 
 /**
- * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). mail:read
- * reads received mail only in the mailboxes the person chose at consent (the caller carries
- * them). mailboxes:*, mail:draft and mail:send gate no tool yet (mailbox management and drafts
- * are the dashboard's and the mailbox agent API's), and offline_access belongs to the token.
+ * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). The mail:*
+ * scopes act only in the mailboxes the person chose at consent (the caller carries them):
+ * mail:read reads received mail, mail:draft writes drafts, mail:send sends them. mailboxes:*
+ * gates no tool yet (mailbox management is the dashboard's), and offline_access belongs to the token.
  */
 export const TOOL_SCOPES = [
   'emails:send', 'emails:read',
@@ -21,7 +21,7 @@ export const TOOL_SCOPES = [
   'templates:read', 'templates:write',
   'webhooks:write',
   'api-keys:write',
-  'mail:read',
+  'mail:read', 'mail:draft', 'mail:send',
 ] as const satisfies readonly Scope[];
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 
@@ -52,12 +52,29 @@ export interface ToolDeclaration {
   };
 }
 
-/** A tool of the MCP server: its declaration, its JSON input schema, and how to call it. */
-export interface McpTool extends ToolDeclaration {
+/** A tool of the MCP server: its name, scope, JSON input schema, and how to call it as a principal. */
+export interface McpTool {
+  /** The tool's name (snake_case, a verb first: `send_email`). */
+  readonly name: string;
+  /** The scope a token needs to see and call the tool. */
+  readonly scope: ToolScope;
+  /**
+   * A second scope that also lists and calls the tool, for a tool whose outcome depends on the
+   * scopes held (send_mailbox_draft with mail:draft alone asks the owner's approval).
+   * @default - the tool needs `scope`
+   */
+  readonly orScope?: ToolScope;
+  /** What the tool does and when to use it, written for a model. */
+  readonly description: string;
   readonly inputSchema: Json & { type: 'object' };
-  /** Splits the arguments into the route's path, query, header and body parts and runs the route as `caller`. */
-  call(deps: Deps, caller: Caller, args: Readonly<Record<string, unknown>>): Promise<unknown>;
+  /** The MCP tool annotations tools/list reports. */
+  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean };
+  /** Runs the tool as the principal; its answer is the tool result's body, a thrown ApiError or MailboxAgentError its refusal. */
+  call(deps: Deps, actor: McpActor, args: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
+
+/** A tool that runs one REST route: its declaration and the MCP tool built from it. */
+export interface RouteTool extends McpTool, ToolDeclaration {}
 
 /** The tool argument standing for a request header: `x-batch-validation` -> `batch_validation`. */
 const headerArgument = (header: string): string => header.replace(/^x-/, '').replace(/-/g, '_');
@@ -81,7 +98,7 @@ const asQueryValue = (value: unknown): string => (typeof value === 'string' ? va
  * and answered by the route's handler, so a tool refuses and answers exactly as the REST route
  * does. Two parts naming the same argument fail here, at load.
  */
-export const routeTool = (declaration: ToolDeclaration): McpTool => {
+export const routeTool = (declaration: ToolDeclaration): RouteTool => {
   const { route: routeKey, handler } = declaration;
   const path = routeKey.split(' ')[1] ?? '';
   const route = handler.route;
@@ -129,7 +146,7 @@ export const routeTool = (declaration: ToolDeclaration): McpTool => {
 
   const inputSchema = { type: 'object' as const, properties, ...(required.size > 0 ? { required: [...required] } : {}) };
 
-  const call = async (deps: Deps, caller: Caller, args: Readonly<Record<string, unknown>>): Promise<unknown> => {
+  const call = async (deps: Deps, { caller }: McpActor, args: Readonly<Record<string, unknown>>): Promise<unknown> => {
     const rest: Record<string, unknown> = { ...args };
     const pathValues: Record<string, string> = {};
     for (const name of pathNames) {
@@ -168,5 +185,6 @@ export const routeTool = (declaration: ToolDeclaration): McpTool => {
     return handler.run({ routeKey, caller, deps, pathParameters: pathValues, query, headers, body });
   };
 
-  return { ...declaration, inputSchema, call };
+  const annotations = { readOnlyHint: routeKey.startsWith('GET ') || declaration.name.startsWith('batch_get'), destructiveHint: routeKey.startsWith('DELETE ') };
+  return { ...declaration, inputSchema, annotations, call };
 };

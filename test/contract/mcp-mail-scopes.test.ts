@@ -6,11 +6,15 @@ import { createMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';
 import { getTeam } from '@mailstack/core/domain/teams/team';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
+import { keys } from '@mailstack/core/table/keys';
+import { updateItem } from '@mailstack/core/table/ops';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { authorizeUrl, consentOverHttp, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
-import { mx, waitFor } from '../support/mailboxes.ts';
+import { mx, newDraft, waitFor } from '../support/mailboxes.ts';
 import { resultJson } from '../support/mcp.ts';
 
 const mcpUrl = () => `${local().baseUrl}/mcp`;
@@ -31,7 +35,7 @@ const world = async () => {
   const received = await waitFor(async () => (await t.resend.emails.receiving.list()).data?.data ?? [], (rows) => rows.length === 3);
   expect(received).toHaveLength(3);
   const idOf = (address: string) => received.find((r: any) => r.to.includes(address))!.id as string;
-  return { t, s: await signInOverHttp(person.link), client: await registerClient(), mine, also, theirs, idOf };
+  return { t, person, s: await signInOverHttp(person.link), client: await registerClient(), mine, also, theirs, idOf };
 };
 
 /** The consent screen's page and the token the MCP client gets for `scopes` and the ticked mailboxes. */
@@ -91,5 +95,76 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     expect(refused.isError).toBe(true);
     expect(resultJson(refused)).toMatchObject({ statusCode: 403, name: 'forbidden' });
     await mcp.close();
+  }, 60_000);
+
+  it('mail:draft saves drafts only in the mailboxes ticked at consent, and a send asks the owner\'s approval', async () => {
+    // Prepare
+    const w = await world();
+    await grantMailboxLicense(testDeps(), w.t.team.id, { seats: 5, storageBytes: 50 * 1024 * 1024, recipientAllowance: 1000 });
+
+    // Act
+    const { scope, mcp } = await connect(w, ['mail:draft'], [w.mine.id, w.theirs.id]);
+    const names = (await mcp.listTools()).tools.map((t) => t.name);
+    const saved = await mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id: w.mine.id, ...newDraft({ subject: 'Drafted through OAuth' }) } });
+    const stale = await mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id: w.mine.id, ...newDraft({ id: resultJson(saved).id, expectedRevision: 3 }) } });
+    const sent = await mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.mine.id, id: resultJson(saved).id, expectedRevision: 0 } });
+    const elsewhere = await Promise.all([w.also.id, w.theirs.id, randomUUID()].map((mailbox_id) =>
+      mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id, ...newDraft() } })));
+    const read = await mcp.callTool({ name: 'list_received_emails', arguments: {} });
+    const activity = await listActivity(testDeps(), w.t.team.id, w.mine.id);
+
+    // Assess
+    expect(scope).toBe('mail:draft');
+    expect(names).toEqual(expect.arrayContaining(['save_mailbox_draft', 'send_mailbox_draft']));
+    expect(names).not.toContain('list_received_emails');
+    expect(saved.isError).toBeFalsy();
+    expect(resultJson(saved)).toMatchObject({ revision: 0, status: 'draft', subject: 'Drafted through OAuth' });
+    expect(stale.isError).toBe(true);
+    expect(resultJson(stale)).toMatchObject({ statusCode: 409, name: 'stale_revision' });
+    expect(resultJson(sent)).toMatchObject({ status: 'awaiting_approval', duplicate: false, emailId: null });
+    for (const refused of elsewhere) {
+      expect(refused.isError).toBe(true);
+      expect(resultJson(refused)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    }
+    expect(resultJson(read)).toMatchObject({ statusCode: 403, name: 'forbidden' });
+    expect(activity.map((a) => [a.action, a.actor, a.actorName, a.via])).toEqual([
+      ['approval_requested', expect.stringMatching(/^grant:/), 'OAuth: Test person', 'mcp'],
+      ['draft', expect.stringMatching(/^grant:/), 'OAuth: Test person', 'mcp'],
+    ]);
+    await mcp.close();
+  }, 60_000);
+
+  it('mail:send admits a draft to the outbox from the mailbox, once per revision, until the mailbox changes hands; without mail:draft or mail:send the tools are refused', async () => {
+    // Prepare
+    const w = await world();
+    await grantMailboxLicense(testDeps(), w.t.team.id, { seats: 5, storageBytes: 50 * 1024 * 1024, recipientAllowance: 1000 });
+    const { scope, mcp } = await connect(w, ['mail:draft', 'mail:send'], [w.mine.id]);
+    const reader = await connect(w, ['mail:read'], [w.mine.id]);
+    const draft = resultJson(await mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id: w.mine.id, ...newDraft({ subject: 'Sent through OAuth' }) } }));
+
+    // Act
+    const first = await mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.mine.id, id: draft.id, expectedRevision: 0 } });
+    const again = await mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.mine.id, id: draft.id, expectedRevision: 0 } });
+    const otherBox = await mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.also.id, id: draft.id, expectedRevision: 0 } });
+    const readerNames = (await reader.mcp.listTools()).tools.map((t) => t.name);
+    const readerSend = await reader.mcp.callTool({ name: 'send_mailbox_draft', arguments: { mailbox_id: w.mine.id, id: draft.id, expectedRevision: 0 } });
+    const email = await w.t.resend.emails.get(resultJson(first).emailId);
+    // The mailbox changes hands: the grant was the former owner's to give, so it no longer reaches it.
+    await updateItem(testDeps(), keys.mailbox.item(w.t.team.id, w.mine.id), { set: { owner_user_id: w.theirs.ownerUserId } }, { exists: true });
+    const handedOver = await mcp.callTool({ name: 'save_mailbox_draft', arguments: { mailbox_id: w.mine.id, ...newDraft() } });
+
+    // Assess
+    expect(scope.split(' ').sort()).toEqual(['mail:draft', 'mail:send']);
+    expect(resultJson(first)).toMatchObject({ id: draft.id, status: 'admitted', duplicate: false, emailId: expect.any(String) });
+    expect(resultJson(again)).toMatchObject({ status: 'admitted', duplicate: true, emailId: resultJson(first).emailId });
+    expect(email.data).toMatchObject({ to: ['reader@customer.example.org'], subject: 'Sent through OAuth' });
+    expect(email.data!.from).toContain(w.mine.address);
+    expect(resultJson(otherBox)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(resultJson(handedOver)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(readerNames).not.toContain('save_mailbox_draft');
+    expect(readerNames).not.toContain('send_mailbox_draft');
+    expect(readerSend.isError).toBe(true);
+    expect(resultJson(readerSend)).toMatchObject({ statusCode: 403, name: 'forbidden' });
+    await Promise.all([mcp.close(), reader.mcp.close()]);
   }, 60_000);
 });

@@ -121,6 +121,13 @@ describe('MailStack', () => {
     expect(areaFunction('oauth').Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
   });
 
+  it('serves each mailbox\'s MCP endpoint at /mcp/{mailbox} on the API base URL, from the mcp function, which links approval notices to the dashboard', () => {
+    const routes = apiRoutes().map((r) => r.Properties.RouteKey);
+    expect(routes).toEqual(expect.arrayContaining(['POST /mcp/{mailbox}', 'GET /mcp/{mailbox}', 'DELETE /mcp/{mailbox}']));
+    const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => String(a.Properties.Description).includes('dashboard'))!;
+    expect(areaFunction('mcp').Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
+  });
+
   it('creates only the queues a worker consumes, each with its own dead-letter queue, 14 days of retention and TLS required', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
     // Webhook delivery consumes the events and webhooks queues.

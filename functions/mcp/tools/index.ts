@@ -79,10 +79,12 @@ import { tool as listReceivedEmails } from './list-received-emails.ts';
 import { tool as getReceivedEmail } from './get-received-email.ts';
 import { tool as listReceivedAttachments } from './list-received-attachments.ts';
 import { tool as getReceivedAttachment } from './get-received-attachment.ts';
-import type { McpTool } from '../tool.ts';
+import { tool as saveMailboxDraft } from './save-mailbox-draft.ts';
+import { tool as sendMailboxDraft } from './send-mailbox-draft.ts';
+import type { McpTool, RouteTool } from '../tool.ts';
 
-/** Every tool of the hosted MCP server, one per REST capability (test/contract/mcp-tools.test.ts holds them to the route manifest). */
-export const TOOLS: readonly McpTool[] = [
+/** The tools of the hosted MCP server that run a REST route, one per REST capability (test/unit/mcp/tool-coverage.test.ts holds them to the route manifest). */
+export const ROUTE_TOOLS: readonly RouteTool[] = [
   sendEmail,
   sendBatchEmails,
   listEmails,
@@ -165,3 +167,9 @@ export const TOOLS: readonly McpTool[] = [
   listReceivedAttachments,
   getReceivedAttachment,
 ];
+
+/** The tools over a mailbox's drafts, which run the mailbox agent's use cases (no REST route). */
+export const MAILBOX_TOOLS: readonly McpTool[] = [saveMailboxDraft, sendMailboxDraft];
+
+/** Every tool of the hosted MCP server. */
+export const TOOLS: readonly McpTool[] = [...ROUTE_TOOLS, ...MAILBOX_TOOLS];

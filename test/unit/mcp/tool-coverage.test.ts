@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ROUTES, REST_ROUTES, NON_REST_AREAS, routeKey, type RouteEntry } from '../../../functions/routes.ts';
 import { AREA_ENTRIES } from '../../../functions/openapi/areas.ts';
-import { TOOLS } from '../../../functions/mcp/tools/index.ts';
+import { MAILBOX_TOOLS, ROUTE_TOOLS, TOOLS } from '../../../functions/mcp/tools/index.ts';
 import { TOOL_SCOPES, routeTool } from '../../../functions/mcp/tool.ts';
 import { handler as updateContact } from '../../../functions/contacts/update-contact.ts';
 
@@ -42,7 +42,7 @@ const handlerOfKey = (key: string) => ROUTES.find((r) => routeKey(r) === key)?.h
 
 describe('MCP tools cover the REST API', () => {
   it('gives every REST capability a tool, or names why not', () => {
-    const tooled = new Set<string>(TOOLS.map((t) => handlerOfKey(t.route) ?? ''));
+    const tooled = new Set<string>(ROUTE_TOOLS.map((t) => handlerOfKey(t.route) ?? ''));
     const uncovered = [...byHandler.keys()].filter((h) => !tooled.has(h) && !(h in EXCLUDED));
     expect(uncovered).toEqual([]);
     // An exclusion names a real handler that no tool runs (no stale entries).
@@ -54,7 +54,7 @@ describe('MCP tools cover the REST API', () => {
 
   it('leaves no REST area without tools but those whose every route is excluded', () => {
     const areas = new Set(REST_ROUTES.map((r) => r.area));
-    const withTools = new Set(TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
+    const withTools = new Set(ROUTE_TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
     const allExcluded = [...areas].filter((a) => REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED));
     expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
     expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'tracking']);
@@ -65,17 +65,18 @@ describe('MCP tools cover the REST API', () => {
   });
 
   it('runs each tool through the very handler its route dispatches to, one tool per route', () => {
-    for (const tool of TOOLS) {
+    for (const tool of ROUTE_TOOLS) {
       const route = REST_ROUTES.find((r) => routeKey(r) === tool.route);
       expect(route, `${tool.name}: ${tool.route} is not a REST route of the manifest`).toBeDefined();
       expect(AREA_ENTRIES[route!.area].routes[tool.route], tool.name).toBe(tool.handler);
     }
     expect(new Set(TOOLS.map((t) => t.name)).size).toBe(TOOLS.length);
-    expect(new Set(TOOLS.map((t) => handlerOfKey(t.route))).size).toBe(TOOLS.length);
+    expect(new Set(ROUTE_TOOLS.map((t) => handlerOfKey(t.route))).size).toBe(ROUTE_TOOLS.length);
+    expect(TOOLS).toEqual([...ROUTE_TOOLS, ...MAILBOX_TOOLS]);
   });
 
   it('gives every tool one scope of the spec, matching what the route does', () => {
-    const expected = (tool: (typeof TOOLS)[number]): string => {
+    const expected = (tool: (typeof ROUTE_TOOLS)[number]): string => {
       const area = ROUTES.find((r) => routeKey(r) === tool.route)!.area;
       const read = tool.route.startsWith('GET ') || tool.name === 'batch_get_contacts';
       switch (area) {
@@ -90,9 +91,14 @@ describe('MCP tools cover the REST API', () => {
         default: return read ? 'audience:read' : 'audience:write';
       }
     };
-    const wrong = TOOLS.filter((t) => !(TOOL_SCOPES as readonly string[]).includes(t.scope) || t.scope !== expected(t)).map((t) => `${t.name}: ${t.scope}`);
+    const wrong = ROUTE_TOOLS.filter((t) => !(TOOL_SCOPES as readonly string[]).includes(t.scope) || t.scope !== expected(t)).map((t) => `${t.name}: ${t.scope}`);
     expect(wrong).toEqual([]);
-    expect(TOOLS.length).toBeGreaterThan(70);
+    expect(ROUTE_TOOLS.length).toBeGreaterThan(70);
+    // A mailbox's drafts: saving needs mail:draft; sending mail:send, or mail:draft to ask the owner's approval.
+    expect(MAILBOX_TOOLS.map((t) => [t.name, t.scope, t.orScope ?? null])).toEqual([
+      ['save_mailbox_draft', 'mail:draft', null],
+      ['send_mailbox_draft', 'mail:send', 'mail:draft'],
+    ]);
   });
 
   it('describes every tool for a model, with an input schema built from the route\'s own schemas', () => {
@@ -102,9 +108,13 @@ describe('MCP tools cover the REST API', () => {
       expect(tool.description.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
-      // Every path parameter of the route is a required argument.
+    }
+    // Every path parameter of the route is a required argument; every mailbox tool names its mailbox.
+    for (const tool of ROUTE_TOOLS) {
       for (const [, name] of tool.route.matchAll(/\{(\w+)\}/g)) expect(tool.inputSchema.required, `${tool.name} ${name}`).toContain(name);
     }
+    for (const tool of MAILBOX_TOOLS) expect(tool.inputSchema.required, tool.name).toContain('mailbox_id');
+    expect(TOOLS.find((t) => t.name === 'save_mailbox_draft')!.inputSchema.required).toEqual(expect.arrayContaining(['mailbox_id', 'expectedRevision', 'to', 'retainedAttachments', 'uploads']));
     const send = TOOLS.find((t) => t.name === 'send_email')!;
     expect(send.inputSchema.required).toContain('to');
     expect(Object.keys(send.inputSchema.properties)).toEqual(expect.arrayContaining(['from', 'subject', 'html', 'text', 'attachments', 'scheduled_at', 'tags', 'template']));

@@ -14,7 +14,7 @@ export interface MailboxActivity {
   readonly id: string;
   readonly at: string;
   readonly action: MailboxActivityAction;
-  /** `key:<id>` for a mailbox key (its name in `actorName`), `user:<id>` for a person. */
+  /** `key:<id>` for a mailbox key (its name in `actorName`), `grant:<id>` for a person's OAuth grant on the hosted MCP server, `user:<id>` for a person. */
   readonly actor: string;
   readonly actorName: string;
   /** The folder listed, or the message or draft acted on. */
@@ -24,7 +24,7 @@ export interface MailboxActivity {
   readonly detail: string;
 }
 
-/** Who acts on a mailbox: a key (through the API or MCP) or a person (in the dashboard). */
+/** Who acts on a mailbox: a key (through the API or MCP), a person's OAuth grant (hosted MCP) or a person (in the dashboard). */
 export interface MailboxActor {
   readonly actor: string;
   readonly actorName: string;

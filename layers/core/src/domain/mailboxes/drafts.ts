@@ -147,6 +147,12 @@ export interface SavedDraft {
   readonly draft: MailboxDraft;
 }
 
+/** What a save answers an agent (the API's body and the MCP tools' result): the draft's id, revision, status, recipients, subject and attachments' metadata. */
+export const savedDraftView = (saved: SavedDraft) => ({
+  id: saved.id, revision: saved.revision, status: saved.draft.status, to: saved.draft.to, subject: saved.draft.subject,
+  attachments: saved.draft.attachments.map((a) => ({ index: a.index, filename: a.filename, contentType: a.contentType, size: a.size })),
+});
+
 /**
  * POST /api/mailbox-agent/drafts: saves a new draft (no `id`, `expectedRevision` 0) or a new
  * revision of one (`id`, `sourceItemId` equal to it, `expectedRevision` its latest revision).
