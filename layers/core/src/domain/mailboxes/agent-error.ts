@@ -17,7 +17,8 @@ export type MailboxAgentErrorName =
   | 'payload_too_large' // 413
   | 'transport_unavailable'; // 503
 
-const STATUS: Record<MailboxAgentErrorName, 400 | 401 | 403 | 404 | 409 | 413 | 503> = {
+/** The mailbox agent's error catalog: each name's status. */
+export const MAILBOX_AGENT_ERROR_STATUS: Record<MailboxAgentErrorName, 400 | 401 | 403 | 404 | 409 | 413 | 503> = {
   invalid_request: 400, missing_mailbox_key: 401, invalid_mailbox_key: 401, forbidden: 403, not_found: 404, stale_revision: 409,
   license_required: 409, storage_exhausted: 409, allowance_exhausted: 409, conflict: 409, payload_too_large: 413, transport_unavailable: 503,
 };
@@ -28,7 +29,7 @@ export class MailboxAgentError extends Error {
   constructor(name: MailboxAgentErrorName, message: string) {
     super(message);
     this.name = name;
-    this.status = STATUS[name];
+    this.status = MAILBOX_AGENT_ERROR_STATUS[name];
   }
 
   /** The wire body (the API's error shape). */
