@@ -41,8 +41,18 @@ describe('topics', () => {
       expect.objectContaining({ id: news, subscription: 'opt_out', explicit: true }),
       expect.objectContaining({ id: promos, subscription: 'opt_in', explicit: true }),
     ]));
-    const events = (await eventsOf(team.id)).filter((e) => e.type.startsWith('contact.topic'));
+    // The same choice again changes nothing: no event of any kind.
+    await call('PATCH', `/contacts/${c!.id}/topics`, { key: secret, body: { topics: [{ id: news, subscription: 'opt_out' }] } });
+    const all = await eventsOf(team.id);
+    const events = all.filter((e) => e.type.startsWith('contact.topic_'));
     expect(events.map((e) => [e.type, e.data.topic_id])).toEqual([['contact.topic_opt_in', promos], ['contact.topic_opt_out', news]]);
+    // The reference's contact.topics.updated: once per call that changed a recorded choice, with the choices made.
+    const updated = all.filter((e) => e.type === 'contact.topics.updated');
+    expect(updated.map((e) => e.data.topics)).toEqual([
+      [{ id: news, subscription: 'opt_in' }, { id: promos, subscription: 'opt_in' }],
+      [{ id: news, subscription: 'opt_out' }],
+    ]);
+    expect(updated[0]!.data).toMatchObject({ email: 't@example.com', id: c!.id, source: 'api' });
     expect(events[0]!.data).toMatchObject({ topic_name: 'Promos', source: 'api', email: 't@example.com' });
     expect((await call('PATCH', `/contacts/${c!.id}/topics`, { key: secret, body: [{ id: crypto.randomUUID(), subscription: 'opt_in' }] })).json).toMatchObject({ statusCode: 422 });
   });

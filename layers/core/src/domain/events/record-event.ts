@@ -7,7 +7,7 @@ export type EventType =
   | 'email.sent' | 'email.delivered' | 'email.delivery_delayed' | 'email.bounced' | 'email.complained'
   | 'email.opened' | 'email.clicked' | 'email.prefetched' | 'email.failed' | 'email.suppressed' | 'email.scheduled' | 'email.canceled' | 'email.received'
   | 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.unsubscribed' | 'contact.resubscribed'
-  | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.erased'
+  | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.topics.updated' | 'contact.erased'
   | 'suppression.added' | 'suppression.removed'
   | 'domain.created' | 'domain.updated' | 'domain.deleted'
   | 'topic.created' | 'topic.updated' | 'topic.deleted'

@@ -86,7 +86,7 @@ export const contactTopics = async (deps: Deps, teamId: string, contactId: strin
 
 /**
  * Records a contact's explicit topic choices, and contact.topic_opt_in / opt_out events where the
- * effective subscription flips, in one transaction.
+ * effective subscription flips, and one contact.topics.updated when a recorded choice changed.
  */
 export const setTopicChoices = async (deps: Deps, teamId: string, contact: Contact, choices: readonly { id: string; subscription: 'opt_in' | 'opt_out' }[], source: EventSource): Promise<void> => {
   if (choices.length === 0) return;
@@ -105,6 +105,12 @@ export const setTopicChoices = async (deps: Deps, teamId: string, contact: Conta
       events.push(e);
       writes.push({ put: e.item });
     }
+  }
+  // The reference's contact.topics.updated: once per change of the contact's recorded choices, with every choice made.
+  if (choices.some((c) => current.get(c.id) !== c.subscription)) {
+    const e = eventItem(deps, teamId, 'contact.topics.updated', { ...contactEventData(contact, source), topics: choices.map((c) => ({ id: c.id, subscription: c.subscription })) });
+    events.push(e);
+    writes.push({ put: e.item });
   }
   for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
   await publishEvents(deps, events.map((e) => e.record));
