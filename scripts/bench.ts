@@ -5,7 +5,8 @@
  * delivery (throughput to one endpoint and to 100, record-to-receipt latency), large email (content
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
- * beside it, and 100,000 contacts through the send line under a simulated clock), measured in
+ * beside it, and 100,000 contacts through the send line under a simulated clock), and mailboxes
+ * (inbound mail stored through the local MX, the agent API's draft saves and sends), measured in
  * one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
@@ -26,6 +27,7 @@ import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/
 import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
+import { benchMailboxes } from './bench-mailboxes.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -40,7 +42,7 @@ const PACING_SENDERS = 20;
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
-const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast'] as const;
+const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 for (const name of ONLY) {
@@ -310,6 +312,12 @@ try {
     // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
     const simRate = Number(process.env.BENCH_SIM_RATE ?? 140);
     await benchBroadcastSimulated(deps, { contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000), providerRate: simRate, transactional: Math.round(simRate * 0.2) });
+  }
+
+  // 8. Mailboxes: inbound mail stored through the local MX, and the agent API's drafts and sends
+  // at POST /emails's concurrency, their send latency against section 1's p50.
+  if (runs('mailboxes')) {
+    await benchMailboxes(host, { concurrency: CONCURRENCY, emailsP50Ms: pct(latencies, 50) });
   }
 } finally {
   await host.stop();
