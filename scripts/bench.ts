@@ -5,8 +5,9 @@
  * delivery (throughput to one endpoint and to 100, record-to-receipt latency), large email (content
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
- * beside it, and 100,000 contacts through the send line under a simulated clock), measured in one
- * run on the local host.
+ * beside it, and 100,000 contacts through the send line under a simulated clock), and mailboxes
+ * (inbound mail stored through the local MX, the agent API's draft saves and sends), measured in
+ * one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -26,6 +27,7 @@ import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/
 import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
+import { benchMailboxes } from './bench-mailboxes.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -39,12 +41,20 @@ const PACING_SENDERS = 20;
 /** Contacts of the broadcast run (its send pace is the bench's provider rate: 70% of 14/s). */
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
+/** The sections after the first (POST /emails, the reference of the ratios, always runs). */
+const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
+/** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+for (const name of ONLY) {
+  if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY names sections from ${SECTIONS.join(', ')}; got \`${name}\``);
+}
+const runs = (section: (typeof SECTIONS)[number]) => ONLY.length === 0 || ONLY.includes(section);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
 
 const host = await startLocalHost({
-  port: 0, smtpPort: 0, inboundPort: 0, memory: true, workers: false,
+  port: 0, smtpPort: 0, inboundPort: 0, dashboardPort: 0, memory: true, workers: false,
   env: { PROVIDER_RATE_PER_SECOND: String(RATE), API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
 });
 try {
@@ -75,63 +85,71 @@ try {
   const singleSeconds = (performance.now() - t0) / 1000;
   const after = snapshot(deps.counters);
   latencies.sort((a, b) => a - b);
-
-  // 2. Batches of 100 through POST /emails/batch.
-  const t1 = performance.now();
-  for (let b = 0; b < BATCHES; b++) {
-    const out = await resend.batch.send(Array.from({ length: 100 }, (_, i) => email(10_000 + b * 100 + i)));
-    if (out.error) throw new Error(`batch failed: ${out.error.message}`);
-    ids.push(...out.data!.data.map((d) => d.id));
-  }
-  const batchSeconds = (performance.now() - t1) / 1000;
-  const afterBatch = snapshot(deps.counters);
-
-  // 2b. The SMTP relay: the same emails as messages, over one pooled session and over ten.
-  const relayRun = async (connections: number) => {
-    const transport = nodemailer.createTransport({
-      host: '127.0.0.1', port: host.smtp.port, secure: false, requireTLS: true, tls: { ca: [host.smtp.certificate] },
-      auth: { user: 'resend', pass: secret }, pool: true, maxConnections: connections, maxMessages: Infinity,
-    });
-    let sent = 0;
-    const start = performance.now();
-    await Promise.all(Array.from({ length: connections }, async () => {
-      while (sent < SMTP_MESSAGES) {
-        const n = sent++;
-        const info = await transport.sendMail(email(20_000 + connections * 1000 + n));
-        ids.push(info.response.split(' ').at(-1)!);
-      }
-    }));
-    const seconds = (performance.now() - start) / 1000;
-    transport.close();
-    return SMTP_MESSAGES / seconds;
-  };
-  const relayOne = await relayRun(1);
-  const relayTen = await relayRun(10);
-
-  // 3. The provider rate: workers drain everything against the stand-in's enforced rate.
-  const sentBefore = host.provider.accepted;
-  const t2 = performance.now();
-  host.startWorkers();
-  const deadline = Date.now() + 5 * 60_000;
-  while (host.provider.accepted - sentBefore < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const drainSeconds = (performance.now() - t2) / 1000;
-  const achieved = (host.provider.accepted - sentBefore) / drainSeconds;
-  await new Promise((r) => setTimeout(r, 2000));
-  const statuses = new Map<string, number>();
-  for (const id of ids) {
-    const s = (await getEmail(deps, team.id, id)).status;
-    statuses.set(s, (statuses.get(s) ?? 0) + 1);
-  }
-
   const per = (a: number, b: number, n: number) => ((a - b) / n).toFixed(2);
   console.log('mailstack benchmark (local host, in memory)');
   console.log(`POST /emails        ${SINGLE} emails, ${CONCURRENCY} concurrent: ${(SINGLE / singleSeconds).toFixed(1)} accepted/s; latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`);
   console.log(`  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`);
-  console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
-  console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
-  console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
-  console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
-  console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+
+  if (runs('sending')) {
+    // 2. Batches of 100 through POST /emails/batch.
+    const t1 = performance.now();
+    for (let b = 0; b < BATCHES; b++) {
+      const out = await resend.batch.send(Array.from({ length: 100 }, (_, i) => email(10_000 + b * 100 + i)));
+      if (out.error) throw new Error(`batch failed: ${out.error.message}`);
+      ids.push(...out.data!.data.map((d) => d.id));
+    }
+    const batchSeconds = (performance.now() - t1) / 1000;
+    const afterBatch = snapshot(deps.counters);
+
+    // 2b. The SMTP relay: the same emails as messages, over one pooled session and over ten.
+    const relayRun = async (connections: number) => {
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1', port: host.smtp.port, secure: false, requireTLS: true, tls: { ca: [host.smtp.certificate] },
+        auth: { user: 'resend', pass: secret }, pool: true, maxConnections: connections, maxMessages: Infinity,
+      });
+      let sent = 0;
+      const start = performance.now();
+      await Promise.all(Array.from({ length: connections }, async () => {
+        while (sent < SMTP_MESSAGES) {
+          const n = sent++;
+          const info = await transport.sendMail(email(20_000 + connections * 1000 + n));
+          ids.push(info.response.split(' ').at(-1)!);
+        }
+      }));
+      const seconds = (performance.now() - start) / 1000;
+      transport.close();
+      return SMTP_MESSAGES / seconds;
+    };
+    const relayOne = await relayRun(1);
+    const relayTen = await relayRun(10);
+
+    // 3. The provider rate: workers drain everything against the stand-in's enforced rate.
+    const sentBefore = host.provider.accepted;
+    const t2 = performance.now();
+    host.startWorkers();
+    const deadline = Date.now() + 5 * 60_000;
+    while (host.provider.accepted - sentBefore < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const drainSeconds = (performance.now() - t2) / 1000;
+    const achieved = (host.provider.accepted - sentBefore) / drainSeconds;
+    await new Promise((r) => setTimeout(r, 2000));
+    const statuses = new Map<string, number>();
+    for (const id of ids) {
+      const s = (await getEmail(deps, team.id, id)).status;
+      statuses.set(s, (statuses.get(s) ?? 0) + 1);
+    }
+
+    console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
+    console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
+    console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
+    console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
+    console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+  }
+
+  // The later sections run with the workers on and nothing of the above still queued, as after
+  // section 3 (when it is skipped, the first section's emails are sent here first).
+  host.startWorkers();
+  const drainBy = Date.now() + 5 * 60_000;
+  while (!ids.every((id) => host.provider.acceptedAt.has(id)) && Date.now() < drainBy) await new Promise((r) => setTimeout(r, 100));
 
   // 3b. The pacing alone, apart from how fast this machine runs the whole pipeline: a backlog of
   // PACED sends drained by PACING_SENDERS concurrent senders (the send worker's default
@@ -139,150 +157,168 @@ try {
   // A place in a later second is booked: that job comes back then (as the queue's DelaySeconds
   // brings it back) and sends without asking again. Each send is counted in the second of its
   // place (the first and last are partial), and how late after that second began it went out.
-  const region = `bench-${Date.now()}`;
-  const ready: { second?: number }[] = Array.from({ length: PACED }, () => ({}));
-  const sends: { second: number; lateMs: number }[] = [];
-  let booked = 0;
-  const sender = async (): Promise<void> => {
-    while (sends.length < PACED) {
-      const job = ready.shift();
-      if (!job) { await new Promise((r) => setTimeout(r, 5)); continue; }
-      let second = job.second;
-      if (second === undefined) {
-        const slot = await takeSendSlot(deps, region);
-        if (!slot.granted) {
-          booked++;
-          setTimeout(() => ready.push({ second: slot.second }), Math.max(0, slot.second * 1000 - Date.now()));
-          continue;
+  if (runs('pacing')) {
+    const region = `bench-${Date.now()}`;
+    const ready: { second?: number }[] = Array.from({ length: PACED }, () => ({}));
+    const sends: { second: number; lateMs: number }[] = [];
+    let booked = 0;
+    const sender = async (): Promise<void> => {
+      while (sends.length < PACED) {
+        const job = ready.shift();
+        if (!job) { await new Promise((r) => setTimeout(r, 5)); continue; }
+        let second = job.second;
+        if (second === undefined) {
+          const slot = await takeSendSlot(deps, region);
+          if (!slot.granted) {
+            booked++;
+            setTimeout(() => ready.push({ second: slot.second }), Math.max(0, slot.second * 1000 - Date.now()));
+            continue;
+          }
+          second = slot.second;
         }
-        second = slot.second;
+        sends.push({ second, lateMs: Date.now() - second * 1000 });
       }
-      sends.push({ second, lateMs: Date.now() - second * 1000 });
-    }
-  };
-  await Promise.all(Array.from({ length: PACING_SENDERS }, sender));
-  const perSecond = new Map<number, number>();
-  for (const { second } of sends) perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-  const seconds = [...perSecond.keys()].sort((a, b) => a - b);
-  const full = seconds.slice(1, -1);
-  const pacedRate = full.reduce((n, s) => n + perSecond.get(s)!, 0) / Math.max(1, full.at(-1)! - full[0]! + 1);
-  const busiest = Math.max(...perSecond.values());
-  const late = sends.map((x) => x.lateMs).sort((a, b) => a - b);
-  console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s over ${full.length} full seconds (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest second ${busiest} (${busiest > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead, sent p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms after their second began`);
+    };
+    await Promise.all(Array.from({ length: PACING_SENDERS }, sender));
+    const perSecond = new Map<number, number>();
+    for (const { second } of sends) perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+    const seconds = [...perSecond.keys()].sort((a, b) => a - b);
+    const full = seconds.slice(1, -1);
+    const pacedRate = full.reduce((n, s) => n + perSecond.get(s)!, 0) / Math.max(1, full.at(-1)! - full[0]! + 1);
+    const busiest = Math.max(...perSecond.values());
+    const late = sends.map((x) => x.lateMs).sort((a, b) => a - b);
+    console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s over ${full.length} full seconds (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest second ${busiest} (${busiest > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead, sent p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms after their second began`);
+  }
 
   // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.
-  const batchTimes: number[] = [];
-  for (let b = 0; b < CONTACTS / 1000; b++) {
-    const items = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${b * 1000 + i}@example.com`, first_name: `C${i}` }));
-    const start = performance.now();
-    const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
-    if (res.status !== 200) throw new Error(`contact batch failed: ${await res.text()}`);
-    batchTimes.push(performance.now() - start);
+  if (runs('contacts')) {
+    const batchTimes: number[] = [];
+    for (let b = 0; b < CONTACTS / 1000; b++) {
+      const items = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${b * 1000 + i}@example.com`, first_name: `C${i}` }));
+      const start = performance.now();
+      const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+      if (res.status !== 200) throw new Error(`contact batch failed: ${await res.text()}`);
+      batchTimes.push(performance.now() - start);
+    }
+    const listStart = performance.now();
+    let listed = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await resend.contacts.list({ limit: 100, ...(cursor ? { after: cursor } : {}) });
+      if (page.error) throw new Error(page.error.message);
+      listed += page.data!.data.length;
+      if (!page.data!.has_more) break;
+      cursor = page.data!.data.at(-1)!.id;
+    }
+    const listMs = performance.now() - listStart;
+    batchTimes.sort((a, b) => a - b);
+    console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (${batchTimes.length} batches); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
   }
-  const listStart = performance.now();
-  let listed = 0;
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await resend.contacts.list({ limit: 100, ...(cursor ? { after: cursor } : {}) });
-    if (page.error) throw new Error(page.error.message);
-    listed += page.data!.data.length;
-    if (!page.data!.has_more) break;
-    cursor = page.data!.data.at(-1)!.id;
-  }
-  const listMs = performance.now() - listStart;
-  batchTimes.sort((a, b) => a - b);
-  console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (${batchTimes.length} batches); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
 
   // 5. The sweeper against stored mail that is not due: SCHEDULED emails a week out (accepted
   // through the accept path; the schedules themselves are not the point here, so not created).
   // The sweep runs an hour later (the mail is long past the sweeper's grace period, still a week from due).
-  const later = { ...deps, clock: { now: () => Date.now() + 3_600_000 } };
-  const sweepRun = async () => {
-    const at = snapshot(deps.counters);
-    const out = await sweepStuckEmails(later);
-    const parked = await releaseParkedEmails(later);
-    return { reads: deps.counters.ddbReads - at.ddbReads, items: deps.counters.ddbItemsRead - at.ddbItemsRead, requeued: out.requeued + parked.released };
-  };
-  const empty = await sweepRun();
-  const sendingDomain = await loadDomain(deps, team.id, domain.data!.id);
-  const weekOut = Date.now() + 7 * 86_400_000;
-  const noSchedules = { ...deps, scheduler: { schedule: async () => undefined, cancel: async () => undefined } };
-  for (let b = 0; b < SCHEDULED / 100; b++) {
-    await acceptEmails(noSchedules, callerOfKey(key, team), Array.from({ length: 100 }, (_, i) => ({
-      from: { name: 'Bench', address: 'bench@bench.example.com', formatted: 'Bench <bench@bench.example.com>' },
-      to: [`later${b * 100 + i}@example.com`], cc: [], bcc: [], replyTo: [], subject: 'Next week', html: null, text: 'Later.',
-      headers: null, tags: [], topicId: null, attachments: [], scheduledAt: weekOut, domain: sendingDomain, held: false,
-    })));
+  if (runs('sweeper')) {
+    const later = { ...deps, clock: { now: () => Date.now() + 3_600_000 } };
+    const sweepRun = async () => {
+      const at = snapshot(deps.counters);
+      const out = await sweepStuckEmails(later);
+      const parked = await releaseParkedEmails(later);
+      return { reads: deps.counters.ddbReads - at.ddbReads, items: deps.counters.ddbItemsRead - at.ddbItemsRead, requeued: out.requeued + parked.released };
+    };
+    const empty = await sweepRun();
+    const sendingDomain = await loadDomain(deps, team.id, domain.data!.id);
+    const weekOut = Date.now() + 7 * 86_400_000;
+    const noSchedules = { ...deps, scheduler: { schedule: async () => undefined, cancel: async () => undefined } };
+    for (let b = 0; b < SCHEDULED / 100; b++) {
+      await acceptEmails(noSchedules, callerOfKey(key, team), Array.from({ length: 100 }, (_, i) => ({
+        from: { name: 'Bench', address: 'bench@bench.example.com', formatted: 'Bench <bench@bench.example.com>' },
+        to: [`later${b * 100 + i}@example.com`], cc: [], bcc: [], replyTo: [], subject: 'Next week', html: null, text: 'Later.',
+        headers: null, tags: [], topicId: null, attachments: [], scheduledAt: weekOut, domain: sendingDomain, held: false,
+      })));
+    }
+    const loaded = await sweepRun();
+    console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
   }
-  const loaded = await sweepRun();
-  console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
 
   // 6. Webhooks: events to one endpoint and to 100, record to receipt.
-  await benchWebhooks(host);
+  if (runs('webhooks')) {
+    await benchWebhooks(host);
+  }
 
   // 6b. Large email: a 5 MB HTML body and a 10 MB attachment, content store and cost per email.
-  await benchLargeEmails(host);
+  if (runs('large')) {
+    await benchLargeEmails(host);
+  }
 
   // 7. A broadcast. The planner for PLANNED contacts (pure: its cost and what it answers), then a
   // real run of BROADCAST contacts through fan-out and the broadcast workers against the stand-in at
   // the bench's rate, with one transactional probe a second beside it; the same probes idle first.
-  const planStart = performance.now();
-  const planned = planBroadcast({ audience: PLANNED, providerRate: RATE, now: Date.now(), requestedAt: Date.now(), busyUntil: 0, daily: null });
-  const planMs = performance.now() - planStart;
-  const segment = (await resend.segments.create({ name: 'Bench broadcast' })).data!.id;
-  for (let b = 0; b < BROADCAST; b += 1000) {
-    const items = Array.from({ length: Math.min(1000, BROADCAST - b) }, (_, i) => ({ email: `listener${b + i}@example.com`, first_name: `L${b + i}`, segments: [{ id: segment }] }));
-    const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
-    if (res.status !== 200) throw new Error(`broadcast contacts failed: ${await res.text()}`);
-  }
-  const probeIds = new Set<string>();
-  const probe = async (n: number): Promise<number> => {
-    const out = await resend.emails.send(email(900_000 + n));
-    if (out.error) throw new Error(`probe failed: ${out.error.message}`);
-    const accepted = Date.now();
-    probeIds.add(out.data!.id);
-    for (;;) {
-      const at = host.provider.acceptedAt.get(out.data!.id);
-      if (at !== undefined) return at - accepted;
-      await new Promise((r) => setTimeout(r, 5));
+  if (runs('broadcast')) {
+    const planStart = performance.now();
+    const planned = planBroadcast({ audience: PLANNED, providerRate: RATE, now: Date.now(), requestedAt: Date.now(), busyUntil: 0, daily: null });
+    const planMs = performance.now() - planStart;
+    const segment = (await resend.segments.create({ name: 'Bench broadcast' })).data!.id;
+    for (let b = 0; b < BROADCAST; b += 1000) {
+      const items = Array.from({ length: Math.min(1000, BROADCAST - b) }, (_, i) => ({ email: `listener${b + i}@example.com`, first_name: `L${b + i}`, segments: [{ id: segment }] }));
+      const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+      if (res.status !== 200) throw new Error(`broadcast contacts failed: ${await res.text()}`);
     }
-  };
-  const idle: number[] = [];
-  for (let n = 0; n < 20; n++) { idle.push(await probe(n)); await new Promise((r) => setTimeout(r, 500)); }
-  const counters0 = snapshot(deps.counters);
-  const made = await resend.broadcasts.create({ segmentId: segment, from: 'Bench <bench@bench.example.com>', subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}' });
-  if (made.error) throw new Error(`broadcast create failed: ${made.error.message}`);
-  const sentAt = Date.now();
-  const answer = (await resend.broadcasts.send(made.data!.id)).data as unknown as { finishes_at: string };
-  const announced = Date.parse(answer.finishes_at);
-  const busy: number[] = [];
-  let done = false;
-  const watcher = (async () => {
-    const deadline = announced + 10 * 60_000;
-    while (!done && Date.now() < deadline) {
-      const b = (await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string };
-      if (b.status === 'sent') done = true;
-      else await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
-  for (let n = 100; !done; n++) { busy.push(await probe(n)); await new Promise((r) => setTimeout(r, 1000)); }
-  await watcher;
-  const broadcastSends = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).map(([, at]) => at).sort((a, b) => a - b);
-  const first = broadcastSends[0]!;
-  const last = broadcastSends.at(-1)!;
-  const achievedRate = (broadcastSends.length - 1) / ((last - first) / 1000);
-  const finishError = Math.abs(last - announced) / (announced - sentAt);
-  const spent = snapshot(deps.counters);
-  idle.sort((a, b) => a - b);
-  busy.sort((a, b) => a - b);
-  console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
-  console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
-  console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
-  console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
+    const probeIds = new Set<string>();
+    const probe = async (n: number): Promise<number> => {
+      const out = await resend.emails.send(email(900_000 + n));
+      if (out.error) throw new Error(`probe failed: ${out.error.message}`);
+      const accepted = Date.now();
+      probeIds.add(out.data!.id);
+      for (;;) {
+        const at = host.provider.acceptedAt.get(out.data!.id);
+        if (at !== undefined) return at - accepted;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const idle: number[] = [];
+    for (let n = 0; n < 20; n++) { idle.push(await probe(n)); await new Promise((r) => setTimeout(r, 500)); }
+    const counters0 = snapshot(deps.counters);
+    const made = await resend.broadcasts.create({ segmentId: segment, from: 'Bench <bench@bench.example.com>', subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}' });
+    if (made.error) throw new Error(`broadcast create failed: ${made.error.message}`);
+    const sentAt = Date.now();
+    const answer = (await resend.broadcasts.send(made.data!.id)).data as unknown as { finishes_at: string };
+    const announced = Date.parse(answer.finishes_at);
+    const busy: number[] = [];
+    let done = false;
+    const watcher = (async () => {
+      const deadline = announced + 10 * 60_000;
+      while (!done && Date.now() < deadline) {
+        const b = (await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string };
+        if (b.status === 'sent') done = true;
+        else await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    for (let n = 100; !done; n++) { busy.push(await probe(n)); await new Promise((r) => setTimeout(r, 1000)); }
+    await watcher;
+    const broadcastSends = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).map(([, at]) => at).sort((a, b) => a - b);
+    const first = broadcastSends[0]!;
+    const last = broadcastSends.at(-1)!;
+    const achievedRate = (broadcastSends.length - 1) / ((last - first) / 1000);
+    const finishError = Math.abs(last - announced) / (announced - sentAt);
+    const spent = snapshot(deps.counters);
+    idle.sort((a, b) => a - b);
+    busy.sort((a, b) => a - b);
+    console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
+    console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
+    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
+    console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
 
-  // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
-  const simRate = Number(process.env.BENCH_SIM_RATE ?? 140);
-  await benchBroadcastSimulated(deps, { contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000), providerRate: simRate, transactional: Math.round(simRate * 0.2) });
+    // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
+    const simRate = Number(process.env.BENCH_SIM_RATE ?? 140);
+    await benchBroadcastSimulated(deps, { contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000), providerRate: simRate, transactional: Math.round(simRate * 0.2) });
+  }
+
+  // 8. Mailboxes: inbound mail stored through the local MX, and the agent API's drafts and sends
+  // at POST /emails's concurrency, their send latency against section 1's p50.
+  if (runs('mailboxes')) {
+    await benchMailboxes(host, { concurrency: CONCURRENCY, emailsP50Ms: pct(latencies, 50) });
+  }
 } finally {
   await host.stop();
 }
