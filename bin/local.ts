@@ -50,6 +50,8 @@ try {
   else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
   console.log(`MCP_URL=${mcpResourceUrl({ PUBLIC_BASE_URL: host.baseUrl })}`);
   console.log('# Connect an MCP client to MCP_URL: it registers itself, and you approve it after signing in to the dashboard.');
+  console.log(`MAILBOX_AGENT_URL=${host.dashboardUrl}/api/mailbox-agent`);
+  console.log(`# Mailbox agents: MAILBOX_AGENT_URL, or the MCP server ${host.baseUrl}/mcp/<mailbox id>, with a mailbox key (mmb_) made on the mailbox's page.`);
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
   console.log(`Inbound SMTP (local MX of the mailboxes): 127.0.0.1:${host.inbound.port} (no auth; mail sent to a local mailbox is handed here)`);
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);

@@ -64,6 +64,10 @@ describe('npm start', () => {
     expect(await usage.json()).toMatchObject({ object: 'usage', cloud: false, plan: null });
     // The MCP URL, whose OAuth discovery names it as the resource.
     expect(lines).toMatch(new RegExp(`^MCP_URL=http://127\\.0\\.0\\.1:${port}/mcp$`, 'm'));
+    // The mailbox agent API on the dashboard's origin: it answers a call without a mailbox key with 401.
+    const agentUrl = new RegExp(`^MAILBOX_AGENT_URL=(${dashboard!.replaceAll('.', '\\.')}/api/mailbox-agent)$`, 'm').exec(lines)?.[1];
+    expect(agentUrl).toBeDefined();
+    expect(await (await fetch(`${agentUrl}/items?folder=inbox`)).json()).toMatchObject({ statusCode: 401, name: 'missing_mailbox_key' });
     const discovery = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource`);
     expect(await discovery.json()).toMatchObject({ resource: `http://127.0.0.1:${port}/mcp`, authorization_servers: [`http://127.0.0.1:${port}`] });
 
