@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordEvent } from '@mailstack/core/domain/events/record-event';
+import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
+import { eventsOf } from '../support/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/endpoints';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
@@ -117,6 +119,32 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(byType.get('quota.warning')![0].data).toEqual({ used: 100, limit: 100, period: 'day', resets_at: midnight, dashboard_url: expect.stringContaining('/usage'), ceiling: 150 });
     expect(byType.get('quota.paused')![0].data).toMatchObject({ period: 'day', used: 150, ceiling: 150 });
   }, 60_000);
+
+  it('a broadcast crossing a quota line records quota.* as an API send would: the daily lines of a free team, the period lines of a pro team', async () => {
+    // Prepare
+    const d = testDeps();
+    const free = await newTeam({ plan: 'free' });
+    const pro = await newTeam({ plan: 'pro' });
+    const quota = async (teamId: string) => (await eventsOf(teamId)).filter((e) => e.type.startsWith('quota.'));
+
+    // Act: the fan-out counts each page of a broadcast's recipients with countSends.
+    await countSends(d, free.team, 79);
+    const belowLine = await quota(free.team.id);
+    await countSends(d, free.team, 30); // 109: past 80 and 100
+    await countSends(d, free.team, 50); // 159: past 151
+    await countSends(d, free.team, 10); // nothing new
+    await countSends(d, pro.team, 40_000); // the period's 80 percent
+    await countSends(d, pro.team, 10_000); // the included 50,000
+
+    // Assess
+    expect(belowLine).toEqual([]);
+    const daily = await quota(free.team.id);
+    expect(daily.map((e) => e.type)).toEqual(['quota.warning', 'quota.reached', 'quota.paused']);
+    expect(daily[0]!.data).toMatchObject({ used: 109, limit: 100, period: 'day', ceiling: 150 });
+    const monthly = await quota(pro.team.id);
+    expect(monthly.map((e) => e.type)).toEqual(['quota.warning', 'quota.reached']);
+    expect(monthly[1]!.data).toMatchObject({ used: 50_000, limit: 50_000, period: 'month', overage: expect.any(String) });
+  });
 
   it('email.prefetched is opt-in: only an endpoint naming it receives it', async () => {
     const { team, resend } = await newTeam();

@@ -34,6 +34,27 @@ const addAtMost = async (deps: Deps, key: Key, n: number, max: number | null, ex
   return out ? Number(out.emails_sent) : undefined;
 };
 
+type Calendar = ReturnType<typeof calendarOf>;
+
+/** The quota.* events of a daily plan whose day counter went from `total - n` to `total`. */
+const dailyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: number, n: number): Promise<void> => {
+  const cap = PLANS[team.plan].emailsPerDay!;
+  const passing = Math.floor(cap * DAILY_PASS_FACTOR);
+  const data = { used: Math.min(total, passing), limit: cap, period: 'day', resets_at: new Date(cal.nextMidnight).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, ceiling: passing };
+  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(cap * QUOTA_WARNING_SHARE)], ['quota.reached', cap], ['quota.paused', passing + 1]])) {
+    await recordEvent(deps, team.id, type, data);
+  }
+};
+
+/** The quota.* events of a monthly plan whose period counter went from `total - n` to `total`. */
+const monthlyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: number, n: number): Promise<void> => {
+  const included = PLANS[team.plan].emailsPerMonth!;
+  const data = { used: total, limit: included, period: 'month', resets_at: new Date(cal.monthEnd).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, overage: team.overageEnabled ? 'billed' : 'refused' };
+  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(included * QUOTA_WARNING_SHARE)], ['quota.reached', included]])) {
+    await recordEvent(deps, team.id, type, data);
+  }
+};
+
 /**
  * Counts `n` accepted emails against the team's quota (one atomic write) and says how each goes.
  * A batch is accepted or refused whole. Self-hosted deployments only count (for /usage).
@@ -54,10 +75,7 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
       throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and ${cap * PARKED_BACKLOG_FACTOR} more are already parked. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
     }
     const passing = Math.floor(cap * DAILY_PASS_FACTOR);
-    const data = { used: Math.min(total, passing), limit: cap, period: 'day', resets_at: new Date(cal.nextMidnight).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, ceiling: passing };
-    for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(cap * QUOTA_WARNING_SHARE)], ['quota.reached', cap], ['quota.paused', passing + 1]])) {
-      await recordEvent(deps, team.id, type, data);
-    }
+    await dailyLinesCrossed(deps, team, cal, total, n);
     return Array.from({ length: n }, (_, i) => (total - n + i + 1 <= passing ? 'send' : 'park'));
   }
   const included = plan.emailsPerMonth!;
@@ -70,23 +88,24 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
       : `Monthly quota spent: the ${team.plan} plan includes ${included} emails and overage is off. The period renews on ${renewal}.`,
       (cal.monthEnd - deps.clock.now()) / 1000, 'monthly_quota_exceeded');
   }
-  const data = { used: total, limit: included, period: 'month', resets_at: new Date(cal.monthEnd).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, overage: team.overageEnabled ? 'billed' : 'refused' };
-  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(included * QUOTA_WARNING_SHARE)], ['quota.reached', included]])) {
-    await recordEvent(deps, team.id, type, data);
-  }
+  await monthlyLinesCrossed(deps, team, cal, total, n);
   await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
   return send();
 };
 
 /**
  * Counts broadcast sends on the team's usage (today, and the month on monthly plans) without a
- * cap: the broadcast's plan already placed them within the daily quota.
+ * cap: the broadcast's plan already placed them within the daily quota. The quota.* lines they
+ * cross fire as for API sends.
  */
 export const countSends = async (deps: Deps, team: Team, n: number): Promise<void> => {
   if (n === 0) return;
   const cal = calendarOf(deps.clock.now());
-  await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS);
-  if (deps.config.CLOUD && PLANS[team.plan].emailsPerMonth !== null) await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null);
+  const day = (await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS))!;
+  if (!deps.config.CLOUD) return;
+  // A broadcast crossing a line of the quota tells the team as an API send would (spec §6 quota.*).
+  if (PLANS[team.plan].emailsPerMonth !== null) await monthlyLinesCrossed(deps, team, cal, (await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null))!, n);
+  else await dailyLinesCrossed(deps, team, cal, day, n);
 };
 
 /** What a team has sent today (the usage day counter). */
