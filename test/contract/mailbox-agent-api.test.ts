@@ -437,3 +437,24 @@ describe('the mailbox agent API: tenancy and mailboxes writing to each other', (
     expect(answer.threadId).toBe(sentByA.threadId);
   });
 });
+
+describe('the mailbox agent API: turned off', () => {
+  it('answers 404 on every route while MAILBOX_AGENT_DISABLED is set, even to a good key', async () => {
+    // Prepare
+    const t = await agentMailbox();
+    const { createDashboard } = await import('../../functions/dashboard/app.ts');
+    const off = createDashboard({ deps: () => ({ ...testDeps(), config: { ...testDeps().config, MAILBOX_AGENT_DISABLED: true } }) });
+    const ask = (method: string, path: string, body?: unknown) => off.fetch(new Request(`http://dashboard.test/api/mailbox-agent${path}`, {
+      method, headers: { authorization: `Bearer ${t.sendKey}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
+    }));
+
+    // Act
+    const answers = await Promise.all([ask('GET', '/items?folder=inbox'), ask('POST', '/drafts', newDraft()), ask('POST', '/send', { id: randomUUID(), expectedRevision: 0 })]);
+    const on = await agent(t.sendKey, 'GET', '/items?folder=inbox');
+
+    // Assess
+    expect(answers.map((r) => r.status)).toEqual([404, 404, 404]);
+    expect(await answers[0]!.json()).toMatchObject({ name: 'not_found', message: expect.stringContaining('turned off') });
+    expect(on.status).toBe(200);
+  });
+});
