@@ -10,6 +10,11 @@ const ACTIONS: Record<string, string> = {
   list: 'listed', read: 'read', draft: 'saved a draft', send: 'sent', approval_requested: 'asked for approval', approved: 'approved', rejected: 'rejected',
 };
 
+const VIA: Record<string, string> = { api: 'agent API', mcp: 'MCP', dashboard: 'dashboard' };
+
+/** What an activity was on: a folder by name, an item by the start of its id (the whole id on hover). */
+const onWhat = (subject: string) => (/^[0-9a-f-]{36}$/.test(subject) ? html`<code title="${subject}">${subject.slice(0, 8)}…</code>` : html`<code>${subject}</code>`);
+
 /** Drafts waiting for the owner: what would go out, and (owner only) approve or reject at that revision. */
 export const approvalsSection: MailboxSection = async ({ c, mailbox: m, base, csrf, isOwner }) => {
   const waiting = await listAwaitingApproval(c.get('deps'), m.teamId, m.id);
@@ -28,7 +33,7 @@ ${isOwner ? html`<div class="actions">${button(csrf, `${base}/drafts/${d.id}/app
 export const activitySection: MailboxSection = async ({ c, mailbox: m }) => {
   const activity = await listActivity(c.get('deps'), m.teamId, m.id, 50);
   return html`<h2>Activity</h2>
-${table('Mailbox activity', ['When', 'Who', 'What', 'On', 'Through', 'Detail'], activity.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.actorName || a.actor}</td><td>${ACTIONS[a.action] ?? a.action}</td><td><code>${a.subject}</code></td><td>${a.via === 'api' ? 'agent API' : a.via === 'mcp' ? 'MCP' : 'dashboard'}</td><td>${a.detail}</td></tr>`), 'Nothing has happened in this mailbox yet.')}`;
+${table('Mailbox activity', ['When', 'Who', 'What', 'Detail'], activity.map((a) => html`<tr><td>${when(a.at)}</td><td>${a.actorName || a.actor} <span class="muted">(${VIA[a.via] ?? a.via})</span></td><td>${ACTIONS[a.action] ?? a.action} ${onWhat(a.subject)}</td><td>${a.detail}</td></tr>`), 'Nothing has happened in this mailbox yet.')}`;
 };
 
 const decision = (c: Ctx) => {
