@@ -24,6 +24,12 @@ export const DELIVERY = {
   limitWaitMs: 5_000,
   /** The longest delay SQS can hold a message; longer waits go through the scheduler. */
   maxQueueDelayMs: 900_000,
+  /**
+   * A place in a second is taken only this long before the second ends at the latest, so the
+   * request reaches the receiver within that second: counted where it arrives, a second still
+   * holds at most the rate (a request sent at the end of one second would land in the next).
+   */
+  secondMarginMs: 250,
 } as const;
 
 /** A message of the webhook queue: one event for one endpoint. */
@@ -159,13 +165,14 @@ const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Prom
 
 /**
  * Waits for a place among the requests of the current second, taken just before the request
- * goes out; a place whose second ended while it was being taken is not used.
+ * goes out and early enough in the second for the request to arrive within it; a place taken too
+ * late is not used.
  */
 const takeSecond = async (deps: Deps, webhookId: string): Promise<void> => {
+  const inTime = (second: number) => Date.now() < (second + 1) * 1000 - DELIVERY.secondMarginMs;
   for (;;) {
-    const now = Date.now();
-    const second = Math.floor(now / 1000);
-    if (await endpointLimits.takeSecond(deps, webhookId, deps.config.WEBHOOK_RATE_PER_SECOND, second) && Math.floor(Date.now() / 1000) === second) return;
+    const second = Math.floor(Date.now() / 1000);
+    if (inTime(second) && await endpointLimits.takeSecond(deps, webhookId, deps.config.WEBHOOK_RATE_PER_SECOND, second) && inTime(second)) return;
     const wait = (second + 1) * 1000 - Date.now();
     if (wait > 0) await sleep(wait + Math.random() * 20);
   }
