@@ -10,8 +10,9 @@ import type { Scope } from '@mailstack/core/domain/oauth/scopes';
 /**
  * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). The mail:*
  * scopes act only in the mailboxes the person chose at consent (the caller carries them):
- * mail:read reads received mail, mail:draft writes drafts, mail:send sends them. mailboxes:*
- * gates no tool yet (mailbox management is the dashboard's), and offline_access belongs to the token.
+ * mail:read reads received mail, mail:draft writes drafts, mail:send sends them. mailboxes:read
+ * lists the team's mailboxes, mailboxes:write creates, renames and deletes them; offline_access
+ * belongs to the token.
  */
 export const TOOL_SCOPES = [
   'emails:send', 'emails:read',
@@ -21,6 +22,7 @@ export const TOOL_SCOPES = [
   'templates:read', 'templates:write',
   'webhooks:write',
   'api-keys:write',
+  'mailboxes:read', 'mailboxes:write',
   'mail:read', 'mail:draft', 'mail:send',
 ] as const satisfies readonly Scope[];
 export type ToolScope = (typeof TOOL_SCOPES)[number];

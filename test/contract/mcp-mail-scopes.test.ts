@@ -168,3 +168,54 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     await Promise.all([mcp.close(), reader.mcp.close()]);
   }, 60_000);
 });
+
+describe('the mailboxes:* scopes of the hosted MCP server', () => {
+  it('list the team\'s mailboxes (mailboxes:read) and create, rename and delete them (mailboxes:write, owners and admins), through the dashboard\'s use cases', async () => {
+    // Prepare
+    const w = await world();
+    const reader = await connect(w, ['mailboxes:read'], []);
+    const { mcp, scope } = await connect(w, ['mailboxes:read', 'mailboxes:write'], []);
+    const call = async (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
+
+    // Act
+    const listed = resultJson(await call('list_mailboxes', {}));
+    const made = await call('create_mailbox', { domain_id: w.t.domainId, local_part: 'agents', name: 'Agents' });
+    const taken = await call('create_mailbox', { domain_id: w.t.domainId, local_part: 'mine' });
+    const renamed = await call('rename_mailbox', { id: resultJson(made).id, local_part: 'robots' });
+    const deleted = await call('delete_mailbox', { id: resultJson(made).id });
+    const readerTools = (await reader.mcp.listTools()).tools.map((t) => t.name);
+    const readerCreate = await reader.mcp.callTool({ name: 'create_mailbox', arguments: { domain_id: w.t.domainId, local_part: 'nope' } });
+    const after = resultJson(await call('list_mailboxes', {}));
+
+    // Assess
+    expect(scope.split(' ').sort()).toEqual(['mailboxes:read', 'mailboxes:write']);
+    expect(listed.data.map((m: any) => m.address).sort()).toEqual([w.also.address, w.mine.address, w.theirs.address].sort());
+    expect(resultJson(made)).toMatchObject({ object: 'mailbox', address: `agents@${w.t.domain}`, name: 'Agents', owner_user_id: w.person.user.id });
+    expect(taken.isError).toBe(true);
+    expect(resultJson(taken)).toMatchObject({ statusCode: 409, name: 'conflict' });
+    expect(resultJson(renamed)).toMatchObject({ address: `robots@${w.t.domain}` });
+    expect(resultJson(deleted)).toMatchObject({ deleted: true });
+    expect(readerTools).toContain('list_mailboxes');
+    expect(readerTools).not.toContain('create_mailbox');
+    expect(readerCreate.isError).toBe(true);
+    expect(after.data).toHaveLength(3);
+    await Promise.all([mcp.close(), reader.mcp.close()]);
+  }, 60_000);
+
+  it('are not granted mailboxes:write to a member, whose role may not manage mailboxes', async () => {
+    // Prepare
+    const w = await world();
+    const member = await personIn(w.t.team.id, 'member');
+    const s = await signInOverHttp(member.link);
+    const { verifier, challenge } = pkce();
+    const scopes = ['mailboxes:read', 'mailboxes:write'];
+
+    // Act
+    const { landing } = await consentOverHttp(s, authorizeUrl({ client_id: w.client.clientId, redirect_uri: w.client.redirectUri, code_challenge: challenge, scope: scopes.join(' ') }), { teamId: w.t.team.id, scopes, mailboxIds: [] });
+    const res = await tokenRequest({ grant_type: 'authorization_code', code: landing.searchParams.get('code')!, code_verifier: verifier, client_id: w.client.clientId, redirect_uri: w.client.redirectUri, resource: mcpUrl() });
+
+    // Assess
+    expect(res.status).toBe(200);
+    expect((res.json.scope as string).split(' ')).toEqual(['mailboxes:read']);
+  }, 60_000);
+});

@@ -1,3 +1,4 @@
+import { createMailboxTool, deleteMailboxTool, listMailboxesTool, renameMailboxTool } from './mailboxes.ts';
 import { tool as sendEmail } from './send-email.ts';
 import { tool as sendBatchEmails } from './send-batch-emails.ts';
 import { tool as listEmails } from './list-emails.ts';
@@ -168,8 +169,11 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   getReceivedAttachment,
 ];
 
-/** The tools over a mailbox's drafts, which run the mailbox agent's use cases (no REST route). */
-export const MAILBOX_TOOLS: readonly McpTool[] = [saveMailboxDraft, sendMailboxDraft];
+/**
+ * The tools over mailboxes, which have no REST route: the team's mailboxes (mailboxes:*, the
+ * dashboard's use cases) and a mailbox's drafts (mail:*, the mailbox agent's use cases).
+ */
+export const MAILBOX_TOOLS: readonly McpTool[] = [listMailboxesTool, createMailboxTool, renameMailboxTool, deleteMailboxTool, saveMailboxDraft, sendMailboxDraft];
 
 /** Every tool of the hosted MCP server. */
 export const TOOLS: readonly McpTool[] = [...ROUTE_TOOLS, ...MAILBOX_TOOLS];

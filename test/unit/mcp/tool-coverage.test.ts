@@ -96,6 +96,10 @@ describe('MCP tools cover the REST API', () => {
     expect(ROUTE_TOOLS.length).toBeGreaterThan(70);
     // A mailbox's drafts: saving needs mail:draft; sending mail:send, or mail:draft to ask the owner's approval.
     expect(MAILBOX_TOOLS.map((t) => [t.name, t.scope, t.orScope ?? null])).toEqual([
+      ['list_mailboxes', 'mailboxes:read', null],
+      ['create_mailbox', 'mailboxes:write', null],
+      ['rename_mailbox', 'mailboxes:write', null],
+      ['delete_mailbox', 'mailboxes:write', null],
       ['save_mailbox_draft', 'mail:draft', null],
       ['send_mailbox_draft', 'mail:send', 'mail:draft'],
     ]);
@@ -113,7 +117,7 @@ describe('MCP tools cover the REST API', () => {
     for (const tool of ROUTE_TOOLS) {
       for (const [, name] of tool.route.matchAll(/\{(\w+)\}/g)) expect(tool.inputSchema.required, `${tool.name} ${name}`).toContain(name);
     }
-    for (const tool of MAILBOX_TOOLS) expect(tool.inputSchema.required, tool.name).toContain('mailbox_id');
+    for (const tool of MAILBOX_TOOLS.filter((t) => t.scope.startsWith('mail:'))) expect(tool.inputSchema.required, tool.name).toContain('mailbox_id');
     expect(TOOLS.find((t) => t.name === 'save_mailbox_draft')!.inputSchema.required).toEqual(expect.arrayContaining(['mailbox_id', 'expectedRevision', 'to', 'retainedAttachments', 'uploads']));
     const send = TOOLS.find((t) => t.name === 'send_email')!;
     expect(send.inputSchema.required).toContain('to');

@@ -8,7 +8,8 @@ import { allows, type Action, type Role } from '../people/roles.ts';
  * | scope             | role action needed |
  * |-------------------|--------------------|
  * | *:read, mail:read, mail:draft, offline_access | `read` (every role) |
- * | emails:send, audience:write, mailboxes:write, mail:send | `audience:write` (every role) |
+ * | emails:send, audience:write, mail:send | `audience:write` (every role) |
+ * | mailboxes:write   | `mailboxes:write` (owner, admin) |
  * | broadcasts:write  | `broadcasts:send` (owner, admin: the scope sends and cancels too) |
  * | templates:write   | `templates:write` (owner, admin) |
  * | domains:write     | `domains:write` (owner, admin) |
@@ -41,7 +42,7 @@ const SCOPE_INFO: Readonly<Record<Scope, ScopeInfo>> = {
   'webhooks:write': { description: 'Add, change and delete webhook endpoints (and read them)', needs: 'webhooks:write' },
   'api-keys:write': { description: 'Manage the team\'s API keys', needs: 'keys:write' },
   'mailboxes:read': { description: 'Read the team\'s mailboxes', needs: 'read' },
-  'mailboxes:write': { description: 'Create and change mailboxes', needs: 'audience:write' },
+  'mailboxes:write': { description: 'Create, rename and delete the team\'s mailboxes', needs: 'mailboxes:write' },
   'mail:read': { description: 'Read mail in the mailboxes you select', needs: 'read' },
   'mail:draft': { description: 'Write drafts in the mailboxes you select', needs: 'read' },
   'mail:send': { description: 'Send mail from the mailboxes you select', needs: 'audience:write' },
