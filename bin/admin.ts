@@ -19,7 +19,8 @@ import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { isRole } from '@mailstack/core/domain/people/roles';
-import { createMailbox, deleteMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox, deleteMailbox, getMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { getMailboxLicense, grantMailboxLicense, licenseState, setMailboxTransport, storageUsed } from '@mailstack/core/domain/mailboxes/licenses';
 import { isApiError } from '@mailstack/core/errors/api-error';
 
@@ -50,6 +51,10 @@ const USAGE = `usage: npm run admin -- <command> [options]
   mailboxes list --team <id>
   mailboxes rename --team <id> --mailbox <id> [--local-part <part>] [--name <display name>]
   mailboxes delete --team <id> --mailbox <id>
+  mailboxes key --team <id> --mailbox <id> [--name <name>] [--sending]
+                                         (a mailbox key (mmb_) made for the mailbox's owner, for scripts and local use:
+                                          read and draft, and send without approval with --sending; shown once.
+                                          People make theirs on the mailbox's page)
   mailboxes license --team <id> [--seats <n> --storage-mb <n> --recipients <n> [--from <ISO date>] [--until <ISO date>]]
                                          (cloud mode: grants or replaces the team's mailbox license: seats, storage,
                                           outbound recipients per mailbox and period (default 30 days from now);
@@ -262,6 +267,19 @@ switch (`${resource} ${action}`) {
         const m = await deleteMailbox(deps, teamId, need('mailbox'));
         console.log(`mailbox ${m.id} ${m.address} deleted; mail to the address is no longer accepted`);
       }
+    } catch (error) {
+      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
+      throw error;
+    }
+    break;
+  }
+  case 'mailboxes key': {
+    const teamId = await existingTeam();
+    try {
+      const mailbox = await getMailbox(deps, teamId, need('mailbox'));
+      const { key, secret } = await createMailboxKey(deps, { teamId, mailboxId: mailbox.id, actorUserId: mailbox.ownerUserId, name: values.name ?? 'Mailbox key (admin CLI)', send: values.sending });
+      console.log(`# mailbox key ${key.id} for ${mailbox.address} (${key.permissions.join(', ')}); the secret is shown only now:`);
+      console.log(`MAILBOX_KEY=${secret}`);
     } catch (error) {
       if (isApiError(error)) fail(`${error.name}: ${error.message}`);
       throw error;

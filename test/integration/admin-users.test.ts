@@ -160,4 +160,27 @@ describe('admin CLI: mailbox licenses and the sending switch', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('mailboxes key makes a key for the mailbox\'s owner, shown once, that the mailbox agent API takes', async () => {
+    // Prepare
+    const folder = hostFolder();
+    const t = await agentMailbox();
+    try {
+      // Act
+      const made = await admin(folder, 'mailboxes', 'key', '--team', t.team.id, '--mailbox', t.m.id, '--name', 'ci-agent', '--sending');
+      const unknown = await admin(folder, 'mailboxes', 'key', '--team', t.team.id, '--mailbox', randomUUID());
+      const secret = /^MAILBOX_KEY=(mmb_\S+)$/m.exec(made.out)?.[1];
+      const listed = await agent(secret, 'GET', '/items?folder=inbox');
+
+      // Assess
+      expect(made.code).toBe(0);
+      expect(made.out).toContain(`for ${t.m.address} (read, draft, send)`);
+      expect(secret).toBeDefined();
+      expect(listed).toMatchObject({ status: 200, body: { items: [], limited: false } });
+      expect(unknown.code).toBe(2);
+      expect(unknown.err).toContain('not_found');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
