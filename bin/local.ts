@@ -62,10 +62,24 @@ try {
   }
   console.log(`# Mode: ${host.state.cloud ? 'cloud (plans and quotas apply)' : 'self-hosted (no plan caps)'}${args.has('--memory') ? ', in memory' : `, data under ${dataDir ?? '.data/'}`}; started in ${Date.now() - started} ms. Ctrl-C stops everything.`);
   let stopping = false;
+  // Stops every engine and exits; an engine that does not stop (its data directory deleted under
+  // it, say) does not keep the process alive: it exits after STOP_DEADLINE_MS, or at a second signal.
+  const STOP_DEADLINE_MS = 15_000;
   const shutdown = async () => {
-    if (stopping) return;
+    if (stopping) {
+      console.error('local host: stopping now, without waiting for the engines');
+      process.exit(1);
+    }
     stopping = true;
-    await host.stop();
+    setTimeout(() => {
+      console.error(`local host: the engines did not stop within ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    try {
+      await host.stop();
+    } catch (error) {
+      console.error(`local host: stopping failed: ${(error as Error).message}`);
+    }
     clearState();
     process.exit(0);
   };
