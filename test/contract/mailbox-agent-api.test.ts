@@ -458,3 +458,31 @@ describe('the mailbox agent API: turned off', () => {
     expect(on.status).toBe(200);
   });
 });
+
+describe('the mailbox agent API: deleting a mailbox', () => {
+  it('discards its drafts and gives their storage back to the team; its keys stop working', async () => {
+    // Prepare
+    const t = await agentMailbox({ license: { storageBytes: 4000 } });
+    const d = testDeps();
+    const { storageUsed } = await import('@mailstack/core/domain/mailboxes/licenses');
+    const { deleteMailbox } = await import('@mailstack/core/domain/mailboxes/manage-mailboxes');
+    const draft = await agent(t.sendKey, 'POST', '/drafts', newDraft({ text: 'x'.repeat(3000), uploads: [{ filename: 'a.txt', base64: Buffer.from('attached').toString('base64') }] }));
+    const held = await storageUsed(d, t.team.id);
+
+    // Act
+    await deleteMailbox(d, t.team.id, t.m.id);
+    const after = await storageUsed(d, t.team.id);
+    const next = await t.mailbox('next');
+    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/mailbox-keys');
+    const key = (await createMailboxKey(d, { teamId: t.team.id, mailboxId: next.id, actorUserId: t.owner.id, send: false })).secret;
+    const fits = await agent(key, 'POST', '/drafts', newDraft({ text: 'x'.repeat(3000) }));
+    const oldKey = await agent(t.sendKey, 'GET', `/items?id=${draft.body.id}`);
+
+    // Assess
+    expect(draft.status).toBe(200);
+    expect(held).toBeGreaterThanOrEqual(3000);
+    expect(after).toBe(0);
+    expect(fits.status).toBe(200);
+    expect(oldKey.status).toBe(403);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { queryAll, transact, type Condition } from '../../table/ops.ts';
+import { batchWriteItems, queryAll, transact, type Condition } from '../../table/ops.ts';
+import { changeStorage } from './licenses.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { loadDomain, type Domain } from '../domains/domain.ts';
 import { findMembership } from '../people/memberships.ts';
@@ -124,7 +125,8 @@ export const renameMailbox = async (
 
 /**
  * Deletes a mailbox: its address stops accepting mail at once and the domain counts one mailbox
- * less. Its stored messages stay readable through the receiving API until erased.
+ * less; its drafts are discarded and their storage given back. Its stored messages stay
+ * readable through the receiving API until erased.
  */
 export const deleteMailbox = async (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> => {
   const m = await loadMailbox(deps, teamId, mailboxId);
@@ -134,5 +136,21 @@ export const deleteMailbox = async (deps: Deps, teamId: string, mailboxId: strin
     { update: keys.domain.item(teamId, m.domainId), change: { add: { mailbox_count: -1 } }, when: { exists: true } },
   ]);
   if (!written.ok) throw notFound('Mailbox');
+  await discardDrafts(deps, m);
   return m;
+};
+
+/**
+ * A deleted mailbox's drafts go with it: their rows and attachment bytes are removed and the
+ * storage they held is given back to the team (its received mail stays, readable until erased).
+ */
+const discardDrafts = async (deps: Deps, m: Mailbox): Promise<void> => {
+  const drafts = await queryAll(deps, { pk: keys.mailbox.threadPartition(m.teamId, m.id), prefix: keys.mailbox.draftPrefix });
+  if (drafts.length === 0) return;
+  const sent = new Set<string>();
+  // Attachments a sent copy still names stay (its message row points at them).
+  for (const d of drafts) if (d.sent_revision !== undefined && d.sent_revision !== null) for (const a of d.attachments ?? []) sent.add(a.content_key);
+  for (const d of drafts) for (const a of d.attachments ?? []) if (!sent.has(a.content_key)) await deps.content.delete(a.content_key);
+  await batchWriteItems(deps, { delete: drafts.map((d) => ({ pk: d.pk, sk: d.sk })) });
+  await changeStorage(deps, m.teamId, -drafts.reduce((n, d) => n + Number(d.size_bytes ?? 0), 0));
 };
