@@ -198,6 +198,7 @@ describe('the mailbox agent API: drafts', () => {
   it('answers a reply in the thread of the message it answers, keeping its attachments by index', async () => {
     // Prepare
     const t = await agentMailbox();
+    const reader = `ada-${randomUUID().slice(0, 8)}@customer.example.org`; // its own, so no other test's mail is taken for this one
     const inbound = await receive(t.sendKey, t.m.address, {
       subject: 'Contract', text: 'Please sign.', messageId: `<contract-${randomUUID()}@customer.example.org>`,
       attachments: [{ filename: 'contract.pdf', content: Buffer.from('%PDF contract'), contentType: 'application/pdf' }],
@@ -205,9 +206,9 @@ describe('the mailbox agent API: drafts', () => {
     const original = await agent(t.sendKey, 'GET', `/items?id=${inbound.id}`);
 
     // Act
-    const reply = await agent(t.sendKey, 'POST', '/drafts', newDraft({ to: ['ada@customer.example.org'], subject: 'Re: Contract', text: 'Signed, attached.', sourceItemId: inbound.id, retainedAttachments: [0] }));
+    const reply = await agent(t.sendKey, 'POST', '/drafts', newDraft({ to: [reader], subject: 'Re: Contract', text: 'Signed, attached.', sourceItemId: inbound.id, retainedAttachments: [0] }));
     const sent = await agent(t.sendKey, 'POST', '/send', { id: reply.body.id, expectedRevision: reply.body.revision });
-    const delivered = await inboxMessageTo('ada@customer.example.org', 'Re: Contract');
+    const delivered = await inboxMessageTo(reader, 'Re: Contract');
     const sentFolder = await agent(t.sendKey, 'GET', '/items?folder=sent');
 
     // Assess
