@@ -4,7 +4,7 @@ import type { Deps } from '@mailstack/core/runtime/deps';
 import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
 import { MailboxAgentError, badRequest, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { authenticateMailboxKey, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
+import { keyActor, type MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 import { listAgentItems, readAgentItem } from '@mailstack/core/domain/mailboxes/agent-items';
 import { saveDraft, savedDraftView } from '@mailstack/core/domain/mailboxes/drafts';
 import { sendDraft } from '@mailstack/core/domain/mailboxes/send-draft';
@@ -34,7 +34,7 @@ export const mailboxAgentApi = () => {
     if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
     const caller = await authenticateMailboxKey(deps, c.req.header('authorization'));
     c.set('caller', caller);
-    c.set('who', { actor: `key:${caller.key.id}`, actorName: caller.key.name, via: 'api' });
+    c.set('who', keyActor(caller.key, 'api'));
     return next();
   });
   api.use('*', bodyLimit({

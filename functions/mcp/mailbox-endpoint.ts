@@ -4,6 +4,7 @@ import type { ApiEvent, ApiHandler, ApiResult } from '@mailstack/core/http/types
 import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
 import { MailboxAgentError, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { keyActor } from '@mailstack/core/domain/mailboxes/activity';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { createMailboxMcpServer } from './mailbox-server.ts';
 import { notServed, serveStateless } from './streamable-http.ts';
@@ -54,8 +55,7 @@ export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): Api
     }
     const method = event.requestContext.http.method;
     if (method !== 'POST') return notServed(method, `/mcp/${caller.mailbox.id}`);
-    const who = { actor: `key:${caller.key.id}`, actorName: caller.key.name, via: 'mcp' as const };
-    return await serveStateless(deps, event, createMailboxMcpServer(deps, caller, who), MAILBOX_MAX_REQUEST_BYTES);
+    return await serveStateless(deps, event, createMailboxMcpServer(deps, caller, keyActor(caller.key, 'mcp')), MAILBOX_MAX_REQUEST_BYTES);
   } catch (error) {
     if (isMailboxAgentError(error)) return refuse(error, /^Bearer\s+\S/i.test(authorization ?? ''));
     deps.logger.error('mailbox mcp endpoint failed', error as Error);

@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
+import { isUuid } from '../../ports/ids.ts';
 import type { EventSource } from '../events/record-event.ts';
 
 /** A contact of a team (team-global; email unique per team, case-insensitively). */
@@ -18,10 +19,9 @@ export interface Contact {
   readonly updatedAt: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True when a path identifier is an id rather than an email address. */
-export const isId = (idOrEmail: string): boolean => UUID.test(idOrEmail);
+export const isId = (idOrEmail: string): boolean => isUuid(idOrEmail);
 
 /** Item -> Contact. */
 export const contactFromItem = (i: Record<string, any>): Contact => ({

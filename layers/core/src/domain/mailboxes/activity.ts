@@ -31,24 +31,28 @@ export interface MailboxActor {
   readonly via: MailboxActivity['via'];
 }
 
+/** A mailbox key acting through the agent API or the mailbox MCP endpoint, as its records name it. */
+export const keyActor = (key: { readonly id: string; readonly name: string }, via: 'api' | 'mcp'): MailboxActor => ({ actor: `key:${key.id}`, actorName: key.name, via });
+
 /** Records one activity of a mailbox (kept MAILBOX_ACTIVITY_DAYS). */
 export const recordActivity = async (
   deps: Deps, teamId: string, mailboxId: string, who: MailboxActor, action: MailboxActivityAction, subject: string, detail = '',
 ): Promise<void> => {
-  const id = deps.ids.next();
-  const now = deps.clock.now();
-  await putItem(deps, activityItem(deps, teamId, mailboxId, who, action, subject, detail, id, now));
+  await putItem(deps, activityItem(deps, teamId, mailboxId, who, action, subject, detail));
 };
 
 /** The item of an activity record (for a transaction that writes it with what it records). */
 export const activityItem = (
   deps: Deps, teamId: string, mailboxId: string, who: MailboxActor, action: MailboxActivityAction, subject: string, detail = '',
-  id = deps.ids.next(), now = deps.clock.now(),
-): Item => ({
-  ...keys.mailbox.activity(teamId, mailboxId, id), type: 'mailbox_activity', id, at: new Date(now).toISOString(), action,
-  actor: who.actor, actor_name: who.actorName, subject, via: who.via, detail: detail.slice(0, 500),
-  ttl: Math.floor(now / 1000) + MAILBOX_ACTIVITY_DAYS * 86_400,
-});
+): Item => {
+  const id = deps.ids.next();
+  const now = deps.clock.now();
+  return {
+    ...keys.mailbox.activity(teamId, mailboxId, id), type: 'mailbox_activity', id, at: new Date(now).toISOString(), action,
+    actor: who.actor, actor_name: who.actorName, subject, via: who.via, detail: detail.slice(0, 500),
+    ttl: Math.floor(now / 1000) + MAILBOX_ACTIVITY_DAYS * 86_400,
+  };
+};
 
 /** The latest activity of a mailbox, newest first. */
 export const listActivity = async (deps: Deps, teamId: string, mailboxId: string, limit = 100): Promise<MailboxActivity[]> => {

@@ -4,13 +4,14 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem, type Item } from '../../table/ops.ts';
 import { isApiError } from '../../errors/api-error.ts';
 import { MAILBOX_MAX_ATTACHMENTS, MAILBOX_MAX_ATTACHMENT_BYTES, MAILBOX_MAX_MIME_BYTES, MAILBOX_MAX_TEXT_BYTES } from '../../limits.ts';
-import { parseMailbox } from '../emails/rules/addresses.ts';
+import { formatMailbox, parseMailbox } from '../emails/rules/addresses.ts';
+import { decodeBase64, typeFor } from '../emails/rules/attachments.ts';
 import type { SaveDraftRequest } from '../../schemas/mailbox-agent.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
 import { changeStorage, mailboxEntitlement } from './licenses.ts';
-import { activityItem, type MailboxActor } from './activity.ts';
+import { recordActivity, type MailboxActor } from './activity.ts';
 import { MAILBOX_CONTENT_PREFIX } from './content-keys.ts';
 import { messageFromItem, parseMime, readRaw, type MailboxMessage } from './message.ts';
 
@@ -82,17 +83,7 @@ export const findMailboxMessage = async (deps: Deps, mailbox: Mailbox, id: strin
 };
 
 /** The `From` of a mailbox's mail: its display name and address. */
-export const senderOf = (m: Mailbox): string => (m.name ? `"${m.name.replace(/["\\]/g, '')}" <${m.address}>` : m.address);
-
-const contentTypeOf = (filename: string): string => {
-  const ext = filename.toLowerCase().split('.').pop() ?? '';
-  const known: Record<string, string> = {
-    pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv', html: 'text/html', json: 'application/json', png: 'image/png', jpg: 'image/jpeg',
-    jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', zip: 'application/zip', ics: 'text/calendar',
-    doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  };
-  return known[ext] ?? 'application/octet-stream';
-};
+export const senderOf = (m: Mailbox): string => formatMailbox(m.name, m.address);
 
 /** The whole MIME message a draft makes (what the 1 MiB limit of spec §8 is measured on). */
 export const composeDraft = (mailbox: Mailbox, d: { to: readonly string[]; subject: string; text: string; inReplyTo: string | null; references: readonly string[] }, files: readonly { filename: string; contentType: string; content: Buffer }[], messageId?: string): Promise<Buffer> =>
@@ -111,10 +102,13 @@ export const draftFiles = async (deps: Deps, d: MailboxDraft) =>
     return { filename: a.filename, contentType: a.contentType, content };
   }));
 
-const decodeBase64 = (value: string, at: number): Buffer => {
-  const clean = value.replace(/\s+/g, '');
-  if (clean.length % 4 === 1) throw badRequest(`\`uploads.${at}.base64\` is not valid base64 (its length cannot be).`);
-  return Buffer.from(clean, 'base64');
+/** The file bytes of an upload: the send rules' base64 decoding, refused with the agent API's 400. */
+const uploadBytes = (value: string, at: number): Buffer => {
+  try {
+    return decodeBase64(value, `uploads.${at}.base64`);
+  } catch (e) {
+    throw isApiError(e) ? badRequest(e.message) : e;
+  }
 };
 
 const checkRecipients = (to: readonly string[]): string[] => {
@@ -136,10 +130,11 @@ const checkRecipients = (to: readonly string[]): string[] => {
   return out;
 };
 
-const bareOf = (formatted: string): string => (/<([^>]+)>\s*$/.exec(formatted)?.[1] ?? formatted).toLowerCase();
+/** The address of a recipient as a draft keeps it (`Name <address>` or the address alone). */
+export const recipientAddress = (formatted: string): string => parseMailbox(formatted, 'to').address;
 
 /** The distinct recipient addresses of a draft (each one unit of the outbound allowance). */
-export const distinctRecipients = (to: readonly string[]): number => new Set(to.map(bareOf)).size;
+export const distinctRecipients = (to: readonly string[]): number => new Set(to.map((r) => recipientAddress(r).toLowerCase())).size;
 
 export interface SavedDraft {
   readonly id: string;
@@ -196,7 +191,7 @@ export const saveDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxA
   }
   const total = retained.length + input.uploads.length;
   if (total > MAILBOX_MAX_ATTACHMENTS) throw badRequest(`A draft has at most ${MAILBOX_MAX_ATTACHMENTS} attachments; this one would have ${total}.`);
-  const uploads = input.uploads.map((u, i) => ({ filename: u.filename, contentType: contentTypeOf(u.filename), content: decodeBase64(u.base64, i) }));
+  const uploads = input.uploads.map((u, i) => ({ filename: u.filename, contentType: typeFor(u.filename), content: uploadBytes(u.base64, i) }));
   const kept: { filename: string; contentType: string; content: Buffer; contentKey?: string }[] = [];
   if (previous && retained.length) {
     const files = await draftFiles(deps, { ...previous, attachments: retained.map((i) => previous!.attachments[i]!) });
@@ -256,7 +251,7 @@ export const saveDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxA
     const now2 = await findDraft(deps, mailbox, id);
     throw now2 ? staleRevision(now2, input.expectedRevision) : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
   }
-  await putItem(deps, activityItem(deps, mailbox.teamId, mailbox.id, who, 'draft', id, `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`));
+  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'draft', id, `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`);
   const saved = await findDraft(deps, mailbox, id);
   return { id, revision, draft: saved! };
 };

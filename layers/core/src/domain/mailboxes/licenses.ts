@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { addToCounters, batchGetItems, getItem, putItem, queryAll } from '../../table/ops.ts';
+import { addToCounters, batchGetItems, getItem, putItem, queryAll, type Write } from '../../table/ops.ts';
 import { validationError } from '../../errors/api-error.ts';
 import type { Mailbox } from './mailbox.ts';
 import { MailboxAgentError } from './agent-error.ts';
@@ -97,7 +97,7 @@ export const mailboxEntitlement = async (deps: Deps, mailbox: Mailbox): Promise<
       ? `The team's mailbox license expired at ${license.periodEnd}: drafting and sending wait for the operator to renew it.`
       : `The team's mailbox license starts at ${license.periodStart}: drafting and sending wait until then.`);
   }
-  const mailboxes = await queryAll(deps, { pk: keys.mailbox.partition(mailbox.teamId), prefix: keys.mailbox.prefix });
+  const mailboxes = await queryAll(deps, { pk: keys.mailbox.partition(mailbox.teamId), prefix: keys.mailbox.prefix, project: ['id'] });
   const order = mailboxes.map((m) => m.id as string).sort();
   const seat = order.indexOf(mailbox.id);
   if (seat < 0 || seat >= license.seats) {
@@ -105,6 +105,10 @@ export const mailboxEntitlement = async (deps: Deps, mailbox: Mailbox): Promise<
   }
   return license;
 };
+
+/** The write that adds received mail to the team's storage, in the transaction that stores it (never refused: mail is not lost). */
+export const storageReceived = (teamId: string, bytes: number): Write =>
+  ({ update: keys.mailbox.storage(teamId), change: { add: { bytes }, set: { type: 'mailbox_storage' } } });
 
 /**
  * Changes the bytes a team's mailboxes hold: a positive change under a license must fit its

@@ -5,6 +5,7 @@ import { addToCounters, batchGetItems, getItem, transact, type Write } from '../
 import { CONTENT_INLINE_MAX_BYTES, DAILY_COUNTER_RETENTION_SECONDS, INBOUND_MAX_BYTES } from '../../limits.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
+import { storageReceived } from './licenses.ts';
 import { rawKeyOf } from './content-keys.ts';
 import {
   NO_VERDICTS, addressList, bareAddresses, messageIdHash, normalizeMessageId, parseMime,
@@ -148,8 +149,7 @@ const storeCopy = async (
     { put: item },
     threadWrite,
     { put: received.item },
-    // Received mail counts toward the team's mailbox storage (never refused for it: mail is not lost).
-    { update: keys.mailbox.storage(m.teamId), change: { add: { bytes: raw.length }, set: { type: 'mailbox_storage' } } },
+    storageReceived(m.teamId, raw.length),
   ]);
   if (!written.ok) {
     // A concurrent delivery of the same message won: its copy is the one.

@@ -8,7 +8,6 @@ import type { SendDraftRequest } from '../../schemas/mailbox-agent.ts';
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import { getTeam } from '../teams/team.ts';
-import { loadDomain } from '../domains/domain.ts';
 import { getUser } from '../people/users.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import { sendSystemEmail } from '../people/system-mail.ts';
@@ -16,8 +15,8 @@ import { loadMailbox, type Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, isMailboxAgentError } from './agent-error.ts';
 import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './licenses.ts';
-import { activityItem, type MailboxActor } from './activity.ts';
-import { distinctRecipients, draftFiles, draftFromItem, findDraft, senderOf, staleRevision, type MailboxDraft } from './drafts.ts';
+import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
+import { distinctRecipients, draftFiles, draftFromItem, findDraft, recipientAddress, senderOf, staleRevision, type MailboxDraft } from './drafts.ts';
 import { messageIdHash } from './message.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat). */
@@ -75,7 +74,7 @@ const requestApproval = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, wh
     if (again.sentRevision === d.revision) return outcome(again, 'admitted', true, again.emailId);
     throw new MailboxAgentError('conflict', `Draft ${d.id} changed meanwhile; read it again.`);
   }
-  await putItem(deps, activityItem(deps, mailbox.teamId, mailbox.id, who, 'approval_requested', d.id, `revision ${d.revision} to ${d.to.join(', ')}`));
+  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'approval_requested', d.id, `revision ${d.revision} to ${d.to.join(', ')}`);
   await noticeOwner(deps, mailbox, d);
   return outcome(draftFromItem(changed), 'awaiting_approval', false);
 };
@@ -105,8 +104,9 @@ const noticeOwner = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft): Promi
 
 /**
  * Admits the draft's current revision to the outbox: transport on (503 otherwise, the draft is
- * kept), an active license with a seat, a verified domain, the recipients reserved from the
- * allowance (409 otherwise); then the normal send pipeline from the mailbox's address, with
+ * kept), an active license with a seat, the recipients reserved from the allowance (409
+ * otherwise); then the normal send pipeline from the mailbox's address (whose rules refuse an
+ * unverified domain: 409 with their message, the draft kept and the units given back), with
  * In-Reply-To and References on a reply; the message is kept in the sent folder and its thread.
  */
 const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: MailboxActor, approvedBy?: string): Promise<SendOutcome> => {
@@ -114,10 +114,6 @@ const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: Ma
     throw new MailboxAgentError('transport_unavailable', 'Outbound mail from mailboxes is turned off by the operator right now; the draft is kept. Send it again later.');
   }
   const license = await mailboxEntitlement(deps, mailbox);
-  const domain = await loadDomain(deps, mailbox.teamId, mailbox.domainId).catch(() => undefined);
-  if (!domain || domain.status !== 'verified') {
-    throw new MailboxAgentError('conflict', `The domain of ${mailbox.address} is ${domain?.status ?? 'gone'}: mail goes out only from a verified domain. The draft is kept.`);
-  }
   const team = await getTeam(deps, mailbox.teamId);
   if (!team) throw new MailboxAgentError('not_found', 'The team of this mailbox no longer exists.');
   const recipients = distinctRecipients(d.to);
@@ -176,14 +172,13 @@ const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: Ma
           has_draft: false, created_at: at, last_message_at: at,
         },
       };
-  const bare = (a: string) => /<([^>]+)>\s*$/.exec(a)?.[1] ?? a;
   await transact(deps, [
     {
       put: {
         ...keys.message.item(mailbox.teamId, sentId), ...keys.message.folderListing(mailbox.teamId, mailbox.id, 'sent', sentId),
         ...keys.message.threadListing(mailbox.teamId, threadId, sentId),
         type: 'message', id: sentId, team_id: mailbox.teamId, mailbox_id: mailbox.id, thread_id: threadId, direction: 'outbound', folder: 'sent',
-        from: senderOf(mailbox), to: d.to.map(bare), cc: [], bcc: [], reply_to: [], received_for: [], subject: d.subject, message_id: messageId,
+        from: senderOf(mailbox), to: d.to.map(recipientAddress), cc: [], bcc: [], reply_to: [], received_for: [], subject: d.subject, message_id: messageId,
         in_reply_to: d.inReplyTo, references: d.references, html: null, text: d.text, bodies_in_raw: false, headers: {},
         attachments: d.attachments.map((a) => ({ id: `${sentId}-${a.index}`, index: a.index, filename: a.filename, size: a.size, content_type: a.contentType, content_id: null, content_disposition: 'attachment', content_key: a.contentKey })),
         verdicts: {}, size: 0, raw_key: null, email_id: emailId, draft_id: d.id, draft_revision: d.revision, read: true, labels: [], created_at: at,
@@ -233,7 +228,7 @@ export const approveDraft = async (deps: Deps, input: ApprovalDecision): Promise
   const who: MailboxActor = { actor: `user:${input.actorUserId}`, actorName: input.actorName, via: 'dashboard' };
   try {
     const sent = await admitDraft(deps, mailbox, draft, who, input.actorUserId);
-    await putItem(deps, activityItem(deps, mailbox.teamId, mailbox.id, who, 'approved', draft.id, `revision ${draft.revision}`));
+    await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'approved', draft.id, `revision ${draft.revision}`);
     return sent;
   } catch (error) {
     if (isMailboxAgentError(error)) throw new ApiError('conflict', error.message);
@@ -248,5 +243,5 @@ export const rejectDraft = async (deps: Deps, input: ApprovalDecision): Promise<
   const changed = await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, draft.id), { set: { status: 'rejected', rejected_at: new Date(deps.clock.now()).toISOString() } },
     { and: [{ attr: 'revision', eq: draft.revision }, { attr: 'status', eq: 'awaiting_approval' }] });
   if (!changed) throw new ApiError('conflict', `Draft ${draft.id} changed meanwhile; reload the panel.`);
-  await putItem(deps, activityItem(deps, mailbox.teamId, mailbox.id, who, 'rejected', draft.id, `revision ${draft.revision}`));
+  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'rejected', draft.id, `revision ${draft.revision}`);
 };

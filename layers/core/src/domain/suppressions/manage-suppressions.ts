@@ -2,19 +2,19 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryAll, transact } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
+import { isUuid } from '../../ports/ids.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
 import { getSuppressionByAddress, suppressionEventData, suppressionFromItem, type Suppression } from './suppression-store.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The wire suppression. */
 export const suppressionView = (s: Suppression) => ({ object: 'suppression' as const, id: s.id, email: s.email, origin: s.origin, source_id: s.sourceId, created_at: s.createdAt });
 
 /** Finds an entry by id or address; undefined when not listed. */
 export const findSuppression = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Suppression | undefined> => {
-  if (!UUID.test(idOrEmail)) return getSuppressionByAddress(deps, teamId, idOrEmail.trim());
+  if (!isUuid(idOrEmail)) return getSuppressionByAddress(deps, teamId, idOrEmail.trim());
   const [row] = await queryAll(deps, { index: 'gsi1', pk: keys.suppression.listPartition(teamId), prefix: idOrEmail });
   // The index may lag a fresh write: confirm on the table itself.
   return row ? getSuppressionByAddress(deps, teamId, row.email) : undefined;

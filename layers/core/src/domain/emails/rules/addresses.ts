@@ -12,7 +12,8 @@ export interface Mailbox {
 // Characters that force a display name into a quoted-string (RFC 5322 "specials").
 const SPECIALS = /[()<>[\]:;@\\,."]/;
 
-const formatMailbox = (name: string | null, address: string): string => {
+/** `Name <address>` (the name quoted when RFC 5322 needs it), or the bare address without a name. */
+export const formatMailbox = (name: string | null, address: string): string => {
   if (name === null) return address;
   const shown = SPECIALS.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}"` : name;
   return `${shown} <${address}>`;

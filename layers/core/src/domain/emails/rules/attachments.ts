@@ -32,13 +32,15 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 
-const typeFor = (filename: string): string => {
+/** The content type a file name suggests (its extension), else application/octet-stream. */
+export const typeFor = (filename: string): string => {
   const dot = filename.lastIndexOf('.');
   if (dot < 0) return 'application/octet-stream';
   return TYPES[filename.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream';
 };
 
-const decodeBase64 = (raw: string, field: string): Buffer => {
+/** Decodes standard or URL-safe base64, whitespace ignored; 422 naming `field` when it is not base64. */
+export const decodeBase64 = (raw: string, field: string): Buffer => {
   const text = raw.replace(/\s+/g, '');
   const isStd = BASE64.test(text);
   if ((!isStd && !BASE64URL.test(text)) || text.replace(/=+$/, '').length % 4 === 1) {
