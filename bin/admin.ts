@@ -135,6 +135,16 @@ if (values.help || !resource || !action) {
 }
 
 const deps = createDeps(readConfig(env()));
+/** Runs a command's use cases; a refusal of theirs (an ApiError) ends the command with its name and message. */
+const orFail = async (work: () => Promise<void>): Promise<void> => {
+  try {
+    await work();
+  } catch (error) {
+    if (isApiError(error)) fail(`${error.name}: ${error.message}`);
+    throw error;
+  }
+};
+
 const existingTeam = async (): Promise<string> => {
   const id = need('team');
   if (!(await getTeam(deps, id))) fail(`no team with id ${id} (list them with: npm run admin -- teams list)`);
@@ -251,7 +261,7 @@ switch (`${resource} ${action}`) {
   case 'mailboxes rename':
   case 'mailboxes delete': {
     const teamId = await existingTeam();
-    try {
+    await orFail(async () => {
       if (action === 'create') {
         const email = oneEmail();
         const owner = await findUserByEmail(deps, email);
@@ -267,28 +277,22 @@ switch (`${resource} ${action}`) {
         const m = await deleteMailbox(deps, teamId, need('mailbox'));
         console.log(`mailbox ${m.id} ${m.address} deleted; mail to the address is no longer accepted`);
       }
-    } catch (error) {
-      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
-      throw error;
-    }
+    });
     break;
   }
   case 'mailboxes key': {
     const teamId = await existingTeam();
-    try {
+    await orFail(async () => {
       const mailbox = await getMailbox(deps, teamId, need('mailbox'));
       const { key, secret } = await createMailboxKey(deps, { teamId, mailboxId: mailbox.id, actorUserId: mailbox.ownerUserId, name: values.name ?? 'Mailbox key (admin CLI)', send: values.sending });
       console.log(`# mailbox key ${key.id} for ${mailbox.address} (${key.permissions.join(', ')}); the secret is shown only now:`);
       console.log(`MAILBOX_KEY=${secret}`);
-    } catch (error) {
-      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
-      throw error;
-    }
+    });
     break;
   }
   case 'mailboxes license': {
     const teamId = await existingTeam();
-    try {
+    await orFail(async () => {
       if (values.seats !== undefined) {
         const whole = (name: 'seats' | 'storage-mb' | 'recipients') => {
           const n = Number(need(name));
@@ -302,13 +306,10 @@ switch (`${resource} ${action}`) {
       } else {
         const l = await getMailboxLicense(deps, teamId);
         if (!l) console.log(`team ${teamId} has no mailbox license${deps.config.CLOUD ? ': its mailboxes receive mail but cannot draft or send' : ''}`);
-        else console.log(`mailbox license of team ${teamId}: ${licenseState(l, Date.now())}, ${l.seats} seat(s), ${await storageUsed(deps, teamId)} of ${l.storageBytes} bytes used, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
+        else console.log(`mailbox license of team ${teamId}: ${licenseState(l, deps.clock.now())}, ${l.seats} seat(s), ${await storageUsed(deps, teamId)} of ${l.storageBytes} bytes used, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
       }
       if (!deps.config.CLOUD) console.log('note: this instance is self-hosted (CLOUD is not true): mailbox licenses are not applied');
-    } catch (error) {
-      if (isApiError(error)) fail(`${error.name}: ${error.message}`);
-      throw error;
-    }
+    });
     break;
   }
   case 'mailboxes sending-off':
