@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
+import { internalErrorResponse } from '@mailstack/core/http/respond';
 import { MailboxAgentError, badRequest, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { authenticateMailboxKey, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { keyActor, type MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
@@ -26,7 +27,8 @@ export const mailboxAgentApi = () => {
   api.onError((error, c) => {
     if (isMailboxAgentError(error)) return refuse(c, error);
     (c.get('deps') as Deps | undefined)?.logger.error('mailbox agent API failed', { error: String((error as Error)?.stack ?? error) });
-    return c.json({ statusCode: 500, name: 'internal_server_error', message: 'Something failed on our side; try again.' }, 500);
+    const failed = internalErrorResponse();
+    return c.body(failed.body ?? '', 500, failed.headers as Record<string, string>);
   });
 
   api.use('*', async (c, next) => {

@@ -237,23 +237,24 @@ export const saveDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxA
   const fields = {
     revision, to, subject: input.subject, text: input.text, attachments, size_bytes: sizeBytes, status: 'draft', updated_at: now,
   };
-  let written: boolean;
+  // The row as stored: the update's answer, or the new item.
+  let stored: Item | undefined;
   if (previous) {
-    written = (await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, id), { set: fields }, { and: [{ attr: 'revision', eq: previous.revision }, { attr: 'status', ne: 'sending' }] })) !== undefined;
+    stored = await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, id), { set: fields }, { and: [{ attr: 'revision', eq: previous.revision }, { attr: 'status', ne: 'sending' }] });
   } else {
-    written = await putItem(deps, {
+    const item = {
       ...keys.mailbox.draft(mailbox.teamId, mailbox.id, id), type: 'mailbox_draft', id, team_id: mailbox.teamId, mailbox_id: mailbox.id, ...fields,
       source_item_id: source?.id ?? null, thread_id: threading.threadId, in_reply_to: threading.inReplyTo, references: threading.references, created_at: now,
-    }, { exists: false });
+    };
+    stored = (await putItem(deps, item, { exists: false })) ? item : undefined;
   }
-  if (!written) {
+  if (!stored) {
     await changeStorage(deps, mailbox.teamId, -delta);
     const now2 = await findDraft(deps, mailbox, id);
     throw now2 ? staleRevision(now2, input.expectedRevision) : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
   }
   await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'draft', id, `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`);
-  const saved = await findDraft(deps, mailbox, id);
-  return { id, revision, draft: saved! };
+  return { id, revision, draft: draftFromItem(stored) };
 };
 
 /** 409 for a save or send made from a revision that is no longer the latest. */
