@@ -41,7 +41,12 @@ export const mailboxAgentApi = () => {
   });
   api.use('*', bodyLimit({
     maxSize: MAILBOX_MAX_REQUEST_BYTES,
-    onError: (c) => refuse(c, new MailboxAgentError('payload_too_large', `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`)),
+    // The rest of the body is not read: the connection closes after the answer, so a client does
+    // not send its next request down a socket the server is about to drop (as the API's 413 does).
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return refuse(c, new MailboxAgentError('payload_too_large', `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`));
+    },
   }));
 
   const json = async (c: Context): Promise<unknown> => {

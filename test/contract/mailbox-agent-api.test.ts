@@ -185,6 +185,11 @@ describe('the mailbox agent API: drafts', () => {
     const atLimit = await agent(t.sendKey, 'POST', '/drafts', newDraft({ uploads: [{ filename: 'ok.bin', base64: b64(256 * 1024) }] }));
     const bigMessage = await agent(t.sendKey, 'POST', '/drafts', newDraft({ uploads: Array.from({ length: 4 }, (_, i) => ({ filename: `part${i}.bin`, base64: b64(250 * 1024) })) }));
     const hugeBody = await agent(t.sendKey, 'POST', '/drafts', newDraft({ text: 'x'.repeat(5 * 1024 * 1024) }));
+    // The unread rest of a too-large body ends the connection: the answer says so, and the next request works.
+    const huge = await fetch(`${(await import('../support/local.ts')).local().dashboardUrl}/api/mailbox-agent/drafts`, {
+      method: 'POST', headers: { authorization: `Bearer ${t.sendKey}`, 'content-type': 'application/json' }, body: JSON.stringify(newDraft({ text: 'x'.repeat(5 * 1024 * 1024) })),
+    });
+    const next = await agent(t.sendKey, 'GET', '/items?folder=drafts');
 
     // Assess
     expect(bigFile).toMatchObject({ status: 413, body: { name: 'payload_too_large' } });
@@ -193,6 +198,9 @@ describe('the mailbox agent API: drafts', () => {
     expect(bigMessage).toMatchObject({ status: 413, body: { name: 'payload_too_large' } });
     expect(bigMessage.body.message).toContain('1 MiB');
     expect(hugeBody.status).toBe(413);
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('connection')).toBe('close');
+    expect(next.status).toBe(200);
   });
 
   it('answers a reply in the thread of the message it answers, keeping its attachments by index', async () => {
