@@ -17,6 +17,32 @@ type AgentEnv = { Variables: DashboardEnv['Variables'] & { caller: MailboxCaller
 const refuse = (c: Context, e: MailboxAgentError) => c.json(e.toJSON(), e.status);
 
 /**
+ * Reads and drops what is left of a too-large body (up to twice the ceiling, for at most 30 s)
+ * before the 413 goes out: a server that answers and closes while the client still uploads cuts
+ * the client's write (EPIPE) before it reads the answer. Nothing read is kept.
+ */
+const drainRest = async (c: Context): Promise<void> => {
+  const body = c.req.raw.body;
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  const deadline = setTimeout(() => { reader.cancel().catch(() => undefined); }, 30_000);
+  let seen = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+      if (seen > 2 * MAILBOX_MAX_REQUEST_BYTES) return;
+    }
+  } catch {
+    // The client went away or the deadline passed: the answer below is all that is left to do.
+  } finally {
+    clearTimeout(deadline);
+    reader.releaseLock();
+  }
+};
+
+/**
  * The mailbox agent API (spec §4) under /api/mailbox-agent on the dashboard origin: Bearer mailbox
  * key, JSON in and out, each route parse → authenticate → the core's use case → the answer. Every
  * refusal is `{statusCode, name, message}` with the statuses of spec §7 (400, 401, 403, 404, 409,
@@ -41,9 +67,10 @@ export const mailboxAgentApi = () => {
   });
   api.use('*', bodyLimit({
     maxSize: MAILBOX_MAX_REQUEST_BYTES,
-    // The rest of the body is not read: the connection closes after the answer, so a client does
-    // not send its next request down a socket the server is about to drop (as the API's 413 does).
-    onError: (c) => {
+    // The connection closes after the answer, so a client does not send its next request down a
+    // socket the server is about to drop (as the API's 413 does).
+    onError: async (c) => {
+      await drainRest(c);
       c.header('Connection', 'close');
       return refuse(c, new MailboxAgentError('payload_too_large', `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`));
     },

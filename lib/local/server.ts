@@ -48,25 +48,33 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
 
 /**
  * 413 payload_too_large, then the connection closes; nothing past the ceiling is kept. A client
- * that declared a length up to twice the ceiling has the rest discarded unread-into-memory, so
- * clients that read the answer only once their upload is done (fetch) see the 413; anything
- * larger, or a stream that crossed the ceiling, is cut off.
+ * that declared a length up to twice the ceiling has the rest read and discarded (never held in
+ * memory) before the answer is written: closing while it still uploads would cut its write
+ * (EPIPE) before it reads the 413. Anything larger, a stream that crossed the ceiling, or a
+ * client that stalls for 30 s, is answered and then cut off.
  */
 const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
   const result = errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE));
   res.shouldKeepAlive = false;
-  res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), connection: 'close' });
+  const head = { ...(result.headers as Record<string, string>), 'content-length': String(Buffer.byteLength(result.body ?? '')), connection: 'close' };
+  const answer = () => {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(result.statusCode ?? 413, head);
+    res.end(result.body);
+  };
   const declared = Number(req.headers['content-length'] ?? NaN);
-  const discard = declared > MAX_BODY_BYTES && declared <= 2 * MAX_BODY_BYTES;
-  if (discard) {
+  if (declared > MAX_BODY_BYTES && declared <= 2 * MAX_BODY_BYTES && !req.readableEnded) {
+    const stalled = setTimeout(() => { answer(); setTimeout(() => req.socket.destroy(), 200).unref(); }, 30_000);
+    stalled.unref();
     req.on('data', () => undefined);
+    req.once('end', () => { clearTimeout(stalled); answer(); });
+    req.once('close', () => clearTimeout(stalled));
     req.resume();
+    return;
   }
-  res.end(result.body, () => {
-    if (discard) return;
-    // Give the client a moment to read the answer before the unread rest of its body is dropped.
-    setTimeout(() => req.socket.destroy(), 200).unref();
-  });
+  res.writeHead(result.statusCode ?? 413, head);
+  // Give the client a moment to read the answer before the unread rest of its body is dropped.
+  res.end(result.body, () => setTimeout(() => req.socket.destroy(), 200).unref());
 };
 
 /** Loads the Lambda entry of each area once, the same module AWS would run. */

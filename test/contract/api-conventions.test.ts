@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { call, local, newTeam, ownLoopbackAddress, testDeps } from '../support/local.ts';
+import { call, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly } from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
@@ -87,6 +87,15 @@ describe('API conventions', () => {
     const out = await call('POST', '/domains', { key: secret, body: JSON.stringify({ name: 'a.example.com', pad: 'x'.repeat(25 * 1024 * 1024) }) });
     expect(out.status).toBe(413);
     expect(out.json).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
+  });
+
+  it('reads a slow upload past 25 MiB to its end before answering 413, so the client reads the answer instead of a cut connection', async () => {
+    const { secret } = await newTeam();
+    const out = await uploadSlowly(local().baseUrl, '/domains', 26 * 1024 * 1024, { authorization: `Bearer ${secret}` });
+    expect(out.writeError).toBeUndefined();
+    expect(out.status).toBe(413);
+    expect(out.head.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(out.body)).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
   });
 
   it('accepts an empty body with a JSON content type on a POST that takes none, as the SDK sends it', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { setMailboxTransport, grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
-import { testDeps } from '../support/local.ts';
+import { local, testDeps, uploadSlowly } from '../support/local.ts';
 import { inboxMessageTo } from '../support/dashboard.ts';
 import { agent, agentMailbox, mx, newDraft, waitFor } from '../support/mailboxes.ts';
 
@@ -201,6 +201,14 @@ describe('the mailbox agent API: drafts', () => {
     expect(huge.status).toBe(413);
     expect(huge.headers.get('connection')).toBe('close');
     expect(next.status).toBe(200);
+  });
+
+  it('reads a slow upload past the request size to its end before answering 413, so the client reads the answer instead of a cut connection', async () => {
+    const t = await agentMailbox();
+    const out = await uploadSlowly(local().dashboardUrl, '/api/mailbox-agent/drafts', 5 * 1024 * 1024, { authorization: `Bearer ${t.sendKey}` });
+    expect(out.writeError).toBeUndefined();
+    expect(out.status).toBe(413);
+    expect(JSON.parse(out.body)).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
   });
 
   it('answers a reply in the thread of the message it answers, keeping its attachments by index', async () => {

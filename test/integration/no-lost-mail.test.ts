@@ -20,7 +20,7 @@ const CASES = ['store', 'enqueue', 'provider', 'none'] as const;
  * A worker's world with the process death injected at one step: the queue is captured (this
  * test plays the worker), provider sends are counted, and the clock can be moved forward.
  */
-const world = (crashAt: (typeof CASES)[number]) => {
+const world = (crashAt: (typeof CASES)[number], teamId: string) => {
   const base = testDeps();
   const captured: SendJob[] = [];
   const offset = { ms: 0 };
@@ -52,11 +52,13 @@ const world = (crashAt: (typeof CASES)[number]) => {
   /**
    * Plays the worker: delivers every captured job (a crash kills that attempt only); a job the
    * worker hands back for later (a booked place in the send line, the shared provider stand-in
-   * throttling a busy test run) comes back after its delay, as the queue brings it back.
+   * throttling a busy test run) comes back after its delay, as the queue brings it back. Only
+   * this test's team's jobs: the moved clock's sweep also finds other tests' queued mail, which
+   * is theirs to send (taking its claim here would steal it from a test running beside this one).
    */
   const work = async (withinMs = 20_000) => {
     const until = Date.now() + withinMs;
-    const jobs = captured.splice(0).map((job) => ({ job, at: 0 }));
+    const jobs = captured.splice(0).filter((job) => job.teamId === teamId).map((job) => ({ job, at: 0 }));
     while (jobs.length > 0 && Date.now() < until) {
       jobs.sort((a, b) => a.at - b.at);
       const next = jobs.shift()!;
@@ -82,7 +84,7 @@ describe('no accepted email is lost when a process dies mid-way', () => {
   it.each(CASES)('reaches a final state with exactly one provider send when the process dies after %s', async (crashAt) => {
     // Prepare
     const t = await sendingTeam();
-    const w = world(crashAt);
+    const w = world(crashAt, t.team.id);
     const auth = callerOfKey(t.key, t.team);
     const prepared = await prepareEmail(w.deps, auth, { from: t.from, to: 'delivered@resend.dev', subject: `crash after ${crashAt}`, text: 'x' });
 

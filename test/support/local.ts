@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { connect } from 'node:net';
 import { Resend } from 'resend';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
@@ -60,3 +61,36 @@ export const call = async (method: string, path: string, options: { key?: string
 
 /** A loopback address of its own (127.x.y.z, x ≥ 1), so per-address windows of other tests stay untouched. */
 export const ownLoopbackAddress = (): string => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+
+/**
+ * Uploads a body of `bytes` in 1 MiB pieces with a pause between them over a raw socket, as a
+ * client on a slow link does, and reads the answer once the upload is done. `writeError` is set
+ * when the server cut the connection before the upload finished (EPIPE, reset): a client then
+ * never reads the answer.
+ */
+export const uploadSlowly = (url: string, path: string, bytes: number, headers: Record<string, string> = {}) =>
+  new Promise<{ writeError?: string; status?: number; head: string; body: string }>((resolve) => {
+    const target = new URL(url);
+    const socket = connect(Number(target.port), target.hostname);
+    let received = '';
+    let writeError: string | undefined;
+    const finish = () => {
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
+      resolve({ writeError, status: status ? Number(status) : undefined, head, body });
+    };
+    socket.on('data', (chunk) => { received += chunk.toString('latin1'); });
+    socket.on('error', (error: NodeJS.ErrnoException) => { writeError ??= error.code ?? error.message; });
+    socket.on('close', finish);
+    socket.once('connect', async () => {
+      const lines = [`POST ${path} HTTP/1.1`, `host: ${target.host}`, 'content-type: application/json', `content-length: ${bytes}`, 'connection: close',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      const piece = Buffer.alloc(1024 * 1024, 'x');
+      for (let sent = 0; sent < bytes && !socket.destroyed; sent += piece.length) {
+        const part = piece.subarray(0, Math.min(piece.length, bytes - sent));
+        await new Promise<void>((done) => socket.write(part, () => done()));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    });
+  });
