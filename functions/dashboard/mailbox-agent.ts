@@ -17,28 +17,28 @@ type AgentEnv = { Variables: DashboardEnv['Variables'] & { caller: MailboxCaller
 const refuse = (c: Context, e: MailboxAgentError) => c.json(e.toJSON(), e.status);
 
 /**
- * Reads and drops what is left of a too-large body (up to twice the ceiling, for at most 30 s)
- * before the 413 goes out: a server that answers and closes while the client still uploads cuts
- * the client's write (EPIPE) before it reads the answer. Nothing read is kept.
+ * Reads and drops what is left of a too-large body (up to twice the ceiling; a pause of 5 s ends
+ * it) before the 413 goes out: a server that answers and closes while the client still uploads
+ * cuts the client's write (EPIPE) before it reads the answer. Nothing read is kept.
  */
 const drainRest = async (c: Context): Promise<void> => {
   const body = c.req.raw.body;
   if (!body || body.locked) return;
   const reader = body.getReader();
-  const deadline = setTimeout(() => { reader.cancel().catch(() => undefined); }, 30_000);
   let seen = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      seen += value.byteLength;
+      let idle: NodeJS.Timeout | undefined;
+      const paused = new Promise<'paused'>((r) => { idle = setTimeout(() => r('paused'), 5_000); });
+      const next = await Promise.race([reader.read(), paused]).finally(() => clearTimeout(idle));
+      if (next === 'paused' || next.done) return;
+      seen += next.value.byteLength;
       if (seen > 2 * MAILBOX_MAX_REQUEST_BYTES) return;
     }
   } catch {
-    // The client went away or the deadline passed: the answer below is all that is left to do.
+    // The client went away: the answer below is all that is left to do.
   } finally {
-    clearTimeout(deadline);
-    reader.releaseLock();
+    reader.cancel().catch(() => undefined);
   }
 };
 

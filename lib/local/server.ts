@@ -46,33 +46,41 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
     req.once('close', () => { if (!req.complete) done(ABORTED); });
   });
 
+/** How long a client that declared a too-large body may pause its upload before it is cut off. */
+const UPLOAD_IDLE_MS = 5_000;
+
 /**
- * 413 payload_too_large, then the connection closes; nothing past the ceiling is kept. A client
- * that declared a length up to twice the ceiling has the rest read and discarded (never held in
- * memory) before the answer is written: closing while it still uploads would cut its write
- * (EPIPE) before it reads the 413. Anything larger, a stream that crossed the ceiling, or a
- * client that stalls for 30 s, is answered and then cut off.
+ * 413 payload_too_large, then the connection closes; nothing past the ceiling is kept. The whole
+ * answer goes out at once (its length is declared, so a client can read it while still
+ * uploading). A client that declared a length up to twice the ceiling has the rest of its body
+ * read and discarded before the connection closes: closing mid-upload would cut its write (EPIPE)
+ * before it read the answer. A client that pauses its upload for 5 s, declared more, or streamed
+ * past the ceiling, is cut off.
  */
 const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
   const result = errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE));
   res.shouldKeepAlive = false;
-  const head = { ...(result.headers as Record<string, string>), 'content-length': String(Buffer.byteLength(result.body ?? '')), connection: 'close' };
-  const answer = () => {
-    if (res.headersSent || res.destroyed) return;
-    res.writeHead(result.statusCode ?? 413, head);
-    res.end(result.body);
-  };
+  res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), 'content-length': String(Buffer.byteLength(result.body ?? '')), connection: 'close' });
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_BODY_BYTES && declared <= 2 * MAX_BODY_BYTES && !req.readableEnded) {
-    const stalled = setTimeout(() => { answer(); setTimeout(() => req.socket.destroy(), 200).unref(); }, 30_000);
-    stalled.unref();
-    req.on('data', () => undefined);
-    req.once('end', () => { clearTimeout(stalled); answer(); });
-    req.once('close', () => clearTimeout(stalled));
+    res.write(result.body ?? '');
+    let idle: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearTimeout(idle);
+      req.off('data', onData);
+      if (!res.writableEnded) res.end();
+    };
+    const onData = () => {
+      clearTimeout(idle);
+      idle = setTimeout(finish, UPLOAD_IDLE_MS).unref();
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    onData();
     req.resume();
     return;
   }
-  res.writeHead(result.statusCode ?? 413, head);
   // Give the client a moment to read the answer before the unread rest of its body is dropped.
   res.end(result.body, () => setTimeout(() => req.socket.destroy(), 200).unref());
 };

@@ -89,7 +89,7 @@ describe('API conventions', () => {
     expect(out.json).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
   });
 
-  it('reads a slow upload past 25 MiB to its end before answering 413, so the client reads the answer instead of a cut connection', async () => {
+  it('answers a slow upload past 25 MiB with 413 and reads it to its end before closing, so the client reads the answer instead of a cut connection', async () => {
     const { secret } = await newTeam();
     const out = await uploadSlowly(local().baseUrl, '/domains', 26 * 1024 * 1024, { authorization: `Bearer ${secret}` });
     expect(out.writeError).toBeUndefined();
