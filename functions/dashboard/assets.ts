@@ -75,11 +75,20 @@ ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; 
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }
 .pager { display: flex; gap: 12px; }
 @media (max-width: 720px) {
-  .shell { grid-template-columns: 1fr; }
+  .shell { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }
   nav.side { border-right: 0; border-bottom: 1px solid var(--line); padding: 4px 0; overflow-x: auto; }
   nav.side ul { display: flex; white-space: nowrap; }
   nav.side a { padding: 6px 12px; } nav.side a[aria-current="page"] { border-left: 0; border-bottom: 3px solid var(--accent); }
   main { padding: 14px; }
+  /* Tables become one card per row, each value beside its column's name (labels set by the script). */
+  table.stacks thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.stacks, table.stacks tbody, table.stacks tr { display: block; width: 100%; }
+  table.stacks tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+  table.stacks td { display: grid; grid-template-columns: 7rem minmax(0, 1fr); justify-items: start; gap: 8px; border: 0; padding: 3px 10px; overflow-wrap: anywhere; }
+  table.stacks td::before { content: attr(data-label); color: var(--muted); overflow-wrap: normal; }
+  table.stacks td:not([data-label=""]) > * { grid-column: 2; }
+  table.stacks td[data-label=""] { grid-template-columns: minmax(0, 1fr); }
+  table.stacks td[data-label=""]::before { content: none; }
   form.editor, .split { grid-template-columns: 1fr; } form.editor .preview-pane { position: static; }
   .hide-narrow { display: none; }
 }
@@ -101,6 +110,22 @@ document.addEventListener('change', (e) => {
   if (e.target.matches('select[data-navigate]')) location.href = e.target.value;
 });
 for (const b of document.querySelectorAll('button[data-copy]')) b.hidden = false;
+// On a narrow screen a table shows one card per row: each cell carries its column's name, and the
+// roles keep the table's meaning for screen readers once CSS lays it out as blocks.
+for (const table of document.querySelectorAll('.table-wrap > table:not(.variables)')) {
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+  table.setAttribute('role', 'table');
+  for (const group of table.querySelectorAll('thead, tbody')) group.setAttribute('role', 'rowgroup');
+  for (const row of table.querySelectorAll('tr')) row.setAttribute('role', 'row');
+  for (const th of table.querySelectorAll('thead th')) th.setAttribute('role', 'columnheader');
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      cell.setAttribute('role', cell.tagName === 'TH' ? 'rowheader' : 'cell');
+      cell.setAttribute('data-label', heads[i] ?? '');
+    });
+  }
+  table.classList.add('stacks');
+}
 const localize = (root) => {
   for (const t of root.querySelectorAll('time[data-local]')) {
     const d = new Date(t.getAttribute('datetime'));

@@ -80,6 +80,14 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: resolve(SHOTS, `${name}-${width}.png`), fullPage: true });
+    if (width === 390) {
+      // On a phone nothing scrolls sideways: not the page, not a table.
+      const wide = await page.evaluate(() => [
+        ...(document.documentElement.scrollWidth > window.innerWidth ? ['the page'] : []),
+        ...[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `the table "${w.querySelector('caption')?.textContent ?? ''}"`),
+      ]);
+      violations.push(...wide.map((what) => `${name}: at 390 px ${what} scrolls sideways`));
+    }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 };
