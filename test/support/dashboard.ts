@@ -82,10 +82,10 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
     await page.screenshot({ path: resolve(SHOTS, `${name}-${width}.png`), fullPage: true });
     if (width === 390) {
       // On a phone nothing scrolls sideways: not the page, not a table.
-      const wide = await page.evaluate(() => [
+      const wide = await page.evaluate(`[
         ...(document.documentElement.scrollWidth > window.innerWidth ? ['the page'] : []),
-        ...[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => `the table "${w.querySelector('caption')?.textContent ?? ''}"`),
-      ]);
+        ...[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => 'the table "' + (w.querySelector('caption')?.textContent ?? '') + '"'),
+      ]`) as string[];
       violations.push(...wide.map((what) => `${name}: at 390 px ${what} scrolls sideways`));
     }
   }
