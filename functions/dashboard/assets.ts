@@ -15,7 +15,7 @@ nav.side { background: var(--card); border-right: 1px solid var(--line); padding
 nav.side ul { list-style: none; margin: 0; padding: 0; }
 nav.side a { display: block; padding: 6px 20px; color: var(--fg); text-decoration: none; }
 nav.side a[aria-current="page"] { background: #e7ecfb; color: var(--accent); font-weight: 600; border-left: 3px solid var(--accent); }
-main { padding: 20px 28px; max-width: 1100px; min-width: 0; }
+main { padding: 20px 28px; max-width: 1100px; min-width: 0; overflow-wrap: break-word; }
 h1 { font-size: 1.5rem; margin: 0 0 16px; overflow-wrap: anywhere; } h2 { font-size: 1.15rem; margin: 24px 0 8px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 16px; margin-bottom: 16px; }
 .card > :first-child { margin-top: 0; } .card > :last-child { margin-bottom: 0; }
