@@ -11,6 +11,7 @@ import { saveDraft, savedDraftView } from '@mailstack/core/domain/mailboxes/draf
 import { sendDraft } from '@mailstack/core/domain/mailboxes/send-draft';
 import { SaveDraftRequest, SendDraftRequest, parseAgentBody } from '@mailstack/core/schemas/mailbox-agent';
 import type { DashboardEnv } from './app.ts';
+import { mailboxAgentDocument } from './mailbox-agent-openapi.ts';
 
 type AgentEnv = { Variables: DashboardEnv['Variables'] & { caller: MailboxCaller; who: MailboxActor } };
 
@@ -58,8 +59,14 @@ export const mailboxAgentApi = () => {
   });
 
   api.use('*', async (c, next) => {
+    if (c.get('deps').config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
+    return next();
+  });
+  // The description needs no key, so a client generator can read it.
+  api.get('/openapi.json', (c) => c.json(mailboxAgentDocument(c.get('deps').config.DASHBOARD_URL)));
+
+  api.use('*', async (c, next) => {
     const deps = c.get('deps');
-    if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
     const caller = await authenticateMailboxKey(deps, c.req.header('authorization'));
     c.set('caller', caller);
     c.set('who', keyActor(caller.key, 'api'));
@@ -104,6 +111,6 @@ export const mailboxAgentApi = () => {
     return c.json(sent, sent.duplicate ? 200 : 202);
   });
 
-  api.all('*', (c) => refuse(c, new MailboxAgentError('not_found', `The mailbox agent API has no ${c.req.method} ${new URL(c.req.url).pathname}: it serves GET /api/mailbox-agent/items, POST /api/mailbox-agent/drafts and POST /api/mailbox-agent/send.`)));
+  api.all('*', (c) => refuse(c, new MailboxAgentError('not_found', `The mailbox agent API has no ${c.req.method} ${new URL(c.req.url).pathname}: it serves GET /api/mailbox-agent/items, POST /api/mailbox-agent/drafts, POST /api/mailbox-agent/send and GET /api/mailbox-agent/openapi.json.`)));
   return api;
 };

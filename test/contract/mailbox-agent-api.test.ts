@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { randomUUID } from 'node:crypto';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { setMailboxTransport, grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
@@ -397,6 +398,30 @@ describe('the mailbox agent API: feature and routes', () => {
   });
 });
 
+describe('the mailbox agent API: its description', () => {
+  it('serves its OpenAPI 3.1 description without a key, with every route, its body schemas and the statuses of spec §7', async () => {
+    // Act
+    const res = await fetch(`${local().dashboardUrl}/api/mailbox-agent/openapi.json`);
+    const doc = await res.json() as Record<string, any>;
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+
+    // Assess
+    expect(res.status).toBe(200);
+    expect(result.errors).toBeUndefined();
+    expect(validator.version).toBe('3.1');
+    expect(doc.servers).toEqual([{ url: local().dashboardUrl }]);
+    expect(doc.components.securitySchemes.mailboxKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[`/api/mailbox-agent${path}`][method].responses).map(Number);
+    expect(statuses('/items', 'get')).toEqual([200, 400, 401, 403, 404, 413, 500]);
+    expect(statuses('/drafts', 'post')).toEqual([200, 400, 401, 403, 404, 409, 413, 500]);
+    expect(statuses('/send', 'post')).toEqual([200, 202, 400, 401, 403, 404, 409, 413, 500, 503]);
+    expect(doc.paths['/api/mailbox-agent/drafts'].post.requestBody.content['application/json'].schema.required).toEqual(['expectedRevision', 'to', 'retainedAttachments', 'uploads']);
+    expect(doc.paths['/api/mailbox-agent/send'].post.responses['409'].content['application/json'].schema.properties.name.enum)
+      .toEqual(['stale_revision', 'license_required', 'allowance_exhausted', 'conflict']);
+  });
+});
+
 describe('the mailbox agent API: tenancy and mailboxes writing to each other', () => {
   it('never lets a mailbox key reach another mailbox, of its own team or another', async () => {
     // Prepare
@@ -466,11 +491,11 @@ describe('the mailbox agent API: turned off', () => {
     }));
 
     // Act
-    const answers = await Promise.all([ask('GET', '/items?folder=inbox'), ask('POST', '/drafts', newDraft()), ask('POST', '/send', { id: randomUUID(), expectedRevision: 0 })]);
+    const answers = await Promise.all([ask('GET', '/items?folder=inbox'), ask('POST', '/drafts', newDraft()), ask('POST', '/send', { id: randomUUID(), expectedRevision: 0 }), ask('GET', '/openapi.json')]);
     const on = await agent(t.sendKey, 'GET', '/items?folder=inbox');
 
     // Assess
-    expect(answers.map((r) => r.status)).toEqual([404, 404, 404]);
+    expect(answers.map((r) => r.status)).toEqual([404, 404, 404, 404]);
     expect(await answers[0]!.json()).toMatchObject({ name: 'not_found', message: expect.stringContaining('turned off') });
     expect(on.status).toBe(200);
   });

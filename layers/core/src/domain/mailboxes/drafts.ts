@@ -6,7 +6,8 @@ import { isApiError } from '../../errors/api-error.ts';
 import { MAILBOX_MAX_ATTACHMENTS, MAILBOX_MAX_ATTACHMENT_BYTES, MAILBOX_MAX_MIME_BYTES, MAILBOX_MAX_TEXT_BYTES } from '../../limits.ts';
 import { formatMailbox, parseMailbox } from '../emails/rules/addresses.ts';
 import { decodeBase64, typeFor } from '../emails/rules/attachments.ts';
-import type { SaveDraftRequest } from '../../schemas/mailbox-agent.ts';
+import type * as v from 'valibot';
+import type { SaveDraftRequest, SavedDraftResponse } from '../../schemas/mailbox-agent.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
@@ -143,7 +144,7 @@ export interface SavedDraft {
 }
 
 /** What a save answers an agent (the API's body and the MCP tools' result): the draft's id, revision, status, recipients, subject and attachments' metadata. */
-export const savedDraftView = (saved: SavedDraft) => ({
+export const savedDraftView = (saved: SavedDraft): v.InferOutput<typeof SavedDraftResponse> => ({
   id: saved.id, revision: saved.revision, status: saved.draft.status, to: saved.draft.to, subject: saved.draft.subject,
   attachments: saved.draft.attachments.map((a) => ({ index: a.index, filename: a.filename, contentType: a.contentType, size: a.size })),
 });

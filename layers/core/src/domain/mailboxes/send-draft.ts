@@ -4,7 +4,8 @@ import { getItem, putItem, transact, updateItem, type Write } from '../../table/
 import { queryPage } from '../../table/query-page.ts';
 import { ApiError, isApiError } from '../../errors/api-error.ts';
 import { MAILBOX_APPROVAL_NOTICE_SECONDS, MAILBOX_LIST_LIMIT } from '../../limits.ts';
-import type { SendDraftRequest } from '../../schemas/mailbox-agent.ts';
+import type * as v from 'valibot';
+import type { SendDraftRequest, SendDraftResponse } from '../../schemas/mailbox-agent.ts';
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import { getTeam } from '../teams/team.ts';
@@ -19,15 +20,8 @@ import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
 import { distinctRecipients, draftFiles, draftFromItem, findDraft, recipientAddress, senderOf, staleRevision, type MailboxDraft } from './drafts.ts';
 import { messageIdHash } from './message.ts';
 
-/** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat). */
-export interface SendOutcome {
-  readonly id: string;
-  readonly revision: number;
-  readonly status: 'admitted' | 'awaiting_approval';
-  readonly duplicate: boolean;
-  /** The email the admitted message became (GET /emails/{id} on the HTTP API). */
-  readonly emailId: string | null;
-}
+/** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
+export type SendOutcome = v.InferOutput<typeof SendDraftResponse>;
 
 const outcome = (d: MailboxDraft, status: SendOutcome['status'], duplicate: boolean, emailId: string | null = null): SendOutcome =>
   ({ id: d.id, revision: d.revision, status, duplicate, emailId });
