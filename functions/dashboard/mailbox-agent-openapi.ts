@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { API_VERSION, jsonSchemaOf } from '@mailstack/core/http/openapi';
+import { API_VERSION, errorSchema, jsonSchemaOf } from '@mailstack/core/http/openapi';
 import { MAILBOX_AGENT_ERROR_STATUS, type MailboxAgentErrorName } from '@mailstack/core/domain/mailboxes/agent-error';
 import { AGENT_FOLDERS } from '@mailstack/core/domain/mailboxes/agent-items';
 import { AgentItem, AgentItemList, SaveDraftRequest, SavedDraftResponse, SendDraftRequest, SendDraftResponse } from '@mailstack/core/schemas/mailbox-agent';
@@ -12,17 +12,6 @@ export const MAILBOX_AGENT_BASE = '/api/mailbox-agent';
 /** What every route may answer before its own rules: the key, the API switched off, the body size, a fault. */
 const EVERY_ROUTE: readonly MailboxAgentErrorName[] = ['missing_mailbox_key', 'invalid_mailbox_key', 'forbidden', 'not_found', 'payload_too_large'];
 
-const errorBody = (status: number, names: readonly string[]): Json => ({
-  type: 'object',
-  properties: {
-    statusCode: { const: status },
-    name: { enum: [...names] },
-    message: { type: 'string', description: 'What was wrong, which field, what is allowed.' },
-  },
-  required: ['statusCode', 'name', 'message'],
-  additionalProperties: false,
-});
-
 /** The refusals of one route grouped by status (spec §7, mailbox agent API statuses), plus the one 500. */
 const errorResponses = (own: readonly MailboxAgentErrorName[]): Record<string, Json> => {
   const byStatus = new Map<number, string[]>();
@@ -34,7 +23,7 @@ const errorResponses = (own: readonly MailboxAgentErrorName[]): Record<string, J
   byStatus.set(500, ['internal_server_error']);
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
     description: list.join(', '),
-    content: { 'application/json': { schema: errorBody(status, list) } },
+    content: { 'application/json': { schema: errorSchema(status, list) } },
   }]));
 };
 

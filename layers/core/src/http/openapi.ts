@@ -84,7 +84,8 @@ export const routeErrors = (route: RouteDeclaration, path: string): ErrorName[] 
   return (Object.keys(ERROR_STATUS) as ErrorName[]).filter((name) => all.has(name));
 };
 
-const errorSchema = (status: number, names: readonly string[], oauth: boolean): Json => ({
+/** The `{statusCode, name, message}` body of a refusal with one of `names` (and OAuth's own fields on the OAuth routes). */
+export const errorSchema = (status: number, names: readonly string[], oauth = false): Json => ({
   type: 'object',
   properties: {
     statusCode: { const: status },
