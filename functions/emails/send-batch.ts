@@ -10,7 +10,7 @@ export const handler = apiRoute({
   access: 'sending',
   response: SentBatch,
   headers: BatchHeaders,
-  errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'all_recipients_suppressed', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
+  errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
   body: SendBatchRequest,
   middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, body, headers }) => sendBatch(deps, auth, body, batchModeOf(headers['x-batch-validation'])),

@@ -72,7 +72,7 @@ describe('broadcasts through the official SDK', () => {
     const list = await t.resend.broadcasts.list();
     expect(list.data).toMatchObject({ object: 'list', has_more: false });
     expect(list.data!.data.map((b) => b.id)).toEqual([legacy.data!.id, id]);
-    expect(Object.keys(list.data!.data[0]!).sort()).toEqual(['audience_id', 'created_at', 'id', 'name', 'scheduled_at', 'segment_id', 'sent_at', 'status', 'topic_id']);
+    expect(Object.keys(list.data!.data[0]!).sort()).toEqual(['audience_id', 'created_at', 'finishes_at', 'id', 'name', 'scheduled_at', 'segment_id', 'sent_at', 'sent_count', 'status', 'topic_id']);
 
     const copy = await t.resend.broadcasts.duplicate(id);
     expect(copy.data).toMatchObject({ object: 'broadcast', id: expect.any(String) });
@@ -421,6 +421,17 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     }
   }, 60_000);
 
+  it('cancels a draft too (any state moves to canceled): canceled_remaining 0, and it can no longer be sent', async () => {
+    const t = await sendingTeam();
+    const { segment } = await audience(t, 1);
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Never', text: 'x' })).data!.id;
+    const canceled = await t.resend.broadcasts.cancel(draft);
+    expect(canceled.error).toBeNull();
+    expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 0 });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'canceled', canceled_remaining: 0, sent_count: 0 });
+    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+  });
+
   it('schedules a draft with send(id, { scheduledAt }): reads as scheduled at that time, sends nothing before it, and the cancel answer carries canceled_remaining', async () => {
     // Prepare
     const t = await sendingTeam();
@@ -440,7 +451,7 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     expect(sent.data).toMatchObject({ id: draft, estimated: true });
     expect(Date.parse((sent.data as any).finishes_at)).toBeGreaterThanOrEqual(Date.parse(at));
     expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
-    expect(row).toMatchObject({ status: 'scheduled', scheduled_at: at });
+    expect(row).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0, finishes_at: (sent.data as any).finishes_at });
     // Two eligible recipients (the unsubscribed and suppressed contacts are not), none sent to.
     expect(canceled.error).toBeNull();
     expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 2 });

@@ -28,6 +28,13 @@ describe('contacts through the official SDK', () => {
     expect((await resend.contacts.update({ id, lastName: 'Doe', properties: { plan: null } } as any)).data).toMatchObject({ object: 'contact', id });
     const after = (await resend.contacts.get(id)).data!;
     expect(after).toMatchObject({ last_name: 'Doe', first_name: 'Jane', properties: { plan: { type: 'string', value: 'free' } } });
+    // A key without a fallback is left out once null removes its value: a value is a string or a number, never null.
+    await resend.contactProperties.create({ key: 'seats', type: 'number' } as any);
+    expect((await resend.contacts.get(id)).data!.properties).toEqual({ plan: { type: 'string', value: 'free' } });
+    await resend.contacts.update({ id, properties: { seats: 3 } } as any);
+    expect((await resend.contacts.get(id)).data!.properties).toEqual({ plan: { type: 'string', value: 'free' }, seats: { type: 'number', value: 3 } });
+    await resend.contacts.update({ id, properties: { seats: null } } as any);
+    expect((await resend.contacts.get(id)).data!.properties).toEqual({ plan: { type: 'string', value: 'free' } });
     await resend.contacts.update({ id, firstName: null } as any);
     expect((await resend.contacts.get(id)).data!.first_name).toBeNull();
 
@@ -252,6 +259,11 @@ describe('plan contact caps (cloud mode)', () => {
     expect(out.json.counts).toEqual({ created: 5, updated: 3, skipped: 0, failed: 2 });
     expect(out.json.errors.map((e: any) => e.index)).toEqual([8, 9]);
     expect(out.json.errors[0].message).toContain('plan');
+    // Strict mode: the new item past the cap fails, the update goes on, and `errors` is for permissive mode only.
+    const strict = await call('POST', '/contacts/batch?on_conflict=upsert', { key: secret, body: [{ email: 'c1@example.com', first_name: 'Strict' }, { email: 'strict-new@example.com' }] });
+    expect(strict.status).toBe(200);
+    expect(strict.json.counts).toEqual({ created: 0, updated: 1, skipped: 0, failed: 1 });
+    expect(strict.json).not.toHaveProperty('errors');
     const single = await resend.contacts.create({ email: 'one-more@example.com' });
     expect(single.error).toMatchObject({ statusCode: 403, name: 'plan_limit_reached' });
     const seg = await resend.segments.create({ name: 'S' });

@@ -201,6 +201,16 @@ describe('POST /emails/batch', () => {
     expect((out.data as any).errors.map((e: any) => e.index)).toEqual([0, 2]);
   });
 
+  it('refuses a suppressed item with validation_error naming it (strict), and reports it by index in permissive mode', async () => {
+    const t = await sendingTeam();
+    await addSuppression(testDeps(), { teamId: t.team.id, email: 'gone-batch@example.com', origin: 'manual', source: 'api' });
+    const strict = await t.resend.batch.send([mail(t.from), mail(t.from, { to: 'gone-batch@example.com' })] as any);
+    expect(strict.error).toMatchObject({ statusCode: 422, name: 'validation_error', message: 'Item 1: All recipients are suppressed' });
+    const permissive = await t.resend.batch.send([mail(t.from), mail(t.from, { to: 'gone-batch@example.com' })] as any, { batchValidation: 'permissive' });
+    expect(permissive.data!.data).toHaveLength(1);
+    expect((permissive.data as any).errors).toEqual([{ index: 1, message: 'All recipients are suppressed' }]);
+  });
+
   it('refuses more than 100 emails with validation_error', async () => {
     const t = await sendingTeam();
     const out = await t.resend.batch.send(Array.from({ length: 101 }, () => mail(t.from)) as any);

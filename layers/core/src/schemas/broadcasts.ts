@@ -64,7 +64,7 @@ export const RecipientsQuery = v.strictObject({
 /** What a broadcast's status reads: drafts, scheduled or queued before the first slot, sending, sent, canceled. */
 export const BROADCAST_STATUSES = ['draft', 'scheduled', 'queued', 'sending', 'sent', 'canceled'] as const;
 
-/** A broadcast as lists show it. */
+/** A broadcast as lists show it (with sent_count and the live finishes_at: spec §4, broadcast reads carry them). */
 export const BroadcastRow = v.object({
   id: Id,
   name: v.nullable(v.string()),
@@ -75,6 +75,8 @@ export const BroadcastRow = v.object({
   scheduled_at: v.nullable(Timestamp),
   sent_at: v.nullable(Timestamp),
   topic_id: v.nullable(Id),
+  sent_count: v.number(),
+  finishes_at: v.nullable(Timestamp),
 });
 
 /** GET /broadcasts/{id}: the SDK's Broadcast, with sent_count, the live finishes_at and the skips (and canceled_remaining once canceled). */
@@ -87,8 +89,6 @@ export const BroadcastObject = v.object({
   preview_text: v.nullable(v.string()),
   html: v.nullable(v.string()),
   text: v.nullable(v.string()),
-  sent_count: v.number(),
-  finishes_at: v.nullable(Timestamp),
   canceled_remaining: v.optional(v.number()),
   canceled_at: v.optional(v.nullable(Timestamp)),
   skipped: v.object({ unsubscribed: v.number(), suppressed: v.number(), opted_out: v.number() }),

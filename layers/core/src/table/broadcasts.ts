@@ -82,8 +82,8 @@ export const putBroadcast = (deps: Deps, b: BroadcastItem, whileStatus?: Broadca
   putItem(deps, { ...keys.broadcast.item(b.team_id, b.id), type: 'broadcast', ...b }, whileStatus ? { attr: 'status', eq: whileStatus } : undefined);
 
 /** Moves a sending (or scheduled) broadcast to canceled; false when it was not sending. */
-export const markCanceled = async (deps: Deps, teamId: string, id: string, at: string): Promise<boolean> =>
-  (await updateItem(deps, keys.broadcast.item(teamId, id), { set: { status: 'canceled', canceled_at: at, updated_at: at } }, { attr: 'status', eq: 'sending' })) !== undefined;
+export const markCanceled = async (deps: Deps, teamId: string, id: string, at: string, from: 'draft' | 'sending' = 'sending'): Promise<boolean> =>
+  (await updateItem(deps, keys.broadcast.item(teamId, id), { set: { status: 'canceled', canceled_at: at, updated_at: at } }, { attr: 'status', eq: from })) !== undefined;
 
 /** Deletes a broadcast while it is a draft; false otherwise. */
 export const deleteDraft = (deps: Deps, teamId: string, id: string): Promise<boolean> =>

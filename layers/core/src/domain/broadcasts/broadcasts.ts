@@ -178,5 +178,5 @@ export const broadcastView = (b: BroadcastItem, cp: Checkpoint, now: number) => 
 /** A list row. */
 export const broadcastRow = (b: BroadcastItem, cp: Checkpoint, now: number) => {
   const v = broadcastView(b, cp, now);
-  return { id: v.id, name: v.name, audience_id: v.audience_id, segment_id: v.segment_id, status: v.status, created_at: v.created_at, scheduled_at: v.scheduled_at, sent_at: v.sent_at, topic_id: v.topic_id };
+  return { id: v.id, name: v.name, audience_id: v.audience_id, segment_id: v.segment_id, status: v.status, created_at: v.created_at, scheduled_at: v.scheduled_at, sent_at: v.sent_at, topic_id: v.topic_id, sent_count: v.sent_count, finishes_at: v.finishes_at };
 };

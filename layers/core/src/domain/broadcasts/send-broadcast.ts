@@ -98,15 +98,18 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
 };
 
 /**
- * Cancels a sent or scheduled broadcast: the fan-out stops between pages (counting the rest,
- * here first within CANCEL_COUNT_BUDGET_MS), mail not yet at the provider is un-queued, the
- * region lane is released. Answers canceled_remaining (eligible recipients not sent to; final
- * once the rest of the segment is counted).
+ * Cancels a broadcast in any state (spec §3): a draft simply becomes canceled (nothing was
+ * planned: canceled_remaining 0); for a sent or scheduled one the fan-out stops between pages
+ * (counting the rest, here first within CANCEL_COUNT_BUDGET_MS), mail not yet at the provider is
+ * un-queued, the region lane is released. Answers canceled_remaining (eligible recipients not
+ * sent to; final once the rest of the segment is counted). Canceling a canceled one answers the
+ * same again.
  */
-export const cancelBroadcast = async (deps: Deps, teamId: string, id: string) => {
+export const cancelBroadcast = async (deps: Deps, teamId: string, id: string): Promise<{ object: 'broadcast'; id: string; canceled_remaining: number }> => {
   const found = await readBroadcast(deps, teamId, id);
   if (!found) throw notFound(`Broadcast ${id}`);
-  if (found.status === 'draft') throw new ApiError('invalid_parameter', 'This broadcast is a draft: there is nothing to cancel. Delete it instead.');
+  // A draft sent at this very moment is no longer a draft: canceled as a sending one instead.
+  if (found.status === 'draft' && !(await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString(), 'draft'))) return cancelBroadcast(deps, teamId, id);
   if (found.status === 'sending') {
     await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString());
     await deps.scheduler.cancel(fanOutScheduleName(id));

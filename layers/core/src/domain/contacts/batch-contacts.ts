@@ -90,7 +90,8 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
   const counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   for (const r of data) counts[r.status]++;
   errors.sort((a, b) => a.index - b.index);
-  return { object: 'list' as const, data, counts, ...(options.mode === 'permissive' || errors.length > 0 ? { errors } : {}) };
+  // `errors` in permissive mode only (spec §4); a strict batch's capped items show as `failed`.
+  return { object: 'list' as const, data, counts, ...(options.mode === 'permissive' ? { errors } : {}) };
 };
 
 /** Batch get: contacts in request order, with `missing` naming the request indexes not found. */

@@ -92,7 +92,14 @@ export const checkPropertyValues = (declared: Map<string, ContactProperty>, valu
   }
 };
 
-/** The properties map of the wire contact: every declared key with its value or fallback. */
+/**
+ * The properties map of the wire contact: each declared key with the contact's value, or the
+ * property's fallback. A key with neither is left out (spec §2: a value is a string or a number;
+ * §4: null removes a key).
+ */
 export const propertiesView = (declared: Map<string, ContactProperty>, values: Readonly<Record<string, string | number>>) =>
-  Object.fromEntries([...declared.values()].map((p) => [p.key, { type: p.type, value: values[p.key] ?? p.fallbackValue }]));
+  Object.fromEntries([...declared.values()].flatMap((p) => {
+    const value = values[p.key] ?? p.fallbackValue;
+    return value === null || value === undefined ? [] : [[p.key, { type: p.type, value }]];
+  }));
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
-import { ApiError } from '../../errors/api-error.ts';
+import { ApiError, isApiError } from '../../errors/api-error.ts';
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
@@ -40,7 +40,15 @@ export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unkn
   await admitSender(deps, caller);
   const cache: DomainCache = new Map();
   const templates: TemplateCache = new Map();
-  const { valid, errors } = await checkBatch(items, mode, async (raw) => prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), cache));
+  const { valid, errors } = await checkBatch(items, mode, async (raw) => {
+    try {
+      return await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), cache);
+    } catch (error) {
+      // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
+      if (isApiError(error) && error.name === 'all_recipients_suppressed') throw new ApiError('validation_error', error.message);
+      throw error;
+    }
+  });
   const emails = await acceptEmails(deps, caller, valid.map((p) => p.value));
   const data = emails.map((e) => ({ id: e.id }));
   return mode === 'permissive' ? { data, errors } : { data };
