@@ -3,6 +3,7 @@ import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
+import { startReceiver } from '../support/receiver.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
 describe('contacts through the official SDK', () => {
@@ -220,10 +221,15 @@ describe('batch operations', () => {
     expect(out.json.missing).toEqual([{ index: 0, id: null, email: 'nobody@example.com' }]);
   });
 
-  it('removes contacts by id and email, and with erase replaces the address in email history and events', { timeout: 40_000 }, async () => {
+  it('removes contacts by id and email, and with erase replaces the address in email history, events and webhook delivery logs', { timeout: 40_000 }, async () => {
     const { secret, resend, team } = await newTeam();
+    const rx = await startReceiver();
+    const hook = await call('POST', '/webhooks', { key: secret, body: { endpoint: rx.url, events: ['contact.created'] } });
+    expect(hook.status).toBe(201);
     const a = await resend.contacts.create({ email: 'erase-me@example.com' });
     await resend.contacts.create({ email: 'keep@example.com' });
+    await rx.waitFor(2);
+    expect(rx.received.map((r) => r.json.data.email).sort()).toEqual(['erase-me@example.com', 'keep@example.com']);
     const d = testDeps();
     const emailId = crypto.randomUUID();
     await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.email.item(team.id, emailId), ...keys.email.listing(team.id, emailId), type: 'email', id: emailId, team_id: team.id, to: ['Erase Me <erase-me@example.com>'], cc: [], bcc: [], reply_to: [] } }));
@@ -241,6 +247,13 @@ describe('batch operations', () => {
     const events = await eventsOf(team.id);
     expect(JSON.stringify(events)).not.toContain('erase-me@example.com');
     expect(events.find((e) => e.type === 'contact.deleted')!.data.email).toBe('[erased]');
+    // The endpoint's delivery log keeps each body as sent: the erased address is gone from it too (a replay sends [erased]).
+    const log = await call('GET', `/webhooks/${hook.json.id}/events`, { key: secret });
+    expect(log.json.data).toHaveLength(2);
+    const bodies = await Promise.all(log.json.data.map(async (e: any) => (await call('GET', `/webhooks/${hook.json.id}/events/${e.event_id ?? e.id}`, { key: secret })).json));
+    expect(JSON.stringify(bodies)).not.toContain('erase-me@example.com');
+    expect(JSON.stringify(bodies)).toContain('[erased]');
+    expect(JSON.stringify(bodies)).toContain('keep@example.com');
     expect((await call('POST', '/contacts/batch/remove', { key: secret, body: { emails: ['KEEP@example.com'] } })).json.data).toHaveLength(1);
     expect((await call('POST', '/contacts/batch/remove', { key: secret, body: {} })).json).toMatchObject({ statusCode: 422 });
   });

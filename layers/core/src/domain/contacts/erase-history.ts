@@ -4,6 +4,7 @@ import { getItem, queryAll, queryPages, transact, updateItem, type Item, type Ra
 import { bareAddress } from '../emails/rules/addresses.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import type { Contact } from './contact.ts';
+import { webhookStore } from '../../table/webhooks.ts';
 
 /** What a scrubbed address reads as (spec: "[erased]"). */
 export const ERASED = '[erased]';
@@ -27,27 +28,33 @@ const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
   return value;
 };
 
-/** Where a team's history lives: its email listing shards, then its event shards. */
-const historyOf = (teamId: string): Range[] => [
+/**
+ * Where a team's history lives: its email listing shards, its event shards, then the delivery
+ * log of each webhook endpoint the team had when the erase began (each delivery keeps the body
+ * it sends, so a replay would send the address again).
+ */
+const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
   ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1' as const, pk: keys.email.listPartition(teamId, s), pageSize: PAGE_SIZE })),
   ...Array.from({ length: keys.event.shards }, (_, s) => ({ pk: keys.event.partition(teamId, s), pageSize: PAGE_SIZE })),
+  ...webhookIds.map((w) => ({ pk: keys.webhook.logPartition(teamId, w), prefix: keys.webhook.deliveryPrefix, pageSize: PAGE_SIZE })),
 ];
 
 /**
- * Records an erase of the contacts' addresses from the team's email history and event payloads
- * and hands it to the erase worker; the API answers without waiting. The job and its
+ * Records an erase of the contacts' addresses from the team's email history, event payloads and
+ * webhook delivery logs and hands it to the erase worker; the API answers without waiting. The job and its
  * running-jobs marker are written together, so a lost queue message is found again.
  */
 export const startErase = async (deps: Deps, teamId: string, contacts: readonly Contact[]): Promise<string | undefined> => {
   if (contacts.length === 0) return undefined;
   const jobId = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
+  const webhooks = (await webhookStore.all(deps, teamId)).map((w) => w.id);
   await transact(deps, [
     {
       put: {
         ...keys.eraseJob.item(teamId, jobId), type: 'erase_job', id: jobId, team_id: teamId, status: 'running', created_at: now, updated_at: now,
         contacts: contacts.map((c) => ({ id: c.id, created_at: c.createdAt })), addresses: [...new Set(contacts.map((c) => c.email.toLowerCase()))],
-        partition: 0, cursor: null, version: 0, rewritten: 0,
+        webhooks, partition: 0, cursor: null, version: 0, rewritten: 0,
       },
     },
     { put: { ...keys.eraseJob.running(teamId, jobId), type: 'erase_job_running', team_id: teamId, job_id: jobId } },
@@ -68,7 +75,7 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
   let job = await getItem(deps, keys.eraseJob.item(ref.teamId, ref.jobId));
   if (!job || job.status !== 'running') return 'done';
   const addresses = new Set<string>(job.addresses);
-  const history = historyOf(ref.teamId);
+  const history = historyOf(ref.teamId, (job.webhooks as string[] | undefined) ?? []);
   for (let budget = pages; job.partition < history.length;) {
     for await (const page of queryPages(deps, history[job.partition]!, job.cursor ?? undefined)) {
       let rewritten = 0;
@@ -97,6 +104,13 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
 };
 
 const scrubItem = async (deps: Deps, item: Item, addresses: ReadonlySet<string>): Promise<boolean> => {
+  if (item.type === 'webhook_delivery') {
+    // The body as sent (a JSON text): retries and replays send the scrubbed one, signed afresh.
+    const body: unknown = JSON.parse(String(item.payload));
+    if (!mentions(body, addresses)) return false;
+    await updateItem(deps, { pk: item.pk, sk: item.sk }, { set: { payload: JSON.stringify(scrub(body, addresses)) } });
+    return true;
+  }
   const fields = item.type === 'email' ? ['to', 'cc', 'bcc', 'reply_to'] : ['data'];
   if (!fields.some((f) => mentions(item[f], addresses))) return false;
   await updateItem(deps, { pk: item.pk, sk: item.sk }, { set: Object.fromEntries(fields.map((f) => [f, scrub(item[f], addresses)])) });
