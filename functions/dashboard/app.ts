@@ -222,7 +222,7 @@ export const localPath = (value: string | undefined): string | undefined =>
   (value && /^\/(?![/\\])[A-Za-z0-9/_.~-]{0,300}$/.test(value) ? value : undefined);
 
 /** The client address (API Gateway's source IP on AWS; the socket's locally). */
-export const sourceIp = (c: Ctx): string => {
+export const sourceIp = (c: { env: unknown; req: { header: (name: string) => string | undefined } }): string => {
   const env = c.env as any;
   return env?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress ?? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? 'unknown';
 };

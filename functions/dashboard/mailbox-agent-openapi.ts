@@ -9,8 +9,8 @@ type Json = Record<string, any>;
 /** Where the mailbox agent API sits on the dashboard's origin. */
 export const MAILBOX_AGENT_BASE = '/api/mailbox-agent';
 
-/** What every route may answer before its own rules: the key, the API switched off, the body size, a fault. */
-const EVERY_ROUTE: readonly MailboxAgentErrorName[] = ['missing_mailbox_key', 'invalid_mailbox_key', 'forbidden', 'not_found', 'payload_too_large'];
+/** What every route may answer before its own rules: the key (and too many wrong ones), the API switched off, the body size, a fault. */
+const EVERY_ROUTE: readonly MailboxAgentErrorName[] = ['missing_mailbox_key', 'invalid_mailbox_key', 'forbidden', 'not_found', 'payload_too_large', 'rate_limit_exceeded'];
 
 /** The refusals of one route grouped by status (spec §7, mailbox agent API statuses), plus the one 500. */
 const errorResponses = (own: readonly MailboxAgentErrorName[]): Record<string, Json> => {
@@ -23,6 +23,7 @@ const errorResponses = (own: readonly MailboxAgentErrorName[]): Record<string, J
   byStatus.set(500, ['internal_server_error']);
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
     description: list.join(', '),
+    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer' } } } } : {}),
     content: { 'application/json': { schema: errorSchema(status, list) } },
   }]));
 };

@@ -10,12 +10,15 @@ import { listAgentItems, readAgentItem } from '@mailstack/core/domain/mailboxes/
 import { saveDraft, savedDraftView } from '@mailstack/core/domain/mailboxes/drafts';
 import { sendDraft } from '@mailstack/core/domain/mailboxes/send-draft';
 import { SaveDraftRequest, SendDraftRequest, parseAgentBody } from '@mailstack/core/schemas/mailbox-agent';
-import type { DashboardEnv } from './app.ts';
+import { sourceIp, type DashboardEnv } from './app.ts';
 import { mailboxAgentDocument } from './mailbox-agent-openapi.ts';
 
 type AgentEnv = { Variables: DashboardEnv['Variables'] & { caller: MailboxCaller; who: MailboxActor } };
 
-const refuse = (c: Context, e: MailboxAgentError) => c.json(e.toJSON(), e.status);
+const refuse = (c: Context, e: MailboxAgentError) => {
+  if (e.retryAfter !== undefined) c.header('Retry-After', String(e.retryAfter));
+  return c.json(e.toJSON(), e.status);
+};
 
 /**
  * Reads and drops what is left of a too-large body (up to twice the ceiling; a pause of 5 s ends
@@ -67,7 +70,7 @@ export const mailboxAgentApi = () => {
 
   api.use('*', async (c, next) => {
     const deps = c.get('deps');
-    const caller = await authenticateMailboxKey(deps, c.req.header('authorization'));
+    const caller = await authenticateMailboxKey(deps, c.req.header('authorization'), sourceIp(c));
     c.set('caller', caller);
     c.set('who', keyActor(caller.key, 'api'));
     return next();

@@ -10,6 +10,8 @@ export type AccessTokenVerifier = (deps: Deps, token: string, resource: string) 
 /** The refusal of a request that carries no valid access token: 401 and the RFC 9728 challenge. */
 export interface McpChallenge {
   readonly challenge: ApiResult;
+  /** A token was presented (and did not verify); false when there was none. */
+  readonly presented: boolean;
 }
 
 /** The MCP endpoint, the resource its tokens are bound to (RFC 8707). */
@@ -22,6 +24,7 @@ const challenge = (deps: Deps, error: ApiError, tokenPresented: boolean): McpCha
   // RFC 6750 §3: a presented token that does not verify is `invalid_token`; no token, no error code.
   const header = `Bearer resource_metadata="${resourceMetadataUrl(deps)}"${tokenPresented ? ', error="invalid_token"' : ''}`;
   return {
+    presented: tokenPresented,
     challenge: {
       statusCode: 401,
       headers: { 'content-type': 'application/json', 'www-authenticate': header, 'cache-control': 'no-store' },

@@ -20,6 +20,7 @@ const refuse = (error: MailboxAgentError, tokenPresented: boolean): ApiResult =>
   headers: {
     'content-type': 'application/json', 'cache-control': 'no-store',
     ...(error.status === 401 ? { 'www-authenticate': `Bearer realm="mailbox"${tokenPresented ? ', error="invalid_token"' : ''}` } : {}),
+    ...(error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {}),
   },
   body: JSON.stringify(error.toJSON()),
 });
@@ -48,7 +49,7 @@ export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): Api
   const authorization = event.headers?.authorization ?? event.headers?.Authorization;
   try {
     if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'Mailbox MCP endpoints are turned off on this instance.');
-    const caller = await authenticateMailboxKey(deps, authorization);
+    const caller = await authenticateMailboxKey(deps, authorization, event.requestContext.http.sourceIp);
     const segment = segmentOf(event);
     if (!names(caller.mailbox, segment)) {
       throw new MailboxAgentError('not_found', `This key opens no mailbox at /mcp/${encodeURIComponent(segment)}: a mailbox key works only at its own mailbox's endpoint, /mcp/${caller.mailbox.id}.`);

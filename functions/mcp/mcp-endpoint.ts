@@ -1,8 +1,8 @@
 import { getDeps, type Deps } from '@mailstack/core/runtime/deps';
-import { isApiError } from '@mailstack/core/errors/api-error';
+import { isApiError, rateLimited } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
 import type { ApiHandler } from '@mailstack/core/http/types';
-import { countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
+import { countFailedAuth, countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { findMembership } from '@mailstack/core/domain/people/memberships';
 import { callerOfGrant } from '@mailstack/core/domain/caller';
@@ -37,7 +37,15 @@ export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler => asy
   try {
     const headers = event.headers ?? {};
     const authenticated = await authenticateMcp(deps, headers.authorization ?? headers.Authorization, options.verify);
-    if (isChallenge(authenticated)) return authenticated.challenge;
+    if (isChallenge(authenticated)) {
+      // A presented token that is not valid counts against the address (spec §5 rule 5); a
+      // missing one is a client's first step to sign in and does not.
+      if (authenticated.presented) {
+        const { blocked, retryAfter } = await countFailedAuth(deps, event.requestContext.http.sourceIp, 'mcp');
+        if (blocked) throw rateLimited('Too many failed MCP authentications from this address. Check the access token, then retry after the Retry-After header\'s seconds.', retryAfter);
+      }
+      return authenticated.challenge;
+    }
     await countMcpCall(deps, authenticated.userId);
     const actor = await actorOf(deps, authenticated);
     if (!actor) return mcpChallenge(deps, 'revoked').challenge;

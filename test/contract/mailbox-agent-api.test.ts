@@ -413,9 +413,9 @@ describe('the mailbox agent API: its description', () => {
     expect(doc.servers).toEqual([{ url: local().dashboardUrl }]);
     expect(doc.components.securitySchemes.mailboxKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const statuses = (path: string, method: string) => Object.keys(doc.paths[`/api/mailbox-agent${path}`][method].responses).map(Number);
-    expect(statuses('/items', 'get')).toEqual([200, 400, 401, 403, 404, 413, 500]);
-    expect(statuses('/drafts', 'post')).toEqual([200, 400, 401, 403, 404, 409, 413, 500]);
-    expect(statuses('/send', 'post')).toEqual([200, 202, 400, 401, 403, 404, 409, 413, 500, 503]);
+    expect(statuses('/items', 'get')).toEqual([200, 400, 401, 403, 404, 413, 429, 500]);
+    expect(statuses('/drafts', 'post')).toEqual([200, 400, 401, 403, 404, 409, 413, 429, 500]);
+    expect(statuses('/send', 'post')).toEqual([200, 202, 400, 401, 403, 404, 409, 413, 429, 500, 503]);
     expect(doc.paths['/api/mailbox-agent/drafts'].post.requestBody.content['application/json'].schema.required).toEqual(['expectedRevision', 'to', 'retainedAttachments', 'uploads']);
     expect(doc.paths['/api/mailbox-agent/send'].post.responses['409'].content['application/json'].schema.properties.name.enum)
       .toEqual(['stale_revision', 'license_required', 'allowance_exhausted', 'conflict']);

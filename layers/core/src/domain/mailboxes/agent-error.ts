@@ -15,21 +15,28 @@ export type MailboxAgentErrorName =
   | 'allowance_exhausted' // 409
   | 'conflict' // 409: the draft is being sent, or the send was refused by a sending rule
   | 'payload_too_large' // 413
+  | 'rate_limit_exceeded' // 429: over 20 failed authentications a minute from one address
   | 'transport_unavailable'; // 503
 
 /** The mailbox agent's error catalog: each name's status. */
-export const MAILBOX_AGENT_ERROR_STATUS: Record<MailboxAgentErrorName, 400 | 401 | 403 | 404 | 409 | 413 | 503> = {
+export type MailboxAgentStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+
+export const MAILBOX_AGENT_ERROR_STATUS: Record<MailboxAgentErrorName, MailboxAgentStatus> = {
   invalid_request: 400, missing_mailbox_key: 401, invalid_mailbox_key: 401, forbidden: 403, not_found: 404, stale_revision: 409,
-  license_required: 409, storage_exhausted: 409, allowance_exhausted: 409, conflict: 409, payload_too_large: 413, transport_unavailable: 503,
+  license_required: 409, storage_exhausted: 409, allowance_exhausted: 409, conflict: 409, payload_too_large: 413, rate_limit_exceeded: 429,
+  transport_unavailable: 503,
 };
 
 export class MailboxAgentError extends Error {
   override readonly name: MailboxAgentErrorName;
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 503;
-  constructor(name: MailboxAgentErrorName, message: string) {
+  readonly status: MailboxAgentStatus;
+  /** Whole seconds until a retry can succeed (429 only): the Retry-After header. */
+  readonly retryAfter: number | undefined;
+  constructor(name: MailboxAgentErrorName, message: string, retryAfter?: number) {
     super(message);
     this.name = name;
     this.status = MAILBOX_AGENT_ERROR_STATUS[name];
+    this.retryAfter = retryAfter;
   }
 
   /** The wire body (the API's error shape). */

@@ -48,11 +48,19 @@ export const countMcpCall = async (deps: Deps, userId: string): Promise<void> =>
 };
 
 /**
- * Records a failed authentication from `ip` and says whether the caller is now over the limit
- * (more than FAILED_AUTH_LIMIT_PER_MINUTE failures this minute). Successful requests cost nothing.
+ * Where failed authentications are counted: the API keys' surface (HTTP API, SMTP relay, the
+ * dashboard's sign-in), the mailbox keys' (agent API and mailbox MCP endpoints) and the hosted MCP
+ * server's OAuth tokens, each with its own window per address.
  */
-export const countFailedAuth = async (deps: Deps, ip: string): Promise<{ blocked: boolean; retryAfter: number }> => {
+export type AuthSurface = 'api' | 'mailbox' | 'mcp';
+
+/**
+ * Records a failed authentication from `ip` and says whether the caller is now over the limit
+ * (more than FAILED_AUTH_LIMIT_PER_MINUTE failures this minute on that surface). Successful
+ * requests cost nothing.
+ */
+export const countFailedAuth = async (deps: Deps, ip: string, surface: AuthSurface = 'api'): Promise<{ blocked: boolean; retryAfter: number }> => {
   const w = fixedWindow(deps.clock.now(), MINUTE);
-  const out = await addToCounters(deps, keys.rate.authFailures(ip, w.index), { add: { failures: 1 }, expiresAt: w.expiresAt });
+  const out = await addToCounters(deps, keys.rate.authFailures(surface === 'api' ? ip : `${surface}:${ip}`, w.index), { add: { failures: 1 }, expiresAt: w.expiresAt });
   return { blocked: Number(out?.failures ?? 0) > deps.config.FAILED_AUTH_LIMIT_PER_MINUTE, retryAfter: w.retryAfterSeconds };
 };
