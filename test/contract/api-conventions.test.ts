@@ -1,30 +1,10 @@
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { call, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly } from '../support/local.ts';
+import { awaitFreshWindow, call, fromAddress, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly } from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
 import { createDeps } from '@mailstack/core/runtime/deps';
-
-/** A request from another loopback address, so per-IP counters of other tests are untouched. */
-const fromAddress = (localAddress: string, method: string, path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: Record<string, unknown>; json: any }>((resolve, reject) => {
-    const url = new URL(path, local().baseUrl);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method, headers, localAddress }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(body) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-
-/** Waits until at least `seconds` remain in the current minute, so a fixed-window test does not straddle two windows. */
-const awaitFreshWindow = async (seconds: number) => {
-  const left = 60 - (Date.now() / 1000) % 60;
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
-};
 
 /** Runs `count` calls with bounded concurrency and returns their statuses. */
 const burst = async (count: number, concurrency: number, fn: () => Promise<{ status: number }>) => {
@@ -149,9 +129,9 @@ describe('API conventions', () => {
     await awaitFreshWindow(10);
     const address = ownLoopbackAddress();
     for (let n = 0; n < 20; n++) {
-      expect((await fromAddress(address, 'GET', '/domains', { authorization: 'Bearer ms_wrong' })).status).toBe(401);
+      expect((await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } })).status).toBe(401);
     }
-    const refused = await fromAddress(address, 'GET', '/domains', { authorization: 'Bearer ms_wrong' });
+    const refused = await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);

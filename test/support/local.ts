@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { connect } from 'node:net';
+import { request } from 'node:http';
 import { Resend } from 'resend';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
@@ -94,3 +95,31 @@ export const uploadSlowly = (url: string, path: string, bytes: number, headers: 
       }
     });
   });
+
+/**
+ * A raw request from `localAddress` (a loopback address of a test's own, see ownLoopbackAddress),
+ * so what the service counts per client address is counted apart from every other test's.
+ */
+export const fromAddress = (localAddress: string, method: string, path: string, options: { base?: string; headers?: Record<string, string>; body?: string } = {}) =>
+  new Promise<{ status: number; headers: Record<string, unknown>; json: any }>((resolve, reject) => {
+    const url = new URL(path, options.base ?? local().baseUrl);
+    const body = options.body;
+    const headers = { ...options.headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
+    const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, localAddress, headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        let json: any;
+        try { json = JSON.parse(text); } catch { json = undefined; }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
+/** Waits until at least `seconds` remain in the current minute, so a fixed-window test does not straddle two windows. */
+export const awaitFreshWindow = async (seconds: number): Promise<void> => {
+  const left = 60 - (Date.now() / 1000) % 60;
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+};
