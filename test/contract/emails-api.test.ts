@@ -241,6 +241,7 @@ describe('quotas (cloud mode)', () => {
     await setSent(t.team.id, keys.usage.day(t.team.id, day), 450);
     const refused = await t.resend.emails.send(mail(t.from));
     expect(refused.error).toMatchObject({ statusCode: 429, name: 'daily_quota_exceeded' });
+    expect(refused.error!.message).toContain('sends 100 emails a day and parks at most 300 more for after midnight; this email would go past that');
     expect(Number(refused.headers?.['retry-after'])).toBeGreaterThan(0);
     const usage = await call('GET', '/usage', { key: t.secret });
     expect(usage.json.today.emails_sent).toBe(450);

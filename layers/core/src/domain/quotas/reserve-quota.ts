@@ -72,7 +72,7 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
     const cap = plan.emailsPerDay;
     const total = await addAtMost(deps, keys.usage.day(team.id, cal.day), n, Math.floor(cap * DAILY_PASS_FACTOR) + cap * PARKED_BACKLOG_FACTOR, dayTtl);
     if (total === undefined) {
-      throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and ${cap * PARKED_BACKLOG_FACTOR} more are already parked. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
+      throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and parks at most ${cap * PARKED_BACKLOG_FACTOR} more for after midnight; ${n === 1 ? 'this email' : `these ${n} emails`} would go past that. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
     }
     const passing = Math.floor(cap * DAILY_PASS_FACTOR);
     await dailyLinesCrossed(deps, team, cal, total, n);
