@@ -429,7 +429,7 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     expect(canceled.error).toBeNull();
     expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 0 });
     expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'canceled', canceled_remaining: 0, sent_count: 0 });
-    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter', message: expect.stringContaining('This broadcast was canceled') });
   });
 
   it('schedules a draft with send(id, { scheduledAt }): reads as scheduled at that time, sends nothing before it, and the cancel answer carries canceled_remaining', async () => {

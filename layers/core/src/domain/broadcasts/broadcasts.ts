@@ -10,7 +10,10 @@ import { slotAt, storedSchedule } from './plan.ts';
 
 export type { BroadcastItem } from '../../table/broadcasts.ts';
 
-const editRefused = (b: BroadcastItem) => new ApiError('invalid_parameter', `This broadcast was already sent (status ${b.status === 'canceled' ? 'canceled' : 'sent'}); only drafts can be changed. Duplicate it (POST /broadcasts/${b.id}/duplicate) and edit the copy.`);
+/** Why a broadcast is no longer a draft, in words. */
+export const notDraftAnyMore = (b: Pick<BroadcastItem, 'status'>): string => (b.status === 'canceled' ? 'This broadcast was canceled' : 'This broadcast was already sent or scheduled');
+
+const editRefused = (b: BroadcastItem) => new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; only drafts can be changed. Duplicate it (POST /broadcasts/${b.id}/duplicate) and edit the copy.`);
 
 const replyToList = (r: string | string[] | null | undefined): string[] | null => (r === undefined || r === null ? null : Array.isArray(r) ? r : [r]);
 
@@ -91,7 +94,7 @@ export const deleteBroadcast = async (deps: Deps, teamId: string, id: string): P
   const b = await readBroadcast(deps, teamId, id);
   if (!b) throw notFound(`Broadcast ${id}`);
   if (b.status !== 'draft' || !(await deleteDraft(deps, teamId, id))) {
-    throw new ApiError('invalid_parameter', `Only draft broadcasts can be deleted; this one was already sent. Cancel it with POST /broadcasts/${id}/cancel.`);
+    throw new ApiError('invalid_parameter', `Only draft broadcasts can be deleted; this one is no longer a draft (sent, scheduled or canceled). Cancel it with POST /broadcasts/${id}/cancel.`);
   }
 };
 

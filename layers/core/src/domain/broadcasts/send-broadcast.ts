@@ -15,7 +15,7 @@ import {
   activePauses, countSegmentMembers, holdLane, markCanceled, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, regionLanes, releaseLane, setPause, type BroadcastPause,
 } from '../../table/broadcasts.ts';
 import { BroadcastTooLarge, planBroadcast, regionBusyUntil, type PlanWarning } from './plan.ts';
-import { canceledRemaining } from './broadcasts.ts';
+import { canceledRemaining, notDraftAnyMore } from './broadcasts.ts';
 import { knownPlaceholder } from './personalize.ts';
 import { fanOutBroadcast, fanOutScheduleName, kickFanOut } from './fan-out.ts';
 
@@ -49,7 +49,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   if (team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
   const b = await readBroadcast(deps, team.id, id);
   if (!b) throw notFound(`Broadcast ${id}`);
-  if (b.status !== 'draft') throw new ApiError('invalid_parameter', `This broadcast was already sent (status ${b.status === 'canceled' ? 'canceled' : 'sent'}); duplicate it to send again.`);
+  if (b.status !== 'draft') throw new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; duplicate it to send again.`);
   await assertSendingAllowed(deps, team);
   const now = deps.clock.now();
   const from = parseMailbox(b.from, 'from');
