@@ -47,7 +47,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   webhooks: { queues: ['webhooks'] },
   tracking: { queues: ['events'], linkSecret: true },
   templates: {},
-  broadcasts: { queues: ['fanout'], scheduler: true },
+  broadcasts: { queues: ['fanout', 'events'], scheduler: true },
   oauth: {},
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
   mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true, mailboxStore: true },

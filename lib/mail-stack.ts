@@ -4,6 +4,8 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StackConfig } from './config.ts';
@@ -33,7 +35,7 @@ export interface MailStackProps extends StackProps {
  * What the dashboard needs beyond the table: it sends the service's own mail (invitations, sign-in
  * links) through the accept path, records audience events, and registers sending domains.
  */
-export const DASHBOARD_NEEDS = { queues: ['send', 'events'], sesIdentities: true, contentStore: true, mailboxStore: true } as const satisfies Needs;
+export const DASHBOARD_NEEDS = { queues: ['send', 'events', 'fanout', 'webhooks'], scheduler: true, sesIdentities: true, contentStore: true, mailboxStore: true } as const satisfies Needs;
 
 /** What the inbound Lambda needs beyond the table (and reading the receipt rule's raw copies): it stores mailbox mail and records email.received. */
 export const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
@@ -184,7 +186,8 @@ export class MailStack extends Stack {
     const workers = new Construct(this, 'Workers');
     const background: { name: string; fn: ServiceFunction }[] = [];
     for (const worker of workerEntries) {
-      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
+      // Owner notices (webhook endpoints, mailbox approvals) link to the dashboard's pages.
+      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint }, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
       background.push({ name: worker.name, fn });
       fn.addEventSource(new SqsEventSource(queues.get(worker.queue), {
         batchSize: worker.batchSize ?? 10,
@@ -200,6 +203,11 @@ export class MailStack extends Stack {
     const receiver = wire(new ServiceFunction(inboundScope, 'receive-mail', { entry: 'inbound/receive-mail', environment, timeout: Duration.seconds(60) }), INBOUND_NEEDS);
     content.grant(receiver, ['s3:GetObject'], INBOUND_RAW_PREFIX);
     background.push({ name: 'receive-mail', fn: receiver });
+    // SES invokes it asynchronously: an invocation that still fails after Lambda's own retries is
+    // kept with its event in this queue (alarmed) for a re-drive, never dropped.
+    const inboundFailed = new Queue(inboundScope, 'failed', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    acknowledge(inboundFailed, { 'AwsSolutions-SQS3': 'this queue is itself the failure destination of the inbound function\'s asynchronous invocations' });
+    receiver.configureAsyncInvoke({ onFailure: new SqsDestination(inboundFailed), retryAttempts: 2, maxEventAge: Duration.hours(6) });
     const receiving = new InboundMail(this, 'Receiving', {
       content,
       receiver,
@@ -225,6 +233,7 @@ export class MailStack extends Stack {
       apiFunctions: [...[...byArea].map(([name, fn]) => ({ name, fn })), { name: 'unmatched', fn: unmatched }],
       queues: [...queues.byName].map(([name, q]) => ({ name, ...q })),
       eventTopics: [{ name: 'ses-events', topic: provider.topic, deadLetterQueue: provider.deliveryDeadLetterQueue }],
+      failedInvocations: [{ name: 'receive-mail', queue: inboundFailed }],
     });
   }
 }

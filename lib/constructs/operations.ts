@@ -27,6 +27,8 @@ export interface OperationsProps {
   readonly queues: readonly { readonly name: string; readonly queue: IQueue; readonly deadLetterQueue: IQueue }[];
   /** Topics whose failed deliveries mean lost provider events. */
   readonly eventTopics: readonly { readonly name: string; readonly topic: ITopic; readonly deadLetterQueue: IQueue }[];
+  /** Where asynchronous invocations that failed after their retries are kept, with their events. */
+  readonly failedInvocations?: readonly { readonly name: string; readonly queue: IQueue }[];
 }
 
 /**
@@ -62,6 +64,10 @@ export class Operations extends Construct {
     for (const { name, deadLetterQueue } of props.queues) {
       alarm(`${name}-dlq-depth`, deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
         `Messages in the ${name} dead-letter queue: work failed five times. Read one, fix the cause, then redrive the queue.`);
+    }
+    for (const { name, queue } of props.failedInvocations ?? []) {
+      alarm(`${name}-failed-invocations`, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
+        `A ${name} invocation failed after its retries: its event is kept in the queue. Fix the cause, then invoke ${name} again with each message's requestPayload (README, inbound mail).`);
     }
     for (const { name, fn } of props.workers) {
       alarm(`${name}-errors`, fn.metricErrors(fiveMinutes), 1, `The ${name} function failed; its logs name the email and request ids.`);

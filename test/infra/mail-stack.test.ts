@@ -136,8 +136,8 @@ describe('MailStack', () => {
     const withDlq = Object.values(queues).filter((q) => q.Properties?.RedrivePolicy);
     expect(withDlq).toHaveLength(consumed.length);
     for (const q of withDlq) expect(q.Properties).toMatchObject({ RedrivePolicy: { maxReceiveCount: 5 }, MessageRetentionPeriod: 14 * 24 * 3600 });
-    // each work queue and its DLQ, plus the dead-letter queue of the SNS subscription
-    expect(Object.keys(queues)).toHaveLength(consumed.length * 2 + 1);
+    // each work queue and its DLQ, plus the dead-letter queue of the SNS subscription and the inbound function's failure queue
+    expect(Object.keys(queues)).toHaveLength(consumed.length * 2 + 2);
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')).map((p) => JSON.stringify(p.Properties.PolicyDocument));
     expect(policies.filter((p) => p.includes('"aws:SecureTransport":"false"'))).toHaveLength(Object.keys(queues).length);
     // no function is handed a queue nothing reads
@@ -278,6 +278,23 @@ describe('MailStack', () => {
     expect(resources.some((r) => r.includes('/inbound/*'))).toBe(true);
     expect(resources.some((r) => r.includes('/mailboxes/*'))).toBe(true);
     expect(resources.some((r) => r.includes('/emails/*'))).toBe(false);
+  });
+
+  it('keeps an inbound invocation that failed after its retries, with its event, in a queue an alarm watches (SES invokes asynchronously)', () => {
+    const receiverId = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) => id.startsWith('Inboundreceivemail'))!;
+    const configs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map((c) => c.Properties);
+    const config = configs.find((c) => c.FunctionName.Ref === receiverId)!;
+    expect(config).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 6 * 3600 });
+    const [queueId] = config.DestinationConfig.OnFailure.Destination['Fn::GetAtt'];
+    expect(template.findResources('AWS::SQS::Queue')[queueId]!.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86400, SqsManagedSseEnabled: true });
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    expect(alarms.some((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(queueId))).toBe(true);
+  });
+
+  it('links the owner notices of the webhook delivery worker to the dashboard\'s pages (its DASHBOARD_URL is the dashboard API)', () => {
+    const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) => String(a.Properties.Description).includes('dashboard'))!;
+    const worker = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith('Workersdeliverwebhooks'))![1];
+    expect(worker.Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
   });
 
   it('adds the mailbox rule to the account\'s active receipt rule set when one is named, creating none', () => {
@@ -476,8 +493,11 @@ describe('MailStack', () => {
     const integration = Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).find((i) => i.Properties.ApiId.Ref === apiId)!;
     expect(JSON.stringify(integration.Properties.IntegrationUri)).toContain(Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => f === fn)![0]);
     const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]!));
-    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray', 's3'].includes(s))).toEqual([]);
+    expect([...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray', 's3', 'scheduler', 'iam'].includes(s))).toEqual([]);
     expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
+    // Its pages send and cancel broadcasts (the fan-out queue and its schedules) and replay webhook deliveries (the webhook queue).
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'WEBHOOK_QUEUE_URL']));
+    expect(actionsOfRole(fn)).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole']));
     // The mailbox agent API: it reads received mail, keeps draft attachments and sends them as email content.
     expect(actionsOfRole(fn)).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject']));
     expect(fn.Properties.Environment.Variables.CONTENT_BUCKET).toBeDefined();
@@ -503,8 +523,8 @@ describe('MailStack', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
     const on = (metric: string, namespace: string) => alarms.filter((a) => a.MetricName === metric && a.Namespace === namespace);
-    // each work queue's DLQ and the subscription's DLQ
-    expect(on('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(consumedQueues(TEST_MANIFEST.workers).length + 1);
+    // each work queue's DLQ, the subscription's DLQ and the inbound function's failure queue
+    expect(on('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(consumedQueues(TEST_MANIFEST.workers).length + 2);
     expect(on('ApproximateNumberOfMessagesVisible', 'AWS/SQS').every((a) => a.Threshold === 1)).toBe(true);
     // every worker and timer, and the inbound Lambda
     expect(on('Errors', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length + 1);
