@@ -65,7 +65,8 @@ export class MailStack extends Stack {
     });
 
     const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
-    const schedulerRole = new Role(this, 'SchedulerRole', { assumedBy: new ServicePrincipal('scheduler.amazonaws.com') });
+    // Only this account's schedules may act as the role (confused-deputy protection).
+    const schedulerRole = new Role(this, 'SchedulerRole', { assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }) });
     for (const { queue } of queues.byName.values()) queue.grantSendMessages(schedulerRole);
 
     const api = new MailHttpApi(this, 'Http', { throttle: config.apiThrottle, customDomain: config.customDomain });
@@ -229,6 +230,7 @@ export class MailStack extends Stack {
     new Operations(this, 'Operations', {
       operatorTopicName: config.operatorTopicName,
       api: api.api,
+      dashboardApi: dashboard.api,
       workers: background,
       apiFunctions: [...[...byArea].map(([name, fn]) => ({ name, fn })), { name: 'unmatched', fn: unmatched }],
       queues: [...queues.byName].map(([name, q]) => ({ name, ...q })),

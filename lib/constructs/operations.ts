@@ -19,6 +19,8 @@ export interface OperationsProps {
   /** Name of the SNS topic every alarm notifies. */
   readonly operatorTopicName: string;
   readonly api: HttpApi;
+  /** The dashboard's own API (its pages and the mailbox agent API). */
+  readonly dashboardApi?: HttpApi;
   /** Functions fed by queues or timers: any error or throttle alarms. */
   readonly workers: readonly { readonly name: string; readonly fn: IFunction }[];
   /** The API's functions (errors there surface as API 5xx). */
@@ -74,6 +76,9 @@ export class Operations extends Construct {
       alarm(`${name}-throttles`, fn.metricThrottles(fiveMinutes), 1, `The ${name} function was throttled: the account's concurrency is exhausted.`);
     }
     alarm('api-5xx', props.api.metricServerError(fiveMinutes), 1, 'The API answered 5xx: every refusal should be a documented 4xx. Search the access logs by requestId.');
+    if (props.dashboardApi) {
+      alarm('dashboard-5xx', props.dashboardApi.metricServerError(fiveMinutes), 1, 'The dashboard (or the mailbox agent API on its origin) answered 5xx. Search the dashboard function\'s logs.');
+    }
     alarm('ses-bounce-rate', new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', period: Duration.hours(1), statistic: 'Maximum' }), SES_BOUNCE_RATE_ALARM,
       'SES bounce rate at 5%: SES reviews the account at this level and may pause sending at 10%. Find the team sending to bad lists.');
     alarm('ses-complaint-rate', new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', period: Duration.hours(1), statistic: 'Maximum' }), SES_COMPLAINT_RATE_ALARM,

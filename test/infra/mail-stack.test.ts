@@ -417,6 +417,11 @@ describe('MailStack', () => {
     template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
     const schedulerPolicies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes('SchedulerRole'));
     expect(JSON.stringify(schedulerPolicies)).toContain('sqs:SendMessage');
+    // Only this account's schedules may assume the role.
+    const role = Object.entries(template.findResources('AWS::IAM::Role')).find(([id]) => id.startsWith('SchedulerRole'))![1];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({
+      Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    })]);
   });
 
   it('reads the one system team and sender (dashboard mail and owner notices alike) from context; absent: a default sender and a team the service makes', () => {
@@ -529,7 +534,8 @@ describe('MailStack', () => {
     // every worker and timer, and the inbound Lambda
     expect(on('Errors', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length + 1);
     expect(on('Throttles', 'AWS/Lambda')).toHaveLength(TEST_MANIFEST.workers.length + TEST_MANIFEST.timers.length + 1);
-    expect(on('5xx', 'AWS/ApiGateway')).toHaveLength(1);
+    // the email API and the dashboard's API
+    expect(on('5xx', 'AWS/ApiGateway')).toHaveLength(2);
     expect(on('Reputation.BounceRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_BOUNCE_RATE_ALARM, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(SES_BOUNCE_RATE_ALARM).toBe(0.05);
     expect(on('Reputation.ComplaintRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_COMPLAINT_RATE_ALARM });
