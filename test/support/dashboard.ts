@@ -92,26 +92,30 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
   await page.setViewportSize({ width: 1280, height: 900 });
 };
 
-/** Polls the local inbox for a message whose subject contains `subject`. */
-export const inboxMessage = async (subject: string, timeoutMs = 20_000): Promise<any> => {
+/**
+ * Polls the local inbox for the first message `match` accepts. The SES stand-in adds a raw
+ * message's headers to its entry a moment after storing it: an entry seen without them is read
+ * again until they are there (or, for a message sent without raw MIME, for up to 2 s).
+ */
+const inboxEntry = async (match: (m: any) => boolean, what: string, timeoutMs: number): Promise<any> => {
   const until = Date.now() + timeoutMs;
+  let seenAt: number | undefined;
   while (Date.now() < until) {
     const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
-    const found = store.emails.find((m) => String(m.subject).includes(subject));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
+    const found = store.emails.find(match);
+    if (found) {
+      seenAt ??= Date.now();
+      if (found.headers || Date.now() - seenAt > 2_000) return found;
+    }
+    await new Promise((r) => setTimeout(r, found ? 50 : 200));
   }
-  throw new Error(`no message with the subject "${subject}" reached the local inbox in ${timeoutMs} ms`);
+  throw new Error(`no message ${what} reached the local inbox in ${timeoutMs} ms`);
 };
 
+/** Polls the local inbox for a message whose subject contains `subject`. */
+export const inboxMessage = (subject: string, timeoutMs = 20_000): Promise<any> =>
+  inboxEntry((m) => String(m.subject).includes(subject), `with the subject "${subject}"`, timeoutMs);
+
 /** Polls the local inbox for a message to `address` whose subject contains `subject` (others' mail may share the subject). */
-export const inboxMessageTo = async (address: string, subject: string, timeoutMs = 20_000): Promise<any> => {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
-    const found = store.emails.find((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no message with the subject "${subject}" to ${address} reached the local inbox in ${timeoutMs} ms`);
-};
+export const inboxMessageTo = (address: string, subject: string, timeoutMs = 20_000): Promise<any> =>
+  inboxEntry((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address), `with the subject "${subject}" to ${address}`, timeoutMs);
