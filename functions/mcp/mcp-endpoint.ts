@@ -1,8 +1,9 @@
 import { getDeps, type Deps } from '@mailstack/core/runtime/deps';
-import { isApiError, rateLimited } from '@mailstack/core/errors/api-error';
+import { isApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
 import type { ApiHandler } from '@mailstack/core/http/types';
-import { countFailedAuth, countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
+import { countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
+import { countFailedAuthentication } from '@mailstack/core/domain/api-keys/authenticate-key';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { findMembership } from '@mailstack/core/domain/people/memberships';
 import { callerOfGrant } from '@mailstack/core/domain/caller';
@@ -40,10 +41,7 @@ export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler => asy
     if (isChallenge(authenticated)) {
       // A presented token that is not valid counts against the address (spec §5 rule 5); a
       // missing one is a client's first step to sign in and does not.
-      if (authenticated.presented) {
-        const { blocked, retryAfter } = await countFailedAuth(deps, event.requestContext.http.sourceIp, 'mcp');
-        if (blocked) throw rateLimited('Too many failed MCP authentications from this address. Check the access token, then retry after the Retry-After header\'s seconds.', retryAfter);
-      }
+      if (authenticated.presented) await countFailedAuthentication(deps, event.requestContext.http.sourceIp, 'mcp', 'the access token');
       return authenticated.challenge;
     }
     await countMcpCall(deps, authenticated.userId);

@@ -152,7 +152,8 @@ export const keys = {
   },
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
-    authFailures: (ip: string, minute: number) => ({ pk: `AUTHFAIL#${ip}#${minute}`, sk: 'AUTHFAIL' }),
+    /** Failed authentications from one address in one minute, per surface (the API keys' keeps its original key). */
+    authFailures: (ip: string, minute: number, surface = 'api') => ({ pk: `AUTHFAIL#${surface === 'api' ? '' : `${surface}:`}${ip}#${minute}`, sk: 'AUTHFAIL' }),
     /** The hosted MCP server's calls by one signed-in person (spec §8: apart from the key windows). */
     mcpWindow: (userId: string, minute: number) => ({ pk: `USER#${userId}#MCPRATE#${minute}`, sk: 'RATE' }),
   },

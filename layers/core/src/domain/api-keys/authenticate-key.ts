@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, rateLimited } from '../../errors/api-error.ts';
-import { countFailedAuth, countRequest } from '../rate-limits/request-rate.ts';
+import { countFailedAuth, countRequest, type AuthSurface } from '../rate-limits/request-rate.ts';
 import { getTeam } from '../teams/team.ts';
 import { callerOfKey, type Caller } from '../caller.ts';
 import { findKeyBySecret, markKeyUsed } from './manage-keys.ts';
@@ -11,9 +11,17 @@ import { findKeyBySecret, markKeyUsed } from './manage-keys.ts';
  * counts into the same per-address window.
  */
 export const refuseAuthentication = async (deps: Deps, sourceIp: string, error: ApiError): Promise<never> => {
-  const { blocked, retryAfter } = await countFailedAuth(deps, sourceIp);
-  if (blocked) throw rateLimited('Too many failed authentication attempts from this address. Check the API key, then retry after the Retry-After header\'s seconds.', retryAfter);
+  await countFailedAuthentication(deps, sourceIp);
   throw error;
+};
+
+/**
+ * Counts one failed authentication from `sourceIp` on `surface` and throws 429 once the address
+ * is over the limit there; `credential` names what to check in the message.
+ */
+export const countFailedAuthentication = async (deps: Deps, sourceIp: string, surface: AuthSurface = 'api', credential = 'the API key'): Promise<void> => {
+  const { blocked, retryAfter } = await countFailedAuth(deps, sourceIp, surface);
+  if (blocked) throw rateLimited(`Too many failed authentication attempts from this address. Check ${credential}, then retry after the Retry-After header's seconds.`, retryAfter);
 };
 
 /**

@@ -61,6 +61,6 @@ export type AuthSurface = 'api' | 'mailbox' | 'mcp';
  */
 export const countFailedAuth = async (deps: Deps, ip: string, surface: AuthSurface = 'api'): Promise<{ blocked: boolean; retryAfter: number }> => {
   const w = fixedWindow(deps.clock.now(), MINUTE);
-  const out = await addToCounters(deps, keys.rate.authFailures(surface === 'api' ? ip : `${surface}:${ip}`, w.index), { add: { failures: 1 }, expiresAt: w.expiresAt });
+  const out = await addToCounters(deps, keys.rate.authFailures(ip, w.index, surface), { add: { failures: 1 }, expiresAt: w.expiresAt });
   return { blocked: Number(out?.failures ?? 0) > deps.config.FAILED_AUTH_LIMIT_PER_MINUTE, retryAfter: w.retryAfterSeconds };
 };
