@@ -56,7 +56,11 @@ const Id = v.pipe(v.string(), v.uuid());
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Instant = v.pipe(v.string(), v.isoTimestamp(), v.description('An ISO 8601 instant (UTC).'));
 const Addresses = (what: string) => v.pipe(v.array(v.string()), v.readonly(), v.description(what));
-const DraftStatusOf = v.pipe(v.picklist(['draft', 'awaiting_approval', 'sending', 'sent', 'rejected']), v.description('draft; awaiting_approval (asked without send permission); sending; sent; rejected (by the owner: edit and ask again).'));
+/** The folders an agent lists. */
+export const AGENT_FOLDERS = ['inbox', 'drafts', 'sent'] as const;
+/** Where a draft stands. */
+export const DRAFT_STATUSES = ['draft', 'awaiting_approval', 'sending', 'sent', 'rejected'] as const;
+const DraftStatusOf = v.pipe(v.picklist(DRAFT_STATUSES), v.description('draft; awaiting_approval (asked without send permission); sending; sent; rejected (by the owner: edit and ask again).'));
 const DraftAttachmentOf = v.object({
   index: v.pipe(Count, v.description('Its index: name it in retainedAttachments to keep it.')),
   filename: v.string(),
@@ -66,7 +70,7 @@ const DraftAttachmentOf = v.object({
 
 export const AgentItemSummary = v.object({
   id: Id,
-  folder: v.picklist(['inbox', 'drafts', 'sent']),
+  folder: v.picklist(AGENT_FOLDERS),
   threadId: v.nullable(v.string()),
   from: v.string(),
   to: Addresses('The recipients.'),

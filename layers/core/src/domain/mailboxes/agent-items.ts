@@ -10,7 +10,7 @@ import { draftFromItem, findDraft, findMailboxMessage, type MailboxDraft } from 
 import { withBodies, type MailboxMessage } from './message.ts';
 import { isUuid } from '../../ports/ids.ts';
 import type * as v from 'valibot';
-import type { AgentItemSummary, AgentMessage as AgentMessageSchema, AgentDraft as AgentDraftSchema } from '../../schemas/mailbox-agent.ts';
+import { AGENT_FOLDERS, type AgentItemSummary, type AgentMessage as AgentMessageSchema, type AgentDraft as AgentDraftSchema } from '../../schemas/mailbox-agent.ts';
 
 /**
  * What the mailbox agent API and the mailbox MCP tools read (spec §4): a folder's latest items
@@ -18,7 +18,7 @@ import type { AgentItemSummary, AgentMessage as AgentMessageSchema, AgentDraft a
  * attachments' metadata (never their bytes). Content written by a message's sender is marked as
  * untrusted data, so an agent can tell it apart from its instructions.
  */
-export const AGENT_FOLDERS = ['inbox', 'drafts', 'sent'] as const;
+export { AGENT_FOLDERS };
 export type AgentFolder = (typeof AGENT_FOLDERS)[number];
 
 /** The words every piece of untrusted content carries. */

@@ -7,7 +7,7 @@ import { MAILBOX_MAX_ATTACHMENTS, MAILBOX_MAX_ATTACHMENT_BYTES, MAILBOX_MAX_MIME
 import { formatMailbox, parseMailbox } from '../emails/rules/addresses.ts';
 import { decodeBase64, typeFor } from '../emails/rules/attachments.ts';
 import type * as v from 'valibot';
-import type { SaveDraftRequest, SavedDraftResponse } from '../../schemas/mailbox-agent.ts';
+import type { DRAFT_STATUSES, SaveDraftRequest, SavedDraftResponse } from '../../schemas/mailbox-agent.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
@@ -23,7 +23,7 @@ import { messageFromItem, parseMime, readRaw, type MailboxMessage } from './mess
  * second gets 409 stale_revision. A reply (`sourceItemId`, an inbox message) joins that message's
  * thread and may keep its attachments. An edit makes a new revision, which needs a new send.
  */
-export type DraftStatus = 'draft' | 'awaiting_approval' | 'sending' | 'sent' | 'rejected';
+export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
 export interface DraftAttachment {
   readonly index: number;
