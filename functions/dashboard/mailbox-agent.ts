@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '@mailstack/core/runtime/deps';
-import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
+import { MAILBOX_MAX_REQUEST_BYTES, TOO_LARGE_DRAIN_FACTOR, TOO_LARGE_UPLOAD_IDLE_MS } from '@mailstack/core/limits';
 import { internalErrorResponse } from '@mailstack/core/http/respond';
 import { MailboxAgentError, badRequest, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { authenticateMailboxKey, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
@@ -33,11 +33,11 @@ const drainRest = async (c: Context): Promise<void> => {
   try {
     for (;;) {
       let idle: NodeJS.Timeout | undefined;
-      const paused = new Promise<'paused'>((r) => { idle = setTimeout(() => r('paused'), 5_000); });
+      const paused = new Promise<'paused'>((r) => { idle = setTimeout(() => r('paused'), TOO_LARGE_UPLOAD_IDLE_MS); });
       const next = await Promise.race([reader.read(), paused]).finally(() => clearTimeout(idle));
       if (next === 'paused' || next.done) return;
       seen += next.value.byteLength;
-      if (seen > 2 * MAILBOX_MAX_REQUEST_BYTES) return;
+      if (seen > TOO_LARGE_DRAIN_FACTOR * MAILBOX_MAX_REQUEST_BYTES) return;
     }
   } catch {
     // The client went away: the answer below is all that is left to do.

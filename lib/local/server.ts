@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { routeKey, routeMatcher, type Area } from '../../functions/routes.ts';
-import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '@mailstack/core/limits';
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES, TOO_LARGE_DRAIN_FACTOR, TOO_LARGE_UPLOAD_IDLE_MS } from '@mailstack/core/limits';
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
@@ -46,9 +46,6 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
     req.once('close', () => { if (!req.complete) done(ABORTED); });
   });
 
-/** How long a client that declared a too-large body may pause its upload before it is cut off. */
-const UPLOAD_IDLE_MS = 5_000;
-
 /**
  * 413 payload_too_large, then the connection closes; nothing past the ceiling is kept. The whole
  * answer goes out at once (its length is declared, so a client can read it while still
@@ -62,7 +59,7 @@ const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
   res.shouldKeepAlive = false;
   res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), 'content-length': String(Buffer.byteLength(result.body ?? '')), connection: 'close' });
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > MAX_BODY_BYTES && declared <= 2 * MAX_BODY_BYTES && !req.readableEnded) {
+  if (declared > MAX_BODY_BYTES && declared <= TOO_LARGE_DRAIN_FACTOR * MAX_BODY_BYTES && !req.readableEnded) {
     res.write(result.body ?? '');
     let idle: NodeJS.Timeout | undefined;
     const finish = () => {
@@ -72,7 +69,7 @@ const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
     };
     const onData = () => {
       clearTimeout(idle);
-      idle = setTimeout(finish, UPLOAD_IDLE_MS).unref();
+      idle = setTimeout(finish, TOO_LARGE_UPLOAD_IDLE_MS).unref();
     };
     req.on('data', onData);
     req.once('end', finish);

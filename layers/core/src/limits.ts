@@ -132,3 +132,11 @@ export const MAX_DISPLAY_NAME_LENGTH = 100;
 
 /** Contact properties a team may define (every contact's row holds a value for each). */
 export const MAX_CONTACT_PROPERTIES = 50;
+
+/**
+ * A too-large upload (HTTP API and mailbox agent API alike): a client that declared up to this
+ * many times the ceiling has the rest read and dropped before the connection closes, so it reads
+ * the 413 instead of a cut write; a pause this long in its upload ends the wait.
+ */
+export const TOO_LARGE_DRAIN_FACTOR = 2;
+export const TOO_LARGE_UPLOAD_IDLE_MS = 5_000;
