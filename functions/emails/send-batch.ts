@@ -12,6 +12,7 @@ export const handler = apiRoute({
   headers: BatchHeaders,
   errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
   body: SendBatchRequest,
+  rateCount: 'beside',
   middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, body, headers }) => sendBatch(deps, auth, body, batchModeOf(headers['x-batch-validation'])),
 });

@@ -10,6 +10,7 @@ export const handler = apiRoute({
   response: SentEmail,
   errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'all_recipients_suppressed', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
   body: SendEmailRequest,
+  rateCount: 'beside',
   middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, body }) => sendEmail(deps, auth, body),
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { awaitFreshWindow, call, fromAddress, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly } from '../support/local.ts';
+import { awaitFreshWindow, call, fromAddress, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly, afterLookupStaleness } from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
@@ -48,10 +48,11 @@ describe('API conventions', () => {
     });
   });
 
-  it('refuses a revoked key on its next request with invalid_api_key', async () => {
+  it('refuses a key revoked in another process with invalid_api_key within the lookup staleness', async () => {
     const { resend, team, key } = await newTeam();
     expect((await resend.domains.list()).error).toBeNull();
     await revokeApiKey(testDeps(), team.id, key.id, byOperator('test setup'));
+    await afterLookupStaleness();
     expect((await resend.domains.list()).error).toMatchObject({ statusCode: 401, name: 'invalid_api_key' });
   });
 

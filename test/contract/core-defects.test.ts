@@ -3,7 +3,7 @@ import { keys } from '@mailstack/core/table/keys';
 import { getItem, putItem, updateItem } from '@mailstack/core/table/ops';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
-import { call, testDeps } from '../support/local.ts';
+import { call, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -26,6 +26,7 @@ describe('team-level refusals answer once for a whole batch', () => {
     const d = testDeps();
     await putItem(d, { ...keys.deliverability.day(t.team.id, today()), sent: 200, bounced: 40, complained: 0 });
     await updateItem(d, keys.team.item(t.team.id), { set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } } });
+    await afterLookupStaleness();
     const res = await permissiveBatch(t.secret, t.from);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ name: 'sending_paused' });
@@ -36,6 +37,7 @@ describe('team-level refusals answer once for a whole batch', () => {
   it('refuses a permissive batch from a suspended team with one 403 team_suspended', async () => {
     const t = await sendingTeam();
     await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
+    await afterLookupStaleness();
     const res = await permissiveBatch(t.secret, t.from);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ name: 'team_suspended' });

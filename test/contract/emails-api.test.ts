@@ -4,7 +4,7 @@ import { keys } from '@mailstack/core/table/keys';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
-import { call, newTeam, testDeps } from '../support/local.ts';
+import { call, newTeam, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
@@ -89,6 +89,7 @@ describe('POST /emails', () => {
   it('refuses sends from a suspended team with team_suspended', async () => {
     const t = await sendingTeam();
     await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
+    await afterLookupStaleness();
     const out = await t.resend.emails.send(mail(t.from));
     expect(out.error).toMatchObject({ statusCode: 403, name: 'team_suspended' });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { needsReview } from '@mailstack/core/domain/emails/rules/review-hold';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
-import { testDeps } from '../support/local.ts';
+import { testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 const settle = async (get: () => Promise<string | undefined>, want: string) => {
@@ -28,6 +28,7 @@ describe('the review hold of a new team', () => {
   it('holds every email of a new team whose payment fraud screening blocked', async () => {
     const t = await sendingTeam();
     await updateTeam(testDeps(), t.team.id, { paymentBlocked: true });
+    await afterLookupStaleness();
     const held = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Welcome', text: 'x' });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await t.resend.emails.get(held.data!.id)).data!.last_event).toBe('queued');

@@ -10,7 +10,7 @@ import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from '../../lib/local/certificate.ts';
-import { local, ownLoopbackAddress, testDeps } from '../support/local.ts';
+import { local, ownLoopbackAddress, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { eventsOf } from '../support/events.ts';
 import { acceptedId, rawSession, relayTransport } from '../support/smtp.ts';
@@ -97,18 +97,21 @@ describe('the SMTP relay', () => {
     }],
     ['a suspended team', 'team_suspended', '554 5.7.1', async (t: Team) => {
       await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
+      await afterLookupStaleness();
       return { from: t.from };
     }],
     ['a paused team', 'sending_paused', '554 5.7.1', async (t: Team) => {
       const d = testDeps();
       await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10)), sent: 100, bounced: 30, complained: 0 } }));
       await d.db.send(new UpdateCommand({ TableName: d.table, Key: keys.team.item(t.team.id), UpdateExpression: 'SET sending_paused = :p', ExpressionAttributeValues: { ':p': { metric: 'bounce_rate', rate: 0.3, limit: 0.1, window_days: 7 } } }));
+      await afterLookupStaleness();
       return { from: t.from };
     }],
     ['a spent daily quota (temporary)', 'daily_quota_exceeded', '451 4.7.1', async (t: Team) => {
       const d = testDeps();
       await updateTeam(d, t.team.id, { plan: 'free' });
       await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day), emails_sent: 450 } }));
+      await afterLookupStaleness();
       return { from: t.from };
     }],
   ])('refuses %s at DATA with %s, %s and the API message', async (_case, name, reply, arrange) => {
@@ -214,6 +217,7 @@ describe('the SMTP relay', () => {
       ['a wrong username', async (t: Team) => ({ pass: t.secret, user: 'admin' })],
       ['a revoked key', async (t: Team) => {
         await revokeApiKey(testDeps(), t.team.id, t.key.id, byOperator('test setup'));
+        await afterLookupStaleness();
         return { pass: t.secret };
       }],
     ])('refuses %s with 535 5.7.8 invalid_api_key', async (_case, arrange) => {
@@ -228,6 +232,7 @@ describe('the SMTP relay', () => {
       const pooled = relayTransport(t.secret, { localAddress: clientAddress(), pool: true });
       acceptedId((await pooled.sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' })).response);
       await revokeApiKey(testDeps(), t.team.id, t.key.id, byOperator('test setup'));
+      await afterLookupStaleness();
       const out = await refusal(pooled.sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'two', text: 'x' }));
       expect(out.response).toMatch(/^535 5\.7\.8 invalid_api_key: /);
       pooled.close();

@@ -16,7 +16,8 @@ export async function setup(project: TestProject): Promise<void> {
     memory: true,
     // Cloud mode, so plan caps are testable; self-hosted behaviour is covered with explicit settings.
     cloud: true,
-    env: { LOG_LEVEL: 'ERROR' },
+    // A short lookup staleness, so tests that change a key or team in their own process wait little.
+    env: { LOG_LEVEL: 'ERROR', LOOKUP_CACHE_MS: '1000' },
   });
   project.provide('local', { baseUrl: host.baseUrl, inboxUrl: host.inboxUrl, dashboardUrl: host.dashboardUrl, firstSignInLink: host.firstSignInLink ?? '', smtp: host.smtp, inbound: host.inbound, env: host.state.env, queueUrls: host.state.queueUrls });
 }

@@ -8,12 +8,21 @@ import { createTeam, updateTeam } from '@mailstack/core/domain/teams/manage-team
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import type { PlanName } from '@mailstack/core/domain/teams/plans';
+import { LOOKUP_STALENESS_MS } from '@mailstack/core/limits';
 import type { Permission } from '@mailstack/core/domain/api-keys/api-key';
 
 /** The running local host of this test run. */
 export const local = () => inject('local');
 
 let deps: Deps | undefined;
+
+/**
+ * Waits out the local host's lookup staleness (LOOKUP_CACHE_MS): a key, team or domain a test
+ * changed through its own dependencies (another process than the host's) is seen by the host
+ * after it, as a change made elsewhere reaches every Lambda on AWS within LOOKUP_STALENESS_MS.
+ */
+export const afterLookupStaleness = (): Promise<void> =>
+  new Promise((r) => setTimeout(r, Number(local().env.LOOKUP_CACHE_MS ?? LOOKUP_STALENESS_MS) + 50));
 
 /** Dependencies pointed at the test run's engines, for arranging state the API cannot make (teams, keys). */
 export const testDeps = (): Deps => (deps ??= createDeps(readConfig(local().env)));
@@ -39,7 +48,11 @@ export const newTeam = async (options: { plan?: PlanName; permission?: Permissio
       const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null }, byOperator('test setup'));
       return { ...made, resend: sdk(made.secret) };
     },
-    setPlan: (plan: PlanName) => updateTeam(d, team.id, { plan }),
+    /** Changes the team's plan, and waits until the host sees it. */
+    setPlan: async (plan: PlanName) => {
+      await updateTeam(d, team.id, { plan });
+      await afterLookupStaleness();
+    },
   };
 };
 

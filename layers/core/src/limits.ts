@@ -140,3 +140,12 @@ export const MAX_CONTACT_PROPERTIES = 50;
  */
 export const TOO_LARGE_DRAIN_FACTOR = 2;
 export const TOO_LARGE_UPLOAD_IDLE_MS = 5_000;
+
+/**
+ * How long a process may answer from its cached copy of an API key, team or sending domain row
+ * after that row changed elsewhere (another Lambda, the admin CLI): a revoked key, a suspended or
+ * paused team, a deleted or unverified domain take effect everywhere within this. A change made
+ * in the same process (the local host, one Lambda) takes effect at once. Default of
+ * LOOKUP_CACHE_MS.
+ */
+export const LOOKUP_STALENESS_MS = 5_000;

@@ -20,26 +20,36 @@ const CALL_LEVEL: ReadonlySet<ErrorName> = new Set<ErrorName>([
 export const isCallLevel = (error: ApiError): boolean => CALL_LEVEL.has(error.name as ErrorName);
 
 /**
- * The batch-validation rule of every batch endpoint: each item is checked in order; in strict
- * mode the first invalid item refuses the whole batch (its error, prefixed with its index), in
- * permissive mode invalid items are reported by index and the valid ones go on. A call-level
- * refusal is thrown once, whatever the mode.
+ * The batch-validation rule of every batch endpoint: each item is checked, all at once (a check
+ * runs synchronously up to its first read in item order, so checks that look at earlier items
+ * see them), and the outcomes are read in item order: in strict mode the first invalid item
+ * refuses the whole batch (its error, prefixed with its index), in permissive mode invalid items
+ * are reported by index and the valid ones go on. A call-level refusal is thrown once, whatever
+ * the mode.
  */
 export const checkBatch = async <T>(
   items: readonly unknown[],
   mode: BatchMode,
   check: (item: unknown, index: number) => T | Promise<T>,
 ): Promise<{ valid: { index: number; value: T }[]; errors: ItemError[] }> => {
+  const outcomes = await Promise.all(items.map(async (item, index) => {
+    try {
+      return { index, value: await check(item, index) };
+    } catch (error) {
+      return { index, error };
+    }
+  }));
   const valid: { index: number; value: T }[] = [];
   const errors: ItemError[] = [];
-  for (const [index, item] of items.entries()) {
-    try {
-      valid.push({ index, value: await check(item, index) });
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-      if (mode === 'strict' || isCallLevel(error)) throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
-      errors.push({ index, message: error.message });
+  for (const outcome of outcomes) {
+    if (!('error' in outcome)) {
+      valid.push(outcome);
+      continue;
     }
+    const { error, index } = outcome;
+    if (!isApiError(error)) throw error;
+    if (mode === 'strict' || isCallLevel(error)) throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
+    errors.push({ index, message: error.message });
   }
   return { valid, errors };
 };

@@ -19,6 +19,11 @@ export interface Caller {
    * act in the mailboxes the person chose at consent); absent, every mailbox of the team.
    */
   readonly mailboxIds?: readonly string[];
+  /**
+   * When set, the request-rate count of this call, still settling (a route that reads beside
+   * it): a use case awaits it before its first write, so a call over the limit writes nothing.
+   */
+  readonly admitted?: Promise<void>;
 }
 
 /** The caller an API key stands for. */

@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import * as v from 'valibot';
 import { flushMetrics, getDeps, type Deps } from '../runtime/deps.ts';
 import { ApiError, isApiError } from '../errors/api-error.ts';
-import { authenticate, type Access } from './auth.ts';
+import { identify, type Access } from './auth.ts';
 import type { Caller } from '../domain/caller.ts';
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../limits.ts';
 import { errorResponse, internalErrorResponse, json } from './respond.ts';
@@ -77,6 +77,13 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly errorFormat?: 'oauth';
   /** How the body is encoded: JSON, or an HTML form (application/x-www-form-urlencoded). @default - 'json' */
   readonly bodyFormat?: 'json' | 'form';
+  /**
+   * `beside`: the request-rate count (spec §8) runs beside the route's own reads instead of before
+   * them, and its use case awaits `caller.admitted` before its first write (the accept path, where
+   * it saves a table round trip). The answer over the limit is still 429, and nothing is written.
+   * @default - 'before'
+   */
+  readonly rateCount?: 'before' | 'beside';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */
   readonly middlewares?: readonly RouteMiddleware[];
   readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : Caller>) => Promise<unknown>;
@@ -109,6 +116,8 @@ export type RouteHandler = ApiHandler & { readonly route: RouteDeclaration; read
 /** The parsed request a route's middlewares share through the Lambda context. */
 export interface RequestState {
   auth?: Caller;
+  /** The request-rate count of a route that counts beside its reads, still settling. */
+  admitted?: Promise<void>;
   body?: unknown;
   query?: unknown;
   params?: unknown;
@@ -139,7 +148,10 @@ const NoBody = v.optional(v.strictObject({}, 'This endpoint takes no request bod
 
 const mapErrors = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   onError: async function mapErrorsOnError(request) {
-    const error = request.error;
+    let error = request.error;
+    // Over the rate limit, 429 answers before anything the route found wrong meanwhile.
+    const admitted = requestState.get(request.event)?.admitted;
+    if (admitted) await admitted.catch((refused: unknown) => { error = refused as Error; });
     if (isApiError(error)) {
       request.response = errorResponse(error);
       return;
@@ -220,7 +232,14 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
       const routePath = event.routeKey.split(' ')[1] ?? '';
       checkPathIds(routePath, pathValues);
       if (spec.access !== 'public') {
-        state.auth = await authenticate(d, event, spec.access);
+        const { caller, counted } = await identify(d, event, spec.access);
+        if (spec.rateCount === 'beside') {
+          state.admitted = counted;
+          state.auth = { ...caller, admitted: counted };
+        } else {
+          await counted;
+          state.auth = caller;
+        }
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.keyId } };
       }
@@ -248,6 +267,8 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
       event,
       headers,
     });
+    // A route counting beside its reads answers only once the count is in (429 when over).
+    await state.admitted;
     return out instanceof RawResponse ? out.result : json(spec.status ?? 200, out);
   });
 };

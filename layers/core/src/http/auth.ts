@@ -1,6 +1,6 @@
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { authenticateKey, refuseAuthentication } from '../domain/api-keys/authenticate-key.ts';
+import { identifyKey, refuseAuthentication } from '../domain/api-keys/authenticate-key.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { ApiEvent } from './types.ts';
 
@@ -15,18 +15,21 @@ const bearer = (event: ApiEvent): string | undefined => {
 };
 
 /**
- * Authenticates the bearer key, counts the request against the key's and team's windows, and
- * checks the key may use a route of `access` (spec §5: sending-access keys only reach the sending routes).
+ * Authenticates the bearer key, starts counting the request against the key's and team's
+ * windows (`counted`, settling with the count), and checks the key may use a route of `access`
+ * (spec §5: sending-access keys only reach the sending routes).
  */
-export const authenticate = async (deps: Deps, event: ApiEvent, access: Exclude<Access, 'public'>): Promise<Caller> => {
+export const identify = async (deps: Deps, event: ApiEvent, access: Exclude<Access, 'public'>): Promise<{ caller: Caller; counted: Promise<void> }> => {
   const sourceIp = event.requestContext?.http?.sourceIp ?? 'unknown';
   const secret = bearer(event);
   if (secret === undefined) {
     return refuseAuthentication(deps, sourceIp, new ApiError('missing_api_key', 'Missing API key in the Authorization header. Send `Authorization: Bearer ms_...`.'));
   }
-  const caller = await authenticateKey(deps, secret, sourceIp);
-  if (access === 'full' && caller.scope !== 'full_access') {
+  const identified = await identifyKey(deps, secret, sourceIp);
+  if (access === 'full' && identified.caller.scope !== 'full_access') {
+    // Over the rate limit, the 429 answers first, as when the count is awaited before this check.
+    await identified.counted;
     throw new ApiError('restricted_api_key', 'This API key is restricted to sending emails; this endpoint needs a full-access key.');
   }
-  return caller;
+  return identified;
 };

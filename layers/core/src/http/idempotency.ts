@@ -4,7 +4,7 @@ import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middle
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { checkIdempotencyKey, FOREIGN_RECORD_ERRORS, IDEMPOTENCY_TTL_SECONDS, idempotencyRefusal, idempotencyStore } from '../adapters/aws/idempotency.ts';
-import type { RouteMiddleware } from './api-route.ts';
+import { requestState, type RouteMiddleware } from './api-route.ts';
 
 const INNER = 'mailstack.idempotency';
 
@@ -23,6 +23,8 @@ export const idempotency = (deps: () => Deps): RouteMiddleware => ({
     const key = request.event.headers?.['idempotency-key'];
     if (key === undefined) return;
     checkIdempotencyKey(key);
+    // The idempotency record is a write: a route counting beside its reads is counted first.
+    await requestState.get(request.event)?.admitted;
     const d = deps();
     const teamId = (request.event.requestContext as any).authorizer?.lambda?.teamId as string;
     const inner = makeHandlerIdempotent({

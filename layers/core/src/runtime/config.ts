@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { canonicalHostName } from '../ports/dns.ts';
-import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '../limits.ts';
+import { DEFAULT_PROVIDER_RATE_PER_SECOND, LOOKUP_STALENESS_MS } from '../limits.ts';
 
 const Bool = v.pipe(v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'), v.transform((s) => s === 'true' || s === '1'));
 const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
@@ -41,6 +41,8 @@ export const Config = v.object({
   /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
   MCP_RATE_LIMIT_PER_MINUTE: Int(600),
   PROVIDER_RATE_PER_SECOND: Int(DEFAULT_PROVIDER_RATE_PER_SECOND),
+  /** How long API keys, teams and sending domains are served from a process's copy (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
+  LOOKUP_CACHE_MS: Int(LOOKUP_STALENESS_MS),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
   SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),
   PROVIDER_EVENTS_QUEUE_URL: v.optional(v.string(), ''),

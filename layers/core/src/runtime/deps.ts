@@ -26,6 +26,7 @@ import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
 import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
 import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
+import { newItemCache, type ItemCache } from '../table/item-cache.ts';
 
 /** Everything a use case may touch: ports and settings, never a module-level client. */
 export interface Deps {
@@ -60,6 +61,8 @@ export interface Deps {
   /** Custom metrics (CloudWatch embedded metric format), flushed at the end of each invocation. */
   readonly metrics: Metrics;
   readonly counters: AdapterCounters;
+  /** This process's short-lived copies of keys, teams and sending domains (table/item-cache.ts). */
+  readonly itemCache: ItemCache;
 }
 
 /** The namespace of the service's own metrics in CloudWatch. */
@@ -112,6 +115,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     logger,
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),
     counters,
+    itemCache: newItemCache(config.LOOKUP_CACHE_MS),
     ...overrides,
   };
 };

@@ -5,6 +5,7 @@ import {
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
 import { TABLE, type IndexName } from './definition.ts';
+import { forgetItems } from './item-cache.ts';
 
 /**
  * The operations the domain speaks to the table through: items are plain objects, keys come
@@ -136,6 +137,7 @@ export const getItem = async (deps: Deps, key: Key, consistent = true): Promise<
 export const putItem = (deps: Deps, item: Item, when?: Condition): Promise<boolean> => {
   const x = new Expression();
   const command = new PutCommand({ TableName: deps.table, Item: item, ...conditionOf(x, when), ...x.params() });
+  forgetItems(deps.itemCache, [item]);
   return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
 };
 
@@ -144,6 +146,7 @@ export const updateItem = (deps: Deps, key: Key, change: Change, when?: Conditio
   const x = new Expression();
   const UpdateExpression = x.update(change);
   const command = new UpdateCommand({ TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW' });
+  forgetItems(deps.itemCache, [key]);
   return unlessConditionFails(async () => (await deps.db.send(command)).Attributes ?? {}, undefined);
 };
 
@@ -151,6 +154,7 @@ export const updateItem = (deps: Deps, key: Key, change: Change, when?: Conditio
 export const deleteItem = (deps: Deps, key: Key, when?: Condition): Promise<boolean> => {
   const x = new Expression();
   const command = new DeleteCommand({ TableName: deps.table, Key: key, ...conditionOf(x, when), ...x.params() });
+  forgetItems(deps.itemCache, [key]);
   return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
 };
 
@@ -191,6 +195,7 @@ const compile = (deps: Deps, w: Write) => {
  */
 export const transact = async (deps: Deps, writes: readonly Write[]): Promise<{ ok: true } | { ok: false; failed: number }> => {
   const TransactItems = writes.map((w) => compile(deps, w));
+  forgetItems(deps.itemCache, writes.map((w) => ('put' in w ? w.put : 'delete' in w ? w.delete : w.update)));
   for (let attempt = 0; ; attempt++) {
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: TransactItems as any }));
@@ -289,11 +294,24 @@ export const seedCounter = async (deps: Deps, counter: Key, type: string, counte
   await putItem(deps, { ...counter, type, count: await countItems(deps, counted) }, { exists: false });
 };
 
-/** Reads many items by key, 100 per call, retrying unprocessed keys (boundedly). */
+/** Batch requests of one call in flight at once. */
+const BATCH_CONCURRENCY = 8;
+
+/** Runs `work` over `items` with at most `limit` at once. */
+const eachLimited = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+};
+
+/** Reads many items by key, 100 per call and up to 8 calls at once, retrying unprocessed keys (boundedly). */
 export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consistent = true): Promise<Item[]> => {
   const rows: Item[] = [];
-  for (let i = 0; i < keyList.length; i += 100) {
-    let request: Record<string, any> | undefined = { [deps.table]: { Keys: keyList.slice(i, i + 100), ConsistentRead: consistent } };
+  const chunks: Key[][] = [];
+  for (let i = 0; i < keyList.length; i += 100) chunks.push(keyList.slice(i, i + 100));
+  await eachLimited(chunks, BATCH_CONCURRENCY, async (chunk) => {
+    let request: Record<string, any> | undefined = { [deps.table]: { Keys: chunk, ConsistentRead: consistent } };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
       if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.Keys?.length} keys unprocessed after ${MAX_RETRIES} retries`);
       if (attempt > 0) await backoff(attempt);
@@ -301,23 +319,26 @@ export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consist
       rows.push(...(out.Responses?.[deps.table] ?? []));
       request = out.UnprocessedKeys;
     }
-  }
+  });
   return rows;
 };
 
-/** Writes and deletes many items, 25 per call, retrying unprocessed items (boundedly). */
+/** Writes and deletes many items, 25 per call and up to 8 calls at once, retrying unprocessed items (boundedly). */
 export const batchWriteItems = async (deps: Deps, writes: { put?: readonly Item[]; delete?: readonly Key[] }): Promise<void> => {
   const requests = [
     ...(writes.put ?? []).map((Item) => ({ PutRequest: { Item } })),
     ...(writes.delete ?? []).map((Key) => ({ DeleteRequest: { Key } })),
   ];
-  for (let i = 0; i < requests.length; i += 25) {
-    let request: Record<string, any> | undefined = { [deps.table]: requests.slice(i, i + 25) };
+  forgetItems(deps.itemCache, [...(writes.put ?? []), ...(writes.delete ?? [])]);
+  const chunks: (typeof requests)[] = [];
+  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+  await eachLimited(chunks, BATCH_CONCURRENCY, async (chunk) => {
+    let request: Record<string, any> | undefined = { [deps.table]: chunk };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
       if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.length} writes unprocessed after ${MAX_RETRIES} retries`);
       if (attempt > 0) await backoff(attempt);
       const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
       request = out.UnprocessedItems;
     }
-  }
+  });
 };

@@ -5,6 +5,8 @@ export interface AdapterCounters {
   ddbItemsRead: number;
   ddbWrites: number;
   queueMessages: number;
+  /** Queue send requests (a batch of up to ten messages is one). */
+  queueRequests: number;
   providerSends: number;
   /** Content-store objects written and read, and their bytes (large bodies and attachments). */
   contentPuts: number;
@@ -14,7 +16,7 @@ export interface AdapterCounters {
 }
 
 /** A fresh set of counters. */
-export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, providerSends: 0, contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
+export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {

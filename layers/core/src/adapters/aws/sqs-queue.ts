@@ -5,26 +5,35 @@ import type { AdapterCounters } from './counters.ts';
 /** The message attribute that carries the correlation id (the API request id) to the workers. */
 export const CORRELATION_ATTRIBUTE = 'correlation_id';
 
-/** SQS queues; messages go out in batches of ten and a partial failure throws. */
+/** Batch requests of one send in flight at once. */
+const SEND_CONCURRENCY = 8;
+
+/** SQS queues; messages go out in batches of ten (up to eight requests at once) and a partial failure throws. */
 export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters, correlationId: () => string | undefined = () => undefined): JobQueue => ({
   async send(queueUrl, messages) {
     const correlation = correlationId();
     const attributes = correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {};
-    for (let i = 0; i < messages.length; i += 10) {
-      const chunk = messages.slice(i, i + 10);
-      const out = await sqs.send(new SendMessageBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: chunk.map((m, n) => ({
-          Id: String(n),
-          MessageBody: JSON.stringify(m.body),
-          ...attributes,
-          ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
-        })),
-      }));
-      counters.queueMessages += chunk.length;
-      if (out.Failed && out.Failed.length > 0) {
-        throw new Error(`queue refused ${out.Failed.length} message(s): ${out.Failed.map((f) => f.Message).join('; ')}`);
+    const chunks: (typeof messages)[] = [];
+    for (let i = 0; i < messages.length; i += 10) chunks.push(messages.slice(i, i + 10));
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, chunks.length) }, async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
+        const out = await sqs.send(new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: chunk.map((m, n) => ({
+            Id: String(n),
+            MessageBody: JSON.stringify(m.body),
+            ...attributes,
+            ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
+          })),
+        }));
+        counters.queueMessages += chunk.length;
+        counters.queueRequests += 1;
+        if (out.Failed && out.Failed.length > 0) {
+          throw new Error(`queue refused ${out.Failed.length} message(s): ${out.Failed.map((f) => f.Message).join('; ')}`);
+        }
       }
-    }
+    }));
   },
 });

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, rateLimited } from '../../errors/api-error.ts';
 import { countFailedAuth, countRequest, type AuthSurface } from '../rate-limits/request-rate.ts';
-import { getTeam } from '../teams/team.ts';
+import { getCachedTeam } from '../teams/team.ts';
 import { callerOfKey, type Caller } from '../caller.ts';
 import { findKeyBySecret, markKeyUsed } from './manage-keys.ts';
 
@@ -26,15 +26,25 @@ export const countFailedAuthentication = async (deps: Deps, sourceIp: string, su
 
 /**
  * Resolves a presented key secret to the caller it stands for: its team, scope and domain
- * restriction (spec §5 rule 3: unknown, revoked or
- * orphaned keys are 401 invalid_api_key and count as failed authentications) and counts one
- * request against the key's and team's windows (spec §8).
+ * restriction (spec §5 rule 3: unknown, revoked or orphaned keys are 401 invalid_api_key and
+ * count as failed authentications), and starts counting one request against the key's and
+ * team's windows (spec §8): `counted` settles with the count, rejecting with 429 when over, so a
+ * host may read beside it and await it before its first write.
  */
-export const authenticateKey = async (deps: Deps, secret: string, sourceIp: string): Promise<Caller> => {
+export const identifyKey = async (deps: Deps, secret: string, sourceIp: string): Promise<{ caller: Caller; counted: Promise<void> }> => {
   const key = secret ? await findKeyBySecret(deps, secret) : undefined;
   if (!key || key.revoked) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'));
-  // The team read and the request-rate count are independent: one round trip instead of two.
-  const [team] = await Promise.all([getTeam(deps, key.teamId), countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]);
+  const counted = Promise.all([countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]).then(() => undefined);
+  // Settled by whoever awaits it; never an unhandled rejection while the team is read.
+  counted.catch(() => undefined);
+  const team = await getCachedTeam(deps, key.teamId);
   if (!team) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'));
-  return callerOfKey(key, team);
+  return { caller: callerOfKey(key, team), counted };
+};
+
+/** identifyKey, with the request counted before it returns. */
+export const authenticateKey = async (deps: Deps, secret: string, sourceIp: string): Promise<Caller> => {
+  const { caller, counted } = await identifyKey(deps, secret, sourceIp);
+  await counted;
+  return caller;
 };

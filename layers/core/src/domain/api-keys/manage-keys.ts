@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { queryAll, transact, updateItem } from '../../table/ops.ts';
+import { cachedItem } from '../../table/item-cache.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { authorize } from '../people/roles.ts';
 import type { Actor } from '../people/memberships.ts';
@@ -43,9 +44,13 @@ export const createApiKey = async (
   return { key, secret };
 };
 
-/** Finds the key record for a presented secret (strongly consistent, so revocation is immediate). */
+/**
+ * Finds the key record for a presented secret, from this process's copy while it is fresh
+ * (table/item-cache.ts): a key revoked elsewhere stops working within LOOKUP_STALENESS_MS, one
+ * revoked by this process at once.
+ */
 export const findKeyBySecret = async (deps: Deps, secret: string): Promise<ApiKey | undefined> => {
-  const item = await getItem(deps, keys.apiKey.item(hashKey(secret)));
+  const item = await cachedItem(deps, keys.apiKey.item(hashKey(secret)));
   return item ? apiKeyFromItem(item) : undefined;
 };
 

@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import type { Config } from '../../runtime/config.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
+import { cachedItem } from '../../table/item-cache.ts';
 import { notFound } from '../../errors/api-error.ts';
 
 /** Domain verification states (the Resend set). */
@@ -120,7 +121,18 @@ export const loadDomain = async (deps: Deps, teamId: string, domainId: string): 
   return domainFromItem(item);
 };
 
-/** Finds a team's domain by name (used by the send rules); undefined when the team has none. */
+/**
+ * A team's domain by name as the send path reads it: from this process's copies of the name
+ * guard and the domain row while they are fresh (table/item-cache.ts; LOOKUP_STALENESS_MS).
+ */
+export const findSendingDomain = async (deps: Deps, teamId: string, name: string): Promise<Domain | undefined> => {
+  const guard = await cachedItem(deps, keys.domain.nameGuard(teamId, name));
+  if (!guard) return undefined;
+  const item = await cachedItem(deps, keys.domain.item(teamId, guard.domain_id));
+  return item ? domainFromItem(item) : undefined;
+};
+
+/** Finds a team's domain by name; undefined when the team has none. */
 export const findDomainByName = async (deps: Deps, teamId: string, name: string): Promise<Domain | undefined> => {
   const guard = await getItem(deps, keys.domain.nameGuard(teamId, name), false);
   if (!guard) return undefined;

@@ -4,7 +4,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems } from '../../table/ops.ts';
-import { reserveQuota } from '../quotas/reserve-quota.ts';
+import { quotaOnlyCounts, reserveQuota } from '../quotas/reserve-quota.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import type { PreparedEmail } from './prepare-email.ts';
 import { waitingKeys, type EmailItem, type SendJob } from './email.ts';
@@ -71,18 +71,26 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
 
 /**
  * Stores accepted emails and hands them to the pipeline: counts the quota, puts large content in
- * the content store, writes the email items (one write each, plus attachment chunks), then queues the immediate ones (one message
- * each) and schedules the others. An email stored but not yet queued is re-queued by the sweeper.
+ * the content store, writes the email items (batch writes in parallel chunks, plus attachment
+ * chunks), then queues the immediate ones (ten to a queue request) and schedules the others. An
+ * email stored but not yet queued is re-queued by the sweeper. Nothing is written before the
+ * caller's request-rate count is in. Where the quota only counts (self-hosted), the count and the
+ * items are written in the same round trip.
  */
 export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
   if (prepared.length === 0) return [];
-  const admissions = await reserveQuota(deps, caller.team, prepared.length);
+  await caller.admitted;
+  const counting = reserveQuota(deps, caller.team, prepared.length);
+  const admissions = quotaOnlyCounts(deps) ? prepared.map(() => 'send' as const) : await counting;
   const built = await Promise.all(prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued')));
   // email.scheduled is stored with the email it describes (same batch write).
   const scheduledEvents = built.filter((b) => b.email.status === 'scheduled').map((b) => eventItem(deps, caller.team.id, 'email.scheduled', emailEventData(b.email)));
   // email.suppressed, one per recipient left out for being on the suppression list, likewise.
   const suppressedEvents = built.flatMap((b, i) => (prepared[i]!.suppressed ?? []).map((s) => eventItem(deps, caller.team.id, 'email.suppressed', suppressedEventData(b.email, s.address, s.origin))));
-  await batchWriteItems(deps, { put: [...built.flatMap((b) => b.items), ...scheduledEvents.map((e) => e.item), ...suppressedEvents.map((e) => e.item)] });
+  await Promise.all([
+    counting,
+    batchWriteItems(deps, { put: [...built.flatMap((b) => b.items), ...scheduledEvents.map((e) => e.item), ...suppressedEvents.map((e) => e.item)] }),
+  ]);
   const emails = built.map((b) => b.email);
   await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
   deps.metrics.addMetric('EmailsAccepted', 'Count', emails.length);

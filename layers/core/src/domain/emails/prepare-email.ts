@@ -4,8 +4,8 @@ import { ApiError, validationError } from '../../errors/api-error.ts';
 import type { ResolvedEmail } from '../../schemas/emails.ts';
 import { PLANS } from '../teams/plans.ts';
 import { MAX_RECIPIENTS } from '../../limits.ts';
-import { findDomainByName, type Domain } from '../domains/domain.ts';
-import { findSuppressed, type SuppressionOrigin } from '../suppressions/suppression-store.ts';
+import { findSendingDomain, type Domain } from '../domains/domain.ts';
+import { findSuppressed, suppressionLookup, type SuppressionLookup, type SuppressionOrigin } from '../suppressions/suppression-store.ts';
 import { topicOptOuts } from '../audience/topic-opt-outs.ts';
 import { parseMailbox, parseMailboxList, type Mailbox } from './rules/addresses.ts';
 import { assertNotDisguised } from './rules/lookalikes.ts';
@@ -41,13 +41,19 @@ export interface PreparedEmail {
   readonly suppressed?: readonly { readonly address: string; readonly origin: SuppressionOrigin }[];
 }
 
-/** Per-call lookups shared by the items of a batch. */
-export type DomainCache = Map<string, Promise<Domain | undefined>>;
+/** The lookups of one call, shared by the items of a batch: sending domains by name, and one batched suppression read. */
+export interface SendLookups {
+  readonly domains: Map<string, Promise<Domain | undefined>>;
+  readonly suppressions: SuppressionLookup;
+}
 
-const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, cache: DomainCache): Promise<Domain> => {
+/** Fresh lookups for one call of `caller`. */
+export const sendLookups = (deps: Deps, caller: Caller): SendLookups => ({ domains: new Map(), suppressions: suppressionLookup(deps, caller.team.id) });
+
+const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups: SendLookups): Promise<Domain> => {
   const name = from.address.split('@')[1]!.toLowerCase();
-  let found = cache.get(name);
-  if (!found) cache.set(name, (found = findDomainByName(deps, caller.team.id, name)));
+  let found = lookups.domains.get(name);
+  if (!found) lookups.domains.set(name, (found = findSendingDomain(deps, caller.team.id, name)));
   const domain = await found;
   if (caller.domainId && domain?.id !== caller.domainId) {
     throw new ApiError('restricted_api_key', `This API key may only send from its own domain; ${name} is not it.`);
@@ -64,7 +70,7 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, cache: D
  * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored. The
  * team-level refusals (suspension, pause) are the caller's, checked once per call (admitSender).
  */
-export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEmail, cache: DomainCache = new Map()): Promise<PreparedEmail> => {
+export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEmail, lookups: SendLookups = sendLookups(deps, caller)): Promise<PreparedEmail> => {
   const from = parseMailbox(input.from, 'from');
   let to = parseMailboxList(input.to, 'to');
   let cc = parseMailboxList(input.cc, 'cc');
@@ -83,8 +89,8 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
   const everyone = [...to, ...cc, ...bcc].map((m) => m.address);
   // The domain, suppression and topic lookups are independent: one round trip of latency.
   const [domain, suppressed, optedOut] = await Promise.all([
-    sendingDomain(deps, caller, from, cache),
-    findSuppressed(deps, caller.team.id, everyone, { withTopic: topicId !== null }),
+    sendingDomain(deps, caller, from, lookups),
+    findSuppressed(deps, caller.team.id, everyone, { withTopic: topicId !== null, lookup: lookups.suppressions }),
     topicId ? topicOptOuts(deps, caller.team.id, topicId, everyone) : Promise.resolve(new Set<string>()),
   ]);
   if (!optedOut) throw validationError(`\`topic_id\`: this team has no topic ${topicId}.`);

@@ -6,7 +6,7 @@ import { SendEmailRequest } from '../../schemas/emails.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch } from '../batch.ts';
 import { assertSendingAllowed } from '../deliverability/guardrail.ts';
-import { prepareEmail, type DomainCache } from './prepare-email.ts';
+import { prepareEmail, sendLookups } from './prepare-email.ts';
 import { acceptEmails } from './accept-emails.ts';
 import { validateMessageId } from './rules/headers.ts';
 import { applyTemplate, type TemplateCache } from '../templates/apply-template.ts';
@@ -34,15 +34,16 @@ export const sendEmail = async (deps: Deps, caller: Caller, input: SendEmailRequ
 
 /**
  * POST /emails/batch under the batch-validation rule (domain/batch.ts): team-level refusals
- * (suspension, pause, quota) answer once for the whole call; item errors go by index.
+ * (suspension, pause, quota) answer once for the whole call; item errors go by index. The items
+ * are checked together: one domain read per sending domain, their suppression reads gathered.
  */
 export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unknown[], mode: BatchMode) => {
   await admitSender(deps, caller);
-  const cache: DomainCache = new Map();
+  const lookups = sendLookups(deps, caller);
   const templates: TemplateCache = new Map();
   const { valid, errors } = await checkBatch(items, mode, async (raw) => {
     try {
-      return await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), cache);
+      return await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), lookups);
     } catch (error) {
       // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
       if (isApiError(error) && error.name === 'all_recipients_suppressed') throw new ApiError('validation_error', error.message);

@@ -55,6 +55,9 @@ const monthlyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total:
   }
 };
 
+/** True where reserving only counts (self-hosted: no plan applies), so every email is admitted whatever the count says. */
+export const quotaOnlyCounts = (deps: Deps): boolean => !deps.config.CLOUD;
+
 /**
  * Counts `n` accepted emails against the team's quota (one atomic write) and says how each goes.
  * A batch is accepted or refused whole. Self-hosted deployments only count (for /usage).
@@ -63,7 +66,7 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
   const cal = calendarOf(deps.clock.now());
   const dayTtl = Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS;
   const send = (): Admission[] => Array.from({ length: n }, () => 'send');
-  if (!deps.config.CLOUD) {
+  if (quotaOnlyCounts(deps)) {
     await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
     return send();
   }

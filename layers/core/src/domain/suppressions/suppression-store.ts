@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems, getItem, transact } from '../../table/ops.ts';
@@ -73,16 +74,38 @@ export const getSuppressionByAddress = async (deps: Deps, teamId: string, email:
   return item ? suppressionFromItem(item) : undefined;
 };
 
+/** What a send's suppression check reads: the entry's origin per lower-cased address, or undefined (not listed). */
+export type SuppressionLookup = (emails: readonly string[]) => Promise<ReadonlyMap<string, SuppressionOrigin>>;
+
+/**
+ * A suppression lookup that gathers the addresses asked for in the same tick into one batch read
+ * (100 addresses a request): the items of a batch send are checked together, not one read each.
+ */
+export const suppressionLookup = (deps: Deps, teamId: string): SuppressionLookup => {
+  const loader = new DataLoader<string, SuppressionOrigin | undefined>(async (addresses) => {
+    const rows = await batchGetItems(deps, addresses.map((e) => keys.suppression.byAddress(teamId, e)));
+    const origins = new Map(rows.map((r) => [r.email as string, r.origin as SuppressionOrigin]));
+    return addresses.map((a) => origins.get(a));
+  }, { maxBatchSize: 100 });
+  return async (emails) => {
+    const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
+    const origins = await loader.loadMany(unique);
+    const found = new Map<string, SuppressionOrigin>();
+    unique.forEach((address, i) => {
+      const origin = origins[i];
+      if (origin instanceof Error) throw origin;
+      if (origin) found.set(address, origin);
+    });
+    return found;
+  };
+};
+
 /**
  * The addresses among `emails` that a send must not reach (spec §2 Suppression): bounce,
  * complaint and manual entries always count; unsubscribe entries only when the send has a topic.
- * One batch read per 100 addresses.
+ * One batch read per 100 addresses; `lookup` shares the reads of one call's sends.
  */
-export const findSuppressed = async (deps: Deps, teamId: string, emails: readonly string[], options: { withTopic: boolean }): Promise<Map<string, SuppressionOrigin>> => {
-  const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
-  const found = new Map<string, SuppressionOrigin>();
-  for (const row of await batchGetItems(deps, unique.map((e) => keys.suppression.byAddress(teamId, e)))) {
-    if (row.origin !== 'unsubscribe' || options.withTopic) found.set(row.email, row.origin);
-  }
-  return found;
+export const findSuppressed = async (deps: Deps, teamId: string, emails: readonly string[], options: { withTopic: boolean; lookup?: SuppressionLookup }): Promise<Map<string, SuppressionOrigin>> => {
+  const origins = await (options.lookup ?? suppressionLookup(deps, teamId))(emails);
+  return new Map([...origins].filter(([, origin]) => origin !== 'unsubscribe' || options.withTopic));
 };

@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
+import { cachedItem } from '../../table/item-cache.ts';
 import type { PlanName } from './plans.ts';
 
 /** A team: the tenant every resource belongs to. */
@@ -32,6 +33,12 @@ export const teamFromItem = (item: Record<string, any>): Team => ({
   paymentBlocked: item.payment_blocked === true,
   ownerEmails: item.owner_emails ?? [],
 });
+
+/** A team as the request path reads it: from this process's copy while it is fresh (table/item-cache.ts). */
+export const getCachedTeam = async (deps: Deps, teamId: string): Promise<Team | undefined> => {
+  const item = await cachedItem(deps, keys.team.item(teamId));
+  return item ? teamFromItem(item) : undefined;
+};
 
 /** Reads a team by id; undefined when there is none. */
 export const getTeam = async (deps: Deps, teamId: string): Promise<Team | undefined> => {
