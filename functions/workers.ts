@@ -70,8 +70,8 @@ export interface TimerEntry {
 
 /** Every worker. */
 export const WORKERS: readonly WorkerEntry[] = [
-  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
-  { name: 'send-broadcast-email', queue: 'broadcast', entry: 'workers/send-broadcast-email.worker', batchSize: 10, needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
+  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, concurrency: 16, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
+  { name: 'send-broadcast-email', queue: 'broadcast', entry: 'workers/send-broadcast-email.worker', batchSize: 10, concurrency: 8, needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
   { name: 'broadcast-fanout', queue: 'fanout', entry: 'workers/broadcast-fanout.worker', batchSize: 1, needs: { queues: ['broadcast', 'fanout', 'events'], scheduler: true, contentStore: true } },
   { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
   { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },

@@ -68,8 +68,8 @@ export const benchBroadcastSimulated = async (base: Deps, options: { contacts: n
       const arrivals = poisson(random, transactional);
       const attempts = shuffle([...Array.from({ length: due }, () => 'b' as const), ...Array.from({ length: arrivals }, () => 't' as const)], random);
       const outcomes = await Promise.all(attempts.map(async (kind) => kind === 'b'
-        ? { kind, ok: await takeBroadcastSlot(deps, lineRegion, perSecond) }
-        : { kind, booked: (await takeSendSlot(deps, lineRegion)).second - second }));
+        ? { kind, ok: (await takeBroadcastSlot(deps, lineRegion, perSecond)) !== undefined }
+        : { kind, booked: Math.floor((await takeSendSlot(deps, lineRegion)).at / 1000) - second }));
       waiting = 0;
       for (const o of outcomes) {
         if (o.kind === 't') txDelays.push((o as { booked: number }).booked);

@@ -22,7 +22,9 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
-import { takeSendSlot } from '@mailstack/core/table/send-slots';
+import { awaitProviderWindow, placeInstant, takeSendSlot } from '@mailstack/core/table/send-slots';
+import { WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
+import { busiestSecond, type RateWindow } from '../lib/local/stand-ins/ses.ts';
 import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
 import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
@@ -38,6 +40,8 @@ const SMTP_MESSAGES = Number(process.env.BENCH_SMTP ?? 200);
 const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 10_000);
 const PACED = Number(process.env.BENCH_PACED ?? 30 * RATE);
 const PACING_SENDERS = 20;
+/** Batches of 100 drained with the stand-in holding the rate over sliding seconds. */
+const SLIDING_BATCHES = Number(process.env.BENCH_SLIDING_BATCHES ?? 4);
 /** Contacts of the broadcast run (its send pace is the bench's provider rate: 70% of 14/s). */
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
@@ -123,14 +127,37 @@ try {
     const relayOne = await relayRun(1);
     const relayTen = await relayRun(10);
 
-    // 3. The provider rate: workers drain everything against the stand-in's enforced rate.
-    const sentBefore = host.provider.accepted;
-    const t2 = performance.now();
-    host.startWorkers();
-    const deadline = Date.now() + 5 * 60_000;
-    while (host.provider.accepted - sentBefore < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const drainSeconds = (performance.now() - t2) / 1000;
-    const achieved = (host.provider.accepted - sentBefore) / drainSeconds;
+    // 3. The provider rate: workers drain everything against the stand-in's enforced rate, held per
+    // calendar second; then more batches drained with the stand-in holding every sliding second.
+    const drain = async (window: RateWindow, produce: () => Promise<number>) => {
+      host.provider.window = window;
+      const from = { accepted: host.provider.accepted, throttled: host.provider.throttled, admitted: host.provider.admittedAt.length, late: deps.counters.sendLateMs.length };
+      const t2 = performance.now();
+      host.startWorkers();
+      const expected = await produce();
+      const deadline = Date.now() + 5 * 60_000;
+      while (host.provider.accepted - from.accepted < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const seconds = (performance.now() - t2) / 1000;
+      const times = host.provider.admittedAt.slice(from.admitted);
+      const steady = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
+      const late = deps.counters.sendLateMs.slice(from.late).sort((a, b) => a - b);
+      return {
+        sends: host.provider.accepted - from.accepted, seconds, steady, throttled: host.provider.throttled - from.throttled,
+        calendar: busiestSecond(times, 'calendar'), sliding: busiestSecond(times, 'sliding'), lateP50: pct(late, 50), lateP99: pct(late, 99),
+      };
+    };
+    const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
+      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms`;
+    const calendarRun = await drain('calendar', async () => ids.length);
+    // The workers run on: these sends queue behind nothing and go out as they are accepted.
+    const slidingRun = await drain('sliding', async () => {
+      for (let b = 0; b < SLIDING_BATCHES; b++) {
+        const out = await resend.batch.send(Array.from({ length: 100 }, (_, i) => email(30_000 + b * 100 + i)));
+        if (out.error) throw new Error(`batch failed: ${out.error.message}`);
+        ids.push(...out.data!.data.map((d) => d.id));
+      }
+      return SLIDING_BATCHES * 100;
+    });
     await new Promise((r) => setTimeout(r, 2000));
     const statuses = new Map<string, number>();
     for (const id of ids) {
@@ -141,7 +168,8 @@ try {
     console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
     console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
     console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
-    console.log(`provider            ${host.provider.accepted - sentBefore} sends in ${drainSeconds.toFixed(1)} s: ${achieved.toFixed(2)}/s against ${RATE}/s configured (${((achieved / RATE) * 100).toFixed(1)}%), ${host.provider.throttled} throttled by the stand-in`);
+    console.log(providerLine('calendar', calendarRun));
+    console.log(providerLine('sliding', slidingRun));
     console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
   }
 
@@ -153,41 +181,41 @@ try {
 
   // 3b. The pacing alone, apart from how fast this machine runs the whole pipeline: a backlog of
   // PACED sends drained by PACING_SENDERS concurrent senders (the send worker's default
-  // maxConcurrency × batch size), each taking a place in the send line as the send worker does.
-  // A place in a later second is booked: that job comes back then (as the queue's DelaySeconds
-  // brings it back) and sends without asking again. Each send is counted in the second of its
-  // place (the first and last are partial), and how late after that second began it went out.
+  // maxConcurrency × batch size), each taking a place in the send line and its provider window as
+  // the send worker does. A place more than 2 s ahead goes back (as the queue's DelaySeconds
+  // brings a job back, early) and is kept; each call is timed when it would go to the provider.
   if (runs('pacing')) {
     const region = `bench-${Date.now()}`;
-    const ready: { second?: number }[] = Array.from({ length: PACED }, () => ({}));
-    const sends: { second: number; lateMs: number }[] = [];
+    const ready: { place?: number }[] = Array.from({ length: PACED }, () => ({}));
+    const calls: { at: number; lateMs: number }[] = [];
     let booked = 0;
     const sender = async (): Promise<void> => {
-      while (sends.length < PACED) {
+      while (calls.length < PACED) {
         const job = ready.shift();
         if (!job) { await new Promise((r) => setTimeout(r, 5)); continue; }
-        let second = job.second;
-        if (second === undefined) {
+        let place = job.place;
+        if (place === undefined) {
           const slot = await takeSendSlot(deps, region);
-          if (!slot.granted) {
+          if (slot.at - Date.now() > WAIT_IN_WORKER_MS) {
             booked++;
-            setTimeout(() => ready.push({ second: slot.second }), Math.max(0, slot.second * 1000 - Date.now()));
+            setTimeout(() => ready.push({ place: slot.place }), Math.max(0, Math.ceil((slot.at - Date.now() - WAIT_IN_WORKER_MS) / 1000) * 1000));
             continue;
           }
-          second = slot.second;
+          place = slot.place;
         }
-        sends.push({ second, lateMs: Date.now() - second * 1000 });
+        const hold = await awaitProviderWindow(deps, region, place, WAIT_IN_WORKER_MS);
+        if (hold.kind === 'later') { setTimeout(() => ready.push({ place }), Math.max(0, hold.at - Date.now() - WAIT_IN_WORKER_MS)); continue; }
+        const now = Date.now();
+        calls.push({ at: now, lateMs: now - placeInstant(place, RATE) });
       }
     };
     await Promise.all(Array.from({ length: PACING_SENDERS }, sender));
-    const perSecond = new Map<number, number>();
-    for (const { second } of sends) perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-    const seconds = [...perSecond.keys()].sort((a, b) => a - b);
-    const full = seconds.slice(1, -1);
-    const pacedRate = full.reduce((n, s) => n + perSecond.get(s)!, 0) / Math.max(1, full.at(-1)! - full[0]! + 1);
-    const busiest = Math.max(...perSecond.values());
-    const late = sends.map((x) => x.lateMs).sort((a, b) => a - b);
-    console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s over ${full.length} full seconds (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest second ${busiest} (${busiest > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead, sent p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms after their second began`);
+    const times = calls.map((c) => c.at).sort((a, b) => a - b);
+    const pacedRate = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
+    const late = calls.map((x) => x.lateMs).sort((a, b) => a - b);
+    const calendar = busiestSecond(times, 'calendar');
+    const sliding = busiestSecond(times, 'sliding');
+    console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s from first to last (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest calendar second ${calendar}, busiest sliding second ${sliding} (${Math.max(calendar, sliding) > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead; calls after their place's instant p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms`);
   }
 
   // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.

@@ -148,7 +148,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     stops.push(() => s3.stop());
 
     const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND);
-    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress });
+    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress, window: (options.env?.PROVIDER_WINDOW ?? process.env.PROVIDER_WINDOW) === 'sliding' ? 'sliding' : 'calendar' });
     stops.push(() => ses.stop());
 
     const httpServer = createApiServer(resolve(ROOT, 'functions'));

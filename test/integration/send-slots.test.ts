@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { readConfig } from '@mailstack/core/runtime/config';
-import { takeSendSlot } from '@mailstack/core/table/send-slots';
+import { type Place, firstFreeInstant, holdProviderWindow, placeInstant, placeSpacingMs, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
-import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
+import { deliverEmail, WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import type { SendJob } from '@mailstack/core/domain/emails/email';
 import type { QueueMessage } from '@mailstack/core/ports/queue';
@@ -14,49 +14,93 @@ import { keys } from '@mailstack/core/table/keys';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
+/** The most instants of `times` within any span of `ms`. */
+const busiest = (times: readonly number[], ms: number): number => {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j]! - sorted[i]! >= ms) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+};
+
 describe('the send line', () => {
   const at = (now: number) => createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '3' }), { clock: { now: () => now } });
 
-  it('reads a slot only at the rate it was counted in: a sender at another rate does not push this line into the future', async () => {
+  it('reads a place only at the rate it was counted in: a sender at another rate does not push this line into the future', async () => {
     const now = 1_700_000_000_500;
     const region = `test-${randomUUID()}`;
     const fast = createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '5000' }), { clock: { now: () => now } });
-    for (let i = 0; i < 20; i++) expect((await takeSendSlot(fast, region)).granted).toBe(true);
-    expect(await takeSendSlot(at(now), region)).toEqual({ granted: true, second: Math.floor(now / 1000), retryInSeconds: 0 });
+    for (let i = 0; i < 20; i++) await takeSendSlot(fast, region);
+    const place = await takeSendSlot(at(now), region);
+    expect(place.at - now).toBeGreaterThanOrEqual(0);
+    expect(place.at - now).toBeLessThan(placeSpacingMs(3));
   });
 
-  it('grants the provider rate per second and region, books every later place in order, and never waits', async () => {
+  it('hands out places in order at the rate, never more than the rate within any second, and never waits', async () => {
     const now = 1_700_000_000_500;
-    const second = Math.floor(now / 1000);
     const region = `test-${randomUUID()}`;
     const started = Date.now();
-    const first = [];
+    const first: Place[] = [];
     for (let i = 0; i < 10; i++) first.push(await takeSendSlot(at(now), region));
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(first.filter((o) => o.granted)).toHaveLength(3);
-    expect(first.map((o) => o.second - second)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2, 3]);
-    expect(first.slice(3).map((o) => o.retryInSeconds)).toEqual([1, 1, 1, 2, 2, 2, 3]);
+    expect(first.map((p) => p.place - first[0]!.place)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(first[0]!.at).toBeGreaterThanOrEqual(now);
+    expect(first[9]!.at - now).toBeGreaterThanOrEqual(3_000);
 
-    // Concurrent senders a second later: the booked places hold, nobody jumps the line, and no
-    // second holds more than the rate.
+    // Concurrent senders a second later: the booked places hold, nobody jumps the line, no place
+    // is given twice, and no second (calendar or sliding) holds more than the rate.
     const later = await Promise.all(Array.from({ length: 12 }, () => takeSendSlot(at(now + 1000), region)));
-    expect(later.filter((o) => o.granted)).toEqual([]);
-    const perSecond = new Map<number, number>();
-    for (const o of [...first, ...later]) perSecond.set(o.second, (perSecond.get(o.second) ?? 0) + 1);
-    expect([...perSecond.entries()].sort((a, b) => a[0] - b[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((k) => [second + k, k < 7 ? 3 : 1]));
+    const places = [...first, ...later].map((p) => p.place).sort((a, b) => a - b);
+    expect(places).toEqual(Array.from({ length: 22 }, (_, i) => first[0]!.place + i));
+    expect(busiest([...first, ...later].map((p) => p.at), 1000)).toBe(3);
   });
 
-  it('restarts at the current second once the line has emptied', async () => {
+  it('restarts at the current instant once the line has emptied', async () => {
     const now = 1_700_000_100_200;
     const region = `test-${randomUUID()}`;
     for (let i = 0; i < 5; i++) await takeSendSlot(at(now), region);
     const idle = await takeSendSlot(at(now + 60_000), region);
-    expect(idle).toEqual({ granted: true, second: Math.floor((now + 60_000) / 1000), retryInSeconds: 0 });
+    expect(idle.at - (now + 60_000)).toBeGreaterThanOrEqual(0);
+    expect(idle.at - (now + 60_000)).toBeLessThan(placeSpacingMs(3));
+  });
+});
+
+describe('the call log', () => {
+  it('plans a call at its place when the last second allows, else at the first instant a call leaves the window', () => {
+    const span = 1000 + WINDOW_MARGIN_MS;
+    expect(firstFreeInstant([], 2, 500)).toBe(500);
+    expect(firstFreeInstant([100, 200], 3, 300)).toBe(300);
+    // Two calls within the span at a rate of 2: the third waits for the first to leave it.
+    expect(firstFreeInstant([100, 200], 2, 300)).toBe(100 + span);
+    // A gap between planned calls is used when it keeps every span within the rate.
+    expect(firstFreeInstant([0, 2_000], 2, 900)).toBe(900);
+    // No gap that would put three calls within a span: the first instant every span holds two.
+    expect(firstFreeInstant([0, 500, 1_200], 2, 600)).toBe(500 + span);
+  });
+
+  it('never plans more calls than the rate within any second, however late the calls come, and gives back a plan that could not go', async () => {
+    const base = testDeps();
+    const now = Date.now();
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 3 }, { clock: { now: () => now } });
+    const region = `test-${randomUUID()}`;
+    // Ten calls whose places are all due (late jobs), planned at once.
+    const holds = await Promise.all(Array.from({ length: 10 }, (_, i) => holdProviderWindow(deps, region, i, 10_000)));
+    const planned = holds.map((h) => { expect(h.kind).toBe('held'); return h.at; });
+    expect(Math.max(...planned) - now).toBeGreaterThanOrEqual(3 * 1000);
+    expect(busiest(planned, 1000 + WINDOW_MARGIN_MS)).toBe(3);
+    // Past the horizon: not planned, a later instant to come back for.
+    expect((await holdProviderWindow(deps, region, 10, 1_000)).kind).toBe('later');
+    // A call that missed its instant gives it back: the next plan takes it.
+    const missed = planned.sort((a, b) => a - b)[0]!;
+    const again = await holdProviderWindow(deps, region, 11, 10_000, missed);
+    expect(again).toEqual({ kind: 'held', at: missed });
   });
 });
 
 describe('a send waiting for its place', () => {
-  it('books a later place when its second is full, comes back then and sends without asking again; its due time moves to that place, so the sweeper leaves it alone until then', async () => {
+  it('books a place further ahead than it waits in the worker, comes back before it and sends then without asking again; its due time moves to that place, so the sweeper leaves it alone until then', async () => {
     const t = await sendingTeam();
     const base = testDeps();
     const clock = { ms: Date.now() };
@@ -71,24 +115,34 @@ describe('a send waiting for its place', () => {
     // The team's domain in a region of its own: this test's line only.
     const prepared = await prepareEmail(deps, caller, { from: t.from, to: 'delivered@resend.dev', subject: 'line', text: 'x' });
     const region = `line-${randomUUID()}`;
-    const [a, b] = await acceptEmails(deps, caller, [0, 1].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })));
+    const emails = await acceptEmails(deps, caller, [0, 1, 2, 3].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })));
     queued.splice(0);
-    const second = Math.floor(clock.ms / 1000);
 
-    expect(await deliverEmail(deps, { teamId: t.team.id, emailId: a!.id })).toEqual({ kind: 'done' });
-    const waiting = await deliverEmail(deps, { teamId: t.team.id, emailId: b!.id });
-    expect(waiting).toEqual({ kind: 'retry', delaySeconds: 1, job: { teamId: t.team.id, emailId: b!.id, slotSecond: second + 1 } });
-    expect(sent).toEqual([a!.id]);
-    const item = await getItem(deps, keys.email.item(t.team.id, b!.id));
-    expect(item).toMatchObject({ status: 'queued', attempts: 0, gsi3sk: `${new Date((second + 1) * 1000).toISOString()}#${b!.id}` });
+    // At one place a second, the first places are within the worker's wait (this clock does not
+    // wait: the sends go at once); a place further ahead goes back on the queue, booked.
+    let waiting: Awaited<ReturnType<typeof deliverEmail>> | undefined;
+    for (const e of emails) {
+      const outcome = await deliverEmail(deps, { teamId: t.team.id, emailId: e!.id });
+      if (outcome.kind === 'retry') { waiting = outcome; break; }
+      expect(outcome).toEqual({ kind: 'done' });
+    }
+    if (waiting?.kind !== 'retry') throw new Error('expected a booked place');
+    const booked = waiting.job;
+    expect(booked.place).toBeTypeOf('number');
+    const due = placeInstant(booked.place!, 1);
+    expect(due - clock.ms).toBeGreaterThan(WAIT_IN_WORKER_MS);
+    // It comes back before its place, never after (the queue's delays are whole seconds).
+    expect(clock.ms + waiting.delaySeconds * 1000).toBeLessThanOrEqual(due);
+    expect(sent).not.toContain(booked.emailId);
+    const item = await getItem(deps, keys.email.item(t.team.id, booked.emailId));
+    expect(item).toMatchObject({ status: 'queued', attempts: 0, gsi3sk: `${new Date(due).toISOString()}#${booked.emailId}` });
 
-    // Back early (the queue's delay is capped): it waits again, booking nothing new.
-    if (waiting.kind !== 'retry') throw new Error('expected a retry');
-    expect(await deliverEmail(deps, waiting.job)).toEqual({ kind: 'retry', delaySeconds: 1, job: waiting.job });
-    // In its second it sends, and the next place in the line is still the one after it.
-    clock.ms = (second + 1) * 1000 + 10;
-    expect(await deliverEmail(deps, waiting.job)).toEqual({ kind: 'done' });
-    expect(sent).toEqual([a!.id, b!.id]);
-    expect((await takeSendSlot(deps, region)).second).toBe(second + 2);
+    // Back early: it waits again, booking nothing new.
+    expect(await deliverEmail(deps, booked)).toEqual({ kind: 'retry', delaySeconds: waiting.delaySeconds, job: booked });
+    // Back within the worker's wait of its place, it sends, and the next place in the line is still the one after it.
+    clock.ms = due - 500;
+    expect(await deliverEmail(deps, booked)).toEqual({ kind: 'done' });
+    expect(sent).toContain(booked.emailId);
+    expect((await takeSendSlot(deps, region)).place).toBe(booked.place! + 1);
   });
 });

@@ -2,7 +2,10 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { installInboxPage } from './inbox-page.ts';
+import { freePort } from '../ports.ts';
+import type { GateMessage, GateOptions } from './rate-gate.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -40,12 +43,40 @@ interface Identity {
   verificationRequested: boolean;
 }
 
+/**
+ * How the stand-in holds the provider rate: per calendar second (as SES counts its quota), or
+ * over every sliding one-second window (no second, however placed, holds more than the rate).
+ */
+export type RateWindow = 'calendar' | 'sliding';
+
 /** What the stand-in counts: sends accepted and throttled, and when it accepted each email (by its email_id tag). */
 export interface ProviderStats {
   accepted: number;
   throttled: number;
   readonly acceptedAt: Map<string, number>;
+  /** When each admitted send arrived (epoch ms, the last 100,000), for the busiest-second figures. */
+  readonly admittedAt: number[];
+  /** When the rate gate admitted each email (by its email_id tag): its call's arrival. */
+  readonly arrivedAt: Map<string, number>;
+  /** The window the rate is held over; may be changed while running. */
+  window: RateWindow;
 }
+
+/** The most sends any one-second window holds: calendar seconds, or every sliding window, of `times` (epoch ms). */
+export const busiestSecond = (times: readonly number[], window: RateWindow): number => {
+  const sorted = [...times].sort((a, b) => a - b);
+  if (window === 'calendar') {
+    const perSecond = new Map<number, number>();
+    for (const t of sorted) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+    return Math.max(0, ...perSecond.values());
+  }
+  let most = 0;
+  for (let lo = 0, hi = 0; hi < sorted.length; hi++) {
+    while (sorted[hi]! - sorted[lo]! >= 1000) lo++;
+    most = Math.max(most, hi - lo + 1);
+  }
+  return most;
+};
 
 /** Options of the SES stand-in. */
 export interface SesStandInOptions {
@@ -57,6 +88,8 @@ export interface SesStandInOptions {
   readonly stateFile?: string | undefined;
   /** Sends allowed per second; beyond it SendEmail answers 429 TooManyRequestsException as SES does. */
   readonly ratePerSecond: number;
+  /** The window the rate is held over. @default - 'calendar' */
+  readonly window?: RateWindow;
   /** The address the inbox page listens on. @default - 127.0.0.1 */
   readonly inboxAddress?: string | undefined;
   /** Which events to notify: every outcome of the simulator (default), or only Send (large test runs). */
@@ -140,8 +173,10 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
 export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; setInboundHandoff: (handoff: InboundHandoff) => void; stats: ProviderStats }> => {
   let sink: EventsSink | undefined;
   let handoff: InboundHandoff | undefined;
-  const stats: ProviderStats = { accepted: 0, throttled: 0, acceptedAt: new Map() };
-  let window = { second: 0, count: 0 };
+  // The rate is held by a gate in a worker thread in front of this server (rate-gate.ts), which
+  // times each SendEmail as it arrives, whatever this process is busy with.
+  const gate = await startRateGate({ port: options.port, target: await freePort(), ratePerSecond: options.ratePerSecond, window: options.window ?? 'calendar' });
+  const stats = gate.stats;
   const notify = (event: unknown) => {
     if (!sink) return;
     const envelope = { Type: 'Notification', MessageId: randomBytes(16).toString('hex'), TopicArn: LOCAL_EVENTS_TOPIC_ARN, Message: JSON.stringify(event), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
@@ -197,14 +232,6 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
     // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
-    if (isSend) {
-      const second = Math.floor(Date.now() / 1000);
-      if (window.second !== second) window = { second, count: 0 };
-      if (++window.count > options.ratePerSecond) {
-        stats.throttled++;
-        return send(res, 429, { message: 'Maximum sending rate exceeded.' }, 'TooManyRequestsException');
-      }
-    }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -245,7 +272,41 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
     upstream.on('error', (error) => send(res, 502, { message: error.message }, 'InternalFailure'));
     upstream.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(gate.target, '127.0.0.1', resolve));
   const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections?.(); s.close(() => resolve()); });
-  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, setInboundHandoff: (h) => { handoff = h; }, stop: async () => { await close(server); await close(inbox); } };
+  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, setInboundHandoff: (h) => { handoff = h; }, stop: async () => { await gate.stop(); await close(server); await close(inbox); } };
+};
+
+/**
+ * Starts the rate gate's worker thread on `port`, forwarding to `target`; its stats follow the
+ * gate's messages, and setting `stats.window` tells the gate.
+ */
+const startRateGate = async (gateOptions: GateOptions): Promise<{ stats: ProviderStats; target: number; stop: () => Promise<void> }> => {
+  let window = gateOptions.window;
+  // The worker loads the gate's TypeScript through tsx, as this host's own modules are loaded.
+  const url = new URL('./rate-gate.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`, { eval: true, workerData: gateOptions });
+  const stats: ProviderStats = {
+    accepted: 0,
+    throttled: 0,
+    acceptedAt: new Map(),
+    admittedAt: [],
+    arrivedAt: new Map(),
+    get window() { return window; },
+    set window(next) { window = next; worker.postMessage({ window: next }); },
+  };
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: GateMessage) => {
+      if ('listening' in m) resolve();
+      else if ('admitted' in m) {
+        if (stats.admittedAt.push(m.admitted) > 100_000) stats.admittedAt.shift();
+        if (m.emailId) stats.arrivedAt.set(m.emailId, m.admitted);
+      }
+      else if ('throttled' in m) stats.throttled++;
+      else reject(new Error(`the SES stand-in's rate gate could not start: ${m.error}`));
+    });
+    worker.on('error', reject);
+  });
+  worker.unref();
+  return { stats, target: gateOptions.target, stop: async () => { await worker.terminate(); } };
 };

@@ -7,10 +7,16 @@ export interface OutgoingMessage {
   readonly raw: Buffer;
   /** Tags the provider echoes in its events, so an event finds its email and team. */
   readonly tags: Readonly<Record<string, string>>;
+  /**
+   * The instant the call was planned for in the send line (its provider window): the transport
+   * lets the call go at that instant, as close to the wire as it can, and not at all when it
+   * could not go within `toleranceMs` of it (TransportError 'missed': nothing was sent).
+   */
+  readonly window?: { readonly at: number; readonly toleranceMs: number };
 }
 
-/** Why the provider refused a message. */
-export type TransportFailure = 'throttled' | 'transient' | 'permanent';
+/** Why the provider refused a message; `missed`: not sent, its planned instant had passed. */
+export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed';
 
 /** A refusal from the provider, classified for the retry policy. */
 export class TransportError extends Error {

@@ -55,7 +55,8 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
- * | provider send line per region & rate | pk PACE#<region>, sk LINE#<rate> (next: second × rate + place)   |
+ * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
+ * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
@@ -169,10 +170,13 @@ export const keys = {
   pacing: {
     /**
      * The line of provider sends in one region at one rate, across every worker: `next` is the next
-     * free slot (epoch second × rate + place in that second), so a slot only means a second at the
-     * rate it was counted in. A changed rate starts its own line rather than misreading the old one.
+     * free place; place p is due at p × the place spacing (send-slots.ts), so a place only means an
+     * instant at the rate it was counted in. A changed rate starts its own line rather than
+     * misreading the old one.
      */
-    line: (region: string, rate: number) => ({ pk: `PACE#${region}`, sk: `LINE#${rate}` }),
+    line: (region: string, rate: number) => ({ pk: `PACE#${region}`, sk: `PLACES#${rate}` }),
+    /** The planned instants of a region's last `rate` provider calls, in order, and their sequence number (`calls`, `seq`). */
+    calls: (region: string, rate: number) => ({ pk: `PACE#${region}#CALLS#${rate}`, sk: 'PACE' }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
     broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },

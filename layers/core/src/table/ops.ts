@@ -3,6 +3,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
 import { TABLE, type IndexName } from './definition.ts';
 import { forgetItems } from './item-cache.ts';
@@ -148,6 +149,26 @@ export const updateItem = (deps: Deps, key: Key, change: Change, when?: Conditio
   const command = new UpdateCommand({ TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW' });
   forgetItems(deps.itemCache, [key]);
   return unlessConditionFails(async () => (await deps.db.send(command)).Attributes ?? {}, undefined);
+};
+
+/**
+ * Changes an item as updateItem does; when `when` does not hold, answers the item as it stood
+ * (DynamoDB returns it with the refusal, so no second read), undefined where there was none.
+ */
+export const updateItemOrRead = async (deps: Deps, key: Key, change: Change, when: Condition): Promise<{ ok: true; item: Item } | { ok: false; item: Item | undefined }> => {
+  const x = new Expression();
+  const UpdateExpression = x.update(change);
+  const command = new UpdateCommand({
+    TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+  forgetItems(deps.itemCache, [key]);
+  try {
+    return { ok: true, item: (await deps.db.send(command)).Attributes ?? {} };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // The refusal carries the item in DynamoDB's own attribute format.
+    return { ok: false, item: error.Item ? unmarshall(error.Item) : undefined };
+  }
 };
 
 /** Deletes an item; false when `when` does not hold. */

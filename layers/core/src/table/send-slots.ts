@@ -1,54 +1,186 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters, updateItem } from './ops.ts';
+import { addToCounters, updateItem, updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
+import { sleepUntil } from '../ports/clock.ts';
 
 /**
- * A place in the line: `granted` when its second has come (send now), else booked in `second`,
- * `retryInSeconds` ahead (the job comes back then and sends without asking again).
+ * The provider's send rate, held against every one-second window, calendar or sliding.
+ *
+ * Two parts. The **line** hands out places in order across every worker (one counter): place p
+ * is due at p × spacing, spacing = (1 s + WINDOW_MARGIN_MS) / rate, so a backlog fills the time
+ * ahead at the rate, in order, and mail accepted later cannot jump it. The **call log** guards the
+ * provider itself: the planned instants of the region's last `rate` calls, in order, and a call is
+ * planned only at or after the last of them and at least 1 s + WINDOW_MARGIN_MS after the one
+ * `rate` calls back, in one conditional write (on the log's sequence number) right before the
+ * call. So no second, calendar or sliding, can hold more than `rate` calls, however late a job
+ * comes back from its queue or a worker runs; and capacity a late job left unused is taken by the
+ * next call ready, so lateness never accumulates.
  */
-export type SlotOutcome = { readonly granted: boolean; readonly second: number; readonly retryInSeconds: number };
 
 /**
- * Takes the next place in the region's line of provider sends, never waiting: the line hands
- * out PROVIDER_RATE_PER_SECOND places per second across every worker (one counter, `next` =
- * epoch second × rate + place). A place in the current second sends now; a later one is booked:
- * the job goes back on the queue until its second, so a backlog fills every second ahead at the
- * rate, in order, and nothing sent later can jump the line. An idle line restarts at this second.
+ * What the log's second is widened by: the difference in the time two calls take to reach the
+ * provider after their instant (the request's own latency jitter). It costs the line
+ * 1 − 1000 / (1000 + margin) of the rate: 0.5%.
  */
-export const takeSendSlot = async (deps: Deps, region: string, broadcastCeiling?: number): Promise<SlotOutcome> => {
+export const WINDOW_MARGIN_MS = 5;
+/** How far after asking for a plan a call is planned: room for the conditional write to come back before the instant. */
+export const HOLD_LEAD_MS = 30;
+/** A call that would go out later than its planned instant by more than this is planned again (it could crowd the calls planned after it). */
+export const CALL_TOLERANCE_MS = 2;
+
+/** Milliseconds between two places of the line at `rate`. */
+export const placeSpacingMs = (rate: number): number => (1000 + WINDOW_MARGIN_MS) / rate;
+
+/** The instant place `place` is due (epoch ms). */
+export const placeInstant = (place: number, rate: number): number => Math.ceil(place * placeSpacingMs(rate));
+
+/** A place in the line and the instant it is due (epoch ms). */
+export interface Place {
+  readonly place: number;
+  readonly at: number;
+}
+
+/** The first place due at or after `now`. */
+const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / placeSpacingMs(rate));
+
+/**
+ * Takes the next place in the region's line, never waiting: the next free one, or, when the line
+ * has fallen behind (no sends lately), the first place due now, unless another sender just
+ * restarted it.
+ */
+export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const nowSecond = Math.floor(deps.clock.now() / 1000);
-  const first = nowSecond * rate;
+  const first = firstPlaceAt(deps.clock.now(), rate);
   const key = keys.pacing.line(region, rate);
   for (;;) {
-    // The usual case under load: the line is at or past this second; take its next place.
+    // The usual case under load: the line is at or past now; take its next place.
     const taken = await updateItem(deps, key, { add: { next: 1 } }, { attr: 'next', ge: first });
-    let slot: number | undefined = taken ? Number(taken.next) - 1 : undefined;
-    // The line fell behind (no sends lately): restart it at this second, unless another sender just did.
-    if (slot === undefined && (await updateItem(deps, key, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] }))) slot = first;
-    if (slot === undefined) continue;
-    const second = Math.floor(slot / rate);
-    return { granted: second <= nowSecond, second, retryInSeconds: Math.max(0, second - nowSecond) };
+    if (taken) return placeOf(Number(taken.next) - 1, rate);
+    if (await updateItem(deps, key, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return placeOf(first, rate);
   }
 };
 
+const placeOf = (place: number, rate: number): Place => ({ place, at: placeInstant(place, rate) });
+
 /**
- * A broadcast send's place: in the current second only, never booked ahead (so transactional
- * mail is never queued behind a broadcast), and only within the broadcast share of that second
- * (a per-second counter with `ceiling`), so the rest of every second stays open to transactional
- * mail while a broadcast runs. False: no place now; the job comes back in a second.
+ * A broadcast send's place: due within the coming second only, never booked further ahead (so
+ * transactional mail is never queued behind a broadcast), and only within the broadcast share of
+ * the current second (a per-second counter with `ceiling`), so the rest of every second stays open
+ * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
  */
-export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<boolean> => {
+export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const nowSecond = Math.floor(deps.clock.now() / 1000);
-  if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return false;
-  const first = nowSecond * rate;
+  const now = deps.clock.now();
+  const nowSecond = Math.floor(now / 1000);
+  if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return undefined;
+  const first = firstPlaceAt(now, rate);
+  const horizon = firstPlaceAt(now + 1000, rate);
   const line = keys.pacing.line(region, rate);
   // Twice: when senders race to restart an idle line, the ones that lose take a place in it after.
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: first + rate }] })) return true;
-    // An idle line (behind this second) restarts here, as a transactional send would restart it.
-    if (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return true;
+    const taken = await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: horizon }] });
+    if (taken) return placeOf(Number(taken.next) - 1, rate);
+    // An idle line (behind now) restarts here, as a transactional send would restart it.
+    if (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return placeOf(first, rate);
   }
-  return false;
+  return undefined;
+};
+
+/** What holding a provider call gave: the instant to call at, or a later instant to come back for. */
+export type Hold = { readonly kind: 'held'; readonly at: number } | { readonly kind: 'later'; readonly at: number };
+
+/** A region's call log as this process last saw it (it tries a plan on it first; a refusal brings the log as it stands). */
+const lastSeen = new Map<string, { readonly seq: number; readonly calls: readonly number[] }>();
+
+/** The span that holds at most `rate` calls: a second and the margin. */
+const SPAN_MS = 1000 + WINDOW_MARGIN_MS;
+
+/** Whether `calls` (ascending) has no `rate + 1` calls within one span. */
+const withinRate = (calls: readonly number[], rate: number): boolean => {
+  for (let i = 0; i + rate < calls.length; i++) if (calls[i + rate]! - calls[i]! < SPAN_MS) return false;
+  return true;
+};
+
+/** `calls` with `at` in its place (ascending). */
+const withCall = (calls: readonly number[], at: number): number[] => {
+  const i = calls.findIndex((c) => c > at);
+  return i < 0 ? [...calls, at] : [...calls.slice(0, i), at, ...calls.slice(i)];
+};
+
+/**
+ * The earliest instant at or after `from` that `calls` (ascending) can take one more call at
+ * within the rate: `from` itself, or the first instant a call leaves a span that is full.
+ */
+export const firstFreeInstant = (calls: readonly number[], rate: number, from: number): number => {
+  for (const candidate of [from, ...calls.map((c) => c + SPAN_MS).filter((c) => c > from)]) {
+    if (withinRate(withCall(calls, candidate), rate)) return candidate;
+  }
+  return Math.max(from, (calls.at(-1) ?? from) + SPAN_MS);
+};
+
+/**
+ * Plans the provider call of `place` in the region's call log: at its instant, or as soon after
+ * as the log allows (up to `horizonMs` from now; past it, `later`). One conditional write on the
+ * log's sequence number records the plan, so two workers never plan against the same log; calls
+ * more than a span in the past leave it. `replacing`: this call's earlier plan, which it gives
+ * back (it could not go out then).
+ */
+export const holdProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const key = keys.pacing.calls(region, rate);
+  const seenKey = `${deps.table}|${key.pk}`;
+  // One plan at a time per process: each starts from the log the last one wrote, so the
+  // conditional write races only other processes.
+  const before = planning.get(seenKey) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => { done = resolve; });
+  planning.set(seenKey, mine);
+  await before;
+  try {
+    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing);
+  } finally {
+    done();
+    if (planning.get(seenKey) === mine) planning.delete(seenKey);
+  }
+};
+
+/** The plan in progress in this process, per call log. */
+const planning = new Map<string, Promise<void>>();
+
+const planCall = async (deps: Deps, key: ReturnType<typeof keys.pacing.calls>, seenKey: string, rate: number, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+  let log = lastSeen.get(seenKey) ?? { seq: 0, calls: [] };
+  for (let attempt = 0; ; attempt++) {
+    const now = deps.clock.now();
+    const kept = log.calls.filter((c, i) => c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i));
+    const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS));
+    if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
+    const calls = withCall(kept, at);
+    const written = await updateItemOrRead(deps, key, { set: { calls, seq: log.seq + 1 } }, log.seq === 0 ? { or: [{ attr: 'seq', absent: true }, { attr: 'seq', eq: 0 }] } : { attr: 'seq', eq: log.seq });
+    if (written.ok) {
+      lastSeen.set(seenKey, { seq: log.seq + 1, calls });
+      return { kind: 'held', at };
+    }
+    log = { seq: Number(written.item?.seq ?? 0), calls: ((written.item?.calls ?? []) as unknown[]).map(Number) };
+    lastSeen.set(seenKey, log);
+  }
+};
+
+/** How long before its instant a call is handed to the transport, which lets it go at the instant itself (MailTransport `window`). */
+export const HANDOFF_MS = 15;
+
+/**
+ * Waits for the provider call of `place`: plans it in the call log, and sleeps until just before
+ * the planned instant (HANDOFF_MS), planning again when woken too late for it. `held`: hand the
+ * call to the transport now, with the instant.
+ */
+export const awaitProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+  let planned = replacing;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned);
+    if (hold.kind !== 'held') return hold;
+    await sleepUntil(deps.clock, hold.at - HANDOFF_MS);
+    if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;
+    planned = hold.at;
+  }
+  return { kind: 'later', at: deps.clock.now() + 1000 };
 };

@@ -35,7 +35,8 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     sqs: new SQSClient(common(config, config.SQS_ENDPOINT)),
     ses: (region: string) => {
       let client = sesByRegion.get(region);
-      if (!client) sesByRegion.set(region, (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region })));
+      // One attempt: a throttled or failed send is retried by the send line, never outside its pacing.
+      if (!client) sesByRegion.set(region, (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, maxAttempts: 1 })));
       return client;
     },
     scheduler: new SchedulerClient({ region: config.AWS_REGION }),

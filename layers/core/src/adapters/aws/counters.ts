@@ -7,7 +7,10 @@ export interface AdapterCounters {
   queueMessages: number;
   /** Queue send requests (a batch of up to ten messages is one). */
   queueRequests: number;
+  /** Messages the provider accepted. */
   providerSends: number;
+  /** How late provider calls went out after their place's instant in the send line (ms; the last 10,000). */
+  readonly sendLateMs: number[];
   /** Content-store objects written and read, and their bytes (large bodies and attachments). */
   contentPuts: number;
   contentPutBytes: number;
@@ -16,7 +19,7 @@ export interface AdapterCounters {
 }
 
 /** A fresh set of counters. */
-export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
+export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, sendLateMs: [], contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {

@@ -104,8 +104,8 @@ export interface EmailItem {
 export interface SendJob {
   readonly teamId: string;
   readonly emailId: string;
-  /** The epoch second of the provider send slot this job booked (pacing): it sends then without asking again. */
-  readonly slotSecond?: number;
+  /** The place in the provider send line this job booked (pacing, table/send-slots.ts): it calls at that place's instant without taking another. */
+  readonly place?: number;
 }
 
 /** The queue an email's send job goes to: broadcast mail has its own, so transactional mail never waits behind it. */

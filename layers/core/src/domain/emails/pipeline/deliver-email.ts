@@ -6,7 +6,7 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
+import { awaitProviderWindow, CALL_TOLERANCE_MS, placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
@@ -61,18 +61,28 @@ const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<strin
 };
 
 /**
- * Gives the claim back. With `bookedSecond` (no send was tried: the job waits for its place in
- * the send line) it also takes back the attempt the claim counted and moves the email's due time
- * to that second, so the sweeper leaves it alone until then.
+ * Gives the claim back. With `bookedAt` (no send was tried: the job waits for its place in the
+ * send line) it also takes back the attempt the claim counted and moves the email's due time to
+ * that instant, so the sweeper leaves it alone until then.
  */
-const release = async (deps: Deps, e: EmailItem, token: string, bookedSecond?: number) => {
-  const waits = bookedSecond !== undefined;
+const release = async (deps: Deps, e: EmailItem, token: string, bookedAt?: number) => {
+  const waits = bookedAt !== undefined;
   await updateItem(deps, keys.email.item(e.team_id, e.id), {
-    set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedSecond * 1000).toISOString()) : {}) },
+    set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedAt).toISOString()) : {}) },
     remove: ['claim_token', 'claimed_until'],
     ...(waits ? { add: { attempts: -1 } } : {}),
   }, heldClaim(token));
 };
+
+/**
+ * The longest a send worker waits in-process for its place's instant; a place further ahead
+ * sends the job back on the queue, to return within this of it (the queue's delays are whole
+ * seconds, so it comes back early, never late).
+ */
+export const WAIT_IN_WORKER_MS = 2_000;
+
+/** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
+const backBefore = (deps: Deps, at: number): number => Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
 
 /**
  * Sends one queued email to the provider exactly once: claims it (so no two workers send it),
@@ -88,39 +98,67 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     if (early > 0) return { kind: 'retry', delaySeconds: early, job };
     if (await broadcastCanceled(deps, e)) return done;
   }
-  const { slotSecond, ...unbooked } = job;
-  const nowSecond = Math.floor(deps.clock.now() / 1000);
-  // A job back before its booked second (the queue's delay is capped at 15 minutes) waits again.
-  if (slotSecond !== undefined && slotSecond > nowSecond) return { kind: 'retry', delaySeconds: slotSecond - nowSecond, job };
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const { place: booked, ...unbooked } = job;
+  // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
+  if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
+    return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
+  }
   const token = await claim(deps, e);
   if (!token) return done;
-  // No waiting for a slot: a place in a later second goes back on the queue, booked, until then.
+  // No long waits for a place: one further ahead goes back on the queue, booked, until then.
+  let place = booked;
   if (e.broadcast_id) {
-    // Broadcast mail sends in the current second within the broadcast share, or comes back in a second.
-    if (!(await takeBroadcastSlot(deps, e.region, broadcastRate(deps.config.PROVIDER_RATE_PER_SECOND)))) {
-      await release(deps, e, token, nowSecond + 1);
+    // Broadcast mail sends within the coming second within the broadcast share, or comes back in a second.
+    const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
+    if (!slot) {
+      await release(deps, e, token, deps.clock.now() + 1000);
       return { kind: 'retry', delaySeconds: 1, job: unbooked };
     }
-  } else if (slotSecond === undefined) {
+    place = slot.place;
+  } else if (place === undefined) {
     const slot = await takeSendSlot(deps, e.region);
-    if (!slot.granted) {
-      await release(deps, e, token, slot.second);
-      // Counted from now, after the writes, so the job comes back within its booked second.
-      return { kind: 'retry', delaySeconds: Math.max(0, slot.second - Math.floor(deps.clock.now() / 1000)), job: { ...unbooked, slotSecond: slot.second } };
+    if (slot.at - deps.clock.now() > WAIT_IN_WORKER_MS) {
+      await release(deps, e, token, slot.at);
+      return { kind: 'retry', delaySeconds: backBefore(deps, slot.at), job: { ...unbooked, place: slot.place } };
     }
+    place = slot.place;
   }
   let providerMessageId: string;
   try {
     // Topic sends and broadcasts carry the service's one-click unsubscribe link (for the first recipient).
     const unsubscribe = e.topic_id || e.broadcast_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
     const raw = await composeMessage(deps, e, unsubscribe, await trackingOf(deps, e));
-    ({ providerMessageId } = await deps.mail.send({
-      region: e.region,
-      from: bareAddress(e.from),
-      recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
-      raw,
-      tags: { team_id: e.team_id, email_id: e.id },
-    }));
+    // The message is ready: the call goes out at the place's instant, through its provider window
+    // (planned again, up to three times, when the transport could not let it go on time).
+    let missed: number | undefined;
+    for (let tries = 1; ; tries++) {
+      const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed);
+      if (window.kind === 'later') {
+        await release(deps, e, token, window.at);
+        return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place } };
+      }
+      try {
+        ({ providerMessageId } = await deps.mail.send({
+          region: e.region,
+          from: bareAddress(e.from),
+          recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
+          raw,
+          tags: { team_id: e.team_id, email_id: e.id },
+          window: { at: window.at, toleranceMs: CALL_TOLERANCE_MS },
+        }));
+        const late = deps.counters.sendLateMs;
+        if (late.push(window.at - placeInstant(place, rate)) > 10_000) late.shift();
+        break;
+      } catch (error) {
+        if (!(error instanceof TransportError && error.kind === 'missed')) throw error;
+        missed = window.at;
+        if (tries === 3) {
+          await release(deps, e, token, deps.clock.now());
+          return { kind: 'retry', delaySeconds: 0, job: { ...unbooked, place } };
+        }
+      }
+    }
   } catch (error) {
     // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
     // keep the claim, fail the job, and let the provider's events or the lease settle it.
