@@ -13,18 +13,34 @@ class FirstSignInFirst extends BaseSequencer {
   }
 }
 
+const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_METRICS_DISABLED: 'true' };
+
+/**
+ * Two tiers. `unit`: domain rules against in-memory ports, no engine and no host (a connection
+ * attempt fails the test); `npm run test:unit`. `system`: everything else, against the local
+ * engines and host the global setup starts. `npm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
-    globalSetup: ['test/support/global-setup.ts'],
-    // Every response a test receives from the local host is held against GET /openapi.json.
-    setupFiles: ['test/support/drift.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
     sequence: { sequencer: FirstSignInFirst },
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env, setupFiles: ['test/support/no-engines.ts'] } },
+      {
+        test: {
+          name: 'system',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**'],
+          env,
+          globalSetup: ['test/support/global-setup.ts'],
+          // Every response a test receives from the local host is held against GET /openapi.json.
+          setupFiles: ['test/support/drift.ts'],
+        },
+      },
+    ],
   },
 });
