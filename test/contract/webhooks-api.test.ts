@@ -6,6 +6,14 @@ const secretOf = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64
 const ENDPOINT = 'http://127.0.0.1:9/hook';
 
 describe('webhook endpoints API (resend.webhooks.*)', () => {
+  it('subscribes to every event the service records, contact.erased included, and names the allowed ones when refusing', async () => {
+    const { resend } = await newTeam();
+    const erased = await resend.webhooks.create({ endpoint: ENDPOINT, events: ['contact.erased' as 'contact.deleted'] });
+    expect(erased.error).toBeNull();
+    const refused = await resend.webhooks.create({ endpoint: ENDPOINT, events: ['contact.vanished' as 'contact.deleted'] });
+    expect(refused.error).toMatchObject({ name: 'validation_error', message: expect.stringContaining('contact.erased') });
+  });
+
   it('creates, reads, lists without secrets, updates and deletes an endpoint through the SDK', async () => {
     const { resend } = await newTeam();
     const created = await resend.webhooks.create({ endpoint: ENDPOINT, events: ['email.sent', 'email.delivered'] });

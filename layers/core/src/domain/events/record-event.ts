@@ -2,16 +2,21 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { putItem, queryPages } from '../../table/ops.ts';
 
-/** Every event type the service records (spec §6). */
-export type EventType =
-  | 'email.sent' | 'email.delivered' | 'email.delivery_delayed' | 'email.bounced' | 'email.complained'
-  | 'email.opened' | 'email.clicked' | 'email.prefetched' | 'email.failed' | 'email.suppressed' | 'email.scheduled' | 'email.canceled' | 'email.received'
-  | 'contact.created' | 'contact.updated' | 'contact.deleted' | 'contact.unsubscribed' | 'contact.resubscribed'
-  | 'contact.topic_opt_in' | 'contact.topic_opt_out' | 'contact.topics.updated' | 'contact.erased'
-  | 'suppression.added' | 'suppression.removed'
-  | 'domain.created' | 'domain.updated' | 'domain.deleted'
-  | 'topic.created' | 'topic.updated' | 'topic.deleted'
-  | 'deliverability.warning' | 'deliverability.paused' | 'quota.warning' | 'quota.reached' | 'quota.paused';
+/** Every event type the service records (spec §6); each can be subscribed to by a webhook endpoint. */
+export const EVENT_TYPES = [
+  'email.sent', 'email.scheduled', 'email.delivered', 'email.delivery_delayed', 'email.complained', 'email.bounced',
+  'email.opened', 'email.clicked', 'email.prefetched', 'email.failed', 'email.suppressed', 'email.canceled', 'email.received',
+  'contact.created', 'contact.updated', 'contact.deleted', 'contact.unsubscribed', 'contact.resubscribed',
+  'contact.topic_opt_in', 'contact.topic_opt_out', 'contact.topics.updated', 'contact.erased',
+  'suppression.added', 'suppression.removed',
+  'domain.created', 'domain.updated', 'domain.deleted',
+  'topic.created', 'topic.updated', 'topic.deleted',
+  'deliverability.warning', 'deliverability.paused',
+  'quota.warning', 'quota.reached', 'quota.paused',
+] as const;
+
+/** An event type the service records. */
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Where a change came from (audience events carry it in `data.source`). */
 export type EventSource = 'api' | 'dashboard' | 'hosted_page' | 'one_click';

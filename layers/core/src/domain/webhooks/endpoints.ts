@@ -3,22 +3,13 @@ import type { Deps } from '../../runtime/deps.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { webhookStore, type WebhookRecord } from '../../table/webhooks.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
+import { EVENT_TYPES } from '../events/record-event.ts';
 
 /**
- * The event names an endpoint may subscribe to: every event the service records (spec §6) and
- * the SDK's names for them. `email.prefetched` is opt-in: only endpoints naming it receive it.
+ * The event names an endpoint may subscribe to: every event the service records (spec §6), one
+ * list with the recorder's. `email.prefetched` is opt-in: only endpoints naming it receive it.
  */
-export const WEBHOOK_EVENT_TYPES = [
-  'email.sent', 'email.scheduled', 'email.delivered', 'email.delivery_delayed', 'email.complained', 'email.bounced',
-  'email.opened', 'email.clicked', 'email.prefetched', 'email.failed', 'email.suppressed', 'email.canceled', 'email.received',
-  'contact.created', 'contact.updated', 'contact.deleted', 'contact.unsubscribed', 'contact.resubscribed',
-  'contact.topic_opt_in', 'contact.topic_opt_out', 'contact.topics.updated',
-  'suppression.added', 'suppression.removed',
-  'domain.created', 'domain.updated', 'domain.deleted',
-  'topic.created', 'topic.updated', 'topic.deleted',
-  'deliverability.warning', 'deliverability.paused',
-  'quota.warning', 'quota.reached', 'quota.paused',
-] as const;
+export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
 
 /** The longest rotation overlap (spec §8 Webhooks). */
 export const MAX_OVERLAP_HOURS = 72;
