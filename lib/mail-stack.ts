@@ -145,10 +145,11 @@ export class MailStack extends Stack {
       return fn;
     };
 
-    // The relay runs the accept path only: no token secret, scheduler or provider settings.
+    // The relay runs the accept path only: no token secret, scheduler or provider settings. It is
+    // opt-in (mailstack:smtpRelay): its load balancer and tasks cost by the hour, mail or not.
     const relayEnvironment = Object.fromEntries(['CLOUD', 'DELIVERY_REGIONS', 'PROVIDER_RATE_PER_SECOND', 'API_RATE_LIMIT_PER_MINUTE', 'PUBLIC_BASE_URL', 'APP_URL', 'POWERTOOLS_SERVICE_NAME']
       .map((name) => [name, environment[name]!]));
-    new SmtpRelay(this, 'Smtp', {
+    if (config.smtp.enabled) new SmtpRelay(this, 'Smtp', {
       table,
       content,
       queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),

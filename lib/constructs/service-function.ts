@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (the CDK app runs from it; entries and the lock file are relative to it). */
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
+/** Memory of every service function unless it says otherwise (MiB); the cost model reads it. */
+export const FUNCTION_MEMORY_MB = 1024;
+
 /** Props of a service function. */
 export interface ServiceFunctionProps {
   /** Entry file, relative to functions/ (without extension), e.g. `domains/index`. */
@@ -38,7 +41,7 @@ export class ServiceFunction extends NodejsFunction {
       depsLockFilePath: resolve(ROOT, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(30),
       tracing: Tracing.ACTIVE,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
