@@ -15,6 +15,13 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 /** Memory of every service function unless it says otherwise (MiB); the cost model reads it. */
 export const FUNCTION_MEMORY_MB = 1024;
 
+/**
+ * The functions' log level: INFO keeps one line per step of an email (accepted, handed to the
+ * provider, each provider event) with its ids, a few hundred bytes an email (`npm run cost`
+ * measures them at this level).
+ */
+export const FUNCTION_LOG_LEVEL = 'INFO';
+
 /** Props of a service function. */
 export interface ServiceFunctionProps {
   /** Entry file, relative to functions/ (without extension), e.g. `domains/index`. */
@@ -44,7 +51,7 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(30),
       tracing: Tracing.ACTIVE,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      environment: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: FUNCTION_LOG_LEVEL, ...props.environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
       bundling: {
         format: OutputFormat.ESM,

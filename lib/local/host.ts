@@ -242,7 +242,9 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
 
     const loops: Loop[] = [
       ...(options.timers === false ? [] : [startTimers(resolve(ROOT, 'functions'), deps.counters)]),
-      startSchedulerLoop(tableScheduler(deps.db, deps.table), async (queueUrl, body) => {
+      // The loop stands in for EventBridge Scheduler: its polls go through a client of its own,
+      // apart from the handlers' counters (the schedules the handlers write are theirs).
+      startSchedulerLoop(tableScheduler(bootstrap.db, deps.table), async (queueUrl, body) => {
         await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
       }),
     ];
