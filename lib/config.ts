@@ -33,6 +33,8 @@ export interface StackConfig {
    * account's Lambda concurrency from the API.
    */
   readonly sendConcurrency: number;
+  /** X-Ray active tracing on every function: opt-in, as X-Ray bills each traced invocation (about one per email step). */
+  readonly tracing: boolean;
   /** The CloudFormation stack name, so staging and production can share an account. */
   readonly stackName: string;
   /** The SNS topic every alarm notifies (subscribe the operators to it). */
@@ -132,6 +134,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     },
     ...customDomain(get),
     sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
+    tracing: flag(get, 'mailstack:tracing', false),
     stackName,
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },

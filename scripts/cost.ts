@@ -108,15 +108,15 @@ try {
   const counters = deps.counters as unknown as Record<string, number>;
   const snapshot = () => ({ ...counters });
   const delta = (before: Record<string, number>) => Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v - (before[k] ?? 0)]));
-  /** Waits until nothing has been counted for 2 s (every worker idle), at most `ms`. */
-  const quiet = async (ms = 120_000) => {
+  /** Waits until nothing has been counted for `stillMs` (every worker idle), at most `ms`. */
+  const quiet = async (ms = 120_000, stillMs = 2000) => {
     const deadline = Date.now() + ms;
     let last = JSON.stringify(counters);
     let still = Date.now();
     while (Date.now() < deadline) {
-      await sleep(250);
+      await sleep(100);
       const now = JSON.stringify(counters);
-      if (now !== last) { last = now; still = Date.now(); } else if (Date.now() - still >= 2000) return;
+      if (now !== last) { last = now; still = Date.now(); } else if (Date.now() - still >= stillMs) return;
     }
   };
   const until = async (done: () => boolean, what: string, ms = 180_000) => {
@@ -127,6 +127,23 @@ try {
     }
   };
 
+  // Write units by command and item kind (key prefixes without ids), for the per-email breakdown.
+  const writesByKind = new Map<string, number>();
+  const kindOf = (key: any) => key ? `${String(key.pk ?? '').split('#').filter((p, i) => i % 2 === 0).join('#')}/${String(key.sk ?? '').split('#')[0]}` : '?';
+  deps.db.middlewareStack.add((next, context) => async (a) => {
+    const out = await next(a);
+    const input = a.input as any;
+    const name = String(context.commandName).replace(/Command$/, '');
+    const units = [(out.output as any)?.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
+    if (!/Put|Update|Delete|Write/.test(name) || units === 0) return out;
+    const kinds = name === 'TransactWriteItems'
+      ? input.TransactItems.map((t: any) => kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key)).join(' + ')
+      : name === 'BatchWriteItem' ? Object.values(input.RequestItems).flat().map((r: any) => kindOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key))[0] : kindOf(input.Item ?? input.Key);
+    const label = `${name} ${kinds}`;
+    writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
+    return out;
+  }, { step: 'initialize', name: 'costWritesByKind' });
+
   const team = await createTeam(deps, { name: 'Cost' });
   const { secret } = await createApiKey(deps, { teamId: team.id, name: 'cost', permission: 'full_access' }, byOperator('cost script'));
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
@@ -136,16 +153,19 @@ try {
   if (hook.error) throw new Error(`webhook create failed: ${hook.error.message}`);
   const email = (n: number) => ({ from: 'Cost <cost@cost.example.com>', to: `reader${n}@example.com`, subject: `Cost ${n}`, text: 'Hello from the cost model.' });
 
-  /** Sends `n` emails one at a time, apart as at a low rate (each its own worker batches), and waits for their webhook deliveries. */
+  /**
+   * Sends `n` emails one after another, each through its whole life (its webhook delivery and
+   * every worker idle again) before the next: at 1 M a month (0.4 a second) each email has its
+   * own worker invocations, so none is shared with another email here either.
+   */
   const sendEmails = async (from: number, n: number) => {
-    const expected = hooks + n;
     for (let i = 0; i < n; i++) {
+      const expected = hooks + 1;
       const out = await resend.emails.send(email(from + i));
       if (out.error) throw new Error(`send failed: ${out.error.message}`);
-      await sleep(250);
+      await until(() => hooks >= expected, `the webhook delivery of email ${from + i}`);
+      await quiet(30_000, 700);
     }
-    await until(() => hooks >= expected, `${n} webhook deliveries`);
-    await quiet();
   };
 
   meter.say('  warming up');
@@ -156,7 +176,9 @@ try {
   // 1. Transactional emails, whole life.
   const c0 = snapshot();
   const l0 = meter.read();
+  writesByKind.clear();
   await sendEmails(1000, EMAILS);
+  const emailWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const l1 = meter.read();
   const perEmail = perUnit(delta(c0), { bytes: l1.bytes - l0.bytes, events: l1.events - l0.events }, EMAILS);
 
@@ -218,14 +240,24 @@ try {
   print(`mailstack cost model: ${prices.region} list prices (${args.prices}, read ${oldest}), no free tier`);
   print(`per email (${EMAILS}: POST /emails, send worker, Send + Delivery events back, one webhook delivery):`);
   print(`  ${units(perEmail)}`);
+  print(`  DynamoDB write units per email by command and item: ${emailWrites.map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`).join('; ')}`);
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
   print(`per timer run (${TIMERS.length} timers, ${Math.round(shape.timerRunsPerMonth).toLocaleString('en')} runs a month): ${units(timerUnits)}`);
   print(`custom metrics from the functions' embedded-metric lines: ${meter.metrics().join(', ') || 'none'}`);
   print();
-  const scenarios = VOLUMES.map((n) => ({ n, off: monthlyCost(n, perEmail, fixed, prices, false), on: monthlyCost(n, perEmail, fixed, prices, true), broadcast: monthlyCost(n, perRecipient, fixed, prices, false) }));
+  // As deployed by default: relay and tracing off; each opt-in priced apart.
+  const tracing = shape.tracing;
+  const scenarios = VOLUMES.map((n) => ({
+    n,
+    off: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing }),
+    on: monthlyCost(n, perEmail, fixed, prices, { relay: true, tracing }),
+    traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true }),
+    broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing }),
+  }));
   const head = (label: string) => `${label.padEnd(44)}${VOLUMES.map((n) => `${(n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`).padStart(8)}/mo`).join('')}`;
   const row = (label: string, values: number[]) => `${label.padEnd(44)}${values.map((v) => money(v).padStart(11)).join('')}`;
+  print(`as deployed by default: SMTP relay off, X-Ray tracing ${tracing ? 'on' : 'off'} (mailstack:smtpRelay, mailstack:tracing)`);
   print(head('dollars a month'));
   for (const [i, line] of scenarios[0]!.off.variable.entries()) print(row(`  ${line.name}`, scenarios.map((s) => s.off.variable[i]!.dollars)));
   print(row('  variable total', scenarios.map((s) => s.off.variableTotal)));
@@ -242,6 +274,7 @@ try {
   print(row('  all in, relay off', scenarios.map((s) => s.off.per1000.allIn)));
   print(row('    of which AWS beyond SES', scenarios.map((s) => s.off.per1000.beyondSes)));
   print(row('  all in, relay on', scenarios.map((s) => s.on.per1000.allIn)));
+  if (!tracing) print(row('  all in, relay off, X-Ray tracing on', scenarios.map((s) => s.traced.per1000.allIn)));
   print(row('  broadcast recipients, all in, relay off', scenarios.map((s) => s.broadcast.per1000.allIn)));
   const at1m = scenarios[1]!.off.per1000;
   const at100k = scenarios[0]!.off.per1000;

@@ -32,6 +32,8 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   /** @default - 1024 MiB */
   readonly memorySize?: number;
+  /** X-Ray active tracing (each traced invocation is billed). @default - false */
+  readonly tracing?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(30),
-      tracing: Tracing.ACTIVE,
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: FUNCTION_LOG_LEVEL, ...props.environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
       bundling: {

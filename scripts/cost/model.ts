@@ -113,17 +113,18 @@ export const sampledTraces = (invocations: number, hoursPerMonth: number): numbe
 
 /**
  * The cost of `volume` emails a month, line by line: what scales with the emails, and apart, the
- * fixed lines (always-on resources, timers, idle polling; the relay's when `relay` is on). Lambda
- * invocations of the timers count toward X-Ray's sampling with the emails'.
+ * fixed lines (always-on resources, timers, idle polling; the relay's when `relay` is on). With
+ * `tracing` on, X-Ray samples the timers' invocations with the emails'.
  */
-export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedShape, table: PriceTable, relay: boolean) => {
+export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedShape, table: PriceTable, options: { relay: boolean; tracing: boolean }) => {
+  const { relay, tracing } = options;
   const p = (k: PriceKey) => table.prices[k].value;
   const hours = table.hoursPerMonth;
   const gbSeconds = (ms: number) => (ms / 1000) * fixed.functionMemoryGb;
   const n = volume;
   const emailInvocations = n * perEmail.lambdaInvocations;
   const timerInvocations = fixed.timerRunsPerMonth * fixed.timerRun.lambdaInvocations;
-  const traces = sampledTraces(emailInvocations + timerInvocations, hours);
+  const traces = tracing ? sampledTraces(emailInvocations + timerInvocations, hours) : 0;
   const emailTraceShare = emailInvocations / Math.max(1, emailInvocations + timerInvocations);
   const functionLogGb = billedLogGb(n * (perEmail.logBytes + perEmail.lambdaInvocations * PLATFORM_LOG_BYTES), n * (perEmail.logEvents + perEmail.lambdaInvocations * PLATFORM_LOG_EVENTS));
   const accessLogGb = billedLogGb(n * perEmail.apiRequests * ACCESS_LOG_BYTES, n * perEmail.apiRequests);

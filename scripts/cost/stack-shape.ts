@@ -1,7 +1,7 @@
 /**
  * The stack's always-on resources for the cost model, read from its synthesized template (the
- * settings of cdk.json, bundling skipped): function memory, alarms, dashboards, secrets, polled
- * queues, timer rates, and with the relay turned on its tasks, load balancer and public addresses.
+ * settings of cdk.json, bundling skipped): function memory, tracing, alarms, dashboards, secrets,
+ * polled queues, timer rates, and with the relay turned on its tasks, load balancer and public addresses.
  */
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
@@ -48,6 +48,7 @@ export const readStackShape = (hoursPerMonth: number) => {
     dashboards: resources(off, 'AWS::CloudWatch::Dashboard').length,
     secrets: resources(off, 'AWS::SecretsManager::Secret').length,
     polledQueues: resources(off, 'AWS::Lambda::EventSourceMapping').length,
+    tracing: resources(off, 'AWS::Lambda::Function').some((f) => f.Properties.TracingConfig?.Mode === 'Active'),
     timerRunsPerMonth,
     timers: resources(off, 'AWS::Events::Rule').length,
     relay: {

@@ -52,7 +52,7 @@ describe('MailStack', () => {
         'mailstack:deliveryRegions': 'eu-west-1', 'mailstack:stackName': 'Staging', 'mailstack:sendConcurrency': 3,
         'mailstack:domainName': 'mail-api.example.com', 'mailstack:certificateArn': 'arn:aws:acm:eu-west-1:123456789012:certificate/abc-123', 'mailstack:operatorTopicName': 'staging-pager',
         'mailstack:apiThrottleRatePerSecond': 25, 'mailstack:apiThrottleBurst': 50,
-        // The relay is opt-in; on here so its wiring is checked (test/infra/smtp-relay-opt-in.test.ts checks it off).
+        // The relay is opt-in; on here so its wiring is checked (test/infra/opt-in-costs.test.ts checks it off).
         'mailstack:smtpRelay': true,
       },
     });

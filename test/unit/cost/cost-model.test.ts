@@ -44,8 +44,10 @@ describe('capacity units from item sizes', () => {
     countDbCapacity(counters, 'PutItemCommand', { Item: { pk: 'a', body: 'x'.repeat(2000) } }, {});
     countDbCapacity(counters, 'GetItemCommand', {}, { Item: { pk: 'a' }, ConsumedCapacity: { TableName: 't', CapacityUnits: 0.5 } });
     countDbCapacity(counters, 'QueryCommand', { ConsistentRead: true }, { Items: [{ pk: 'x'.repeat(3000) }, { pk: 'y'.repeat(3000) }] });
+    countDbCapacity(counters, 'QueryCommand', {}, { Items: [], ConsumedCapacity: { TableName: 't', CapacityUnits: 0 } });
     expect(counters.ddbWriteUnits).toBe(8 + 2);
-    expect(counters.ddbReadUnits).toBe(0.5 + 2);
+    // an empty query still costs half a unit (eventually consistent)
+    expect(counters.ddbReadUnits).toBe(0.5 + 2 + 0.5);
   });
 
   it('bills an SQS call a request per started 64 KB', () => {
@@ -59,7 +61,7 @@ describe('dollars from counts and prices', () => {
     const perEmail = { ...ZERO, sesEmails: 1, apiRequests: 1, lambdaInvocations: 2, lambdaBilledMs: 200, ddbWriteUnits: 10, ddbReadUnits: 4, sqsRequests: 6, snsNotifications: 2 };
     const table = prices({ sesPerThousandEmails: 0.1, apiGatewayHttpPerMillionRequests: 1, lambdaArmPerMillionRequests: 0.2, lambdaArmPerGbSecond: 0.0000133334, dynamoDbPerMillionWriteUnits: 0.625, dynamoDbPerMillionReadUnits: 0.125, sqsPerMillionRequests: 0.4, snsPerMillionPublishes: 0.5 });
     // Act
-    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, false);
+    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, { relay: false, tracing: false });
     // Assess
     const line = (name: string) => cost.variable.find((l) => l.name === name)!.dollars;
     expect(line('SES')).toBeCloseTo(100, 6);
@@ -77,18 +79,23 @@ describe('dollars from counts and prices', () => {
   it('amortizes the fixed lines over the volume, and adds the relay\'s only when it is on', () => {
     const fixed: FixedShape = { ...NO_FIXED, alarms: 30, dashboards: 1, secrets: 1, relay: { tasks: 2, vcpu: 0.25, memoryGb: 0.5, loadBalancers: 1, publicIpv4: 4, scalingAlarms: 2, secrets: 1, containerInsightsMetrics: 0 } };
     const table = prices({ alarmPerMonth: 0.1, dashboardPerMonth: 3, secretPerMonth: 0.4, fargateArmPerVcpuHour: 0.03238, fargateArmPerGbHour: 0.00356, nlbPerHour: 0.0225, publicIpv4PerHour: 0.005 });
-    const off = monthlyCost(100_000, ZERO, fixed, table, false);
-    const on = monthlyCost(100_000, ZERO, fixed, table, true);
+    const off = monthlyCost(100_000, ZERO, fixed, table, { relay: false, tracing: false });
+    const on = monthlyCost(100_000, ZERO, fixed, table, { relay: true, tracing: false });
     expect(off.fixedTotal).toBeCloseTo(3 + 3 + 0.4, 6);
     expect(off.per1000.fixed).toBeCloseTo(6.4 / 100, 9);
     const relay = 2 * 730 * (0.25 * 0.03238 + 0.5 * 0.00356) + 730 * 0.0225 + 4 * 730 * 0.005 + 2 * 0.1 + 0.4;
     expect(on.fixedTotal - off.fixedTotal).toBeCloseTo(relay, 6);
   });
 
-  it('counts X-Ray traces with the default sampling: one a second, then 5% of the rest', () => {
+  it('counts X-Ray traces with the default sampling (one a second, then 5% of the rest), and none with tracing off', () => {
     const reservoir = 730 * 3600;
     expect(sampledTraces(1000, 730)).toBe(1000);
     expect(sampledTraces(reservoir + 1_000_000, 730)).toBeCloseTo(reservoir + 50_000, 6);
+    const table = prices({ xrayPerMillionTraces: 5 });
+    const xray = (emails: number, tracing: boolean) => monthlyCost(emails, { ...ZERO, lambdaInvocations: 2 }, NO_FIXED, table, { relay: false, tracing }).variable.find((l) => l.name === 'X-Ray')!.dollars;
+    expect(xray(1_000_000, true)).toBeCloseTo(10, 6);
+    expect(xray(10_000_000, true)).toBeCloseTo(((reservoir + 0.05 * (20_000_000 - reservoir)) / 1e6) * 5, 6);
+    expect(xray(10_000_000, false)).toBe(0);
   });
 
   it('divides a counter delta into per-email units, the three kinds of queue request together', () => {

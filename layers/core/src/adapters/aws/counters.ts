@@ -132,9 +132,13 @@ export const countDbCapacity = (counters: AdapterCounters, commandName: string, 
   const key = commandName in WRITES ? 'ddbWriteUnits' : commandName in READS ? 'ddbReadUnits' : undefined;
   if (!key) return;
   const reported = [output?.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
-  if (output?.ConsumedCapacity) { counters[key] += reported; return; }
+  if (output?.ConsumedCapacity) { counters[key] += Math.max(reported, minimumUnits(commandName, input)); return; }
   counters[key] += estimatedUnits(commandName, input, output);
 };
+
+/** A get, query or scan that finds nothing still consumes the units of one read. */
+const minimumUnits = (commandName: string, input: any): number =>
+  ['GetItemCommand', 'QueryCommand', 'ScanCommand'].includes(commandName) ? readUnits(0, { consistent: input?.ConsistentRead === true }) : 0;
 
 const estimatedUnits = (commandName: string, input: any, output: any): number => {
   switch (commandName) {

@@ -45,3 +45,21 @@ describe('the SMTP relay is opt-in (mailstack:smtpRelay)', () => {
     expect(() => readStackConfig((k) => (k === 'mailstack:smtpRelay' ? 'yes' : undefined))).toThrow(/mailstack:smtpRelay must be true or false, got "yes"/);
   });
 });
+
+describe('X-Ray tracing is opt-in (mailstack:tracing)', () => {
+  const modes = (template: Template) => Object.values(template.findResources('AWS::Lambda::Function'))
+    .filter((f) => f.Properties.Runtime === 'nodejs22.x')
+    .map((f) => f.Properties.TracingConfig?.Mode ?? 'none');
+
+  it('is off by default: no function traces (X-Ray bills each traced invocation)', () => {
+    const { template } = synth({});
+    const off = modes(template);
+    expect(off.length).toBeGreaterThan(10);
+    expect([...new Set(off)]).toEqual(['none']);
+  }, 120_000);
+
+  it('turned on, every function traces actively', () => {
+    const { template } = synth({ 'mailstack:tracing': true });
+    expect([...new Set(modes(template))]).toEqual(['Active']);
+  }, 120_000);
+});
