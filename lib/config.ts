@@ -15,8 +15,13 @@ export interface StackConfig {
   readonly systemSender: string;
   /** The team the service's own mail goes out as (one with a verified domain for the sender); empty: the service makes its own. */
   readonly systemTeamId: string;
-  /** The SMTP relay: the Secrets Manager secret with its TLS certificate and key, its public name, and its task counts. */
+  /**
+   * The SMTP relay: whether the stack runs it (opt-in: off, the stack creates no VPC, load
+   * balancer, cluster or tasks, nothing that costs by the hour), the Secrets Manager secret with
+   * its TLS certificate and key, its public name, and its task counts.
+   */
   readonly smtp: {
+    readonly enabled: boolean;
     readonly tlsSecretName: string;
     readonly hostname: string | undefined;
     readonly desiredCount: number;
@@ -28,6 +33,8 @@ export interface StackConfig {
    * account's Lambda concurrency from the API.
    */
   readonly sendConcurrency: number;
+  /** X-Ray active tracing on every function: opt-in, as X-Ray bills each traced invocation (about one per email step). */
+  readonly tracing: boolean;
   /** The CloudFormation stack name, so staging and production can share an account. */
   readonly stackName: string;
   /** The SNS topic every alarm notifies (subscribe the operators to it). */
@@ -54,6 +61,15 @@ export interface StackConfig {
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/** A yes/no context value: true or false, as a boolean or its string (`-c key=true`). */
+const flag = (get: (key: string) => unknown, key: string, fallback: boolean): boolean => {
+  const raw = get(key);
+  if (raw === undefined) return fallback;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`${key} must be true or false, got ${JSON.stringify(raw)}`);
+};
 
 const customDomain = (get: (key: string) => unknown): { customDomain?: StackConfig['customDomain'] } => {
   const name = get('mailstack:domainName');
@@ -110,6 +126,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     systemSender: String(get('mailstack:systemSender') ?? 'mailstack <no-reply@mailstack.localhost>'),
     systemTeamId: String(get('mailstack:systemTeamId') ?? ''),
     smtp: {
+      enabled: flag(get, 'mailstack:smtpRelay', false),
       tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),
       hostname: get('mailstack:smtpHostname') ? String(get('mailstack:smtpHostname')) : undefined,
       desiredCount: positive('mailstack:smtpDesiredCount', 2),
@@ -117,6 +134,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     },
     ...customDomain(get),
     sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
+    tracing: flag(get, 'mailstack:tracing', false),
     stackName,
     operatorTopicName,
     apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },

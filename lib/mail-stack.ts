@@ -51,6 +51,8 @@ export class MailStack extends Stack {
     // The stack deploys where it delivers: SES, its configuration sets and the event topic are regional.
     super(scope, id, { ...props, env: { region: props.config.deliveryRegions[0], ...props.env } });
     const { config } = props;
+    // X-Ray active tracing is opt-in (mailstack:tracing): each traced invocation is billed.
+    const tracing = config.tracing;
     const { table } = new DataTable(this, 'Data');
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The data table (the admin CLI takes it as --table)' });
     const workerEntries = props.manifest?.workers ?? WORKERS;
@@ -145,10 +147,11 @@ export class MailStack extends Stack {
       return fn;
     };
 
-    // The relay runs the accept path only: no token secret, scheduler or provider settings.
+    // The relay runs the accept path only: no token secret, scheduler or provider settings. It is
+    // opt-in (mailstack:smtpRelay): its load balancer and tasks cost by the hour, mail or not.
     const relayEnvironment = Object.fromEntries(['CLOUD', 'DELIVERY_REGIONS', 'PROVIDER_RATE_PER_SECOND', 'API_RATE_LIMIT_PER_MINUTE', 'PUBLIC_BASE_URL', 'APP_URL', 'POWERTOOLS_SERVICE_NAME']
       .map((name) => [name, environment[name]!]));
-    new SmtpRelay(this, 'Smtp', {
+    if (config.smtp.enabled) new SmtpRelay(this, 'Smtp', {
       table,
       content,
       queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
@@ -164,17 +167,18 @@ export class MailStack extends Stack {
     api.addRoutes((area) => {
       let fn = byArea.get(area);
       if (!fn) {
-        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment }), AREA_NEEDS[area]);
+        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment, tracing }), AREA_NEEDS[area]);
         byArea.set(area, fn);
       }
       return fn;
     }, props.manifest?.routes ?? ROUTES);
     // Unknown routes answer through the error catalog, as locally (this function touches no data).
-    const unmatched = new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {} });
+    const unmatched = new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {}, tracing });
     api.addDefaultRoute(unmatched);
     // The dashboard: its own function behind its own HTTP API (a separate origin from the email API).
     const dashboard = new DashboardApi(this, 'Dashboard');
     const dashboardFn = wire(new ServiceFunction(functions, 'dashboard', {
+      tracing,
       entry: 'dashboard/index',
       environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
     }), DASHBOARD_NEEDS);
@@ -188,7 +192,7 @@ export class MailStack extends Stack {
     const background: { name: string; fn: ServiceFunction }[] = [];
     for (const worker of workerEntries) {
       // Owner notices (webhook endpoints, mailbox approvals) link to the dashboard's pages.
-      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint }, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
+      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint }, tracing, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
       background.push({ name: worker.name, fn });
       fn.addEventSource(new SqsEventSource(queues.get(worker.queue), {
         batchSize: worker.batchSize ?? 10,
@@ -201,7 +205,7 @@ export class MailStack extends Stack {
     }
     // Inbound mail for the mailboxes: the receipt rule stores the raw message, then invokes this.
     const inboundScope = new Construct(this, 'Inbound');
-    const receiver = wire(new ServiceFunction(inboundScope, 'receive-mail', { entry: 'inbound/receive-mail', environment, timeout: Duration.seconds(60) }), INBOUND_NEEDS);
+    const receiver = wire(new ServiceFunction(inboundScope, 'receive-mail', { entry: 'inbound/receive-mail', environment, tracing, timeout: Duration.seconds(60) }), INBOUND_NEEDS);
     content.grant(receiver, ['s3:GetObject'], INBOUND_RAW_PREFIX);
     background.push({ name: 'receive-mail', fn: receiver });
     // SES invokes it asynchronously: an invocation that still fails after Lambda's own retries is
@@ -222,7 +226,7 @@ export class MailStack extends Stack {
 
     const timers = new Construct(this, 'Timers');
     for (const timer of props.manifest?.timers ?? TIMERS) {
-      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, timeout: Duration.seconds(60) }), timer.needs);
+      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, tracing, timeout: Duration.seconds(60) }), timer.needs);
       background.push({ name: timer.name, fn });
       new Rule(timers, `${timer.name}-every`, { schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)), targets: [new LambdaFunction(fn)] });
     }

@@ -12,6 +12,16 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (the CDK app runs from it; entries and the lock file are relative to it). */
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
+/** Memory of every service function unless it says otherwise (MiB); the cost model reads it. */
+export const FUNCTION_MEMORY_MB = 1024;
+
+/**
+ * The functions' log level: INFO keeps one line per step of an email (accepted, handed to the
+ * provider, each provider event) with its ids, a few hundred bytes an email (`npm run cost`
+ * measures them at this level).
+ */
+export const FUNCTION_LOG_LEVEL = 'INFO';
+
 /** Props of a service function. */
 export interface ServiceFunctionProps {
   /** Entry file, relative to functions/ (without extension), e.g. `domains/index`. */
@@ -22,6 +32,8 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   /** @default - 1024 MiB */
   readonly memorySize?: number;
+  /** X-Ray active tracing (each traced invocation is billed). @default - false */
+  readonly tracing?: boolean;
 }
 
 /**
@@ -38,10 +50,10 @@ export class ServiceFunction extends NodejsFunction {
       depsLockFilePath: resolve(ROOT, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(30),
-      tracing: Tracing.ACTIVE,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      environment: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: FUNCTION_LOG_LEVEL, ...props.environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
       bundling: {
         format: OutputFormat.ESM,

@@ -1,6 +1,6 @@
 import type { ContentBucket } from './content-bucket.ts';
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
-import { Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { FlowLogDestination, Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Cluster, ContainerInsights, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily, Protocol as EcsProtocol, Secret as EcsSecret } from 'aws-cdk-lib/aws-ecs';
 import { NetworkLoadBalancer, Protocol } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
@@ -20,6 +20,9 @@ export const SMTP_PORT = 2587;
 export const SMTP_HEALTH_PORT = 8025;
 /** The CloudWatch namespace the relay reports its open sessions under. */
 export const SMTP_METRICS_NAMESPACE = 'Mailstack/SmtpRelay';
+
+/** The size of one relay task (Fargate CPU units, 1024 a vCPU, and MiB); the cost model reads it. */
+export const RELAY_TASK = { cpu: 256, memoryMiB: 512 } as const;
 
 /** Props of the SMTP relay. */
 export interface SmtpRelayProps {
@@ -65,16 +68,19 @@ export class SmtpRelay extends Construct {
 
     // Public subnets only: tasks reach DynamoDB, SQS and ECR directly, without NAT gateways.
     const vpc = new Vpc(this, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC }] });
-    vpc.addFlowLog('FlowLog');
+    // Flow logs are kept a month, as the relay's own logs (the default log group keeps them two years).
+    vpc.addFlowLog('FlowLog', { destination: FlowLogDestination.toCloudWatchLogs(new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH })) });
     const cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
     const tls = Secret.fromSecretNameV2(this, 'TlsSecret', props.tlsSecretName);
     const nlb = new NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, crossZoneEnabled: true });
     this.dnsName = nlb.loadBalancerDnsName;
     const metricsService = `${Stack.of(this).stackName}-smtp`;
 
+    // The smallest Fargate size (0.25 vCPU, 0.5 GB, ARM64): a task runs all day, mail or not, and
+    // the relay holds its sessions in that (auto-scaling adds tasks on open sessions).
     const task = new FargateTaskDefinition(this, 'Task', {
-      cpu: 512,
-      memoryLimitMiB: 1024,
+      cpu: RELAY_TASK.cpu,
+      memoryLimitMiB: RELAY_TASK.memoryMiB,
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     task.addContainer('relay', {

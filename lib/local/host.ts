@@ -29,6 +29,7 @@ import { createDashboard } from '../../functions/dashboard/app.ts';
 import nodemailer from 'nodemailer';
 import { isMailboxAddress } from '@mailstack/core/domain/mailboxes/receive-message';
 import { createInboundListener } from './inbound-smtp.ts';
+import { sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -51,6 +52,8 @@ export interface LocalHostOptions {
   readonly env?: Record<string, string>;
   /** Start the queue workers at once; false holds them until `startWorkers()` (the benchmark). @default - true */
   readonly workers?: boolean;
+  /** Run the timers (sweepers) on their intervals; false leaves them to the caller (the cost model times them apart). @default - true */
+  readonly timers?: boolean;
   /** Port of the SMTP relay (STARTTLS); 0 picks a free one. @default - 2587 */
   readonly smtpPort?: number;
   /**
@@ -151,7 +154,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress, window: (options.env?.PROVIDER_WINDOW ?? process.env.PROVIDER_WINDOW) === 'sliding' ? 'sliding' : 'calendar' });
     stops.push(() => ses.stop());
 
-    const httpServer = createApiServer(resolve(ROOT, 'functions'));
+    let counters: AdapterCounters | undefined;
+    const httpServer = createApiServer(resolve(ROOT, 'functions'), () => counters);
     const port = await listen(httpServer, requestedPort, listenAddress);
     stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -196,8 +200,13 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     // The handlers run in this process and take these deps; process.env is left alone.
     const deps = createDeps(readConfig({ ...process.env, ...baseEnv }));
     setDeps(deps);
+    counters = deps.counters;
+    // On AWS SES publishes each event to SNS, which puts it on the provider-events queue.
     ses.setEventsSink(async (notification) => {
-      await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: JSON.stringify(notification) }));
+      const body = JSON.stringify(notification);
+      await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: body }));
+      deps.counters.snsNotifications += 1;
+      deps.counters.queueRequests += sqsRequests(Buffer.byteLength(body));
     });
     dashboardDeps = deps;
 
@@ -232,8 +241,10 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     }
 
     const loops: Loop[] = [
-      startTimers(resolve(ROOT, 'functions')),
-      startSchedulerLoop(tableScheduler(deps.db, deps.table), async (queueUrl, body) => {
+      ...(options.timers === false ? [] : [startTimers(resolve(ROOT, 'functions'), deps.counters)]),
+      // The loop stands in for EventBridge Scheduler: its polls go through a client of its own,
+      // apart from the handlers' counters (the schedules the handlers write are theirs).
+      startSchedulerLoop(tableScheduler(bootstrap.db, deps.table), async (queueUrl, body) => {
         await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
       }),
     ];
@@ -242,7 +253,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const beginWork = () => {
       if (workersStarted) return;
       workersStarted = true;
-      loops.push(startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls));
+      loops.push(startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls, deps.counters));
     };
     if (options.workers !== false) beginWork();
 

@@ -8,6 +8,7 @@ import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
 import { unmatchedResponse } from '@mailstack/core/http/unmatched';
 import { toApiEvent, lambdaContext } from './events.ts';
+import { countInvocation, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
 const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
   res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
@@ -97,9 +98,10 @@ const areaLoader = (functionsDir: string) => {
 
 /**
  * The local HTTP host: matches the route manifest, builds the API Gateway v2 event, and calls
- * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`).
+ * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`). Each
+ * handled request counts as an API request and a Lambda invocation in `counters()`, when given.
  */
-export const createApiServer = (functionsDir: string): Server => {
+export const createApiServer = (functionsDir: string, counters: () => AdapterCounters | undefined = () => undefined): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -119,7 +121,12 @@ export const createApiServer = (functionsDir: string): Server => {
       }
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
-      send(res, await handler(toApiEvent(req, url, key, params, body), lambdaContext(hit.route.area)));
+      // One API Gateway request and one Lambda invocation, timed as Lambda bills it.
+      const started = performance.now();
+      const result = await handler(toApiEvent(req, url, key, params, body), lambdaContext(hit.route.area));
+      const counted = counters();
+      if (counted) { counted.apiRequests += 1; countInvocation(counted, performance.now() - started); }
+      send(res, result);
     } catch (error) {
       console.error('local host: unhandled error', error);
       if (res.destroyed) return;

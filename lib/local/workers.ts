@@ -6,6 +6,7 @@ import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { WORKERS, TIMERS, type QueueName } from '../../functions/workers.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
+import { countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
 type SqsHandler = (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | void>;
 
@@ -22,7 +23,7 @@ export interface Loop {
  * `batchItemFailures`: failed messages stay on the queue and come back after their visibility
  * timeout. Attempt counts travel in the message or the item, not in ApproximateReceiveCount.
  */
-export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Record<QueueName, string>): Loop => {
+export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Record<QueueName, string>, counters?: AdapterCounters): Loop => {
   let running = true;
   const pollers = WORKERS.flatMap((worker) => Array.from({ length: worker.concurrency ?? 1 }, () => worker));
   const loops = pollers.map(async (worker) => {
@@ -33,6 +34,9 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
         const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: worker.batchSize ?? 10, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageAttributeNames: ['All'] }));
         const messages = out.Messages ?? [];
         if (messages.length === 0) continue;
+        // Counted as Lambda's event source mapping is billed: the receive that returned the batch
+        // (empty polls are each queue's fixed cost), one invocation, one batch delete.
+        if (counters) counters.queueReceiveRequests += sqsRequests(messages.reduce((n, m) => n + Buffer.byteLength(m.Body ?? ''), 0));
         const event: SQSEvent = {
           Records: messages.map((m) => ({
             messageId: m.MessageId ?? randomUUID(),
@@ -47,12 +51,17 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
           })),
         };
         let failed = new Set<string>();
+        const started = performance.now();
         try {
           const result = await handler(event, lambdaContext(worker.name, 60_000));
           failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (error) {
           console.error(`worker ${worker.name} failed; its batch will be retried`, error);
           failed = new Set(event.Records.map((r) => r.messageId));
+        }
+        if (counters) {
+          countInvocation(counters, performance.now() - started);
+          if (failed.size < messages.length) counters.queueDeleteRequests += 1;
         }
         for (const m of messages) {
           if (failed.has(m.MessageId ?? '')) {
@@ -73,15 +82,17 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
 };
 
 /** Runs every timer of the manifest on its interval. */
-export const startTimers = (functionsDir: string): Loop => {
+export const startTimers = (functionsDir: string, counters?: AdapterCounters): Loop => {
   const handles = TIMERS.map((timer) => {
     const run = async () => {
+      const started = performance.now();
       try {
         const handler = await load<(e: unknown, c: unknown) => Promise<unknown>>(functionsDir, timer.entry);
         await handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, lambdaContext(timer.name, 60_000));
       } catch (error) {
         console.error(`timer ${timer.name} failed`, error);
       }
+      if (counters) countInvocation(counters, performance.now() - started);
     };
     return setInterval(run, timer.everyMinutes * 60_000);
   });

@@ -52,6 +52,8 @@ describe('MailStack', () => {
         'mailstack:deliveryRegions': 'eu-west-1', 'mailstack:stackName': 'Staging', 'mailstack:sendConcurrency': 3,
         'mailstack:domainName': 'mail-api.example.com', 'mailstack:certificateArn': 'arn:aws:acm:eu-west-1:123456789012:certificate/abc-123', 'mailstack:operatorTopicName': 'staging-pager',
         'mailstack:apiThrottleRatePerSecond': 25, 'mailstack:apiThrottleBurst': 50,
+        // The relay is opt-in; on here so its wiring is checked (test/infra/opt-in-costs.test.ts checks it off).
+        'mailstack:smtpRelay': true,
       },
     });
     const config = readStackConfig((k) => app.node.tryGetContext(k));
@@ -337,11 +339,12 @@ describe('MailStack', () => {
     const policyOfRole = (roleLogicalId: string) =>
       resourceOf('AWS::IAM::Policy', (p) => p.Properties.Roles.some((r: any) => r.Ref === roleLogicalId))[1].Properties.PolicyDocument.Statement as any[];
 
-    it('runs on Fargate (ARM64) from the repository\'s Dockerfile as an image asset, with a health check and logs kept a month', () => {
+    it('runs on Fargate (ARM64, the smallest size: 0.25 vCPU, 0.5 GB) from the repository\'s Dockerfile as an image asset, with a health check and logs kept a month', () => {
       const [, service] = resourceOf('AWS::ECS::Service');
       expect(service.Properties).toMatchObject({ LaunchType: 'FARGATE', DesiredCount: 2, DeploymentConfiguration: { DeploymentCircuitBreaker: { Enable: true, Rollback: true } } });
       const [, task] = resourceOf('AWS::ECS::TaskDefinition');
       expect(task.Properties.RuntimePlatform).toEqual({ CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' });
+      expect(task.Properties).toMatchObject({ Cpu: '256', Memory: '512' });
       const [container] = task.Properties.ContainerDefinitions;
       expect(JSON.stringify(container.Image)).toContain('container-assets');
       expect(container.PortMappings).toEqual(expect.arrayContaining([{ ContainerPort: 2587, Protocol: 'tcp' }]));
@@ -541,6 +544,20 @@ describe('MailStack', () => {
     expect(on('Reputation.ComplaintRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_COMPLAINT_RATE_ALARM });
     expect(SES_COMPLAINT_RATE_ALARM).toBe(0.001);
     expect(on('NumberOfNotificationsFailed', 'AWS/SNS').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sets a retention on every log group, the relay\'s and its VPC flow logs\' included: a month for function, relay and flow logs, three months for API access logs', () => {
+    const groups = Object.entries(template.findResources('AWS::Logs::LogGroup'));
+    expect(groups.length).toBeGreaterThan(10);
+    expect(groups.filter(([, g]) => g.Properties?.RetentionInDays === undefined).map(([id]) => id), 'log groups kept forever').toEqual([]);
+    expect([...new Set(groups.map(([, g]) => g.Properties.RetentionInDays))].sort()).toEqual([30, 90]);
+    const flowLogs = Object.values(template.findResources('AWS::EC2::FlowLog'));
+    expect(flowLogs).toHaveLength(1);
+    expect(template.toJSON().Resources[flowLogs[0]!.Properties.LogGroupName.Ref].Properties.RetentionInDays).toBe(30);
+    // Lambda would make a log group of its own (kept forever) for a function that names none.
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x')) {
+      expect(fn.Properties.LoggingConfig?.LogGroup, 'a function without its own log group').toBeDefined();
+    }
   });
 
   it('builds one dashboard', () => {

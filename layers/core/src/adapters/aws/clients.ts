@@ -5,7 +5,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../runtime/config.ts';
-import { countDbCommand, countDbItems, type AdapterCounters } from './counters.ts';
+import { countDbCapacity, countDbCommand, countDbItems, isDbCommand, type AdapterCounters } from './counters.ts';
 
 /** Fixed credentials for the local engines, which accept any. */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -21,9 +21,14 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   db.middlewareStack.add(
     (next, context) => async (args) => {
-      countDbCommand(counters, String(context.commandName), args.input);
-      const out = await next(args);
+      const name = String(context.commandName);
+      countDbCommand(counters, name, args.input);
+      // Every read and write reports the capacity it consumed (indexes included) for the counters.
+      const input = args.input as Record<string, unknown>;
+      const asked = isDbCommand(name) && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
+      const out = await next(asked);
       countDbItems(counters, out.output);
+      countDbCapacity(counters, name, asked.input, out.output);
       return out;
     },
     { step: 'initialize', name: 'countCalls' },

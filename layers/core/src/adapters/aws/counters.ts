@@ -1,12 +1,26 @@
-/** Calls counted at the adapters, for `npm run bench` (reads, writes, queue messages). */
+/**
+ * Calls counted at the adapters and where the local host invokes handlers, for `npm run bench`
+ * and `npm run cost` (reads, writes and their capacity units, queue requests, content-store
+ * requests, Lambda-equivalent invocations and their duration).
+ */
 export interface AdapterCounters {
   ddbReads: number;
   /** Items DynamoDB read to answer (a query's scanned items, a get's item), the cost of a read. */
   ddbItemsRead: number;
   ddbWrites: number;
+  /** Read request units consumed (as DynamoDB reports them; from item sizes where it does not). */
+  ddbReadUnits: number;
+  /** Write request units consumed, the table's and its indexes' (as DynamoDB reports them; from item sizes where it does not). */
+  ddbWriteUnits: number;
   queueMessages: number;
-  /** Queue send requests (a batch of up to ten messages is one). */
+  /** Queue send requests (a batch of up to ten messages is one, a request per started 64 KB of payload). */
   queueRequests: number;
+  /** Queue receive requests that returned messages (empty polls are a fixed cost of each queue). */
+  queueReceiveRequests: number;
+  /** Queue delete requests (one DeleteMessageBatch per handled batch, as Lambda's event source mapping makes). */
+  queueDeleteRequests: number;
+  /** Notifications published to SNS (SES's event publishing to the provider-events queue). */
+  snsNotifications: number;
   /** Messages the provider accepted. */
   providerSends: number;
   /** How late provider calls went out after their place's instant in the send line (ms; the last 10,000). */
@@ -16,10 +30,66 @@ export interface AdapterCounters {
   contentPutBytes: number;
   contentGets: number;
   contentGetBytes: number;
+  /** Requests through the API gateway (each one Lambda invocation of an area function). */
+  apiRequests: number;
+  /** Lambda-equivalent invocations: API requests, worker batches, timer runs. */
+  lambdaInvocations: number;
+  /** Their billed duration, each rounded up to the millisecond as Lambda bills it. */
+  lambdaBilledMs: number;
 }
 
 /** A fresh set of counters. */
-export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, sendLateMs: [], contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
+export const newCounters = (): AdapterCounters => ({
+  ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, ddbReadUnits: 0, ddbWriteUnits: 0,
+  queueMessages: 0, queueRequests: 0, queueReceiveRequests: 0, queueDeleteRequests: 0, snsNotifications: 0,
+  providerSends: 0, sendLateMs: [], contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0,
+  apiRequests: 0, lambdaInvocations: 0, lambdaBilledMs: 0,
+});
+
+/** One invocation of `ms` milliseconds (billed rounded up to the millisecond, at least 1). */
+export const countInvocation = (counters: AdapterCounters, ms: number): void => {
+  counters.lambdaInvocations += 1;
+  counters.lambdaBilledMs += Math.max(1, Math.ceil(ms));
+};
+
+/** SQS bills a request per started 64 KB of its payload. */
+export const SQS_CHUNK_BYTES = 64 * 1024;
+
+/** Billed SQS requests for one call carrying `payloadBytes` (at least one). */
+export const sqsRequests = (payloadBytes: number): number => Math.max(1, Math.ceil(payloadBytes / SQS_CHUNK_BYTES));
+
+/**
+ * The size DynamoDB bills an item at: each attribute's name in UTF-8 bytes plus its value
+ * (strings in UTF-8 bytes, numbers about one byte per two digits plus one, binary its bytes,
+ * booleans and null one byte, lists and maps 3 bytes plus their elements, a byte per element).
+ */
+export const itemSize = (item: Record<string, unknown>): number =>
+  Object.entries(item).reduce((n, [name, value]) => n + Buffer.byteLength(name) + valueSize(value), 0);
+
+const valueSize = (value: unknown): number => {
+  if (value === null || value === undefined || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return Math.ceil(String(value).replace(/^-|\.|e.*$/g, '').length / 2) + 1;
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof Set) return [...value].reduce((n: number, v) => n + valueSize(v), 0);
+  if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + valueSize(v), 0);
+  if (typeof value === 'object') return 3 + Object.entries(value as Record<string, unknown>).reduce((n, [k, v]) => n + 1 + Buffer.byteLength(k) + valueSize(v), 0);
+  return 0;
+};
+
+/** Write request units of writing an item of `bytes`: one per started 1 KB, doubled in a transaction. */
+export const writeUnits = (bytes: number, transactional = false): number => Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+
+/**
+ * Read request units of reading `bytes` (an item, or a query's items together): one per started
+ * 4 KB for a strongly consistent read, half that for an eventually consistent one, doubled in a
+ * transaction.
+ */
+export const readUnits = (bytes: number, options: { consistent?: boolean; transactional?: boolean } = {}): number => {
+  const units = Math.max(1, Math.ceil(bytes / 4096));
+  if (options.transactional) return units * 2;
+  return options.consistent ? units : units / 2;
+};
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {
@@ -37,6 +107,9 @@ const READS: Record<string, (input: any) => number> = {
   BatchGetItemCommand: (i) => Object.values(i.RequestItems ?? {}).reduce((n: number, r: any) => n + (r.Keys?.length ?? 0), 0),
 };
 
+/** Whether a command reads or writes the table (and so consumes capacity). */
+export const isDbCommand = (commandName: string): boolean => commandName in WRITES || commandName in READS;
+
 /** Counts a DynamoDB command by name (document-client and low-level commands alike). */
 export const countDbCommand = (counters: AdapterCounters, commandName: string, input: unknown): void => {
   const w = WRITES[commandName];
@@ -51,4 +124,35 @@ export const countDbItems = (counters: AdapterCounters, output: any): void => {
   if (typeof output.ScannedCount === 'number') counters.ddbItemsRead += output.ScannedCount;
   else if (output.Item) counters.ddbItemsRead += 1;
   else if (output.Responses) counters.ddbItemsRead += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, r) => n + (Array.isArray(r) ? r.length : 0), 0);
+};
+
+/**
+ * Counts the capacity a command consumed: what DynamoDB reported (`ReturnConsumedCapacity`,
+ * indexes included), else from the sizes of the items it wrote or returned (a lower bound: an
+ * update's or a delete's stored item, a query's filtered-out items, are not in the call).
+ */
+export const countDbCapacity = (counters: AdapterCounters, commandName: string, input: any, output: any): void => {
+  const key = commandName in WRITES ? 'ddbWriteUnits' : commandName in READS ? 'ddbReadUnits' : undefined;
+  if (!key) return;
+  const reported = [output?.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
+  if (output?.ConsumedCapacity) { counters[key] += Math.max(reported, minimumUnits(commandName, input)); return; }
+  counters[key] += estimatedUnits(commandName, input, output);
+};
+
+/** A get, query or scan that finds nothing still consumes the units of one read. */
+const minimumUnits = (commandName: string, input: any): number =>
+  ['GetItemCommand', 'QueryCommand', 'ScanCommand'].includes(commandName) ? readUnits(0, { consistent: input?.ConsistentRead === true }) : 0;
+
+const estimatedUnits = (commandName: string, input: any, output: any): number => {
+  switch (commandName) {
+    case 'PutItemCommand': return writeUnits(itemSize(input.Item ?? {}));
+    case 'UpdateItemCommand': case 'DeleteItemCommand': return writeUnits(itemSize({ ...input.Key, ...output?.Attributes }));
+    case 'BatchWriteItemCommand': return Object.values(input.RequestItems ?? {}).flat().reduce((n: number, r: any) => n + writeUnits(itemSize(r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})), 0);
+    case 'TransactWriteItemsCommand': return (input.TransactItems ?? []).reduce((n: number, t: any) => n + writeUnits(itemSize(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key ?? {}), true), 0);
+    case 'GetItemCommand': return readUnits(itemSize(output?.Item ?? {}), { consistent: input.ConsistentRead === true });
+    case 'QueryCommand': case 'ScanCommand': return readUnits((output?.Items ?? []).reduce((n: number, i: any) => n + itemSize(i), 0), { consistent: input.ConsistentRead === true });
+    case 'BatchGetItemCommand': return Object.values(output?.Responses ?? {}).flat().reduce((n: number, i: any) => n + readUnits(itemSize(i)), 0);
+    case 'TransactGetItemsCommand': return (output?.Responses ?? []).reduce((n: number, r: any) => n + readUnits(itemSize(r?.Item ?? {}), { transactional: true }), 0);
+    default: return 0;
+  }
 };

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { JobQueue } from '../../ports/queue.ts';
-import type { AdapterCounters } from './counters.ts';
+import { sqsRequests, type AdapterCounters } from './counters.ts';
 
 /** The message attribute that carries the correlation id (the API request id) to the workers. */
 export const CORRELATION_ATTRIBUTE = 'correlation_id';
@@ -19,17 +19,16 @@ export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters, correlationI
     await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, chunks.length) }, async () => {
       while (next < chunks.length) {
         const chunk = chunks[next++]!;
-        const out = await sqs.send(new SendMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: chunk.map((m, n) => ({
-            Id: String(n),
-            MessageBody: JSON.stringify(m.body),
-            ...attributes,
-            ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
-          })),
+        const entries = chunk.map((m, n) => ({
+          Id: String(n),
+          MessageBody: JSON.stringify(m.body),
+          ...attributes,
+          ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
         }));
+        const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
         counters.queueMessages += chunk.length;
-        counters.queueRequests += 1;
+        // SQS bills a batch as one request per started 64 KB of its payload (bodies and attributes).
+        counters.queueRequests += sqsRequests(entries.reduce((n, e) => n + Buffer.byteLength(e.MessageBody) + (correlation ? CORRELATION_ATTRIBUTE.length + 6 + correlation.length : 0), 0));
         if (out.Failed && out.Failed.length > 0) {
           throw new Error(`queue refused ${out.Failed.length} message(s): ${out.Failed.map((f) => f.Message).join('; ')}`);
         }
