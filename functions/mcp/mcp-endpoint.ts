@@ -12,7 +12,7 @@ import { authenticateMcp, isChallenge, mcpChallenge, type AccessTokenVerifier } 
 import { createMcpServer, type McpActor } from './server.ts';
 import { TOOLS } from './tools/index.ts';
 import type { McpTool } from './tool.ts';
-import { notServed, serveStateless } from './streamable-http.ts';
+import { notServed, refuseForeignOrigin, serveStateless } from './streamable-http.ts';
 
 /** What the endpoint runs with; tests inject a verifier and their deps. */
 export interface McpEndpointOptions {
@@ -29,13 +29,15 @@ const actorOf = async (deps: Deps, principal: McpActor['principal']): Promise<Mc
 
 /**
  * `POST/GET/DELETE /mcp`: the hosted MCP server over Streamable HTTP, stateless (a server and
- * transport per request, JSON responses rather than event streams, as Lambda answers). The
- * bearer token is verified first (401 with the challenge otherwise), then the call is counted
+ * transport per request, JSON responses rather than event streams, as Lambda answers). A
+ * foreign Origin or Host is refused first (403), then the bearer token is verified (401 with the challenge otherwise), then the call is counted
  * against the person's minute (429 past it), then the JSON-RPC message is served.
  */
 export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler => async function mcp(event) {
   const deps = (options.deps ?? getDeps)();
   try {
+    const foreign = refuseForeignOrigin(deps, event);
+    if (foreign) return foreign;
     const headers = event.headers ?? {};
     const authenticated = await authenticateMcp(deps, headers.authorization ?? headers.Authorization, options.verify);
     if (isChallenge(authenticated)) {

@@ -240,6 +240,27 @@ describe('the mailbox MCP endpoint: who gets in', () => {
     await expect(sdk).rejects.toThrow(/401/);
   });
 
+  it('refuses a foreign Origin with 403 before reading the key (DNS rebinding), and serves the service\'s own origin', async () => {
+    // Prepare
+    const t = await agentMailbox();
+    const withOrigin = (origin: string, authorization?: string) => fetch(endpoint(t.m.id), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin, ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+    // Act
+    const evil = await withOrigin('http://evil.example.com', `Bearer ${t.sendKey}`);
+    const evilNoKey = await withOrigin('http://evil.example.com');
+    const own = await withOrigin(local().baseUrl, `Bearer ${t.sendKey}`);
+
+    // Assess
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toMatchObject({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('DNS rebinding') });
+    expect(evilNoKey.status).toBe(403);
+    expect(own.status).toBe(200);
+  });
+
   it('answers GET and DELETE with 405 (stateless), and 404 everywhere while mailbox agents are turned off', async () => {
     // Prepare
     const t = await agentMailbox();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readConfig } from '@mailstack/core/runtime/config';
@@ -166,6 +167,38 @@ describe('hosted MCP server: HTTP', () => {
     const after = await call('POST', '/mcp', { key: access_token, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
     expect(after.status).toBe(401);
     expect(after.json).toMatchObject({ name: 'invalid_api_key', message: expect.stringContaining('revoked') });
+  });
+
+  it('refuses a foreign Origin or Host with 403 before authenticating (DNS rebinding) and serves the service\'s own origins and clients without one', async () => {
+    const agent = await mcp.signIn(['emails:read'], { connect: false });
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const post = (headers: Record<string, string>) => call('POST', '/mcp', { key: agent.token, body: message, headers: { accept: 'application/json, text/event-stream', ...headers } });
+    const evil = await post({ origin: 'http://evil.example.com' });
+    expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`http://evil.example.com` is not one of this service\'s origins') });
+    // Refused before the token is read: no token at all is also 403, not 401.
+    expect((await call('POST', '/mcp', { body: message, headers: { origin: 'https://attacker.example' } })).status).toBe(403);
+    expect((await post({ origin: 'null' })).status).toBe(403);
+    // A page on another port of the same machine is another origin.
+    const other = new URL(local().baseUrl);
+    other.port = String(Number(other.port) + 1);
+    expect((await post({ origin: other.origin })).status).toBe(403);
+    // A rebinding page's request reaches the local host under its own name.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${local().baseUrl}/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agent.token}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject).end(JSON.stringify(message));
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).message).toContain('Host header `evil.example.com`');
+    // The hosted server in-process (no real token on the local host): its own origins and no Origin pass.
+    for (const origin of [local().baseUrl, local().dashboardUrl, undefined]) {
+      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) }, body: JSON.stringify(message) });
+      expect(res.status, String(origin)).toBe(200);
+    }
+    expect((await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', origin: 'http://evil.example.com' }, body: JSON.stringify(message) })).status).toBe(403);
   });
 
   it('serves POST only: GET and DELETE answer 405 (a stateless server has no stream or session)', async () => {
