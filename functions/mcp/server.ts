@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
 import { isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
 import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
@@ -35,9 +35,12 @@ const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ?
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
 export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
-const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+/** A call to a tool the server does not have: the protocol's invalid-params error (MCP tools, error handling), not a tool result. */
+export const unknownTool = (name: string, served: string): McpError =>
+  new McpError(ErrorCode.InvalidParams, `Unknown tool: \`${name.slice(0, 100)}\`. ${served}`);
+
+const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
   try {
-    if (!tool) throw new ApiError('not_found', `There is no tool named \`${name}\`; tools/list names the tools this sign-in may use.`);
     const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
     if (held.length === 0) {
       throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
@@ -70,7 +73,10 @@ export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly Mcp
       annotations: t.annotations,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    runTool(deps, actor, byName.get(request.params.name), request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw unknownTool(request.params.name, 'tools/list names the tools this sign-in may use.');
+    return runTool(deps, actor, tool, request.params.name, request.params.arguments ?? {});
+  });
   return server;
 };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { local, testDeps } from '../support/local.ts';
@@ -65,6 +66,8 @@ describe('the mailbox MCP endpoint: tools', () => {
     // Each argument is described for a model, from the API's own schema.
     for (const name of ['expectedRevision', 'to', 'retainedAttachments', 'uploads', 'sourceItemId']) expect(JSON.stringify((save.properties as any)[name]), name).toContain('"description"');
     expect(client.getInstructions()).toContain(t.m.address);
+    // A tool this endpoint does not have is the protocol's invalid-params error, naming the four it has.
+    await expect(client.callTool({ name: 'send_email', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('mailbox_send_draft') });
     await client.close();
   });
 

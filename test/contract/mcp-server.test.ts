@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
 import { TOOLS } from '../../functions/mcp/tools/index.ts';
@@ -33,8 +34,11 @@ describe('hosted MCP server: tools by scope', () => {
 
     const everything = await mcp.signIn(ALL_SCOPES);
     expect(names((await everything.client.listTools()).tools)).toEqual(names(TOOLS));
-    const unknown = await everything.client.callTool({ name: 'mint_api_key', arguments: {} });
-    expect(resultJson(unknown)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    // A tool the server does not have is the protocol's invalid-params error, not a tool result.
+    await expect(everything.client.callTool({ name: 'mint_api_key', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: `mint_api_key`') });
+    const raw = await mcp.post(everything.token, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mint_api_key', arguments: {} } });
+    expect(raw.status).toBe(200);
+    expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('tools/list') } });
   });
 
   it('holds a person to their role: a member granted domains:write still cannot add a domain', async () => {
