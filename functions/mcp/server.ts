@@ -32,6 +32,17 @@ const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible 
 /** The scopes that let a principal use a tool (its scope, or its alternative). */
 const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ? [tool.orScope] : [])];
 
+/**
+ * The scope a call to `tool` lacks and the refusal's words, or undefined when the scopes hold one
+ * of the tool's. The endpoint answers it as HTTP 403 with the step-up challenge; a server run
+ * without that endpoint answers it as an isError result.
+ */
+export const missingScope = (scopes: readonly string[], tool: McpTool): { scope: ToolScope; message: string } | undefined =>
+  scopesOf(tool).some((s) => scopes.includes(s)) ? undefined : {
+    scope: tool.scope,
+    message: `${tool.name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen (an MCP client does so from the 403's WWW-Authenticate scope).`,
+  };
+
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
 export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
@@ -42,9 +53,8 @@ export const unknownTool = (name: string, served: string): McpError =>
 const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
   try {
     const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
-    if (held.length === 0) {
-      throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
-    }
+    const missing = missingScope(actor.principal.scopes, tool);
+    if (missing) throw new ApiError('forbidden', missing.message);
     // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
     if (!held.some((s) => roleMayGrant(actor.role, s))) {
       throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`);

@@ -11,24 +11,29 @@ import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';
 import { createGrant, revokeGrant } from '@mailstack/core/domain/oauth/grants';
 import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/index';
+import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import { call, local, newTeam, testDeps } from '../support/local.ts';
-import { mcpHarness, resultJson } from '../support/mcp.ts';
+import { mcpHarness, resultJson, scopeRefusal } from '../support/mcp.ts';
 
 const mcp = mcpHarness();
 const ALL_SCOPES = [...TOOL_SCOPES];
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name).sort();
 
 describe('hosted MCP server: tools by scope', () => {
-  it('lists only the tools the scopes allow, and refuses a call to one outside them with the REST error shape', async () => {
+  it('lists only the tools the scopes allow, and refuses a call to one outside them with the 403 step-up challenge and the REST error shape', async () => {
     const reader = await mcp.signIn(['emails:read']);
     const listed = await reader.client.listTools();
     expect(names(listed.tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:read')));
     expect(names(listed.tools)).toEqual(['get_email', 'get_usage', 'list_emails']);
     expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({ description: expect.stringMatching(/newest first/), inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
 
-    const refused = await reader.client.callTool({ name: 'send_email', arguments: { from: reader.from, to: 'delivered@resend.dev', subject: 'not allowed', text: 'x' } });
-    expect(refused.isError).toBe(true);
-    expect(resultJson(refused)).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`emails:send` scope') });
+    const args = { from: reader.from, to: 'delivered@resend.dev', subject: 'not allowed', text: 'x' };
+    await expect(reader.client.callTool({ name: 'send_email', arguments: args })).rejects.toMatchObject(scopeRefusal('emails:send'));
+    // The step-up challenge (MCP 2025-11-25 authorization): 403 insufficient_scope naming the scopes to ask for, those granted and the one needed.
+    const refused = await mcp.post(reader.token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email', arguments: args } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer error="insufficient_scope", scope="emails:read emails:send", resource_metadata="${local().baseUrl.replace(/[.]/g, '\\.')}/\\.well-known/oauth-protected-resource", error_description="send_email needs the`));
+    expect(await refused.json()).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`emails:send` scope') });
     // Nothing was sent.
     expect((await reader.resend.emails.list()).data?.data).toEqual([]);
 
@@ -133,15 +138,18 @@ describe('hosted MCP server: HTTP', () => {
   it('answers an API key, a missing token and an unknown token with 401 and the protected-resource challenge', async () => {
     const t = await newTeam();
     const challenge = `Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource"`;
+    // The scopes the server supports, as the protected-resource metadata lists them.
+    const scope = `scope="${SCOPES.join(' ')}"`;
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const withKey = await call('POST', '/mcp', { key: t.secret, body: message, headers: { accept: 'application/json, text/event-stream' } });
     expect(withKey.status).toBe(401);
     expect(withKey.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
-    expect(withKey.headers.get('www-authenticate')!.startsWith(`${challenge}, error="invalid_token"`)).toBe(true);
+    expect(withKey.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token", ${scope}`);
     expect(withKey.json).toMatchObject({ statusCode: 401, name: 'invalid_api_key', message: expect.stringContaining('API keys do not authenticate the MCP server') });
     const none = await call('POST', '/mcp', { body: message });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe(challenge);
+    expect(none.headers.get('www-authenticate')).toBe(`${challenge}, ${scope}`);
+    expect(SCOPES).toEqual((await call('GET', '/.well-known/oauth-protected-resource')).json.scopes_supported);
     expect(none.json).toMatchObject({ statusCode: 401, name: 'missing_api_key' });
     for (const method of ['GET', 'DELETE']) {
       const res = await call(method, '/mcp', { key: t.secret });
