@@ -157,7 +157,6 @@ describe('the mailbox MCP endpoint: tools', () => {
     const noArrays = refusalOf(await client.callTool({ name: 'mailbox_save_draft', arguments: { expectedRevision: 0, to: ['a@customer.example.org'] } }));
     const big = refusalOf(await client.callTool({ name: 'mailbox_save_draft', arguments: newDraft({ uploads: [{ filename: 'big.bin', base64: b64(256 * 1024 + 1) }] }) }));
     const absent = refusalOf(await client.callTool({ name: 'mailbox_send_draft', arguments: { id: randomUUID(), expectedRevision: 0 } }));
-    const unknown = refusalOf(await client.callTool({ name: 'send_email', arguments: {} }));
 
     // Assess
     expect(folder).toMatchObject({ statusCode: 400, name: 'invalid_request' });
@@ -167,7 +166,6 @@ describe('the mailbox MCP endpoint: tools', () => {
     expect(big).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
     expect(big.message).toContain('256 KiB');
     expect(absent).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect(unknown).toMatchObject({ statusCode: 404, name: 'not_found' });
     await client.close();
   });
 
