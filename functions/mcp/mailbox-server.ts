@@ -34,7 +34,7 @@ export const createMailboxMcpServer = (deps: Deps, caller: MailboxCaller, who: M
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: instructions(caller) });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
+    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);

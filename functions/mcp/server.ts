@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
 import { isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
-import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
+import { structuredToolResult, toolErrorResult, type ToolResult } from '@mailstack/core/errors/tool-result';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import type { OAuthPrincipal } from '@mailstack/core/domain/oauth/index';
@@ -59,7 +59,8 @@ const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string,
     if (!held.some((s) => roleMayGrant(actor.role, s))) {
       throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`);
     }
-    return toolResult(await tool.call(deps, actor, args));
+    // Every tool declares an output schema: its answer is structuredContent, and the same as JSON text.
+    return structuredToolResult((await tool.call(deps, actor, args)) as object);
   } catch (error) {
     if (isApiError(error) || isMailboxAgentError(error)) return toolErrorResult(error);
     deps.logger.error('mcp tool failed', { tool: name, error: error as Error });
@@ -80,6 +81,7 @@ export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly Mcp
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
       annotations: t.annotations,
     })),
   }));
