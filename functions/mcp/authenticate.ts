@@ -2,6 +2,7 @@ import { ApiError } from '@mailstack/core/errors/api-error';
 import type { ApiResult } from '@mailstack/core/http/types';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { mcpResourceUrl, protectedResourceMetadataUrl, verifyAccessToken } from '@mailstack/core/domain/oauth/index';
+import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import type { McpPrincipal } from './server.ts';
 
 /** Resolves an OAuth access token presented to `resource` to its principal, or null (unknown, expired, revoked, another resource). */
@@ -21,8 +22,10 @@ export const mcpResource = (deps: Deps): string => mcpResourceUrl(deps.config);
 export const resourceMetadataUrl = (deps: Deps): string => protectedResourceMetadataUrl(deps.config);
 
 const challenge = (deps: Deps, error: ApiError, tokenPresented: boolean): McpChallenge => {
-  // RFC 6750 §3: a presented token that does not verify is `invalid_token`; no token, no error code.
-  const header = `Bearer resource_metadata="${resourceMetadataUrl(deps)}"${tokenPresented ? ', error="invalid_token"' : ''}`;
+  // RFC 6750 §3: a presented token that does not verify is `invalid_token`; no token, no error
+  // code. `scope` names the scopes the server supports (MCP 2025-11-25 authorization, scope
+  // selection), the same list as the protected-resource metadata's scopes_supported.
+  const header = `Bearer resource_metadata="${resourceMetadataUrl(deps)}"${tokenPresented ? ', error="invalid_token"' : ''}, scope="${SCOPES.join(' ')}"`;
   return {
     presented: tokenPresented,
     challenge: {
@@ -52,6 +55,24 @@ export const authenticateMcp = async (deps: Deps, authorization: string | undefi
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())?.[1];
   if (!token) return mcpChallenge(deps, '');
   return (await verify(deps, token, mcpResource(deps))) ?? mcpChallenge(deps, token);
+};
+
+/**
+ * The refusal of a call that needs a scope the token was not granted (MCP 2025-11-25
+ * authorization, scope challenge; RFC 6750 §3.1): 403 with `error="insufficient_scope"` and the
+ * scopes to ask for, the ones already granted and the one the call needs, so a client can sign
+ * in again with them (step-up) without losing the others.
+ */
+export const insufficientScope = (deps: Deps, granted: readonly string[], needed: string, message: string): ApiResult => {
+  const scopes = [...new Set([...granted, needed])].join(' ');
+  return {
+    statusCode: 403,
+    headers: {
+      'content-type': 'application/json', 'cache-control': 'no-store',
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}", resource_metadata="${resourceMetadataUrl(deps)}", error_description="${message.replace(/["\\]/g, "'")}"`,
+    },
+    body: JSON.stringify(new ApiError('forbidden', message).toJSON()),
+  };
 };
 
 /** True for the challenge answer of authenticateMcp. */

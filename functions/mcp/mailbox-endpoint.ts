@@ -7,7 +7,7 @@ import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox
 import { keyActor } from '@mailstack/core/domain/mailboxes/activity';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { createMailboxMcpServer } from './mailbox-server.ts';
-import { notServed, serveStateless } from './streamable-http.ts';
+import { notServed, refuseForeignOrigin, serveStateless } from './streamable-http.ts';
 
 /** What the endpoint runs with; tests may inject their deps. */
 export interface MailboxMcpEndpointOptions {
@@ -39,7 +39,8 @@ const names = (mailbox: Mailbox, segment: string): boolean => segment === mailbo
 
 /**
  * `POST/GET/DELETE /mcp/{mailbox}`: a mailbox's MCP endpoint (spec §4) over Streamable HTTP,
- * stateless, for a mailbox key (`Authorization: Bearer mmb_...`) and nothing else: no key or
+ * stateless; a foreign Origin or Host is refused first (403, DNS rebinding). It serves a
+ * mailbox key (`Authorization: Bearer mmb_...`) and nothing else: no key or
  * another credential (an API key, an OAuth token) is 401, a revoked or expired key 403, and a
  * key of another mailbox 404, as is the endpoint while MAILBOX_AGENT_DISABLED is set, so a key
  * never learns whether another mailbox exists.
@@ -47,6 +48,8 @@ const names = (mailbox: Mailbox, segment: string): boolean => segment === mailbo
 export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): ApiHandler => async function mailboxMcp(event) {
   const deps = (options.deps ?? getDeps)();
   const authorization = event.headers?.authorization ?? event.headers?.Authorization;
+  const foreign = refuseForeignOrigin(deps, event);
+  if (foreign) return foreign;
   try {
     if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'Mailbox MCP endpoints are turned off on this instance.');
     const caller = await authenticateMailboxKey(deps, authorization, event.requestContext.http.sourceIp);

@@ -6,7 +6,7 @@ import type { MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-key
 import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 import { isScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import type { Deps } from '@mailstack/core/runtime/deps';
-import type { McpTool, ToolScope } from './tool.ts';
+import { outputSchemaOf, type McpTool, type ToolScope } from './tool.ts';
 
 /** How a mailbox tool of the hosted server is declared: the mailbox agent's request schema and use case. */
 export interface MailboxToolDeclaration<S extends v.GenericSchema> {
@@ -16,6 +16,8 @@ export interface MailboxToolDeclaration<S extends v.GenericSchema> {
   readonly description: string;
   /** The mailbox agent API's body schema; its fields are the tool's arguments beside `mailbox_id`. */
   readonly body: S;
+  /** The mailbox agent API's answer schema (the tool's output schema). */
+  readonly answer: v.GenericSchema;
   /** Runs the mailbox agent's use case in the chosen mailbox. */
   run(deps: Deps, caller: MailboxCaller, who: MailboxActor, input: v.InferOutput<S>): Promise<object>;
 }
@@ -39,6 +41,7 @@ export const mailboxTool = <S extends v.GenericSchema>(declaration: MailboxToolD
     ...(declaration.orScope ? { orScope: declaration.orScope } : {}),
     description: declaration.description,
     inputSchema,
+    outputSchema: outputSchemaOf(declaration.name, declaration.answer),
     annotations: { readOnlyHint: false, destructiveHint: false },
     call: async (deps, actor, args) => {
       const { mailbox_id: mailboxId, ...body } = args;

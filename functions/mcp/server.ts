@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, isApiError } from '@mailstack/core/errors/api-error';
 import { isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
-import { toolErrorResult, toolResult, type ToolResult } from '@mailstack/core/errors/tool-result';
+import { structuredToolResult, toolErrorResult, type ToolResult } from '@mailstack/core/errors/tool-result';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import type { OAuthPrincipal } from '@mailstack/core/domain/oauth/index';
@@ -32,21 +32,35 @@ const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible 
 /** The scopes that let a principal use a tool (its scope, or its alternative). */
 const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ? [tool.orScope] : [])];
 
+/**
+ * The scope a call to `tool` lacks and the refusal's words, or undefined when the scopes hold one
+ * of the tool's. The endpoint answers it as HTTP 403 with the step-up challenge; a server run
+ * without that endpoint answers it as an isError result.
+ */
+export const missingScope = (scopes: readonly string[], tool: McpTool): { scope: ToolScope; message: string } | undefined =>
+  scopesOf(tool).some((s) => scopes.includes(s)) ? undefined : {
+    scope: tool.scope,
+    message: `${tool.name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen (an MCP client does so from the 403's WWW-Authenticate scope).`,
+  };
+
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
 export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
-const runTool = async (deps: Deps, actor: McpActor, tool: McpTool | undefined, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+/** A call to a tool the server does not have: the protocol's invalid-params error (MCP tools, error handling), not a tool result. */
+export const unknownTool = (name: string, served: string): McpError =>
+  new McpError(ErrorCode.InvalidParams, `Unknown tool: \`${name.slice(0, 100)}\`. ${served}`);
+
+const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
   try {
-    if (!tool) throw new ApiError('not_found', `There is no tool named \`${name}\`; tools/list names the tools this sign-in may use.`);
     const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
-    if (held.length === 0) {
-      throw new ApiError('forbidden', `${name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen.`);
-    }
+    const missing = missingScope(actor.principal.scopes, tool);
+    if (missing) throw new ApiError('forbidden', missing.message);
     // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
     if (!held.some((s) => roleMayGrant(actor.role, s))) {
       throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`);
     }
-    return toolResult(await tool.call(deps, actor, args));
+    // Every tool declares an output schema: its answer is structuredContent, and the same as JSON text.
+    return structuredToolResult((await tool.call(deps, actor, args)) as object);
   } catch (error) {
     if (isApiError(error) || isMailboxAgentError(error)) return toolErrorResult(error);
     deps.logger.error('mcp tool failed', { tool: name, error: error as Error });
@@ -67,10 +81,14 @@ export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly Mcp
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
       annotations: t.annotations,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    runTool(deps, actor, byName.get(request.params.name), request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw unknownTool(request.params.name, 'tools/list names the tools this sign-in may use.');
+    return runTool(deps, actor, tool, request.params.name, request.params.arguments ?? {});
+  });
   return server;
 };

@@ -36,6 +36,46 @@ export const serveStateless = async (deps: Deps, event: ApiEvent, server: Server
   }
 };
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The service's own origins (the API's and the dashboard's base URLs), the only ones a browser may call the MCP endpoints from. */
+export const allowedOrigins = (deps: Deps): URL[] =>
+  [deps.config.PUBLIC_BASE_URL, deps.config.DASHBOARD_URL].flatMap((base) => { try { return [new URL(base)]; } catch { return []; } });
+
+const portOf = (u: URL): string => u.port || (u.protocol === 'https:' ? '443' : '80');
+
+/** The same host and port; a loopback base URL (the local host) also answers to the other loopback names. */
+const sameHost = (u: URL, allowed: URL): boolean =>
+  (u.hostname === allowed.hostname || (LOOPBACK.has(u.hostname) && LOOPBACK.has(allowed.hostname))) && portOf(u) === portOf(allowed);
+
+const parse = (url: string): URL | undefined => { try { return new URL(url); } catch { return undefined; } };
+
+/**
+ * The Streamable HTTP transport's DNS-rebinding guard (MCP 2025-11-25, transports, security
+ * warning): an `Origin` header that is not one of the service's own origins, or a `Host` header
+ * that does not name the service, is refused with 403 before anything else runs (no
+ * authentication, no counting). A request without Origin (a client that is not a browser) passes.
+ */
+export const refuseForeignOrigin = (deps: Deps, event: ApiEvent): ApiResult | undefined => {
+  const headers = event.headers ?? {};
+  const origin = headers.origin ?? headers.Origin;
+  const host = headers.host ?? headers.Host;
+  const allowed = allowedOrigins(deps);
+  if (origin !== undefined) {
+    const u = parse(origin);
+    if (!u || !allowed.some((a) => a.protocol === u.protocol && sameHost(u, a))) {
+      return errorResponse(new ApiError('forbidden', `The Origin header \`${origin.slice(0, 200)}\` is not one of this service's origins (${allowed.map((a) => a.origin).join(', ')}): the MCP endpoints refuse calls from other web pages (DNS rebinding protection). A client that is not a browser sends no Origin.`));
+    }
+  }
+  if (host !== undefined) {
+    // The Host carries no scheme: its port is compared with each base URL's, a missing one meaning that URL's default.
+    if (!allowed.some((a) => { const u = parse(`${a.protocol}//${host}`); return u !== undefined && sameHost(u, a); })) {
+      return errorResponse(new ApiError('forbidden', `The Host header \`${host.slice(0, 200)}\` does not name this service (${allowed.map((a) => a.host).join(', ')}): the MCP endpoints answer only at their own address (DNS rebinding protection).`));
+    }
+  }
+  return undefined;
+};
+
 /** GET (a server-sent event stream) and DELETE (ending a session) have nothing to serve on a stateless server: 405. */
 export const notServed = (method: string, path: string): ApiResult => {
   const result = errorResponse(new ApiError('method_not_allowed', `${method} ${path} is not served: this MCP server is stateless (no sessions, no server-initiated stream). Send JSON-RPC requests with POST.`));

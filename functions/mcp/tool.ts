@@ -69,11 +69,31 @@ export interface McpTool {
   /** What the tool does and when to use it, written for a model. */
   readonly description: string;
   readonly inputSchema: Json & { type: 'object' };
+  /**
+   * The JSON Schema of a success's `structuredContent` (MCP tools, output schema): the same
+   * answer schema as the REST route's (or the use case's view). A tool that declares it returns
+   * its answer both as `structuredContent` and as JSON text.
+   */
+  readonly outputSchema: Json & { type: 'object' };
   /** The MCP tool annotations tools/list reports. */
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean };
   /** Runs the tool as the principal; its answer is the tool result's body, a thrown ApiError or MailboxAgentError its refusal. */
   call(deps: Deps, actor: McpActor, args: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
+
+/**
+ * A tool's output schema from an answer schema: its JSON Schema, which MCP wants an object at
+ * the root (an answer that is one of several objects keeps its anyOf under `type: 'object'`).
+ * An answer that is not an object cannot be `structuredContent`: that fails here, at load.
+ */
+export const outputSchemaOf = (name: string, schema: v.GenericSchema): Json & { type: 'object' } => {
+  const json = jsonSchemaOf(schema);
+  const variants: Json[] = json.anyOf ?? json.oneOf ?? [json];
+  if (json.type !== 'object' && !variants.every((variant) => variant.type === 'object')) {
+    throw new Error(`tool ${name}: its answer is not an object (${JSON.stringify(json).slice(0, 80)}), so it cannot be structuredContent`);
+  }
+  return { ...json, type: 'object' };
+};
 
 /** A tool that runs one REST route: its declaration and the MCP tool built from it. */
 export interface RouteTool extends McpTool, ToolDeclaration {}
@@ -188,5 +208,5 @@ export const routeTool = (declaration: ToolDeclaration): RouteTool => {
   };
 
   const annotations = { readOnlyHint: routeKey.startsWith('GET ') || declaration.name.startsWith('batch_get'), destructiveHint: routeKey.startsWith('DELETE ') };
-  return { ...declaration, inputSchema, annotations, call };
+  return { ...declaration, inputSchema, outputSchema: outputSchemaOf(declaration.name, route.response), annotations, call };
 };

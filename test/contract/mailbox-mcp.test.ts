@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { local, testDeps } from '../support/local.ts';
@@ -65,6 +66,8 @@ describe('the mailbox MCP endpoint: tools', () => {
     // Each argument is described for a model, from the API's own schema.
     for (const name of ['expectedRevision', 'to', 'retainedAttachments', 'uploads', 'sourceItemId']) expect(JSON.stringify((save.properties as any)[name]), name).toContain('"description"');
     expect(client.getInstructions()).toContain(t.m.address);
+    // A tool this endpoint does not have is the protocol's invalid-params error, naming the four it has.
+    await expect(client.callTool({ name: 'send_email', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('mailbox_send_draft') });
     await client.close();
   });
 
@@ -154,7 +157,6 @@ describe('the mailbox MCP endpoint: tools', () => {
     const noArrays = refusalOf(await client.callTool({ name: 'mailbox_save_draft', arguments: { expectedRevision: 0, to: ['a@customer.example.org'] } }));
     const big = refusalOf(await client.callTool({ name: 'mailbox_save_draft', arguments: newDraft({ uploads: [{ filename: 'big.bin', base64: b64(256 * 1024 + 1) }] }) }));
     const absent = refusalOf(await client.callTool({ name: 'mailbox_send_draft', arguments: { id: randomUUID(), expectedRevision: 0 } }));
-    const unknown = refusalOf(await client.callTool({ name: 'send_email', arguments: {} }));
 
     // Assess
     expect(folder).toMatchObject({ statusCode: 400, name: 'invalid_request' });
@@ -164,7 +166,6 @@ describe('the mailbox MCP endpoint: tools', () => {
     expect(big).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
     expect(big.message).toContain('256 KiB');
     expect(absent).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect(unknown).toMatchObject({ statusCode: 404, name: 'not_found' });
     await client.close();
   });
 
@@ -238,6 +239,27 @@ describe('the mailbox MCP endpoint: who gets in', () => {
     expect(revoked.status).toBe(403);
     expect(await revoked.json()).toMatchObject({ statusCode: 403, name: 'forbidden' });
     await expect(sdk).rejects.toThrow(/401/);
+  });
+
+  it('refuses a foreign Origin with 403 before reading the key (DNS rebinding), and serves the service\'s own origin', async () => {
+    // Prepare
+    const t = await agentMailbox();
+    const withOrigin = (origin: string, authorization?: string) => fetch(endpoint(t.m.id), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin, ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+    // Act
+    const evil = await withOrigin('http://evil.example.com', `Bearer ${t.sendKey}`);
+    const evilNoKey = await withOrigin('http://evil.example.com');
+    const own = await withOrigin(local().baseUrl, `Bearer ${t.sendKey}`);
+
+    // Assess
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toMatchObject({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('DNS rebinding') });
+    expect(evilNoKey.status).toBe(403);
+    expect(own.status).toBe(200);
   });
 
   it('answers GET and DELETE with 405 (stateless), and 404 everywhere while mailbox agents are turned off', async () => {

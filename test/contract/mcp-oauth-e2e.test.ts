@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { auth, discoverAuthorizationServerMetadata, refreshAuthorization, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { launchBrowser } from '../support/browser.ts';
+import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import { local } from '../support/local.ts';
 import { dashboardUrl, personIn, seriousViolations } from '../support/dashboard.ts';
 import { sendingTeam } from '../support/sending.ts';
@@ -99,7 +100,7 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     // Discovery from the 401: the challenge names the protected-resource metadata.
     const bare = await fetch(mcpUrl(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(bare.status).toBe(401);
-    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource"`);
+    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource", scope="${SCOPES.join(' ')}"`);
 
     // The SDK's client: 401, discovery, registration, then the browser step.
     const first = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });

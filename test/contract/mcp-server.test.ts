@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
 import { TOOLS } from '../../functions/mcp/tools/index.ts';
@@ -9,31 +11,39 @@ import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';
 import { createGrant, revokeGrant } from '@mailstack/core/domain/oauth/grants';
 import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/index';
+import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import { call, local, newTeam, testDeps } from '../support/local.ts';
-import { mcpHarness, resultJson } from '../support/mcp.ts';
+import { mcpHarness, resultJson, scopeRefusal } from '../support/mcp.ts';
 
 const mcp = mcpHarness();
 const ALL_SCOPES = [...TOOL_SCOPES];
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name).sort();
 
 describe('hosted MCP server: tools by scope', () => {
-  it('lists only the tools the scopes allow, and refuses a call to one outside them with the REST error shape', async () => {
+  it('lists only the tools the scopes allow, and refuses a call to one outside them with the 403 step-up challenge and the REST error shape', async () => {
     const reader = await mcp.signIn(['emails:read']);
     const listed = await reader.client.listTools();
     expect(names(listed.tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:read')));
     expect(names(listed.tools)).toEqual(['get_email', 'get_usage', 'list_emails']);
     expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({ description: expect.stringMatching(/newest first/), inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
 
-    const refused = await reader.client.callTool({ name: 'send_email', arguments: { from: reader.from, to: 'delivered@resend.dev', subject: 'not allowed', text: 'x' } });
-    expect(refused.isError).toBe(true);
-    expect(resultJson(refused)).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`emails:send` scope') });
+    const args = { from: reader.from, to: 'delivered@resend.dev', subject: 'not allowed', text: 'x' };
+    await expect(reader.client.callTool({ name: 'send_email', arguments: args })).rejects.toMatchObject(scopeRefusal('emails:send'));
+    // The step-up challenge (MCP 2025-11-25 authorization): 403 insufficient_scope naming the scopes to ask for, those granted and the one needed.
+    const refused = await mcp.post(reader.token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email', arguments: args } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer error="insufficient_scope", scope="emails:read emails:send", resource_metadata="${local().baseUrl.replace(/[.]/g, '\\.')}/\\.well-known/oauth-protected-resource", error_description="send_email needs the`));
+    expect(await refused.json()).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`emails:send` scope') });
     // Nothing was sent.
     expect((await reader.resend.emails.list()).data?.data).toEqual([]);
 
     const everything = await mcp.signIn(ALL_SCOPES);
     expect(names((await everything.client.listTools()).tools)).toEqual(names(TOOLS));
-    const unknown = await everything.client.callTool({ name: 'mint_api_key', arguments: {} });
-    expect(resultJson(unknown)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    // A tool the server does not have is the protocol's invalid-params error, not a tool result.
+    await expect(everything.client.callTool({ name: 'mint_api_key', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: `mint_api_key`') });
+    const raw = await mcp.post(everything.token, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mint_api_key', arguments: {} } });
+    expect(raw.status).toBe(200);
+    expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('tools/list') } });
   });
 
   it('holds a person to their role: a member granted domains:write still cannot add a domain', async () => {
@@ -128,15 +138,18 @@ describe('hosted MCP server: HTTP', () => {
   it('answers an API key, a missing token and an unknown token with 401 and the protected-resource challenge', async () => {
     const t = await newTeam();
     const challenge = `Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource"`;
+    // The scopes the server supports, as the protected-resource metadata lists them.
+    const scope = `scope="${SCOPES.join(' ')}"`;
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const withKey = await call('POST', '/mcp', { key: t.secret, body: message, headers: { accept: 'application/json, text/event-stream' } });
     expect(withKey.status).toBe(401);
     expect(withKey.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
-    expect(withKey.headers.get('www-authenticate')!.startsWith(`${challenge}, error="invalid_token"`)).toBe(true);
+    expect(withKey.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token", ${scope}`);
     expect(withKey.json).toMatchObject({ statusCode: 401, name: 'invalid_api_key', message: expect.stringContaining('API keys do not authenticate the MCP server') });
     const none = await call('POST', '/mcp', { body: message });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe(challenge);
+    expect(none.headers.get('www-authenticate')).toBe(`${challenge}, ${scope}`);
+    expect(SCOPES).toEqual((await call('GET', '/.well-known/oauth-protected-resource')).json.scopes_supported);
     expect(none.json).toMatchObject({ statusCode: 401, name: 'missing_api_key' });
     for (const method of ['GET', 'DELETE']) {
       const res = await call(method, '/mcp', { key: t.secret });
@@ -166,6 +179,38 @@ describe('hosted MCP server: HTTP', () => {
     const after = await call('POST', '/mcp', { key: access_token, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
     expect(after.status).toBe(401);
     expect(after.json).toMatchObject({ name: 'invalid_api_key', message: expect.stringContaining('revoked') });
+  });
+
+  it('refuses a foreign Origin or Host with 403 before authenticating (DNS rebinding) and serves the service\'s own origins and clients without one', async () => {
+    const agent = await mcp.signIn(['emails:read'], { connect: false });
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const post = (headers: Record<string, string>) => call('POST', '/mcp', { key: agent.token, body: message, headers: { accept: 'application/json, text/event-stream', ...headers } });
+    const evil = await post({ origin: 'http://evil.example.com' });
+    expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`http://evil.example.com` is not one of this service\'s origins') });
+    // Refused before the token is read: no token at all is also 403, not 401.
+    expect((await call('POST', '/mcp', { body: message, headers: { origin: 'https://attacker.example' } })).status).toBe(403);
+    expect((await post({ origin: 'null' })).status).toBe(403);
+    // A page on another port of the same machine is another origin.
+    const other = new URL(local().baseUrl);
+    other.port = String(Number(other.port) + 1);
+    expect((await post({ origin: other.origin })).status).toBe(403);
+    // A rebinding page's request reaches the local host under its own name.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${local().baseUrl}/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agent.token}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject).end(JSON.stringify(message));
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).message).toContain('Host header `evil.example.com`');
+    // The hosted server in-process (no real token on the local host): its own origins and no Origin pass.
+    for (const origin of [local().baseUrl, local().dashboardUrl, undefined]) {
+      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) }, body: JSON.stringify(message) });
+      expect(res.status, String(origin)).toBe(200);
+    }
+    expect((await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', origin: 'http://evil.example.com' }, body: JSON.stringify(message) })).status).toBe(403);
   });
 
   it('serves POST only: GET and DELETE answer 405 (a stateless server has no stream or session)', async () => {

@@ -250,7 +250,7 @@ describe('the MCP endpoint\'s refusals, through verifyAccessToken', () => {
 
     const none = await listTools();
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe(challenge());
+    expect(none.headers.get('www-authenticate')).toBe(`${challenge()}, scope="${SCOPES.join(' ')}"`);
     for (const token of [expired.access_token, elsewhere.access_token, x.t.secret]) {
       const res = await listTools(token);
       expect(res.status).toBe(401);

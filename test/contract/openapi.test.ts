@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { missingSchemas, routeErrors } from '@mailstack/core/http/openapi';
 import { ERROR_STATUS } from '@mailstack/core/errors/catalog';
 import { REST_ROUTES, routeKey } from '../../functions/routes.ts';
 import { declarationOf, openApiDocument } from '../../functions/openapi/document.ts';
+import { COMPONENT_SCHEMAS } from '../../functions/openapi/components.ts';
 import { REFERENCE_DIFFERENCES } from '../../functions/openapi/reference-differences.ts';
 import { referenceDifferences } from '../support/reference-compare.ts';
 import { responseProblems } from '../support/own-document.ts';
@@ -79,6 +81,68 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('GET /openapi.json: named schemas', () => {
+  it('names the shared schemas under components.schemas (one Error, each resource object, the list envelopes) and refers to them with $ref', async () => {
+    const doc = await served();
+    const schemas = doc.components.schemas;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const success = (path: string, method: string, status = '200') => doc.paths[path][method].responses[status].content['application/json'].schema;
+    // Each named resource object, and the lists and write answers built alike.
+    for (const name of [...Object.keys(COMPONENT_SCHEMAS), 'Error', 'OAuthError', 'TopicList', 'EmailList', 'ContactList', 'TopicRef', 'DeletedTopic']) expect(schemas[name], name).toBeDefined();
+    expect(success('/emails/{id}', 'get')).toEqual(ref('Email'));
+    expect(success('/emails', 'post')).toEqual(ref('SentEmail'));
+    expect(success('/topics', 'get')).toEqual(ref('TopicList'));
+    expect(schemas.TopicList.properties.data.items).toEqual(ref('TopicSummary'));
+    expect(success('/contacts', 'post', '201')).toEqual(ref('ContactRef'));
+    expect(success('/topics/{id}', 'delete')).toEqual(ref('DeletedTopic'));
+    expect(schemas.ReceivedEmail.properties.attachments.items).toEqual(ref('InboundAttachment'));
+    // Every refusal refers to the one error body, narrowed to its status and names.
+    expect(schemas.Error).toMatchObject({ required: ['statusCode', 'name', 'message'], properties: { name: { enum: Object.keys(ERROR_STATUS) } } });
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const schema = response.content?.['application/json']?.schema;
+          if (Number(status) >= 400 && schema) expect(schema.$ref, `${method} ${path} ${status}`).toMatch(/^#\/components\/schemas\/(OAuth)?Error$/);
+        }
+      }
+    }
+    // Every name is used, and every $ref names a component.
+    const text = JSON.stringify(doc);
+    for (const name of Object.keys(schemas)) expect(text, `components.schemas.${name} is never referred to`).toContain(`"#/components/schemas/${name}"`);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/(\w+)"/g)) expect(schemas[name!], name).toBeDefined();
+  });
+
+  it('generates a TypeScript client (openapi-typescript) whose types check a send and a contact create, and refuse a send without recipients', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-ts-'));
+    writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(await served())));
+    writeFileSync(join(dir, 'use.ts'), [
+      "import type { components, paths } from './api.ts';",
+      "type SendBody = paths['/emails']['post']['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never;",
+      "type Sent = paths['/emails']['post']['responses'][200]['content']['application/json'];",
+      "type ContactBody = paths['/contacts']['post']['requestBody'] extends { content: { 'application/json': infer B } } | undefined ? B : never;",
+      "type Created = paths['/contacts']['post']['responses'][201]['content']['application/json'];",
+      "export const send: SendBody = { from: 'Acme <hi@acme.example>', to: ['ada@example.com'], subject: 'Hello', html: '<p>Hi</p>', tags: [{ name: 'kind', value: 'welcome' }] };",
+      "export const sent: Sent = { id: '3f8e9c1a-0b4d-4c2e-9a7f-1d2e3f4a5b6c' };",
+      "export const sentId: string = sent.id;",
+      "export const contact: ContactBody = { email: 'ada@example.com', first_name: 'Ada', unsubscribed: false };",
+      "export const created: Created = { object: 'contact', id: '3f8e9c1a-0b4d-4c2e-9a7f-1d2e3f4a5b6c' };",
+      "export const email: components['schemas']['Email']['id'] = sentId;",
+      "export const refusal: components['schemas']['Error'] = { statusCode: 422, name: 'validation_error', message: 'The `to` field is required.' };",
+      '// @ts-expect-error a send without recipients',
+      "export const noTo: SendBody = { from: 'Acme <hi@acme.example>', subject: 'Hello', html: '<p>Hi</p>' };",
+      '// @ts-expect-error a send whose subject is not a string',
+      "export const badSubject: SendBody = { from: 'Acme <hi@acme.example>', to: ['ada@example.com'], subject: 42, html: '<p>Hi</p>' };",
+      '// @ts-expect-error a contact created without an email',
+      "export const noEmail: ContactBody = { first_name: 'Ada' };",
+      '// @ts-expect-error an error name the API does not have',
+      "export const unknownName: components['schemas']['Error'] = { statusCode: 500, name: 'oops', message: 'x' };",
+    ].join('\n'));
+    const tsc = resolve(ROOT, 'node_modules/typescript/bin/tsc');
+    const run = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', join(dir, 'use.ts')], { cwd: dir }).catch((error: { stdout: string }) => error);
+    expect(run.stdout, 'tsc on the generated client').toBe('');
+  }, 60_000);
+});
+
 describe('the reference API description', () => {
   it('is served with a compatible shape, operation by operation, or listed in the table of deliberate differences', async () => {
     const actual = referenceDifferences(await served()).sort();
@@ -90,8 +154,8 @@ describe('the reference API description', () => {
 
   it('finds a missing response field, a refused request field and an unserved operation', () => {
     const doc = openApiDocument('http://127.0.0.1');
-    const topic = doc.paths['/topics/{id}'].get.responses['200'].content['application/json'].schema;
-    delete topic.properties.default_subscription;
+    expect(doc.paths['/topics/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Topic' });
+    delete doc.components.schemas.Topic.properties.default_subscription;
     doc.paths['/domains/{id}'].patch.requestBody.content['application/json'].schema.properties.open_tracking = { not: {} };
     delete doc.paths['/segments/{id}'].delete;
     expect(referenceDifferences(doc)).toEqual(expect.arrayContaining([

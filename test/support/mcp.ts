@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ApiEvent, ApiHandler } from '@mailstack/core/http/types';
@@ -79,3 +80,9 @@ export const mcpHarness = (deps: () => Deps = testDeps) => {
 
 /** The JSON a tool result carries (success body or error body). */
 export const resultJson = (result: unknown): any => JSON.parse(((result as { content: { type: string; text: string }[] }).content[0]!).text);
+
+/**
+ * What a call refused over HTTP rejects with (the MCP SDK client's StreamableHTTPError): a tool
+ * outside the token's scopes is the 403 step-up challenge, not a tool result.
+ */
+export const scopeRefusal = (needs: string) => ({ code: 403, message: expect.stringContaining(`needs the \`${needs}\` scope`) });

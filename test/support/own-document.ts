@@ -7,9 +7,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
 const compiled = new WeakMap<object, ValidateFunction>();
-const validator = (schema: Json): ValidateFunction => {
+/** A schema of the document, compiled with the document's components beside it, so its `#/components/schemas/...` references resolve. */
+const validator = (schema: Json, doc?: Json): ValidateFunction => {
   let fn = compiled.get(schema);
-  if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+  if (!fn) compiled.set(schema, (fn = ajv.compile(doc?.components ? { ...schema, components: doc.components } : schema)));
   return fn;
 };
 
@@ -65,6 +66,6 @@ export const responseProblems = (doc: Json, method: string, pathname: string, st
   const mediaType = Object.keys(response.content ?? {}).find((type) => contentType.includes(type));
   if (!mediaType) return [`${where}: content type ${contentType || '(none)'} is not one the document lists (${Object.keys(response.content ?? {}).join(', ')})`];
   if (!isJson) return [];
-  const fn = validator(response.content[mediaType].schema);
+  const fn = validator(response.content[mediaType].schema, doc);
   return fn(body) ? [] : [`${where}: the body does not match the document's schema for ${method} ${found.path} ${status}: ${describe(fn)}`];
 };

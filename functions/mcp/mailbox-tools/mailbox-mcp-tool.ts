@@ -10,6 +10,8 @@ export interface MailboxMcpTool {
   /** What it does and when to use it, written for a model. */
   readonly description: string;
   readonly inputSchema: Record<string, unknown> & { type: 'object' };
+  /** The JSON Schema of a success's `structuredContent`: the mailbox agent API's answer schema for the same route. */
+  readonly outputSchema: Record<string, unknown> & { type: 'object' };
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean };
   /** Runs the mailbox agent's use case as the key; a refusal is a thrown MailboxAgentError. */
   call(deps: Deps, caller: MailboxCaller, who: MailboxActor, args: Readonly<Record<string, unknown>>): Promise<ToolResult>;

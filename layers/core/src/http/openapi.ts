@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type JsonSchema } from '@valibot/to-json-schema';
 import { ERROR_STATUS, type ErrorName } from '../errors/catalog.ts';
 import type { RouteDeclaration } from './api-route.ts';
 import { pathParameters } from './path-ids.ts';
@@ -28,14 +28,78 @@ const customMessage = (schema: v.GenericSchema): string | undefined => {
  * their input (before transforms); a field the schema refuses outright (`v.custom` returning
  * false) is described as never valid, with the refusal's message.
  */
+const conversion = (typeMode: 'input' | 'ignore') => ({
+  target: 'draft-2020-12' as const,
+  errorMode: 'ignore' as const,
+  typeMode,
+  overrideSchema: ({ valibotSchema }: { valibotSchema: v.GenericSchema }) => (valibotSchema.type === 'custom' ? { not: {}, description: customMessage(valibotSchema) ?? 'Not supported.' } as JsonSchema : undefined),
+});
+
 export const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore' = 'ignore'): Json => {
-  const { $schema: _dialect, ...rest } = toJsonSchema(schema, {
-    target: 'draft-2020-12',
-    errorMode: 'ignore',
-    typeMode,
-    overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'custom' ? { not: {}, description: customMessage(valibotSchema) ?? 'Not supported.' } as JsonSchema : undefined),
-  }) as Json;
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, conversion(typeMode)) as Json;
   return rest;
+};
+
+/** Where the document's named schemas live. */
+const COMPONENT = '#/components/schemas/';
+
+/** A JSON Schema whose `#/$defs/<name>` references point into the document's components instead. */
+const toComponentRefs = (node: unknown): any => {
+  if (Array.isArray(node)) return node.map(toComponentRefs);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) =>
+    [key, key === '$ref' && typeof value === 'string' ? value.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(value)]));
+};
+
+/**
+ * Answer schemas as JSON Schema, where each schema of `named` (the resource objects) is a
+ * `$ref` to its component instead of a copy, and the components themselves.
+ */
+const namedSchemas = (named: Readonly<Record<string, v.GenericSchema>>) => ({
+  schemaOf: (schema: v.GenericSchema): Json => {
+    const { $schema: _dialect, $defs: _defs, ...rest } = toJsonSchema(schema, { ...conversion('ignore'), definitions: { ...named } }) as Json;
+    return toComponentRefs(rest);
+  },
+  components: (): Record<string, Json> => toComponentRefs(toJsonSchemaDefs({ ...named }, conversion('ignore'))),
+});
+
+const pascal = (word: string): string => word.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+/**
+ * The name of a shared answer shape the routes build alike rather than share as one schema, or
+ * undefined: a list envelope of a named schema (`TopicList` for a list of `TopicSummary` or of
+ * `Topic`, else the item's own name and `List`), `{object, id}` (`TopicRef`, what most writes
+ * answer) and `{object, id, deleted: true}` (`DeletedTopic`).
+ */
+const sharedShapeName = (node: Json): string[] | undefined => {
+  const { properties: p } = node;
+  if (node.type !== 'object' || !p) return undefined;
+  const keys = Object.keys(p).sort().join();
+  if (keys === 'data,has_more,object' && p.object?.const === 'list' && p.data?.type === 'array') {
+    const ref = p.data.items?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith(COMPONENT)) return undefined;
+    const item = ref.slice(COMPONENT.length);
+    return [`${item.replace(/Summary$/, '')}List`, `${item}List`];
+  }
+  if (typeof p.object?.const !== 'string' || p.id?.format !== 'uuid') return undefined;
+  if (keys === 'id,object') return [`${pascal(p.object.const)}Ref`];
+  if (keys === 'deleted,id,object' && p.deleted?.const === true) return [`Deleted${pascal(p.object.const)}`];
+  return undefined;
+};
+
+/** Names the shared answer shapes (sharedShapeName) under components.schemas and refers to them. */
+const nameSharedShapes = (node: unknown, schemas: Record<string, Json>): any => {
+  if (Array.isArray(node)) return node.map((n) => nameSharedShapes(n, schemas));
+  if (!node || typeof node !== 'object') return node;
+  const candidates = sharedShapeName(node as Json);
+  if (candidates) {
+    const fits = (name: string) => !schemas[name] || JSON.stringify(schemas[name]) === JSON.stringify(node);
+    const name = candidates.find(fits);
+    if (!name) throw new Error(`openapi: the answer shape ${JSON.stringify(node).slice(0, 120)} would be named ${candidates.join(' or ')}, which name other schemas`);
+    schemas[name] = node as Json;
+    return { $ref: `${COMPONENT}${name}` };
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, nameSharedShapes(value, schemas)]));
 };
 
 /** The properties of an object schema, through intersections (`allOf`). */
@@ -100,6 +164,25 @@ export const errorSchema = (status: number, names: readonly string[], oauth = fa
   additionalProperties: false,
 });
 
+/**
+ * The one error body of the API (every refusal is `{statusCode, name, message}`), and the OAuth
+ * routes' with the protocol's own fields: the components each route's refusals refer to.
+ */
+const errorComponents = (): Record<string, Json> => {
+  const names = Object.keys(ERROR_STATUS);
+  const describe = (schema: Json) => ({
+    ...schema,
+    properties: { ...schema.properties, statusCode: { type: 'integer', description: 'The HTTP status.' }, name: { ...schema.properties.name, description: 'The error\'s name: what a program branches on.' } },
+  });
+  return { Error: describe(errorSchema(0, names)), OAuthError: describe(errorSchema(0, names, true)) };
+};
+
+/** A refusal with one of `names` at `status`: the shared error component, narrowed to this route's status and names. */
+const errorRef = (status: number, names: readonly string[], oauth: boolean): Json => ({
+  $ref: `${COMPONENT}${oauth ? 'OAuthError' : 'Error'}`,
+  properties: { statusCode: { const: status }, name: { enum: [...names] } },
+});
+
 const errorResponses = (route: RouteDeclaration, path: string): Record<string, Json> => {
   const byStatus = new Map<number, ErrorName[]>();
   for (const name of routeErrors(route, path)) {
@@ -109,7 +192,7 @@ const errorResponses = (route: RouteDeclaration, path: string): Record<string, J
   return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, names]) => [String(status), {
     description: names.join(', '),
     ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer' } } } } : {}),
-    content: { 'application/json': { schema: errorSchema(status, names, route.errorFormat === 'oauth') } },
+    content: { 'application/json': { schema: errorRef(status, names, route.errorFormat === 'oauth') } },
   }]));
 };
 
@@ -121,7 +204,7 @@ export const operationId = (method: string, path: string): string =>
     return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   }).join('');
 
-const describeOperation = ({ method, path, area, route }: DescribedRoute): Json => {
+const describeOperation = ({ method, path, area, route }: DescribedRoute, answerSchema: (schema: v.GenericSchema) => Json): Json => {
   const html = route.responseFormat === 'html';
   // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
   const tracking = (route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary') && route.errorFormat !== 'oauth';
@@ -146,7 +229,7 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute): Json 
     ? { 'text/html': { schema: jsonSchemaOf(route.response) } }
     : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } }
       : route.responseFormat === 'binary' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
-        : { 'application/json': { schema: jsonSchemaOf(route.response) } };
+        : { 'application/json': { schema: answerSchema(route.response) } };
   return {
     operationId: operationId(method, path),
     tags: [area],
@@ -176,10 +259,18 @@ export const missingSchemas = (route: RouteDeclaration | undefined): string[] =>
   return route.response ? [] : ['a response schema'];
 };
 
-/** The OpenAPI 3.1 description of the given routes. */
-export const buildOpenApi = (routes: readonly DescribedRoute[], options: { serverUrl: string }): Json => {
-  const paths: Record<string, Json> = {};
-  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r);
+/**
+ * The OpenAPI 3.1 description of the given routes. `components` names the shared answer schemas
+ * (the resource objects): each is described once under components.schemas and referred to with
+ * `$ref`, as are the list envelopes of them, the `{object, id}` and deleted answers, and the one
+ * error body.
+ */
+export const buildOpenApi = (routes: readonly DescribedRoute[], options: { serverUrl: string; components?: Readonly<Record<string, v.GenericSchema>> }): Json => {
+  const named = namedSchemas(options.components ?? {});
+  const schemas: Record<string, Json> = { ...errorComponents(), ...named.components() };
+  const described: Record<string, Json> = {};
+  for (const r of routes) (described[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r, named.schemaOf);
+  const paths = nameSharedShapes(described, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -192,6 +283,7 @@ export const buildOpenApi = (routes: readonly DescribedRoute[], options: { serve
     tags: [...new Set(routes.map((r) => r.area))].map((name) => ({ name })),
     paths,
     components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the team (`ms_...`), created with `npm run admin -- keys create`; full access, or sending access only.' },
       },

@@ -1,0 +1,41 @@
+import type * as v from 'valibot';
+import { BroadcastClickedLink, BroadcastObject, BroadcastRecipientRow, BroadcastRow, CanceledBroadcast, PlanWarningObject, SentBroadcast } from '@mailstack/core/schemas/broadcasts';
+import {
+  AudienceObject, BatchCreatedContacts, BatchGotContacts, BatchRemovedContacts, ContactListItem, ContactObject, ContactPropertyObject, ContactSegmentLink, ContactSegmentUnlinked, ContactTopic,
+  ContactTopicsUpdated, CreatedSegment, DeletedContact, DeletedSegment, PreferencesLink, SegmentObject, SegmentOrAudience, SegmentRow,
+} from '@mailstack/core/schemas/contacts';
+import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
+import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
+import { AuthorizationServerMetadata, ClientRegistration, OAuthGrantRow, ProtectedResourceMetadata, RevokedGrant, TokenResponse } from '@mailstack/core/schemas/oauth';
+import { InboundAttachment, ReceivedAttachmentObject, ReceivedAttachmentRow, ReceivedEmailObject, ReceivedEmailRow } from '@mailstack/core/schemas/receiving';
+import { BatchAddedSuppressions, BatchRemovedSuppressions, SuppressionObject } from '@mailstack/core/schemas/suppressions';
+import { TemplateObject, TemplateRow } from '@mailstack/core/schemas/templates';
+import { TopicObject, TopicRow } from '@mailstack/core/schemas/topics';
+import { UsageObject } from '@mailstack/core/schemas/usage';
+import { CreatedWebhook, RotatedWebhook, WebhookEventAttempt, WebhookEventObject, WebhookEventRow, WebhookObject, WebhookRow } from '@mailstack/core/schemas/webhooks';
+
+/**
+ * The answer schemas GET /openapi.json names under components.schemas: each resource object
+ * (`Email`), its list row (`EmailSummary`) and the other answers several routes share. A route
+ * answering one of these exact schemas refers to it with `$ref`; a list of one is named too
+ * (`TopicList`). A generated client gets a type of each name.
+ */
+export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
+  Email: EmailObject, SentEmail, SentBatch, RescheduledEmail,
+  Domain: DomainObject, DomainSummary, DomainRecord, CreatedDomain,
+  Usage: UsageObject,
+  Contact: ContactObject, ContactSummary: ContactListItem, DeletedContact, ContactTopic, ContactTopicsUpdated, ContactSegmentLink, ContactSegmentUnlinked, PreferencesLink,
+  BatchCreatedContacts, BatchGotContacts, BatchRemovedContacts,
+  ContactProperty: ContactPropertyObject,
+  Segment: SegmentObject, SegmentSummary: SegmentRow, Audience: AudienceObject, SegmentOrAudience, CreatedSegment, DeletedSegment,
+  Topic: TopicObject, TopicSummary: TopicRow,
+  Suppression: SuppressionObject, BatchAddedSuppressions, BatchRemovedSuppressions,
+  Template: TemplateObject, TemplateSummary: TemplateRow,
+  Broadcast: BroadcastObject, BroadcastSummary: BroadcastRow, SentBroadcast, CanceledBroadcast, PlanWarning: PlanWarningObject,
+  BroadcastRecipient: BroadcastRecipientRow, BroadcastClickedLink,
+  Webhook: WebhookObject, WebhookSummary: WebhookRow, CreatedWebhook, RotatedWebhook,
+  WebhookEvent: WebhookEventObject, WebhookEventSummary: WebhookEventRow, WebhookEventAttempt,
+  ReceivedEmail: ReceivedEmailObject, ReceivedEmailSummary: ReceivedEmailRow, InboundAttachment,
+  ReceivedAttachment: ReceivedAttachmentObject, ReceivedAttachmentSummary: ReceivedAttachmentRow,
+  OAuthGrant: OAuthGrantRow, RevokedGrant, TokenResponse, ClientRegistration, ProtectedResourceMetadata, AuthorizationServerMetadata,
+};
