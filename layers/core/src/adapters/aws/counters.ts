@@ -4,6 +4,8 @@ export interface AdapterCounters {
   /** Items DynamoDB read to answer (a query's scanned items, a get's item), the cost of a read. */
   ddbItemsRead: number;
   ddbWrites: number;
+  /** DynamoDB requests of any kind (a batch or a transaction is one). */
+  ddbRequests: number;
   queueMessages: number;
   /** Queue send requests (a batch of up to ten messages is one). */
   queueRequests: number;
@@ -16,7 +18,7 @@ export interface AdapterCounters {
 }
 
 /** A fresh set of counters. */
-export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
+export const newCounters = (): AdapterCounters => ({ ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, ddbRequests: 0, queueMessages: 0, queueRequests: 0, providerSends: 0, contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0 });
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {
@@ -36,6 +38,7 @@ const READS: Record<string, (input: any) => number> = {
 
 /** Counts a DynamoDB command by name (document-client and low-level commands alike). */
 export const countDbCommand = (counters: AdapterCounters, commandName: string, input: unknown): void => {
+  counters.ddbRequests += 1;
   const w = WRITES[commandName];
   if (w) counters.ddbWrites += w(input);
   const r = READS[commandName];
