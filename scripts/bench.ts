@@ -290,11 +290,13 @@ try {
     const announced = Date.parse(answer.finishes_at);
     const busy: number[] = [];
     let done = false;
+    // Watched at the stand-in (no table reads, so the per-recipient figures are the pipeline's own),
+    // then read once through the API when every recipient has reached the provider.
     const watcher = (async () => {
       const deadline = announced + 10 * 60_000;
       while (!done && Date.now() < deadline) {
-        const b = (await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string };
-        if (b.status === 'sent') done = true;
+        const reached = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).length;
+        if (reached >= BROADCAST && ((await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string }).status === 'sent') done = true;
         else await new Promise((r) => setTimeout(r, 1000));
       }
     })();
@@ -310,7 +312,7 @@ try {
     busy.sort((a, b) => a - b);
     console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
     console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
-    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
+    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes (goal <= 4), ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads (goal <= 3), ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (goal <= 1) (fan-out, sending and the provider's events, probes included)`);
     console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
 
     // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
