@@ -221,6 +221,7 @@ try {
   // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.
   if (runs('contacts')) {
     const batchTimes: number[] = [];
+    const contacts0 = snapshot(deps.counters);
     for (let b = 0; b < CONTACTS / 1000; b++) {
       const items = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${b * 1000 + i}@example.com`, first_name: `C${i}` }));
       const start = performance.now();
@@ -228,6 +229,7 @@ try {
       if (res.status !== 200) throw new Error(`contact batch failed: ${await res.text()}`);
       batchTimes.push(performance.now() - start);
     }
+    const contacts1 = snapshot(deps.counters);
     const listStart = performance.now();
     let listed = 0;
     let cursor: string | undefined;
@@ -240,7 +242,9 @@ try {
     }
     const listMs = performance.now() - listStart;
     batchTimes.sort((a, b) => a - b);
-    console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (${batchTimes.length} batches); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
+    const perBatch = (k: 'ddbWrites' | 'ddbRequests' | 'queueRequests') => Math.round((contacts1[k] - contacts0[k]) / batchTimes.length);
+    console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (goal < 1 s; ${batchTimes.length} batches, ${(batchTimes[Math.floor(batchTimes.length / 2)]! / pct(latencies, 50)).toFixed(1)}x the POST /emails p50); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
+    console.log(`  per batch of 1,000: ${perBatch('ddbWrites')} DynamoDB writes in ${perBatch('ddbRequests')} requests, ${perBatch('queueRequests')} queue requests`);
   }
 
   // 5. The sweeper against stored mail that is not due: SCHEDULED emails a week out (accepted
@@ -314,11 +318,13 @@ try {
     const announced = Date.parse(answer.finishes_at);
     const busy: number[] = [];
     let done = false;
+    // Watched at the stand-in (no table reads, so the per-recipient figures are the pipeline's own),
+    // then read once through the API when every recipient has reached the provider.
     const watcher = (async () => {
       const deadline = announced + 10 * 60_000;
       while (!done && Date.now() < deadline) {
-        const b = (await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string };
-        if (b.status === 'sent') done = true;
+        const reached = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).length;
+        if (reached >= BROADCAST && ((await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string }).status === 'sent') done = true;
         else await new Promise((r) => setTimeout(r, 1000));
       }
     })();
@@ -334,7 +340,7 @@ try {
     busy.sort((a, b) => a - b);
     console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
     console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
-    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes, ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads, ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (fan-out and sending, probes included)`);
+    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes (goal <= 4), ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads (goal <= 3), ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (goal <= 1) (fan-out, sending and the provider's events, probes included)`);
     console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
 
     // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).

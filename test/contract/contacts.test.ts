@@ -3,6 +3,7 @@ import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
+import { insertContacts } from '@mailstack/core/domain/contacts/write-contact';
 import { startReceiver } from '../support/receiver.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
@@ -173,6 +174,21 @@ describe('batch operations', () => {
     expect(page.data!.data).toHaveLength(100);
     expect(page.data!.has_more).toBe(true);
   }, 120_000);
+
+  it("writes a batch's new contacts many to a transaction, and an email taken between the batch's read and its write stays its first contact's", async () => {
+    const { team, secret, resend } = await newTeam({ plan: 'scale' });
+    const first = (await resend.contacts.create({ email: 'taken@example.com', firstName: 'First' })).data!.id;
+    // Straight to the writer, as a batch that read the guards before this email was taken.
+    const inputs = Array.from({ length: 60 }, (_, i) => ({ email: i === 17 ? 'TAKEN@example.com' : `packed${i}@example.com`, first_name: `P${i}` }));
+    const out = await insertContacts(testDeps(), team, inputs, 'api');
+    expect(out[17]).toEqual({ taken: true });
+    expect(out.filter((r) => 'contact' in r)).toHaveLength(59);
+    expect((await resend.contacts.get({ email: 'taken@example.com' })).data).toMatchObject({ id: first, first_name: 'First' });
+    expect((await resend.contacts.get({ email: 'packed59@example.com' })).data).toMatchObject({ first_name: 'P59' });
+    const created = (await eventsOf(team.id)).filter((e) => e.type === 'contact.created');
+    expect(created.map((e) => e.data.email).sort()).toEqual(['taken@example.com', ...inputs.filter((_, i) => i !== 17).map((i) => i.email)].sort());
+    expect((await call('GET', '/contacts?limit=100', { key: secret })).json.data).toHaveLength(60);
+  });
 
   it('takes 1,000 items in permissive mode (invalid ones reported) and upserts 1,000 existing contacts', async () => {
     const { secret, resend } = await newTeam({ plan: 'scale' });

@@ -62,9 +62,12 @@ export const readBroadcast = async (deps: Deps, teamId: string, id: string, cons
   return item ? strip<BroadcastItem>(item) : undefined;
 };
 
-/** Reads a broadcast with its fan-out checkpoint and its summed send counters in one round trip. */
-export const readBroadcastWithCheckpoint = async (deps: Deps, teamId: string, id: string): Promise<{ broadcast?: BroadcastItem; checkpoint: Checkpoint }> => {
-  const shards = Array.from({ length: keys.broadcast.counterShards }, (_, n) => keys.broadcast.counter(teamId, id, n));
+/**
+ * Reads a broadcast with its fan-out checkpoint and its summed send counters in one round trip;
+ * with `withCounts` false, without the counters (each is a read; the fan-out has no use for them).
+ */
+export const readBroadcastWithCheckpoint = async (deps: Deps, teamId: string, id: string, withCounts = true): Promise<{ broadcast?: BroadcastItem; checkpoint: Checkpoint }> => {
+  const shards = withCounts ? Array.from({ length: keys.broadcast.counterShards }, (_, n) => keys.broadcast.counter(teamId, id, n)) : [];
   const rows = await batchGetItems(deps, [keys.broadcast.item(teamId, id), keys.broadcast.checkpoint(teamId, id), ...shards]);
   const b = rows.find((r) => r.sk === keys.broadcast.item(teamId, id).sk);
   const c = rows.find((r) => r.sk === keys.broadcast.checkpoint(teamId, id).sk);
@@ -114,26 +117,26 @@ export const topicChoicesOf = async (deps: Deps, teamId: string, topicId: string
   new Map((await batchGetItems(deps, contactIds.map((c) => keys.contact.topicChoice(teamId, c, topicId)))).map((i) => [i.contact_id as string, i.subscription]));
 
 /**
- * Writes each recipient's email item and recipient row, each only if absent (the ids are
- * deterministic, so a resumed page finds what a crashed one wrote). Up to 50 recipients per
- * transaction; a transaction refused because some already exist falls back to one per item.
+ * Writes each recipient's email item, only if absent (the ids are deterministic, so a resumed
+ * page finds what a crashed one wrote). Up to 100 per transaction, the transactions side by side;
+ * a transaction refused because some already exist falls back to one per item. The recipient's
+ * row comes with its first outcome (`recipientStatusWrite`), in the email's own transaction.
  */
-export const writeRecipients = async (deps: Deps, rows: readonly { email: Item; recipient: Item }[]): Promise<void> => {
-  const chunks: (typeof rows)[number][][] = [];
-  let current: (typeof rows)[number][] = [];
+export const writeRecipientEmails = async (deps: Deps, emails: readonly Item[]): Promise<void> => {
+  const chunks: Item[][] = [];
+  let current: Item[] = [];
   let bytes = 0;
-  for (const r of rows) {
-    const size = JSON.stringify(r.email).length + 512;
-    if (current.length === 50 || (bytes + size > 3_000_000 && current.length > 0)) { chunks.push(current); current = []; bytes = 0; }
-    current.push(r);
+  for (const e of emails) {
+    const size = JSON.stringify(e).length + 256;
+    if (current.length === 100 || (bytes + size > 3_000_000 && current.length > 0)) { chunks.push(current); current = []; bytes = 0; }
+    current.push(e);
     bytes += size;
   }
   if (current.length) chunks.push(current);
-  // The chunks are independent: written side by side.
   await Promise.all(chunks.map(async (chunk) => {
-    const written = await transact(deps, chunk.flatMap((r): Write[] => [{ put: r.email, when: { exists: false } }, { put: r.recipient, when: { exists: false } }]));
+    const written = await transact(deps, chunk.map((put): Write => ({ put, when: { exists: false } })));
     if (written.ok) return;
-    for (const r of chunk) for (const item of [r.email, r.recipient]) await putItem(deps, item, { exists: false });
+    for (const e of chunk) await putItem(deps, e, { exists: false });
   }));
 };
 
@@ -199,6 +202,8 @@ export const setPause = async (deps: Deps, pause: BroadcastPause | { scope: 'tea
 };
 
 type BroadcastEmailRef = { team_id: string; broadcast_id: string; contact_id: string };
+/** A broadcast email as its recipient row needs it (the row is made from it at the first outcome). */
+type BroadcastEmailRow = BroadcastEmailRef & { id: string; to: readonly string[] };
 
 /** Counts one outcome on the broadcast's counter shard for the contact (a send also stamps last_sent_at). */
 export const counterWrite = (e: BroadcastEmailRef, outcome: 'sent' | 'failed' | 'canceled', at: string): Write => ({
@@ -206,21 +211,24 @@ export const counterWrite = (e: BroadcastEmailRef, outcome: 'sent' | 'failed' | 
   change: { add: { [`${outcome}_count`]: 1 }, ...(outcome === 'sent' ? { set: { last_sent_at: at } } : {}) },
 });
 
-/** Moves the recipient row to the email's status. */
-export const recipientStatusWrite = (e: BroadcastEmailRef, status: string, at: string): Write => ({
+/**
+ * Moves the recipient row to the email's status, making the row at the email's first outcome
+ * (the fan-out writes rows for skipped recipients only).
+ */
+export const recipientStatusWrite = (e: BroadcastEmailRow, status: string, at: string): Write => ({
   update: keys.broadcast.recipient(e.team_id, e.broadcast_id, e.contact_id),
-  change: { set: { status, updated_at: at } },
+  change: { set: { type: 'broadcast_recipient', contact_id: e.contact_id, email: e.to[0]!.toLowerCase(), email_id: e.id, status, updated_at: at } },
 });
 
 /**
  * The writes that go with a broadcast email's outcome, in the same transaction as the email's own
  * (so a send is counted exactly once): the broadcast's counter and the recipient row.
  */
-export const outcomeWrites = (e: BroadcastEmailRef, outcome: 'sent' | 'failed' | 'canceled', at: string): Write[] =>
+export const outcomeWrites = (e: BroadcastEmailRow, outcome: 'sent' | 'failed' | 'canceled', at: string): Write[] =>
   [counterWrite(e, outcome, at), recipientStatusWrite(e, outcome, at)];
 
 /** Cancels a broadcast email that has not reached the provider, with its outcome writes; false when it had moved on. */
-export const cancelQueuedEmail = async (deps: Deps, e: BroadcastEmailRef & { id: string }, at: string): Promise<boolean> =>
+export const cancelQueuedEmail = async (deps: Deps, e: BroadcastEmailRow, at: string): Promise<boolean> =>
   (await transact(deps, [
     { update: keys.email.item(e.team_id, e.id), change: { set: { status: 'canceled', updated_at: at }, remove: ['gsi3pk', 'gsi3sk'] }, when: { attr: 'status', eq: 'queued' } },
     ...outcomeWrites(e, 'canceled', at),

@@ -12,6 +12,8 @@ export interface AdapterCounters {
   ddbReadUnits: number;
   /** Write request units consumed, the table's and its indexes' (as DynamoDB reports them; from item sizes where it does not). */
   ddbWriteUnits: number;
+  /** DynamoDB requests of any kind (a batch or a transaction is one). */
+  ddbRequests: number;
   queueMessages: number;
   /** Queue send requests (a batch of up to ten messages is one, a request per started 64 KB of payload). */
   queueRequests: number;
@@ -40,7 +42,7 @@ export interface AdapterCounters {
 
 /** A fresh set of counters. */
 export const newCounters = (): AdapterCounters => ({
-  ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, ddbReadUnits: 0, ddbWriteUnits: 0,
+  ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, ddbReadUnits: 0, ddbWriteUnits: 0, ddbRequests: 0,
   queueMessages: 0, queueRequests: 0, queueReceiveRequests: 0, queueDeleteRequests: 0, snsNotifications: 0,
   providerSends: 0, sendLateMs: [], contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0,
   apiRequests: 0, lambdaInvocations: 0, lambdaBilledMs: 0,
@@ -112,6 +114,7 @@ export const isDbCommand = (commandName: string): boolean => commandName in WRIT
 
 /** Counts a DynamoDB command by name (document-client and low-level commands alike). */
 export const countDbCommand = (counters: AdapterCounters, commandName: string, input: unknown): void => {
+  counters.ddbRequests += 1;
   const w = WRITES[commandName];
   if (w) counters.ddbWrites += w(input);
   const r = READS[commandName];

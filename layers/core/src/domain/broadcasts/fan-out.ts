@@ -3,7 +3,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems } from '../../table/ops.ts';
 import {
-  advanceCheckpoint, readBroadcastWithCheckpoint, releaseLane, segmentMemberPage, topicChoicesOf, writeRecipients, writeSkips, type BroadcastItem, type Checkpoint,
+  advanceCheckpoint, readBroadcastWithCheckpoint, releaseLane, segmentMemberPage, topicChoicesOf, writeRecipientEmails, writeSkips, type BroadcastItem, type Checkpoint,
 } from '../../table/broadcasts.ts';
 import { contactFromItem, type Contact } from '../contacts/contact.ts';
 import { propertyTypes } from '../contacts/contact-properties.ts';
@@ -81,10 +81,10 @@ const offTheRow = async (deps: Deps, email: EmailItem): Promise<EmailItem> => {
 
 /**
  * One step of a broadcast's fan-out: pages the segment from the checkpoint, skips (and counts)
- * unsubscribed contacts, suppressed addresses and topic opt-outs, writes each eligible
- * recipient's email (deterministic id, only if absent) and queues its send job to arrive at its
- * planned slot, then advances the checkpoint. Pages no further ahead than the look-ahead: the rest
- * is continued by a schedule. A canceled broadcast's fan-out only counts the rest, writing nothing.
+ * unsubscribed contacts, suppressed addresses and topic opt-outs (each with its recipient row),
+ * writes each eligible recipient's email (deterministic id, only if absent; its recipient row
+ * comes with its outcome) and queues its send job to arrive at its planned slot, then advances
+ * the checkpoint. Pages no further ahead than the look-ahead: the rest is continued by a schedule. A canceled broadcast's fan-out only counts the rest, writing nothing.
  * Past `budgetMs` (default STEP_BUDGET_MS) a fresh step takes over through the queue.
  */
 export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { budgetMs?: number } = {}): Promise<void> => {
@@ -95,7 +95,7 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
   let declared: Awaited<ReturnType<typeof propertyTypes>> | undefined;
   let topicDefault: 'opt_in' | 'opt_out' | undefined;
   for (;;) {
-    const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId);
+    const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId, false);
     if (!b || !b.plan || b.status === 'draft' || cp.done) return;
     const canceled = b.status === 'canceled';
     const plan = storedSchedule(b.plan);
@@ -131,12 +131,9 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
       const nowIso = new Date(now).toISOString();
       const rows = await Promise.all(eligible.map(async (c, k) => {
         const email = await offTheRow(deps, recipientEmail(b, c, recipientLookup(c, declared!, b.template_variables), slotAt(plan, cp.index + k), nowIso));
-        return {
-          email: { ...keys.email.item(b.team_id, email.id), ...keys.email.listing(b.team_id, email.id), ...keys.email.sendDue(email.id, email.slot_at!), ...email },
-          recipient: { ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: email.id, status: 'queued', updated_at: nowIso },
-        };
+        return { email: { ...keys.email.item(b.team_id, email.id), ...keys.email.listing(b.team_id, email.id), ...keys.email.sendDue(email.id, email.slot_at!), ...email } };
       }));
-      await writeRecipients(deps, rows);
+      await writeRecipientEmails(deps, rows.map((r) => r.email));
       await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
       await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {
         const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };

@@ -18,15 +18,18 @@ export const broadcastSlotWait = (deps: Deps, e: EmailItem): number => {
 
 /** How long a worker trusts a broadcast's status it read (a cancel reaches the workers within this). */
 const STATUS_TTL_MS = 1000;
-const statuses = new Map<string, { status: string | undefined; until: number }>();
+const statuses = new Map<string, { status: Promise<string | undefined>; until: number }>();
 
-const statusOf = async (deps: Deps, teamId: string, broadcastId: string): Promise<string | undefined> => {
+/** A broadcast's status, read once a second per process (the jobs of a batch, side by side, share one read). */
+const statusOf = (deps: Deps, teamId: string, broadcastId: string): Promise<string | undefined> => {
   const now = Date.now();
   const known = statuses.get(broadcastId);
   if (known && known.until > now) return known.status;
-  const status = (await readBroadcast(deps, teamId, broadcastId, true))?.status;
+  const status = readBroadcast(deps, teamId, broadcastId, true).then((b) => b?.status);
   if (statuses.size > 1000) statuses.clear();
   statuses.set(broadcastId, { status, until: now + STATUS_TTL_MS });
+  // A failed read is not kept: the next job reads again.
+  status.catch(() => { if (statuses.get(broadcastId)?.status === status) statuses.delete(broadcastId); });
   return status;
 };
 

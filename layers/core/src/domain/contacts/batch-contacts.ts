@@ -10,7 +10,7 @@ import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch } from '../batch.ts';
 import { findContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
-import { contactCapError, deleteContact, insertContact, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
+import { contactCapError, deleteContact, insertContacts, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
 import { expandContacts } from './contact-views.ts';
 
 const CONCURRENCY = 16;
@@ -56,6 +56,9 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
   const allowed = new Set(fresh.slice(0, granted));
   const capError = contactCapError(team);
   let unused = 0;
+  // The new contacts are written together, many to a transaction; what they came to, by index.
+  const newIndexes = [...allowed];
+  const inserted = new Map((await insertContacts(deps, team, newIndexes.map((i) => parsed[i]!), 'api')).map((r, k) => [newIndexes[k]!, r]));
 
   const data: Row[] = await mapPooled(parsed, async (p, index): Promise<Row> => {
     const row = (status: Row['status'], id: string | null): Row => ({ object: 'contact', index, id, status });
@@ -63,13 +66,21 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
     try {
       const existingId = guards.get(p.email.toLowerCase());
       if (existingId === undefined) {
-        if (!allowed.has(index)) {
+        const made = inserted.get(index);
+        if (!made) {
           errors.push({ index, message: capError.message });
           return row('failed', null);
         }
-        const made = await insertContact(deps, team, p, 'api');
-        if (made) return row('created', made.id);
+        if ('contact' in made) {
+          if (!made.error) return row('created', made.contact.id);
+          errors.push({ index, message: made.error.message });
+          return row('failed', null);
+        }
         unused++;
+        if ('error' in made) {
+          errors.push({ index, message: made.error.message });
+          return row('failed', null);
+        }
         const raced = await findContact(deps, team.id, p.email);
         if (!options.upsert) return row('skipped', raced?.id ?? null);
         return row('updated', (await updateContact(deps, team.id, p.email, p, 'api', true)).id);
@@ -80,7 +91,6 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
       return row(before && after.updatedAt === before.updatedAt ? 'skipped' : 'updated', after.id);
     } catch (error) {
       if (!isApiError(error)) throw error;
-      if (guards.get(p.email.toLowerCase()) === undefined && allowed.has(index)) unused++;
       errors.push({ index, message: error.message });
       return row('failed', null);
     }
