@@ -36,7 +36,8 @@ export const serveStateless = async (deps: Deps, event: ApiEvent, server: Server
   }
 };
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A loopback name: localhost, 127.0.0.0/8 or [::1]. */
+const isLoopback = (hostname: string): boolean => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
 /** The service's own origins (the API's and the dashboard's base URLs), the only ones a browser may call the MCP endpoints from. */
 export const allowedOrigins = (deps: Deps): URL[] =>
@@ -46,7 +47,7 @@ const portOf = (u: URL): string => u.port || (u.protocol === 'https:' ? '443' : 
 
 /** The same host and port; a loopback base URL (the local host) also answers to the other loopback names. */
 const sameHost = (u: URL, allowed: URL): boolean =>
-  (u.hostname === allowed.hostname || (LOOPBACK.has(u.hostname) && LOOPBACK.has(allowed.hostname))) && portOf(u) === portOf(allowed);
+  (u.hostname === allowed.hostname || (isLoopback(u.hostname) && isLoopback(allowed.hostname))) && portOf(u) === portOf(allowed);
 
 const parse = (url: string): URL | undefined => { try { return new URL(url); } catch { return undefined; } };
 

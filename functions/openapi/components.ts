@@ -1,4 +1,13 @@
 import type * as v from 'valibot';
+import * as broadcasts from '@mailstack/core/schemas/broadcasts';
+import * as contacts from '@mailstack/core/schemas/contacts';
+import * as domains from '@mailstack/core/schemas/domains';
+import * as emails from '@mailstack/core/schemas/emails';
+import * as receiving from '@mailstack/core/schemas/receiving';
+import * as suppressions from '@mailstack/core/schemas/suppressions';
+import * as templates from '@mailstack/core/schemas/templates';
+import * as topics from '@mailstack/core/schemas/topics';
+import * as webhooks from '@mailstack/core/schemas/webhooks';
 import { BroadcastClickedLink, BroadcastObject, BroadcastRecipientRow, BroadcastRow, CanceledBroadcast, PlanWarningObject, SentBroadcast } from '@mailstack/core/schemas/broadcasts';
 import {
   AudienceObject, BatchCreatedContacts, BatchGotContacts, BatchRemovedContacts, ContactListItem, ContactObject, ContactPropertyObject, ContactSegmentLink, ContactSegmentUnlinked, ContactTopic,
@@ -39,3 +48,14 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   ReceivedAttachment: ReceivedAttachmentObject, ReceivedAttachmentSummary: ReceivedAttachmentRow,
   OAuthGrant: OAuthGrantRow, RevokedGrant, TokenResponse, ClientRegistration, ProtectedResourceMetadata, AuthorizationServerMetadata,
 };
+
+/**
+ * The request bodies GET /openapi.json names: every `...Request` schema of the API's schema
+ * modules (`SendEmailRequest`, `CreateContactRequest`, ...), under its export's name; a route
+ * whose body is one refers to it.
+ */
+export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
+  [broadcasts, contacts, domains, emails, receiving, suppressions, templates, topics, webhooks]
+    .flatMap((module) => Object.entries<unknown>(module))
+    .filter((entry): entry is [string, v.GenericSchema] => entry[0].endsWith('Request') && (entry[1] as { kind?: unknown } | null)?.kind === 'schema'),
+);

@@ -4,7 +4,8 @@ import addFormatsModule from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../../functions/mcp/tools/index.ts';
-import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';
+import { TOOL_SCOPES, type RouteTool } from '../../functions/mcp/tool.ts';
+import { jsonSchemaOf } from '@mailstack/core/http/openapi';
 import { MAILBOX_MCP_TOOLS } from '../../functions/mcp/mailbox-tools/index.ts';
 import { local } from '../support/local.ts';
 import { agentMailbox, newDraft } from '../support/mailboxes.ts';
@@ -46,6 +47,11 @@ describe('MCP tool output schemas', () => {
     const { tools } = await agent.client.listTools();
     const validators = validatorsOf(tools);
     const call = async (name: string, args: Record<string, unknown> = {}) => holds(validators, name, await agent.client.callTool({ name, arguments: args }));
+
+    // A route tool's schema is its REST route's answer schema, the one GET /openapi.json describes.
+    const routeTools = TOOLS.filter((t): t is RouteTool => 'handler' in t);
+    expect(routeTools.length).toBeGreaterThan(70);
+    for (const t of routeTools) expect(t.outputSchema, t.name).toEqual({ ...jsonSchemaOf(t.handler.route.response), type: 'object' });
 
     // Act and assess: one call of each kind of answer (created, read, listed, updated, deleted, batches, usage, mailboxes).
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());

@@ -27,13 +27,13 @@ interface Invocation { readonly name: string; readonly file: string; readonly ev
 interface Outcome { readonly name: string; readonly ok: boolean; readonly result?: any; readonly error?: string }
 
 /** An API Gateway v2 (HTTP API) event, as API Gateway delivers it. */
-const apiEvent = (method: string, path: string, routeKey: string, options: { key?: string; body?: unknown; params?: Record<string, string> } = {}) => ({
+const apiEvent = (method: string, path: string, routeKey: string, options: { key?: string; body?: unknown; params?: Record<string, string>; host?: string } = {}) => ({
   version: '2.0',
   routeKey: `${method} ${routeKey}`,
   rawPath: path,
   rawQueryString: '',
   headers: {
-    host: 'api.example.com', 'x-forwarded-proto': 'https', 'user-agent': 'bundle-test',
+    host: options.host ?? 'api.example.com', 'x-forwarded-proto': 'https', 'user-agent': 'bundle-test',
     ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
     ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
   },
@@ -167,7 +167,8 @@ describe('synthesized Lambda bundles', () => {
       'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
       'Functions/oauth': apiEvent('GET', '/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server'),
       // An API key on the MCP server: the 401 challenge (the bundle loads the MCP SDK and every tool).
-      'Functions/mcp': apiEvent('POST', '/mcp', '/mcp', { key: t.secret, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+      // The MCP endpoint answers only at the service's own address (its Host check): the local host's here.
+      'Functions/mcp': apiEvent('POST', '/mcp', '/mcp', { key: t.secret, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, host: new URL(local().baseUrl).host }),
       // An event with no endpoint subscribed, and a delivery job for an endpoint that does not exist: each bundle loads, reads the table and lets it go.
       'Functions/dashboard': { ...apiEvent('GET', '/sign-in', '/sign-in'), routeKey: '$default' },
       'Workers/fan-out-events': sqsEvent('events', [{ eventId: randomUUID(), teamId: t.team.id, type: 'email.sent' }]),

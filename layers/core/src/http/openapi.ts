@@ -204,7 +204,13 @@ export const operationId = (method: string, path: string): string =>
     return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   }).join('');
 
-const describeOperation = ({ method, path, area, route }: DescribedRoute, answerSchema: (schema: v.GenericSchema) => Json): Json => {
+/** How the operations describe bodies: answers through the named components, requests too when named. */
+interface Describers {
+  readonly answer: (schema: v.GenericSchema) => Json;
+  readonly request: (schema: v.GenericSchema) => Json;
+}
+
+const describeOperation = ({ method, path, area, route }: DescribedRoute, describe: Describers): Json => {
   const html = route.responseFormat === 'html';
   // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
   const tracking = (route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary') && route.errorFormat !== 'oauth';
@@ -213,7 +219,7 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute, answer
   const body = route.bodyFormat === 'form'
     ? { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } }
     : route.body
-      ? { required: !v.safeParse(route.body, undefined).success, content: { 'application/json': { schema: jsonSchemaOf(route.body, 'input') } } }
+      ? { required: !v.safeParse(route.body, undefined).success, content: { 'application/json': { schema: describe.request(route.body) } } }
       : undefined;
   const errors = errorResponses(route, path);
   if (html) {
@@ -229,7 +235,7 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute, answer
     ? { 'text/html': { schema: jsonSchemaOf(route.response) } }
     : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } }
       : route.responseFormat === 'binary' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
-        : { 'application/json': { schema: answerSchema(route.response) } };
+        : { 'application/json': { schema: describe.answer(route.response) } };
   return {
     operationId: operationId(method, path),
     tags: [area],
@@ -262,14 +268,28 @@ export const missingSchemas = (route: RouteDeclaration | undefined): string[] =>
 /**
  * The OpenAPI 3.1 description of the given routes. `components` names the shared answer schemas
  * (the resource objects): each is described once under components.schemas and referred to with
- * `$ref`, as are the list envelopes of them, the `{object, id}` and deleted answers, and the one
- * error body.
+ * `$ref`, as are the list envelopes of them, the `{object, id}` and deleted answers, the one
+ * error body, and the named request bodies (`requests`) the routes take.
  */
-export const buildOpenApi = (routes: readonly DescribedRoute[], options: { serverUrl: string; components?: Readonly<Record<string, v.GenericSchema>> }): Json => {
+export const buildOpenApi = (routes: readonly DescribedRoute[], options: {
+  serverUrl: string;
+  components?: Readonly<Record<string, v.GenericSchema>>;
+  /** Request body schemas by name (`SendEmailRequest`): a route taking one refers to it; the unused are left out. */
+  requests?: Readonly<Record<string, v.GenericSchema>>;
+}): Json => {
   const named = namedSchemas(options.components ?? {});
   const schemas: Record<string, Json> = { ...errorComponents(), ...named.components() };
+  const requestNames = new Map(Object.entries(options.requests ?? {}).map(([name, schema]) => [schema, name]));
+  const request = (schema: v.GenericSchema): Json => {
+    const name = requestNames.get(schema);
+    if (!name) return jsonSchemaOf(schema, 'input');
+    if (schemas[name] && schemas[name] !== requestSchemas.get(name)) throw new Error(`openapi: the request ${name} has the name of another schema`);
+    if (!requestSchemas.has(name)) requestSchemas.set(name, (schemas[name] = jsonSchemaOf(schema, 'input')));
+    return { $ref: `${COMPONENT}${name}` };
+  };
+  const requestSchemas = new Map<string, Json>();
   const described: Record<string, Json> = {};
-  for (const r of routes) (described[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r, named.schemaOf);
+  for (const r of routes) (described[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r, { answer: named.schemaOf, request });
   const paths = nameSharedShapes(described, schemas);
   return {
     openapi: '3.1.0',
