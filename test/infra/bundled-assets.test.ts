@@ -61,8 +61,7 @@ const invoke = (invocations: Invocation[]): Outcome[] => {
     encoding: 'utf8',
     timeout: 120_000,
     maxBuffer: 256 * 1024 * 1024,
-    // As deployed: the API's public URL is the one its requests name in their Host header.
-    env: { ...inherited, ...local().env, PUBLIC_BASE_URL: 'https://api.example.com' },
+    env: { ...inherited, ...local().env },
   });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
   if (!line) throw new Error(`the bundle driver printed no results (exit ${run.status}): ${run.stderr}`);
