@@ -48,6 +48,7 @@ export const readStackShape = (hoursPerMonth: number) => {
     dashboards: resources(off, 'AWS::CloudWatch::Dashboard').length,
     secrets: resources(off, 'AWS::SecretsManager::Secret').length,
     polledQueues: resources(off, 'AWS::Lambda::EventSourceMapping').length,
+    platformLogLines: resources(off, 'AWS::Lambda::Function').some((f) => !['WARN', 'ERROR', 'FATAL'].includes(f.Properties.LoggingConfig?.SystemLogLevel)),
     tracing: resources(off, 'AWS::Lambda::Function').some((f) => f.Properties.TracingConfig?.Mode === 'Active'),
     timerRunsPerMonth,
     timers: resources(off, 'AWS::Events::Rule').length,
