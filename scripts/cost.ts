@@ -129,7 +129,8 @@ try {
 
   // Write units by command and item kind (key prefixes without ids), for the per-email breakdown.
   const writesByKind = new Map<string, number>();
-  const kindOf = (key: any) => key ? `${String(key.pk ?? '').split('#').filter((p, i) => i % 2 === 0).join('#')}/${String(key.sk ?? '').split('#')[0]}` : '?';
+  const tags = (k: unknown) => String(k ?? '').split('#').filter((p) => /^[A-Z_]+$/.test(p)).join('#');
+  const kindOf = (key: any) => (key ? `${tags(key.pk)}/${tags(key.sk)}` : '?');
   deps.db.middlewareStack.add((next, context) => async (a) => {
     const out = await next(a);
     const input = a.input as any;
@@ -220,6 +221,7 @@ try {
 
   const fixed: FixedShape = {
     functionMemoryGb: shape.functionMemoryMb / 1024,
+    platformLogLines: shape.platformLogLines,
     alarms: shape.alarms,
     dashboards: shape.dashboards,
     secrets: shape.secrets,
@@ -234,13 +236,13 @@ try {
   const units = (u: UnitCounts) =>
     `${u.apiRequests.toFixed(2)} API requests, ${u.lambdaInvocations.toFixed(2)} Lambda invocations (${u.lambdaBilledMs.toFixed(0)} ms billed at ${shape.functionMemoryMb} MB), `
     + `DynamoDB ${u.ddbWriteUnits.toFixed(2)} write / ${u.ddbReadUnits.toFixed(2)} read units, ${u.sqsRequests.toFixed(2)} SQS requests, ${u.snsNotifications.toFixed(2)} SNS notifications, `
-    + `${u.s3Puts.toFixed(2)} S3 puts / ${u.s3Gets.toFixed(2)} gets, ${Math.round(u.logBytes)} log bytes in ${u.logEvents.toFixed(1)} lines (+ Lambda's own ${u.lambdaInvocations.toFixed(1)} x 3 lines)`;
+    + `${u.s3Puts.toFixed(2)} S3 puts / ${u.s3Gets.toFixed(2)} gets, ${Math.round(u.logBytes)} log bytes in ${u.logEvents.toFixed(1)} lines${shape.platformLogLines ? ` (+ Lambda's own ${u.lambdaInvocations.toFixed(1)} x 3 lines)` : ''}`;
   const oldest = Object.values(prices.prices).map((p) => p.read).sort()[0];
   print();
   print(`mailstack cost model: ${prices.region} list prices (${args.prices}, read ${oldest}), no free tier`);
   print(`per email (${EMAILS}: POST /emails, send worker, Send + Delivery events back, one webhook delivery):`);
   print(`  ${units(perEmail)}`);
-  print(`  DynamoDB write units per email by command and item: ${emailWrites.map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`).join('; ')}`);
+  print(`  DynamoDB write units per email by command and item: ${emailWrites.filter(([, u]) => u / EMAILS >= 0.05).map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`).join('; ')}`);
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
   print(`per timer run (${TIMERS.length} timers, ${Math.round(shape.timerRunsPerMonth).toLocaleString('en')} runs a month): ${units(timerUnits)}`);

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -20,7 +20,7 @@ export const FUNCTION_MEMORY_MB = 1024;
  * provider, each provider event) with its ids, a few hundred bytes an email (`npm run cost`
  * measures them at this level).
  */
-export const FUNCTION_LOG_LEVEL = 'INFO';
+export const FUNCTION_LOG_LEVEL = ApplicationLogLevel.INFO;
 
 /** Props of a service function. */
 export interface ServiceFunctionProps {
@@ -55,6 +55,11 @@ export class ServiceFunction extends NodejsFunction {
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: FUNCTION_LOG_LEVEL, ...props.environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      // JSON logs, and Lambda's own lines only from WARN: no START, END and REPORT lines for each
+      // invocation (about as many bytes as the function's own lines; duration and memory are metrics).
+      loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: FUNCTION_LOG_LEVEL,
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',

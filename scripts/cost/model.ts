@@ -55,6 +55,8 @@ export interface UnitCounts {
 export interface FixedShape {
   /** Memory of the functions, GB (from the template). */
   functionMemoryGb: number;
+  /** Whether Lambda writes its own START, END and REPORT lines for each invocation (system log level INFO or below). */
+  platformLogLines: boolean;
   alarms: number;
   dashboards: number;
   secrets: number;
@@ -80,7 +82,7 @@ export interface FixedShape {
   };
 }
 
-/** Bytes Lambda itself logs per invocation (START, END and REPORT lines with an X-Ray trace id), and how many lines. */
+/** Bytes Lambda itself logs per invocation at system log level INFO (START, END and REPORT lines), and how many lines. */
 export const PLATFORM_LOG_BYTES = 420;
 export const PLATFORM_LOG_EVENTS = 3;
 /** One API access log line (the stage's JSON format with typical values). */
@@ -126,7 +128,9 @@ export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedSh
   const timerInvocations = fixed.timerRunsPerMonth * fixed.timerRun.lambdaInvocations;
   const traces = tracing ? sampledTraces(emailInvocations + timerInvocations, hours) : 0;
   const emailTraceShare = emailInvocations / Math.max(1, emailInvocations + timerInvocations);
-  const functionLogGb = billedLogGb(n * (perEmail.logBytes + perEmail.lambdaInvocations * PLATFORM_LOG_BYTES), n * (perEmail.logEvents + perEmail.lambdaInvocations * PLATFORM_LOG_EVENTS));
+  const platformBytes = fixed.platformLogLines ? PLATFORM_LOG_BYTES : 0;
+  const platformEvents = fixed.platformLogLines ? PLATFORM_LOG_EVENTS : 0;
+  const functionLogGb = billedLogGb(n * (perEmail.logBytes + perEmail.lambdaInvocations * platformBytes), n * (perEmail.logEvents + perEmail.lambdaInvocations * platformEvents));
   const accessLogGb = billedLogGb(n * perEmail.apiRequests * ACCESS_LOG_BYTES, n * perEmail.apiRequests);
   const variable: CostLine[] = [
     { name: 'SES', dollars: (n * perEmail.sesEmails / 1000) * p('sesPerThousandEmails') },
@@ -141,7 +145,7 @@ export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedSh
     { name: 'CloudWatch Logs', dollars: functionLogGb * (p('logsPerGbIngested') + FUNCTION_LOG_MONTHS * p('logsPerGbMonthStored')) + accessLogGb * (p('logsPerGbIngested') + ACCESS_LOG_MONTHS * p('logsPerGbMonthStored')) },
     { name: 'X-Ray', dollars: (traces * emailTraceShare / 1e6) * p('xrayPerMillionTraces') },
   ];
-  const timerLogGb = billedLogGb(fixed.timerRunsPerMonth * (fixed.timerRun.logBytes + fixed.timerRun.lambdaInvocations * PLATFORM_LOG_BYTES), fixed.timerRunsPerMonth * (fixed.timerRun.logEvents + fixed.timerRun.lambdaInvocations * PLATFORM_LOG_EVENTS));
+  const timerLogGb = billedLogGb(fixed.timerRunsPerMonth * (fixed.timerRun.logBytes + fixed.timerRun.lambdaInvocations * platformBytes), fixed.timerRunsPerMonth * (fixed.timerRun.logEvents + fixed.timerRun.lambdaInvocations * platformEvents));
   const runs = fixed.timerRunsPerMonth;
   const fixedLines: CostLine[] = [
     { name: `CloudWatch alarms (${fixed.alarms})`, dollars: fixed.alarms * p('alarmPerMonth') },

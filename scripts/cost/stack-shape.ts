@@ -3,7 +3,9 @@
  * settings of cdk.json, bundling skipped): function memory, tracing, alarms, dashboards, secrets,
  * polled queues, timer rates, and with the relay turned on its tasks, load balancer and public addresses.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
@@ -16,9 +18,14 @@ const CONTAINER_INSIGHTS_METRICS = 20;
 
 const synth = (relay: boolean): Template => {
   const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
-  const app = new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'mailstack:smtpRelay': relay } });
-  const config = readStackConfig((k) => app.node.tryGetContext(k));
-  return Template.fromStack(new MailStack(app, config.stackName, { config }));
+  const outdir = mkdtempSync(join(tmpdir(), 'mailstack-cost-'));
+  try {
+    const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'mailstack:smtpRelay': relay } });
+    const config = readStackConfig((k) => app.node.tryGetContext(k));
+    return Template.fromStack(new MailStack(app, config.stackName, { config }));
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 };
 
 const resources = (template: Template, type: string): any[] => Object.values(template.findResources(type));
@@ -48,6 +55,7 @@ export const readStackShape = (hoursPerMonth: number) => {
     dashboards: resources(off, 'AWS::CloudWatch::Dashboard').length,
     secrets: resources(off, 'AWS::SecretsManager::Secret').length,
     polledQueues: resources(off, 'AWS::Lambda::EventSourceMapping').length,
+    platformLogLines: resources(off, 'AWS::Lambda::Function').some((f) => !['WARN', 'ERROR', 'FATAL'].includes(f.Properties.LoggingConfig?.SystemLogLevel)),
     tracing: resources(off, 'AWS::Lambda::Function').some((f) => f.Properties.TracingConfig?.Mode === 'Active'),
     timerRunsPerMonth,
     timers: resources(off, 'AWS::Events::Rule').length,

@@ -546,7 +546,7 @@ describe('MailStack', () => {
     expect(on('NumberOfNotificationsFailed', 'AWS/SNS').length).toBeGreaterThanOrEqual(1);
   });
 
-  it('sets a retention on every log group, the relay\'s and its VPC flow logs\' included: a month for function, relay and flow logs, three months for API access logs', () => {
+  it('sets a retention on every log group (the relay\'s and its VPC flow logs\' included: a month for function, relay and flow logs, three months for API access logs), and keeps Lambda\'s own per-invocation lines out', () => {
     const groups = Object.entries(template.findResources('AWS::Logs::LogGroup'));
     expect(groups.length).toBeGreaterThan(10);
     expect(groups.filter(([, g]) => g.Properties?.RetentionInDays === undefined).map(([id]) => id), 'log groups kept forever').toEqual([]);
@@ -554,9 +554,12 @@ describe('MailStack', () => {
     const flowLogs = Object.values(template.findResources('AWS::EC2::FlowLog'));
     expect(flowLogs).toHaveLength(1);
     expect(template.toJSON().Resources[flowLogs[0]!.Properties.LogGroupName.Ref].Properties.RetentionInDays).toBe(30);
-    // Lambda would make a log group of its own (kept forever) for a function that names none.
+    // Lambda would make a log group of its own (kept forever) for a function that names none, and
+    // its own START, END and REPORT lines stay out (system log level WARN).
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime === 'nodejs22.x')) {
       expect(fn.Properties.LoggingConfig?.LogGroup, 'a function without its own log group').toBeDefined();
+      expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
+      expect(fn.Properties.Environment.Variables.LOG_LEVEL).toBe('INFO');
     }
   });
 

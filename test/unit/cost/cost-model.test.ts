@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { countDbCapacity, itemSize, newCounters, readUnits, sqsRequests, writeUnits } from '@mailstack/core/adapters/aws/counters';
-import { PRICE_KEYS, monthlyCost, parsePriceTable, perUnit, sampledTraces, type FixedShape, type PriceTable, type UnitCounts } from '../../../scripts/cost/model.ts';
+import { PLATFORM_LOG_BYTES, PLATFORM_LOG_EVENTS, PRICE_KEYS, monthlyCost, parsePriceTable, perUnit, sampledTraces, type FixedShape, type PriceTable, type UnitCounts } from '../../../scripts/cost/model.ts';
 
 /** Every price 0 but the ones given, so each line's arithmetic shows alone. */
 const prices = (given: Partial<Record<(typeof PRICE_KEYS)[number], number>>): PriceTable => ({
@@ -9,7 +9,7 @@ const prices = (given: Partial<Record<(typeof PRICE_KEYS)[number], number>>): Pr
   prices: Object.fromEntries(PRICE_KEYS.map((k) => [k, { value: given[k] ?? 0, source: 'https://aws.amazon.com/pricing/', read: '2026-11-25' }])) as PriceTable['prices'],
 });
 const ZERO: UnitCounts = { apiRequests: 0, lambdaInvocations: 0, lambdaBilledMs: 0, ddbReadUnits: 0, ddbWriteUnits: 0, sqsRequests: 0, snsNotifications: 0, s3Puts: 0, s3Gets: 0, logBytes: 0, logEvents: 0, sesEmails: 0 };
-const NO_FIXED: FixedShape = { functionMemoryGb: 1, alarms: 0, dashboards: 0, secrets: 0, customMetrics: 0, polledQueues: 0, timerRunsPerMonth: 0, timerRun: { lambdaInvocations: 0, lambdaBilledMs: 0, ddbReadUnits: 0, ddbWriteUnits: 0, sqsRequests: 0, logBytes: 0, logEvents: 0 } };
+const NO_FIXED: FixedShape = { functionMemoryGb: 1, platformLogLines: false, alarms: 0, dashboards: 0, secrets: 0, customMetrics: 0, polledQueues: 0, timerRunsPerMonth: 0, timerRun: { lambdaInvocations: 0, lambdaBilledMs: 0, ddbReadUnits: 0, ddbWriteUnits: 0, sqsRequests: 0, logBytes: 0, logEvents: 0 } };
 
 describe('capacity units from item sizes', () => {
   it.each([
@@ -85,6 +85,13 @@ describe('dollars from counts and prices', () => {
     expect(off.per1000.fixed).toBeCloseTo(6.4 / 100, 9);
     const relay = 2 * 730 * (0.25 * 0.03238 + 0.5 * 0.00356) + 730 * 0.0225 + 4 * 730 * 0.005 + 2 * 0.1 + 0.4;
     expect(on.fixedTotal - off.fixedTotal).toBeCloseTo(relay, 6);
+  });
+
+  it('adds Lambda\'s own lines to each invocation\'s log bytes only where its system log level lets them through', () => {
+    const table = prices({ logsPerGbIngested: 0.5 });
+    const logs = (platformLogLines: boolean) => monthlyCost(1_000_000, { ...ZERO, lambdaInvocations: 2, logBytes: 1000, logEvents: 4 }, { ...NO_FIXED, platformLogLines }, table, { relay: false, tracing: false }).variable.find((l) => l.name === 'CloudWatch Logs')!.dollars;
+    expect(logs(false)).toBeCloseTo(((1_000_000 * (1000 + 4 * 26)) / 1e9) * 0.5, 9);
+    expect(logs(true)).toBeCloseTo(((1_000_000 * (1000 + 2 * PLATFORM_LOG_BYTES + (4 + 2 * PLATFORM_LOG_EVENTS) * 26)) / 1e9) * 0.5, 9);
   });
 
   it('counts X-Ray traces with the default sampling (one a second, then 5% of the rest), and none with tracing off', () => {
