@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, local } from '../support/local.ts';
+import { ROUTES, routeKey } from '../../functions/routes.ts';
+import { call, local, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 /**
@@ -74,5 +75,41 @@ describe('attachment content as bytes', () => {
     expect(refused.json.message).toContain('1000000 bytes');
     const fits = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'big.bin', content: over.slice(1) }] } });
     expect(fits.status, fits.text).toBe(200);
+  });
+});
+
+describe('base URLs with a trailing slash', () => {
+  it('answers every route of the manifest reached as `//path` (and with doubled slashes inside) as it answers `/path`', async () => {
+    const t = await newTeam();
+    const id = '01a00000-0000-7000-8000-0000000000aa';
+    const answer = (r: Awaited<ReturnType<typeof call>>) => ({ status: r.status, name: r.json?.name, type: r.headers.get('content-type')?.split(';')[0] });
+    for (const route of ROUTES) {
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'token' ? 'not-a-token' : id));
+      const body = route.method === 'GET' ? undefined : {};
+      const plain = await call(route.method, path, { key: t.secret, ...(body ? { body } : {}) });
+      for (const doubled of [`/${path}`, path.replace(/\//g, '//')]) {
+        const out = await call(route.method, doubled, { key: t.secret, ...(body ? { body } : {}) });
+        expect(answer(out), `${routeKey(route)} as ${doubled}: ${out.text.slice(0, 200)}`).toEqual(answer(plain));
+      }
+    }
+    // A real read through the doubled path answers the resource.
+    const segment = await call('POST', '//segments', { key: t.secret, body: { name: 'Readers' } });
+    expect(segment.status, segment.text).toBe(201);
+    const read = await call('GET', `//segments//${segment.json.id}`, { key: t.secret });
+    expect(read.json).toMatchObject({ object: 'segment', id: segment.json.id, name: 'Readers' });
+    // What names no route still answers through the catalog, naming the path as read.
+    const missing = await call('GET', '//no-such-thing', { key: t.secret });
+    expect(missing.json).toEqual({ statusCode: 404, name: 'not_found', message: 'The requested endpoint does not exist: GET /no-such-thing.' });
+  }, 120_000);
+
+  it('serves the dashboard host\'s pages and its mailbox agent API at doubled slashes too', async () => {
+    for (const [plain, doubled] of [['/sign-in', '//sign-in'], ['/api/mailbox-agent/openapi.json', '//api//mailbox-agent/openapi.json']] as const) {
+      const [a, b] = [await fetch(`${local().dashboardUrl}${plain}`), await fetch(`${local().dashboardUrl}${doubled}`)];
+      expect(b.status, doubled).toBe(200);
+      expect(a.status, plain).toBe(200);
+      expect(b.headers.get('content-type')).toBe(a.headers.get('content-type'));
+      if (plain.endsWith('.json')) expect(await b.json()).toEqual(await a.json());
+      else expect(await b.text()).toContain('<form');
+    }
   });
 });

@@ -37,6 +37,8 @@ globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | R
   const response = await originalFetch(input, init);
   const base = baseUrl();
   const url = new URL(input instanceof Request ? input.url : String(input));
+  // The hosts read runs of slashes as one (`//emails`, from a base URL with a trailing slash).
+  url.pathname = url.pathname.replace(/\/{2,}/g, '/');
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   if (`${url.protocol}//${url.host}` === dashboardUrl() && url.pathname.startsWith(AGENT_PATHS)) {
     const text = await response.clone().text();
