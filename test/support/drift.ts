@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, inject } from 'vitest';
 import { responseProblems } from './own-document.ts';
+import { referenceResponseProblems } from './openapi.ts';
 import { ROUTES, isRestRoute, routeMatcher } from '../../functions/routes.ts';
 
 const originalFetch = globalThis.fetch;
@@ -49,6 +50,10 @@ globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | R
   if (nonRestRoute(method, url.pathname)) return response;
   const text = await response.clone().text();
   problems.push(...responseProblems(await ownDocument(), method, url.pathname, response.status, response.headers.get('content-type') ?? '', text));
+  // And to the reference API's schema for the same operation, where it has one.
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+    try { problems.push(...referenceResponseProblems(method, url.pathname, response.status, JSON.parse(text))); } catch { /* not JSON: the document check reports it */ }
+  }
   return response;
 };
 
