@@ -56,6 +56,8 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
 export const UNMATCHED_ENTRY = 'unmatched/index';
+/** The environment variable giving the unmatched Lambda each area's function name (a JSON object), for the `//` paths it passes on. */
+export const AREA_FUNCTIONS_ENV = 'AREA_FUNCTIONS';
 
 const r = (method: RouteEntry['method'], path: string, handler: RouteEntry['handler']): RouteEntry => ({ method, path, handler, area: handler.split('/')[0] as Area });
 

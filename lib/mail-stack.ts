@@ -21,7 +21,7 @@ import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
 import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
-import { AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
+import { AREA_FUNCTIONS_ENV, AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
 import { QUEUES, TIMERS, WORKERS, consumedQueues, workerTimeoutSeconds, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
 
 /** Props of the mail stack. */
@@ -173,7 +173,15 @@ export class MailStack extends Stack {
       return fn;
     }, props.manifest?.routes ?? ROUTES);
     // Unknown routes answer through the error catalog, as locally (this function touches no data).
-    const unmatched = new ServiceFunction(functions, 'unmatched', { entry: UNMATCHED_ENTRY, environment: {}, tracing });
+    // A path that names a route once its runs of slashes read as one (`//emails`, from a base URL
+    // with a trailing slash) reaches no route of API Gateway: this function passes it on to the
+    // route's function (it may invoke each area's function, and touches nothing else).
+    const unmatched = new ServiceFunction(functions, 'unmatched', {
+      entry: UNMATCHED_ENTRY,
+      environment: { [AREA_FUNCTIONS_ENV]: Stack.of(this).toJsonString(Object.fromEntries([...byArea].map(([area, fn]) => [area, fn.functionName]))) },
+      tracing,
+    });
+    unmatched.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...byArea.values()].map((fn) => fn.functionArn) }));
     api.addDefaultRoute(unmatched);
     // The dashboard: its own function behind its own HTTP API (a separate origin from the email API).
     const dashboard = new DashboardApi(this, 'Dashboard');

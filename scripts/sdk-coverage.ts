@@ -105,19 +105,27 @@ const stubFetch = (async () => new Response('{}', { status: 200, headers: { 'con
 
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
-/** Our operation for a request, as either host routes it (literal paths first; unserved words never match a parameter). */
-const ourOperation = (doc: Json, request: string): Json | undefined => {
-  const [verb, path] = request.split(' ') as [string, string];
+/** Our paths a request's path names, as either host routes it (literal paths first; unserved words never match a parameter). */
+const ourPaths = (doc: Json, path: string): string[] => {
   const segments = path.split('/');
-  const candidates = Object.keys(doc.paths)
+  return Object.keys(doc.paths)
     .filter((p) => {
       const own = p.split('/');
       return own.length === segments.length && own.every((s, i) => (s.startsWith('{') ? segments[i] === '{id}' || !UNSERVED_PATH_WORDS.has(segments[i]!) : s === segments[i]));
     })
     .sort((a, b) => (a.match(/\{/g) ?? []).length - (b.match(/\{/g) ?? []).length);
-  for (const p of candidates) if (doc.paths[p][verb.toLowerCase()]) return doc.paths[p][verb.toLowerCase()];
+};
+
+/** Our operation for a request, as either host routes it. */
+const ourOperation = (doc: Json, request: string): Json | undefined => {
+  const [verb, path] = request.split(' ') as [string, string];
+  for (const p of ourPaths(doc, path)) if (doc.paths[p][verb.toLowerCase()]) return doc.paths[p][verb.toLowerCase()];
   return undefined;
 };
+
+/** What the hosts answer a request no operation of ours takes: 405 when the path serves other methods, else 404. */
+const unservedName = (doc: Json, request: string): string =>
+  (ourPaths(doc, request.split(' ')[1]!).length > 0 ? 'method_not_allowed' : 'not_found');
 
 /** Classifies every SDK method against our document (built from the code when not given). */
 export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:3000')): Promise<SdkMethod[]> => {
@@ -144,7 +152,7 @@ export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:
       const own = refusals.filter((n: string) => !['missing_api_key', 'invalid_api_key', 'restricted_api_key', 'rate_limit_exceeded', 'validation_error', 'invalid_payload', 'payload_too_large'].includes(n));
       rows.push({ method, request, coverage: 'refused', note: `${own.join(', ')}: ${difference?.summary ?? 'refused on purpose.'}` });
     } else if (difference?.kind === 'deliberate') {
-      rows.push({ method, request, coverage: 'refused', note: `not_found: ${difference.summary}` });
+      rows.push({ method, request, coverage: 'refused', note: `${unservedName(doc, request)}: ${difference.summary}` });
     } else {
       rows.push({ method, request, coverage: 'not yet', note: difference?.summary ?? '' });
     }

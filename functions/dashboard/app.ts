@@ -1,9 +1,11 @@
 import { Hono, type Context } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { html } from 'hono/html';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { isApiError } from '@mailstack/core/errors/api-error';
+import { normalisePath } from '@mailstack/core/http/unmatched';
 import { csrfMatches, endSession, loadSession, startSession, type Session } from '@mailstack/core/domain/people/sessions';
 import { actorIn, createTeamFor, teamsOf, type Actor } from '@mailstack/core/domain/people/memberships';
 import { getTeam } from '@mailstack/core/domain/teams/team';
@@ -42,7 +44,8 @@ const errorPage = (c: Ctx, status: number, name: string, message: string) =>
 
 /** Builds the dashboard: a server-rendered web app over the core's use cases. */
 export const createDashboard = (options: DashboardOptions) => {
-  const app = new Hono<DashboardEnv>();
+  // Runs of slashes read as one (`//api/mailbox-agent/drafts`, from a base URL with a trailing slash).
+  const app = new Hono<DashboardEnv>({ getPath: (request) => normalisePath(getPath(request)) });
   const secure = () => options.deps().config.DASHBOARD_URL.startsWith('https:');
   const cookie = (c: Ctx, name: string, value: string, maxAge: number) =>
     setCookie(c, name, value, { httpOnly: true, sameSite: 'Lax', secure: secure(), path: '/', maxAge });

@@ -6,7 +6,7 @@ import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES, TOO_LARGE_DRAIN_FACTOR, TOO_LAR
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
-import { unmatchedResponse } from '@mailstack/core/http/unmatched';
+import { normalisePath, unmatchedResponse } from '@mailstack/core/http/unmatched';
 import { toApiEvent, lambdaContext } from './events.ts';
 import { countInvocation, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
@@ -98,8 +98,9 @@ const areaLoader = (functionsDir: string) => {
 
 /**
  * The local HTTP host: matches the route manifest, builds the API Gateway v2 event, and calls
- * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`). Each
- * handled request counts as an API request and a Lambda invocation in `counters()`, when given.
+ * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`); runs of
+ * slashes read as one. Each handled request counts as an API request and a Lambda invocation in
+ * `counters()`, when given.
  */
 export const createApiServer = (functionsDir: string, counters: () => AdapterCounters | undefined = () => undefined): Server => {
   const match = routeMatcher();
@@ -109,7 +110,10 @@ export const createApiServer = (functionsDir: string, counters: () => AdapterCou
     req.on('error', () => undefined);
     res.on('error', () => undefined);
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      // Runs of slashes read as one (`//emails`): as the API's `$default` function passes them on, on AWS.
+      const target = req.url ?? '/';
+      const query = target.indexOf('?');
+      const url = new URL(query < 0 ? normalisePath(target) : `${normalisePath(target.slice(0, query))}${target.slice(query)}`, 'http://localhost');
       const body = await readBody(req);
       if (body === TOO_LARGE) return refuseTooLarge(req, res);
       if (body === ABORTED) return;

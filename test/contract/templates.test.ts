@@ -35,8 +35,8 @@ describe('templates through the official SDK', () => {
       current_version_id: expect.any(String), published_at: expect.any(String), created_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(byId.data!.variables).toEqual([
-      { key: 'NAME', type: 'string', fallback_value: 'there', created_at: expect.any(String), updated_at: expect.any(String) },
-      { key: 'COUNT', type: 'number', fallback_value: 2, created_at: expect.any(String), updated_at: expect.any(String) },
+      { id: expect.any(String), key: 'NAME', type: 'string', fallback_value: 'there', created_at: expect.any(String), updated_at: expect.any(String) },
+      { id: expect.any(String), key: 'COUNT', type: 'number', fallback_value: 2, created_at: expect.any(String), updated_at: expect.any(String) },
     ]);
     expect((await resend.templates.get('welcome')).data!.id).toBe(id);
 
@@ -45,13 +45,20 @@ describe('templates through the official SDK', () => {
     const after = (await resend.templates.get('welcome-2')).data!;
     expect(after.html).toBe('<p>Hey {{{NAME}}}</p>');
     expect(after.current_version_id).not.toBe(byId.data!.current_version_id);
+    // A variable keeps its id while the template changes; a copy's variables have their own.
+    const variableIds = byId.data!.variables!.map((x: any) => x.id);
+    expect(new Set(variableIds).size).toBe(2);
+    expect(after.variables!.map((x: any) => x.id)).toEqual(variableIds);
     expect((await resend.templates.get('welcome')).error).toMatchObject({ statusCode: 404, name: 'not_found' });
 
     expect((await resend.templates.publish(id)).data).toEqual({ object: 'template', id });
     const copy = await resend.templates.duplicate(id);
     expect(copy.data).toEqual({ object: 'template', id: expect.any(String) });
     expect(copy.data!.id).not.toBe(id);
-    expect((await resend.templates.get(copy.data!.id)).data).toMatchObject({ name: 'Welcome (copy)', alias: null, html: '<p>Hey {{{NAME}}}</p>' });
+    const copied = (await resend.templates.get(copy.data!.id)).data!;
+    expect(copied).toMatchObject({ name: 'Welcome (copy)', alias: null, html: '<p>Hey {{{NAME}}}</p>' });
+    expect(copied.variables!.map((x: any) => x.key)).toEqual(['NAME', 'COUNT']);
+    expect(copied.variables!.map((x: any) => x.id).filter((x: string) => variableIds.includes(x))).toEqual([]);
     const chained = await resend.templates.create({ name: 'Chained', html: '<p>x</p>' }).publish();
     expect(chained.data).toEqual({ object: 'template', id: expect.any(String) });
 

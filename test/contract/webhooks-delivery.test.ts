@@ -161,7 +161,7 @@ describe('an event stored but never queued', () => {
     await resend.webhooks.create({ endpoint: rx.url, events: ['contact.created'] });
     // The process dies between storing the event and queuing it: the queue never hears of it.
     const dying = { ...testDeps(), queue: { send: async () => undefined } };
-    const event = await recordEvent(dying, team.id, 'contact.created', { id: 'c-lost', email: 'lost@example.com', source: 'api' });
+    const event = await recordEvent(dying, team.id, 'contact.created', { id: 'c-lost', email: 'lost@example.com', unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', source: 'api' });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(rx.received).toHaveLength(0);
 
@@ -172,7 +172,7 @@ describe('an event stored but never queued', () => {
     const swept = await sweepUndispatchedEvents(later);
     expect(swept.requeued).toBeGreaterThan(before.requeued);
     await rx.waitFor(1);
-    expect(rx.received[0]!.json).toEqual({ type: 'contact.created', created_at: event.createdAt, data: { id: 'c-lost', email: 'lost@example.com', source: 'api' } });
+    expect(rx.received[0]!.json).toEqual({ type: 'contact.created', created_at: event.createdAt, data: { id: 'c-lost', email: 'lost@example.com', unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', source: 'api' } });
     expect(rx.received[0]!.headers['webhook-id']).toBe(`msg_${event.id}`);
 
     // Handed over: the event leaves the sweeper's index.

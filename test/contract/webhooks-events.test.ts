@@ -102,6 +102,18 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(rx.received).toHaveLength(1);
   });
 
+  it('email.bounced carries the bounce as the reference declares it: type, subType, message and the servers\' diagnosticCode', async () => {
+    const { resend, from } = await sendingTeam();
+    const rx = await receiver();
+    await resend.webhooks.create({ endpoint: rx.url, events: ['email.bounced'] });
+    const sent = await resend.emails.send({ from, to: 'bounced@resend.dev', subject: 'Bounce', text: 'x' });
+    const byType = await seen(rx, ['email.bounced']);
+    expect(byType.get('email.bounced')![0].data).toMatchObject({
+      email_id: sent.data!.id, subject: 'Bounce', from, to: ['bounced@resend.dev'],
+      bounce: { type: 'Permanent', subType: expect.any(String), message: expect.any(String), diagnosticCode: expect.any(Array) },
+    });
+  }, 40_000);
+
   it('quota.warning, quota.reached and quota.paused fire once each as a free team crosses 80, 100 and 150 emails of the UTC day', async () => {
     const { resend, from, setPlan } = await sendingTeam();
     await setPlan('free');
@@ -153,7 +165,7 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     await resend.webhooks.create({ endpoint: named.url, events: names('email.prefetched') });
     await resend.webhooks.create({ endpoint: opens.url, events: everyEvent() });
     await recordEvent(testDeps(), team.id, 'email.prefetched', { email_id: 'e1', open: { reason: 'apple_mpp' } });
-    await recordEvent(testDeps(), team.id, 'email.opened', { email_id: 'e1' });
+    await recordEvent(testDeps(), team.id, 'email.opened', { email_id: 'e1', created_at: new Date().toISOString(), from: 'a@example.com', to: ['b@example.com'], subject: 'S', open: { ipAddress: '203.0.113.9', userAgent: 'UA', timestamp: new Date().toISOString() } });
     await named.waitFor(1);
     await opens.waitFor(1);
     await new Promise((r) => setTimeout(r, 1_000));

@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
-import { AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
+import { AREA_FUNCTIONS_ENV, AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/workers.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
@@ -197,6 +197,31 @@ describe('MailStack', () => {
     const unmatched = areaFunction('unmatched');
     expect(unmatched.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
     expect(actionsOfRole(unmatched)).toEqual(expect.not.arrayContaining(['dynamodb:PutItem']));
+  });
+
+  it('routes a `//` path (a base URL with a trailing slash) to the same route: the $default function may invoke each area\'s function, and nothing else', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const idOf = (area: string) => {
+      const prefix = `Functions${area.replaceAll('-', '')}`;
+      return Object.keys(functions).find((id) => id.startsWith(prefix) && !id.slice(prefix.length).match(/^[a-z]/))!;
+    };
+    const unmatched = areaFunction('unmatched');
+    const areas = [...new Set(ROUTES.map((r) => r.area))];
+    // AREA_FUNCTIONS names every area's function, so each route the manifest holds can be reached.
+    const env = JSON.stringify(unmatched.Properties.Environment.Variables[AREA_FUNCTIONS_ENV]);
+    for (const area of areas) expect(env, area).toContain(`"Ref":"${idOf(area)}"`);
+    const role = unmatched.Properties.Role['Fn::GetAtt'][0];
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      // Tracing, as every function has.
+      .filter((st: any) => ![st.Action].flat().every((a: string) => a.startsWith('xray:')));
+    const invoked = new Set<string>();
+    for (const statement of statements) {
+      expect([statement.Action].flat(), JSON.stringify(statement)).toEqual(['lambda:InvokeFunction']);
+      for (const resource of [statement.Resource].flat()) invoked.add(JSON.stringify(resource).match(/"(Functions[A-Za-z0-9]+)"/)![1]!);
+    }
+    expect([...invoked].sort()).toEqual(areas.map(idOf).sort());
   });
 
   it('grants each area function only what the manifest declares it needs', () => {

@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, inject } from 'vitest';
 import { responseProblems } from './own-document.ts';
+import { referenceResponseProblems } from './openapi.ts';
 import { ROUTES, isRestRoute, routeMatcher } from '../../functions/routes.ts';
 
 const originalFetch = globalThis.fetch;
@@ -37,6 +38,8 @@ globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | R
   const response = await originalFetch(input, init);
   const base = baseUrl();
   const url = new URL(input instanceof Request ? input.url : String(input));
+  // The hosts read runs of slashes as one (`//emails`, from a base URL with a trailing slash).
+  url.pathname = url.pathname.replace(/\/{2,}/g, '/');
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   if (`${url.protocol}//${url.host}` === dashboardUrl() && url.pathname.startsWith(AGENT_PATHS)) {
     const text = await response.clone().text();
@@ -47,6 +50,10 @@ globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | R
   if (nonRestRoute(method, url.pathname)) return response;
   const text = await response.clone().text();
   problems.push(...responseProblems(await ownDocument(), method, url.pathname, response.status, response.headers.get('content-type') ?? '', text));
+  // And to the reference API's schema for the same operation, where it has one.
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+    try { problems.push(...referenceResponseProblems(method, url.pathname, response.status, JSON.parse(text))); } catch { /* not JSON: the document check reports it */ }
+  }
   return response;
 };
 

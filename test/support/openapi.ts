@@ -44,7 +44,10 @@ const check = (schema: Schema, value: unknown, path: string, problems: string[])
   if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => check(s.items, item, `${path}[${i}]`, problems));
   if (s.properties && typeof value === 'object') {
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {
-      if (!(name in (value as object))) problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
+      // A field the reference itself calls conditional ("Only present when `type` is `bounced`") may be absent.
+      if (!(name in (value as object))) {
+        if (!/only present when/i.test(String(prop.description ?? ''))) problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
+      }
       else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
     }
   }
@@ -64,3 +67,82 @@ export const expectReferenceShape = (method: string, path: string, status: numbe
   check(schema, body, '', problems);
   expect(problems, `${method} ${path} against the reference schema`).toEqual([]);
 };
+
+/** The reference's path template for a request path: literal segments first, as the hosts route. */
+const referencePathFor = (method: string, pathname: string): string | undefined => {
+  const segments = pathname.replace(/\/$/, '').split('/');
+  return Object.keys(load().paths)
+    .filter((p) => load().paths[p][method.toLowerCase()])
+    .filter((p) => {
+      const own = p.split('/');
+      return own.length === segments.length && own.every((s, i) => s.startsWith('{') || s === segments[i]);
+    })
+    .sort((a, b) => (a.match(/\{/g) ?? []).length - (b.match(/\{/g) ?? []).length)[0];
+};
+
+/**
+ * Every problem of a success response against the reference's schema for its operation, as
+ * `expectReferenceShape` finds them (every declared field present, null where empty, declared
+ * types and enums); none when the reference has no such operation or declares no JSON body.
+ */
+export const referenceResponseProblems = (method: string, pathname: string, status: number, body: unknown): string[] => {
+  if (status < 200 || status > 299) return [];
+  const path = referencePathFor(method, pathname);
+  if (!path) return [];
+  const responses = load().paths[path][method.toLowerCase()].responses ?? {};
+  const schema = (responses[String(status)] ?? responses['200'] ?? responses['201'])?.content?.['application/json']?.schema;
+  if (!schema) return [];
+  const problems: string[] = [];
+  check(schema, body, '', problems);
+  return problems.map((p) => `${method} ${path} (reference) ${p}`);
+};
+
+/** A schema with `allOf` merged: properties and `required` together. */
+const merged = (schema: Schema): Schema => {
+  if (schema.$ref) return merged(load().components.schemas[String(schema.$ref).split('/').pop()!]);
+  if (!schema.allOf) return schema;
+  const parts = schema.allOf.map(merged);
+  return { type: 'object', properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {})), required: parts.flatMap((p: Schema) => p.required ?? []) };
+};
+
+/** Every problem of `value` against a webhook schema: a required field missing, a wrong type or enum value (optional fields may be left out). */
+const checkEvent = (schema: Schema, value: unknown, path: string, problems: string[]): void => {
+  const s = merged(schema);
+  if (value === null || s.oneOf || s.anyOf) return;
+  if (!typeOk(s.type, value)) {
+    problems.push(`${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+    return;
+  }
+  if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
+  if (s.const !== undefined && s.const !== value) problems.push(`${path}: ${JSON.stringify(value)} is not ${JSON.stringify(s.const)}`);
+  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => checkEvent(s.items, item, `${path}[${i}]`, problems));
+  if (s.properties && typeof value === 'object') {
+    for (const name of s.required ?? []) if (!(name in (value as object))) problems.push(`${path ? `${path}.` : ''}${name}: required by the reference schema but missing`);
+    for (const [name, prop] of Object.entries<Schema>(s.properties)) {
+      if (name in (value as object)) checkEvent(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
+    }
+  }
+};
+
+/**
+ * Every problem of a webhook payload against the reference's schema for its `type` (the
+ * document's `webhooks`): a required field missing, a wrong type or enum value. A type the
+ * reference does not declare has none.
+ */
+export const referenceEventProblems = (payload: { type?: unknown } | undefined): string[] => {
+  const type = typeof payload?.type === 'string' ? payload.type : undefined;
+  const schema = type ? load().webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema : undefined;
+  if (!schema) return [];
+  const problems: string[] = [];
+  checkEvent(schema, payload, '', problems);
+  return problems.map((p) => `${type} ${p}`).filter((p) => !EVENT_DIFFERENCES.some((d) => p.startsWith(d.problem) && d.when(payload as Schema)));
+};
+
+/** Where our payloads differ from the reference's schema on purpose, and why. */
+const EVENT_DIFFERENCES: readonly { problem: string; when: (payload: Schema) => boolean; why: string }[] = [
+  {
+    problem: 'email.suppressed data.suppressed.reason: required by the reference schema but missing',
+    when: (p) => !/\((bounce|complaint)\)/.test(String(p.data?.suppressed?.message ?? '')),
+    why: 'the reference\'s reasons are previous_bounce and previous_complaint only; a manual or unsubscribe entry has neither, so no reason is claimed',
+  },
+];

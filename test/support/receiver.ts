@@ -1,4 +1,5 @@
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { referenceEventProblems } from './openapi.ts';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -84,7 +85,13 @@ export const sdkHeaders = (r: Received) => ({ id: String(r.headers['webhook-id']
 /** Receivers for one test file, each closed after its test. */
 export const useReceivers = () => {
   const open: Awaited<ReturnType<typeof startReceiver>>[] = [];
-  afterEach(async () => { for (const r of open.splice(0)) await r.close(); });
+  afterEach(async () => {
+    const receivers = open.splice(0);
+    for (const r of receivers) await r.close();
+    // Every payload delivered is held to the reference's schema for its event type.
+    const problems = [...new Set(receivers.flatMap((r) => r.received.flatMap((x) => referenceEventProblems(x.json))))];
+    expect(problems, 'webhook payloads against the reference schemas').toEqual([]);
+  });
   return async (...args: Parameters<typeof startReceiver>) => {
     const r = await startReceiver(...args);
     open.push(r);

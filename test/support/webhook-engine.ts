@@ -6,6 +6,9 @@ import { recordEvent, type EventType } from '@mailstack/core/domain/events/recor
 import { fanOutEvent, type DeliveryJob } from '@mailstack/core/domain/webhooks/deliver';
 import { local } from './local.ts';
 
+/** A contact.created `data` as the service records it (the reference's ContactEventData: every required field). */
+const CONTACT_CREATED = { id: 'c1', email: 'a@example.com', first_name: null, last_name: null, unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+
 /**
  * The delivery engine on the test run's table with a clock the test moves and a queue and
  * scheduler that only record: the local host's workers never see these jobs, so the test
@@ -26,7 +29,7 @@ export const engineUnderTest = (env: Record<string, string> = {}) => {
     queued,
     scheduled,
     /** Records an event of the team and fans it out; returns the delivery jobs it queued. */
-    async emit(teamId: string, type: EventType = 'contact.created', data: Record<string, unknown> = { id: 'c1', email: 'a@example.com' }) {
+    async emit(teamId: string, type: EventType = 'contact.created', data: Record<string, unknown> = CONTACT_CREATED) {
       const before = queued.length;
       const event = await recordEvent(deps, teamId, type, data);
       queued.splice(before); // the events-queue message recordEvent published

@@ -36,7 +36,8 @@ const sameId = (a: string, b: string): boolean => (a.includes('@') || b.includes
  * field is accepted when it equals the path value (an address compared case-insensitively) and
  * removed before the route's schema sees the body; a different value is 422 naming both. The
  * aliases of a parameter are `<resource>_id`; the last parameter (the path's own resource) also
- * answers to `id`, and a contact named by address to `email`.
+ * answers to `id`, and a contact named by address to `email`. An empty string is the field left
+ * out (the zero value typed clients send for a field their user never set).
  */
 export const absorbPathIds = (routePath: string, values: Readonly<Record<string, string | undefined>>, body: unknown): unknown => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
@@ -52,6 +53,11 @@ export const absorbPathIds = (routePath: string, values: Readonly<Record<string,
     for (const field of aliases) {
       if (!(field in rest)) continue;
       const given = rest[field];
+      // A typed client's zero value (`"id": ""`) is the field left out.
+      if (given === '') {
+        delete rest[field];
+        continue;
+      }
       if (typeof given !== 'string' || !sameId(given, value)) {
         throw validationError(`\`${field}\` in the body (${JSON.stringify(given)}) does not match the ${param.resource.replace(/_/g, ' ')} of the path (${JSON.stringify(value)}). Send the same value, or leave the field out: the path names the ${param.resource.replace(/_/g, ' ')}.`);
       }

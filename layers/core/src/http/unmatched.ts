@@ -10,3 +10,9 @@ export const unmatchedResponse = (method: string, path: string, allowed: readonl
   errorResponse(allowed.length > 0
     ? new ApiError('method_not_allowed', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`)
     : new ApiError('not_found', `The requested endpoint does not exist: ${method} ${path}.`));
+
+/**
+ * A request path with each run of slashes read as one: `//emails` (an SDK's base URL set with a
+ * trailing slash, joined to a path with a leading one) is `/emails`, on every host.
+ */
+export const normalisePath = (path: string): string => path.replace(/\/{2,}/g, '/');

@@ -96,6 +96,7 @@ export const TemplateObject = v.object({
   html: v.string(),
   text: v.nullable(v.string()),
   variables: v.nullable(v.array(v.object({
+    id: Id,
     key: v.string(),
     type: v.picklist(VARIABLE_TYPES),
     fallback_value: v.unknown(),

@@ -10,9 +10,70 @@ export const describeIssue = (issue: v.BaseIssue<unknown>): string => {
   return `${where}: ${issue.message}`;
 };
 
+type Node = v.GenericSchema & {
+  wrapped?: v.GenericSchema;
+  pipe?: v.GenericSchema[];
+  options?: v.GenericSchema[];
+  entries?: Record<string, v.GenericSchema>;
+  item?: v.GenericSchema;
+};
+
+/** Schema kinds that let a field be left out. */
+const OPTIONAL = new Set(['optional', 'nullish', 'exact_optional', 'undefinedable']);
+const WRAPPERS = new Set(['nullable', 'non_nullable', 'non_nullish', 'non_optional']);
+const OBJECTS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
+
+/** The zero value a typed client sends for a field its user never set: `""`, `[]` or `{}`. */
+export const isZeroValue = (value: unknown): boolean =>
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every
+ * depth the schema describes (objects, arrays of objects, the matching option of a union).
+ * Clients in typed languages (Go, Java, .NET, Rust) send every field of their request structs,
+ * set or not; a required field stays as sent, so an empty one is still refused naming it.
+ */
+export const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
+  const s = schema as Node;
+  if (s.type === 'pipe' && s.pipe?.[0]) return dropZeroValues(s.pipe[0], input);
+  if ((OPTIONAL.has(s.type) || WRAPPERS.has(s.type)) && s.wrapped) return dropZeroValues(s.wrapped, input);
+  if (OBJECTS.has(s.type) && s.entries && isPlainObject(input)) {
+    let out: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(input)) {
+      const entry = s.entries[key] as Node | undefined;
+      if (!entry) continue;
+      const bare = entry.type === 'pipe' && entry.pipe?.[0] ? (entry.pipe[0] as Node) : entry;
+      if (OPTIONAL.has(bare.type) && isZeroValue(value)) {
+        out ??= { ...input };
+        delete out[key];
+        continue;
+      }
+      const inner = dropZeroValues(entry, value);
+      if (inner !== value) (out ??= { ...input })[key] = inner;
+    }
+    return out ?? input;
+  }
+  if (s.type === 'array' && s.item && Array.isArray(input)) {
+    const items = input.map((x) => dropZeroValues(s.item!, x));
+    return items.some((x, i) => x !== input[i]) ? items : input;
+  }
+  if ((s.type === 'union' || s.type === 'variant') && s.options) {
+    // The first option the cleaned value fits; the input as sent when none does (its refusal names the field).
+    for (const option of s.options) {
+      const cleaned = dropZeroValues(option, input);
+      if (cleaned !== input && v.is(option, cleaned)) return cleaned;
+    }
+  }
+  return input;
+};
+
 /** Parses `input` with `schema`; a failure is 422 validation_error naming each field at fault. */
 export const validate = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
-  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  const result = v.safeParse(schema, dropZeroValues(schema, input), { abortPipeEarly: true });
   if (result.success) return result.output;
   const seen = new Set<string>();
   const messages = result.issues.map(describeIssue).filter((m) => (seen.has(m) ? false : (seen.add(m), true)));

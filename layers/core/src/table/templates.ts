@@ -14,7 +14,7 @@ export interface TemplateItem {
   readonly reply_to: string[] | null;
   readonly html: string;
   readonly text: string | null;
-  readonly variables: { key: string; type: string; fallback_value: unknown; created_at: string; updated_at: string }[];
+  readonly variables: { id?: string; key: string; type: string; fallback_value: unknown; created_at: string; updated_at: string }[];
   readonly current_version_id: string;
   readonly published_at: string | null;
   readonly created_at: string;

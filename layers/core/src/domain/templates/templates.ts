@@ -1,3 +1,4 @@
+import { v5 } from 'uuid';
 import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { CreateTemplateRequest, UpdateTemplateRequest } from '../../schemas/templates.ts';
@@ -9,14 +10,17 @@ export type { TemplateItem } from '../../table/templates.ts';
 
 type VariableInput = NonNullable<CreateTemplateRequest['variables']>[number];
 
-const variablesOf = (input: readonly VariableInput[] | null | undefined, before: TemplateItem['variables'], now: string): TemplateItem['variables'] => {
+const variablesOf = (input: readonly VariableInput[] | null | undefined, before: TemplateItem['variables'], now: string, newId: () => string): TemplateItem['variables'] => {
   const previous = new Map(before.map((x) => [x.key, x]));
   return (input ?? []).map((x) => {
     const old = previous.get(x.key);
     const same = old && old.type === x.type && old.fallback_value === (x.fallback_value ?? null);
-    return { key: x.key, type: x.type, fallback_value: x.fallback_value ?? null, created_at: old?.created_at ?? now, updated_at: same ? old.updated_at : now };
+    return { id: old?.id ?? newId(), key: x.key, type: x.type, fallback_value: x.fallback_value ?? null, created_at: old?.created_at ?? now, updated_at: same ? old.updated_at : now };
   });
 };
+
+/** A variable's id: the one stored with it, or for a variable saved before ids were kept, one derived from its template and key (stable across reads). */
+const variableId = (templateId: string, x: TemplateItem['variables'][number]): string => x.id ?? v5(x.key, templateId);
 
 const checkSenders = (input: { from?: string | null | undefined; reply_to?: string | string[] | null | undefined }) => {
   if (input.from) parseMailbox(input.from, 'from');
@@ -47,7 +51,7 @@ export const templateView = (t: TemplateItem) => ({
   reply_to: t.reply_to,
   html: t.html,
   text: t.text,
-  variables: t.variables.map((x) => ({ key: x.key, type: x.type, fallback_value: x.fallback_value, created_at: x.created_at, updated_at: x.updated_at })),
+  variables: t.variables.map((x) => ({ id: variableId(t.id, x), key: x.key, type: x.type, fallback_value: x.fallback_value, created_at: x.created_at, updated_at: x.updated_at })),
   status: 'published' as const,
   published_at: t.published_at,
   created_at: t.created_at,
@@ -65,7 +69,7 @@ export const createTemplate = async (deps: Deps, teamId: string, input: CreateTe
   const id = deps.ids.next();
   return saved(deps, {
     id, team_id: teamId, name: input.name, alias: input.alias ?? null, from: input.from ?? null, subject: input.subject ?? null,
-    reply_to: replyToList(input.reply_to), html: input.html, text: input.text ?? null, variables: variablesOf(input.variables, [], now),
+    reply_to: replyToList(input.reply_to), html: input.html, text: input.text ?? null, variables: variablesOf(input.variables, [], now, () => deps.ids.next()),
     current_version_id: deps.ids.next(), published_at: now, created_at: now, updated_at: now,
   }, null);
 };
@@ -96,7 +100,7 @@ export const updateTemplate = async (deps: Deps, teamId: string, idOrAlias: stri
     text: pick('text') ?? null,
     from: pick('from') ?? null,
     reply_to: change.reply_to === undefined ? t.reply_to : replyToList(change.reply_to),
-    variables: change.variables === undefined ? t.variables : variablesOf(change.variables, t.variables, now),
+    variables: change.variables === undefined ? t.variables : variablesOf(change.variables, t.variables, now, () => deps.ids.next()),
     current_version_id: deps.ids.next(),
     published_at: now,
     updated_at: now,
@@ -113,7 +117,9 @@ export const publishTemplate = async (deps: Deps, teamId: string, idOrAlias: str
 export const duplicateTemplate = async (deps: Deps, teamId: string, idOrAlias: string): Promise<TemplateItem> => {
   const t = await getTemplate(deps, teamId, idOrAlias);
   const now = new Date(deps.clock.now()).toISOString();
-  return saved(deps, { ...t, id: deps.ids.next(), name: `${t.name} (copy)`, alias: null, current_version_id: deps.ids.next(), published_at: now, created_at: now, updated_at: now }, null);
+  // The copy's variables are its own: new ids, same keys, types and fallbacks.
+  const variables = t.variables.map((x) => ({ ...x, id: deps.ids.next() }));
+  return saved(deps, { ...t, id: deps.ids.next(), name: `${t.name} (copy)`, alias: null, variables, current_version_id: deps.ids.next(), published_at: now, created_at: now, updated_at: now }, null);
 };
 
 /** Deletes a template; broadcasts made from it keep their own copy. */

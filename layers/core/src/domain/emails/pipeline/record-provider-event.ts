@@ -36,7 +36,13 @@ const mapping = (e: SesEvent): { status: EmailStatus; type: EventType; extra?: R
       if (e.bounce?.bounceType !== 'Permanent') return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
       return {
         status: 'bounced', type: 'email.bounced',
-        extra: { bounce: { message: e.bounce.bouncedRecipients?.[0]?.diagnosticCode ?? `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`, type: e.bounce.bounceType, subType: e.bounce.bounceSubType } },
+        extra: { bounce: {
+          // The receiving servers' SMTP replies, one per bounced recipient that has one (the reference's `diagnosticCode`).
+          diagnosticCode: (e.bounce.bouncedRecipients ?? []).flatMap((r) => (r.diagnosticCode ? [r.diagnosticCode] : [])),
+          message: e.bounce.bouncedRecipients?.[0]?.diagnosticCode ?? `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`,
+          type: e.bounce.bounceType,
+          subType: e.bounce.bounceSubType,
+        } },
       };
     case 'Complaint': return { status: 'complained', type: 'email.complained' };
     case 'Reject': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.reject?.reason ?? 'rejected by the provider' } } };

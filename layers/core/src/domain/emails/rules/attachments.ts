@@ -28,6 +28,8 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 const KNOWN_KEYS = new Set(['content', 'filename', 'content_type', 'contentType']);
+/** Optional attachment fields whose zero value (`""`, null), as typed clients send them unset, reads as absent. */
+const OPTIONAL_KEYS = ['path', 'content_id', 'contentId', 'inline_content_id', 'content_type', 'contentType'] as const;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
@@ -52,10 +54,36 @@ export const decodeBase64 = (raw: string, field: string): Buffer => {
   return Buffer.from(text, isStd ? 'base64' : 'base64url');
 };
 
+/**
+ * The file bytes as the SDKs send them: a base64 string, an array of byte values (the Go SDK, and
+ * others encoding a byte array as numbers), or a Node.js Buffer as JSON (`{type: 'Buffer', data}`).
+ * 422 naming `field` when it is none of these, or a value is not an integer from 0 to 255.
+ */
+export const decodeContent = (raw: unknown, field: string): Buffer => {
+  if (typeof raw === 'string') return decodeBase64(raw, field);
+  const isBufferJson = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'Buffer' && Array.isArray((raw as { data?: unknown }).data);
+  const bytes = isBufferJson ? (raw as { data: unknown[] }).data : raw;
+  if (!Array.isArray(bytes)) {
+    throw validationError(`\`${field}\` is required: the file bytes as a base64 string or an array of byte values (integers 0 to 255).`);
+  }
+  const out = Buffer.allocUnsafe(bytes.length);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) {
+      throw validationError(`\`${field}${isBufferJson ? '.data' : ''}[${i}]\` is ${JSON.stringify(b) ?? 'missing'}; an array of byte values holds integers from 0 to 255 only (or send the file base64-encoded).`);
+    }
+    out[i] = b;
+  }
+  return out;
+};
+
 const human = (bytes: number): string =>
   bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB` : `${bytes} bytes`;
 
-/** Decodes inline base64 attachments (spec send rule 4); paths and content ids are refused, total size capped. */
+/**
+ * Decodes inline attachments, base64 or byte arrays (spec send rule 4); paths and content ids
+ * are refused, total size capped. An optional field sent as `""` or null is absent.
+ */
 export const decodeAttachments = (
   input: readonly unknown[] | undefined | null,
   maxTotalBytes: number | null,
@@ -67,13 +95,14 @@ export const decodeAttachments = (
   const out = input.map((item: unknown, index): DecodedAttachment => {
     const at = `attachments[${index}]`;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw validationError(`\`${at}\` must be an object with \`filename\` and base64 \`content\`.`);
+      throw validationError(`\`${at}\` must be an object with \`filename\` and \`content\` (base64 or an array of byte values).`);
     }
-    const record = item as Record<string, unknown>;
+    const record = { ...(item as Record<string, unknown>) };
+    for (const key of OPTIONAL_KEYS) if (record[key] === '' || record[key] === null) delete record[key];
     if (record['path'] !== undefined) {
       throw validationError(`\`${at}.path\` is not supported: attachments are accepted as inline base64 \`content\` only; \`path\` URLs are never fetched.`);
     }
-    if (record['content_id'] !== undefined || record['contentId'] !== undefined) {
+    if (record['content_id'] !== undefined || record['contentId'] !== undefined || record['inline_content_id'] !== undefined) {
       throw validationError(`\`${at}.content_id\` is not supported: inline (cid:) attachments are not accepted; send a regular attachment with \`filename\` and base64 \`content\`.`);
     }
     for (const key of Object.keys(record)) {
@@ -90,13 +119,10 @@ export const decodeAttachments = (
     if (/[/\\]/.test(filename) || /[\0-\x1f\x7f]/.test(filename)) {
       throw validationError(`\`${at}.filename\` must be a plain file name without path separators (/ or \\) or control characters.`);
     }
-    if (typeof content !== 'string') {
-      throw validationError(`\`${at}.content\` is required: the file bytes as a base64 string.`);
-    }
     if (declared !== undefined && declared !== null && (typeof declared !== 'string' || declared.length > MAX_CONTENT_TYPE_LENGTH || !CONTENT_TYPE.test(declared) || /[\r\n]/.test(declared))) {
       throw validationError(`\`${at}.content_type\` must be a MIME type such as "application/pdf" (at most ${MAX_CONTENT_TYPE_LENGTH} characters).`);
     }
-    const bytes = decodeBase64(content, `${at}.content`);
+    const bytes = decodeContent(content, `${at}.content`);
     total += bytes.length;
     if (maxTotalBytes !== null && total > maxTotalBytes) {
       throw validationError(`\`attachments\` total ${human(total)} after decoding exceeds the limit of ${human(maxTotalBytes)} (${maxTotalBytes} bytes) for your plan.`);
