@@ -29,8 +29,9 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: FirstSignInFirst },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env, setupFiles: ['test/support/no-engines.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env, setupFiles: ['test/support/no-engines.ts'] } },
       {
+        extends: true,
         test: {
           name: 'system',
           include: ['test/**/*.test.ts'],

@@ -20,9 +20,12 @@ export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed
 
 /** A refusal from the provider, classified for the retry policy. */
 export class TransportError extends Error {
-  constructor(readonly kind: TransportFailure, message: string, options?: { cause?: unknown }) {
+  /** For `missed`: how far past its instant the call was when it was held back (ms). */
+  readonly lateMs: number | undefined;
+  constructor(readonly kind: TransportFailure, message: string, options?: { cause?: unknown; lateMs?: number }) {
     super(message, options);
     this.name = 'TransportError';
+    this.lateMs = options?.lateMs;
   }
 }
 

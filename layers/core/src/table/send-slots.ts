@@ -125,7 +125,7 @@ export const firstFreeInstant = (calls: readonly number[], rate: number, from: n
  * more than a span in the past leave it. `replacing`: this call's earlier plan, which it gives
  * back (it could not go out then).
  */
-export const holdProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+export const holdProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number, handoffMs = 0): Promise<Hold> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const key = keys.pacing.calls(region, rate);
   const seenKey = `${deps.table}|${key.pk}`;
@@ -137,7 +137,7 @@ export const holdProviderWindow = async (deps: Deps, region: string, place: numb
   planning.set(seenKey, mine);
   await before;
   try {
-    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing);
+    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing, handoffMs);
   } finally {
     done();
     if (planning.get(seenKey) === mine) planning.delete(seenKey);
@@ -147,12 +147,12 @@ export const holdProviderWindow = async (deps: Deps, region: string, place: numb
 /** The plan in progress in this process, per call log. */
 const planning = new Map<string, Promise<void>>();
 
-const planCall = async (deps: Deps, key: ReturnType<typeof keys.pacing.calls>, seenKey: string, rate: number, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+const planCall = async (deps: Deps, key: ReturnType<typeof keys.pacing.calls>, seenKey: string, rate: number, place: number, horizonMs: number, replacing: number | undefined, handoffMs: number): Promise<Hold> => {
   let log = lastSeen.get(seenKey) ?? { seq: 0, calls: [] };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
     const kept = log.calls.filter((c, i) => c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i));
-    const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS));
+    const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, at);
     const written = await updateItemOrRead(deps, key, { set: { calls, seq: log.seq + 1 } }, log.seq === 0 ? { or: [{ attr: 'seq', absent: true }, { attr: 'seq', eq: 0 }] } : { attr: 'seq', eq: log.seq });
@@ -173,12 +173,12 @@ export const HANDOFF_MS = 15;
  * the planned instant (HANDOFF_MS), planning again when woken too late for it. `held`: hand the
  * call to the transport now, with the instant.
  */
-export const awaitProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number): Promise<Hold> => {
+export const awaitProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number, handoffMs = HANDOFF_MS): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned);
+    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned, handoffMs);
     if (hold.kind !== 'held') return hold;
-    await sleepUntil(deps.clock, hold.at - HANDOFF_MS);
+    await sleepUntil(deps.clock, hold.at - handoffMs);
     if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;
     planned = hold.at;
   }

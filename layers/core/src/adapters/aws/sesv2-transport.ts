@@ -14,7 +14,8 @@ const atInstant = (window: NonNullable<OutgoingMessage['window']>) => (next: (ar
   const early = window.at - 2 - Date.now();
   if (early > 0) await new Promise((r) => setTimeout(r, early));
   while (Date.now() < window.at) { /* the last milliseconds, watched */ }
-  if (Date.now() - window.at > window.toleranceMs) throw new TransportError('missed', `not sent: ${Date.now() - window.at} ms past its planned instant`);
+  const late = Date.now() - window.at;
+  if (late > window.toleranceMs) throw new TransportError('missed', `not sent: ${late} ms past its planned instant`, { lateMs: late });
   return next(args);
 };
 

@@ -6,7 +6,7 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { awaitProviderWindow, CALL_TOLERANCE_MS, placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
+import { awaitProviderWindow, CALL_TOLERANCE_MS, HANDOFF_MS, placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
@@ -81,6 +81,12 @@ const release = async (deps: Deps, e: EmailItem, token: string, bookedAt?: numbe
  */
 export const WAIT_IN_WORKER_MS = 2_000;
 
+/** Bytes of raw message per millisecond of hand-off ahead of the instant (serializing and signing take longer for a large message). */
+const HANDOFF_BYTES_PER_MS = 50_000;
+/** The longest hand-off, and how many windows a send tries before its job comes back a second later. */
+const MAX_HANDOFF_MS = 1_500;
+const MAX_WINDOW_TRIES = 5;
+
 /** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
 const backBefore = (deps: Deps, at: number): number => Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
 
@@ -129,11 +135,13 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     // Topic sends and broadcasts carry the service's one-click unsubscribe link (for the first recipient).
     const unsubscribe = e.topic_id || e.broadcast_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
     const raw = await composeMessage(deps, e, unsubscribe, await trackingOf(deps, e));
-    // The message is ready: the call goes out at the place's instant, through its provider window
-    // (planned again, up to three times, when the transport could not let it go on time).
+    // The message is ready: the call goes out at the place's instant, through its provider window.
+    // It is handed to the transport that long before the instant (longer for a larger message,
+    // which takes longer to sign), and planned again with a longer hand-off when it missed it.
     let missed: number | undefined;
+    let handoff = HANDOFF_MS + Math.ceil(raw.length / HANDOFF_BYTES_PER_MS);
     for (let tries = 1; ; tries++) {
-      const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed);
+      const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed, handoff);
       if (window.kind === 'later') {
         await release(deps, e, token, window.at);
         return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place } };
@@ -153,9 +161,10 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       } catch (error) {
         if (!(error instanceof TransportError && error.kind === 'missed')) throw error;
         missed = window.at;
-        if (tries === 3) {
-          await release(deps, e, token, deps.clock.now());
-          return { kind: 'retry', delaySeconds: 0, job: { ...unbooked, place } };
+        handoff = Math.min(MAX_HANDOFF_MS, 2 * handoff + (error.lateMs ?? 0));
+        if (tries === MAX_WINDOW_TRIES) {
+          await release(deps, e, token, deps.clock.now() + 1000);
+          return { kind: 'retry', delaySeconds: 1, job: { ...unbooked, place } };
         }
       }
     }
