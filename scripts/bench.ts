@@ -205,6 +205,9 @@ try {
         }
         const hold = await awaitProviderWindow(deps, region, place, WAIT_IN_WORKER_MS);
         if (hold.kind === 'later') { setTimeout(() => ready.push({ place }), Math.max(0, hold.at - Date.now() - WAIT_IN_WORKER_MS)); continue; }
+        // As the SES client does: a timer, then the last milliseconds watched, then the call.
+        if (hold.at - 2 - Date.now() > 0) await new Promise((r) => setTimeout(r, hold.at - 2 - Date.now()));
+        while (Date.now() < hold.at) { /* the instant */ }
         const now = Date.now();
         calls.push({ at: now, lateMs: now - placeInstant(place, RATE) });
       }

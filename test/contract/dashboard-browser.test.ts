@@ -4,7 +4,7 @@ import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local } from '../support/local.ts';
-import { dashboardUrl, inboxMessage, look as lookAt } from '../support/dashboard.ts';
+import { dashboardUrl, inboxMessageTo, look as lookAt } from '../support/dashboard.ts';
 import { testDeps } from '../support/local.ts';
 import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 
@@ -158,7 +158,7 @@ describe('dashboard in a browser', () => {
     await owner.waitForURL(/notice=invited/);
     expect(await owner.textContent('main')).toContain(email);
 
-    const mail = await inboxMessage('You are invited to the team');
+    const mail = await inboxMessageTo(email, 'You are invited to the team');
     const link = /href="([^"]+\/invitations\/[^"]+)"/.exec(mail.body.html)?.[1];
     expect(link).toBeDefined();
     expect(mail.destination?.to ?? mail.destination).toEqual(expect.arrayContaining([email]));
