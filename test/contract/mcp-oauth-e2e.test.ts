@@ -10,7 +10,8 @@ import { auth, discoverAuthorizationServerMetadata, refreshAuthorization, Unauth
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { launchBrowser } from '../support/browser.ts';
 import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
-import { local } from '../support/local.ts';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { local, ownLoopbackAddress } from '../support/local.ts';
 import { dashboardUrl, personIn, seriousViolations } from '../support/dashboard.ts';
 import { sendingTeam } from '../support/sending.ts';
 
@@ -85,9 +86,14 @@ describe('an MCP client connecting with OAuth, end to end', () => {
   });
 
   /** A client of the SDK on a transport with the provider. */
+  // The client calls from a loopback address of its own: the 401s it is meant to meet are not
+  // turned into 429 by other tests' failed authentications from 127.0.0.1 in the same minute.
+  const dispatcher = new Agent({ connect: { localAddress: ownLoopbackAddress() } });
+  const ownFetch = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+  const transport = (provider: MemoryProvider) => new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: ownFetch });
   const connected = async (provider: MemoryProvider) => {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
+    await client.connect(transport(provider));
     return client;
   };
 
@@ -103,7 +109,7 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource", scope="${SCOPES.join(' ')}"`);
 
     // The SDK's client: 401, discovery, registration, then the browser step.
-    const first = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
+    const first = transport(provider);
     await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.client?.client_id).toMatch(/^[0-9a-f-]{36}$/);
     const authorization = provider.authorizationUrls[0]!;
@@ -160,7 +166,7 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     expect(grants).toEqual([expect.objectContaining({ revoked_reason: 'refresh_token_reused', client: { name: 'E2E agent', logo_uri: null } })]);
 
     // Authorize again (already signed in: straight to consent), then revoke from the dashboard: the next call stops.
-    const again = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider });
+    const again = transport(provider);
     await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(UnauthorizedError);
     await page.goto(provider.authorizationUrls.at(-1)!.toString());
     await page.waitForURL(/\/oauth\/consent\//);

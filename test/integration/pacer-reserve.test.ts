@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { takeBroadcastSlot, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
+import { placeSpacingMs, takeBroadcastSlot, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
 import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
 import { testDeps } from '../support/local.ts';
 
@@ -20,10 +20,12 @@ const grant = async (deps: ReturnType<typeof createDeps>, region: string, kind: 
 
 describe('the provider pacer keeps 30% for transactional mail while a broadcast runs', () => {
   it('holds broadcast sends to 70% of a second and still admits transactional sends up to the provider rate', async () => {
-    // Prepare: a frozen second, a provider rate of 20 a second, a region of its own.
+    // Prepare: a frozen instant in the millisecond of one of the line's places (so exactly 20 places
+    // are due within the coming second, whatever the wall clock's phase), a provider rate of 20 a second, a region of its own.
     const base = testDeps();
     const second = Math.floor(Date.now() / 1000) * 1000;
-    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second + 100 } });
+    const onPlace = Math.floor(Math.ceil((second + 100) / placeSpacingMs(20)) * placeSpacingMs(20));
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => onPlace } });
     const region = `test-${crypto.randomUUID()}`;
 
     // Act
