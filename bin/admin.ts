@@ -242,9 +242,11 @@ switch (`${resource} ${action}`) {
     const role = values.role ?? 'owner';
     if (!isRole(role)) fail(`--role must be owner, admin or member; got ${role}`);
     const user = await createUser(deps, { email: oneEmail(), name: values.name ?? '', password: values.password });
-    const team = values.team
-      ? (await addMember(deps, (await getTeam(deps, await existingTeam()))!, user, role as 'owner'), (await getTeam(deps, values.team))!)
-      : await createTeamFor(deps, user, `${values.name ?? user.email}'s team`);
+    let team: Awaited<ReturnType<typeof createTeamFor>>;
+    if (values.team) {
+      await addMember(deps, (await getTeam(deps, await existingTeam()))!, user, role as 'owner');
+      team = (await getTeam(deps, values.team))!;
+    } else team = await createTeamFor(deps, user, `${values.name ?? user.email}'s team`);
     console.log(`user ${user.id} ${user.email} is ${values.team ? role : 'owner'} of team ${team.id} "${team.name}"`);
     console.log(`SIGN_IN_LINK=${await signInLink(deps, user)}`);
     break;

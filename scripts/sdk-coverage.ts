@@ -3,8 +3,8 @@
  * request it sends, and whether this service serves it, refuses it on purpose, or does not serve
  * it yet, judged from our OpenAPI document and the table of deliberate differences.
  *
- * `npm run sdk-coverage` rewrites the README table between its markers from the running code's
- * document; `test/contract/sdk-coverage.test.ts` fails while the README differs, so a route that
+ * `npm run sdk-coverage` rewrites the table in docs/sdks.md between its markers from the running code's
+ * document; `test/contract/sdk-coverage.test.ts` fails while that file differs, so a route that
  * starts serving an SDK method flips its row by re-running the script, never by hand.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ export interface SdkMethod {
 }
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const README = resolve(ROOT, 'README.md');
+const COVERAGE_DOC = resolve(ROOT, 'docs/sdks.md');
 const START = '<!-- sdk-coverage:start (npm run sdk-coverage) -->';
 const END = '<!-- sdk-coverage:end -->';
 
@@ -162,7 +162,7 @@ export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:
 
 const ICON: Record<Coverage, string> = { served: 'served', refused: 'refused on purpose', 'not yet': 'not yet served', 'client-side': 'client-side' };
 
-/** The README table. */
+/** The coverage table of docs/sdks.md. */
 export const renderCoverage = (rows: readonly SdkMethod[]): string => {
   const count = (c: Coverage) => rows.filter((r) => r.coverage === c).length;
   const lines = [
@@ -177,8 +177,8 @@ export const renderCoverage = (rows: readonly SdkMethod[]): string => {
   return lines.join('\n');
 };
 
-/** The README's current table (between the markers), or undefined without markers. */
-export const readmeCoverage = (text: string = readFileSync(README, 'utf8')): string | undefined => {
+/** docs/sdks.md's current table (between the markers), or undefined without markers. */
+export const readmeCoverage = (text: string = readFileSync(COVERAGE_DOC, 'utf8')): string | undefined => {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   return start < 0 || end < 0 ? undefined : text.slice(start, end + END.length);
@@ -186,8 +186,8 @@ export const readmeCoverage = (text: string = readFileSync(README, 'utf8')): str
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const table = renderCoverage(await sdkCoverage());
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(COVERAGE_DOC, 'utf8');
   const current = readmeCoverage(text);
-  writeFileSync(README, current ? text.replace(current, table) : `${text.trimEnd()}\n\n## SDK coverage\n\n${table}\n`);
-  console.log('README.md: SDK coverage table written');
+  writeFileSync(COVERAGE_DOC, current ? text.replace(current, table) : `${text.trimEnd()}\n\n## SDK coverage\n\n${table}\n`);
+  console.log('docs/sdks.md: SDK coverage table written');
 }

@@ -74,7 +74,8 @@ class RelayConnection extends SMTPConnection {
   override handler_AUTH(command: Buffer, callback: () => void): void {
     if (!this.secure) {
       this.send(530, '5.7.0 Must issue a STARTTLS command first: the API key (the password) is only accepted over TLS.');
-      return callback();
+      callback();
+      return;
     }
     super.handler_AUTH(command, callback);
   }

@@ -1,6 +1,6 @@
 import { Duration, CfnOutput } from 'aws-cdk-lib';
 import {
-  Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData,
+  type Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -69,7 +69,7 @@ export class Operations extends Construct {
     }
     for (const { name, queue } of props.failedInvocations ?? []) {
       alarm(`${name}-failed-invocations`, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
-        `A ${name} invocation failed after its retries: its event is kept in the queue. Fix the cause, then invoke ${name} again with each message's requestPayload (README, inbound mail).`);
+        `A ${name} invocation failed after its retries: its event is kept in the queue. Fix the cause, then invoke ${name} again with each message's requestPayload (docs/mailboxes.md, inbound mail).`);
     }
     for (const { name, fn } of props.workers) {
       alarm(`${name}-errors`, fn.metricErrors(fiveMinutes), 1, `The ${name} function failed; its logs name the email and request ids.`);

@@ -8,7 +8,7 @@ import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
 import { countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
-type SqsHandler = (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | void>;
+type SqsHandler = (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | undefined>;
 
 const load = async <T>(functionsDir: string, entry: string): Promise<T> =>
   (await import(pathToFileURL(resolve(functionsDir, `${entry}.ts`)).href)).handler as T;

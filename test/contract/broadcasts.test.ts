@@ -83,7 +83,7 @@ describe('broadcasts through the official SDK', () => {
   });
 
   it.each([
-    ['no segment', (s: string, f: string) => ({ from: f, subject: 's', html: 'x' }), 'segment_id'],
+    ['no segment', (_s: string, f: string) => ({ from: f, subject: 's', html: 'x' }), 'segment_id'],
     ['an unknown segment', (_s: string, f: string) => ({ segment_id: crypto.randomUUID(), from: f, subject: 's', html: 'x' }), 'segment'],
     ['no body', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's' }), 'html'],
     ['scheduled_at without send', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's', html: 'x', scheduled_at: 'in 1 hour' }), 'send'],

@@ -172,7 +172,7 @@ describe('the mailbox agent API: drafts', () => {
     const answers = await Promise.all(cases.map(([, body]) => agent(t.sendKey, 'POST', '/drafts', body)));
 
     // Assess
-    answers.forEach((a, i) => expect({ case: cases[i]![0], status: a.status, name: a.body.name }).toEqual({ case: cases[i]![0], status: 400, name: 'invalid_request' }));
+    answers.forEach((a, i) => { expect({ case: cases[i]![0], status: a.status, name: a.body.name }).toEqual({ case: cases[i]![0], status: 400, name: 'invalid_request' }); });
     expect(answers[0]!.body.message).toContain('uploads');
     expect(answers[3]!.body.message).toContain('20');
   });

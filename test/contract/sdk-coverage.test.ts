@@ -12,8 +12,8 @@ let rows: SdkMethod[] | undefined;
 const coverage = async () => (rows ??= await sdkCoverage(await served()));
 
 describe('official SDK coverage', () => {
-  it('the README table is the one `npm run sdk-coverage` writes from the served document', async () => {
-    expect(readmeCoverage(), 'README.md is out of date: run `npm run sdk-coverage`').toBe(renderCoverage(await coverage()));
+  it('the table in docs/sdks.md is the one `npm run sdk-coverage` writes from the served document', async () => {
+    expect(readmeCoverage(), 'docs/sdks.md is out of date: run `npm run sdk-coverage`').toBe(renderCoverage(await coverage()));
   });
 
   it('every served SDK method is called through the SDK by a contract test', async () => {

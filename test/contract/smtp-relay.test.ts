@@ -213,7 +213,7 @@ describe('the SMTP relay', () => {
     });
 
     it.each([
-      ['a wrong password', async (t: Team) => ({ pass: 'ms_wrong' })],
+      ['a wrong password', async (_t: Team) => ({ pass: 'ms_wrong' })],
       ['a wrong username', async (t: Team) => ({ pass: t.secret, user: 'admin' })],
       ['a revoked key', async (t: Team) => {
         await revokeApiKey(testDeps(), t.team.id, t.key.id, byOperator('test setup'));

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { readStackConfig } from '../../lib/config.ts';
 
-/** The `mailstack:` keys named in the README's table of CDK context settings. */
+/** The `mailstack:` keys named in the table of CDK context settings in docs/aws.md. */
 const documentedKeys = (): string[] => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/aws.md', import.meta.url), 'utf8');
   const start = readme.indexOf('Settings come from CDK context');
-  expect(start, 'the README\'s context table').toBeGreaterThan(-1);
+  expect(start, 'the context table of docs/aws.md').toBeGreaterThan(-1);
   const lines = readme.slice(start).split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const end = lines.findIndex((line, i) => i > first && !line.startsWith('|'));
@@ -15,7 +15,7 @@ const documentedKeys = (): string[] => {
 };
 
 describe('the stack\'s context settings', () => {
-  it('are each documented in the README\'s context table, and the table names no key the stack does not read', () => {
+  it('are each documented in the context table of docs/aws.md, and the table names no key the stack does not read', () => {
     // Prepare: every key the stack configuration asks for, each left unset (its default).
     const read = new Set<string>();
     // Act

@@ -344,7 +344,7 @@ describe('MailStack', () => {
     });
     expect(subscriptions[0].RawMessageDelivery ?? false).toBe(false);
     // only this topic may send to the queue
-    const queuePolicy = Object.values(template.findResources('AWS::SQS::QueuePolicy')).map((p) => p.Properties.PolicyDocument.Statement).flat()
+    const queuePolicy = Object.values(template.findResources('AWS::SQS::QueuePolicy')).flatMap((p) => p.Properties.PolicyDocument.Statement)
       .find((s: any) => s.Principal?.Service === 'sns.amazonaws.com' && JSON.stringify(s.Resource).includes('Queuesproviderevents'));
     expect(queuePolicy).toMatchObject({ Action: 'sqs:SendMessage', Effect: 'Allow', Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId } } } });
     // the worker reads the queue and knows the one topic it accepts

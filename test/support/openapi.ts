@@ -41,7 +41,7 @@ const check = (schema: Schema, value: unknown, path: string, problems: string[])
     return;
   }
   if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
-  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => check(s.items, item, `${path}[${i}]`, problems));
+  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => { check(s.items, item, `${path}[${i}]`, problems); });
   if (s.properties && typeof value === 'object') {
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {
       // A field the reference itself calls conditional ("Only present when `type` is `bounced`") may be absent.
@@ -115,7 +115,7 @@ const checkEvent = (schema: Schema, value: unknown, path: string, problems: stri
   }
   if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
   if (s.const !== undefined && s.const !== value) problems.push(`${path}: ${JSON.stringify(value)} is not ${JSON.stringify(s.const)}`);
-  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => checkEvent(s.items, item, `${path}[${i}]`, problems));
+  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => { checkEvent(s.items, item, `${path}[${i}]`, problems); });
   if (s.properties && typeof value === 'object') {
     for (const name of s.required ?? []) if (!(name in (value as object))) problems.push(`${path ? `${path}.` : ''}${name}: required by the reference schema but missing`);
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {

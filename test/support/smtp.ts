@@ -48,8 +48,8 @@ export const rawSession = async (port: number, localAddress?: string) => {
   let buffer = '';
   const waiters: (() => void)[] = [];
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => { buffer += chunk; waiters.splice(0).forEach((w) => w()); });
-  socket.on('close', () => waiters.splice(0).forEach((w) => w()));
+  socket.on('data', (chunk: string) => { buffer += chunk; for (const w of waiters.splice(0)) w(); });
+  socket.on('close', () => { for (const w of waiters.splice(0)) w(); });
   /** The next complete reply (last line `NNN text`), or what was left when the server closed. */
   const reply = async (timeoutMs = 10_000): Promise<string> => {
     const deadline = Date.now() + timeoutMs;

@@ -42,7 +42,7 @@ const answerOf = (result: ApiResult): Answer => ({
   body: JSON.parse(result.body!) as Record<string, unknown>,
 });
 
-const README = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const SDKS_DOC = readFileSync(resolve(import.meta.dirname, '../../../docs/sdks.md'), 'utf8');
 
 describe('error answers as the official SDKs read them', () => {
   const names = Object.keys(ERROR_STATUS) as ErrorName[];
@@ -53,12 +53,12 @@ describe('error answers as the official SDKs read them', () => {
     for (const sdk of ['node', 'python', 'go', 'ruby']) expect(RULES[sdk]!(answer), sdk).toBe(true);
   });
 
-  it('is an error to the PHP SDK for every name it knows, and the README lists the others with the workaround', () => {
+  it('is an error to the PHP SDK for every name it knows, and docs/sdks.md lists the others with the workaround', () => {
     const unknown = names.filter((name) => !RULES.php!(answerOf(errorResponse(new ApiError(name, 'x')))));
     expect(unknown.every((name) => !PHP_NAMES.includes(name))).toBe(true);
-    // The README's PHP paragraph names exactly these, and how to tell them from a success.
-    const paragraph = README.split('\n\n').find((p) => p.startsWith('**PHP**'));
-    expect(paragraph, 'README: the **PHP** paragraph of "Using another language"').toBeDefined();
+    // The PHP paragraph of docs/sdks.md names exactly these, and how to tell them from a success.
+    const paragraph = SDKS_DOC.split('\n\n').find((p) => p.startsWith('**PHP**'));
+    expect(paragraph, 'docs/sdks.md: the **PHP** paragraph of "Using another language"').toBeDefined();
     const listed = [...paragraph!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).filter((n) => n in ERROR_STATUS);
     expect(new Set(listed)).toEqual(new Set(unknown));
     expect(paragraph).toContain("isset($result['statusCode'])");

@@ -109,7 +109,7 @@ export const propertiesOf = (schema: Json): { properties: Record<string, Json>; 
   for (const part of schema.allOf ?? []) {
     const inner = propertiesOf(part);
     Object.assign(properties, inner.properties);
-    inner.required.forEach((name) => required.add(name));
+    for (const name of inner.required) required.add(name);
   }
   return { properties, required };
 };

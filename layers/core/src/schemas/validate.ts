@@ -75,7 +75,6 @@ export const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown
 export const validate = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
   const result = v.safeParse(schema, dropZeroValues(schema, input), { abortPipeEarly: true });
   if (result.success) return result.output;
-  const seen = new Set<string>();
-  const messages = result.issues.map(describeIssue).filter((m) => (seen.has(m) ? false : (seen.add(m), true)));
+  const messages = [...new Set(result.issues.map(describeIssue))];
   throw validationError(messages.slice(0, 5).join(' '));
 };

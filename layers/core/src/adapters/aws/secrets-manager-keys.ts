@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseKeyring, type Keyring, type LinkKeys } from '../../ports/link-keys.ts';
 
 /** How long a read keyring is trusted before it is read again (a rotation reaches every function within this). */

@@ -4,11 +4,11 @@ import { updateContact } from '../contacts/write-contact.ts';
 import { allTopics, contactTopics, setTopicChoices } from '../topics/topics.ts';
 import { addSuppression } from '../suppressions/suppression-store.ts';
 import { verifyLink } from './tokens.ts';
-import { escapeHtml as escape } from '../escape-html.ts';
+import { escapeHtml } from '../escape-html.ts';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escape(title)}</title>
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 fieldset{border:1px solid #ddd;border-radius:8px;padding:1rem}label{display:block;margin:.5rem 0}
 .muted{color:#666;font-size:.9rem}button{font:inherit;padding:.5rem 1.2rem;border-radius:6px;border:0;background:#111;color:#fff;cursor:pointer}
@@ -29,11 +29,11 @@ export const renderPreferences = async (deps: Deps, token: string, saved = false
   const contact = await contactOf(deps, token);
   if (!contact) return { status: 404, html: notFoundPage() };
   const topics = (await contactTopics(deps, contact.teamId, contact.id)).filter((t) => t.visibility === 'public');
-  const rows = topics.map((t) => `<label><input type="checkbox" name="topic" value="${t.id}" ${t.subscription === 'opt_in' ? 'checked' : ''}> ${escape(t.name)}${t.description ? ` <span class="muted">— ${escape(t.description)}</span>` : ''}</label>`).join('\n');
+  const rows = topics.map((t) => `<label><input type="checkbox" name="topic" value="${t.id}" ${t.subscription === 'opt_in' ? 'checked' : ''}> ${escapeHtml(t.name)}${t.description ? ` <span class="muted">— ${escapeHtml(t.description)}</span>` : ''}</label>`).join('\n');
   return {
     status: 200,
     html: page('Email preferences', `<h1>Email preferences</h1>
-<p class="muted">For ${escape(contact.email)}</p>
+<p class="muted">For ${escapeHtml(contact.email)}</p>
 ${saved ? '<p class="saved" role="status">Your preferences were saved.</p>' : ''}
 <form method="post">
 <fieldset><legend>Topics</legend>${rows || '<p class="muted">There are no topics to choose from.</p>'}</fieldset>

@@ -96,7 +96,7 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
   let topicDefault: 'opt_in' | 'opt_out' | undefined;
   for (;;) {
     const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId, false);
-    if (!b || !b.plan || b.status === 'draft' || cp.done) return;
+    if (!b?.plan || b.status === 'draft' || cp.done) return;
     const canceled = b.status === 'canceled';
     const plan = storedSchedule(b.plan);
     const now = deps.clock.now();

@@ -57,7 +57,7 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   assertNotDisguised(b.subject, 'subject');
   const domainName = from.address.split('@')[1]!.toLowerCase();
   const domain = await findDomainByName(deps, team.id, domainName);
-  if (!domain || domain.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
+  if (domain?.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
   const [pause, declared, audience, lanes, usedToday, monthly] = await Promise.all([
     broadcastPauseFor(deps, team.id, domain.region),
     propertyTypes(deps, team.id),

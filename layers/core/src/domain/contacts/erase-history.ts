@@ -73,7 +73,7 @@ const queueErase = (deps: Deps, jobs: readonly EraseJobRef[]) => deps.queue.send
  */
 export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PER_RUN): Promise<'done' | 'more'> => {
   let job = await getItem(deps, keys.eraseJob.item(ref.teamId, ref.jobId));
-  if (!job || job.status !== 'running') return 'done';
+  if (job?.status !== 'running') return 'done';
   const addresses = new Set<string>(job.addresses);
   const history = historyOf(ref.teamId, (job.webhooks as string[] | undefined) ?? []);
   for (let budget = pages; job.partition < history.length;) {

@@ -58,7 +58,7 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups:
   if (caller.domainId && domain?.id !== caller.domainId) {
     throw new ApiError('restricted_api_key', `This API key may only send from its own domain; ${name} is not it.`);
   }
-  if (!domain || domain.status !== 'verified') {
+  if (domain?.status !== 'verified') {
     throw validationError(`The ${name} domain is not verified. Add it with POST /domains and verify it (POST /domains/{id}/verify) before sending from it.`);
   }
   return domain;

@@ -196,7 +196,7 @@ export const saveDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxA
   const kept: { filename: string; contentType: string; content: Buffer; contentKey?: string }[] = [];
   if (previous && retained.length) {
     const files = await draftFiles(deps, { ...previous, attachments: retained.map((i) => previous!.attachments[i]!) });
-    files.forEach((f, n) => kept.push({ ...f, contentKey: previous!.attachments[retained[n]!]!.contentKey }));
+    files.forEach((f, n) => { kept.push({ ...f, contentKey: previous!.attachments[retained[n]!]!.contentKey }); });
   } else if (source && retained.length) {
     const parsed = await parseMime(await readRaw(deps, source));
     for (const index of retained) {

@@ -70,7 +70,7 @@ export const withdrawInvitation = async (deps: Deps, actor: Actor, id: string): 
 export const peekInvitation = async (deps: Deps, token: string): Promise<{ invitation: Invitation; teamName: string; hasAccount: boolean } | undefined> => {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const stored = await getItem(deps, keys.oneTime.item(tokenHash(token)));
-  if (!stored || stored.kind !== 'invitation' || stored.used_at !== undefined || Number(stored.expires_at) < deps.clock.now() / 1000) return undefined;
+  if (stored?.kind !== 'invitation' || stored.used_at !== undefined || Number(stored.expires_at) < deps.clock.now() / 1000) return undefined;
   const item = await getItem(deps, keys.invitation.item(stored.data.team_id, stored.data.invitation_id));
   const team = item ? await getTeam(deps, item.team_id) : undefined;
   if (!item || !team) return undefined;

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { batchGetItems, deleteItem, getItem, putItem, queryAll, transact, updateItem, type Write } from '../../table/ops.ts';
+import { batchGetItems, getItem, queryAll, transact, updateItem, type Write } from '../../table/ops.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';

@@ -75,7 +75,7 @@ export const parseMailbox = (input: string, field: string): Mailbox => {
   if (name !== null && name.length > MAX_DISPLAY_NAME_LENGTH) {
     throw validationError(`\`${field}\` has a display name of ${name.length} characters; a display name is at most ${MAX_DISPLAY_NAME_LENGTH}.`);
   }
-  if (name !== null && name.includes('@')) {
+  if (name?.includes('@')) {
     throw validationError(`\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`);
   }
   return { name, address, formatted: formatMailbox(name, address) };

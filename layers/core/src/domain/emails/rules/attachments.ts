@@ -99,10 +99,10 @@ export const decodeAttachments = (
     }
     const record = { ...(item as Record<string, unknown>) };
     for (const key of OPTIONAL_KEYS) if (record[key] === '' || record[key] === null) delete record[key];
-    if (record['path'] !== undefined) {
+    if (record.path !== undefined) {
       throw validationError(`\`${at}.path\` is not supported: attachments are accepted as inline base64 \`content\` only; \`path\` URLs are never fetched.`);
     }
-    if (record['content_id'] !== undefined || record['contentId'] !== undefined || record['inline_content_id'] !== undefined) {
+    if (record.content_id !== undefined || record.contentId !== undefined || record.inline_content_id !== undefined) {
       throw validationError(`\`${at}.content_id\` is not supported: inline (cid:) attachments are not accepted; send a regular attachment with \`filename\` and base64 \`content\`.`);
     }
     for (const key of Object.keys(record)) {
@@ -111,7 +111,7 @@ export const decodeAttachments = (
       }
     }
     const { content, filename } = record;
-    const declared = record['content_type'] ?? record['contentType'];
+    const declared = record.content_type ?? record.contentType;
     if (typeof filename !== 'string' || filename.trim() === '') {
       throw validationError(`\`${at}.filename\` is required: a non-empty file name such as "invoice.pdf".`);
     }
