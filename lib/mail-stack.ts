@@ -35,10 +35,10 @@ export interface MailStackProps extends StackProps {
  * What the dashboard needs beyond the table: it sends the service's own mail (invitations, sign-in
  * links) through the accept path, records audience events, and registers sending domains.
  */
-export const DASHBOARD_NEEDS = { queues: ['send', 'events', 'fanout', 'webhooks'], scheduler: true, sesIdentities: true, contentStore: true, mailboxStore: true } as const satisfies Needs;
+const DASHBOARD_NEEDS = { queues: ['send', 'events', 'fanout', 'webhooks'], scheduler: true, sesIdentities: true, contentStore: true, mailboxStore: true } as const satisfies Needs;
 
 /** What the inbound Lambda needs beyond the table (and reading the receipt rule's raw copies): it stores mailbox mail and records email.received. */
-export const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
+const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
 const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: true } as const satisfies Needs;

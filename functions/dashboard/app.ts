@@ -19,7 +19,7 @@ import { registerConsent } from './pages/consent.ts';
 import { mailboxAgentApi } from './mailbox-agent.ts';
 
 /** The session cookie and the pre-session (double-submit) CSRF cookie of signed-out forms. */
-export const SESSION_COOKIE = 'ms_session';
+const SESSION_COOKIE = 'ms_session';
 const PRE_COOKIE = 'ms_pre';
 
 export type DashboardEnv = {
@@ -221,7 +221,7 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
 };
 
 /** A path of this dashboard to return to after sign-in; anything else (another origin, `//host`) gives undefined. */
-export const localPath = (value: string | undefined): string | undefined =>
+const localPath = (value: string | undefined): string | undefined =>
   (value && /^\/(?![/\\])[A-Za-z0-9/_.~-]{0,300}$/.test(value) ? value : undefined);
 
 /** The client address (API Gateway's source IP on AWS; the socket's locally). */

@@ -7,7 +7,7 @@ import { AgentItem, AgentItemList, SaveDraftRequest, SavedDraftResponse, SendDra
 type Json = Record<string, any>;
 
 /** Where the mailbox agent API sits on the dashboard's origin. */
-export const MAILBOX_AGENT_BASE = '/api/mailbox-agent';
+const MAILBOX_AGENT_BASE = '/api/mailbox-agent';
 
 /** What every route may answer before its own rules: the key (and too many wrong ones), the API switched off, the body size, a fault. */
 const EVERY_ROUTE: readonly MailboxAgentErrorName[] = ['missing_mailbox_key', 'invalid_mailbox_key', 'forbidden', 'not_found', 'payload_too_large', 'rate_limit_exceeded'];

@@ -8,7 +8,7 @@ import type { Ctx } from './app.ts';
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** The sections of a team, in the navigation's order. */
-export const SECTIONS = [
+const SECTIONS = [
   ['', 'Overview'], ['emails', 'Emails'], ['broadcasts', 'Broadcasts'], ['templates', 'Templates'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
   ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['mailboxes', 'Mailboxes'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['connections', 'MCP connections'], ['settings', 'Team settings'],
 ] as const;
@@ -45,7 +45,7 @@ export const table = (caption: string, heads: readonly string[], rows: readonly 
 export const when = (iso: string | null | undefined) => (iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : html`<span class="muted">never</span>`);
 
 /** How far an instant is from now, in words ("in 3 h 20 min", "5 min ago"). */
-export const relative = (at: number, now: number): string => {
+const relative = (at: number, now: number): string => {
   const ms = at - now;
   const abs = Math.abs(ms);
   if (abs < 60_000) return ms >= 0 ? 'in less than a minute' : 'less than a minute ago';
@@ -95,7 +95,7 @@ export const orFormAgain = async (c: Ctx, act: () => Promise<Response>, again: (
 };
 
 /** Fixed notices after a redirect (a code in the URL, never text from it). */
-export const NOTICES: Readonly<Record<string, string>> = {
+const NOTICES: Readonly<Record<string, string>> = {
   created: 'Created.', deleted: 'Deleted.', saved: 'Saved.', revoked: 'Key revoked: requests with it now answer 401.', invited: 'Invitation sent.',
   verified: 'Verification started.', removed: 'Removed.', 'link-sent': 'If the address has an account, a sign-in link is on its way.',
   'signed-out': 'You are signed out.', 'password-set': 'Password saved.',

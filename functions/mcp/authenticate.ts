@@ -16,10 +16,10 @@ export interface McpChallenge {
 }
 
 /** The MCP endpoint, the resource its tokens are bound to (RFC 8707). */
-export const mcpResource = (deps: Deps): string => mcpResourceUrl(deps.config);
+const mcpResource = (deps: Deps): string => mcpResourceUrl(deps.config);
 
 /** Where a client discovers how to sign in (RFC 9728 protected-resource metadata). */
-export const resourceMetadataUrl = (deps: Deps): string => protectedResourceMetadataUrl(deps.config);
+const resourceMetadataUrl = (deps: Deps): string => protectedResourceMetadataUrl(deps.config);
 
 const challenge = (deps: Deps, error: ApiError, tokenPresented: boolean): McpChallenge => {
   // RFC 6750 §3: a presented token that does not verify is `invalid_token`; no token, no error

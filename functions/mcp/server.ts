@@ -44,7 +44,7 @@ export const missingScope = (scopes: readonly string[], tool: McpTool): { scope:
   };
 
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
-export const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
+const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
 /** A call to a tool the server does not have: the protocol's invalid-params error (MCP tools, error handling), not a tool result. */
 export const unknownTool = (name: string, served: string): McpError =>

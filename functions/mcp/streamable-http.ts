@@ -40,7 +40,7 @@ export const serveStateless = async (deps: Deps, event: ApiEvent, server: Server
 const isLoopback = (hostname: string): boolean => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
 /** The service's own origins (the API's and the dashboard's base URLs), the only ones a browser may call the MCP endpoints from. */
-export const allowedOrigins = (deps: Deps): URL[] =>
+const allowedOrigins = (deps: Deps): URL[] =>
   [deps.config.PUBLIC_BASE_URL, deps.config.DASHBOARD_URL].flatMap((base) => { try { return [new URL(base)]; } catch { return []; } });
 
 const portOf = (u: URL): string => u.port || (u.protocol === 'https:' ? '443' : '80');

@@ -14,7 +14,7 @@ export const oauthJson = (statusCode: number, body: unknown): RawResponse => new
  * A refusal in both vocabularies: the protocol's `error` and `error_description` for OAuth
  * clients, and the spec's `statusCode, name, message` (the catalog name of the status).
  */
-export const oauthFailure = (e: OAuthError): RawResponse => new RawResponse({
+const oauthFailure = (e: OAuthError): RawResponse => new RawResponse({
   statusCode: e.status,
   headers: { ...NO_STORE, ...(e.retryAfter !== undefined ? { 'Retry-After': String(Math.max(1, e.retryAfter)) } : {}) },
   body: JSON.stringify({

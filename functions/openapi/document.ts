@@ -8,7 +8,7 @@ import { COMPONENT_SCHEMAS, REQUEST_SCHEMAS } from './components.ts';
 export const declarationOf = (entry: RouteEntry): RouteDeclaration | undefined => (isRestRoute(entry) ? AREA_ENTRIES[entry.area].routes[routeKey(entry)]?.route : undefined);
 
 /** Every REST route of the manifest with its declaration (routes without one are left out; a test names them). */
-export const describedRoutes = (routes: readonly RouteEntry[] = REST_ROUTES): DescribedRoute[] =>
+const describedRoutes = (routes: readonly RouteEntry[] = REST_ROUTES): DescribedRoute[] =>
   routes.flatMap((entry) => {
     const route = declarationOf(entry);
     return route ? [{ method: entry.method, path: entry.path, area: entry.area, route }] : [];

@@ -15,7 +15,7 @@ import { runIdempotent } from '@mailstack/core/adapters/aws/idempotency';
 import { toSendRequest } from './message-request.ts';
 
 /** The SMTP usernames the relay accepts: the reference service's, so existing configs work, and ours. */
-export const SMTP_USERNAMES = ['resend', 'mailstack'] as const;
+const SMTP_USERNAMES = ['resend', 'mailstack'] as const;
 
 /** Options of the relay; every one not given comes from the runtime configuration. */
 export interface RelayOptions {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 /** Memory of every service function unless it says otherwise (MiB); the cost model reads it. */
-export const FUNCTION_MEMORY_MB = 1024;
+const FUNCTION_MEMORY_MB = 1024;
 
 /**
  * The functions' log level: INFO keeps one line per step of an email (accepted, handed to the

@@ -15,14 +15,14 @@ import { ROOT } from './service-function.ts';
 import { acknowledge, nagArnOf } from './acknowledge.ts';
 
 /** The port clients connect to (spec §5: STARTTLS on 2587). */
-export const SMTP_PORT = 2587;
+const SMTP_PORT = 2587;
 /** The container's health endpoint port (GET /health). */
-export const SMTP_HEALTH_PORT = 8025;
+const SMTP_HEALTH_PORT = 8025;
 /** The CloudWatch namespace the relay reports its open sessions under. */
-export const SMTP_METRICS_NAMESPACE = 'Mailstack/SmtpRelay';
+const SMTP_METRICS_NAMESPACE = 'Mailstack/SmtpRelay';
 
 /** The size of one relay task (Fargate CPU units, 1024 a vCPU, and MiB); the cost model reads it. */
-export const RELAY_TASK = { cpu: 256, memoryMiB: 512 } as const;
+const RELAY_TASK = { cpu: 256, memoryMiB: 512 } as const;
 
 /** Props of the SMTP relay. */
 export interface SmtpRelayProps {

@@ -10,7 +10,7 @@ import { waitForPort } from './ports.ts';
 const require = createRequire(import.meta.url);
 
 /** Fails with install instructions when no Java runtime is on the PATH (DynamoDB Local needs 17+). */
-export const assertJava = (): void => {
+const assertJava = (): void => {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new Error(

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 /** The content store's bucket on the local host (the stack names its own). */
-export const LOCAL_CONTENT_BUCKET = 'mailstack-content';
+const LOCAL_CONTENT_BUCKET = 'mailstack-content';
 
 /** The credentials the local engines take (the runtime's local clients sign with them). */
 const LOCAL_KEY = 'local';

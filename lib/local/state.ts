@@ -20,7 +20,7 @@ export interface LocalState {
 }
 
 /** Where `npm start` writes its state file. */
-export const STATE_FILE = resolve(process.cwd(), '.data', 'local-state.json');
+const STATE_FILE = resolve(process.cwd(), '.data', 'local-state.json');
 
 /** Writes the state file. */
 export const writeState = (state: LocalState, file = STATE_FILE): void => {

@@ -86,18 +86,18 @@ export interface FixedShape {
 export const PLATFORM_LOG_BYTES = 420;
 export const PLATFORM_LOG_EVENTS = 3;
 /** One API access log line (the stage's JSON format with typical values). */
-export const ACCESS_LOG_BYTES = 330;
+const ACCESS_LOG_BYTES = 330;
 /** CloudWatch Logs bills each event 26 bytes over its message. */
-export const LOG_EVENT_OVERHEAD_BYTES = 26;
+const LOG_EVENT_OVERHEAD_BYTES = 26;
 /** Months function logs and API access logs are kept (the stack's log group retentions). */
-export const FUNCTION_LOG_MONTHS = 1;
-export const ACCESS_LOG_MONTHS = 3;
+const FUNCTION_LOG_MONTHS = 1;
+const ACCESS_LOG_MONTHS = 3;
 /** Lambda's event source mapping keeps this many long polls (20 s each) on an idle queue. */
-export const IDLE_POLLERS_PER_QUEUE = 5;
-export const POLL_SECONDS = 20;
+const IDLE_POLLERS_PER_QUEUE = 5;
+const POLL_SECONDS = 20;
 /** X-Ray's default sampling: the first request each second, then 5% of the rest. */
-export const XRAY_RESERVOIR_PER_SECOND = 1;
-export const XRAY_RATE = 0.05;
+const XRAY_RESERVOIR_PER_SECOND = 1;
+const XRAY_RATE = 0.05;
 
 /** One line of a monthly bill. */
 export interface CostLine { readonly name: string; readonly dollars: number }
@@ -105,7 +105,7 @@ export interface CostLine { readonly name: string; readonly dollars: number }
 const sum = (lines: readonly CostLine[]) => lines.reduce((n, l) => n + l.dollars, 0);
 
 /** Log bytes as CloudWatch bills them (each event's overhead included), in GB. */
-export const billedLogGb = (bytes: number, events: number): number => (bytes + events * LOG_EVENT_OVERHEAD_BYTES) / 1e9;
+const billedLogGb = (bytes: number, events: number): number => (bytes + events * LOG_EVENT_OVERHEAD_BYTES) / 1e9;
 
 /** Traces X-Ray records in a month of `invocations` spread evenly (default sampling rule). */
 export const sampledTraces = (invocations: number, hoursPerMonth: number): number => {

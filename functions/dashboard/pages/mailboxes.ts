@@ -13,7 +13,7 @@ import { badge, button, field, formError, orFormAgain, postForm, table, teamPage
 type Form = Record<string, string>;
 
 /** What each section of a mailbox's page is drawn from. */
-export interface MailboxPanel {
+interface MailboxPanel {
   readonly c: Ctx;
   readonly mailbox: Mailbox;
   /** The mailbox page's path (`/t/<team>/mailboxes/<id>`); a section's forms post under it. */
@@ -105,14 +105,14 @@ ${button(csrf, `${base}/delete`, 'Delete mailbox', 'danger')}`
  * The sections of a mailbox's page, in order: the summary and agent endpoints, the keys, then
  * `more` (approvals, activity), then renaming and deleting.
  */
-export const mailboxSections = (more: readonly MailboxSection[] = []): readonly MailboxSection[] => [summarySection, keysSection, ...more, renameSection, deleteSection];
+const mailboxSections = (more: readonly MailboxSection[] = []): readonly MailboxSection[] => [summarySection, keysSection, ...more, renameSection, deleteSection];
 
 /**
  * The page of the mailbox the route's `:id` names, built from `sections` (`mailboxSections(more)`);
  * another team's mailbox id answers 404. `extra` carries a key just created or a refused form, for
  * the section that shows it.
  */
-export const renderMailboxPage = async (c: Ctx, sections: readonly MailboxSection[], extra: Pick<MailboxPanel, 'minted' | 'refused'> = {}) => {
+const renderMailboxPage = async (c: Ctx, sections: readonly MailboxSection[], extra: Pick<MailboxPanel, 'minted' | 'refused'> = {}) => {
   const actor = c.get('actor');
   const mailbox = await getMailbox(c.get('deps'), actor.team.id, c.req.param('id') ?? '');
   const panel: MailboxPanel = {

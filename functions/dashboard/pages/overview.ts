@@ -8,7 +8,7 @@ import { teamPage } from '../view.ts';
 const pct = (n: number) => `${(n * 100).toFixed(n > 0 && n < 0.01 ? 2 : 1)}%`;
 
 /** The last 30 days of sends as a bar chart, drawn on the server (SVG, no script). */
-export const sendsChart = (days: readonly { day: string; sent: number; bounced: number }[]) => {
+const sendsChart = (days: readonly { day: string; sent: number; bounced: number }[]) => {
   const w = 720, h = 200, left = 40, bottom = 24, top = 10;
   const max = Math.max(1, ...days.map((d) => d.sent));
   const bw = (w - left) / days.length;

@@ -73,7 +73,7 @@ const page = (nonce: string) => `<!DOCTYPE html>
 </html>`;
 
 /** The headers of the inbox page: only its own nonce-bearing script and style, frames from srcdoc only. */
-export const inboxPageHeaders = (nonce: string): Record<string, string> => ({
+const inboxPageHeaders = (nonce: string): Record<string, string> => ({
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',

@@ -14,7 +14,7 @@ interface StoredEmail { messageId: string; raw?: string; headers?: { name: strin
 const inboxStore = () => (require('aws-ses-v2-local/dist/store.js') as { getStoreReadonly(): { emails: StoredEmail[] } }).getStoreReadonly();
 
 /** The header fields of a raw message (folded lines joined), in order. */
-export const headersOf = (raw: string): { name: string; value: string }[] => {
+const headersOf = (raw: string): { name: string; value: string }[] => {
   const end = raw.search(/\r?\n\r?\n/);
   const block = (end === -1 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
   return block.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => {

@@ -17,7 +17,7 @@ const CALL_LEVEL: ReadonlySet<ErrorName> = new Set<ErrorName>([
 ]);
 
 /** Whether an error refuses the whole call rather than one item. */
-export const isCallLevel = (error: ApiError): boolean => CALL_LEVEL.has(error.name as ErrorName);
+const isCallLevel = (error: ApiError): boolean => CALL_LEVEL.has(error.name as ErrorName);
 
 /**
  * The batch-validation rule of every batch endpoint: each item is checked, all at once (a check

@@ -11,7 +11,7 @@ export interface ToolRefusal {
 }
 
 /** A tool's success: the REST route's response body, as JSON text. */
-export const toolResult = (body: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body, null, 2) }] });
+const toolResult = (body: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body, null, 2) }] });
 
 /** A tool's success carrying an object both as `structuredContent` and as JSON text (for clients that read either). */
 export const structuredToolResult = (body: object): ToolResult => ({ ...toolResult(body), structuredContent: body });

@@ -14,7 +14,7 @@ import type { ErrorName } from '../errors/catalog.ts';
 import type { ApiContext, ApiEvent, ApiHandler, ApiResult } from './types.ts';
 
 /** What a route's handler receives: validated input, the caller, and the dependencies. */
-export interface RouteInput<B, Q, P, A> {
+interface RouteInput<B, Q, P, A> {
   readonly body: B;
   readonly query: Q;
   readonly params: P;
@@ -33,7 +33,7 @@ export class RawResponse {
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : any;
 
 /** What a middleware adds to the routes that use it, for the OpenAPI description: request headers it reads, errors it answers. */
-export interface MiddlewareDoc {
+interface MiddlewareDoc {
   readonly headers?: v.GenericSchema;
   readonly errors?: readonly ErrorName[];
 }
@@ -98,7 +98,7 @@ export type RouteDeclaration = Omit<RouteSpec<v.GenericSchema | undefined, v.Gen
  * does (the same schemas, path-id bounds and list conventions, so the same refusals) and calls
  * the route's handler. The route's middlewares (idempotency) are HTTP concerns and do not run.
  */
-export interface RouteCall {
+interface RouteCall {
   /** The manifest route key this call stands for ("PATCH /emails/{id}"). */
   readonly routeKey: string;
   readonly caller: Caller | undefined;

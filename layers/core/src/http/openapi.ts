@@ -130,7 +130,7 @@ const pathParams = (path: string, schema: v.GenericSchema | undefined): Json[] =
 };
 
 /** The error names the HTTP stack itself may answer on a route, before the route's own. */
-export const stackErrors = (route: RouteDeclaration, path: string): ErrorName[] => {
+const stackErrors = (route: RouteDeclaration, path: string): ErrorName[] => {
   const names: ErrorName[] = ['payload_too_large', 'internal_server_error'];
   const json = route.bodyFormat !== 'form';
   if (json) names.push('invalid_payload');
@@ -197,7 +197,7 @@ const errorResponses = (route: RouteDeclaration, path: string): Record<string, J
 };
 
 /** A readable, unique operation id: `PATCH /audiences/{id}/contacts/{contact_id}` -> `patchAudiencesByIdContactsByContactId`. */
-export const operationId = (method: string, path: string): string =>
+const operationId = (method: string, path: string): string =>
   method.toLowerCase() + path.split('/').filter(Boolean).map((segment) => {
     const param = /^\{(\w+)\}$/.exec(segment);
     const words = (param ? `by_${param[1]}` : segment).split(/[-_.]/).filter(Boolean);

@@ -19,7 +19,7 @@ export const missingContentStore = (): ContentStore => {
 };
 
 /** A content store in memory (unit tests). */
-export const memoryContentStore = (): ContentStore & { readonly blobs: Map<string, Buffer> } => {
+const memoryContentStore = (): ContentStore & { readonly blobs: Map<string, Buffer> } => {
   const blobs = new Map<string, Buffer>();
   return {
     blobs,

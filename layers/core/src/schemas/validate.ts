@@ -24,7 +24,7 @@ const WRAPPERS = new Set(['nullable', 'non_nullable', 'non_nullish', 'non_option
 const OBJECTS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
 
 /** The zero value a typed client sends for a field its user never set: `""`, `[]` or `{}`. */
-export const isZeroValue = (value: unknown): boolean =>
+const isZeroValue = (value: unknown): boolean =>
   value === '' ||
   (Array.isArray(value) && value.length === 0) ||
   (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
@@ -37,7 +37,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => valu
  * Clients in typed languages (Go, Java, .NET, Rust) send every field of their request structs,
  * set or not; a required field stays as sent, so an empty one is still refused naming it.
  */
-export const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
+const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
   const s = schema as Node;
   if (s.type === 'pipe' && s.pipe?.[0]) return dropZeroValues(s.pipe[0], input);
   if ((OPTIONAL.has(s.type) || WRAPPERS.has(s.type)) && s.wrapped) return dropZeroValues(s.wrapped, input);

@@ -52,7 +52,7 @@ export interface Change {
 }
 
 /** Unprocessed batch items and conflicting transactions are retried this many times. */
-export const MAX_RETRIES = 8;
+const MAX_RETRIES = 8;
 
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random() / 2)));
 

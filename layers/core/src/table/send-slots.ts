@@ -24,7 +24,7 @@ import { sleepUntil } from '../ports/clock.ts';
  */
 export const WINDOW_MARGIN_MS = 5;
 /** How far after asking for a plan a call is planned: room for the conditional write to come back before the instant. */
-export const HOLD_LEAD_MS = 30;
+const HOLD_LEAD_MS = 30;
 /** A call that would go out later than its planned instant by more than this is planned again (it could crowd the calls planned after it). */
 export const CALL_TOLERANCE_MS = 2;
 

@@ -51,4 +51,4 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
 };
 
 /** The clients of one runtime. */
-export type Clients = ReturnType<typeof createClients>;
+type Clients = ReturnType<typeof createClients>;

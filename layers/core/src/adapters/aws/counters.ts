@@ -55,7 +55,7 @@ export const countInvocation = (counters: AdapterCounters, ms: number): void => 
 };
 
 /** SQS bills a request per started 64 KB of its payload. */
-export const SQS_CHUNK_BYTES = 64 * 1024;
+const SQS_CHUNK_BYTES = 64 * 1024;
 
 /** Billed SQS requests for one call carrying `payloadBytes` (at least one). */
 export const sqsRequests = (payloadBytes: number): number => Math.max(1, Math.ceil(payloadBytes / SQS_CHUNK_BYTES));

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import type { CheckedTarget } from '../../domain/webhooks/target-types.ts';
 import type { PostResult, WebhookPoster } from '../../ports/webhook-poster.ts';
 
-export type { PostResult } from '../../ports/webhook-poster.ts';
+;
 
 const EXCERPT_BYTES = 1024;
 
@@ -13,7 +13,7 @@ const EXCERPT_BYTES = 1024;
  * Host header, TLS SNI and certificate check), within `timeoutMs` for the whole exchange.
  * Rejects on a timeout or a connection error.
  */
-export const postWebhook = (target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> =>
+const postWebhook = (target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> =>
   new Promise((resolvePost, reject) => {
     const { url, address } = target;
     // Every lookup the client makes answers with the address that was checked: no second DNS query.

@@ -18,7 +18,7 @@ export interface ApiKey {
 }
 
 /** Every key starts with this prefix. */
-export const KEY_PREFIX = 'ms_';
+const KEY_PREFIX = 'ms_';
 
 /** The stored hash of a key secret. */
 export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');

@@ -16,7 +16,7 @@ fieldset{border:1px solid #ddd;border-radius:8px;padding:1rem}label{display:bloc
 <body>${body}</body></html>`;
 
 /** The page for a link that does not verify: never another contact's page. */
-export const notFoundPage = () => page('Link not found', '<h1>This link is not valid</h1><p>The preference link is unknown, was changed, or the contact no longer exists. Use the link from your most recent email.</p>');
+const notFoundPage = () => page('Link not found', '<h1>This link is not valid</h1><p>The preference link is unknown, was changed, or the contact no longer exists. Use the link from your most recent email.</p>');
 
 const contactOf = async (deps: Deps, token: string): Promise<Contact | undefined> => {
   const claims = await verifyLink(deps, token, 'p');

@@ -132,7 +132,7 @@ export const canceledRemaining = (b: BroadcastItem, cp: Checkpoint): number =>
   Math.max(0, eligibleCount(b, cp) - (b.sent_count ?? 0) - (b.failed_count ?? 0));
 
 /** The wire status: stored draft / canceled, and for a sent broadcast scheduled, queued, sending or sent. */
-export const broadcastStatus = (b: BroadcastItem, cp: Checkpoint, now: number): string => {
+const broadcastStatus = (b: BroadcastItem, cp: Checkpoint, now: number): string => {
   if (b.status !== 'sending' || !b.plan) return b.status;
   if (cp.done && (b.sent_count ?? 0) + (b.failed_count ?? 0) >= cp.index) return 'sent';
   if (now < b.plan.starts_at) return b.scheduled_at ? 'scheduled' : 'queued';
@@ -143,7 +143,7 @@ export const broadcastStatus = (b: BroadcastItem, cp: Checkpoint, now: number): 
  * The live finishes_at: the plan's slot for the last eligible recipient, later when sending has
  * fallen behind it; the actual last send once sent; null for drafts and canceled broadcasts.
  */
-export const liveFinishesAt = (b: BroadcastItem, cp: Checkpoint, now: number): string | null => {
+const liveFinishesAt = (b: BroadcastItem, cp: Checkpoint, now: number): string | null => {
   if (!b.plan || b.status !== 'sending') return null;
   const status = broadcastStatus(b, cp, now);
   if (status === 'sent') return b.last_sent_at ?? new Date(b.plan.starts_at).toISOString();

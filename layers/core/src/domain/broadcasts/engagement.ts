@@ -4,7 +4,7 @@ import type { EmailItem } from '../emails/email.ts';
 import { countRecipientClick, countRecipientOpen } from '../../table/broadcasts.ts';
 
 /** A link's id in a broadcast's click counts: a UUID derived from its URL (the same URL, the same id). */
-export const linkId = (url: string): string => {
+const linkId = (url: string): string => {
   const h = createHash('sha256').update(url).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };

@@ -32,11 +32,11 @@ export const fanOutScheduleName = (broadcastId: string): string => `broadcast-${
 export const kickFanOut = (deps: Deps, job: FanOutJob) => deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
 
 /** Segment members read per page. */
-export const FANOUT_PAGE = 100;
+const FANOUT_PAGE = 100;
 /** Recipients are queued at most this long before their slot (SQS holds each until its slot). */
-export const LOOKAHEAD_MS = 60_000;
+const LOOKAHEAD_MS = 60_000;
 /** One fan-out invocation works at most this long, then hands over to a fresh one. */
-export const STEP_BUDGET_MS = 20_000;
+const STEP_BUDGET_MS = 20_000;
 
 /**
  * A recipient's email id, the same on every attempt (broadcast + contact), so a resumed page

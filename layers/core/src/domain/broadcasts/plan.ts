@@ -9,7 +9,7 @@
 export const TRANSACTIONAL_RESERVE = 0.3;
 /** Upstream quota horizon: a broadcast may need at most this many days of capacity (spec §8). */
 export const MAX_BROADCAST_DAYS = 24;
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** The sends per second broadcasts may take of a provider rate, leaving at least the reserve. */
 export const broadcastRate = (providerRate: number): number => Math.max(1, Math.floor(providerRate * (1 - TRANSACTIONAL_RESERVE)));

@@ -19,14 +19,14 @@ import { canceledRemaining, notDraftAnyMore } from './broadcasts.ts';
 import { knownPlaceholder } from './personalize.ts';
 import { fanOutBroadcast, fanOutScheduleName, kickFanOut } from './fan-out.ts';
 
-export { fanOutScheduleName, kickFanOut, type FanOutJob } from './fan-out.ts';
+export type { FanOutJob } from './fan-out.ts';
 
 /**
  * How long a cancel counts the rest of the segment itself, so its answer's canceled_remaining
  * leaves out the contacts the broadcast would have skipped; a longer segment is counted on by the
  * fan-out worker, and the answer is then an upper bound the broadcast's reads settle.
  */
-export const CANCEL_COUNT_BUDGET_MS = 2_000;
+const CANCEL_COUNT_BUDGET_MS = 2_000;
 
 const pausedError = (p: BroadcastPause) => new ApiError('broadcasts_paused', p.scope === 'team'
   ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`

@@ -8,7 +8,7 @@ import { allTopics, contactTopics } from '../topics/topics.ts';
 import { contactsOfSegment } from '../segments/segments.ts';
 
 /** The list row of a contact. */
-export const contactRow = (c: Contact) => ({
+const contactRow = (c: Contact) => ({
   id: c.id, email: c.email, first_name: c.firstName, last_name: c.lastName, created_at: c.createdAt, unsubscribed: c.unsubscribed,
 });
 

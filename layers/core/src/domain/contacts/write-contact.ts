@@ -45,7 +45,7 @@ const segmentIdsOf = (input: CreateContactRequest): string[] => [
  * memberships and the contact.created event in one transaction. Returns undefined when the email
  * is taken (the caller decides: conflict, skip or update).
  */
-export const insertContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource): Promise<Contact | undefined> => {
+const insertContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource): Promise<Contact | undefined> => {
   const segmentIds = segmentIdsOf(input);
   if (segmentIds.length > 0) {
     const found = new Set((await batchGetItems(deps, segmentIds.map((id) => keys.segment.item(team.id, id)))).map((s) => s.id as string));

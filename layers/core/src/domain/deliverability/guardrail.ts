@@ -8,7 +8,7 @@ import { recordEvent } from '../events/record-event.ts';
 
 /** The window the rates are measured over, and the least volume that makes a rate meaningful. */
 export const WINDOW_DAYS = 7;
-export const MIN_SENT = 100;
+const MIN_SENT = 100;
 /** Risk and pause lines (the provider's own review thresholds). */
 export const LINES = {
   bounce_rate: { warning: 0.05, pause: 0.1 },

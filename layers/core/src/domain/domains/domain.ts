@@ -51,10 +51,10 @@ export const domainFromItem = (i: Record<string, any>): Domain => ({
 });
 
 /** The MX host of the provider's inbound endpoint in a region (SES receiving). */
-export const inboundMxHost = (region: string): string => `inbound-smtp.${region}.amazonaws.com`;
+const inboundMxHost = (region: string): string => `inbound-smtp.${region}.amazonaws.com`;
 
 /** The tracking subdomain of a domain that names none (Resend's example name). */
-export const DEFAULT_TRACKING_SUBDOMAIN = 'links';
+const DEFAULT_TRACKING_SUBDOMAIN = 'links';
 
 /** The deployment settings the tracking host depends on. */
 export type TrackingConfig = Pick<Config, 'TRACKING_CNAME_TARGET' | 'PUBLIC_BASE_URL'>;

@@ -20,7 +20,7 @@ export interface ContentRefs {
 export const CONTENT_KEY_PREFIX = 'emails/';
 
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
-export const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
+const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
 
 /**
  * Stores the parts of an email too large for its row, before the row is written (so a row never

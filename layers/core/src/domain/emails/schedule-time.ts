@@ -1,7 +1,7 @@
 import { validationError } from '../../errors/api-error.ts';
 
 /** How far ahead an email may be scheduled. */
-export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
 
 const UNITS: Record<string, number> = { second: 1000, sec: 1000, minute: 60_000, min: 60_000, hour: 3_600_000, hr: 3_600_000, day: 86_400_000 };
 
@@ -11,7 +11,7 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(
  * An ISO 8601 date or date-time that names a real calendar instant (`2025-02-30` does not,
  * nor hour 24 or minute 60), as epoch ms; NaN otherwise. Without an offset it is read as UTC.
  */
-export const parseIsoInstant = (value: string): number => {
+const parseIsoInstant = (value: string): number => {
   const m = ISO_INSTANT.exec(value.trim());
   if (!m) return NaN;
   const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? undefined : Number(x))) as number[];

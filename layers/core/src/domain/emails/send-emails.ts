@@ -18,7 +18,7 @@ export interface SendOptions {
 }
 
 /** The team-level refusals of a send, answered once per call: a suspended team, a paused one. */
-export const admitSender = async (deps: Deps, caller: Caller): Promise<void> => {
+const admitSender = async (deps: Deps, caller: Caller): Promise<void> => {
   if (caller.team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
   await assertSendingAllowed(deps, caller.team);
 };

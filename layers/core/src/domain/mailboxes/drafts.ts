@@ -23,9 +23,9 @@ import { messageFromItem, parseMime, readRaw, type MailboxMessage } from './mess
  * second gets 409 stale_revision. A reply (`sourceItemId`, an inbox message) joins that message's
  * thread and may keep its attachments. An edit makes a new revision, which needs a new send.
  */
-export type DraftStatus = (typeof DRAFT_STATUSES)[number];
+type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
-export interface DraftAttachment {
+interface DraftAttachment {
   readonly index: number;
   readonly filename: string;
   readonly size: number;
@@ -87,7 +87,7 @@ export const findMailboxMessage = async (deps: Deps, mailbox: Mailbox, id: strin
 export const senderOf = (m: Mailbox): string => formatMailbox(m.name, m.address);
 
 /** The whole MIME message a draft makes (what the 1 MiB limit of spec §8 is measured on). */
-export const composeDraft = (mailbox: Mailbox, d: { to: readonly string[]; subject: string; text: string; inReplyTo: string | null; references: readonly string[] }, files: readonly { filename: string; contentType: string; content: Buffer }[], messageId?: string): Promise<Buffer> =>
+const composeDraft = (mailbox: Mailbox, d: { to: readonly string[]; subject: string; text: string; inReplyTo: string | null; references: readonly string[] }, files: readonly { filename: string; contentType: string; content: Buffer }[], messageId?: string): Promise<Buffer> =>
   new MailComposer({
     from: senderOf(mailbox), to: [...d.to], subject: d.subject, text: d.text,
     ...(messageId ? { messageId } : {}),

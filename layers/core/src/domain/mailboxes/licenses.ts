@@ -79,7 +79,7 @@ export const licenseState = (l: MailboxLicense, now: number): LicenseState =>
 export const storageUsed = async (deps: Deps, teamId: string): Promise<number> => Number((await getItem(deps, keys.mailbox.storage(teamId)))?.bytes ?? 0);
 
 /** Recipients a mailbox has used of its allowance in the license's period. */
-export const allowanceUsed = async (deps: Deps, mailbox: Mailbox, license: MailboxLicense): Promise<number> =>
+const allowanceUsed = async (deps: Deps, mailbox: Mailbox, license: MailboxLicense): Promise<number> =>
   Number((await getItem(deps, keys.mailbox.allowance(mailbox.teamId, mailbox.id, license.periodStart)))?.used ?? 0);
 
 /**

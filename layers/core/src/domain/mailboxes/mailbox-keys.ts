@@ -16,7 +16,7 @@ import { countFailedAuth } from '../rate-limits/request-rate.ts';
  */
 
 /** The prefix of every mailbox key. */
-export const MAILBOX_KEY_PREFIX = 'mmb_';
+const MAILBOX_KEY_PREFIX = 'mmb_';
 
 /** What a mailbox key may do. */
 export const MAILBOX_PERMISSIONS = ['read', 'draft', 'send'] as const;

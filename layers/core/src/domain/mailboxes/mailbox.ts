@@ -24,7 +24,7 @@ export interface Mailbox {
 }
 
 /** The folders a message or thread can be in (the reference inboxes' set). */
-export const MAILBOX_FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'] as const;
+const MAILBOX_FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'] as const;
 export type MailboxFolder = (typeof MAILBOX_FOLDERS)[number];
 
 /** A mailbox's local part: letters, digits and . _ + - (lower-cased), at most 64 characters. */

@@ -5,7 +5,6 @@ import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { MailboxFolder } from './mailbox.ts';
-export { MAILBOX_CONTENT_PREFIX, rawKeyOf } from './content-keys.ts';
 
 /**
  * A message of a mailbox (received now; sent and drafted ones later share the shape, with
@@ -59,7 +58,7 @@ export interface MessageAttachment {
 }
 
 /** A verdict as SES reports it (`PASS`, `FAIL`, `GRAY`, `PROCESSING_FAILED`, `DISABLED`), or null when none was made. */
-export type Verdict = string | null;
+type Verdict = string | null;
 export interface Verdicts {
   readonly spam: Verdict;
   readonly virus: Verdict;

@@ -59,7 +59,7 @@ export const getThread = async (deps: Deps, teamId: string, mailboxId: string, t
 };
 
 /** The threads of a mailbox in one folder, latest activity first. */
-export const listThreads = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder): Promise<Thread[]> =>
+const listThreads = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder): Promise<Thread[]> =>
   (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.threadListPartition(teamId, mailboxId, folder) })).map(threadFromItem).reverse();
 
 /** The messages of a thread, oldest first. */

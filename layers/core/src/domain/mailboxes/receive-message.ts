@@ -35,7 +35,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Records mail no mailbox takes: a log line naming the recipient and why, and a count per day
  * (`INBOUND#DROPPED`). Nothing of it is stored in any team.
  */
-export const recordDrop = async (deps: Deps, recipient: string, reason: InboundOutcome['dropped'][number]['reason'], detail: Record<string, unknown> = {}): Promise<void> => {
+const recordDrop = async (deps: Deps, recipient: string, reason: InboundOutcome['dropped'][number]['reason'], detail: Record<string, unknown> = {}): Promise<void> => {
   deps.logger.warn('inbound mail dropped', { recipient, reason, ...detail });
   const now = deps.clock.now();
   await addToCounters(deps, keys.inbound.dropped(dayOf(now)), {

@@ -11,13 +11,13 @@ import { listReceivedMessages, type Page } from './read-messages.ts';
  */
 
 /** How long a download link works. */
-export const DOWNLOAD_LINK_SECONDS = 3600;
+const DOWNLOAD_LINK_SECONDS = 3600;
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(`download:${payload}`).digest('base64url');
 
 /** What a download link names: a message's raw MIME, or one of its attachments. */
-export interface DownloadClaims {
+interface DownloadClaims {
   readonly teamId: string;
   readonly messageId: string;
   readonly attachmentId?: string | undefined;
@@ -26,7 +26,7 @@ export interface DownloadClaims {
 }
 
 /** A signed, expiring download link (`<base>/downloads/<key id>.<claims>.<mac>`). */
-export const downloadLink = async (deps: Deps, claims: Omit<DownloadClaims, 'expires'>): Promise<{ download_url: string; expires_at: string }> => {
+const downloadLink = async (deps: Deps, claims: Omit<DownloadClaims, 'expires'>): Promise<{ download_url: string; expires_at: string }> => {
   const expires = Math.floor(deps.clock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
   const key = await deps.linkKeys.current();
   const payload = Buffer.from(JSON.stringify({ t: claims.teamId, m: claims.messageId, a: claims.attachmentId, x: expires })).toString('base64url');
@@ -35,7 +35,7 @@ export const downloadLink = async (deps: Deps, claims: Omit<DownloadClaims, 'exp
 };
 
 /** The claims of a download token whose signature holds and that has not expired; undefined otherwise. */
-export const verifyDownload = async (deps: Deps, token: string): Promise<DownloadClaims | undefined> => {
+const verifyDownload = async (deps: Deps, token: string): Promise<DownloadClaims | undefined> => {
   const [keyId, payload, given, ...rest] = token.split('.');
   if (rest.length > 0 || !keyId || !payload || !given || !KEY_ID.test(keyId)) return undefined;
   const secret = await deps.linkKeys.byId(keyId);
@@ -81,7 +81,7 @@ const attachmentMeta = (a: MessageAttachment) => ({
 });
 
 /** The list row of a received email (the reference's ListReceivingEmail). */
-export const receivedEmailRow = (m: MailboxMessage) => ({
+const receivedEmailRow = (m: MailboxMessage) => ({
   id: m.id,
   to: [...m.to],
   from: m.from,
@@ -128,7 +128,7 @@ export const listReceivedEmails = async (deps: Deps, teamId: string, page: Page,
 };
 
 /** One attachment of a received email with its signed download link (404 when the email has none by that id). */
-export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
+const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
   ...attachmentMeta(a),
   ...(await downloadLink(deps, { teamId: m.teamId, messageId: m.id, attachmentId: a.id })),
 });

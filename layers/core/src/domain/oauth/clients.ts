@@ -23,7 +23,7 @@ export interface OAuthClient {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Why a redirect URI is refused, or undefined when it is allowed (https, or http to a loopback host; no fragment). */
-export const redirectUriProblem = (uri: unknown): string | undefined => {
+const redirectUriProblem = (uri: unknown): string | undefined => {
   if (typeof uri !== 'string' || uri.length > 2000) return 'is not a string of at most 2,000 characters';
   let url: URL;
   try {

@@ -22,7 +22,7 @@ import { ApiError } from '../../errors/api-error.ts';
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
+const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALLOWED: Readonly<Record<Role, ReadonlySet<Action>>> = {

@@ -5,7 +5,7 @@ import { deleteItem, getItem, putItem } from '../../table/ops.ts';
 import { getUser, type User } from './users.ts';
 
 /** A session lasts this long after sign-in (the table's TTL removes it afterwards). */
-export const SESSION_LIFETIME_SECONDS = 12 * 3600;
+const SESSION_LIFETIME_SECONDS = 12 * 3600;
 
 /** A signed-in session: the person and the CSRF token every form of the session carries. */
 export interface Session {

@@ -9,7 +9,7 @@ import { consumeToken, issueToken } from './one-time-tokens.ts';
 import { sendSystemEmail } from './system-mail.ts';
 
 /** Failed password sign-ins allowed per address in one window, before the address is locked until the window ends. */
-export const SIGN_IN_FAILURES_PER_WINDOW = 10;
+const SIGN_IN_FAILURES_PER_WINDOW = 10;
 const WINDOW_MS = 15 * 60_000;
 
 const locked = (retryAfter: number) =>

@@ -9,7 +9,7 @@ import { rateLimited } from '../../errors/api-error.ts';
 import { recordEvent, type EventType } from '../events/record-event.ts';
 
 /** quota.warning fires at 80 percent of the cap. */
-export const QUOTA_WARNING_SHARE = 0.8;
+const QUOTA_WARNING_SHARE = 0.8;
 
 /**
  * The quota.* events a reservation crossed (spec §6 team events). A line is crossed by exactly
@@ -20,11 +20,11 @@ const crossedLines = (before: number, after: number, lines: readonly [EventType,
   lines.filter(([, line]) => before < line && after >= line).map(([type]) => type);
 
 /** Daily plans pass up to 50% past the cap before parking (spec §6 quota.reached). */
-export const DAILY_PASS_FACTOR = 1.5;
+const DAILY_PASS_FACTOR = 1.5;
 /** Parked backlog allowed before refusing: 3 times the daily cap (spec §3). */
-export const PARKED_BACKLOG_FACTOR = 3;
+const PARKED_BACKLOG_FACTOR = 3;
 /** Monthly plans with overage on stop hard at 5 times the included volume. */
-export const OVERAGE_HARD_STOP_FACTOR = 5;
+const OVERAGE_HARD_STOP_FACTOR = 5;
 
 /** How each of `n` accepted emails goes: out now, or parked until the daily rollover. */
 export type Admission = 'send' | 'park';

@@ -8,14 +8,14 @@
 const PLACEHOLDER = /\{\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\|([^}]*))?\}?\}\}/g;
 
 /** Placeholders the renderer leaves in place: the send pipeline fills them per recipient. */
-export const PIPELINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['UNSUBSCRIBE_URL', 'RESEND_UNSUBSCRIBE_URL']);
+const PIPELINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['UNSUBSCRIBE_URL', 'RESEND_UNSUBSCRIBE_URL']);
 
 /** A value a placeholder can take. */
 export type TemplateValue = string | number;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** HTML-escapes a value for a text or attribute position. */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** The names of the placeholders in `sources` (pipeline ones excluded), in order of appearance. */
 export const placeholderNames = (...sources: (string | null | undefined)[]): string[] => {

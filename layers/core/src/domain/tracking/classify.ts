@@ -43,7 +43,7 @@ const majorOf = (f: Fetch, browser: string) => Number(new RegExp(`${browser}/(\\
  * The rules in the order they are tried; the first match names the reason. Privacy proxies and
  * scanners come before the generic `isbot` list so the reason says who fetched.
  */
-export const RULES: readonly Rule[] = [
+const RULES: readonly Rule[] = [
   { reason: 'apple_privacy_proxy', matches: (f) => f.kind === 'open' && (f.userAgent.trim() === 'Mozilla/5.0' || inRanges(f.ipAddress, APPLE)) },
   { reason: 'gmail_image_proxy', matches: ua(/GoogleImageProxy|ggpht\.com/i) },
   { reason: 'yahoo_image_proxy', matches: ua(/YahooMailProxy/i) },

@@ -5,7 +5,7 @@ import { keys } from '../../table/keys.ts';
 import { batchGetItems } from '../../table/ops.ts';
 
 /** Price of 1,000 emails past the included monthly volume, when overage is on. */
-export const OVERAGE_USD_PER_1K = 0.9;
+const OVERAGE_USD_PER_1K = 0.9;
 
 /** The UTC day (yyyy-mm-dd) and month (yyyy-mm) of an instant, and their boundaries. */
 export const calendarOf = (now: number) => {

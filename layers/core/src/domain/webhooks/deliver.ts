@@ -53,7 +53,7 @@ export type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; r
 export type EndpointChange = 'disabled' | 'failing' | 'backlog';
 
 /** How old the oldest waiting delivery of an endpoint may get before its owners hear of it. */
-export const BACKLOG_NOTICE_AFTER_MS = 6 * 3_600_000;
+const BACKLOG_NOTICE_AFTER_MS = 6 * 3_600_000;
 
 /** Hooks for what happens to an endpoint (owner notices). */
 export interface DeliveryObserver {
@@ -66,11 +66,11 @@ const done: JobOutcome = { kind: 'done' };
  * The Standard Webhooks signature header: `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}`
  * keyed with the base64-decoded part of each `whsec_` secret, space-separated, first secret first.
  */
-export const signatureHeader = (secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): string =>
+const signatureHeader = (secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): string =>
   secrets.map((s) => `v1,${createHmac('sha256', Buffer.from(s.slice('whsec_'.length), 'base64')).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`).join(' ');
 
 /** The headers of one attempt: webhook-* and the same three as svix-*. */
-export const deliveryHeaders = (w: WebhookRecord, d: DeliveryRecord, now: number): Record<string, string> => {
+const deliveryHeaders = (w: WebhookRecord, d: DeliveryRecord, now: number): Record<string, string> => {
   const timestamp = Math.floor(now / 1000);
   const signature = signatureHeader(signingSecrets(w, now), d.messageId, timestamp, d.payload);
   return {
@@ -80,11 +80,11 @@ export const deliveryHeaders = (w: WebhookRecord, d: DeliveryRecord, now: number
 };
 
 /** The webhook body: the reference envelope. */
-export const envelope = (e: { type: string; createdAt: string; data: Record<string, unknown> }): string =>
+const envelope = (e: { type: string; createdAt: string; data: Record<string, unknown> }): string =>
   JSON.stringify({ type: e.type, created_at: e.createdAt, data: e.data });
 
 /** Puts a job on the webhook queue after `delayMs`: an SQS delay up to 15 minutes, the scheduler beyond. */
-export const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): Promise<void> => {
+const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): Promise<void> => {
   const queueUrl = deps.config.WEBHOOK_QUEUE_URL;
   if (delayMs <= DELIVERY.maxQueueDelayMs) {
     await deps.queue.send(queueUrl, [{ body: job, delaySeconds: Math.max(0, Math.ceil(delayMs / 1000)) }]);
@@ -179,7 +179,7 @@ const takeSecond = async (deps: Deps, webhookId: string): Promise<void> => {
 };
 
 /** Seconds of a Retry-After header (delta seconds or an HTTP date), or undefined when unusable. */
-export const retryAfterSeconds = (value: string | undefined, now: number): number | undefined => {
+const retryAfterSeconds = (value: string | undefined, now: number): number | undefined => {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);

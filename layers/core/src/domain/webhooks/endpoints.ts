@@ -12,14 +12,14 @@ import { EVENT_TYPES } from '../events/record-event.ts';
 export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
 
 /** The longest rotation overlap (spec §8 Webhooks). */
-export const MAX_OVERLAP_HOURS = 72;
+const MAX_OVERLAP_HOURS = 72;
 const DEFAULT_OVERLAP_HOURS = 24;
 
 /**
  * Checks a signing secret: `whsec_` then standard base64 (with its padding) of 24 to 64 bytes.
  * Returns the refusal message, or undefined when valid.
  */
-export const secretRefusal = (secret: string): string | undefined => {
+const secretRefusal = (secret: string): string | undefined => {
   const shape = '`signing_secret` must be `whsec_` followed by standard base64 (A-Z a-z 0-9 + /, padded with =) of 24 to 64 random bytes';
   if (!secret.startsWith('whsec_')) return `${shape}; it does not start with whsec_.`;
   const b64 = secret.slice('whsec_'.length);
@@ -31,7 +31,7 @@ export const secretRefusal = (secret: string): string | undefined => {
 };
 
 /** A new random secret (32 bytes). */
-export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 const requireSecret = (secret: string | undefined): string => {
   if (secret === undefined) return generateSecret();

@@ -29,7 +29,7 @@ const bodyOf = (w: WebhookRecord, change: EndpointChange, dashboardUrl: string):
  * any further addresses the operator set on the team (`npm run admin -- teams owners`, for teams
  * run without dashboard people).
  */
-export const noticeRecipients = async (deps: Deps, teamId: string): Promise<string[]> => {
+const noticeRecipients = async (deps: Deps, teamId: string): Promise<string[]> => {
   const [team, owners] = await Promise.all([getTeam(deps, teamId), ownerAddresses(deps, teamId)]);
   const seen = new Map<string, string>();
   for (const address of [...owners, ...(team?.ownerEmails ?? [])]) if (!seen.has(address.toLowerCase())) seen.set(address.toLowerCase(), address);

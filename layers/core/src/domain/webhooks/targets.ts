@@ -24,7 +24,7 @@ const PRIVATE_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/
  * range other than global unicast (private, loopback, link-local and its metadata address
  * 169.254.169.254, unique-local, CGNAT, multicast, reserved, NAT64/6to4/Teredo tunnels) is refused.
  */
-export const addressRefusal = (address: string): string | undefined => {
+const addressRefusal = (address: string): string | undefined => {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();

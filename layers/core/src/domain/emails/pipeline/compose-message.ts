@@ -8,7 +8,7 @@ import { trackHtml } from '../../tracking/rewrite.ts';
 import { storedAttachments, withBodies } from '../email-content.ts';
 
 /** The service's unsubscribe page for a topic send; replaced by the audience work's signed link when present. */
-export const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
+const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
 
 const attachmentsOf = async (deps: Deps, e: EmailItem) => {
   if (e.attachments.length === 0) return [];

@@ -23,7 +23,7 @@ export const CLAIM_LEASE_MS = 60_000;
  */
 export const CLAIM_GRACE_MS = 120_000;
 /** Transient failures (throttling, 5xx) are retried this many times before the email fails. */
-export const MAX_ATTEMPTS = 12;
+const MAX_ATTEMPTS = 12;
 
 /** Open and click tracking of the sending domain (a domain deleted meanwhile tracks nothing). */
 const trackingOf = async (deps: Deps, e: EmailItem) => {

@@ -59,7 +59,7 @@ export const decodeBase64 = (raw: string, field: string): Buffer => {
  * others encoding a byte array as numbers), or a Node.js Buffer as JSON (`{type: 'Buffer', data}`).
  * 422 naming `field` when it is none of these, or a value is not an integer from 0 to 255.
  */
-export const decodeContent = (raw: unknown, field: string): Buffer => {
+const decodeContent = (raw: unknown, field: string): Buffer => {
   if (typeof raw === 'string') return decodeBase64(raw, field);
   const isBufferJson = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'Buffer' && Array.isArray((raw as { data?: unknown }).data);
   const bytes = isBufferJson ? (raw as { data: unknown[] }).data : raw;

@@ -1,5 +1,5 @@
 /** How long a new team's mail is screened for imitation (spec §3, review hold). */
-export const REVIEW_WINDOW_MS = 30 * 24 * 3600 * 1000;
+const REVIEW_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * Words of the notices phishing imitates: banks, carriers, tax offices and account security.
