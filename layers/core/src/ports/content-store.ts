@@ -17,14 +17,3 @@ export const missingContentStore = (): ContentStore => {
   };
   return { put: fail, get: fail, delete: fail };
 };
-
-/** A content store in memory (unit tests). */
-const memoryContentStore = (): ContentStore & { readonly blobs: Map<string, Buffer> } => {
-  const blobs = new Map<string, Buffer>();
-  return {
-    blobs,
-    put: async (key, body) => { blobs.set(key, Buffer.from(body)); },
-    get: async (key) => blobs.get(key),
-    delete: async (key) => { blobs.delete(key); },
-  };
-};

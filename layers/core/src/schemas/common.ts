@@ -1,9 +1,6 @@
 import * as v from 'valibot';
 import { MAX_REPLY_TO, MAX_STORED_BODY_BYTES } from '../limits.ts';
 
-/** A UUID (any version), as every resource id is. */
-const Uuid = v.pipe(v.string(), v.uuid('must be a UUID.'));
-
 /** A path id that must be a UUID; anything else cannot name a resource of ours. */
 export const IdParams = v.object({ id: v.pipe(v.string(), v.minLength(1, 'is required.')) });
 

@@ -49,6 +49,3 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     s3: new S3Client({ ...common(config, config.S3_ENDPOINT), ...(config.S3_ENDPOINT ? { forcePathStyle: true } : {}) }),
   };
 };
-
-/** The clients of one runtime. */
-type Clients = ReturnType<typeof createClients>;

@@ -58,10 +58,6 @@ export const getThread = async (deps: Deps, teamId: string, mailboxId: string, t
   return threadFromItem(item);
 };
 
-/** The threads of a mailbox in one folder, latest activity first. */
-const listThreads = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder): Promise<Thread[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.threadListPartition(teamId, mailboxId, folder) })).map(threadFromItem).reverse();
-
 /** The messages of a thread, oldest first. */
 export const threadMessages = async (deps: Deps, teamId: string, threadId: string): Promise<MailboxMessage[]> =>
   (await queryAll(deps, { index: 'gsi3', pk: keys.message.threadPartition(teamId, threadId) })).map(messageFromItem);

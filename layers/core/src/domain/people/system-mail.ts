@@ -70,7 +70,3 @@ export const sendSystemEmail = async (deps: Deps, message: SystemMessage): Promi
     ...(message.tags ? { tags: [...message.tags] } : {}),
   }));
 };
-
-/** True for the platform's own team (kept out of people's team lists). */
-const isSystemTeam = async (deps: Deps, teamId: string): Promise<boolean> =>
-  deps.config.SYSTEM_TEAM_ID ? deps.config.SYSTEM_TEAM_ID === teamId : (await getItem(deps, keys.system.team()))?.team_id === teamId;

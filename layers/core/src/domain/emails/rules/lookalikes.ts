@@ -3,8 +3,9 @@ import { validationError } from '../../../errors/api-error.ts';
 
 // Invisible and direction-control characters that hide or reorder what the reader sees.
 const BIDI = /[\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/u;
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point is listed on its own, combining ones included, to be found alone.
-const INVISIBLE = /[\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B\u2060-\u2064\u206A-\u206F\u3164\uFEFF\uFFA0\u{1D173}-\u{1D17A}\u{E0000}-\u{E007F}]/u;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point is listed on its own, combining ones included, to be found alone.
+  /[\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B\u2060-\u2064\u206A-\u206F\u3164\uFEFF\uFFA0\u{1D173}-\u{1D17A}\u{E0000}-\u{E007F}]/u;
 const JOINERS = /[\u200C\u200D]/u;
 const PICTO = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F/u;
 const SCRIPT_LETTER = /[\p{L}\p{M}]/u;
