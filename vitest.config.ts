@@ -29,7 +29,10 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: FirstSignInFirst },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env, setupFiles: ['test/support/no-engines.ts'] } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env, setupFiles: ['test/support/no-engines.ts'] },
+      },
       {
         extends: true,
         test: {

@@ -19,9 +19,21 @@ import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { isRole } from '@mailstack/core/domain/people/roles';
-import { createMailbox, deleteMailbox, getMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import {
+  createMailbox,
+  deleteMailbox,
+  getMailbox,
+  listMailboxes,
+  renameMailbox,
+} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { getMailboxLicense, grantMailboxLicense, licenseState, setMailboxTransport, storageUsed } from '@mailstack/core/domain/mailboxes/licenses';
+import {
+  getMailboxLicense,
+  grantMailboxLicense,
+  licenseState,
+  setMailboxTransport,
+  storageUsed,
+} from '@mailstack/core/domain/mailboxes/licenses';
 import { isApiError } from '@mailstack/core/errors/api-error';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -103,7 +115,8 @@ const fail = (message: string): never => {
 /** The one --email a command about a person takes. */
 const oneEmail = (): string => {
   const given = values.email ?? [];
-  if (given.length !== 1 || !given[0]) fail(`give exactly one --email for this command (got ${given.length})\n\n${USAGE}`);
+  if (given.length !== 1 || !given[0])
+    fail(`give exactly one --email for this command (got ${given.length})\n\n${USAGE}`);
   return given[0]!;
 };
 
@@ -120,7 +133,12 @@ const plan = (): PlanName => {
 };
 
 const env = (): NodeJS.ProcessEnv => {
-  if (values.table) return { ...process.env, TABLE_NAME: values.table, AWS_REGION: values.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+  if (values.table)
+    return {
+      ...process.env,
+      TABLE_NAME: values.table,
+      AWS_REGION: values.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    };
   try {
     return { ...process.env, ...readState().env };
   } catch (error) {
@@ -159,7 +177,8 @@ switch (`${resource} ${action}`) {
     break;
   }
   case 'teams list':
-    for (const t of await listTeams(deps)) console.log(`${t.id}  ${t.plan.padEnd(7)}  ${t.status.padEnd(9)}  ${t.name}`);
+    for (const t of await listTeams(deps))
+      console.log(`${t.id}  ${t.plan.padEnd(7)}  ${t.status.padEnd(9)}  ${t.name}`);
     break;
   case 'teams plan': {
     const team = await updateTeam(deps, await existingTeam(), { plan: plan() });
@@ -168,7 +187,9 @@ switch (`${resource} ${action}`) {
   }
   case 'teams suspend':
   case 'teams unsuspend': {
-    const team = await updateTeam(deps, await existingTeam(), { status: action === 'suspend' ? 'suspended' : 'active' });
+    const team = await updateTeam(deps, await existingTeam(), {
+      status: action === 'suspend' ? 'suspended' : 'active',
+    });
     console.log(`team ${team.id} is now ${team.status}`);
     break;
   }
@@ -179,34 +200,48 @@ switch (`${resource} ${action}`) {
   }
   case 'teams payment-blocked': {
     const team = await updateTeam(deps, await existingTeam(), { paymentBlocked: !values.clear });
-    console.log(`team ${team.id}: payment ${team.paymentBlocked ? 'blocked (new mail is held for review in its first 30 days)' : 'cleared'}`);
+    console.log(
+      `team ${team.id}: payment ${team.paymentBlocked ? 'blocked (new mail is held for review in its first 30 days)' : 'cleared'}`,
+    );
     break;
   }
   case 'teams owners': {
     const emails = values.email ?? [];
     const bad = emails.filter((e) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e));
-    if (emails.length === 0 || bad.length > 0) fail(`give each owner address with --email (one or more); ${bad.length ? `not an address: ${bad.join(', ')}` : 'none given'}`);
+    if (emails.length === 0 || bad.length > 0)
+      fail(
+        `give each owner address with --email (one or more); ${bad.length ? `not an address: ${bad.join(', ')}` : 'none given'}`,
+      );
     const team = await updateTeam(deps, await existingTeam(), { ownerEmails: emails });
     console.log(`team ${team.id}: owner notices go to ${team.ownerEmails.join(', ')}`);
     break;
   }
   case 'keys create': {
-    const { key, secret } = await createApiKey(deps, {
-      teamId: await existingTeam(),
-      name: values.name ?? 'API key',
-      permission: values.sending ? 'sending_access' : 'full_access',
-      domainId: values.domain ?? null,
-    }, byOperator('admin CLI')).catch((error: unknown) => {
-      if (isApiError(error)) fail(`--domain ${values.domain}: ${error.name}: ${error.message} (GET /domains lists the team's domains)`);
+    const { key, secret } = await createApiKey(
+      deps,
+      {
+        teamId: await existingTeam(),
+        name: values.name ?? 'API key',
+        permission: values.sending ? 'sending_access' : 'full_access',
+        domainId: values.domain ?? null,
+      },
+      byOperator('admin CLI'),
+    ).catch((error: unknown) => {
+      if (isApiError(error))
+        fail(`--domain ${values.domain}: ${error.name}: ${error.message} (GET /domains lists the team's domains)`);
       throw error;
     });
-    console.log(`# key ${key.id} (${key.permission}${key.domainId ? `, domain ${key.domainId} only` : ''}); the secret is shown only now:`);
+    console.log(
+      `# key ${key.id} (${key.permission}${key.domainId ? `, domain ${key.domainId} only` : ''}); the secret is shown only now:`,
+    );
     console.log(`RESEND_API_KEY=${secret}`);
     break;
   }
   case 'keys list':
     for (const k of await listApiKeys(deps, await existingTeam())) {
-      console.log(`${k.id}  ${k.permission.padEnd(14)}  ${k.revoked ? 'revoked' : 'active '}  ${k.domainId ? `domain ${k.domainId}  ` : ''}${k.name}`);
+      console.log(
+        `${k.id}  ${k.permission.padEnd(14)}  ${k.revoked ? 'revoked' : 'active '}  ${k.domainId ? `domain ${k.domainId}  ` : ''}${k.name}`,
+      );
     }
     break;
   case 'keys revoke': {
@@ -218,7 +253,8 @@ switch (`${resource} ${action}`) {
   case 'broadcasts pause':
   case 'broadcasts resume': {
     const region = values['delivery-region'];
-    const target = region ?? (values.team ? await existingTeam() : fail(`--team or --delivery-region is required\n\n${USAGE}`));
+    const target =
+      region ?? (values.team ? await existingTeam() : fail(`--team or --delivery-region is required\n\n${USAGE}`));
     const scope = region ? 'region' : 'team';
     if (action === 'resume') {
       await resumeBroadcasts(deps, scope, target);
@@ -230,11 +266,17 @@ switch (`${resource} ${action}`) {
     const until = minutes === undefined ? null : Date.now() + minutes * 60_000;
     const untilRecovered = scope === 'region' && until === null;
     await pauseBroadcasts(deps, scope, target, { until, reason: values.reason ?? null, untilRecovered });
-    const ends = until ? ` until ${new Date(until).toISOString()}` : untilRecovered ? ' until its platform bounce and complaint rates are back under the risk lines' : ' until resumed';
+    const ends = until
+      ? ` until ${new Date(until).toISOString()}`
+      : untilRecovered
+        ? ' until its platform bounce and complaint rates are back under the risk lines'
+        : ' until resumed';
     console.log(`broadcasts paused for ${scope} ${target}${ends}; transactional mail is unaffected`);
     if (untilRecovered) {
       const r = await regionRates(deps, target);
-      console.log(`${target} over the last ${WINDOW_DAYS} days: ${r.sent} sent, bounce rate ${(r.bounce_rate * 100).toFixed(2)}%, complaint rate ${(r.complaint_rate * 100).toFixed(3)}%${(await regionRecovered(deps, target)) ? ' (already under the lines: the pause clears at the next broadcast send)' : ''}`);
+      console.log(
+        `${target} over the last ${WINDOW_DAYS} days: ${r.sent} sent, bounce rate ${(r.bounce_rate * 100).toFixed(2)}%, complaint rate ${(r.complaint_rate * 100).toFixed(3)}%${(await regionRecovered(deps, target)) ? ' (already under the lines: the pause clears at the next broadcast send)' : ''}`,
+      );
     }
     break;
   }
@@ -254,7 +296,8 @@ switch (`${resource} ${action}`) {
   case 'users link': {
     const email = oneEmail();
     const user = await findUserByEmail(deps, email);
-    if (!user) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
+    if (!user)
+      fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
     console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
     break;
   }
@@ -267,13 +310,27 @@ switch (`${resource} ${action}`) {
       if (action === 'create') {
         const email = oneEmail();
         const owner = await findUserByEmail(deps, email);
-        if (!owner) fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address> --team ${teamId} --role member)`);
-        const m = await createMailbox(deps, { teamId, domainId: need('domain'), localPart: need('local-part'), name: values.name, ownerUserId: owner!.id });
-        console.log(`mailbox ${m.id} ${m.address} (owner ${email}); mail to it is accepted once the domain's Receiving MX record is published`);
+        if (!owner)
+          fail(
+            `no user with the address ${email} (create one with: npm run admin -- users create --email <address> --team ${teamId} --role member)`,
+          );
+        const m = await createMailbox(deps, {
+          teamId,
+          domainId: need('domain'),
+          localPart: need('local-part'),
+          name: values.name,
+          ownerUserId: owner!.id,
+        });
+        console.log(
+          `mailbox ${m.id} ${m.address} (owner ${email}); mail to it is accepted once the domain's Receiving MX record is published`,
+        );
       } else if (action === 'list') {
         for (const m of await listMailboxes(deps, teamId)) console.log(`${m.id}  ${m.address}  ${m.name ?? ''}`);
       } else if (action === 'rename') {
-        const m = await renameMailbox(deps, teamId, need('mailbox'), { localPart: values['local-part'], name: values.name });
+        const m = await renameMailbox(deps, teamId, need('mailbox'), {
+          localPart: values['local-part'],
+          name: values.name,
+        });
         console.log(`mailbox ${m.id} is now ${m.address}${m.name ? ` (${m.name})` : ''}`);
       } else {
         const m = await deleteMailbox(deps, teamId, need('mailbox'));
@@ -286,8 +343,16 @@ switch (`${resource} ${action}`) {
     const teamId = await existingTeam();
     await orFail(async () => {
       const mailbox = await getMailbox(deps, teamId, need('mailbox'));
-      const { key, secret } = await createMailboxKey(deps, { teamId, mailboxId: mailbox.id, actorUserId: mailbox.ownerUserId, name: values.name ?? 'Mailbox key (admin CLI)', send: values.sending });
-      console.log(`# mailbox key ${key.id} for ${mailbox.address} (${key.permissions.join(', ')}); the secret is shown only now:`);
+      const { key, secret } = await createMailboxKey(deps, {
+        teamId,
+        mailboxId: mailbox.id,
+        actorUserId: mailbox.ownerUserId,
+        name: values.name ?? 'Mailbox key (admin CLI)',
+        send: values.sending,
+      });
+      console.log(
+        `# mailbox key ${key.id} for ${mailbox.address} (${key.permissions.join(', ')}); the secret is shown only now:`,
+      );
       console.log(`MAILBOX_KEY=${secret}`);
     });
     break;
@@ -302,15 +367,28 @@ switch (`${resource} ${action}`) {
           return n;
         };
         const l = await grantMailboxLicense(deps, teamId, {
-          seats: whole('seats'), storageBytes: whole('storage-mb') * 1024 * 1024, recipientAllowance: whole('recipients'), periodStart: values.from, periodEnd: values.until,
+          seats: whole('seats'),
+          storageBytes: whole('storage-mb') * 1024 * 1024,
+          recipientAllowance: whole('recipients'),
+          periodStart: values.from,
+          periodEnd: values.until,
         });
-        console.log(`mailbox license of team ${teamId}: ${l.seats} seat(s), ${l.storageBytes} bytes of storage, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
+        console.log(
+          `mailbox license of team ${teamId}: ${l.seats} seat(s), ${l.storageBytes} bytes of storage, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`,
+        );
       } else {
         const l = await getMailboxLicense(deps, teamId);
-        if (!l) console.log(`team ${teamId} has no mailbox license${deps.config.CLOUD ? ': its mailboxes receive mail but cannot draft or send' : ''}`);
-        else console.log(`mailbox license of team ${teamId}: ${licenseState(l, deps.clock.now())}, ${l.seats} seat(s), ${await storageUsed(deps, teamId)} of ${l.storageBytes} bytes used, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`);
+        if (!l)
+          console.log(
+            `team ${teamId} has no mailbox license${deps.config.CLOUD ? ': its mailboxes receive mail but cannot draft or send' : ''}`,
+          );
+        else
+          console.log(
+            `mailbox license of team ${teamId}: ${licenseState(l, deps.clock.now())}, ${l.seats} seat(s), ${await storageUsed(deps, teamId)} of ${l.storageBytes} bytes used, ${l.recipientAllowance} recipients per mailbox from ${l.periodStart} until ${l.periodEnd}`,
+          );
       }
-      if (!deps.config.CLOUD) console.log('note: this instance is self-hosted (CLOUD is not true): mailbox licenses are not applied');
+      if (!deps.config.CLOUD)
+        console.log('note: this instance is self-hosted (CLOUD is not true): mailbox licenses are not applied');
     });
     break;
   }
@@ -318,7 +396,9 @@ switch (`${resource} ${action}`) {
   case 'mailboxes sending-on': {
     const teamId = values.team ? await existingTeam() : undefined;
     await setMailboxTransport(deps, action === 'sending-on', teamId);
-    console.log(`mailbox sending ${action === 'sending-on' ? 'on' : 'off'} for ${teamId ? `team ${teamId}` : 'every team'}${action === 'sending-off' ? ': agents\' sends answer 503 and their drafts are kept' : ''}`);
+    console.log(
+      `mailbox sending ${action === 'sending-on' ? 'on' : 'off'} for ${teamId ? `team ${teamId}` : 'every team'}${action === 'sending-off' ? ": agents' sends answer 503 and their drafts are kept" : ''}`,
+    );
     break;
   }
   default:

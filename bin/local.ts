@@ -44,23 +44,43 @@ try {
   writeState({ pid: process.pid, ...host.state });
   console.log(`RESEND_BASE_URL=${host.baseUrl}`);
   if (host.apiKey) console.log(`RESEND_API_KEY=${host.apiKey}`);
-  else console.log('# The default team already has a key; mint another with: npm run admin -- keys create --team <team-id>  (teams: npm run admin -- teams list)');
+  else
+    console.log(
+      '# The default team already has a key; mint another with: npm run admin -- keys create --team <team-id>  (teams: npm run admin -- teams list)',
+    );
   console.log(`DASHBOARD_URL=${host.dashboardUrl}`);
-  if (host.firstSignInLink) console.log(`# First sign-in (admin@example.com, owner of the default team; works once, 15 minutes): ${host.firstSignInLink}`);
+  if (host.firstSignInLink)
+    console.log(
+      `# First sign-in (admin@example.com, owner of the default team; works once, 15 minutes): ${host.firstSignInLink}`,
+    );
   else console.log('# A sign-in link for a person: npm run admin -- users link --email <address>');
   console.log(`MCP_URL=${mcpResourceUrl({ PUBLIC_BASE_URL: host.baseUrl })}`);
-  console.log('# Connect an MCP client to MCP_URL: it registers itself, and you approve it after signing in to the dashboard.');
+  console.log(
+    '# Connect an MCP client to MCP_URL: it registers itself, and you approve it after signing in to the dashboard.',
+  );
   console.log(`MAILBOX_AGENT_URL=${host.dashboardUrl}/api/mailbox-agent`);
-  console.log(`# Mailbox agents: MAILBOX_AGENT_URL, or the MCP server ${host.baseUrl}/mcp/<mailbox id>, with a mailbox key (mmb_) made on the mailbox's page.`);
+  console.log(
+    `# Mailbox agents: MAILBOX_AGENT_URL, or the MCP server ${host.baseUrl}/mcp/<mailbox id>, with a mailbox key (mmb_) made on the mailbox's page.`,
+  );
   console.log(`SMTP: 127.0.0.1:${host.smtp.port} (STARTTLS; user resend; password: an API key)`);
-  console.log(`Inbound SMTP (local MX of the mailboxes): 127.0.0.1:${host.inbound.port} (no auth; mail sent to a local mailbox is handed here)`);
+  console.log(
+    `Inbound SMTP (local MX of the mailboxes): 127.0.0.1:${host.inbound.port} (no auth; mail sent to a local mailbox is handed here)`,
+  );
   console.log(`# Local inbox (every email the service sent): ${host.inboxUrl}  (JSON: ${host.inboxUrl}/store)`);
-  console.log(`# Content store (large bodies and attachments): S3 bucket ${host.contentStore.bucket} at ${host.contentStore.endpoint}`);
+  console.log(
+    `# Content store (large bodies and attachments): S3 bucket ${host.contentStore.bucket} at ${host.contentStore.endpoint}`,
+  );
   if (listenAddress && !/^(127\.|::1$|localhost$)/.test(listenAddress)) {
-    console.log(`# WARNING: --listen ${listenAddress}: the API, the SMTP relay and the local inbox accept connections from the network.`);
-    console.log('#          The inbox shows every email sent, unauthenticated. The engines (DynamoDB, SQS, SES, S3) stay on 127.0.0.1.');
+    console.log(
+      `# WARNING: --listen ${listenAddress}: the API, the SMTP relay and the local inbox accept connections from the network.`,
+    );
+    console.log(
+      '#          The inbox shows every email sent, unauthenticated. The engines (DynamoDB, SQS, SES, S3) stay on 127.0.0.1.',
+    );
   }
-  console.log(`# Mode: ${host.state.cloud ? 'cloud (plans and quotas apply)' : 'self-hosted (no plan caps)'}${args.has('--memory') ? ', in memory' : `, data under ${dataDir ?? '.data/'}`}; started in ${Date.now() - started} ms. Ctrl-C stops everything.`);
+  console.log(
+    `# Mode: ${host.state.cloud ? 'cloud (plans and quotas apply)' : 'self-hosted (no plan caps)'}${args.has('--memory') ? ', in memory' : `, data under ${dataDir ?? '.data/'}`}; started in ${Date.now() - started} ms. Ctrl-C stops everything.`,
+  );
   let stopping = false;
   // Stops every engine and exits; an engine that does not stop (its data directory deleted under
   // it, say) does not keep the process alive: it exits after STOP_DEADLINE_MS, or at a second signal.

@@ -20,7 +20,26 @@ export interface RouteEntry {
 }
 
 /** The resource areas, one Lambda each. */
-export const AREAS = ['domains', 'usage', 'emails', 'contacts', 'segments', 'contact-properties', 'topics', 'suppressions', 'preferences', 'openapi', 'api-keys', 'webhooks', 'tracking', 'templates', 'broadcasts', 'oauth', 'mcp', 'receiving'] as const;
+export const AREAS = [
+  'domains',
+  'usage',
+  'emails',
+  'contacts',
+  'segments',
+  'contact-properties',
+  'topics',
+  'suppressions',
+  'preferences',
+  'openapi',
+  'api-keys',
+  'webhooks',
+  'tracking',
+  'templates',
+  'broadcasts',
+  'oauth',
+  'mcp',
+  'receiving',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 /**
@@ -50,7 +69,14 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   broadcasts: { queues: ['fanout', 'events'], scheduler: true },
   oauth: {},
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
-  mcp: { sesIdentities: true, queues: ['send', 'events', 'erase', 'fanout', 'webhooks'], scheduler: true, linkSecret: true, contentStore: true, mailboxStore: true },
+  mcp: {
+    sesIdentities: true,
+    queues: ['send', 'events', 'erase', 'fanout', 'webhooks'],
+    scheduler: true,
+    linkSecret: true,
+    contentStore: true,
+    mailboxStore: true,
+  },
   receiving: { linkSecret: true, mailboxStore: true },
 };
 
@@ -59,7 +85,12 @@ export const UNMATCHED_ENTRY = 'unmatched/index';
 /** The environment variable giving the unmatched Lambda each area's function name (a JSON object), for the `//` paths it passes on. */
 export const AREA_FUNCTIONS_ENV = 'AREA_FUNCTIONS';
 
-const r = (method: RouteEntry['method'], path: string, handler: RouteEntry['handler']): RouteEntry => ({ method, path, handler, area: handler.split('/')[0] as Area });
+const r = (method: RouteEntry['method'], path: string, handler: RouteEntry['handler']): RouteEntry => ({
+  method,
+  path,
+  handler,
+  area: handler.split('/')[0] as Area,
+});
 
 /** Every route. */
 export const ROUTES: readonly RouteEntry[] = [
@@ -181,7 +212,8 @@ export const ROUTES: readonly RouteEntry[] = [
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */
-export const isRestRoute = (route: RouteEntry): route is RouteEntry & { area: RestArea } => !(NON_REST_AREAS as readonly Area[]).includes(route.area);
+export const isRestRoute = (route: RouteEntry): route is RouteEntry & { area: RestArea } =>
+  !(NON_REST_AREAS as readonly Area[]).includes(route.area);
 
 /** The routes of the REST API: what the OpenAPI document describes. */
 export const REST_ROUTES: readonly (RouteEntry & { area: RestArea })[] = ROUTES.filter(isRestRoute);
@@ -194,13 +226,21 @@ export const routeKey = (route: RouteEntry): string => `${route.method} ${route.
  * names. `handlers` maps each handler module's name (its file name) to its export; a manifest
  * route whose handler is missing fails at cold start, naming it.
  */
-export const areaRoutes = <H extends ApiHandler>(area: Area, handlers: Readonly<Record<string, H>>): Record<string, H> =>
-  Object.fromEntries(ROUTES.filter((route) => route.area === area).map((route) => {
-    const name = route.handler.slice(area.length + 1);
-    const handler = handlers[name];
-    if (!handler) throw new Error(`functions/${area}/index.ts does not provide ${name}, which the route manifest names for ${routeKey(route)}`);
-    return [routeKey(route), handler];
-  }));
+export const areaRoutes = <H extends ApiHandler>(
+  area: Area,
+  handlers: Readonly<Record<string, H>>,
+): Record<string, H> =>
+  Object.fromEntries(
+    ROUTES.filter((route) => route.area === area).map((route) => {
+      const name = route.handler.slice(area.length + 1);
+      const handler = handlers[name];
+      if (!handler)
+        throw new Error(
+          `functions/${area}/index.ts does not provide ${name}, which the route manifest names for ${routeKey(route)}`,
+        );
+      return [routeKey(route), handler];
+    }),
+  );
 
 /** A route pattern: the manifest path as a regular expression with its parameter names. */
 interface CompiledRoute {
@@ -225,9 +265,17 @@ const compile = (route: RouteEntry): CompiledRoute => {
  */
 export const routeMatcher = (routes: readonly RouteEntry[] = ROUTES) => {
   const compiled = routes.map(compile).sort((a, b) => a.names.length - b.names.length);
-  return (method: string, path: string): { route: RouteEntry; params: Record<string, string> } | { allowed: string[] } | undefined => {
+  return (
+    method: string,
+    path: string,
+  ): { route: RouteEntry; params: Record<string, string> } | { allowed: string[] } | undefined => {
     // A parameter filled by a word of an endpoint we do not serve (/contacts/imports) is no match.
-    const candidates = compiled.filter((c) => c.pattern.exec(path)?.slice(1).every((value) => !UNSERVED_PATH_WORDS.has(value)));
+    const candidates = compiled.filter((c) =>
+      c.pattern
+        .exec(path)
+        ?.slice(1)
+        .every((value) => !UNSERVED_PATH_WORDS.has(value)),
+    );
     const hit = candidates.find((c) => c.route.method === method);
     if (!hit) return candidates.length > 0 ? { allowed: candidates.map((c) => c.route.method) } : undefined;
     const values = hit.pattern.exec(path)?.slice(1) ?? [];

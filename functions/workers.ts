@@ -70,13 +70,59 @@ export interface TimerEntry {
 
 /** Every worker. */
 export const WORKERS: readonly WorkerEntry[] = [
-  { name: 'send-email', queue: 'send', entry: 'workers/send-email.worker', batchSize: 10, concurrency: 16, needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
-  { name: 'send-broadcast-email', queue: 'broadcast', entry: 'workers/send-broadcast-email.worker', batchSize: 10, concurrency: 8, needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true, contentStore: true } },
-  { name: 'broadcast-fanout', queue: 'fanout', entry: 'workers/broadcast-fanout.worker', batchSize: 1, needs: { queues: ['broadcast', 'fanout', 'events'], scheduler: true, contentStore: true } },
-  { name: 'erase-history', queue: 'erase', entry: 'workers/erase-history.worker', batchSize: 1, needs: { queues: ['erase', 'events'] } },
-  { name: 'receive-provider-events', queue: 'provider-events', entry: 'workers/receive-provider-events.worker', batchSize: 10, needs: { queues: ['events'] } },
-  { name: 'fan-out-events', queue: 'events', entry: 'workers/fan-out-events.worker', batchSize: 10, concurrency: 2, needs: { queues: ['webhooks'] } },
-  { name: 'deliver-webhooks', queue: 'webhooks', entry: 'workers/deliver-webhooks.worker', batchSize: 10, concurrency: 4, needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true } },
+  {
+    name: 'send-email',
+    queue: 'send',
+    entry: 'workers/send-email.worker',
+    batchSize: 10,
+    concurrency: 16,
+    needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+  },
+  {
+    name: 'send-broadcast-email',
+    queue: 'broadcast',
+    entry: 'workers/send-broadcast-email.worker',
+    batchSize: 10,
+    concurrency: 8,
+    needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+  },
+  {
+    name: 'broadcast-fanout',
+    queue: 'fanout',
+    entry: 'workers/broadcast-fanout.worker',
+    batchSize: 1,
+    needs: { queues: ['broadcast', 'fanout', 'events'], scheduler: true, contentStore: true },
+  },
+  {
+    name: 'erase-history',
+    queue: 'erase',
+    entry: 'workers/erase-history.worker',
+    batchSize: 1,
+    needs: { queues: ['erase', 'events'] },
+  },
+  {
+    name: 'receive-provider-events',
+    queue: 'provider-events',
+    entry: 'workers/receive-provider-events.worker',
+    batchSize: 10,
+    needs: { queues: ['events'] },
+  },
+  {
+    name: 'fan-out-events',
+    queue: 'events',
+    entry: 'workers/fan-out-events.worker',
+    batchSize: 10,
+    concurrency: 2,
+    needs: { queues: ['webhooks'] },
+  },
+  {
+    name: 'deliver-webhooks',
+    queue: 'webhooks',
+    entry: 'workers/deliver-webhooks.worker',
+    batchSize: 10,
+    concurrency: 4,
+    needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true },
+  },
 ];
 
 /**
@@ -88,8 +134,23 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 
 /** Every timer. */
 export const TIMERS: readonly TimerEntry[] = [
-  { name: 'sweep-stuck-emails', entry: 'workers/sweep-stuck-emails', everyMinutes: 1, needs: { queues: ['send', 'broadcast'] } },
-  { name: 'release-parked-emails', entry: 'workers/release-parked-emails', everyMinutes: 1, needs: { queues: ['send'] } },
-  { name: 'sweep-undispatched-events', entry: 'workers/sweep-undispatched-events', everyMinutes: 1, needs: { queues: ['events'] } },
+  {
+    name: 'sweep-stuck-emails',
+    entry: 'workers/sweep-stuck-emails',
+    everyMinutes: 1,
+    needs: { queues: ['send', 'broadcast'] },
+  },
+  {
+    name: 'release-parked-emails',
+    entry: 'workers/release-parked-emails',
+    everyMinutes: 1,
+    needs: { queues: ['send'] },
+  },
+  {
+    name: 'sweep-undispatched-events',
+    entry: 'workers/sweep-undispatched-events',
+    everyMinutes: 1,
+    needs: { queues: ['events'] },
+  },
   { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];

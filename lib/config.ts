@@ -75,9 +75,17 @@ const customDomain = (get: (key: string) => unknown): { customDomain?: StackConf
   const name = get('mailstack:domainName');
   const certificateArn = get('mailstack:certificateArn');
   if (name === undefined && certificateArn === undefined) return {};
-  if (typeof name !== 'string' || !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/.test(name)) throw new Error(`mailstack:domainName must be a lower-case host name such as "mail-api.example.com", got ${JSON.stringify(name)}`);
-  if (typeof certificateArn !== 'string' || !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
-    throw new Error(`mailstack:certificateArn must be the ARN of an ACM certificate for ${name} in the stack's region (arn:aws:acm:<region>:<account>:certificate/<id>), got ${JSON.stringify(certificateArn)}`);
+  if (typeof name !== 'string' || !/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/.test(name))
+    throw new Error(
+      `mailstack:domainName must be a lower-case host name such as "mail-api.example.com", got ${JSON.stringify(name)}`,
+    );
+  if (
+    typeof certificateArn !== 'string' ||
+    !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn)
+  ) {
+    throw new Error(
+      `mailstack:certificateArn must be the ARN of an ACM certificate for ${name} in the stack's region (arn:aws:acm:<region>:<account>:certificate/<id>), got ${JSON.stringify(certificateArn)}`,
+    );
   }
   return { customDomain: { name, certificateArn } };
 };
@@ -86,38 +94,55 @@ const inboundRuleSet = (get: (key: string) => unknown): StackConfig['inbound'] =
   const name = get('mailstack:inboundRuleSetName');
   if (name === undefined || name === '') return {};
   if (typeof name !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
-    throw new Error(`mailstack:inboundRuleSetName must be the name of the account's active SES receipt rule set (letters, digits, . _ -, at most 64 characters), got ${JSON.stringify(name)}`);
+    throw new Error(
+      `mailstack:inboundRuleSetName must be the name of the account's active SES receipt rule set (letters, digits, . _ -, at most 64 characters), got ${JSON.stringify(name)}`,
+    );
   }
   return { ruleSetName: name };
 };
 
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
 export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
-  const regions = String(get('mailstack:deliveryRegions') ?? 'us-east-1').split(',').map((r) => r.trim()).filter(Boolean);
+  const regions = String(get('mailstack:deliveryRegions') ?? 'us-east-1')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
   const bad = regions.filter((r) => !REGION.test(r));
   if (regions.length === 0 || bad.length > 0) {
-    throw new Error(`mailstack:deliveryRegions must be a comma-separated list of AWS regions such as "us-east-1,eu-west-1", got ${JSON.stringify(get('mailstack:deliveryRegions'))}`);
+    throw new Error(
+      `mailstack:deliveryRegions must be a comma-separated list of AWS regions such as "us-east-1,eu-west-1", got ${JSON.stringify(get('mailstack:deliveryRegions'))}`,
+    );
   }
   if (regions.length > 1) {
-    throw new Error(`mailstack:deliveryRegions lists ${regions.join(', ')}, but one stack delivers in one region: its SES configuration sets, event topic, queue and grants exist only there, so a domain in ${regions.slice(1).join(', ')} could not send. Set mailstack:deliveryRegions to one region (the stack deploys there), and deploy another stack (-c mailstack:stackName=...) for another region.`);
+    throw new Error(
+      `mailstack:deliveryRegions lists ${regions.join(', ')}, but one stack delivers in one region: its SES configuration sets, event topic, queue and grants exist only there, so a domain in ${regions.slice(1).join(', ')} could not send. Set mailstack:deliveryRegions to one region (the stack deploys there), and deploy another stack (-c mailstack:stackName=...) for another region.`,
+    );
   }
   const positive = (key: string, fallback: number): number => {
     const raw = get(key) ?? fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${key} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`${key} must be a whole number of at least 1, got ${JSON.stringify(raw)}`);
     return value;
   };
   const between = (key: string, fallback: number, min: number, max: number): number => {
     const raw = get(key) ?? fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${key} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`${key} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
     return value;
   };
   const cloud = get('mailstack:cloud');
   const stackName = String(get('mailstack:stackName') ?? 'Mailstack');
-  if (!/^[A-Za-z][A-Za-z0-9-]{0,100}$/.test(stackName)) throw new Error(`mailstack:stackName must start with a letter and hold only letters, digits and hyphens (at most 101 characters), got ${JSON.stringify(stackName)}`);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,100}$/.test(stackName))
+    throw new Error(
+      `mailstack:stackName must start with a letter and hold only letters, digits and hyphens (at most 101 characters), got ${JSON.stringify(stackName)}`,
+    );
   const operatorTopicName = String(get('mailstack:operatorTopicName') ?? `${stackName}-operators`);
-  if (!/^[A-Za-z0-9_-]{1,256}$/.test(operatorTopicName)) throw new Error(`mailstack:operatorTopicName must be 1-256 letters, digits, hyphens or underscores, got ${JSON.stringify(operatorTopicName)}`);
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(operatorTopicName))
+    throw new Error(
+      `mailstack:operatorTopicName must be 1-256 letters, digits, hyphens or underscores, got ${JSON.stringify(operatorTopicName)}`,
+    );
   return {
     deliveryRegions: regions,
     cloud: cloud === true || cloud === 'true',
@@ -137,7 +162,10 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     tracing: flag(get, 'mailstack:tracing', false),
     stackName,
     operatorTopicName,
-    apiThrottle: { ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100), burst: positive('mailstack:apiThrottleBurst', 200) },
+    apiThrottle: {
+      ratePerSecond: positive('mailstack:apiThrottleRatePerSecond', 100),
+      burst: positive('mailstack:apiThrottleBurst', 200),
+    },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),

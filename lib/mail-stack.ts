@@ -21,21 +21,47 @@ import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
 import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
-import { AREA_FUNCTIONS_ENV, AREA_NEEDS, ROUTES, UNMATCHED_ENTRY, type Area, type RouteEntry } from '../functions/routes.ts';
-import { QUEUES, TIMERS, WORKERS, consumedQueues, workerTimeoutSeconds, type Needs, type TimerEntry, type WorkerEntry } from '../functions/workers.ts';
+import {
+  AREA_FUNCTIONS_ENV,
+  AREA_NEEDS,
+  ROUTES,
+  UNMATCHED_ENTRY,
+  type Area,
+  type RouteEntry,
+} from '../functions/routes.ts';
+import {
+  QUEUES,
+  TIMERS,
+  WORKERS,
+  consumedQueues,
+  workerTimeoutSeconds,
+  type Needs,
+  type TimerEntry,
+  type WorkerEntry,
+} from '../functions/workers.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
   readonly config: StackConfig;
   /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
-  readonly manifest?: { routes?: readonly RouteEntry[]; workers?: readonly WorkerEntry[]; timers?: readonly TimerEntry[] };
+  readonly manifest?: {
+    routes?: readonly RouteEntry[];
+    workers?: readonly WorkerEntry[];
+    timers?: readonly TimerEntry[];
+  };
 }
 
 /**
  * What the dashboard needs beyond the table: it sends the service's own mail (invitations, sign-in
  * links) through the accept path, records audience events, and registers sending domains.
  */
-const DASHBOARD_NEEDS = { queues: ['send', 'events', 'fanout', 'webhooks'], scheduler: true, sesIdentities: true, contentStore: true, mailboxStore: true } as const satisfies Needs;
+const DASHBOARD_NEEDS = {
+  queues: ['send', 'events', 'fanout', 'webhooks'],
+  scheduler: true,
+  sesIdentities: true,
+  contentStore: true,
+  mailboxStore: true,
+} as const satisfies Needs;
 
 /** What the inbound Lambda needs beyond the table (and reading the receipt rule's raw copies): it stores mailbox mail and records email.received. */
 const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
@@ -54,7 +80,10 @@ export class MailStack extends Stack {
     // X-Ray active tracing is opt-in (mailstack:tracing): each traced invocation is billed.
     const tracing = config.tracing;
     const { table } = new DataTable(this, 'Data');
-    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'The data table (the admin CLI takes it as --table)' });
+    new CfnOutput(this, 'TableName', {
+      value: table.tableName,
+      description: 'The data table (the admin CLI takes it as --table)',
+    });
     const workerEntries = props.manifest?.workers ?? WORKERS;
     // Only queues something consumes exist: a declared need for any other queue is left out (the
     // core skips a queue whose URL is unset), so no queue fills without a reader.
@@ -68,20 +97,36 @@ export class MailStack extends Stack {
 
     const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
     // Only this account's schedules may act as the role (confused-deputy protection).
-    const schedulerRole = new Role(this, 'SchedulerRole', { assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }) });
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    });
     for (const { queue } of queues.byName.values()) queue.grantSendMessages(schedulerRole);
 
     const api = new MailHttpApi(this, 'Http', { throttle: config.apiThrottle, customDomain: config.customDomain });
-    const provider = new EmailProvider(this, 'Provider', { eventsQueue: queues.get(PROVIDER_EVENTS_QUEUE), configurationSetName: `${this.stackName}-mail` });
+    const provider = new EmailProvider(this, 'Provider', {
+      eventsQueue: queues.get(PROVIDER_EVENTS_QUEUE),
+      configurationSetName: `${this.stackName}-mail`,
+    });
 
     // Signs unsubscribe and preference links: a keyring {"current":"k1","k1":"..."} generated once,
     // read at run time by the functions that sign or check links, and kept with the table.
     const linkSecret = new Secret(this, 'LinkSigningSecret', {
-      description: 'Keyring that signs unsubscribe and preference links; rotate by adding a key and pointing "current" at it',
-      generateSecretString: { secretStringTemplate: JSON.stringify({ current: 'k1' }), generateStringKey: 'k1', passwordLength: 48, excludePunctuation: true },
+      description:
+        'Keyring that signs unsubscribe and preference links; rotate by adding a key and pointing "current" at it',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ current: 'k1' }),
+        generateStringKey: 'k1',
+        passwordLength: 48,
+        excludePunctuation: true,
+      },
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledge(linkSecret, { 'AwsSolutions-SMG4': 'links already sent must keep working: keys rotate by adding one to the keyring, never by replacement' });
+    acknowledge(linkSecret, {
+      'AwsSolutions-SMG4':
+        'links already sent must keep working: keys rotate by adding one to the keyring, never by replacement',
+    });
     // Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES).
     const content = new ContentBucket(this, 'Content');
     const environment: Record<string, string> = {
@@ -107,7 +152,10 @@ export class MailStack extends Stack {
       SYSTEM_SENDER: config.systemSender,
     };
 
-    const identitiesAtRunTime = { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]: 'teams add their sending domains at run time, so identities cannot be named at deploy time' };
+    const identitiesAtRunTime = {
+      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]:
+        'teams add their sending domains at run time, so identities cannot be named at deploy time',
+    };
     const sendPolicy = new PolicyStatement({
       actions: ['ses:SendEmail', 'ses:SendRawEmail'],
       resources: [
@@ -122,25 +170,40 @@ export class MailStack extends Stack {
         if (queues.byName.has(name)) fn.bindQueue(queues.get(name), QUEUES[name].env);
       }
       if (needs.scheduler) {
-        fn.addToRolePolicy(new PolicyStatement({
-          actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
-          resources: [this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` })],
-        }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
+            resources: [
+              this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` }),
+            ],
+          }),
+        );
         fn.addToRolePolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [schedulerRole.roleArn] }));
-        acknowledge(fn, { [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:${nagRegion(this)}:<AWS::AccountId>:schedule/${scheduleGroup.name}/*]`]: 'one schedule per scheduled email, named at run time, only in this stack\'s group' });
+        acknowledge(fn, {
+          [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:${nagRegion(this)}:<AWS::AccountId>:schedule/${scheduleGroup.name}/*]`]:
+            "one schedule per scheduled email, named at run time, only in this stack's group",
+        });
       }
       if (needs.linkSecret) {
         linkSecret.grantRead(fn);
         fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       }
       if (needs.contentStore) content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
-      if (needs.mailboxStore) content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], MAILBOX_CONTENT_PREFIX);
+      if (needs.mailboxStore)
+        content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], MAILBOX_CONTENT_PREFIX);
       if (needs.contentStore || needs.mailboxStore) fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
       if (needs.sesIdentities) {
-        fn.addToRolePolicy(new PolicyStatement({
-          actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
-          resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-        }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: [
+              'ses:CreateEmailIdentity',
+              'ses:GetEmailIdentity',
+              'ses:DeleteEmailIdentity',
+              'ses:PutEmailIdentityMailFromAttributes',
+            ],
+            resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          }),
+        );
       }
       if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
       if (needs.sesIdentities || needs.sesSending) acknowledge(fn, identitiesAtRunTime);
@@ -149,25 +212,40 @@ export class MailStack extends Stack {
 
     // The relay runs the accept path only: no token secret, scheduler or provider settings. It is
     // opt-in (mailstack:smtpRelay): its load balancer and tasks cost by the hour, mail or not.
-    const relayEnvironment = Object.fromEntries(['CLOUD', 'DELIVERY_REGIONS', 'PROVIDER_RATE_PER_SECOND', 'API_RATE_LIMIT_PER_MINUTE', 'PUBLIC_BASE_URL', 'APP_URL', 'POWERTOOLS_SERVICE_NAME']
-      .map((name) => [name, environment[name]!]));
-    if (config.smtp.enabled) new SmtpRelay(this, 'Smtp', {
-      table,
-      content,
-      queues: RELAY_NEEDS.queues.filter((name) => queues.byName.has(name)).map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
-      environment: relayEnvironment,
-      tlsSecretName: config.smtp.tlsSecretName,
-      ...(config.smtp.hostname ? { hostname: config.smtp.hostname } : {}),
-      desiredCount: config.smtp.desiredCount,
-      maxCount: config.smtp.maxCount,
-    });
+    const relayEnvironment = Object.fromEntries(
+      [
+        'CLOUD',
+        'DELIVERY_REGIONS',
+        'PROVIDER_RATE_PER_SECOND',
+        'API_RATE_LIMIT_PER_MINUTE',
+        'PUBLIC_BASE_URL',
+        'APP_URL',
+        'POWERTOOLS_SERVICE_NAME',
+      ].map((name) => [name, environment[name]!]),
+    );
+    if (config.smtp.enabled)
+      new SmtpRelay(this, 'Smtp', {
+        table,
+        content,
+        queues: RELAY_NEEDS.queues
+          .filter((name) => queues.byName.has(name))
+          .map((name) => ({ queue: queues.get(name), env: QUEUES[name].env })),
+        environment: relayEnvironment,
+        tlsSecretName: config.smtp.tlsSecretName,
+        ...(config.smtp.hostname ? { hostname: config.smtp.hostname } : {}),
+        desiredCount: config.smtp.desiredCount,
+        maxCount: config.smtp.maxCount,
+      });
 
     const functions = new Construct(this, 'Functions');
     const byArea = new Map<Area, ServiceFunction>();
     api.addRoutes((area) => {
       let fn = byArea.get(area);
       if (!fn) {
-        fn = wire(new ServiceFunction(functions, area, { entry: `${area}/index`, environment, tracing }), AREA_NEEDS[area]);
+        fn = wire(
+          new ServiceFunction(functions, area, { entry: `${area}/index`, environment, tracing }),
+          AREA_NEEDS[area],
+        );
         byArea.set(area, fn);
       }
       return fn;
@@ -178,18 +256,30 @@ export class MailStack extends Stack {
     // route's function (it may invoke each area's function, and touches nothing else).
     const unmatched = new ServiceFunction(functions, 'unmatched', {
       entry: UNMATCHED_ENTRY,
-      environment: { [AREA_FUNCTIONS_ENV]: Stack.of(this).toJsonString(Object.fromEntries([...byArea].map(([area, fn]) => [area, fn.functionName]))) },
+      environment: {
+        [AREA_FUNCTIONS_ENV]: Stack.of(this).toJsonString(
+          Object.fromEntries([...byArea].map(([area, fn]) => [area, fn.functionName])),
+        ),
+      },
       tracing,
     });
-    unmatched.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...byArea.values()].map((fn) => fn.functionArn) }));
+    unmatched.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [...byArea.values()].map((fn) => fn.functionArn),
+      }),
+    );
     api.addDefaultRoute(unmatched);
     // The dashboard: its own function behind its own HTTP API (a separate origin from the email API).
     const dashboard = new DashboardApi(this, 'Dashboard');
-    const dashboardFn = wire(new ServiceFunction(functions, 'dashboard', {
-      tracing,
-      entry: 'dashboard/index',
-      environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
-    }), DASHBOARD_NEEDS);
+    const dashboardFn = wire(
+      new ServiceFunction(functions, 'dashboard', {
+        tracing,
+        entry: 'dashboard/index',
+        environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
+      }),
+      DASHBOARD_NEEDS,
+    );
     dashboard.serveWith(dashboardFn);
     // The MCP server's authorize step sends the person to the dashboard's sign-in and consent screen.
     byArea.get('oauth')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
@@ -200,27 +290,56 @@ export class MailStack extends Stack {
     const background: { name: string; fn: ServiceFunction }[] = [];
     for (const worker of workerEntries) {
       // Owner notices (webhook endpoints, mailbox approvals) link to the dashboard's pages.
-      const fn = wire(new ServiceFunction(workers, worker.name, { entry: worker.entry, environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint }, tracing, timeout: Duration.seconds(workerTimeoutSeconds(worker)) }), worker.needs);
+      const fn = wire(
+        new ServiceFunction(workers, worker.name, {
+          entry: worker.entry,
+          environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
+          tracing,
+          timeout: Duration.seconds(workerTimeoutSeconds(worker)),
+        }),
+        worker.needs,
+      );
       background.push({ name: worker.name, fn });
-      fn.addEventSource(new SqsEventSource(queues.get(worker.queue), {
-        batchSize: worker.batchSize ?? 10,
-        reportBatchItemFailures: true,
-        // Pacing never waits inside Lambda (a full second re-queues with a delay), and every worker
-        // that sends through SES (transactional and broadcast) is capped, so no backlog scales it
-        // toward the account's concurrency.
-        ...(worker.needs?.sesSending ? { maxConcurrency: config.sendConcurrency } : {}),
-      }));
+      fn.addEventSource(
+        new SqsEventSource(queues.get(worker.queue), {
+          batchSize: worker.batchSize ?? 10,
+          reportBatchItemFailures: true,
+          // Pacing never waits inside Lambda (a full second re-queues with a delay), and every worker
+          // that sends through SES (transactional and broadcast) is capped, so no backlog scales it
+          // toward the account's concurrency.
+          ...(worker.needs?.sesSending ? { maxConcurrency: config.sendConcurrency } : {}),
+        }),
+      );
     }
     // Inbound mail for the mailboxes: the receipt rule stores the raw message, then invokes this.
     const inboundScope = new Construct(this, 'Inbound');
-    const receiver = wire(new ServiceFunction(inboundScope, 'receive-mail', { entry: 'inbound/receive-mail', environment, tracing, timeout: Duration.seconds(60) }), INBOUND_NEEDS);
+    const receiver = wire(
+      new ServiceFunction(inboundScope, 'receive-mail', {
+        entry: 'inbound/receive-mail',
+        environment,
+        tracing,
+        timeout: Duration.seconds(60),
+      }),
+      INBOUND_NEEDS,
+    );
     content.grant(receiver, ['s3:GetObject'], INBOUND_RAW_PREFIX);
     background.push({ name: 'receive-mail', fn: receiver });
     // SES invokes it asynchronously: an invocation that still fails after Lambda's own retries is
     // kept with its event in this queue (alarmed) for a re-drive, never dropped.
-    const inboundFailed = new Queue(inboundScope, 'failed', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
-    acknowledge(inboundFailed, { 'AwsSolutions-SQS3': 'this queue is itself the failure destination of the inbound function\'s asynchronous invocations' });
-    receiver.configureAsyncInvoke({ onFailure: new SqsDestination(inboundFailed), retryAttempts: 2, maxEventAge: Duration.hours(6) });
+    const inboundFailed = new Queue(inboundScope, 'failed', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledge(inboundFailed, {
+      'AwsSolutions-SQS3':
+        "this queue is itself the failure destination of the inbound function's asynchronous invocations",
+    });
+    receiver.configureAsyncInvoke({
+      onFailure: new SqsDestination(inboundFailed),
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
+    });
     const receiving = new InboundMail(this, 'Receiving', {
       content,
       receiver,
@@ -229,14 +348,26 @@ export class MailStack extends Stack {
     });
     new CfnOutput(this, 'InboundRuleSetName', {
       value: receiving.ruleSetName,
-      description: 'The SES receipt rule set holding the mailbox rule; an account has one active set per region: activate it (aws ses set-active-receipt-rule-set --rule-set-name <this>) unless the stack added its rule to your active set',
+      description:
+        'The SES receipt rule set holding the mailbox rule; an account has one active set per region: activate it (aws ses set-active-receipt-rule-set --rule-set-name <this>) unless the stack added its rule to your active set',
     });
 
     const timers = new Construct(this, 'Timers');
     for (const timer of props.manifest?.timers ?? TIMERS) {
-      const fn = wire(new ServiceFunction(timers, timer.name, { entry: timer.entry, environment, tracing, timeout: Duration.seconds(60) }), timer.needs);
+      const fn = wire(
+        new ServiceFunction(timers, timer.name, {
+          entry: timer.entry,
+          environment,
+          tracing,
+          timeout: Duration.seconds(60),
+        }),
+        timer.needs,
+      );
       background.push({ name: timer.name, fn });
-      new Rule(timers, `${timer.name}-every`, { schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)), targets: [new LambdaFunction(fn)] });
+      new Rule(timers, `${timer.name}-every`, {
+        schedule: Schedule.rate(Duration.minutes(timer.everyMinutes)),
+        targets: [new LambdaFunction(fn)],
+      });
     }
 
     new Operations(this, 'Operations', {

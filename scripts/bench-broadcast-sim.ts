@@ -16,7 +16,8 @@ import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { broadcastRate, planBroadcast, slotAt } from '@mailstack/core/domain/broadcasts/plan';
 import { takeBroadcastSlot, takeSendSlot } from '@mailstack/core/table/send-slots';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** A seeded generator, so both runs see the same transactional arrivals. */
 const seeded = (seed: number) => () => {
@@ -41,13 +42,23 @@ const shuffle = <T>(a: T[], random: () => number) => {
   return a;
 };
 
-export const benchBroadcastSimulated = async (base: Deps, options: { contacts: number; providerRate: number; transactional: number }) => {
+export const benchBroadcastSimulated = async (
+  base: Deps,
+  options: { contacts: number; providerRate: number; transactional: number },
+) => {
   const { contacts, providerRate: rate, transactional } = options;
   const region = `sim-${Date.now()}`;
   let now = 0;
   const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: rate }, { clock: { now: () => now } });
   const start = Math.ceil(Date.now() / 1000) * 1000 + 10 * 86_400_000; // a quiet line, days ahead of the real clock
-  const plan = planBroadcast({ audience: contacts, providerRate: rate, now: start, requestedAt: start, busyUntil: 0, daily: null });
+  const plan = planBroadcast({
+    audience: contacts,
+    providerRate: rate,
+    now: start,
+    requestedAt: start,
+    busyUntil: 0,
+    daily: null,
+  });
   const announced = plan.finishesAt;
   const perSecond = broadcastRate(rate);
 
@@ -64,17 +75,30 @@ export const benchBroadcastSimulated = async (base: Deps, options: { contacts: n
     for (let second = start / 1000; second * 1000 <= endAt; second++) {
       now = second * 1000 + 500;
       let due = waiting;
-      while (broadcast && nextRecipient < contacts && slotAt(plan, nextRecipient) < (second + 1) * 1000) { due++; nextRecipient++; }
+      while (broadcast && nextRecipient < contacts && slotAt(plan, nextRecipient) < (second + 1) * 1000) {
+        due++;
+        nextRecipient++;
+      }
       const arrivals = poisson(random, transactional);
-      const attempts = shuffle([...Array.from({ length: due }, () => 'b' as const), ...Array.from({ length: arrivals }, () => 't' as const)], random);
-      const outcomes = await Promise.all(attempts.map(async (kind) => kind === 'b'
-        ? { kind, ok: (await takeBroadcastSlot(deps, lineRegion, perSecond)) !== undefined }
-        : { kind, booked: Math.floor((await takeSendSlot(deps, lineRegion)).at / 1000) - second }));
+      const attempts = shuffle(
+        [...Array.from({ length: due }, () => 'b' as const), ...Array.from({ length: arrivals }, () => 't' as const)],
+        random,
+      );
+      const outcomes = await Promise.all(
+        attempts.map(async (kind) =>
+          kind === 'b'
+            ? { kind, ok: (await takeBroadcastSlot(deps, lineRegion, perSecond)) !== undefined }
+            : { kind, booked: Math.floor((await takeSendSlot(deps, lineRegion)).at / 1000) - second },
+        ),
+      );
       waiting = 0;
       for (const o of outcomes) {
         if (o.kind === 't') txDelays.push((o as { booked: number }).booked);
-        else if ((o as { ok: boolean }).ok) { sent++; lastSend = second * 1000; firstSend = Math.min(firstSend, second * 1000); }
-        else waiting++;
+        else if ((o as { ok: boolean }).ok) {
+          sent++;
+          lastSend = second * 1000;
+          firstSend = Math.min(firstSend, second * 1000);
+        } else waiting++;
       }
       if (broadcast && sent === contacts) break;
       if (!broadcast && second * 1000 >= announced) break;
@@ -89,6 +113,10 @@ export const benchBroadcastSimulated = async (base: Deps, options: { contacts: n
   const achieved = (busy.sent - 1) / ((busy.lastSend - busy.firstSend) / 1000 + 1);
   const finishError = Math.abs(busy.lastSend - announced) / (announced - start);
   const share = (xs: number[]) => (xs.filter((d) => d > 0).length / xs.length) * 100;
-  console.log(`broadcast simulated ${contacts.toLocaleString('en')} contacts at ${rate}/s under a simulated clock (real planner slots, real send line; ${((busy.lastSend - start) / 60_000).toFixed(1)} simulated min in ${wallSeconds.toFixed(0)} s): ${busy.sent.toLocaleString('en')} sent, ${achieved.toFixed(2)}/s against the planned ${perSecond}/s (${((achieved / perSecond) * 100).toFixed(1)}%); last send ${((busy.lastSend - announced) / 1000).toFixed(0)} s from the first finishes_at (${(finishError * 100).toFixed(3)}% of the planned duration; target 1%)`);
-  console.log(`  transactional (Poisson, ${transactional}/s) booked ahead of arrival: idle p50 ${pct(idle.txDelays, 50)} s, p99 ${pct(idle.txDelays, 99)} s (${share(idle.txDelays).toFixed(2)}% waited); during the broadcast p50 ${pct(busy.txDelays, 50)} s, p99 ${pct(busy.txDelays, 99)} s (${share(busy.txDelays).toFixed(2)}% waited; ${busy.txDelays.length.toLocaleString('en')} sends)`);
+  console.log(
+    `broadcast simulated ${contacts.toLocaleString('en')} contacts at ${rate}/s under a simulated clock (real planner slots, real send line; ${((busy.lastSend - start) / 60_000).toFixed(1)} simulated min in ${wallSeconds.toFixed(0)} s): ${busy.sent.toLocaleString('en')} sent, ${achieved.toFixed(2)}/s against the planned ${perSecond}/s (${((achieved / perSecond) * 100).toFixed(1)}%); last send ${((busy.lastSend - announced) / 1000).toFixed(0)} s from the first finishes_at (${(finishError * 100).toFixed(3)}% of the planned duration; target 1%)`,
+  );
+  console.log(
+    `  transactional (Poisson, ${transactional}/s) booked ahead of arrival: idle p50 ${pct(idle.txDelays, 50)} s, p99 ${pct(idle.txDelays, 99)} s (${share(idle.txDelays).toFixed(2)}% waited); during the broadcast p50 ${pct(busy.txDelays, 50)} s, p99 ${pct(busy.txDelays, 99)} s (${share(busy.txDelays).toFixed(2)}% waited; ${busy.txDelays.length.toLocaleString('en')} sends)`,
+  );
 };

@@ -19,7 +19,7 @@ const PRICE = {
   s3PutPer1000: 0.005,
   s3GetPer1000: 0.0004,
   s3GbMonth: 0.023,
-  sesPer1000: 0.10,
+  sesPer1000: 0.1,
   sesAttachmentGb: 0.12,
   /** Days a large body is kept (EMAIL_CONTENT_RETENTION_DAYS, the bucket's expiry). */
   retentionDays: 90,
@@ -30,7 +30,11 @@ const GB = 1024 ** 3;
 export const benchLargeEmails = async (host: LocalHost): Promise<void> => {
   const deps = host.deps;
   const team = await createTeam(deps, { name: 'Bench large', plan: 'scale' });
-  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'bench-large', permission: 'full_access' }, byOperator('bench-large script'));
+  const { secret } = await createApiKey(
+    deps,
+    { teamId: team.id, name: 'bench-large', permission: 'full_access' },
+    byOperator('bench-large script'),
+  );
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'large.bench.example.com' });
   await resend.domains.verify(domain.data!.id);
@@ -50,34 +54,59 @@ export const benchLargeEmails = async (host: LocalHost): Promise<void> => {
     }
     // Waits on the provider's count, not by reading the emails (those reads would be counted).
     const deadline = Date.now() + 5 * 60_000;
-    while (deps.counters.providerSends - before.providerSends < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (deps.counters.providerSends - before.providerSends < n && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const after = { ...deps.counters };
-    for (const id of ids) if ((await getEmail(deps, team.id, id)).status === 'failed') throw new Error(`large-email bench: ${id} failed`);
+    for (const id of ids)
+      if ((await getEmail(deps, team.id, id)).status === 'failed') throw new Error(`large-email bench: ${id} failed`);
     const per = (k: Exclude<keyof typeof before, 'sendLateMs'>) => (after[k] - before[k]) / n;
     latencies.sort((a, b) => a - b);
     return {
       medianMs: latencies[Math.floor(latencies.length / 2)]!,
-      writes: per('ddbWrites'), reads: per('ddbReads'),
-      puts: per('contentPuts'), putBytes: per('contentPutBytes'), gets: per('contentGets'), getBytes: per('contentGetBytes'),
+      writes: per('ddbWrites'),
+      reads: per('ddbReads'),
+      puts: per('contentPuts'),
+      putBytes: per('contentPutBytes'),
+      gets: per('contentGets'),
+      getBytes: per('contentGetBytes'),
     };
   };
 
-  const small = await run(SMALL, (i) => ({ from, to: 'delivered@resend.dev', subject: `Small ${i}`, html: '<p>Hello</p>' }));
-  const html = `<html><body>${'<p>A long newsletter paragraph with inlined content.</p>'.repeat(Math.ceil(5_000_000 / 55))}</body></html>`.slice(0, 5_000_000);
+  const small = await run(SMALL, (i) => ({
+    from,
+    to: 'delivered@resend.dev',
+    subject: `Small ${i}`,
+    html: '<p>Hello</p>',
+  }));
+  const html =
+    `<html><body>${'<p>A long newsletter paragraph with inlined content.</p>'.repeat(Math.ceil(5_000_000 / 55))}</body></html>`.slice(
+      0,
+      5_000_000,
+    );
   const attachment = randomBytes(10_000_000).toString('base64');
   const large = await run(LARGE, (i) => ({
-    from, to: 'delivered@resend.dev', subject: `Large ${i}`, html,
+    from,
+    to: 'delivered@resend.dev',
+    subject: `Large ${i}`,
+    html,
     attachments: [{ filename: 'archive.bin', content: attachment, contentType: 'application/octet-stream' }],
   }));
 
   const storedGb = large.putBytes / GB;
-  const cost = (large.puts / 1000) * PRICE.s3PutPer1000
-    + (large.gets / 1000) * PRICE.s3GetPer1000
-    + storedGb * PRICE.s3GbMonth * (PRICE.retentionDays / 30)
-    + PRICE.sesPer1000 / 1000
-    + (15_000_000 / GB) * PRICE.sesAttachmentGb;
+  const cost =
+    (large.puts / 1000) * PRICE.s3PutPer1000 +
+    (large.gets / 1000) * PRICE.s3GetPer1000 +
+    storedGb * PRICE.s3GbMonth * (PRICE.retentionDays / 30) +
+    PRICE.sesPer1000 / 1000 +
+    (15_000_000 / GB) * PRICE.sesAttachmentGb;
   const mb = (b: number) => (b / 1_000_000).toFixed(1);
-  console.log(`large email         5 MB HTML + 10 MB attachment, ${LARGE} sent: accept median ${large.medianMs.toFixed(0)} ms (${(large.medianMs / small.medianMs).toFixed(1)}x a small email's ${small.medianMs.toFixed(0)} ms)`);
-  console.log(`  per large email to the provider: ${large.writes.toFixed(1)} DynamoDB writes, ${large.reads.toFixed(1)} reads (small: ${small.writes.toFixed(1)}, ${small.reads.toFixed(1)}); content store ${large.puts.toFixed(1)} puts (${mb(large.putBytes)} MB), ${large.gets.toFixed(1)} gets (${mb(large.getBytes)} MB); small emails ${small.puts.toFixed(1)} puts`);
-  console.log(`  cost per large email at list prices: $${cost.toFixed(5)} (S3 requests, ${PRICE.retentionDays} days of storage, SES message and attachment data)`);
+  console.log(
+    `large email         5 MB HTML + 10 MB attachment, ${LARGE} sent: accept median ${large.medianMs.toFixed(0)} ms (${(large.medianMs / small.medianMs).toFixed(1)}x a small email's ${small.medianMs.toFixed(0)} ms)`,
+  );
+  console.log(
+    `  per large email to the provider: ${large.writes.toFixed(1)} DynamoDB writes, ${large.reads.toFixed(1)} reads (small: ${small.writes.toFixed(1)}, ${small.reads.toFixed(1)}); content store ${large.puts.toFixed(1)} puts (${mb(large.putBytes)} MB), ${large.gets.toFixed(1)} gets (${mb(large.getBytes)} MB); small emails ${small.puts.toFixed(1)} puts`,
+  );
+  console.log(
+    `  cost per large email at list prices: $${cost.toFixed(5)} (S3 requests, ${PRICE.retentionDays} days of storage, SES message and attachment data)`,
+  );
 };

@@ -19,7 +19,8 @@ import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import type { LocalHost } from '../lib/local/host.ts';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** How many messages the mailbox's inbox holds (pages of 100, newest first). */
 const inboxCount = async (host: LocalHost, m: Mailbox): Promise<number> => {
@@ -38,24 +39,29 @@ const timed = async (n: number, concurrency: number, one: (i: number) => Promise
   const latencies: number[] = [];
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      const i = next++;
-      const t = performance.now();
-      await one(i);
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        await one(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   return { seconds: (performance.now() - start) / 1000, latencies: latencies.sort((a, b) => a - b) };
 };
 
 /** A call of the mailbox agent API (the dashboard's origin); throws unless it answers `status`. */
 const agent = async (host: LocalHost, key: string, path: string, body: unknown, status: number): Promise<any> => {
   const res = await fetch(`${host.dashboardUrl}/api/mailbox-agent${path}`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== status) throw new Error(`POST /api/mailbox-agent${path} answered ${res.status}, not ${status}: ${text}`);
+  if (res.status !== status)
+    throw new Error(`POST /api/mailbox-agent${path} answered ${res.status}, not ${status}: ${text}`);
   return JSON.parse(text);
 };
 
@@ -63,7 +69,10 @@ const agent = async (host: LocalHost, key: string, path: string, body: unknown, 
  * Runs both figures on a started host (workers running) and prints them; `emailsP50Ms` is the
  * run's `POST /emails` p50 at `concurrency`, which the agent API sends are measured against.
  */
-export const benchMailboxes = async (host: LocalHost, options: { concurrency: number; emailsP50Ms: number }): Promise<void> => {
+export const benchMailboxes = async (
+  host: LocalHost,
+  options: { concurrency: number; emailsP50Ms: number },
+): Promise<void> => {
   const { concurrency, emailsP50Ms } = options;
   const inbound = Number(process.env.BENCH_INBOUND ?? 200);
   const drafts = Number(process.env.BENCH_AGENT ?? 200);
@@ -75,21 +84,51 @@ export const benchMailboxes = async (host: LocalHost, options: { concurrency: nu
   const team = (await getTeam(deps, made.id))!;
   const owner = await createUser(deps, { email: `owner-${Date.now()}@people.example.com`, name: 'Owner' });
   await addMember(deps, team, owner, 'member');
-  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'bench mailboxes', permission: 'full_access' }, byOperator('bench script'));
+  const { secret } = await createApiKey(
+    deps,
+    { teamId: team.id, name: 'bench mailboxes', permission: 'full_access' },
+    byOperator('bench script'),
+  );
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'mailboxes.bench.example.com' });
   if (domain.error) throw new Error(`could not add the mailbox domain: ${domain.error.message}`);
   await resend.domains.verify(domain.data!.id);
   // A cloud host drafts and sends only under a license; a self-hosted one has none to grant.
-  if (deps.config.CLOUD) await grantMailboxLicense(deps, team.id, { seats: 1, storageBytes: 1024 ** 3, recipientAllowance: drafts * 2 });
-  const mailbox = await createMailbox(deps, { teamId: team.id, domainId: domain.data!.id, localPart: 'desk', name: 'Bench Desk', ownerUserId: owner.id });
-  const { secret: mailboxKey } = await createMailboxKey(deps, { teamId: team.id, mailboxId: mailbox.id, actorUserId: owner.id, name: 'bench', send: true });
+  if (deps.config.CLOUD)
+    await grantMailboxLicense(deps, team.id, { seats: 1, storageBytes: 1024 ** 3, recipientAllowance: drafts * 2 });
+  const mailbox = await createMailbox(deps, {
+    teamId: team.id,
+    domainId: domain.data!.id,
+    localPart: 'desk',
+    name: 'Bench Desk',
+    ownerUserId: owner.id,
+  });
+  const { secret: mailboxKey } = await createMailboxKey(deps, {
+    teamId: team.id,
+    mailboxId: mailbox.id,
+    actorUserId: owner.id,
+    name: 'bench',
+    send: true,
+  });
 
   // 8a. Inbound: messages to the mailbox over a few connections to the local MX, which answers
   // 250 only once the copy is stored, so each message's time to that answer is its time to stored.
-  const mx = nodemailer.createTransport({ host: '127.0.0.1', port: host.inbound.port, secure: false, ignoreTLS: true, pool: true, maxConnections: connections, maxMessages: Infinity });
+  const mx = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: host.inbound.port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+  });
   const received = await timed(inbound, connections, async (n) => {
-    await mx.sendMail({ from: `Sender ${n} <sender${n}@outside.example.org>`, to: mailbox.address, subject: `Inbound ${n}`, text: 'Hello, mailbox.' });
+    await mx.sendMail({
+      from: `Sender ${n} <sender${n}@outside.example.org>`,
+      to: mailbox.address,
+      subject: `Inbound ${n}`,
+      text: 'Hello, mailbox.',
+    });
   });
   mx.close();
   const stored = await inboxCount(host, mailbox);
@@ -97,7 +136,20 @@ export const benchMailboxes = async (host: LocalHost, options: { concurrency: nu
   // 8b. The agent API: drafts saved, then sent, at POST /emails's concurrency.
   const ids: string[] = [];
   const saved = await timed(drafts, concurrency, async (n) => {
-    const draft = await agent(host, mailboxKey, '/drafts', { expectedRevision: 0, to: [`reader${n}@example.com`], subject: `Agent ${n}`, text: 'Hello from the mailbox agent.', retainedAttachments: [], uploads: [] }, 200);
+    const draft = await agent(
+      host,
+      mailboxKey,
+      '/drafts',
+      {
+        expectedRevision: 0,
+        to: [`reader${n}@example.com`],
+        subject: `Agent ${n}`,
+        text: 'Hello from the mailbox agent.',
+        retainedAttachments: [],
+        uploads: [],
+      },
+      200,
+    );
     ids[n] = draft.id;
   });
   const emailIds: string[] = [];
@@ -107,11 +159,18 @@ export const benchMailboxes = async (host: LocalHost, options: { concurrency: nu
   });
   // Admission is not delivery: wait for the sends to reach the provider stand-in (none lost).
   const deadline = Date.now() + 5 * 60_000;
-  while (!emailIds.every((id) => host.provider.acceptedAt.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (!emailIds.every((id) => host.provider.acceptedAt.has(id)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   const delivered = emailIds.filter((id) => host.provider.acceptedAt.has(id)).length;
 
   const ms = (x: number) => x.toFixed(1);
-  console.log(`mailbox inbound     ${inbound} messages to one mailbox over ${connections} connections: ${(inbound / received.seconds).toFixed(1)} stored/s; handed over->stored p50 ${ms(pct(received.latencies, 50))} ms, p99 ${ms(pct(received.latencies, 99))} ms; ${stored} of ${inbound} in the inbox`);
-  console.log(`mailbox agent API   ${drafts} drafts, ${concurrency} concurrent: save ${(drafts / saved.seconds).toFixed(1)} req/s, p50 ${ms(pct(saved.latencies, 50))} ms, p99 ${ms(pct(saved.latencies, 99))} ms; send ${(drafts / sent.seconds).toFixed(1)} req/s, p50 ${ms(pct(sent.latencies, 50))} ms, p99 ${ms(pct(sent.latencies, 99))} ms (${emailIds.length} admitted, ${delivered} at the provider)`);
-  console.log(`                    send p50 / POST /emails p50: ${(pct(sent.latencies, 50) / emailsP50Ms).toFixed(2)}x (${ms(emailsP50Ms)} ms)`);
+  console.log(
+    `mailbox inbound     ${inbound} messages to one mailbox over ${connections} connections: ${(inbound / received.seconds).toFixed(1)} stored/s; handed over->stored p50 ${ms(pct(received.latencies, 50))} ms, p99 ${ms(pct(received.latencies, 99))} ms; ${stored} of ${inbound} in the inbox`,
+  );
+  console.log(
+    `mailbox agent API   ${drafts} drafts, ${concurrency} concurrent: save ${(drafts / saved.seconds).toFixed(1)} req/s, p50 ${ms(pct(saved.latencies, 50))} ms, p99 ${ms(pct(saved.latencies, 99))} ms; send ${(drafts / sent.seconds).toFixed(1)} req/s, p50 ${ms(pct(sent.latencies, 50))} ms, p99 ${ms(pct(sent.latencies, 99))} ms (${emailIds.length} admitted, ${delivered} at the provider)`,
+  );
+  console.log(
+    `                    send p50 / POST /emails p50: ${(pct(sent.latencies, 50) / emailsP50Ms).toFixed(2)}x (${ms(emailsP50Ms)} ms)`,
+  );
 };

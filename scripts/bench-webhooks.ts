@@ -9,7 +9,8 @@ import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 import { recordEvent } from '@mailstack/core/domain/events/record-event';
 import type { LocalHost } from '../lib/local/host.ts';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** A receiver answering 200 at once, noting when each event arrived and how long after its record. */
 const receiver = async () => {
@@ -27,18 +28,37 @@ const receiver = async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, latencies, get count() { return count; }, get last() { return last; }, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    latencies,
+    get count() {
+      return count;
+    },
+    get last() {
+      return last;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 };
 
 const run = async (host: LocalHost, endpoints: number, events: number) => {
   const deps = host.deps;
   const team = await createTeam(deps, { name: `Bench webhooks ${endpoints}` });
   const rx = await receiver();
-  for (let i = 0; i < endpoints; i++) await createWebhook(deps, team.id, { endpoint: `${rx.url}/hook/${i}`, events: ['contact.created'] });
+  for (let i = 0; i < endpoints; i++)
+    await createWebhook(deps, team.id, { endpoint: `${rx.url}/hook/${i}`, events: ['contact.created'] });
   const expected = endpoints * events;
   const start = Date.now();
   for (let i = 0; i < events; i += 10) {
-    await Promise.all(Array.from({ length: Math.min(10, events - i) }, (_, k) => recordEvent(deps, team.id, 'contact.created', { id: `c${i + k}`, email: `c${i + k}@example.com` })));
+    await Promise.all(
+      Array.from({ length: Math.min(10, events - i) }, (_, k) =>
+        recordEvent(deps, team.id, 'contact.created', { id: `c${i + k}`, email: `c${i + k}@example.com` }),
+      ),
+    );
   }
   const deadline = Date.now() + 10 * 60_000;
   while (rx.count < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -54,7 +74,13 @@ export const benchWebhooks = async (host: LocalHost): Promise<void> => {
   const fanEvents = Number(process.env.BENCH_WEBHOOK_FAN_EVENTS ?? 5);
   const one = await run(host, 1, oneEvents);
   const many = await run(host, 100, fanEvents);
-  console.log(`webhooks            1 endpoint: ${one.delivered}/${one.expected} events, ${one.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${one.p50} ms, p99 ${one.p99} ms`);
-  console.log(`                    100 endpoints: ${many.delivered}/${many.expected} deliveries (${fanEvents} events each), ${many.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${many.p50} ms, p99 ${many.p99} ms`);
-  console.log(`                    100 endpoints / 1 endpoint throughput: ${(many.perSecond / one.perSecond).toFixed(2)}x`);
+  console.log(
+    `webhooks            1 endpoint: ${one.delivered}/${one.expected} events, ${one.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${one.p50} ms, p99 ${one.p99} ms`,
+  );
+  console.log(
+    `                    100 endpoints: ${many.delivered}/${many.expected} deliveries (${fanEvents} events each), ${many.perSecond.toFixed(1)} delivered/s; record->receipt p50 ${many.p50} ms, p99 ${many.p99} ms`,
+  );
+  console.log(
+    `                    100 endpoints / 1 endpoint throughput: ${(many.perSecond / one.perSecond).toFixed(2)}x`,
+  );
 };

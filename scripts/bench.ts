@@ -48,27 +48,50 @@ const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
 const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 for (const name of ONLY) {
-  if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY names sections from ${SECTIONS.join(', ')}; got \`${name}\``);
+  if (!(SECTIONS as readonly string[]).includes(name))
+    throw new Error(`BENCH_ONLY names sections from ${SECTIONS.join(', ')}; got \`${name}\``);
 }
 const runs = (section: (typeof SECTIONS)[number]) => ONLY.length === 0 || ONLY.includes(section);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
 
 const host = await startLocalHost({
-  port: 0, smtpPort: 0, inboundPort: 0, dashboardPort: 0, memory: true, workers: false,
-  env: { PROVIDER_RATE_PER_SECOND: String(RATE), API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
+  port: 0,
+  smtpPort: 0,
+  inboundPort: 0,
+  dashboardPort: 0,
+  memory: true,
+  workers: false,
+  env: {
+    PROVIDER_RATE_PER_SECOND: String(RATE),
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    TEAM_RATE_LIMIT_PER_MINUTE: '1000000',
+  },
 });
 try {
   const deps = host.deps;
   const team = await createTeam(deps, { name: 'Bench' });
-  const { key, secret } = await createApiKey(deps, { teamId: team.id, name: 'bench', permission: 'full_access' }, byOperator('bench script'));
+  const { key, secret } = await createApiKey(
+    deps,
+    { teamId: team.id, name: 'bench', permission: 'full_access' },
+    byOperator('bench script'),
+  );
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'bench.example.com' });
   await resend.domains.verify(domain.data!.id);
-  const email = (n: number) => ({ from: 'Bench <bench@bench.example.com>', to: `reader${n}@example.com`, subject: `Bench ${n}`, text: 'Hello from the benchmark.' });
+  const email = (n: number) => ({
+    from: 'Bench <bench@bench.example.com>',
+    to: `reader${n}@example.com`,
+    subject: `Bench ${n}`,
+    text: 'Hello from the benchmark.',
+  });
   const ids: string[] = [];
 
   // 1. Single sends through POST /emails.
@@ -76,23 +99,29 @@ try {
   const latencies: number[] = [];
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < SINGLE) {
-      const n = next++;
-      const start = performance.now();
-      const out = await resend.emails.send(email(n));
-      latencies.push(performance.now() - start);
-      if (out.error) throw new Error(`send failed: ${out.error.message}`);
-      ids.push(out.data!.id);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < SINGLE) {
+        const n = next++;
+        const start = performance.now();
+        const out = await resend.emails.send(email(n));
+        latencies.push(performance.now() - start);
+        if (out.error) throw new Error(`send failed: ${out.error.message}`);
+        ids.push(out.data!.id);
+      }
+    }),
+  );
   const singleSeconds = (performance.now() - t0) / 1000;
   const after = snapshot(deps.counters);
   latencies.sort((a, b) => a - b);
   const per = (a: number, b: number, n: number) => ((a - b) / n).toFixed(2);
   console.log('mailstack benchmark (local host, in memory)');
-  console.log(`POST /emails        ${SINGLE} emails, ${CONCURRENCY} concurrent: ${(SINGLE / singleSeconds).toFixed(1)} accepted/s; latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`);
-  console.log(`  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`);
+  console.log(
+    `POST /emails        ${SINGLE} emails, ${CONCURRENCY} concurrent: ${(SINGLE / singleSeconds).toFixed(1)} accepted/s; latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms`,
+  );
+  console.log(
+    `  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`,
+  );
 
   if (runs('sending')) {
     // 2. Batches of 100 through POST /emails/batch.
@@ -108,18 +137,27 @@ try {
     // 2b. The SMTP relay: the same emails as messages, over one pooled session and over ten.
     const relayRun = async (connections: number) => {
       const transport = nodemailer.createTransport({
-        host: '127.0.0.1', port: host.smtp.port, secure: false, requireTLS: true, tls: { ca: [host.smtp.certificate] },
-        auth: { user: 'resend', pass: secret }, pool: true, maxConnections: connections, maxMessages: Infinity,
+        host: '127.0.0.1',
+        port: host.smtp.port,
+        secure: false,
+        requireTLS: true,
+        tls: { ca: [host.smtp.certificate] },
+        auth: { user: 'resend', pass: secret },
+        pool: true,
+        maxConnections: connections,
+        maxMessages: Infinity,
       });
       let sent = 0;
       const start = performance.now();
-      await Promise.all(Array.from({ length: connections }, async () => {
-        while (sent < SMTP_MESSAGES) {
-          const n = sent++;
-          const info = await transport.sendMail(email(20_000 + connections * 1000 + n));
-          ids.push(info.response.split(' ').at(-1)!);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (sent < SMTP_MESSAGES) {
+            const n = sent++;
+            const info = await transport.sendMail(email(20_000 + connections * 1000 + n));
+            ids.push(info.response.split(' ').at(-1)!);
+          }
+        }),
+      );
       const seconds = (performance.now() - start) / 1000;
       transport.close();
       return SMTP_MESSAGES / seconds;
@@ -131,19 +169,31 @@ try {
     // calendar second; then more batches drained with the stand-in holding every sliding second.
     const drain = async (window: RateWindow, produce: () => Promise<number>) => {
       host.provider.window = window;
-      const from = { accepted: host.provider.accepted, throttled: host.provider.throttled, admitted: host.provider.admittedAt.length, late: deps.counters.sendLateMs.length };
+      const from = {
+        accepted: host.provider.accepted,
+        throttled: host.provider.throttled,
+        admitted: host.provider.admittedAt.length,
+        late: deps.counters.sendLateMs.length,
+      };
       const t2 = performance.now();
       host.startWorkers();
       const expected = await produce();
       const deadline = Date.now() + 5 * 60_000;
-      while (host.provider.accepted - from.accepted < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (host.provider.accepted - from.accepted < expected && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       const seconds = (performance.now() - t2) / 1000;
       const times = host.provider.admittedAt.slice(from.admitted);
       const steady = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
       const late = deps.counters.sendLateMs.slice(from.late).sort((a, b) => a - b);
       return {
-        sends: host.provider.accepted - from.accepted, seconds, steady, throttled: host.provider.throttled - from.throttled,
-        calendar: busiestSecond(times, 'calendar'), sliding: busiestSecond(times, 'sliding'), lateP50: pct(late, 50), lateP99: pct(late, 99),
+        sends: host.provider.accepted - from.accepted,
+        seconds,
+        steady,
+        throttled: host.provider.throttled - from.throttled,
+        calendar: busiestSecond(times, 'calendar'),
+        sliding: busiestSecond(times, 'sliding'),
+        lateP50: pct(late, 50),
+        lateP99: pct(late, 99),
       };
     };
     const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
@@ -166,18 +216,25 @@ try {
     }
 
     console.log(`POST /emails/batch  ${BATCHES} x 100: ${((BATCHES * 100) / batchSeconds).toFixed(1)} accepted/s`);
-    console.log(`  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`);
-    console.log(`SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${((SINGLE / singleSeconds) / relayTen).toFixed(2)}x the 10-connection relay`);
+    console.log(
+      `  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`,
+    );
+    console.log(
+      `SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${(SINGLE / singleSeconds / relayTen).toFixed(2)}x the 10-connection relay`,
+    );
     console.log(providerLine('calendar', calendarRun));
     console.log(providerLine('sliding', slidingRun));
-    console.log(`final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`);
+    console.log(
+      `final states        ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')} (of ${ids.length}; none lost: ${(statuses.get('delivered') ?? 0) + (statuses.get('sent') ?? 0) === ids.length})`,
+    );
   }
 
   // The later sections run with the workers on and nothing of the above still queued, as after
   // section 3 (when it is skipped, the first section's emails are sent here first).
   host.startWorkers();
   const drainBy = Date.now() + 5 * 60_000;
-  while (!ids.every((id) => host.provider.acceptedAt.has(id)) && Date.now() < drainBy) await new Promise((r) => setTimeout(r, 100));
+  while (!ids.every((id) => host.provider.acceptedAt.has(id)) && Date.now() < drainBy)
+    await new Promise((r) => setTimeout(r, 100));
 
   // 3b. The pacing alone, apart from how fast this machine runs the whole pipeline: a backlog of
   // PACED sends drained by PACING_SENDERS concurrent senders (the send worker's default
@@ -192,22 +249,33 @@ try {
     const sender = async (): Promise<void> => {
       while (calls.length < PACED) {
         const job = ready.shift();
-        if (!job) { await new Promise((r) => setTimeout(r, 5)); continue; }
+        if (!job) {
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
         let place = job.place;
         if (place === undefined) {
           const slot = await takeSendSlot(deps, region);
           if (slot.at - Date.now() > WAIT_IN_WORKER_MS) {
             booked++;
-            setTimeout(() => ready.push({ place: slot.place }), Math.max(0, Math.ceil((slot.at - Date.now() - WAIT_IN_WORKER_MS) / 1000) * 1000));
+            setTimeout(
+              () => ready.push({ place: slot.place }),
+              Math.max(0, Math.ceil((slot.at - Date.now() - WAIT_IN_WORKER_MS) / 1000) * 1000),
+            );
             continue;
           }
           place = slot.place;
         }
         const hold = await awaitProviderWindow(deps, region, place, WAIT_IN_WORKER_MS);
-        if (hold.kind === 'later') { setTimeout(() => ready.push({ place }), Math.max(0, hold.at - Date.now() - WAIT_IN_WORKER_MS)); continue; }
+        if (hold.kind === 'later') {
+          setTimeout(() => ready.push({ place }), Math.max(0, hold.at - Date.now() - WAIT_IN_WORKER_MS));
+          continue;
+        }
         // As the SES client does: a timer, then the last milliseconds watched, then the call.
         if (hold.at - 2 - Date.now() > 0) await new Promise((r) => setTimeout(r, hold.at - 2 - Date.now()));
-        while (Date.now() < hold.at) { /* the instant */ }
+        while (Date.now() < hold.at) {
+          /* the instant */
+        }
         const now = Date.now();
         calls.push({ at: now, lateMs: now - placeInstant(place, RATE) });
       }
@@ -218,7 +286,9 @@ try {
     const late = calls.map((x) => x.lateMs).sort((a, b) => a - b);
     const calendar = busiestSecond(times, 'calendar');
     const sliding = busiestSecond(times, 'sliding');
-    console.log(`pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s from first to last (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest calendar second ${calendar}, busiest sliding second ${sliding} (${Math.max(calendar, sliding) > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead; calls after their place's instant p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms`);
+    console.log(
+      `pacing              ${PACED} sends queued at once, ${PACING_SENDERS} senders, ${RATE}/s configured: ${pacedRate.toFixed(2)}/s from first to last (${((pacedRate / RATE) * 100).toFixed(1)}% of the rate), busiest calendar second ${calendar}, busiest sliding second ${sliding} (${Math.max(calendar, sliding) > RATE ? 'ABOVE' : 'not above'} the rate); ${booked} booked ahead; calls after their place's instant p50 ${pct(late, 50)} ms / p99 ${pct(late, 99)} ms`,
+    );
   }
 
   // 4. Audience: batch-create contacts 1,000 at a time up to CONTACTS, then page through them all.
@@ -226,9 +296,16 @@ try {
     const batchTimes: number[] = [];
     const contacts0 = snapshot(deps.counters);
     for (let b = 0; b < CONTACTS / 1000; b++) {
-      const items = Array.from({ length: 1000 }, (_, i) => ({ email: `contact${b * 1000 + i}@example.com`, first_name: `C${i}` }));
+      const items = Array.from({ length: 1000 }, (_, i) => ({
+        email: `contact${b * 1000 + i}@example.com`,
+        first_name: `C${i}`,
+      }));
       const start = performance.now();
-      const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+      const res = await fetch(`${host.baseUrl}/contacts/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(items),
+      });
       if (res.status !== 200) throw new Error(`contact batch failed: ${await res.text()}`);
       batchTimes.push(performance.now() - start);
     }
@@ -245,9 +322,14 @@ try {
     }
     const listMs = performance.now() - listStart;
     batchTimes.sort((a, b) => a - b);
-    const perBatch = (k: 'ddbWrites' | 'ddbRequests' | 'queueRequests') => Math.round((contacts1[k] - contacts0[k]) / batchTimes.length);
-    console.log(`contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (goal < 1 s; ${batchTimes.length} batches, ${(batchTimes[Math.floor(batchTimes.length / 2)]! / pct(latencies, 50)).toFixed(1)}x the POST /emails p50); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`);
-    console.log(`  per batch of 1,000: ${perBatch('ddbWrites')} DynamoDB writes in ${perBatch('ddbRequests')} requests, ${perBatch('queueRequests')} queue requests`);
+    const perBatch = (k: 'ddbWrites' | 'ddbRequests' | 'queueRequests') =>
+      Math.round((contacts1[k] - contacts0[k]) / batchTimes.length);
+    console.log(
+      `contacts            batch-create 1,000: median ${(batchTimes[Math.floor(batchTimes.length / 2)]! / 1000).toFixed(2)} s (goal < 1 s; ${batchTimes.length} batches, ${(batchTimes[Math.floor(batchTimes.length / 2)]! / pct(latencies, 50)).toFixed(1)}x the POST /emails p50); list ${listed} in pages of 100: ${(listMs / 1000).toFixed(2)} s`,
+    );
+    console.log(
+      `  per batch of 1,000: ${perBatch('ddbWrites')} DynamoDB writes in ${perBatch('ddbRequests')} requests, ${perBatch('queueRequests')} queue requests`,
+    );
   }
 
   // 5. The sweeper against stored mail that is not due: SCHEDULED emails a week out (accepted
@@ -259,21 +341,43 @@ try {
       const at = snapshot(deps.counters);
       const out = await sweepStuckEmails(later);
       const parked = await releaseParkedEmails(later);
-      return { reads: deps.counters.ddbReads - at.ddbReads, items: deps.counters.ddbItemsRead - at.ddbItemsRead, requeued: out.requeued + parked.released };
+      return {
+        reads: deps.counters.ddbReads - at.ddbReads,
+        items: deps.counters.ddbItemsRead - at.ddbItemsRead,
+        requeued: out.requeued + parked.released,
+      };
     };
     const empty = await sweepRun();
     const sendingDomain = await loadDomain(deps, team.id, domain.data!.id);
     const weekOut = Date.now() + 7 * 86_400_000;
     const noSchedules = { ...deps, scheduler: { schedule: async () => undefined, cancel: async () => undefined } };
     for (let b = 0; b < SCHEDULED / 100; b++) {
-      await acceptEmails(noSchedules, callerOfKey(key, team), Array.from({ length: 100 }, (_, i) => ({
-        from: { name: 'Bench', address: 'bench@bench.example.com', formatted: 'Bench <bench@bench.example.com>' },
-        to: [`later${b * 100 + i}@example.com`], cc: [], bcc: [], replyTo: [], subject: 'Next week', html: null, text: 'Later.',
-        headers: null, tags: [], topicId: null, attachments: [], scheduledAt: weekOut, domain: sendingDomain, held: false,
-      })));
+      await acceptEmails(
+        noSchedules,
+        callerOfKey(key, team),
+        Array.from({ length: 100 }, (_, i) => ({
+          from: { name: 'Bench', address: 'bench@bench.example.com', formatted: 'Bench <bench@bench.example.com>' },
+          to: [`later${b * 100 + i}@example.com`],
+          cc: [],
+          bcc: [],
+          replyTo: [],
+          subject: 'Next week',
+          html: null,
+          text: 'Later.',
+          headers: null,
+          tags: [],
+          topicId: null,
+          attachments: [],
+          scheduledAt: weekOut,
+          domain: sendingDomain,
+          held: false,
+        })),
+      );
     }
     const loaded = await sweepRun();
-    console.log(`sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`);
+    console.log(
+      `sweeper             one run (stuck sweep + parked release): ${empty.reads} DynamoDB reads, ${empty.items} items read with no mail waiting; ${loaded.reads} reads, ${loaded.items} items read with ${SCHEDULED} emails accepted an hour earlier and scheduled a week out (${loaded.requeued} re-queued)`,
+    );
   }
 
   // 6. Webhooks: events to one endpoint and to 100, record to receipt.
@@ -291,12 +395,27 @@ try {
   // the bench's rate, with one transactional probe a second beside it; the same probes idle first.
   if (runs('broadcast')) {
     const planStart = performance.now();
-    const planned = planBroadcast({ audience: PLANNED, providerRate: RATE, now: Date.now(), requestedAt: Date.now(), busyUntil: 0, daily: null });
+    const planned = planBroadcast({
+      audience: PLANNED,
+      providerRate: RATE,
+      now: Date.now(),
+      requestedAt: Date.now(),
+      busyUntil: 0,
+      daily: null,
+    });
     const planMs = performance.now() - planStart;
     const segment = (await resend.segments.create({ name: 'Bench broadcast' })).data!.id;
     for (let b = 0; b < BROADCAST; b += 1000) {
-      const items = Array.from({ length: Math.min(1000, BROADCAST - b) }, (_, i) => ({ email: `listener${b + i}@example.com`, first_name: `L${b + i}`, segments: [{ id: segment }] }));
-      const res = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+      const items = Array.from({ length: Math.min(1000, BROADCAST - b) }, (_, i) => ({
+        email: `listener${b + i}@example.com`,
+        first_name: `L${b + i}`,
+        segments: [{ id: segment }],
+      }));
+      const res = await fetch(`${host.baseUrl}/contacts/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(items),
+      });
       if (res.status !== 200) throw new Error(`broadcast contacts failed: ${await res.text()}`);
     }
     const probeIds = new Set<string>();
@@ -312,9 +431,17 @@ try {
       }
     };
     const idle: number[] = [];
-    for (let n = 0; n < 20; n++) { idle.push(await probe(n)); await new Promise((r) => setTimeout(r, 500)); }
+    for (let n = 0; n < 20; n++) {
+      idle.push(await probe(n));
+      await new Promise((r) => setTimeout(r, 500));
+    }
     const counters0 = snapshot(deps.counters);
-    const made = await resend.broadcasts.create({ segmentId: segment, from: 'Bench <bench@bench.example.com>', subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}' });
+    const made = await resend.broadcasts.create({
+      segmentId: segment,
+      from: 'Bench <bench@bench.example.com>',
+      subject: 'Hello {{{FIRST_NAME|there}}}',
+      text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}',
+    });
     if (made.error) throw new Error(`broadcast create failed: ${made.error.message}`);
     const sentAt = Date.now();
     const answer = (await resend.broadcasts.send(made.data!.id)).data as unknown as { finishes_at: string };
@@ -327,13 +454,23 @@ try {
       const deadline = announced + 10 * 60_000;
       while (!done && Date.now() < deadline) {
         const reached = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).length;
-        if (reached >= BROADCAST && ((await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string }).status === 'sent') done = true;
+        if (
+          reached >= BROADCAST &&
+          ((await resend.broadcasts.get(made.data!.id)).data as unknown as { status: string }).status === 'sent'
+        )
+          done = true;
         else await new Promise((r) => setTimeout(r, 1000));
       }
     })();
-    for (let n = 100; !done; n++) { busy.push(await probe(n)); await new Promise((r) => setTimeout(r, 1000)); }
+    for (let n = 100; !done; n++) {
+      busy.push(await probe(n));
+      await new Promise((r) => setTimeout(r, 1000));
+    }
     await watcher;
-    const broadcastSends = [...host.provider.acceptedAt].filter(([id, at]) => at >= sentAt && !probeIds.has(id)).map(([, at]) => at).sort((a, b) => a - b);
+    const broadcastSends = [...host.provider.acceptedAt]
+      .filter(([id, at]) => at >= sentAt && !probeIds.has(id))
+      .map(([, at]) => at)
+      .sort((a, b) => a - b);
     const first = broadcastSends[0]!;
     const last = broadcastSends.at(-1)!;
     const achievedRate = (broadcastSends.length - 1) / ((last - first) / 1000);
@@ -341,14 +478,26 @@ try {
     const spent = snapshot(deps.counters);
     idle.sort((a, b) => a - b);
     busy.sort((a, b) => a - b);
-    console.log(`broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`);
-    console.log(`broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`);
-    console.log(`  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes (goal <= 4), ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads (goal <= 3), ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (goal <= 1) (fan-out, sending and the provider's events, probes included)`);
-    console.log(`  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`);
+    console.log(
+      `broadcast plan      ${PLANNED.toLocaleString('en')} contacts at ${RATE}/s: planned in ${planMs.toFixed(2)} ms, ${broadcastRate(RATE)}/s for broadcasts, ${planned.days} UTC days, last send in ${((planned.finishesAt - planned.startsAt) / 3_600_000).toFixed(2)} h${planned.warning ? `, warning ${planned.warning.type}` : ''}`,
+    );
+    console.log(
+      `broadcast run       ${broadcastSends.length} of ${BROADCAST} contacts (stand-in at ${RATE}/s, real clock): ${achievedRate.toFixed(2)}/s against the planned ${broadcastRate(RATE)}/s (${((achievedRate / broadcastRate(RATE)) * 100).toFixed(1)}%); last send ${((last - announced) / 1000).toFixed(1)} s from the first finishes_at (${(finishError * 100).toFixed(2)}% of the planned duration)`,
+    );
+    console.log(
+      `  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes (goal <= 4), ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads (goal <= 3), ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (goal <= 1) (fan-out, sending and the provider's events, probes included)`,
+    );
+    console.log(
+      `  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`,
+    );
 
     // 7b. A 100,000-contact broadcast under a simulated clock (real planner, real send line).
     const simRate = Number(process.env.BENCH_SIM_RATE ?? 140);
-    await benchBroadcastSimulated(deps, { contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000), providerRate: simRate, transactional: Math.round(simRate * 0.2) });
+    await benchBroadcastSimulated(deps, {
+      contacts: Number(process.env.BENCH_SIM_CONTACTS ?? 100_000),
+      providerRate: simRate,
+      transactional: Math.round(simRate * 0.2),
+    });
   }
 
   // 8. Mailboxes: inbound mail stored through the local MX, and the agent API's drafts and sends

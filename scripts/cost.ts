@@ -19,18 +19,30 @@ import { TIMERS } from '../functions/workers.ts';
 import { monthlyCost, parsePriceTable, perUnit, type FixedShape, type UnitCounts } from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
 
-const { values: args } = parseArgs({ options: {
-  prices: { type: 'string', default: resolve(import.meta.dirname, 'cost/prices-us-east-1.json') },
-  emails: { type: 'string', default: '40' },
-  recipients: { type: 'string', default: '40' },
-} });
+const { values: args } = parseArgs({
+  options: {
+    prices: { type: 'string', default: resolve(import.meta.dirname, 'cost/prices-us-east-1.json') },
+    emails: { type: 'string', default: '40' },
+    recipients: { type: 'string', default: '40' },
+  },
+});
 const EMAILS = Number(args.emails);
 const RECIPIENTS = Number(args.recipients);
-for (const [name, n] of [['--emails', EMAILS], ['--recipients', RECIPIENTS]] as const) {
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(n)}`);
+for (const [name, n] of [
+  ['--emails', EMAILS],
+  ['--recipients', RECIPIENTS],
+] as const) {
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(n)}`);
 }
 let priceFile: string;
-try { priceFile = readFileSync(args.prices, 'utf8'); } catch (error) { throw new Error(`--prices ${args.prices}: cannot read it (${(error as Error).message}); pass a JSON price table shaped as scripts/cost/prices-us-east-1.json`); }
+try {
+  priceFile = readFileSync(args.prices, 'utf8');
+} catch (error) {
+  throw new Error(
+    `--prices ${args.prices}: cannot read it (${(error as Error).message}); pass a JSON price table shaped as scripts/cost/prices-us-east-1.json`,
+  );
+}
 const prices = parsePriceTable(JSON.parse(priceFile), args.prices);
 const VOLUMES = [100_000, 1_000_000, 10_000_000];
 
@@ -57,23 +69,37 @@ const meter = (() => {
       if (line.includes('"CloudWatchMetrics"')) {
         try {
           const emf = JSON.parse(line);
-          for (const d of emf._aws.CloudWatchMetrics) for (const m of d.Metrics) for (const dims of d.Dimensions) state.metrics.add(`${d.Namespace}/${m.Name}[${dims.map((k: string) => `${k}=${emf[k]}`).join(',')}]`);
-        } catch { /* not an embedded-metric line */ }
+          for (const d of emf._aws.CloudWatchMetrics)
+            for (const m of d.Metrics)
+              for (const dims of d.Dimensions)
+                state.metrics.add(`${d.Namespace}/${m.Name}[${dims.map((k: string) => `${k}=${emf[k]}`).join(',')}]`);
+        } catch {
+          /* not an embedded-metric line */
+        }
       }
     }
     if (state.held.length > 200) state.held.splice(0, state.held.length - 200);
     return true;
   };
-  const through = (write: (...a: any[]) => boolean) => (chunk: unknown, ...rest: any[]): boolean => (state.on ? take(chunk) : write(chunk, ...rest));
+  const through =
+    (write: (...a: any[]) => boolean) =>
+    (chunk: unknown, ...rest: any[]): boolean =>
+      state.on ? take(chunk) : write(chunk, ...rest);
   process.stdout.write = through(original.out) as typeof process.stdout.write;
   process.stderr.write = through(original.err) as typeof process.stderr.write;
   return {
-    start() { state.on = true; },
-    stop() { state.on = false; },
+    start() {
+      state.on = true;
+    },
+    stop() {
+      state.on = false;
+    },
     read: () => ({ bytes: state.bytes, events: state.events }),
     metrics: () => [...state.metrics].sort(),
     /** A progress line to the terminal, metering or not. */
-    say: (line: string) => { original.err(`${line}\n`); },
+    say: (line: string) => {
+      original.err(`${line}\n`);
+    },
     /** The last lines held back (printed when the run fails). */
     held: () => state.held.join('\n'),
   };
@@ -95,19 +121,36 @@ const shape = readStackShape(prices.hoursPerMonth);
 
 // A receiver for the one webhook endpoint: answers 200 at once and counts deliveries.
 let hooks = 0;
-const receiver = createServer((req, res) => { req.resume(); req.on('end', () => { hooks += 1; res.writeHead(200).end('ok'); }); });
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    hooks += 1;
+    res.writeHead(200).end('ok');
+  });
+});
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
 
 meter.start();
 const host = await startLocalHost({
-  port: 0, smtpPort: 0, inboundPort: 0, dashboardPort: 0, memory: true, timers: false,
-  env: { LOG_LEVEL: FUNCTION_LOG_LEVEL, PROVIDER_RATE_PER_SECOND: '50', API_RATE_LIMIT_PER_MINUTE: '1000000', TEAM_RATE_LIMIT_PER_MINUTE: '1000000' },
+  port: 0,
+  smtpPort: 0,
+  inboundPort: 0,
+  dashboardPort: 0,
+  memory: true,
+  timers: false,
+  env: {
+    LOG_LEVEL: FUNCTION_LOG_LEVEL,
+    PROVIDER_RATE_PER_SECOND: '50',
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    TEAM_RATE_LIMIT_PER_MINUTE: '1000000',
+  },
 });
 try {
   const deps = host.deps;
   const counters = deps.counters as unknown as Record<string, number>;
   const snapshot = () => ({ ...counters });
-  const delta = (before: Record<string, number>) => Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+  const delta = (before: Record<string, number>) =>
+    Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v - (before[k] ?? 0)]));
   /** Waits until nothing has been counted for `stillMs` (every worker idle), at most `ms`. */
   const quiet = async (ms = 120_000, stillMs = 2000) => {
     const deadline = Date.now() + ms;
@@ -116,7 +159,10 @@ try {
     while (Date.now() < deadline) {
       await sleep(100);
       const now = JSON.stringify(counters);
-      if (now !== last) { last = now; still = Date.now(); } else if (Date.now() - still >= stillMs) return;
+      if (now !== last) {
+        last = now;
+        still = Date.now();
+      } else if (Date.now() - still >= stillMs) return;
     }
   };
   const until = async (done: () => boolean, what: string, ms = 180_000) => {
@@ -129,30 +175,58 @@ try {
 
   // Write units by command and item kind (key prefixes without ids), for the per-email breakdown.
   const writesByKind = new Map<string, number>();
-  const tags = (k: unknown) => String(k ?? '').split('#').filter((p) => /^[A-Z_]+$/.test(p)).join('#');
+  const tags = (k: unknown) =>
+    String(k ?? '')
+      .split('#')
+      .filter((p) => /^[A-Z_]+$/.test(p))
+      .join('#');
   const kindOf = (key: any) => (key ? `${tags(key.pk)}/${tags(key.sk)}` : '?');
-  deps.db.middlewareStack.add((next, context) => async (a) => {
-    const out = await next(a);
-    const input = a.input as any;
-    const name = String(context.commandName).replace(/Command$/, '');
-    const units = [(out.output as any)?.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
-    if (!/Put|Update|Delete|Write/.test(name) || units === 0) return out;
-    const kinds = name === 'TransactWriteItems'
-      ? input.TransactItems.map((t: any) => kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key)).join(' + ')
-      : name === 'BatchWriteItem' ? Object.values(input.RequestItems).flat().map((r: any) => kindOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key))[0] : kindOf(input.Item ?? input.Key);
-    const label = `${name} ${kinds}`;
-    writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
-    return out;
-  }, { step: 'initialize', name: 'costWritesByKind' });
+  deps.db.middlewareStack.add(
+    (next, context) => async (a) => {
+      const out = await next(a);
+      const input = a.input as any;
+      const name = String(context.commandName).replace(/Command$/, '');
+      const units = [(out.output as any)?.ConsumedCapacity ?? []]
+        .flat()
+        .reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
+      if (!/Put|Update|Delete|Write/.test(name) || units === 0) return out;
+      const kinds =
+        name === 'TransactWriteItems'
+          ? input.TransactItems.map((t: any) =>
+              kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
+            ).join(' + ')
+          : name === 'BatchWriteItem'
+            ? Object.values(input.RequestItems)
+                .flat()
+                .map((r: any) => kindOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key))[0]
+            : kindOf(input.Item ?? input.Key);
+      const label = `${name} ${kinds}`;
+      writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
+      return out;
+    },
+    { step: 'initialize', name: 'costWritesByKind' },
+  );
 
   const team = await createTeam(deps, { name: 'Cost' });
-  const { secret } = await createApiKey(deps, { teamId: team.id, name: 'cost', permission: 'full_access' }, byOperator('cost script'));
+  const { secret } = await createApiKey(
+    deps,
+    { teamId: team.id, name: 'cost', permission: 'full_access' },
+    byOperator('cost script'),
+  );
   const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const domain = await resend.domains.create({ name: 'cost.example.com' });
   await resend.domains.verify(domain.data!.id);
-  const hook = await resend.webhooks.create({ endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['email.delivered'] });
+  const hook = await resend.webhooks.create({
+    endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    events: ['email.delivered'],
+  });
   if (hook.error) throw new Error(`webhook create failed: ${hook.error.message}`);
-  const email = (n: number) => ({ from: 'Cost <cost@cost.example.com>', to: `reader${n}@example.com`, subject: `Cost ${n}`, text: 'Hello from the cost model.' });
+  const email = (n: number) => ({
+    from: 'Cost <cost@cost.example.com>',
+    to: `reader${n}@example.com`,
+    subject: `Cost ${n}`,
+    text: 'Hello from the cost model.',
+  });
 
   /**
    * Sends `n` emails one after another, each through its whole life (its webhook delivery and
@@ -186,21 +260,38 @@ try {
   meter.say(`  a broadcast to ${RECIPIENTS} contacts`);
   // 2. A broadcast to RECIPIENTS contacts (the contacts are made first, apart from it).
   const segment = (await resend.segments.create({ name: 'Cost broadcast' })).data!.id;
-  const items = Array.from({ length: RECIPIENTS }, (_, i) => ({ email: `listener${i}@example.com`, first_name: `L${i}`, segments: [{ id: segment }] }));
-  const made = await fetch(`${host.baseUrl}/contacts/batch`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(items) });
+  const items = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    email: `listener${i}@example.com`,
+    first_name: `L${i}`,
+    segments: [{ id: segment }],
+  }));
+  const made = await fetch(`${host.baseUrl}/contacts/batch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(items),
+  });
   if (made.status !== 200) throw new Error(`contacts batch failed: ${await made.text()}`);
   await quiet();
   const b0 = snapshot();
   const bl0 = meter.read();
   const expected = hooks + RECIPIENTS;
-  const broadcast = await resend.broadcasts.create({ segmentId: segment, from: 'Cost <cost@cost.example.com>', subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}' });
+  const broadcast = await resend.broadcasts.create({
+    segmentId: segment,
+    from: 'Cost <cost@cost.example.com>',
+    subject: 'Hello {{{FIRST_NAME|there}}}',
+    text: 'Hi {{{FIRST_NAME}}}. {{{UNSUBSCRIBE_URL}}}',
+  });
   if (broadcast.error) throw new Error(`broadcast create failed: ${broadcast.error.message}`);
   const sent = await resend.broadcasts.send(broadcast.data!.id);
   if (sent.error) throw new Error(`broadcast send failed: ${sent.error.message}`);
   await until(() => hooks >= expected, `${RECIPIENTS} broadcast webhook deliveries`, 600_000);
   await quiet();
   const bl1 = meter.read();
-  const perRecipient = perUnit(delta(b0), { bytes: bl1.bytes - bl0.bytes, events: bl1.events - bl0.events }, RECIPIENTS);
+  const perRecipient = perUnit(
+    delta(b0),
+    { bytes: bl1.bytes - bl0.bytes, events: bl1.events - bl0.events },
+    RECIPIENTS,
+  );
 
   meter.say('  the timers');
   // 3. The timers, three runs each with the mail above stored (what a run costs when nothing is due).
@@ -208,15 +299,25 @@ try {
   const t0 = snapshot();
   const tl0 = meter.read();
   for (const timer of TIMERS) {
-    const { handler } = await import(resolve(import.meta.dirname, '../functions', `${timer.entry}.ts`)) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
+    const { handler } = (await import(resolve(import.meta.dirname, '../functions', `${timer.entry}.ts`))) as {
+      handler: (e: unknown, c: unknown) => Promise<unknown>;
+    };
     for (let i = 0; i < TIMER_RUNS; i++) {
       const started = performance.now();
-      await handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, lambdaContext(timer.name, 60_000));
+      await handler(
+        { source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
+        lambdaContext(timer.name, 60_000),
+      );
       countInvocation(deps.counters, performance.now() - started);
     }
   }
   const tl1 = meter.read();
-  const timerUnits = perUnit(delta(t0), { bytes: tl1.bytes - tl0.bytes, events: tl1.events - tl0.events }, TIMERS.length * TIMER_RUNS, 0);
+  const timerUnits = perUnit(
+    delta(t0),
+    { bytes: tl1.bytes - tl0.bytes, events: tl1.events - tl0.events },
+    TIMERS.length * TIMER_RUNS,
+    0,
+  );
   meter.stop();
 
   const fixed: FixedShape = {
@@ -234,18 +335,27 @@ try {
 
   const money = (d: number) => (d >= 100 ? `$${d.toFixed(0)}` : d >= 1 ? `$${d.toFixed(2)}` : `$${d.toFixed(4)}`);
   const units = (u: UnitCounts) =>
-    `${u.apiRequests.toFixed(2)} API requests, ${u.lambdaInvocations.toFixed(2)} Lambda invocations (${u.lambdaBilledMs.toFixed(0)} ms billed at ${shape.functionMemoryMb} MB), `
-    + `DynamoDB ${u.ddbWriteUnits.toFixed(2)} write / ${u.ddbReadUnits.toFixed(2)} read units, ${u.sqsRequests.toFixed(2)} SQS requests, ${u.snsNotifications.toFixed(2)} SNS notifications, `
-    + `${u.s3Puts.toFixed(2)} S3 puts / ${u.s3Gets.toFixed(2)} gets, ${Math.round(u.logBytes)} log bytes in ${u.logEvents.toFixed(1)} lines${shape.platformLogLines ? ` (+ Lambda's own ${u.lambdaInvocations.toFixed(1)} x 3 lines)` : ''}`;
-  const oldest = Object.values(prices.prices).map((p) => p.read).sort()[0];
+    `${u.apiRequests.toFixed(2)} API requests, ${u.lambdaInvocations.toFixed(2)} Lambda invocations (${u.lambdaBilledMs.toFixed(0)} ms billed at ${shape.functionMemoryMb} MB), ` +
+    `DynamoDB ${u.ddbWriteUnits.toFixed(2)} write / ${u.ddbReadUnits.toFixed(2)} read units, ${u.sqsRequests.toFixed(2)} SQS requests, ${u.snsNotifications.toFixed(2)} SNS notifications, ` +
+    `${u.s3Puts.toFixed(2)} S3 puts / ${u.s3Gets.toFixed(2)} gets, ${Math.round(u.logBytes)} log bytes in ${u.logEvents.toFixed(1)} lines${shape.platformLogLines ? ` (+ Lambda's own ${u.lambdaInvocations.toFixed(1)} x 3 lines)` : ''}`;
+  const oldest = Object.values(prices.prices)
+    .map((p) => p.read)
+    .sort()[0];
   print();
   print(`mailstack cost model: ${prices.region} list prices (${args.prices}, read ${oldest}), no free tier`);
   print(`per email (${EMAILS}: POST /emails, send worker, Send + Delivery events back, one webhook delivery):`);
   print(`  ${units(perEmail)}`);
-  print(`  DynamoDB write units per email by command and item: ${emailWrites.filter(([, u]) => u / EMAILS >= 0.05).map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`).join('; ')}`);
+  print(
+    `  DynamoDB write units per email by command and item: ${emailWrites
+      .filter(([, u]) => u / EMAILS >= 0.05)
+      .map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`)
+      .join('; ')}`,
+  );
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
-  print(`per timer run (${TIMERS.length} timers, ${Math.round(shape.timerRunsPerMonth).toLocaleString('en')} runs a month): ${units(timerUnits)}`);
+  print(
+    `per timer run (${TIMERS.length} timers, ${Math.round(shape.timerRunsPerMonth).toLocaleString('en')} runs a month): ${units(timerUnits)}`,
+  );
   print(`custom metrics from the functions' embedded-metric lines: ${meter.metrics().join(', ') || 'none'}`);
   print();
   // As deployed by default: relay and tracing off; each opt-in priced apart.
@@ -257,31 +367,106 @@ try {
     traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true }),
     broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing }),
   }));
-  const head = (label: string) => `${label.padEnd(44)}${VOLUMES.map((n) => `${(n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`).padStart(8)}/mo`).join('')}`;
-  const row = (label: string, values: number[]) => `${label.padEnd(44)}${values.map((v) => money(v).padStart(11)).join('')}`;
-  print(`as deployed by default: SMTP relay off, X-Ray tracing ${tracing ? 'on' : 'off'} (mailstack:smtpRelay, mailstack:tracing)`);
+  const head = (label: string) =>
+    `${label.padEnd(44)}${VOLUMES.map((n) => `${(n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`).padStart(8)}/mo`).join('')}`;
+  const row = (label: string, values: number[]) =>
+    `${label.padEnd(44)}${values.map((v) => money(v).padStart(11)).join('')}`;
+  print(
+    `as deployed by default: SMTP relay off, X-Ray tracing ${tracing ? 'on' : 'off'} (mailstack:smtpRelay, mailstack:tracing)`,
+  );
   print(head('dollars a month'));
-  for (const [i, line] of scenarios[0]!.off.variable.entries()) print(row(`  ${line.name}`, scenarios.map((s) => s.off.variable[i]!.dollars)));
-  print(row('  variable total', scenarios.map((s) => s.off.variableTotal)));
+  for (const [i, line] of scenarios[0]!.off.variable.entries())
+    print(
+      row(
+        `  ${line.name}`,
+        scenarios.map((s) => s.off.variable[i]!.dollars),
+      ),
+    );
+  print(
+    row(
+      '  variable total',
+      scenarios.map((s) => s.off.variableTotal),
+    ),
+  );
   print('fixed a month (relay off)');
-  for (const line of scenarios[0]!.off.fixed) print(row(`  ${line.name}`, scenarios.map((s) => s.off.fixed.find((l) => l.name === line.name)!.dollars)));
-  print(row('  fixed total, relay off', scenarios.map((s) => s.off.fixedTotal)));
+  for (const line of scenarios[0]!.off.fixed)
+    print(
+      row(
+        `  ${line.name}`,
+        scenarios.map((s) => s.off.fixed.find((l) => l.name === line.name)!.dollars),
+      ),
+    );
+  print(
+    row(
+      '  fixed total, relay off',
+      scenarios.map((s) => s.off.fixedTotal),
+    ),
+  );
   print('with the SMTP relay on (mailstack:smtpRelay), also');
-  for (const line of scenarios[0]!.on.fixed.filter((l) => !scenarios[0]!.off.fixed.some((o) => o.name === l.name))) print(row(`  ${line.name}`, scenarios.map((s) => s.on.fixed.find((l) => l.name === line.name)!.dollars)));
-  print(row('  fixed total, relay on', scenarios.map((s) => s.on.fixedTotal)));
+  for (const line of scenarios[0]!.on.fixed.filter((l) => !scenarios[0]!.off.fixed.some((o) => o.name === l.name)))
+    print(
+      row(
+        `  ${line.name}`,
+        scenarios.map((s) => s.on.fixed.find((l) => l.name === line.name)!.dollars),
+      ),
+    );
+  print(
+    row(
+      '  fixed total, relay on',
+      scenarios.map((s) => s.on.fixedTotal),
+    ),
+  );
   print();
   print(head('dollars per 1,000 emails'));
-  print(row('  variable (SES $0.10 included)', scenarios.map((s) => s.off.per1000.variable)));
-  print(row('  fixed, amortized, relay off', scenarios.map((s) => s.off.per1000.fixed)));
-  print(row('  all in, relay off', scenarios.map((s) => s.off.per1000.allIn)));
-  print(row('    of which AWS beyond SES', scenarios.map((s) => s.off.per1000.beyondSes)));
-  print(row('  all in, relay on', scenarios.map((s) => s.on.per1000.allIn)));
-  if (!tracing) print(row('  all in, relay off, X-Ray tracing on', scenarios.map((s) => s.traced.per1000.allIn)));
-  print(row('  broadcast recipients, all in, relay off', scenarios.map((s) => s.broadcast.per1000.allIn)));
+  print(
+    row(
+      '  variable (SES $0.10 included)',
+      scenarios.map((s) => s.off.per1000.variable),
+    ),
+  );
+  print(
+    row(
+      '  fixed, amortized, relay off',
+      scenarios.map((s) => s.off.per1000.fixed),
+    ),
+  );
+  print(
+    row(
+      '  all in, relay off',
+      scenarios.map((s) => s.off.per1000.allIn),
+    ),
+  );
+  print(
+    row(
+      '    of which AWS beyond SES',
+      scenarios.map((s) => s.off.per1000.beyondSes),
+    ),
+  );
+  print(
+    row(
+      '  all in, relay on',
+      scenarios.map((s) => s.on.per1000.allIn),
+    ),
+  );
+  if (!tracing)
+    print(
+      row(
+        '  all in, relay off, X-Ray tracing on',
+        scenarios.map((s) => s.traced.per1000.allIn),
+      ),
+    );
+  print(
+    row(
+      '  broadcast recipients, all in, relay off',
+      scenarios.map((s) => s.broadcast.per1000.allIn),
+    ),
+  );
   const at1m = scenarios[1]!.off.per1000;
   const at100k = scenarios[0]!.off.per1000;
   print();
-  print(`goal at 1 M a month, relay off: <= $0.11 all in (<= $0.01 beyond SES): ${money(at1m.allIn)} (${money(at1m.beyondSes)} beyond SES): ${at1m.allIn <= 0.11 ? 'met' : 'NOT met'}`);
+  print(
+    `goal at 1 M a month, relay off: <= $0.11 all in (<= $0.01 beyond SES): ${money(at1m.allIn)} (${money(at1m.beyondSes)} beyond SES): ${at1m.allIn <= 0.11 ? 'met' : 'NOT met'}`,
+  );
   print(`goal at 100 k a month: < $0.40 all in: ${money(at100k.allIn)}: ${at100k.allIn < 0.4 ? 'met' : 'NOT met'}`);
 } catch (error) {
   meter.stop();

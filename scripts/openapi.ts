@@ -6,6 +6,11 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openApiDocument } from '../functions/openapi/document.ts';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'openapi.json' }, server: { type: 'string', default: 'http://127.0.0.1:3000' } } });
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'openapi.json' },
+    server: { type: 'string', default: 'http://127.0.0.1:3000' },
+  },
+});
 writeFileSync(values.out!, `${JSON.stringify(openApiDocument(values.server!), null, 2)}\n`);
 console.log(`wrote ${values.out}`);

@@ -52,13 +52,25 @@ export const sdkMethodNames = (client: Json = new Resend('re_coverage')): string
     seen.add(obj);
     if (prefix) {
       const names = new Set<string>();
-      for (let proto = Object.getPrototypeOf(obj); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-        for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor' && !hidden.has(name) && typeof obj[name] === 'function') names.add(name);
+      for (
+        let proto = Object.getPrototypeOf(obj);
+        proto && proto !== Object.prototype;
+        proto = Object.getPrototypeOf(proto)
+      ) {
+        for (const name of Object.getOwnPropertyNames(proto))
+          if (name !== 'constructor' && !hidden.has(name) && typeof obj[name] === 'function') names.add(name);
       }
       out.push(...[...names].map((n) => `${prefix}${n}`));
     }
     for (const [key, value] of Object.entries(obj)) {
-      if (key !== 'resend' && value && typeof value === 'object' && !(value instanceof Headers) && !Array.isArray(value)) walk(value, `${prefix}${key}.`);
+      if (
+        key !== 'resend' &&
+        value &&
+        typeof value === 'object' &&
+        !(value instanceof Headers) &&
+        !Array.isArray(value)
+      )
+        walk(value, `${prefix}${key}.`);
     }
   };
   walk(client, '');
@@ -67,7 +79,29 @@ export const sdkMethodNames = (client: Json = new Resend('re_coverage')): string
 
 const PLACEHOLDER = 'ph_id';
 const ARGUMENTS: unknown[] = [
-  { id: PLACEHOLDER, email: PLACEHOLDER, name: 'n', from: 'a@example.com', to: 'b@example.com', subject: 's', text: 't', type: 'sent', segmentId: PLACEHOLDER, contactId: PLACEHOLDER, webhookId: PLACEHOLDER, eventId: PLACEHOLDER, emailId: PLACEHOLDER, inboxId: PLACEHOLDER, threadId: PLACEHOLDER, draftId: PLACEHOLDER, labelId: PLACEHOLDER, automationId: PLACEHOLDER, runId: PLACEHOLDER, steps: [], connections: [] },
+  {
+    id: PLACEHOLDER,
+    email: PLACEHOLDER,
+    name: 'n',
+    from: 'a@example.com',
+    to: 'b@example.com',
+    subject: 's',
+    text: 't',
+    type: 'sent',
+    segmentId: PLACEHOLDER,
+    contactId: PLACEHOLDER,
+    webhookId: PLACEHOLDER,
+    eventId: PLACEHOLDER,
+    emailId: PLACEHOLDER,
+    inboxId: PLACEHOLDER,
+    threadId: PLACEHOLDER,
+    draftId: PLACEHOLDER,
+    labelId: PLACEHOLDER,
+    automationId: PLACEHOLDER,
+    runId: PLACEHOLDER,
+    steps: [],
+    connections: [],
+  },
   PLACEHOLDER,
 ];
 
@@ -76,7 +110,11 @@ const ARGUMENTS: unknown[] = [
  * a request; answers the request (`POST /contacts/{id}/segments/{id}`, empty when it sends none)
  * and the SDK's result. `fetchImpl` answers in place of the network when given.
  */
-export const invokeSdkMethod = async (client: Json, method: string, fetchImpl?: typeof fetch): Promise<{ request: string; result: any }> => {
+export const invokeSdkMethod = async (
+  client: Json,
+  method: string,
+  fetchImpl?: typeof fetch,
+): Promise<{ request: string; result: any }> => {
   const path = method.split('.');
   const name = path.pop()!;
   const target = path.reduce((o, k) => o[k], client);
@@ -90,7 +128,11 @@ export const invokeSdkMethod = async (client: Json, method: string, fetchImpl?: 
   }) as typeof fetch;
   try {
     for (const arg of ARGUMENTS) {
-      try { result = await target[name](arg, arg, arg); } catch { /* the SDK refused the stand-in arguments client-side: try the next */ }
+      try {
+        result = await target[name](arg, arg, arg);
+      } catch {
+        /* the SDK refused the stand-in arguments client-side: try the next */
+      }
       if (seen) break;
     }
   } finally {
@@ -98,10 +140,17 @@ export const invokeSdkMethod = async (client: Json, method: string, fetchImpl?: 
   }
   if (!seen) return { request: '', result };
   const [verb, pathname] = seen.split(' ');
-  return { request: `${verb} ${pathname!.split('/').map((s) => (/ph_id|object|^undefined$/.test(decodeURIComponent(s)) ? '{id}' : s)).join('/')}`, result };
+  return {
+    request: `${verb} ${pathname!
+      .split('/')
+      .map((s) => (/ph_id|object|^undefined$/.test(decodeURIComponent(s)) ? '{id}' : s))
+      .join('/')}`,
+    result,
+  };
 };
 
-const stubFetch = (async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+const stubFetch = (async () =>
+  new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
 
 const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
@@ -111,7 +160,12 @@ const ourPaths = (doc: Json, path: string): string[] => {
   return Object.keys(doc.paths)
     .filter((p) => {
       const own = p.split('/');
-      return own.length === segments.length && own.every((s, i) => (s.startsWith('{') ? segments[i] === '{id}' || !UNSERVED_PATH_WORDS.has(segments[i]!) : s === segments[i]));
+      return (
+        own.length === segments.length &&
+        own.every((s, i) =>
+          s.startsWith('{') ? segments[i] === '{id}' || !UNSERVED_PATH_WORDS.has(segments[i]!) : s === segments[i],
+        )
+      );
     })
     .sort((a, b) => (a.match(/\{/g) ?? []).length - (b.match(/\{/g) ?? []).length);
 };
@@ -125,7 +179,7 @@ const ourOperation = (doc: Json, request: string): Json | undefined => {
 
 /** What the hosts answer a request no operation of ours takes: 405 when the path serves other methods, else 404. */
 const unservedName = (doc: Json, request: string): string =>
-  (ourPaths(doc, request.split(' ')[1]!).length > 0 ? 'method_not_allowed' : 'not_found');
+  ourPaths(doc, request.split(' ')[1]!).length > 0 ? 'method_not_allowed' : 'not_found';
 
 /** Classifies every SDK method against our document (built from the code when not given). */
 export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:3000')): Promise<SdkMethod[]> => {
@@ -143,14 +197,34 @@ export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:
       rows.push({ method, request, coverage: 'served', note: '' });
       continue;
     }
-    const difference = REFERENCE_DIFFERENCES.find((d) => d.operations.some((op) => {
-      const [verb, path] = op.split(' ') as [string, string];
-      return `${verb} ${shape(path)}` === `${request.split(' ')[0]} ${shape(request.split(' ')[1]!)}`;
-    }));
+    const difference = REFERENCE_DIFFERENCES.find((d) =>
+      d.operations.some((op) => {
+        const [verb, path] = op.split(' ') as [string, string];
+        return `${verb} ${shape(path)}` === `${request.split(' ')[0]} ${shape(request.split(' ')[1]!)}`;
+      }),
+    );
     if (operation) {
-      const refusals = Object.entries<Json>(operation.responses).flatMap(([status, r]) => (status.startsWith('4') ? r.content?.['application/json']?.schema?.properties?.name?.enum ?? [] : []));
-      const own = refusals.filter((n: string) => !['missing_api_key', 'invalid_api_key', 'restricted_api_key', 'rate_limit_exceeded', 'validation_error', 'invalid_payload', 'payload_too_large'].includes(n));
-      rows.push({ method, request, coverage: 'refused', note: `${own.join(', ')}: ${difference?.summary ?? 'refused on purpose.'}` });
+      const refusals = Object.entries<Json>(operation.responses).flatMap(([status, r]) =>
+        status.startsWith('4') ? (r.content?.['application/json']?.schema?.properties?.name?.enum ?? []) : [],
+      );
+      const own = refusals.filter(
+        (n: string) =>
+          ![
+            'missing_api_key',
+            'invalid_api_key',
+            'restricted_api_key',
+            'rate_limit_exceeded',
+            'validation_error',
+            'invalid_payload',
+            'payload_too_large',
+          ].includes(n),
+      );
+      rows.push({
+        method,
+        request,
+        coverage: 'refused',
+        note: `${own.join(', ')}: ${difference?.summary ?? 'refused on purpose.'}`,
+      });
     } else if (difference?.kind === 'deliberate') {
       rows.push({ method, request, coverage: 'refused', note: `${unservedName(doc, request)}: ${difference.summary}` });
     } else {
@@ -160,7 +234,12 @@ export const sdkCoverage = async (doc: Json = openApiDocument('http://127.0.0.1:
   return rows;
 };
 
-const ICON: Record<Coverage, string> = { served: 'served', refused: 'refused on purpose', 'not yet': 'not yet served', 'client-side': 'client-side' };
+const ICON: Record<Coverage, string> = {
+  served: 'served',
+  refused: 'refused on purpose',
+  'not yet': 'not yet served',
+  'client-side': 'client-side',
+};
 
 /** The coverage table of docs/sdks.md. */
 export const renderCoverage = (rows: readonly SdkMethod[]): string => {
@@ -171,7 +250,10 @@ export const renderCoverage = (rows: readonly SdkMethod[]): string => {
     '',
     '| SDK method | request | status | note |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.method}\` | ${r.request ? `\`${r.request}\`` : ''} | ${ICON[r.coverage]} | ${r.note.replace(/\|/g, '\\|')} |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.method}\` | ${r.request ? `\`${r.request}\`` : ''} | ${ICON[r.coverage]} | ${r.note.replace(/\|/g, '\\|')} |`,
+    ),
     END,
   ];
   return lines.join('\n');
@@ -188,6 +270,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const table = renderCoverage(await sdkCoverage());
   const text = readFileSync(COVERAGE_DOC, 'utf8');
   const current = readmeCoverage(text);
-  writeFileSync(COVERAGE_DOC, current ? text.replace(current, table) : `${text.trimEnd()}\n\n## SDK coverage\n\n${table}\n`);
+  writeFileSync(
+    COVERAGE_DOC,
+    current ? text.replace(current, table) : `${text.trimEnd()}\n\n## SDK coverage\n\n${table}\n`,
+  );
   console.log('docs/sdks.md: SDK coverage table written');
 }

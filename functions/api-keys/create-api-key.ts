@@ -12,6 +12,9 @@ export const handler = apiRoute({
   errors: ['forbidden'],
   body: v.unknown(),
   handler: async () => {
-    throw new ApiError('forbidden', 'API keys are not created through the API: a person creates them with the operator CLI (`npm run admin -- keys create --team <team-id>`) or the dashboard.');
+    throw new ApiError(
+      'forbidden',
+      'API keys are not created through the API: a person creates them with the operator CLI (`npm run admin -- keys create --team <team-id>`) or the dashboard.',
+    );
   },
 });

@@ -7,5 +7,8 @@ export const handler = apiRoute({
   access: 'full',
   response: ObjectRef('broadcast'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'broadcast', id: (await duplicateBroadcast(deps, auth.team.id, params.id)).id }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'broadcast',
+    id: (await duplicateBroadcast(deps, auth.team.id, params.id)).id,
+  }),
 });

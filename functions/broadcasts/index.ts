@@ -12,15 +12,17 @@ import { handler as listBroadcastRecipients } from './list-broadcast-recipients.
 import { handler as listBroadcastClickedLinks } from './list-broadcast-clicked-links.ts';
 
 /** The broadcasts Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('broadcasts', {
-  'create-broadcast': createBroadcast,
-  'list-broadcasts': listBroadcasts,
-  'get-broadcast': getBroadcast,
-  'update-broadcast': updateBroadcast,
-  'delete-broadcast': deleteBroadcast,
-  'send-broadcast': sendBroadcast,
-  'cancel-broadcast': cancelBroadcast,
-  'duplicate-broadcast': duplicateBroadcast,
-  'list-broadcast-recipients': listBroadcastRecipients,
-  'list-broadcast-clicked-links': listBroadcastClickedLinks,
-}));
+export const handler = dispatch(
+  areaRoutes('broadcasts', {
+    'create-broadcast': createBroadcast,
+    'list-broadcasts': listBroadcasts,
+    'get-broadcast': getBroadcast,
+    'update-broadcast': updateBroadcast,
+    'delete-broadcast': deleteBroadcast,
+    'send-broadcast': sendBroadcast,
+    'cancel-broadcast': cancelBroadcast,
+    'duplicate-broadcast': duplicateBroadcast,
+    'list-broadcast-recipients': listBroadcastRecipients,
+    'list-broadcast-clicked-links': listBroadcastClickedLinks,
+  }),
+);

@@ -11,6 +11,9 @@ export const handler = apiRoute({
   handler: async ({ deps, auth, query }) => {
     const { items, hasMore } = await listBroadcasts(deps, auth.team.id, query);
     const now = deps.clock.now();
-    return listOf(items.map((x) => broadcastRow(x.broadcast, x.checkpoint, now)), hasMore);
+    return listOf(
+      items.map((x) => broadcastRow(x.broadcast, x.checkpoint, now)),
+      hasMore,
+    );
   },
 });

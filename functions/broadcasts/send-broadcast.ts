@@ -10,5 +10,8 @@ export const handler = apiRoute({
   errors: ['invalid_parameter', 'team_suspended', 'sending_paused', 'broadcasts_paused', 'broadcast_too_large'],
   params: IdParams,
   body: SendBroadcastRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'broadcast', ...(await sendBroadcast(deps, auth.team, params.id, body?.scheduled_at)) }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'broadcast',
+    ...(await sendBroadcast(deps, auth.team, params.id, body?.scheduled_at)),
+  }),
 });

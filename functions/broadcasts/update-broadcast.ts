@@ -10,5 +10,8 @@ export const handler = apiRoute({
   errors: ['invalid_parameter'],
   params: IdParams,
   body: UpdateBroadcastRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'broadcast', id: (await updateBroadcast(deps, auth.team.id, params.id, body)).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'broadcast',
+    id: (await updateBroadcast(deps, auth.team.id, params.id, body)).id,
+  }),
 });

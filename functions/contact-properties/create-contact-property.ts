@@ -10,5 +10,8 @@ export const handler = apiRoute({
   errors: ['conflict'],
   body: CreateContactPropertyRequest,
   status: 201,
-  handler: async ({ deps, auth, body }) => ({ object: 'contact_property', id: (await createContactProperty(deps, auth.team.id, body)).id }),
+  handler: async ({ deps, auth, body }) => ({
+    object: 'contact_property',
+    id: (await createContactProperty(deps, auth.team.id, body)).id,
+  }),
 });

@@ -7,5 +7,9 @@ export const handler = apiRoute({
   access: 'full',
   response: Deleted('contact_property'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'contact_property', id: (await deleteContactProperty(deps, auth.team.id, params.id)).id, deleted: true }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'contact_property',
+    id: (await deleteContactProperty(deps, auth.team.id, params.id)).id,
+    deleted: true,
+  }),
 });

@@ -8,5 +8,6 @@ export const handler = apiRoute({
   access: 'full',
   response: ContactPropertyObject,
   params: IdParams,
-  handler: async ({ deps, auth, params }) => contactPropertyView(await getContactProperty(deps, auth.team.id, params.id)),
+  handler: async ({ deps, auth, params }) =>
+    contactPropertyView(await getContactProperty(deps, auth.team.id, params.id)),
 });

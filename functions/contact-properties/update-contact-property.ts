@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ObjectRef('contact_property'),
   params: IdParams,
   body: UpdateContactPropertyRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'contact_property', id: (await updateContactProperty(deps, auth.team.id, params.id, body.fallback_value)).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'contact_property',
+    id: (await updateContactProperty(deps, auth.team.id, params.id, body.fallback_value)).id,
+  }),
 });

@@ -12,5 +12,8 @@ export const handler = apiRoute({
   body: BatchCreateContactsRequest,
   query: BatchCreateQuery,
   handler: async ({ deps, auth, body, query, headers }) =>
-    batchCreateContacts(deps, auth.team, body, { upsert: query.on_conflict === 'upsert', mode: batchModeOf(headers['x-batch-validation']) }),
+    batchCreateContacts(deps, auth.team, body, {
+      upsert: query.on_conflict === 'upsert',
+      mode: batchModeOf(headers['x-batch-validation']),
+    }),
 });

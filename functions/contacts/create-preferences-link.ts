@@ -10,6 +10,10 @@ export const handler = apiRoute({
   params: ContactParams,
   handler: async ({ deps, auth, params }) => {
     const contact = await loadContact(deps, auth.team.id, params.id);
-    return { object: 'preferences_link', contact: contact.id, url: await preferencesUrl(deps, { teamId: auth.team.id, contactId: contact.id }) };
+    return {
+      object: 'preferences_link',
+      contact: contact.id,
+      url: await preferencesUrl(deps, { teamId: auth.team.id, contactId: contact.id }),
+    };
   },
 });

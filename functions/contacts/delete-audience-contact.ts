@@ -8,7 +8,10 @@ import { DeletedContact } from '@mailstack/core/schemas/contacts';
 export const handler = apiRoute({
   access: 'full',
   response: DeletedContact,
-  params: v.object({ id: v.pipe(v.string(), v.uuid('must be an audience id.')), contact_id: v.pipe(v.string(), v.minLength(1)) }),
+  params: v.object({
+    id: v.pipe(v.string(), v.uuid('must be an audience id.')),
+    contact_id: v.pipe(v.string(), v.minLength(1)),
+  }),
   handler: async ({ deps, auth, params }) => {
     await getSegment(deps, auth.team.id, params.id);
     const c = await deleteContact(deps, auth.team.id, params.contact_id);

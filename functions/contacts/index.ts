@@ -21,24 +21,26 @@ import { handler as updateAudienceContact } from './update-audience-contact.ts';
 import { handler as deleteAudienceContact } from './delete-audience-contact.ts';
 
 /** The contacts Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('contacts', {
-  'create-contact': createContact,
-  'list-contacts': listContacts,
-  'get-contact': getContact,
-  'update-contact': updateContact,
-  'delete-contact': deleteContact,
-  'batch-create-contacts': batchCreateContacts,
-  'batch-get-contacts': batchGetContacts,
-  'batch-remove-contacts': batchRemoveContacts,
-  'list-contact-segments': listContactSegments,
-  'add-contact-segment': addContactSegment,
-  'remove-contact-segment': removeContactSegment,
-  'list-contact-topics': listContactTopics,
-  'update-contact-topics': updateContactTopics,
-  'create-preferences-link': createPreferencesLink,
-  'create-audience-contact': createAudienceContact,
-  'list-segment-contacts': listSegmentContacts,
-  'get-audience-contact': getAudienceContact,
-  'update-audience-contact': updateAudienceContact,
-  'delete-audience-contact': deleteAudienceContact,
-}));
+export const handler = dispatch(
+  areaRoutes('contacts', {
+    'create-contact': createContact,
+    'list-contacts': listContacts,
+    'get-contact': getContact,
+    'update-contact': updateContact,
+    'delete-contact': deleteContact,
+    'batch-create-contacts': batchCreateContacts,
+    'batch-get-contacts': batchGetContacts,
+    'batch-remove-contacts': batchRemoveContacts,
+    'list-contact-segments': listContactSegments,
+    'add-contact-segment': addContactSegment,
+    'remove-contact-segment': removeContactSegment,
+    'list-contact-topics': listContactTopics,
+    'update-contact-topics': updateContactTopics,
+    'create-preferences-link': createPreferencesLink,
+    'create-audience-contact': createAudienceContact,
+    'list-segment-contacts': listSegmentContacts,
+    'get-audience-contact': getAudienceContact,
+    'update-audience-contact': updateAudienceContact,
+    'delete-audience-contact': deleteAudienceContact,
+  }),
+);

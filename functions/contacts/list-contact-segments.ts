@@ -12,6 +12,9 @@ export const handler = apiRoute({
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
     const { items, hasMore } = pageOf(await segmentsOfContact(deps, auth.team.id, params.id), query);
-    return listOf(items.map((s) => segmentView(s)), hasMore);
+    return listOf(
+      items.map((s) => segmentView(s)),
+      hasMore,
+    );
   },
 });

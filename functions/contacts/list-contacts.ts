@@ -4,7 +4,10 @@ import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { ContactListItem, Include } from '@mailstack/core/schemas/contacts';
 import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
 
-const Query = v.intersect([Pagination, v.object({ include: Include, segment_id: v.optional(v.pipe(v.string(), v.uuid('must be a segment id.'))) })]);
+const Query = v.intersect([
+  Pagination,
+  v.object({ include: Include, segment_id: v.optional(v.pipe(v.string(), v.uuid('must be a segment id.'))) }),
+]);
 
 /** GET /contacts (include=properties,topics; segment_id) */
 export const handler = apiRoute({

@@ -9,7 +9,10 @@ import { ObjectRef } from '@mailstack/core/schemas/common';
 export const handler = apiRoute({
   access: 'full',
   response: ObjectRef('contact'),
-  params: v.object({ id: v.pipe(v.string(), v.uuid('must be an audience id.')), contact_id: v.pipe(v.string(), v.minLength(1)) }),
+  params: v.object({
+    id: v.pipe(v.string(), v.uuid('must be an audience id.')),
+    contact_id: v.pipe(v.string(), v.minLength(1)),
+  }),
   body: UpdateContactRequest,
   handler: async ({ deps, auth, params, body }) => {
     await getSegment(deps, auth.team.id, params.id);

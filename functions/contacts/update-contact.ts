@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ObjectRef('contact'),
   params: ContactParams,
   body: UpdateContactRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'contact', id: (await updateContact(deps, auth.team.id, params.id, body, 'api')).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'contact',
+    id: (await updateContact(deps, auth.team.id, params.id, body, 'api')).id,
+  }),
 });

@@ -6,10 +6,21 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import { normalisePath } from '@mailstack/core/http/unmatched';
-import { csrfMatches, endSession, loadSession, startSession, type Session } from '@mailstack/core/domain/people/sessions';
+import {
+  csrfMatches,
+  endSession,
+  loadSession,
+  startSession,
+  type Session,
+} from '@mailstack/core/domain/people/sessions';
 import { actorIn, createTeamFor, teamsOf, type Actor } from '@mailstack/core/domain/people/memberships';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { emailSignInLink, resetPassword, signInWithLink, signInWithPassword } from '@mailstack/core/domain/people/sign-in';
+import {
+  emailSignInLink,
+  resetPassword,
+  signInWithLink,
+  signInWithPassword,
+} from '@mailstack/core/domain/people/sign-in';
 import { acceptInvitation, peekInvitation } from '@mailstack/core/domain/people/invitations';
 import { MIN_PASSWORD_LENGTH } from '@mailstack/core/domain/people/users';
 import { SCRIPT, STYLE } from './assets.ts';
@@ -23,12 +34,20 @@ const SESSION_COOKIE = 'ms_session';
 const PRE_COOKIE = 'ms_pre';
 
 export type DashboardEnv = {
-  Variables: { deps: Deps; session: Session | undefined; sessionId: string | undefined; form: Record<string, string>; actor: Actor; ctx: PageContext };
+  Variables: {
+    deps: Deps;
+    session: Session | undefined;
+    sessionId: string | undefined;
+    form: Record<string, string>;
+    actor: Actor;
+    ctx: PageContext;
+  };
 };
 export type Ctx = Context<DashboardEnv>;
 
 /** The security headers of every answer: CSP without inline script (fetch to its own origin only, for live progress), no framing, no sniffing. */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; frame-src 'self'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; frame-src 'self'; base-uri 'none'";
 
 /** Options of the dashboard app. */
 export interface DashboardOptions {
@@ -40,7 +59,14 @@ const render = (c: Ctx, page: Html, status = 200) => c.html(page, status as 200)
 
 /** Renders a refusal as a page with its status: the error's name and message (escaped). */
 const errorPage = (c: Ctx, status: number, name: string, message: string) =>
-  render(c, plainPage(status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'That did not work', html`<p class="error" role="alert"><strong>${name}</strong>: ${message}</p><p><a href="/">Back to the dashboard</a></p>`), status);
+  render(
+    c,
+    plainPage(
+      status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'That did not work',
+      html`<p class="error" role="alert"><strong>${name}</strong>: ${message}</p><p><a href="/">Back to the dashboard</a></p>`,
+    ),
+    status,
+  );
 
 /** Builds the dashboard: a server-rendered web app over the core's use cases. */
 export const createDashboard = (options: DashboardOptions) => {
@@ -70,8 +96,12 @@ export const createDashboard = (options: DashboardOptions) => {
   });
   app.notFound((c) => errorPage(c as Ctx, 404, 'not_found', 'There is no page at this address.'));
 
-  app.get('/assets/style.css', (c) => c.body(STYLE, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/app.js', (c) => c.body(SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }));
+  app.get('/assets/style.css', (c) =>
+    c.body(STYLE, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }),
+  );
+  app.get('/assets/app.js', (c) =>
+    c.body(SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' }),
+  );
 
   // The mailbox agent API: Bearer mailbox keys, JSON; no session or CSRF (answers before that middleware).
   app.route('/api/mailbox-agent', mailboxAgentApi() as unknown as Hono<DashboardEnv>);
@@ -83,11 +113,21 @@ export const createDashboard = (options: DashboardOptions) => {
     c.set('session', session);
     c.set('sessionId', session ? id : undefined);
     if (c.req.method === 'POST') {
-      const form = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+      const form = Object.fromEntries(
+        Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'),
+      ) as Record<string, string>;
       c.set('form', form);
       const pre = getCookie(c, PRE_COOKIE);
-      const ok = session ? csrfMatches(session, form._csrf) : typeof form._csrf === 'string' && !!pre && form._csrf === pre && pre.length >= 20;
-      if (!ok) return errorPage(c, 403, 'forbidden', 'The form\'s security token is missing or does not match this session. Reload the page and submit the form again.');
+      const ok = session
+        ? csrfMatches(session, form._csrf)
+        : typeof form._csrf === 'string' && !!pre && form._csrf === pre && pre.length >= 20;
+      if (!ok)
+        return errorPage(
+          c,
+          403,
+          'forbidden',
+          "The form's security token is missing or does not match this session. Reload the page and submit the form again.",
+        );
     }
     return next();
   });
@@ -120,20 +160,28 @@ export const createDashboard = (options: DashboardOptions) => {
   const signInForm = (c: Ctx, error?: string) => {
     const t = preToken(c);
     const next = localPath(c.req.query('next') ?? c.get('form')?.next);
-    return plainPage('Sign in to mailstack', html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+    return plainPage(
+      'Sign in to mailstack',
+      html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the application that sent you here may do.</p>` : ''}
 <form method="post" action="/sign-in">${csrfField(t)}${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <label>Email <input type="email" name="email" autocomplete="username" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button>Sign in</button></form>
 <h2>Or get a link by email</h2>
-<form method="post" action="/sign-in/email">${csrfField(t)}<label>Email <input type="email" name="email" required></label><button class="secondary">Email me a sign-in link</button></form>`, c.req.query('notice'));
+<form method="post" action="/sign-in/email">${csrfField(t)}<label>Email <input type="email" name="email" required></label><button class="secondary">Email me a sign-in link</button></form>`,
+      c.req.query('notice'),
+    );
   };
 
   app.get('/sign-in', (c) => render(c, signInForm(c)));
   app.post('/sign-in', async (c) => {
     const f = c.get('form');
-    const user = await signInWithPassword(c.get('deps'), { email: f.email ?? '', password: f.password ?? '', sourceIp: sourceIp(c) });
+    const user = await signInWithPassword(c.get('deps'), {
+      email: f.email ?? '',
+      password: f.password ?? '',
+      sourceIp: sourceIp(c),
+    });
     if (!user) return render(c, signInForm(c, 'The email or password is wrong.'), 401);
     return signIn(c, user.id, localPath(f.next) ?? '/');
   });
@@ -142,11 +190,25 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
     return c.redirect('/sign-in?notice=link-sent', 303);
   });
   // The link shows a button: mail scanners that fetch links do not use it up.
-  app.get('/sign-in/link/:token', (c) => render(c, plainPage('Sign in to mailstack', html`<p>Continue to sign in. The link works once.</p>
-<form method="post" action="/sign-in/link/${c.req.param('token')}">${csrfField(preToken(c))}<button>Continue</button></form>`)));
+  app.get('/sign-in/link/:token', (c) =>
+    render(
+      c,
+      plainPage(
+        'Sign in to mailstack',
+        html`<p>Continue to sign in. The link works once.</p>
+<form method="post" action="/sign-in/link/${c.req.param('token')}">${csrfField(preToken(c))}<button>Continue</button></form>`,
+      ),
+    ),
+  );
   app.post('/sign-in/link/:token', async (c) => {
     const user = await signInWithLink(c.get('deps'), c.req.param('token'));
-    if (!user) return errorPage(c, 404, 'not_found', 'This sign-in link is unknown, used or expired. Ask for a new one on the sign-in page.');
+    if (!user)
+      return errorPage(
+        c,
+        404,
+        'not_found',
+        'This sign-in link is unknown, used or expired. Ask for a new one on the sign-in page.',
+      );
     return signIn(c, user.id);
   });
   app.post('/sign-out', async (c) => {
@@ -155,37 +217,76 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
     return c.redirect('/sign-in?notice=signed-out', 303);
   });
 
-  const passwordForm = (c: Ctx, error?: string) => plainPage('Choose a new password', html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  const passwordForm = (c: Ctx, error?: string) =>
+    plainPage(
+      'Choose a new password',
+      html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post" action="/password/${c.req.param('token')}">${csrfField(preToken(c))}
-<label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label><button>Save password</button></form>`);
+<label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label><button>Save password</button></form>`,
+    );
   app.get('/password/:token', (c) => render(c, passwordForm(c)));
   app.post('/password/:token', async (c) => {
     const user = await resetPassword(c.get('deps'), c.req.param('token'), c.get('form').password ?? '');
-    if (!user) return errorPage(c, 404, 'not_found', 'This password link is unknown, used or expired. Ask for a new one on the sign-in page.');
+    if (!user)
+      return errorPage(
+        c,
+        404,
+        'not_found',
+        'This password link is unknown, used or expired. Ask for a new one on the sign-in page.',
+      );
     return signIn(c, user.id);
   });
 
   app.get('/invitations/:token', async (c) => {
     const peek = await peekInvitation(c.get('deps'), c.req.param('token'));
-    if (!peek) return errorPage(c, 404, 'not_found', 'This invitation is unknown, used, withdrawn or expired. Ask the team for a new one.');
-    return render(c, plainPage(`Join ${peek.teamName}`, html`<p>You are invited to the team <strong>${peek.teamName}</strong> as <strong>${peek.invitation.role}</strong> (invited by ${peek.invitation.invitedBy}).</p>
+    if (!peek)
+      return errorPage(
+        c,
+        404,
+        'not_found',
+        'This invitation is unknown, used, withdrawn or expired. Ask the team for a new one.',
+      );
+    return render(
+      c,
+      plainPage(
+        `Join ${peek.teamName}`,
+        html`<p>You are invited to the team <strong>${peek.teamName}</strong> as <strong>${peek.invitation.role}</strong> (invited by ${peek.invitation.invitedBy}).</p>
 <form method="post" action="/invitations/${c.req.param('token')}">${csrfField(preToken(c))}
 <p>Account: <strong>${peek.invitation.email}</strong></p>
-${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="name"></label>
-<label>Choose a password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>`}
-<button>${peek.hasAccount ? 'Join the team' : 'Create account and join'}</button></form>`));
+${
+  peek.hasAccount
+    ? ''
+    : html`<label>Your name <input name="name" autocomplete="name"></label>
+<label>Choose a password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>`
+}
+<button>${peek.hasAccount ? 'Join the team' : 'Create account and join'}</button></form>`,
+      ),
+    );
   });
   app.post('/invitations/:token', async (c) => {
     const f = c.get('form');
-    const done = await acceptInvitation(c.get('deps'), c.req.param('token'), { name: f.name ?? '', password: f.password ?? '' });
-    if (!done) return errorPage(c, 404, 'not_found', 'This invitation is unknown, used, withdrawn or expired. Ask the team for a new one.');
+    const done = await acceptInvitation(c.get('deps'), c.req.param('token'), {
+      name: f.name ?? '',
+      password: f.password ?? '',
+    });
+    if (!done)
+      return errorPage(
+        c,
+        404,
+        'not_found',
+        'This invitation is unknown, used, withdrawn or expired. Ask the team for a new one.',
+      );
     return signIn(c, done.user.id, `/t/${done.teamId}/`);
   });
 
   // Everything below needs a signed-in person.
   // A page asked for while signed out is where sign-in returns to (the consent screen of an MCP client, say).
   app.use('*', async (c, next) => {
-    if (!c.get('session')) return c.redirect(c.req.method === 'GET' && c.req.path !== '/' ? `/sign-in?next=${encodeURIComponent(c.req.path)}` : '/sign-in', 303);
+    if (!c.get('session'))
+      return c.redirect(
+        c.req.method === 'GET' && c.req.path !== '/' ? `/sign-in?next=${encodeURIComponent(c.req.path)}` : '/sign-in',
+        303,
+      );
     return next();
   });
 
@@ -193,11 +294,19 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
     const s = c.get('session')!;
     const teams = await teamsOf(c.get('deps'), s.user.id);
     if (teams[0]) return c.redirect(`/t/${teams[0].teamId}/`, 303);
-    return render(c, plainPage('Create a team', html`<p>You are not in a team yet. Create one, or ask a team for an invitation.</p>
-<form method="post" action="/teams">${csrfField(s.csrf)}<label>Team name <input name="name" required></label><button>Create team</button></form>`));
+    return render(
+      c,
+      plainPage(
+        'Create a team',
+        html`<p>You are not in a team yet. Create one, or ask a team for an invitation.</p>
+<form method="post" action="/teams">${csrfField(s.csrf)}<label>Team name <input name="name" required></label><button>Create team</button></form>`,
+      ),
+    );
   });
   registerConsent(app, CSP);
-  app.get('/switch', (c) => c.redirect(/^\/t\/[0-9a-f-]{36}\/$/.test(c.req.query('team') ?? '') ? c.req.query('team')! : '/', 303));
+  app.get('/switch', (c) =>
+    c.redirect(/^\/t\/[0-9a-f-]{36}\/$/.test(c.req.query('team') ?? '') ? c.req.query('team')! : '/', 303),
+  );
   app.post('/teams', async (c) => {
     const team = await createTeamFor(c.get('deps'), c.get('session')!.user, c.get('form').name ?? '');
     return c.redirect(`/t/${team.id}/`, 303);
@@ -208,9 +317,15 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
     const deps = c.get('deps');
     const s = c.get('session')!;
     const teamId = c.req.param('team') ?? '';
-    const actor = await actorIn(deps, s.user, /^[0-9a-f-]{36}$/.test(teamId) ? teamId : '00000000-0000-0000-0000-000000000000');
+    const actor = await actorIn(
+      deps,
+      s.user,
+      /^[0-9a-f-]{36}$/.test(teamId) ? teamId : '00000000-0000-0000-0000-000000000000',
+    );
     const memberships = await teamsOf(deps, s.user.id);
-    const teams = (await Promise.all(memberships.map((m) => getTeam(deps, m.teamId)))).filter((t) => t !== undefined).map((t) => ({ id: t!.id, name: t!.name }));
+    const teams = (await Promise.all(memberships.map((m) => getTeam(deps, m.teamId))))
+      .filter((t) => t !== undefined)
+      .map((t) => ({ id: t!.id, name: t!.name }));
     c.set('actor', actor);
     const path = c.req.path.split('/')[3] ?? '';
     c.set('ctx', { actor, csrf: s.csrf, teams, section: path });
@@ -222,10 +337,15 @@ ${peek.hasAccount ? '' : html`<label>Your name <input name="name" autocomplete="
 
 /** A path of this dashboard to return to after sign-in; anything else (another origin, `//host`) gives undefined. */
 const localPath = (value: string | undefined): string | undefined =>
-  (value && /^\/(?![/\\])[A-Za-z0-9/_.~-]{0,300}$/.test(value) ? value : undefined);
+  value && /^\/(?![/\\])[A-Za-z0-9/_.~-]{0,300}$/.test(value) ? value : undefined;
 
 /** The client address (API Gateway's source IP on AWS; the socket's locally). */
 export const sourceIp = (c: { env: unknown; req: { header: (name: string) => string | undefined } }): string => {
   const env = c.env as any;
-  return env?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress ?? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? 'unknown';
+  return (
+    env?.requestContext?.http?.sourceIp ??
+    env?.incoming?.socket?.remoteAddress ??
+    c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ??
+    'unknown'
+  );
 };

@@ -33,7 +33,9 @@ const drainRest = async (c: Context): Promise<void> => {
   try {
     for (;;) {
       let idle: NodeJS.Timeout | undefined;
-      const paused = new Promise<'paused'>((r) => { idle = setTimeout(() => r('paused'), TOO_LARGE_UPLOAD_IDLE_MS); });
+      const paused = new Promise<'paused'>((r) => {
+        idle = setTimeout(() => r('paused'), TOO_LARGE_UPLOAD_IDLE_MS);
+      });
       const next = await Promise.race([reader.read(), paused]).finally(() => clearTimeout(idle));
       if (next === 'paused' || next.done) return;
       seen += next.value.byteLength;
@@ -56,13 +58,16 @@ export const mailboxAgentApi = () => {
   const api = new Hono<AgentEnv>();
   api.onError((error, c) => {
     if (isMailboxAgentError(error)) return refuse(c, error);
-    (c.get('deps') as Deps | undefined)?.logger.error('mailbox agent API failed', { error: String((error as Error)?.stack ?? error) });
+    (c.get('deps') as Deps | undefined)?.logger.error('mailbox agent API failed', {
+      error: String((error as Error)?.stack ?? error),
+    });
     const failed = internalErrorResponse();
     return c.body(failed.body ?? '', 500, failed.headers as Record<string, string>);
   });
 
   api.use('*', async (c, next) => {
-    if (c.get('deps').config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
+    if (c.get('deps').config.MAILBOX_AGENT_DISABLED)
+      throw new MailboxAgentError('not_found', 'The mailbox agent API is turned off on this instance.');
     return next();
   });
   // The description needs no key, so a client generator can read it.
@@ -75,16 +80,25 @@ export const mailboxAgentApi = () => {
     c.set('who', keyActor(caller.key, 'api'));
     return next();
   });
-  api.use('*', bodyLimit({
-    maxSize: MAILBOX_MAX_REQUEST_BYTES,
-    // The connection closes after the answer, so a client does not send its next request down a
-    // socket the server is about to drop (as the API's 413 does).
-    onError: async (c) => {
-      await drainRest(c);
-      c.header('Connection', 'close');
-      return refuse(c, new MailboxAgentError('payload_too_large', `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`));
-    },
-  }));
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: MAILBOX_MAX_REQUEST_BYTES,
+      // The connection closes after the answer, so a client does not send its next request down a
+      // socket the server is about to drop (as the API's 413 does).
+      onError: async (c) => {
+        await drainRest(c);
+        c.header('Connection', 'close');
+        return refuse(
+          c,
+          new MailboxAgentError(
+            'payload_too_large',
+            `The request body is larger than ${MAILBOX_MAX_REQUEST_BYTES} bytes; a draft holds at most 10 attachments of 256 KiB each.`,
+          ),
+        );
+      },
+    }),
+  );
 
   const json = async (c: Context): Promise<unknown> => {
     try {
@@ -97,7 +111,8 @@ export const mailboxAgentApi = () => {
   api.get('/items', async (c) => {
     const id = c.req.query('id');
     const folder = c.req.query('folder');
-    if (id !== undefined && folder !== undefined) throw badRequest('Give either `folder` (to list) or `id` (to read one item), not both.');
+    if (id !== undefined && folder !== undefined)
+      throw badRequest('Give either `folder` (to list) or `id` (to read one item), not both.');
     if (id !== undefined) return c.json(await readAgentItem(c.get('deps'), c.get('caller'), c.get('who'), id));
     return c.json(await listAgentItems(c.get('deps'), c.get('caller'), c.get('who'), folder));
   });
@@ -114,6 +129,14 @@ export const mailboxAgentApi = () => {
     return c.json(sent, sent.duplicate ? 200 : 202);
   });
 
-  api.all('*', (c) => refuse(c, new MailboxAgentError('not_found', `The mailbox agent API has no ${c.req.method} ${new URL(c.req.url).pathname}: it serves GET /api/mailbox-agent/items, POST /api/mailbox-agent/drafts, POST /api/mailbox-agent/send and GET /api/mailbox-agent/openapi.json.`)));
+  api.all('*', (c) =>
+    refuse(
+      c,
+      new MailboxAgentError(
+        'not_found',
+        `The mailbox agent API has no ${c.req.method} ${new URL(c.req.url).pathname}: it serves GET /api/mailbox-agent/items, POST /api/mailbox-agent/drafts, POST /api/mailbox-agent/send and GET /api/mailbox-agent/openapi.json.`,
+      ),
+    ),
+  );
   return api;
 };

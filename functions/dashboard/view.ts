@@ -9,8 +9,21 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** The sections of a team, in the navigation's order. */
 const SECTIONS = [
-  ['', 'Overview'], ['emails', 'Emails'], ['broadcasts', 'Broadcasts'], ['templates', 'Templates'], ['contacts', 'Contacts'], ['segments', 'Segments'], ['topics', 'Topics'],
-  ['properties', 'Contact properties'], ['suppressions', 'Suppressions'], ['domains', 'Domains'], ['mailboxes', 'Mailboxes'], ['api-keys', 'API keys'], ['webhooks', 'Webhooks'], ['connections', 'MCP connections'], ['settings', 'Team settings'],
+  ['', 'Overview'],
+  ['emails', 'Emails'],
+  ['broadcasts', 'Broadcasts'],
+  ['templates', 'Templates'],
+  ['contacts', 'Contacts'],
+  ['segments', 'Segments'],
+  ['topics', 'Topics'],
+  ['properties', 'Contact properties'],
+  ['suppressions', 'Suppressions'],
+  ['domains', 'Domains'],
+  ['mailboxes', 'Mailboxes'],
+  ['api-keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
+  ['connections', 'MCP connections'],
+  ['settings', 'Team settings'],
 ] as const;
 
 /** What every page of a signed-in person knows. */
@@ -42,7 +55,10 @@ export const table = (caption: string, heads: readonly string[], rows: readonly 
     : html`<div class="table-wrap"><table><caption class="skip">${caption}</caption><thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 
 /** A short date and time (UTC). */
-export const when = (iso: string | null | undefined) => (iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : html`<span class="muted">never</span>`);
+export const when = (iso: string | null | undefined) =>
+  iso
+    ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+    : html`<span class="muted">never</span>`;
 
 /** How far an instant is from now, in words ("in 3 h 20 min", "5 min ago"). */
 const relative = (at: number, now: number): string => {
@@ -50,7 +66,12 @@ const relative = (at: number, now: number): string => {
   const abs = Math.abs(ms);
   if (abs < 60_000) return ms >= 0 ? 'in less than a minute' : 'less than a minute ago';
   const minutes = Math.round(abs / 60_000);
-  const parts = minutes < 60 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}` : `${Math.floor(minutes / 1440)} days${Math.floor((minutes % 1440) / 60) ? ` ${Math.floor((minutes % 1440) / 60)} h` : ''}`;
+  const parts =
+    minutes < 60
+      ? `${minutes} min`
+      : minutes < 48 * 60
+        ? `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
+        : `${Math.floor(minutes / 1440)} days${Math.floor((minutes % 1440) / 60) ? ` ${Math.floor((minutes % 1440) / 60)} h` : ''}`;
   return ms >= 0 ? `in ${parts}` : `${parts} ago`;
 };
 
@@ -59,14 +80,19 @@ const relative = (at: number, now: number): string => {
  * their zone), followed by how far it is from now.
  */
 export const whenRelative = (iso: string | null | undefined, now: number) =>
-  iso ? html`<time datetime="${iso}" data-local>${iso.slice(0, 16).replace('T', ' ')} UTC</time> <span class="muted">(${relative(Date.parse(iso), now)})</span>` : html`<span class="muted">not set</span>`;
+  iso
+    ? html`<time datetime="${iso}" data-local>${iso.slice(0, 16).replace('T', ' ')} UTC</time> <span class="muted">(${relative(Date.parse(iso), now)})</span>`
+    : html`<span class="muted">not set</span>`;
 
 /**
  * Answers HTML written by a customer (an email body, a template preview) for a sandboxed frame
  * only: the CSP makes it a sandboxed, opaque origin where no script runs and nothing loads.
  */
 export const sandboxedHtml = (c: Ctx, body: string) => {
-  c.header('Content-Security-Policy', "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'");
+  c.header(
+    'Content-Security-Policy',
+    "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  );
   c.header('X-Frame-Options', 'SAMEORIGIN');
   return c.html(body);
 };
@@ -75,39 +101,66 @@ export const sandboxedHtml = (c: Ctx, body: string) => {
  * A labelled form field: the label names the control by `for` (not by wrapping it, so the name
  * stays the label's words and never takes in the control's value).
  */
-export const field = (id: string, label: string, control: Html) => html`<div class="field"><label for="${id}">${label}</label>${control}</div>`;
+export const field = (id: string, label: string, control: Html) =>
+  html`<div class="field"><label for="${id}">${label}</label>${control}</div>`;
 
 /** The alert a refused form shows above itself. */
-export const formError = (message: string | undefined) => (message ? html`<p class="error" role="alert">${message}</p>` : '');
+export const formError = (message: string | undefined) =>
+  message ? html`<p class="error" role="alert">${message}</p>` : '';
 
 /**
  * Runs a form's action; when the core refuses the input (a 4xx other than 403 forbidden and 404
  * not found, which keep their own page), answers the form again with the values typed, the error
  * above it, and the refusal's status.
  */
-export const orFormAgain = async (c: Ctx, act: () => Promise<Response>, again: (error: string) => Html | Promise<Html>): Promise<Response> => {
+export const orFormAgain = async (
+  c: Ctx,
+  act: () => Promise<Response>,
+  again: (error: string) => Html | Promise<Html>,
+): Promise<Response> => {
   try {
     return await act();
   } catch (error) {
-    if (!isApiError(error) || error.statusCode < 400 || error.statusCode >= 500 || error.statusCode === 403 || error.statusCode === 404) throw error;
+    if (
+      !isApiError(error) ||
+      error.statusCode < 400 ||
+      error.statusCode >= 500 ||
+      error.statusCode === 403 ||
+      error.statusCode === 404
+    )
+      throw error;
     return c.html(await again(`${error.name}: ${error.message}`), error.statusCode as 400);
   }
 };
 
 /** Fixed notices after a redirect (a code in the URL, never text from it). */
 const NOTICES: Readonly<Record<string, string>> = {
-  created: 'Created.', deleted: 'Deleted.', saved: 'Saved.', revoked: 'Key revoked: requests with it now answer 401.', invited: 'Invitation sent.',
-  verified: 'Verification started.', removed: 'Removed.', 'link-sent': 'If the address has an account, a sign-in link is on its way.',
-  'signed-out': 'You are signed out.', 'password-set': 'Password saved.',
-  published: 'Published.', duplicated: 'Copied: this is the copy.',
-  sent: 'Sending started.', scheduled: 'Scheduled.', paced: 'Sending started. The audience is more than can go out today, so it is paced over several days: see Pacing below.',
-  queued: 'Sending is queued: other broadcasts hold this region\'s broadcast capacity until they finish; see Pacing below.',
+  created: 'Created.',
+  deleted: 'Deleted.',
+  saved: 'Saved.',
+  revoked: 'Key revoked: requests with it now answer 401.',
+  invited: 'Invitation sent.',
+  verified: 'Verification started.',
+  removed: 'Removed.',
+  'link-sent': 'If the address has an account, a sign-in link is on its way.',
+  'signed-out': 'You are signed out.',
+  'password-set': 'Password saved.',
+  published: 'Published.',
+  duplicated: 'Copied: this is the copy.',
+  sent: 'Sending started.',
+  scheduled: 'Scheduled.',
+  paced:
+    'Sending started. The audience is more than can go out today, so it is paced over several days: see Pacing below.',
+  queued:
+    "Sending is queued: other broadcasts hold this region's broadcast capacity until they finish; see Pacing below.",
   canceled: 'Canceled: nothing more is sent.',
   'key-revoked': 'Mailbox key revoked: requests with it are now refused (403).',
-  'draft-approved': 'Draft approved: it is admitted to the outbox and goes out from the mailbox\'s address.',
+  'draft-approved': "Draft approved: it is admitted to the outbox and goes out from the mailbox's address.",
   'draft-rejected': 'Draft rejected: it stays a draft; the agent may edit it and ask again.',
-  'connection-revoked': 'Connection revoked: the client\'s next call is refused.',
-  enabled: 'Endpoint re-enabled: new events are delivered to it again.', disabled: 'Endpoint disabled.', replayed: 'Event queued to be sent again (same webhook-id).',
+  'connection-revoked': "Connection revoked: the client's next call is refused.",
+  enabled: 'Endpoint re-enabled: new events are delivered to it again.',
+  disabled: 'Endpoint disabled.',
+  replayed: 'Event queued to be sent again (same webhook-id).',
 };
 
 const head = (title: string) => html`<!doctype html>
@@ -129,4 +182,5 @@ export const teamPage = (ctx: PageContext, title: string, content: Html, notice?
 };
 
 /** A page outside a team (sign-in, invitations, errors). */
-export const plainPage = (title: string, content: Html, notice?: string) => html`${head(title)}<body><main id="main" class="auth"><h1>${title}</h1>${notice && NOTICES[notice] ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : ''}${content}</main></body></html>`;
+export const plainPage = (title: string, content: Html, notice?: string) =>
+  html`${head(title)}<body><main id="main" class="auth"><h1>${title}</h1>${notice && NOTICES[notice] ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : ''}${content}</main></body></html>`;

@@ -8,11 +8,13 @@ import { handler as deleteDomain } from './delete-domain.ts';
 import { handler as verifyDomain } from './verify-domain.ts';
 
 /** The domains Lambda: every /domains route. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('domains', {
-  'create-domain': createDomain,
-  'list-domains': listDomains,
-  'get-domain': getDomain,
-  'update-domain': updateDomain,
-  'delete-domain': deleteDomain,
-  'verify-domain': verifyDomain,
-}));
+export const handler = dispatch(
+  areaRoutes('domains', {
+    'create-domain': createDomain,
+    'list-domains': listDomains,
+    'get-domain': getDomain,
+    'update-domain': updateDomain,
+    'delete-domain': deleteDomain,
+    'verify-domain': verifyDomain,
+  }),
+);

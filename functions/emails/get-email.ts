@@ -11,5 +11,6 @@ export const handler = apiRoute({
   response: EmailObject,
   params: IdParams,
   // Large bodies are read back from the content store.
-  handler: async ({ deps, auth, params }) => emailView(await withBodies(deps, await getEmail(deps, auth.team.id, params.id))),
+  handler: async ({ deps, auth, params }) =>
+    emailView(await withBodies(deps, await getEmail(deps, auth.team.id, params.id))),
 });

@@ -9,12 +9,14 @@ import { handler as cancelEmail } from './cancel-email.ts';
 import { handler as deleteEmail } from './delete-email.ts';
 
 /** The emails Lambda: every /emails route. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('emails', {
-  'send-email': sendEmail,
-  'send-batch': sendBatch,
-  'list-emails': listEmails,
-  'get-email': getEmail,
-  'update-email': updateEmail,
-  'cancel-email': cancelEmail,
-  'delete-email': deleteEmail,
-}));
+export const handler = dispatch(
+  areaRoutes('emails', {
+    'send-email': sendEmail,
+    'send-batch': sendBatch,
+    'list-emails': listEmails,
+    'get-email': getEmail,
+    'update-email': updateEmail,
+    'cancel-email': cancelEmail,
+    'delete-email': deleteEmail,
+  }),
+);

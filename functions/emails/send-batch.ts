@@ -14,5 +14,6 @@ export const handler = apiRoute({
   body: SendBatchRequest,
   rateCount: 'beside',
   middlewares: [idempotency(getDeps)],
-  handler: async ({ deps, auth, body, headers }) => sendBatch(deps, auth, body, batchModeOf(headers['x-batch-validation'])),
+  handler: async ({ deps, auth, body, headers }) =>
+    sendBatch(deps, auth, body, batchModeOf(headers['x-batch-validation'])),
 });

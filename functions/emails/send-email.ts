@@ -8,7 +8,14 @@ import { sendEmail } from '@mailstack/core/domain/emails/send-emails';
 export const handler = apiRoute({
   access: 'sending',
   response: SentEmail,
-  errors: ['restricted_api_key', 'team_suspended', 'sending_paused', 'all_recipients_suppressed', 'daily_quota_exceeded', 'monthly_quota_exceeded'],
+  errors: [
+    'restricted_api_key',
+    'team_suspended',
+    'sending_paused',
+    'all_recipients_suppressed',
+    'daily_quota_exceeded',
+    'monthly_quota_exceeded',
+  ],
   body: SendEmailRequest,
   rateCount: 'beside',
   middlewares: [idempotency(getDeps)],

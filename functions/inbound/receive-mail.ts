@@ -17,7 +17,10 @@ export const handler = async (event: SESEvent): Promise<{ stored: number; droppe
     const { mail, receipt } = record.ses;
     const key = `${INBOUND_RAW_PREFIX}${mail.messageId}`;
     const raw = await deps.content.get(key);
-    if (!raw) throw new Error(`inbound message ${mail.messageId}: ${key} is not in the content bucket (the receipt rule's S3 action stores it before invoking this function)`);
+    if (!raw)
+      throw new Error(
+        `inbound message ${mail.messageId}: ${key} is not in the content bucket (the receipt rule's S3 action stores it before invoking this function)`,
+      );
     const outcome: InboundOutcome = await receiveInbound(deps, raw, {
       recipients: receipt.recipients,
       mailFrom: mail.source,

@@ -39,18 +39,35 @@ const challenge = (deps: Deps, error: ApiError, tokenPresented: boolean): McpCha
 /** The 401 of a request without a usable token: a missing header, or a token that does not verify (an API key among them). */
 export const mcpChallenge = (deps: Deps, presented: string | undefined): McpChallenge =>
   presented === undefined
-    ? challenge(deps, new ApiError('missing_api_key', 'The MCP server needs an OAuth access token (Authorization: Bearer <token>). An MCP client signs you in through the dashboard: it finds how from the WWW-Authenticate header\'s resource_metadata.'), false)
-    : challenge(deps, new ApiError('invalid_api_key', presented.startsWith('ms_')
-      ? 'API keys do not authenticate the MCP server: it takes an OAuth access token. Connect your MCP client to this URL and sign in when it asks.'
-      : 'The access token is not valid for this MCP server: unknown, expired, revoked, or issued for another resource. Sign in again (refresh the token, or start the OAuth flow from the WWW-Authenticate header).'), true);
-
+    ? challenge(
+        deps,
+        new ApiError(
+          'missing_api_key',
+          "The MCP server needs an OAuth access token (Authorization: Bearer <token>). An MCP client signs you in through the dashboard: it finds how from the WWW-Authenticate header's resource_metadata.",
+        ),
+        false,
+      )
+    : challenge(
+        deps,
+        new ApiError(
+          'invalid_api_key',
+          presented.startsWith('ms_')
+            ? 'API keys do not authenticate the MCP server: it takes an OAuth access token. Connect your MCP client to this URL and sign in when it asks.'
+            : 'The access token is not valid for this MCP server: unknown, expired, revoked, or issued for another resource. Sign in again (refresh the token, or start the OAuth flow from the WWW-Authenticate header).',
+        ),
+        true,
+      );
 
 /**
  * The one place the MCP endpoint authenticates: the bearer token of the Authorization header,
  * verified for this resource, is a principal; anything else (no header, another scheme, an API
  * key, an unknown, expired or revoked token) is the 401 challenge.
  */
-export const authenticateMcp = async (deps: Deps, authorization: string | undefined, verify: AccessTokenVerifier = verifyAccessToken): Promise<McpPrincipal | McpChallenge> => {
+export const authenticateMcp = async (
+  deps: Deps,
+  authorization: string | undefined,
+  verify: AccessTokenVerifier = verifyAccessToken,
+): Promise<McpPrincipal | McpChallenge> => {
   if (authorization === undefined || authorization.trim() === '') return mcpChallenge(deps, undefined);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim())?.[1];
   if (!token) return mcpChallenge(deps, '');
@@ -63,12 +80,18 @@ export const authenticateMcp = async (deps: Deps, authorization: string | undefi
  * scopes to ask for, the ones already granted and the one the call needs, so a client can sign
  * in again with them (step-up) without losing the others.
  */
-export const insufficientScope = (deps: Deps, granted: readonly string[], needed: string, message: string): ApiResult => {
+export const insufficientScope = (
+  deps: Deps,
+  granted: readonly string[],
+  needed: string,
+  message: string,
+): ApiResult => {
   const scopes = [...new Set([...granted, needed])].join(' ');
   return {
     statusCode: 403,
     headers: {
-      'content-type': 'application/json', 'cache-control': 'no-store',
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
       'www-authenticate': `Bearer error="insufficient_scope", scope="${scopes}", resource_metadata="${resourceMetadataUrl(deps)}", error_description="${message.replace(/["\\]/g, "'")}"`,
     },
     body: JSON.stringify(new ApiError('forbidden', message).toJSON()),

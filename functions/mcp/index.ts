@@ -14,6 +14,7 @@ const routes = areaRoutes('mcp', { 'mcp-endpoint': mcpEndpoint, 'mailbox-endpoin
  */
 export const handler: ApiHandler = async (event, context) => {
   const route = routes[event.routeKey];
-  if (!route) return errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${event.routeKey}.`));
+  if (!route)
+    return errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${event.routeKey}.`));
   return route(event, context);
 };

@@ -18,8 +18,11 @@ export interface MailboxMcpEndpointOptions {
 const refuse = (error: MailboxAgentError, tokenPresented: boolean): ApiResult => ({
   statusCode: error.status,
   headers: {
-    'content-type': 'application/json', 'cache-control': 'no-store',
-    ...(error.status === 401 ? { 'www-authenticate': `Bearer realm="mailbox"${tokenPresented ? ', error="invalid_token"' : ''}` } : {}),
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    ...(error.status === 401
+      ? { 'www-authenticate': `Bearer realm="mailbox"${tokenPresented ? ', error="invalid_token"' : ''}` }
+      : {}),
     ...(error.retryAfter !== undefined ? { 'retry-after': String(error.retryAfter) } : {}),
   },
   body: JSON.stringify(error.toJSON()),
@@ -35,7 +38,8 @@ const segmentOf = (event: ApiEvent): string => {
   }
 };
 
-const names = (mailbox: Mailbox, segment: string): boolean => segment === mailbox.id || segment.toLowerCase() === mailbox.address;
+const names = (mailbox: Mailbox, segment: string): boolean =>
+  segment === mailbox.id || segment.toLowerCase() === mailbox.address;
 
 /**
  * `POST/GET/DELETE /mcp/{mailbox}`: a mailbox's MCP endpoint (spec §4) over Streamable HTTP,
@@ -45,27 +49,37 @@ const names = (mailbox: Mailbox, segment: string): boolean => segment === mailbo
  * key of another mailbox 404, as is the endpoint while MAILBOX_AGENT_DISABLED is set, so a key
  * never learns whether another mailbox exists.
  */
-export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): ApiHandler => async function mailboxMcp(event) {
-  const deps = (options.deps ?? getDeps)();
-  const authorization = event.headers?.authorization ?? event.headers?.Authorization;
-  const foreign = refuseForeignOrigin(deps, event);
-  if (foreign) return foreign;
-  try {
-    if (deps.config.MAILBOX_AGENT_DISABLED) throw new MailboxAgentError('not_found', 'Mailbox MCP endpoints are turned off on this instance.');
-    const caller = await authenticateMailboxKey(deps, authorization, event.requestContext.http.sourceIp);
-    const segment = segmentOf(event);
-    if (!names(caller.mailbox, segment)) {
-      throw new MailboxAgentError('not_found', `This key opens no mailbox at /mcp/${encodeURIComponent(segment)}: a mailbox key works only at its own mailbox's endpoint, /mcp/${caller.mailbox.id}.`);
+export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): ApiHandler =>
+  async function mailboxMcp(event) {
+    const deps = (options.deps ?? getDeps)();
+    const authorization = event.headers?.authorization ?? event.headers?.Authorization;
+    const foreign = refuseForeignOrigin(deps, event);
+    if (foreign) return foreign;
+    try {
+      if (deps.config.MAILBOX_AGENT_DISABLED)
+        throw new MailboxAgentError('not_found', 'Mailbox MCP endpoints are turned off on this instance.');
+      const caller = await authenticateMailboxKey(deps, authorization, event.requestContext.http.sourceIp);
+      const segment = segmentOf(event);
+      if (!names(caller.mailbox, segment)) {
+        throw new MailboxAgentError(
+          'not_found',
+          `This key opens no mailbox at /mcp/${encodeURIComponent(segment)}: a mailbox key works only at its own mailbox's endpoint, /mcp/${caller.mailbox.id}.`,
+        );
+      }
+      const method = event.requestContext.http.method;
+      if (method !== 'POST') return notServed(method, `/mcp/${caller.mailbox.id}`);
+      return await serveStateless(
+        deps,
+        event,
+        createMailboxMcpServer(deps, caller, keyActor(caller.key, 'mcp')),
+        MAILBOX_MAX_REQUEST_BYTES,
+      );
+    } catch (error) {
+      if (isMailboxAgentError(error)) return refuse(error, /^Bearer\s+\S/i.test(authorization ?? ''));
+      deps.logger.error('mailbox mcp endpoint failed', error as Error);
+      return internalErrorResponse();
     }
-    const method = event.requestContext.http.method;
-    if (method !== 'POST') return notServed(method, `/mcp/${caller.mailbox.id}`);
-    return await serveStateless(deps, event, createMailboxMcpServer(deps, caller, keyActor(caller.key, 'mcp')), MAILBOX_MAX_REQUEST_BYTES);
-  } catch (error) {
-    if (isMailboxAgentError(error)) return refuse(error, /^Bearer\s+\S/i.test(authorization ?? ''));
-    deps.logger.error('mailbox mcp endpoint failed', error as Error);
-    return internalErrorResponse();
-  }
-};
+  };
 
 /** The Lambda handler of the `/mcp/{mailbox}` routes. */
 export const handler = mailboxMcpEndpoint();

@@ -32,7 +32,13 @@ export const mailboxTool = <S extends v.GenericSchema>(declaration: MailboxToolD
   const fields = propertiesOf(jsonSchemaOf(declaration.body, 'input'));
   const inputSchema = {
     type: 'object' as const,
-    properties: { mailbox_id: { type: 'string', description: 'The mailbox\'s id: one of the mailboxes the person chose when connecting you.' }, ...fields.properties },
+    properties: {
+      mailbox_id: {
+        type: 'string',
+        description: "The mailbox's id: one of the mailboxes the person chose when connecting you.",
+      },
+      ...fields.properties,
+    },
     required: ['mailbox_id', ...fields.required],
   };
   return {

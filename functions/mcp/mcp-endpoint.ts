@@ -8,7 +8,13 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import { findMembership } from '@mailstack/core/domain/people/memberships';
 import { callerOfGrant } from '@mailstack/core/domain/caller';
 import { MAX_BODY_BYTES } from '@mailstack/core/limits';
-import { authenticateMcp, insufficientScope, isChallenge, mcpChallenge, type AccessTokenVerifier } from './authenticate.ts';
+import {
+  authenticateMcp,
+  insufficientScope,
+  isChallenge,
+  mcpChallenge,
+  type AccessTokenVerifier,
+} from './authenticate.ts';
 import { createMcpServer, missingScope, type McpActor } from './server.ts';
 import { TOOLS } from './tools/index.ts';
 import type { McpTool } from './tool.ts';
@@ -23,8 +29,13 @@ export interface McpEndpointOptions {
 
 /** The person behind a grant as the tools act; undefined when the team is gone or they left it. */
 const actorOf = async (deps: Deps, principal: McpActor['principal']): Promise<McpActor | undefined> => {
-  const [team, membership] = await Promise.all([getTeam(deps, principal.teamId), findMembership(deps, principal.teamId, principal.userId)]);
-  return team && membership ? { principal, caller: callerOfGrant(principal.grantId, team, principal.mailboxIds), role: membership.role } : undefined;
+  const [team, membership] = await Promise.all([
+    getTeam(deps, principal.teamId),
+    findMembership(deps, principal.teamId, principal.userId),
+  ]);
+  return team && membership
+    ? { principal, caller: callerOfGrant(principal.grantId, team, principal.mailboxIds), role: membership.role }
+    : undefined;
 };
 
 /** The tool names of the `tools/call` requests in a POST body (one message or a batch); none when the body is not JSON. */
@@ -43,7 +54,12 @@ const calledTools = (event: ApiEvent): string[] => {
 };
 
 /** The 403 step-up challenge of a call to a tool outside the token's scopes (unknown tools are the server's -32602). */
-const scopeChallenge = (deps: Deps, actor: McpActor, event: ApiEvent, tools: readonly McpTool[]): ApiResult | undefined => {
+const scopeChallenge = (
+  deps: Deps,
+  actor: McpActor,
+  event: ApiEvent,
+  tools: readonly McpTool[],
+): ApiResult | undefined => {
   for (const name of calledTools(event)) {
     const tool = tools.find((t) => t.name === name);
     const missing = tool && missingScope(actor.principal.scopes, tool);
@@ -60,34 +76,36 @@ const scopeChallenge = (deps: Deps, actor: McpActor, event: ApiEvent, tools: rea
  * a call to a tool outside the token's scopes is refused with the 403 step-up challenge, and
  * then the JSON-RPC message is served.
  */
-export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler => async function mcp(event) {
-  const deps = (options.deps ?? getDeps)();
-  try {
-    const foreign = refuseForeignOrigin(deps, event);
-    if (foreign) return foreign;
-    const headers = event.headers ?? {};
-    const authenticated = await authenticateMcp(deps, headers.authorization ?? headers.Authorization, options.verify);
-    if (isChallenge(authenticated)) {
-      // A presented token that is not valid counts against the address (spec §5 rule 5); a
-      // missing one is a client's first step to sign in and does not.
-      if (authenticated.presented) await countFailedAuthentication(deps, event.requestContext.http.sourceIp, 'mcp', 'the access token');
-      return authenticated.challenge;
+export const mcpEndpoint = (options: McpEndpointOptions = {}): ApiHandler =>
+  async function mcp(event) {
+    const deps = (options.deps ?? getDeps)();
+    try {
+      const foreign = refuseForeignOrigin(deps, event);
+      if (foreign) return foreign;
+      const headers = event.headers ?? {};
+      const authenticated = await authenticateMcp(deps, headers.authorization ?? headers.Authorization, options.verify);
+      if (isChallenge(authenticated)) {
+        // A presented token that is not valid counts against the address (spec §5 rule 5); a
+        // missing one is a client's first step to sign in and does not.
+        if (authenticated.presented)
+          await countFailedAuthentication(deps, event.requestContext.http.sourceIp, 'mcp', 'the access token');
+        return authenticated.challenge;
+      }
+      await countMcpCall(deps, authenticated.userId);
+      const actor = await actorOf(deps, authenticated);
+      if (!actor) return mcpChallenge(deps, 'revoked').challenge;
+      const method = event.requestContext.http.method;
+      if (method !== 'POST') return notServed(method, '/mcp');
+      const tools = options.tools ?? TOOLS;
+      const stepUp = scopeChallenge(deps, actor, event, tools);
+      if (stepUp) return stepUp;
+      return await serveStateless(deps, event, createMcpServer(deps, actor, tools), MAX_BODY_BYTES);
+    } catch (error) {
+      if (isApiError(error)) return errorResponse(error);
+      deps.logger.error('mcp endpoint failed', error as Error);
+      return internalErrorResponse();
     }
-    await countMcpCall(deps, authenticated.userId);
-    const actor = await actorOf(deps, authenticated);
-    if (!actor) return mcpChallenge(deps, 'revoked').challenge;
-    const method = event.requestContext.http.method;
-    if (method !== 'POST') return notServed(method, '/mcp');
-    const tools = options.tools ?? TOOLS;
-    const stepUp = scopeChallenge(deps, actor, event, tools);
-    if (stepUp) return stepUp;
-    return await serveStateless(deps, event, createMcpServer(deps, actor, tools), MAX_BODY_BYTES);
-  } catch (error) {
-    if (isApiError(error)) return errorResponse(error);
-    deps.logger.error('mcp endpoint failed', error as Error);
-    return internalErrorResponse();
-  }
-};
+  };
 
 /** The Lambda handler of the `/mcp` routes. */
 export const handler = mcpEndpoint();

@@ -27,7 +27,8 @@ export interface McpActor {
 /** The server's name and version as `initialize` reports them. */
 export const SERVER_INFO = { name: 'mailstack', version: '1.0.0' } as const;
 
-const INSTRUCTIONS = 'Tools of the mailstack email service (a Resend-compatible API) for the team you signed in to: send and inspect email, manage contacts, segments, topics, suppressions, templates, broadcasts, sending domains and webhooks, and read mail and write and send drafts in the mailboxes the person chose. A refused call returns isError with {statusCode, name, message}: the same error the REST API gives; 429 rate_limit_exceeded means wait and retry.';
+const INSTRUCTIONS =
+  'Tools of the mailstack email service (a Resend-compatible API) for the team you signed in to: send and inspect email, manage contacts, segments, topics, suppressions, templates, broadcasts, sending domains and webhooks, and read mail and write and send drafts in the mailboxes the person chose. A refused call returns isError with {statusCode, name, message}: the same error the REST API gives; 429 rate_limit_exceeded means wait and retry.';
 
 /** The scopes that let a principal use a tool (its scope, or its alternative). */
 const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ? [tool.orScope] : [])];
@@ -37,34 +38,51 @@ const scopesOf = (tool: McpTool): ToolScope[] => [tool.scope, ...(tool.orScope ?
  * of the tool's. The endpoint answers it as HTTP 403 with the step-up challenge; a server run
  * without that endpoint answers it as an isError result.
  */
-export const missingScope = (scopes: readonly string[], tool: McpTool): { scope: ToolScope; message: string } | undefined =>
-  scopesOf(tool).some((s) => scopes.includes(s)) ? undefined : {
-    scope: tool.scope,
-    message: `${tool.name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen (an MCP client does so from the 403's WWW-Authenticate scope).`,
-  };
+export const missingScope = (
+  scopes: readonly string[],
+  tool: McpTool,
+): { scope: ToolScope; message: string } | undefined =>
+  scopesOf(tool).some((s) => scopes.includes(s))
+    ? undefined
+    : {
+        scope: tool.scope,
+        message: `${tool.name} needs the \`${tool.scope}\` scope${tool.orScope ? ` (or \`${tool.orScope}\`)` : ''}, which this sign-in was not granted. Sign in again and grant it on the consent screen (an MCP client does so from the 403's WWW-Authenticate scope).`,
+      };
 
 /** The tools the principal's scopes allow (a tool outside them is neither listed nor callable). */
-const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] => tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
+const toolsFor = (scopes: readonly string[], tools: readonly McpTool[] = TOOLS): McpTool[] =>
+  tools.filter((t) => scopesOf(t).some((s) => scopes.includes(s)));
 
 /** A call to a tool the server does not have: the protocol's invalid-params error (MCP tools, error handling), not a tool result. */
 export const unknownTool = (name: string, served: string): McpError =>
   new McpError(ErrorCode.InvalidParams, `Unknown tool: \`${name.slice(0, 100)}\`. ${served}`);
 
-const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+const runTool = async (
+  deps: Deps,
+  actor: McpActor,
+  tool: McpTool,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolResult> => {
   try {
     const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
     const missing = missingScope(actor.principal.scopes, tool);
     if (missing) throw new ApiError('forbidden', missing.message);
     // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
     if (!held.some((s) => roleMayGrant(actor.role, s))) {
-      throw new ApiError('forbidden', `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`);
+      throw new ApiError(
+        'forbidden',
+        `Your role in this team (${actor.role}) does not allow ${held.join(' or ')}, which ${name} needs; ask an owner or admin of the team.`,
+      );
     }
     // Every tool declares an output schema: its answer is structuredContent, and the same as JSON text.
     return structuredToolResult((await tool.call(deps, actor, args)) as object);
   } catch (error) {
     if (isApiError(error) || isMailboxAgentError(error)) return toolErrorResult(error);
     deps.logger.error('mcp tool failed', { tool: name, error: error as Error });
-    return toolErrorResult(new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry with backoff.'));
+    return toolErrorResult(
+      new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry with backoff.'),
+    );
   }
 };
 
@@ -74,7 +92,10 @@ const runTool = async (deps: Deps, actor: McpActor, tool: McpTool, name: string,
  * through its REST route (or, for a mailbox's drafts, the mailbox agent's use case) as the principal.
  */
 export const createMcpServer = (deps: Deps, actor: McpActor, tools: readonly McpTool[] = TOOLS): Server => {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: toolsFor(actor.principal.scopes, tools).map((t) => ({

@@ -15,15 +15,23 @@ import type { Scope } from '@mailstack/core/domain/oauth/scopes';
  * belongs to the token.
  */
 export const TOOL_SCOPES = [
-  'emails:send', 'emails:read',
-  'audience:read', 'audience:write',
-  'broadcasts:read', 'broadcasts:write',
-  'domains:read', 'domains:write',
-  'templates:read', 'templates:write',
+  'emails:send',
+  'emails:read',
+  'audience:read',
+  'audience:write',
+  'broadcasts:read',
+  'broadcasts:write',
+  'domains:read',
+  'domains:write',
+  'templates:read',
+  'templates:write',
   'webhooks:write',
   'api-keys:write',
-  'mailboxes:read', 'mailboxes:write',
-  'mail:read', 'mail:draft', 'mail:send',
+  'mailboxes:read',
+  'mailboxes:write',
+  'mail:read',
+  'mail:draft',
+  'mail:send',
 ] as const satisfies readonly Scope[];
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 
@@ -90,7 +98,9 @@ export const outputSchemaOf = (name: string, schema: v.GenericSchema): Json & { 
   const json = jsonSchemaOf(schema);
   const variants: Json[] = json.anyOf ?? json.oneOf ?? [json];
   if (json.type !== 'object' && !variants.every((variant) => variant.type === 'object')) {
-    throw new Error(`tool ${name}: its answer is not an object (${JSON.stringify(json).slice(0, 80)}), so it cannot be structuredContent`);
+    throw new Error(
+      `tool ${name}: its answer is not an object (${JSON.stringify(json).slice(0, 80)}), so it cannot be structuredContent`,
+    );
   }
   return { ...json, type: 'object' };
 };
@@ -109,7 +119,8 @@ const queryArgumentSchema = (schema: Json): Json => {
 
 const pathArgumentSchema = (resource: string): Json => ({
   type: 'string',
-  description: resource === 'contact' ? 'The contact: its id, or its email address.' : `The ${resource.replace(/_/g, ' ')}'s id.`,
+  description:
+    resource === 'contact' ? 'The contact: its id, or its email address.' : `The ${resource.replace(/_/g, ' ')}'s id.`,
 });
 
 const asQueryValue = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -127,7 +138,8 @@ export const routeTool = (declaration: ToolDeclaration): RouteTool => {
   const properties: Record<string, Json> = {};
   const required = new Set<string>();
   const add = (name: string, schema: Json, isRequired: boolean) => {
-    if (name in properties) throw new Error(`tool ${declaration.name}: the argument \`${name}\` would stand for two parts of ${routeKey}`);
+    if (name in properties)
+      throw new Error(`tool ${declaration.name}: the argument \`${name}\` would stand for two parts of ${routeKey}`);
     properties[name] = schema;
     if (isRequired) required.add(name);
   };
@@ -166,7 +178,11 @@ export const routeTool = (declaration: ToolDeclaration): RouteTool => {
     throw new Error(`tool ${declaration.name}: ${routeKey} takes no body, so it has no body argument`);
   }
 
-  const inputSchema = { type: 'object' as const, properties, ...(required.size > 0 ? { required: [...required] } : {}) };
+  const inputSchema = {
+    type: 'object' as const,
+    properties,
+    ...(required.size > 0 ? { required: [...required] } : {}),
+  };
 
   const call = async (deps: Deps, { caller }: McpActor, args: Readonly<Record<string, unknown>>): Promise<unknown> => {
     const rest: Record<string, unknown> = { ...args };
@@ -175,7 +191,9 @@ export const routeTool = (declaration: ToolDeclaration): RouteTool => {
       const value = rest[name];
       delete rest[name];
       if (typeof value !== 'string' || value === '') {
-        throw validationError(`\`${name}\` is required: ${(properties[name]!.description as string).replace(/^The/, 'the')}`);
+        throw validationError(
+          `\`${name}\` is required: ${(properties[name]!.description as string).replace(/^The/, 'the')}`,
+        );
       }
       pathValues[name] = value;
     }
@@ -200,13 +218,27 @@ export const routeTool = (declaration: ToolDeclaration): RouteTool => {
       }
       const unknown = Object.keys(rest);
       if (unknown.length > 0) {
-        const takes = Object.keys(properties).map((n) => `\`${n}\``).join(', ') || 'no arguments';
-        throw validationError(`Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `\`${n}\``).join(', ')}: ${declaration.name} takes ${takes}.`);
+        const takes =
+          Object.keys(properties)
+            .map((n) => `\`${n}\``)
+            .join(', ') || 'no arguments';
+        throw validationError(
+          `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `\`${n}\``).join(', ')}: ${declaration.name} takes ${takes}.`,
+        );
       }
     }
     return handler.run({ routeKey, caller, deps, pathParameters: pathValues, query, headers, body });
   };
 
-  const annotations = { readOnlyHint: routeKey.startsWith('GET ') || declaration.name.startsWith('batch_get'), destructiveHint: routeKey.startsWith('DELETE ') };
-  return { ...declaration, inputSchema, outputSchema: outputSchemaOf(declaration.name, route.response), annotations, call };
+  const annotations = {
+    readOnlyHint: routeKey.startsWith('GET ') || declaration.name.startsWith('batch_get'),
+    destructiveHint: routeKey.startsWith('DELETE '),
+  };
+  return {
+    ...declaration,
+    inputSchema,
+    outputSchema: outputSchemaOf(declaration.name, route.response),
+    annotations,
+    call,
+  };
 };

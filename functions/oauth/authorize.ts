@@ -17,12 +17,22 @@ export const handler = apiRoute({
   status: 302,
   errorFormat: 'oauth',
   query: v.object({
-    response_type: Param, client_id: Param, redirect_uri: Param, code_challenge: Param, code_challenge_method: Param,
-    state: Param, scope: Param, resource: Param,
+    response_type: Param,
+    client_id: Param,
+    redirect_uri: Param,
+    code_challenge: Param,
+    code_challenge_method: Param,
+    state: Param,
+    scope: Param,
+    resource: Param,
   }),
   handler: async ({ deps, query }) => {
     const outcome = await beginAuthorization(deps, query);
     if ('refuse' in outcome) return refusalPage(outcome.refuse);
-    return new RawResponse({ statusCode: 302, headers: { location: outcome.redirect, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' });
+    return new RawResponse({
+      statusCode: 302,
+      headers: { location: outcome.redirect, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      body: '',
+    });
   },
 });

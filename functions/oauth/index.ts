@@ -13,13 +13,15 @@ import { handler as revokeGrant } from './revoke-grant.ts';
  * The oauth Lambda: the MCP server's authorization server (discovery, registration, authorize,
  * token, revocation) and the team's grants on the REST API. Routes come from the route manifest.
  */
-export const handler = dispatch(areaRoutes('oauth', {
-  'get-protected-resource-metadata': getProtectedResourceMetadata,
-  'get-authorization-server-metadata': getAuthorizationServerMetadata,
-  'register-client': registerClient,
-  authorize,
-  token,
-  'revoke-token': revokeToken,
-  'list-grants': listGrants,
-  'revoke-grant': revokeGrant,
-}));
+export const handler = dispatch(
+  areaRoutes('oauth', {
+    'get-protected-resource-metadata': getProtectedResourceMetadata,
+    'get-authorization-server-metadata': getAuthorizationServerMetadata,
+    'register-client': registerClient,
+    authorize,
+    token,
+    'revoke-token': revokeToken,
+    'list-grants': listGrants,
+    'revoke-grant': revokeGrant,
+  }),
+);

@@ -15,5 +15,6 @@ export const handler = apiRoute({
   body: v.unknown(),
   errorFormat: 'oauth',
   errors: ['invalid_parameter', 'rate_limit_exceeded'],
-  handler: async ({ deps, body, event }) => protocolStep(async () => oauthJson(201, registrationResponse(await registerClient(deps, body, sourceIpOf(event))))),
+  handler: async ({ deps, body, event }) =>
+    protocolStep(async () => oauthJson(201, registrationResponse(await registerClient(deps, body, sourceIpOf(event))))),
 });

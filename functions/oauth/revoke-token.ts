@@ -11,12 +11,14 @@ export const handler = apiRoute({
   bodyFormat: 'form',
   errorFormat: 'oauth',
   errors: ['invalid_parameter'],
-  handler: async ({ deps, body }) => protocolStep(async () => {
-    const form = body as URLSearchParams;
-    const token = form.get('token');
-    const clientId = form.get('client_id');
-    if (!token || !clientId) throw new OAuthError('invalid_request', 'token and client_id are required (form-encoded).');
-    await revokeToken(deps, token, clientId);
-    return oauthJson(200, {});
-  }),
+  handler: async ({ deps, body }) =>
+    protocolStep(async () => {
+      const form = body as URLSearchParams;
+      const token = form.get('token');
+      const clientId = form.get('client_id');
+      if (!token || !clientId)
+        throw new OAuthError('invalid_request', 'token and client_id are required (form-encoded).');
+      await revokeToken(deps, token, clientId);
+      return oauthJson(200, {});
+    }),
 });

@@ -15,19 +15,38 @@ export const handler = apiRoute({
   bodyFormat: 'form',
   errorFormat: 'oauth',
   errors: ['invalid_parameter'],
-  handler: async ({ deps, body }) => protocolStep(async () => {
-    const form = body as URLSearchParams;
-    const field = (name: string) => form.get(name) ?? undefined;
-    const grantType = field('grant_type');
-    if (grantType === 'authorization_code') {
-      return oauthJson(200, await exchangeCode(deps, { code: field('code'), redirectUri: field('redirect_uri'), clientId: field('client_id'), codeVerifier: field('code_verifier'), resource: field('resource') }));
-    }
-    if (grantType === 'refresh_token') {
-      const refreshToken = field('refresh_token');
-      const clientId = field('client_id');
-      if (!refreshToken || !clientId) throw new OAuthError('invalid_request', 'refresh_token and client_id are required for grant_type=refresh_token.');
-      return oauthJson(200, await refreshTokens(deps, refreshToken, clientId, field('resource')));
-    }
-    throw new OAuthError(grantType ? 'unsupported_grant_type' : 'invalid_request', grantType ? `grant_type ${JSON.stringify(grantType.slice(0, 100))} is not supported: use authorization_code or refresh_token.` : 'grant_type is required (authorization_code or refresh_token), form-encoded.');
-  }),
+  handler: async ({ deps, body }) =>
+    protocolStep(async () => {
+      const form = body as URLSearchParams;
+      const field = (name: string) => form.get(name) ?? undefined;
+      const grantType = field('grant_type');
+      if (grantType === 'authorization_code') {
+        return oauthJson(
+          200,
+          await exchangeCode(deps, {
+            code: field('code'),
+            redirectUri: field('redirect_uri'),
+            clientId: field('client_id'),
+            codeVerifier: field('code_verifier'),
+            resource: field('resource'),
+          }),
+        );
+      }
+      if (grantType === 'refresh_token') {
+        const refreshToken = field('refresh_token');
+        const clientId = field('client_id');
+        if (!refreshToken || !clientId)
+          throw new OAuthError(
+            'invalid_request',
+            'refresh_token and client_id are required for grant_type=refresh_token.',
+          );
+        return oauthJson(200, await refreshTokens(deps, refreshToken, clientId, field('resource')));
+      }
+      throw new OAuthError(
+        grantType ? 'unsupported_grant_type' : 'invalid_request',
+        grantType
+          ? `grant_type ${JSON.stringify(grantType.slice(0, 100))} is not supported: use authorization_code or refresh_token.`
+          : 'grant_type is required (authorization_code or refresh_token), form-encoded.',
+      );
+    }),
 });

@@ -8,20 +8,69 @@ import * as suppressions from '@mailstack/core/schemas/suppressions';
 import * as templates from '@mailstack/core/schemas/templates';
 import * as topics from '@mailstack/core/schemas/topics';
 import * as webhooks from '@mailstack/core/schemas/webhooks';
-import { BroadcastClickedLink, BroadcastObject, BroadcastRecipientRow, BroadcastRow, CanceledBroadcast, PlanWarningObject, SentBroadcast } from '@mailstack/core/schemas/broadcasts';
 import {
-  AudienceObject, BatchCreatedContacts, BatchGotContacts, BatchRemovedContacts, ContactListItem, ContactObject, ContactPropertyObject, ContactSegmentLink, ContactSegmentUnlinked, ContactTopic,
-  ContactTopicsUpdated, CreatedSegment, DeletedContact, DeletedSegment, PreferencesLink, SegmentObject, SegmentOrAudience, SegmentRow,
+  BroadcastClickedLink,
+  BroadcastObject,
+  BroadcastRecipientRow,
+  BroadcastRow,
+  CanceledBroadcast,
+  PlanWarningObject,
+  SentBroadcast,
+} from '@mailstack/core/schemas/broadcasts';
+import {
+  AudienceObject,
+  BatchCreatedContacts,
+  BatchGotContacts,
+  BatchRemovedContacts,
+  ContactListItem,
+  ContactObject,
+  ContactPropertyObject,
+  ContactSegmentLink,
+  ContactSegmentUnlinked,
+  ContactTopic,
+  ContactTopicsUpdated,
+  CreatedSegment,
+  DeletedContact,
+  DeletedSegment,
+  PreferencesLink,
+  SegmentObject,
+  SegmentOrAudience,
+  SegmentRow,
 } from '@mailstack/core/schemas/contacts';
 import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
 import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
-import { AuthorizationServerMetadata, ClientRegistration, OAuthGrantRow, ProtectedResourceMetadata, RevokedGrant, TokenResponse } from '@mailstack/core/schemas/oauth';
-import { InboundAttachment, ReceivedAttachmentObject, ReceivedAttachmentRow, ReceivedEmailObject, ReceivedEmailRow } from '@mailstack/core/schemas/receiving';
-import { BatchAddedSuppressions, BatchRemovedSuppressions, SuppressionObject } from '@mailstack/core/schemas/suppressions';
+import {
+  AuthorizationServerMetadata,
+  ClientRegistration,
+  OAuthGrantRow,
+  ProtectedResourceMetadata,
+  RevokedGrant,
+  TokenResponse,
+} from '@mailstack/core/schemas/oauth';
+import {
+  InboundAttachment,
+  ReceivedAttachmentObject,
+  ReceivedAttachmentRow,
+  ReceivedEmailObject,
+  ReceivedEmailRow,
+} from '@mailstack/core/schemas/receiving';
+import {
+  BatchAddedSuppressions,
+  BatchRemovedSuppressions,
+  SuppressionObject,
+} from '@mailstack/core/schemas/suppressions';
 import { TemplateObject, TemplateRow } from '@mailstack/core/schemas/templates';
 import { TopicObject, TopicRow } from '@mailstack/core/schemas/topics';
 import { UsageObject } from '@mailstack/core/schemas/usage';
-import { CreatedWebhook, RotatedWebhook, WebhookEventAttempt, WebhookEventObject, WebhookEventRow, WebhookObject, WebhookRow } from '@mailstack/core/schemas/webhooks';
+import {
+  CreatedWebhook,
+  RotatedWebhook,
+  WebhookEventAttempt,
+  WebhookEventObject,
+  WebhookEventRow,
+  WebhookObject,
+  WebhookRow,
+} from '@mailstack/core/schemas/webhooks';
 
 /**
  * The answer schemas GET /openapi.json names under components.schemas: each resource object
@@ -30,23 +79,65 @@ import { CreatedWebhook, RotatedWebhook, WebhookEventAttempt, WebhookEventObject
  * (`TopicList`). A generated client gets a type of each name.
  */
 export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
-  Email: EmailObject, SentEmail, SentBatch, RescheduledEmail,
-  Domain: DomainObject, DomainSummary, DomainRecord, CreatedDomain,
+  Email: EmailObject,
+  SentEmail,
+  SentBatch,
+  RescheduledEmail,
+  Domain: DomainObject,
+  DomainSummary,
+  DomainRecord,
+  CreatedDomain,
   Usage: UsageObject,
-  Contact: ContactObject, ContactSummary: ContactListItem, DeletedContact, ContactTopic, ContactTopicsUpdated, ContactSegmentLink, ContactSegmentUnlinked, PreferencesLink,
-  BatchCreatedContacts, BatchGotContacts, BatchRemovedContacts,
+  Contact: ContactObject,
+  ContactSummary: ContactListItem,
+  DeletedContact,
+  ContactTopic,
+  ContactTopicsUpdated,
+  ContactSegmentLink,
+  ContactSegmentUnlinked,
+  PreferencesLink,
+  BatchCreatedContacts,
+  BatchGotContacts,
+  BatchRemovedContacts,
   ContactProperty: ContactPropertyObject,
-  Segment: SegmentObject, SegmentSummary: SegmentRow, Audience: AudienceObject, SegmentOrAudience, CreatedSegment, DeletedSegment,
-  Topic: TopicObject, TopicSummary: TopicRow,
-  Suppression: SuppressionObject, BatchAddedSuppressions, BatchRemovedSuppressions,
-  Template: TemplateObject, TemplateSummary: TemplateRow,
-  Broadcast: BroadcastObject, BroadcastSummary: BroadcastRow, SentBroadcast, CanceledBroadcast, PlanWarning: PlanWarningObject,
-  BroadcastRecipient: BroadcastRecipientRow, BroadcastClickedLink,
-  Webhook: WebhookObject, WebhookSummary: WebhookRow, CreatedWebhook, RotatedWebhook,
-  WebhookEvent: WebhookEventObject, WebhookEventSummary: WebhookEventRow, WebhookEventAttempt,
-  ReceivedEmail: ReceivedEmailObject, ReceivedEmailSummary: ReceivedEmailRow, InboundAttachment,
-  ReceivedAttachment: ReceivedAttachmentObject, ReceivedAttachmentSummary: ReceivedAttachmentRow,
-  OAuthGrant: OAuthGrantRow, RevokedGrant, TokenResponse, ClientRegistration, ProtectedResourceMetadata, AuthorizationServerMetadata,
+  Segment: SegmentObject,
+  SegmentSummary: SegmentRow,
+  Audience: AudienceObject,
+  SegmentOrAudience,
+  CreatedSegment,
+  DeletedSegment,
+  Topic: TopicObject,
+  TopicSummary: TopicRow,
+  Suppression: SuppressionObject,
+  BatchAddedSuppressions,
+  BatchRemovedSuppressions,
+  Template: TemplateObject,
+  TemplateSummary: TemplateRow,
+  Broadcast: BroadcastObject,
+  BroadcastSummary: BroadcastRow,
+  SentBroadcast,
+  CanceledBroadcast,
+  PlanWarning: PlanWarningObject,
+  BroadcastRecipient: BroadcastRecipientRow,
+  BroadcastClickedLink,
+  Webhook: WebhookObject,
+  WebhookSummary: WebhookRow,
+  CreatedWebhook,
+  RotatedWebhook,
+  WebhookEvent: WebhookEventObject,
+  WebhookEventSummary: WebhookEventRow,
+  WebhookEventAttempt,
+  ReceivedEmail: ReceivedEmailObject,
+  ReceivedEmailSummary: ReceivedEmailRow,
+  InboundAttachment,
+  ReceivedAttachment: ReceivedAttachmentObject,
+  ReceivedAttachmentSummary: ReceivedAttachmentRow,
+  OAuthGrant: OAuthGrantRow,
+  RevokedGrant,
+  TokenResponse,
+  ClientRegistration,
+  ProtectedResourceMetadata,
+  AuthorizationServerMetadata,
 };
 
 /**
@@ -57,5 +148,8 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
   [broadcasts, contacts, domains, emails, receiving, suppressions, templates, topics, webhooks]
     .flatMap((module) => Object.entries<unknown>(module))
-    .filter((entry): entry is [string, v.GenericSchema] => entry[0].endsWith('Request') && (entry[1] as { kind?: unknown } | null)?.kind === 'schema'),
+    .filter(
+      (entry): entry is [string, v.GenericSchema] =>
+        entry[0].endsWith('Request') && (entry[1] as { kind?: unknown } | null)?.kind === 'schema',
+    ),
 );

@@ -18,50 +18,75 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
   {
     operations: ['POST /api-keys'],
     kind: 'deliberate',
-    reason: 'Spec §5: keys are created only by a person; no endpoint mints keys. The route answers 403 `forbidden` naming the operator CLI (`npm run admin -- keys create`).',
+    reason:
+      'Spec §5: keys are created only by a person; no endpoint mints keys. The route answers 403 `forbidden` naming the operator CLI (`npm run admin -- keys create`).',
     summary: 'keys are made by a person (operator CLI or dashboard)',
   },
   {
     operations: ['GET /api-keys', 'PATCH /api-keys/{api_key_id}', 'DELETE /api-keys/{api_key_id}'],
     kind: 'deliberate',
-    reason: 'Spec §4 leaves API key management "not shown": keys are listed and revoked with the operator CLI (`npm run admin -- keys list|revoke`).',
+    reason:
+      'Spec §4 leaves API key management "not shown": keys are listed and revoked with the operator CLI (`npm run admin -- keys list|revoke`).',
     summary: 'key management is the operator CLI',
   },
   {
     operations: ['GET /contacts/imports', 'POST /contacts/imports', 'GET /contacts/imports/{id}'],
     kind: 'deliberate',
-    reason: 'Spec §4 Contacts: "There is no CSV import endpoint; bulk loading uses the batch endpoint" (POST /contacts/batch, 1 to 1,000 contacts).',
+    reason:
+      'Spec §4 Contacts: "There is no CSV import endpoint; bulk loading uses the batch endpoint" (POST /contacts/batch, 1 to 1,000 contacts).',
     summary: 'no CSV import: use POST /contacts/batch',
   },
   {
     operations: ['POST /domains body.tls', 'PATCH /domains/{domain_id} body.tls'],
     kind: 'deliberate',
-    reason: 'Spec §4 Domains: "Unsupported fields (for example tls on update) give 422"; the provider negotiates TLS opportunistically.',
+    reason:
+      'Spec §4 Domains: "Unsupported fields (for example tls on update) give 422"; the provider negotiates TLS opportunistically.',
     summary: '`tls` is refused (opportunistic TLS)',
   },
   {
     operations: ['PATCH /contacts/{id} body.email'],
     kind: 'deliberate',
-    reason: 'Spec §4 Contacts: the update body is first_name, last_name, unsubscribed and properties; the address names the contact (path by id or email), so a body `email` is accepted only when it repeats the path\'s address.',
+    reason:
+      "Spec §4 Contacts: the update body is first_name, last_name, unsubscribed and properties; the address names the contact (path by id or email), so a body `email` is accepted only when it repeats the path's address.",
     summary: 'the address names the contact',
   },
   {
     operations: ['POST /segments body.filter'],
     kind: 'deliberate',
-    reason: 'Spec §1: a segment holds the contacts added to it (audiences are its aliases); filter rules are not a capability, and unsupported input is rejected with 422.',
+    reason:
+      'Spec §1: a segment holds the contacts added to it (audiences are its aliases); filter rules are not a capability, and unsupported input is rejected with 422.',
     summary: 'segment filters are not supported',
   },
   {
     operations: [
-      'POST /emails/{email_id}/share', 'GET /emails/{email_id}/attachments', 'GET /emails/{email_id}/attachments/{attachment_id}', 'GET /emails/metrics',
-      'POST /domains/claim', 'GET /domains/{domain_id}/claim', 'POST /domains/{domain_id}/claim/verify',
-      'GET /logs', 'GET /logs/{log_id}',
-      'GET /automations', 'POST /automations', 'GET /automations/{automation_id}', 'PATCH /automations/{automation_id}', 'DELETE /automations/{automation_id}',
-      'POST /automations/{automation_id}/duplicate', 'POST /automations/{automation_id}/stop', 'GET /automations/{automation_id}/runs', 'GET /automations/{automation_id}/runs/{run_id}',
-      'GET /events', 'POST /events', 'POST /events/send', 'GET /events/{identifier}', 'PATCH /events/{identifier}', 'DELETE /events/{identifier}',
+      'POST /emails/{email_id}/share',
+      'GET /emails/{email_id}/attachments',
+      'GET /emails/{email_id}/attachments/{attachment_id}',
+      'GET /emails/metrics',
+      'POST /domains/claim',
+      'GET /domains/{domain_id}/claim',
+      'POST /domains/{domain_id}/claim/verify',
+      'GET /logs',
+      'GET /logs/{log_id}',
+      'GET /automations',
+      'POST /automations',
+      'GET /automations/{automation_id}',
+      'PATCH /automations/{automation_id}',
+      'DELETE /automations/{automation_id}',
+      'POST /automations/{automation_id}/duplicate',
+      'POST /automations/{automation_id}/stop',
+      'GET /automations/{automation_id}/runs',
+      'GET /automations/{automation_id}/runs/{run_id}',
+      'GET /events',
+      'POST /events',
+      'POST /events/send',
+      'GET /events/{identifier}',
+      'PATCH /events/{identifier}',
+      'DELETE /events/{identifier}',
     ],
     kind: 'deliberate',
-    reason: 'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+    reason:
+      'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

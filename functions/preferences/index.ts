@@ -6,9 +6,11 @@ import { handler as showUnsubscribe } from './show-unsubscribe.ts';
 import { handler as oneClickUnsubscribe } from './one-click-unsubscribe.ts';
 
 /** The preferences Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('preferences', {
-  'show-preferences': showPreferences,
-  'save-preferences': savePreferences,
-  'show-unsubscribe': showUnsubscribe,
-  'one-click-unsubscribe': oneClickUnsubscribe,
-}));
+export const handler = dispatch(
+  areaRoutes('preferences', {
+    'show-preferences': showPreferences,
+    'save-preferences': savePreferences,
+    'show-unsubscribe': showUnsubscribe,
+    'one-click-unsubscribe': oneClickUnsubscribe,
+  }),
+);

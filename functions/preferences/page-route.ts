@@ -5,20 +5,25 @@ import type { Deps } from '@mailstack/core/runtime/deps';
 import { HtmlPage } from '@mailstack/core/schemas/common';
 
 /** A page the domain renders for a signed token, and the form it may have posted. */
-type RenderPage = (deps: Deps, token: string, form: URLSearchParams) => Promise<{ status: number; html: string }> | { status: number; html: string };
+type RenderPage = (
+  deps: Deps,
+  token: string,
+  form: URLSearchParams,
+) => Promise<{ status: number; html: string }> | { status: number; html: string };
 
 /**
  * A public hosted page (preferences, unsubscribe): the signed token in the path is the credential,
  * a POST carries an HTML form, and the answer is the page the domain rendered.
  */
-export const pageRoute = (render: RenderPage, method: 'GET' | 'POST') => apiRoute({
-  access: 'public',
-  response: HtmlPage,
-  responseFormat: 'html',
-  params: v.object({ token: v.string() }),
-  ...(method === 'POST' ? { bodyFormat: 'form' as const } : {}),
-  handler: async ({ deps, params, body }) => {
-    const page = await render(deps, params.token, body as URLSearchParams);
-    return new RawResponse(html(page.status, page.html));
-  },
-});
+export const pageRoute = (render: RenderPage, method: 'GET' | 'POST') =>
+  apiRoute({
+    access: 'public',
+    response: HtmlPage,
+    responseFormat: 'html',
+    params: v.object({ token: v.string() }),
+    ...(method === 'POST' ? { bodyFormat: 'form' as const } : {}),
+    handler: async ({ deps, params, body }) => {
+      const page = await render(deps, params.token, body as URLSearchParams);
+      return new RawResponse(html(page.status, page.html));
+    },
+  });

@@ -2,7 +2,12 @@ import * as v from 'valibot';
 import { apiRoute, RawResponse } from '@mailstack/core/http/api-route';
 import { download } from '@mailstack/core/domain/mailboxes/received-emails';
 
-const notFound = () => new RawResponse({ statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Not found (the link is unknown, tampered with or expired: read the email again for a fresh one)' });
+const notFound = () =>
+  new RawResponse({
+    statusCode: 404,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    body: 'Not found (the link is unknown, tampered with or expired: read the email again for a fresh one)',
+  });
 
 /**
  * GET /downloads/{token}: a received email's raw MIME or one of its attachments (public: the

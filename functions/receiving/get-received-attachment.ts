@@ -7,6 +7,10 @@ import { getReceivedAttachment } from '@mailstack/core/domain/mailboxes/received
 export const handler = apiRoute({
   access: 'full',
   response: ReceivedAttachmentObject,
-  params: v.object({ id: v.pipe(v.string(), v.minLength(1, 'is required.')), attachment_id: v.pipe(v.string(), v.minLength(1, 'is required.')) }),
-  handler: async ({ deps, auth, params }) => getReceivedAttachment(deps, auth.team.id, params.id, params.attachment_id, auth.mailboxIds),
+  params: v.object({
+    id: v.pipe(v.string(), v.minLength(1, 'is required.')),
+    attachment_id: v.pipe(v.string(), v.minLength(1, 'is required.')),
+  }),
+  handler: async ({ deps, auth, params }) =>
+    getReceivedAttachment(deps, auth.team.id, params.id, params.attachment_id, auth.mailboxIds),
 });

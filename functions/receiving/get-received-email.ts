@@ -9,5 +9,10 @@ export const handler = apiRoute({
   response: ReceivedEmailObject,
   params: IdParams,
   query: ReceivedEmailQuery,
-  handler: async ({ deps, auth, params, query }) => receivedEmailView(deps, await getReceivedMessage(deps, auth.team.id, params.id, auth.mailboxIds), query.html_format),
+  handler: async ({ deps, auth, params, query }) =>
+    receivedEmailView(
+      deps,
+      await getReceivedMessage(deps, auth.team.id, params.id, auth.mailboxIds),
+      query.html_format,
+    ),
 });

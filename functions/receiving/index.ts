@@ -7,10 +7,12 @@ import { handler as getReceivedAttachment } from './get-received-attachment.ts';
 import { handler as download } from './download.ts';
 
 /** The receiving Lambda (received mail of the mailboxes). Its routes come from the route manifest. */
-export const handler = dispatch(areaRoutes('receiving', {
-  'list-received-emails': listReceivedEmails,
-  'get-received-email': getReceivedEmail,
-  'list-received-attachments': listReceivedAttachments,
-  'get-received-attachment': getReceivedAttachment,
-  download,
-}));
+export const handler = dispatch(
+  areaRoutes('receiving', {
+    'list-received-emails': listReceivedEmails,
+    'get-received-email': getReceivedEmail,
+    'list-received-attachments': listReceivedAttachments,
+    'get-received-attachment': getReceivedAttachment,
+    download,
+  }),
+);

@@ -9,5 +9,9 @@ export const handler = apiRoute({
   access: 'full',
   response: DeletedSegment,
   params: IdParams,
-  handler: async ({ deps, auth, params, event }) => ({ object: objectOf(event), id: (await deleteSegment(deps, auth.team.id, params.id)).id, deleted: true }),
+  handler: async ({ deps, auth, params, event }) => ({
+    object: objectOf(event),
+    id: (await deleteSegment(deps, auth.team.id, params.id)).id,
+    deleted: true,
+  }),
 });

@@ -9,5 +9,6 @@ export const handler = apiRoute({
   access: 'full',
   response: SegmentOrAudience,
   params: IdParams,
-  handler: async ({ deps, auth, params, event }) => segmentView(await getSegment(deps, auth.team.id, params.id), objectOf(event)),
+  handler: async ({ deps, auth, params, event }) =>
+    segmentView(await getSegment(deps, auth.team.id, params.id), objectOf(event)),
 });

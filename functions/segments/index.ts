@@ -7,10 +7,12 @@ import { handler as deleteSegment } from './delete-segment.ts';
 import { handler as updateSegment } from './update-segment.ts';
 
 /** The segments Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('segments', {
-  'create-segment': createSegment,
-  'list-segments': listSegments,
-  'get-segment': getSegment,
-  'delete-segment': deleteSegment,
-  'update-segment': updateSegment,
-}));
+export const handler = dispatch(
+  areaRoutes('segments', {
+    'create-segment': createSegment,
+    'list-segments': listSegments,
+    'get-segment': getSegment,
+    'delete-segment': deleteSegment,
+    'update-segment': updateSegment,
+  }),
+);

@@ -10,6 +10,12 @@ export const handler = apiRoute({
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { segments, hasMore } = await listSegments(deps, auth.team.id, query);
-    return listOf(segments.map((s) => { const { object: _o, ...row } = segmentView(s); return row; }), hasMore);
+    return listOf(
+      segments.map((s) => {
+        const { object: _o, ...row } = segmentView(s);
+        return row;
+      }),
+      hasMore,
+    );
   },
 });

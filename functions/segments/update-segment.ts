@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ObjectRef('segment'),
   params: IdParams,
   body: UpdateSegmentRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'segment', id: (await renameSegment(deps, auth.team.id, params.id, body.name)).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'segment',
+    id: (await renameSegment(deps, auth.team.id, params.id, body.name)).id,
+  }),
 });

@@ -12,7 +12,9 @@ import { createRelay } from './relay.ts';
 const deps = getDeps();
 const config = deps.config;
 if (!config.SMTP_TLS_CERT || !config.SMTP_TLS_KEY) {
-  console.error('smtp relay: SMTP_TLS_CERT and SMTP_TLS_KEY must hold the PEM certificate chain and private key (on AWS they come from the Secrets Manager secret named by mailstack:smtpTlsSecretName)');
+  console.error(
+    'smtp relay: SMTP_TLS_CERT and SMTP_TLS_KEY must hold the PEM certificate chain and private key (on AWS they come from the Secrets Manager secret named by mailstack:smtpTlsSecretName)',
+  );
   process.exit(1);
 }
 
@@ -30,14 +32,27 @@ health.listen(config.SMTP_HEALTH_PORT, config.SMTP_LISTEN_ADDRESS);
 // The per-task data points average to open sessions per task: the target-tracking metric.
 const metrics = config.SMTP_METRICS_NAMESPACE ? new CloudWatchClient({ region: config.AWS_REGION }) : undefined;
 const report = setInterval(() => {
-  metrics?.send(new PutMetricDataCommand({
-    Namespace: config.SMTP_METRICS_NAMESPACE,
-    MetricData: [{ MetricName: 'ActiveConnections', Unit: 'Count', Value: relay.connections, Dimensions: [{ Name: 'Service', Value: config.SMTP_METRICS_SERVICE }] }],
-  })).catch((error: Error) => deps.logger.warn('smtp relay: could not report the session count', { error }));
+  metrics
+    ?.send(
+      new PutMetricDataCommand({
+        Namespace: config.SMTP_METRICS_NAMESPACE,
+        MetricData: [
+          {
+            MetricName: 'ActiveConnections',
+            Unit: 'Count',
+            Value: relay.connections,
+            Dimensions: [{ Name: 'Service', Value: config.SMTP_METRICS_SERVICE }],
+          },
+        ],
+      }),
+    )
+    .catch((error: Error) => deps.logger.warn('smtp relay: could not report the session count', { error }));
 }, 60_000);
 
 deps.logger.info('smtp relay listening', { port, health: config.SMTP_HEALTH_PORT });
-console.log(`SMTP relay on ${config.SMTP_LISTEN_ADDRESS}:${port} (STARTTLS), health on :${config.SMTP_HEALTH_PORT}/health`);
+console.log(
+  `SMTP relay on ${config.SMTP_LISTEN_ADDRESS}:${port} (STARTTLS), health on :${config.SMTP_HEALTH_PORT}/health`,
+);
 
 const stop = async () => {
   if (stopping) return;

@@ -18,16 +18,38 @@ export interface RelayedMessage {
  * to `headers` and meets the API's allowlist there.
  */
 const STRUCTURAL = new Set([
-  'from', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'date', 'message-id', 'sender', 'mime-version',
-  'content-type', 'content-transfer-encoding', 'content-disposition', 'content-id', 'content-description', 'content-language',
-  'received', 'return-path', 'dkim-signature', 'user-agent', 'idempotency-key', 'resend-idempotency-key',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'subject',
+  'date',
+  'message-id',
+  'sender',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'content-id',
+  'content-description',
+  'content-language',
+  'received',
+  'return-path',
+  'dkim-signature',
+  'user-agent',
+  'idempotency-key',
+  'resend-idempotency-key',
 ]);
 
 type Mailbox = { name: string; address: string };
 
 /** Mailboxes of an address header, group members included. */
 const mailboxes = (field: AddressObject | AddressObject[] | undefined): Mailbox[] =>
-  [field ?? []].flat().flatMap((o) => o.value).flatMap((e: EmailAddress) => (e.group ?? [e]))
+  [field ?? []]
+    .flat()
+    .flatMap((o) => o.value)
+    .flatMap((e: EmailAddress) => e.group ?? [e])
     .filter((e): e is Mailbox => typeof e.address === 'string' && e.address !== '');
 
 /** `Name <address>`, the name quoted as RFC 5322 quoted-string (the API parses it back). */
@@ -36,7 +58,9 @@ const formatted = (m: Mailbox): string => (m.name ? `${JSON.stringify(m.name)} <
 /** An address compared the way mail routing does: case-insensitive, domain in its ASCII form. */
 const comparable = (address: string): string => {
   const at = address.lastIndexOf('@');
-  return (at < 0 ? address : `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}`).toLowerCase();
+  return (
+    at < 0 ? address : `${address.slice(0, at)}@${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}`
+  ).toLowerCase();
 };
 
 const unfold = (line: string): string => line.replace(/\r?\n(?=[ \t])/g, '');
@@ -49,15 +73,22 @@ const unfold = (line: string): string => line.replace(/\r?\n(?=[ \t])/g, '');
  * inline `cid:` image) is passed with its content id, which the API's attachment rule refuses.
  */
 export const toSendRequest = async (raw: Buffer, envelopeRecipients: readonly string[]): Promise<RelayedMessage> => {
-  const mail = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  const mail = await simpleParser(raw, {
+    keepCidLinks: true,
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+  });
   const envelope = new Map(envelopeRecipients.map((a) => [comparable(a), a]));
   const shown = new Set<string>();
-  const visible = (list: Mailbox[]) => list.filter((m) => {
-    const key = comparable(m.address);
-    if (!envelope.has(key) || shown.has(key)) return false;
-    shown.add(key);
-    return true;
-  });
+  const visible = (list: Mailbox[]) =>
+    list.filter((m) => {
+      const key = comparable(m.address);
+      if (!envelope.has(key) || shown.has(key)) return false;
+      shown.add(key);
+      return true;
+    });
   const to = visible(mailboxes(mail.to));
   const cc = visible(mailboxes(mail.cc));
   const bcc = [...envelope].filter(([key]) => !shown.has(key)).map(([, address]) => address);
@@ -68,7 +99,8 @@ export const toSendRequest = async (raw: Buffer, envelopeRecipients: readonly st
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim();
     const value = unfold(line.slice(colon + 1)).trim();
-    if (key === 'idempotency-key' || (key === 'resend-idempotency-key' && idempotencyKey === undefined)) idempotencyKey = value;
+    if (key === 'idempotency-key' || (key === 'resend-idempotency-key' && idempotencyKey === undefined))
+      idempotencyKey = value;
     if (STRUCTURAL.has(key)) continue;
     // A repeated header is kept under another spelling so the API's duplicate rule names it.
     const slot = name in headers ? (name === name.toUpperCase() ? name.toLowerCase() : name.toUpperCase()) : name;
@@ -87,14 +119,20 @@ export const toSendRequest = async (raw: Buffer, envelopeRecipients: readonly st
     ...(html !== undefined ? { html } : {}),
     ...(text !== undefined ? { text } : {}),
     ...(Object.keys(headers).length ? { headers } : {}),
-    ...(mail.attachments.length ? {
-      attachments: mail.attachments.map((a, n) => ({
-        filename: a.filename ?? `attachment-${n + 1}`,
-        content: a.content.toString('base64'),
-        content_type: a.contentType,
-        ...(a.related && a.cid ? { content_id: a.cid } : {}),
-      })),
-    } : {}),
+    ...(mail.attachments.length
+      ? {
+          attachments: mail.attachments.map((a, n) => ({
+            filename: a.filename ?? `attachment-${n + 1}`,
+            content: a.content.toString('base64'),
+            content_type: a.contentType,
+            ...(a.related && a.cid ? { content_id: a.cid } : {}),
+          })),
+        }
+      : {}),
   };
-  return { request, ...(mail.messageId ? { messageId: mail.messageId } : {}), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
+  return {
+    request,
+    ...(mail.messageId ? { messageId: mail.messageId } : {}),
+    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+  };
 };

@@ -56,13 +56,21 @@ const ENHANCED = /^[245]\.\d{1,3}\.\d{1,3} /;
  * before STARTTLS is 530 5.7.0 (smtp-server says 538), and a session ends after a total time.
  */
 class RelayConnection extends SMTPConnection {
-  constructor(server: SMTPServer, socket: Socket | TLSSocket, options: SMTPConnectionOptions | null | undefined, private readonly lifetimeMs: number) {
+  constructor(
+    server: SMTPServer,
+    socket: Socket | TLSSocket,
+    options: SMTPConnectionOptions | null | undefined,
+    private readonly lifetimeMs: number,
+  ) {
     super(server, socket, options ?? {});
   }
 
   override init(): void {
     super.init();
-    const timer = setTimeout(() => this.send(421, `4.4.2 Session time limit of ${this.lifetimeMs / 1000} s reached; reconnect to send more.`), this.lifetimeMs);
+    const timer = setTimeout(
+      () => this.send(421, `4.4.2 Session time limit of ${this.lifetimeMs / 1000} s reached; reconnect to send more.`),
+      this.lifetimeMs,
+    );
     timer.unref();
     this.once('close', () => clearTimeout(timer));
   }
@@ -73,7 +81,10 @@ class RelayConnection extends SMTPConnection {
 
   override handler_AUTH(command: Buffer, callback: () => void): void {
     if (!this.secure) {
-      this.send(530, '5.7.0 Must issue a STARTTLS command first: the API key (the password) is only accepted over TLS.');
+      this.send(
+        530,
+        '5.7.0 Must issue a STARTTLS command first: the API key (the password) is only accepted over TLS.',
+      );
       callback();
       return;
     }
@@ -122,22 +133,36 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
   const failure = (error: unknown, session: SMTPServerSession): Error => {
     if (isApiError(error)) return fromApiError(error);
     deps.logger.error('smtp relay: unhandled error', { error: error as Error, session: session.id });
-    return fromApiError(new ApiError('internal_server_error', 'An unexpected error occurred. It has been logged; retry later (with the same Idempotency-Key header to stay safe).'));
+    return fromApiError(
+      new ApiError(
+        'internal_server_error',
+        'An unexpected error occurred. It has been logged; retry later (with the same Idempotency-Key header to stay safe).',
+      ),
+    );
   };
 
   const deliver = async (raw: Buffer, session: SMTPServerSession): Promise<string> => {
     let message;
     try {
-      message = await toSendRequest(raw, session.envelope.rcptTo.map((r) => r.address));
+      message = await toSendRequest(
+        raw,
+        session.envelope.rcptTo.map((r) => r.address),
+      );
     } catch (error) {
       throw new ApiError('invalid_payload', `The message could not be parsed as MIME: ${(error as Error).message}`);
     }
     const caller = await authenticateKey(deps, secrets.get(session.id) ?? '', session.remoteAddress);
     const request = validate(SendEmailRequest, message.request);
-    const send = () => sendEmail(deps, caller, request, message.messageId === undefined ? {} : { messageId: message.messageId });
-    const { id } = message.idempotencyKey === undefined
-      ? await send()
-      : await runIdempotent(deps, { teamId: caller.team.id, scope: 'smtp', key: message.idempotencyKey, payload: request }, send);
+    const send = () =>
+      sendEmail(deps, caller, request, message.messageId === undefined ? {} : { messageId: message.messageId });
+    const { id } =
+      message.idempotencyKey === undefined
+        ? await send()
+        : await runIdempotent(
+            deps,
+            { teamId: caller.team.id, scope: 'smtp', key: message.idempotencyKey, payload: request },
+            send,
+          );
     return id;
   };
 
@@ -155,13 +180,19 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
     hideDSN: true,
     hideREQUIRETLS: true,
     logger: false,
-    authRequiredMessage: 'missing_api_key: Authenticate first: STARTTLS, then AUTH PLAIN or LOGIN with the username `resend` and an API key as the password.',
+    authRequiredMessage:
+      'missing_api_key: Authenticate first: STARTTLS, then AUTH PLAIN or LOGIN with the username `resend` and an API key as the password.',
 
     onConnect(session, callback) {
       const ip = session.remoteAddress;
       const now = open.get(ip) ?? 0;
       if (now >= perIpLimit) {
-        return callback(smtpError(421, `4.7.0 rate_limit_exceeded: ${now} sessions are already open from ${ip} (at most ${perIpLimit}); close one or reuse it, then retry.`));
+        return callback(
+          smtpError(
+            421,
+            `4.7.0 rate_limit_exceeded: ${now} sessions are already open from ${ip} (at most ${perIpLimit}); close one or reuse it, then retry.`,
+          ),
+        );
       }
       open.set(ip, now + 1);
       counted.add(session.id);
@@ -180,13 +211,23 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
       const login = async () => {
         const username = (auth.username ?? '').toLowerCase();
         if (!(SMTP_USERNAMES as readonly string[]).includes(username)) {
-          await refuseAuthentication(deps, session.remoteAddress, new ApiError('invalid_api_key', `The SMTP username must be \`resend\` (or \`mailstack\`), got ${JSON.stringify(auth.username ?? '')}; the password is the API key.`));
+          await refuseAuthentication(
+            deps,
+            session.remoteAddress,
+            new ApiError(
+              'invalid_api_key',
+              `The SMTP username must be \`resend\` (or \`mailstack\`), got ${JSON.stringify(auth.username ?? '')}; the password is the API key.`,
+            ),
+          );
         }
         const caller = await authenticateKey(deps, auth.password ?? '', session.remoteAddress);
         secrets.set(session.id, auth.password ?? '');
         return caller.keyId;
       };
-      login().then((user) => callback(null, { user }), (error) => callback(failure(error, session)));
+      login().then(
+        (user) => callback(null, { user }),
+        (error) => callback(failure(error, session)),
+      );
     },
 
     onRcptTo(address, session, callback) {
@@ -194,7 +235,12 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
       const repeat = rcpts.some((r) => r.address.toLowerCase() === address.address.toLowerCase());
       if (!repeat && rcpts.length >= MAX_RECIPIENTS) {
         // RFC 5321 §4.5.3.1.10: 452 for too many recipients; the client sends the rest in another message.
-        return callback(smtpError(452, `4.5.3 validation_error: An email may have at most ${MAX_RECIPIENTS} recipients; ${address.address} was not added. Send the others in another message.`));
+        return callback(
+          smtpError(
+            452,
+            `4.5.3 validation_error: An email may have at most ${MAX_RECIPIENTS} recipients; ${address.address} was not added. Send the others in another message.`,
+          ),
+        );
       }
       callback();
     },
@@ -202,26 +248,40 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
     onData(stream, session, callback) {
       readMessage(stream, MAX_BODY_BYTES)
         .then((raw) => {
-          if (raw === undefined) throw new ApiError('payload_too_large', `The message is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`);
+          if (raw === undefined)
+            throw new ApiError(
+              'payload_too_large',
+              `The message is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`,
+            );
           return deliver(raw, session);
         })
-        .then((id) => callback(null, `2.0.0 OK ${id}`), (error) => callback(failure(error, session)));
+        .then(
+          (id) => callback(null, `2.0.0 OK ${id}`),
+          (error) => callback(failure(error, session)),
+        );
     },
   });
   server.lifetimeMs = (options.sessionTimeoutSeconds ?? config.SMTP_SESSION_TIMEOUT_SECONDS) * 1000;
   server.on('error', (error) => deps.logger.warn('smtp relay: connection error', { error }));
 
   return {
-    listen: (port, address) => new Promise((resolve, reject) => {
-      const onError = (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} (SMTP relay) is already in use: stop the other process (another \`npm start\`?) or set SMTP_PORT to a free port`) : error);
-      server.server.once('error', onError);
-      server.listen(port, address, () => {
-        server.server.off('error', onError);
-        const bound = server.server.address();
-        resolve(typeof bound === 'object' && bound ? bound.port : port);
-      });
-    }),
+    listen: (port, address) =>
+      new Promise((resolve, reject) => {
+        const onError = (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'EADDRINUSE'
+              ? new Error(
+                  `port ${port} (SMTP relay) is already in use: stop the other process (another \`npm start\`?) or set SMTP_PORT to a free port`,
+                )
+              : error,
+          );
+        server.server.once('error', onError);
+        server.listen(port, address, () => {
+          server.server.off('error', onError);
+          const bound = server.server.address();
+          resolve(typeof bound === 'object' && bound ? bound.port : port);
+        });
+      }),
     get connections() {
       return server.connections.size;
     },

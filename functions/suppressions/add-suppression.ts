@@ -10,7 +10,12 @@ export const handler = apiRoute({
   body: AddSuppressionRequest,
   status: 201,
   handler: async ({ deps, auth, body }) => {
-    const { suppression } = await addSuppression(deps, { teamId: auth.team.id, email: body.email, origin: 'manual', source: 'api' });
+    const { suppression } = await addSuppression(deps, {
+      teamId: auth.team.id,
+      email: body.email,
+      origin: 'manual',
+      source: 'api',
+    });
     return { object: 'suppression', id: suppression.id };
   },
 });

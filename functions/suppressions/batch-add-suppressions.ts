@@ -10,7 +10,12 @@ export const handler = apiRoute({
   status: 201,
   handler: async ({ deps, auth, body }) => {
     const data = [];
-    for (const email of body.emails) data.push({ object: 'suppression', id: (await addSuppression(deps, { teamId: auth.team.id, email, origin: 'manual', source: 'api' })).suppression.id });
+    for (const email of body.emails)
+      data.push({
+        object: 'suppression',
+        id: (await addSuppression(deps, { teamId: auth.team.id, email, origin: 'manual', source: 'api' })).suppression
+          .id,
+      });
     return { data };
   },
 });

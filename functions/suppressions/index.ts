@@ -8,11 +8,13 @@ import { handler as batchAddSuppressions } from './batch-add-suppressions.ts';
 import { handler as batchRemoveSuppressions } from './batch-remove-suppressions.ts';
 
 /** The suppressions Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('suppressions', {
-  'add-suppression': addSuppression,
-  'list-suppressions': listSuppressions,
-  'get-suppression': getSuppression,
-  'remove-suppression': removeSuppression,
-  'batch-add-suppressions': batchAddSuppressions,
-  'batch-remove-suppressions': batchRemoveSuppressions,
-}));
+export const handler = dispatch(
+  areaRoutes('suppressions', {
+    'add-suppression': addSuppression,
+    'list-suppressions': listSuppressions,
+    'get-suppression': getSuppression,
+    'remove-suppression': removeSuppression,
+    'batch-add-suppressions': batchAddSuppressions,
+    'batch-remove-suppressions': batchRemoveSuppressions,
+  }),
+);

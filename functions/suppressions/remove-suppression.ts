@@ -7,5 +7,9 @@ export const handler = apiRoute({
   access: 'full',
   response: Deleted('suppression'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'suppression', id: (await removeSuppression(deps, auth.team.id, params.id)).id, deleted: true }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'suppression',
+    id: (await removeSuppression(deps, auth.team.id, params.id)).id,
+    deleted: true,
+  }),
 });

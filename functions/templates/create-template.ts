@@ -10,5 +10,8 @@ export const handler = apiRoute({
   errors: ['conflict'],
   body: CreateTemplateRequest,
   status: 201,
-  handler: async ({ deps, auth, body }) => ({ object: 'template', id: (await createTemplate(deps, auth.team.id, body)).id }),
+  handler: async ({ deps, auth, body }) => ({
+    object: 'template',
+    id: (await createTemplate(deps, auth.team.id, body)).id,
+  }),
 });

@@ -7,5 +7,9 @@ export const handler = apiRoute({
   access: 'full',
   response: Deleted('template'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'template', id: (await deleteTemplate(deps, auth.team.id, params.id)).id, deleted: true }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'template',
+    id: (await deleteTemplate(deps, auth.team.id, params.id)).id,
+    deleted: true,
+  }),
 });

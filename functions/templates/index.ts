@@ -9,12 +9,14 @@ import { handler as publishTemplate } from './publish-template.ts';
 import { handler as duplicateTemplate } from './duplicate-template.ts';
 
 /** The templates Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('templates', {
-  'create-template': createTemplate,
-  'list-templates': listTemplates,
-  'get-template': getTemplate,
-  'update-template': updateTemplate,
-  'delete-template': deleteTemplate,
-  'publish-template': publishTemplate,
-  'duplicate-template': duplicateTemplate,
-}));
+export const handler = dispatch(
+  areaRoutes('templates', {
+    'create-template': createTemplate,
+    'list-templates': listTemplates,
+    'get-template': getTemplate,
+    'update-template': updateTemplate,
+    'delete-template': deleteTemplate,
+    'publish-template': publishTemplate,
+    'duplicate-template': duplicateTemplate,
+  }),
+);

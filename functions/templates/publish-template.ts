@@ -7,5 +7,8 @@ export const handler = apiRoute({
   access: 'full',
   response: ObjectRef('template'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'template', id: (await publishTemplate(deps, auth.team.id, params.id)).id }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'template',
+    id: (await publishTemplate(deps, auth.team.id, params.id)).id,
+  }),
 });

@@ -10,5 +10,8 @@ export const handler = apiRoute({
   errors: ['conflict'],
   params: IdParams,
   body: UpdateTemplateRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'template', id: (await updateTemplate(deps, auth.team.id, params.id, body)).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'template',
+    id: (await updateTemplate(deps, auth.team.id, params.id, body)).id,
+  }),
 });

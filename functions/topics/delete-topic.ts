@@ -7,5 +7,9 @@ export const handler = apiRoute({
   access: 'full',
   response: Deleted('topic'),
   params: IdParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'topic', id: (await deleteTopic(deps, auth.team.id, params.id)).id, deleted: true }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'topic',
+    id: (await deleteTopic(deps, auth.team.id, params.id)).id,
+    deleted: true,
+  }),
 });

@@ -7,10 +7,12 @@ import { handler as updateTopic } from './update-topic.ts';
 import { handler as deleteTopic } from './delete-topic.ts';
 
 /** The topics Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('topics', {
-  'create-topic': createTopic,
-  'list-topics': listTopics,
-  'get-topic': getTopic,
-  'update-topic': updateTopic,
-  'delete-topic': deleteTopic,
-}));
+export const handler = dispatch(
+  areaRoutes('topics', {
+    'create-topic': createTopic,
+    'list-topics': listTopics,
+    'get-topic': getTopic,
+    'update-topic': updateTopic,
+    'delete-topic': deleteTopic,
+  }),
+);

@@ -10,6 +10,12 @@ export const handler = apiRoute({
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
     const { topics, hasMore } = await listTopics(deps, auth.team.id, query);
-    return listOf(topics.map((t) => { const { object: _o, ...row } = topicView(t); return row; }), hasMore);
+    return listOf(
+      topics.map((t) => {
+        const { object: _o, ...row } = topicView(t);
+        return row;
+      }),
+      hasMore,
+    );
   },
 });

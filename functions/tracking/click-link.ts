@@ -20,6 +20,10 @@ export const handler = apiRoute({
       // The person still gets where they were going.
       deps.logger.error('click not recorded', error as Error);
     }
-    return new RawResponse({ statusCode: 302, headers: { location: claims.url!, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, body: '' });
+    return new RawResponse({
+      statusCode: 302,
+      headers: { location: claims.url!, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      body: '',
+    });
   },
 });

@@ -17,6 +17,11 @@ export const handler = apiRoute({
     const claims = await verifyTracking(deps, params.token, 'o');
     if (!claims) return new RawResponse(notFoundText());
     await recordOpen(deps, claims, requesterOf(event, headers));
-    return new RawResponse({ statusCode: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store, max-age=0' }, body: PIXEL, isBase64Encoded: true });
+    return new RawResponse({
+      statusCode: 200,
+      headers: { 'content-type': 'image/gif', 'cache-control': 'no-store, max-age=0' },
+      body: PIXEL,
+      isBase64Encoded: true,
+    });
   },
 });

@@ -13,7 +13,11 @@ export type InvokeArea = (area: Area, event: ApiEvent) => Promise<ApiResult>;
 const eventFor = (event: ApiEvent, key: string, path: string, raw: Readonly<Record<string, string>>): ApiEvent => {
   const pathParameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    try { pathParameters[name] = decodeURIComponent(value); } catch { pathParameters[name] = value; }
+    try {
+      pathParameters[name] = decodeURIComponent(value);
+    } catch {
+      pathParameters[name] = value;
+    }
   }
   const { pathParameters: _ignored, ...rest } = event;
   return {
@@ -32,21 +36,30 @@ const eventFor = (event: ApiEvent, key: string, path: string, raw: Readonly<Reco
  * answers through the error catalog (404 not_found, or 405 method_not_allowed with the allowed
  * methods), exactly as the local host answers, instead of API Gateway's own bare 404.
  */
-export const createUnmatchedHandler = (invoke: InvokeArea) => async (event: ApiEvent): Promise<ApiResult> => {
-  const method = event.requestContext?.http?.method ?? 'GET';
-  const raw = event.rawPath ?? '/';
-  const path = normalisePath(raw);
-  const found = match(method, path);
-  if (found && 'route' in found && path !== raw) {
-    try {
-      return await invoke(found.route.area, eventFor(event, routeKey(found.route), path, found.params));
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'passing a request on to its route failed', route: routeKey(found.route), error: String(error) }));
-      return internalErrorResponse();
+export const createUnmatchedHandler =
+  (invoke: InvokeArea) =>
+  async (event: ApiEvent): Promise<ApiResult> => {
+    const method = event.requestContext?.http?.method ?? 'GET';
+    const raw = event.rawPath ?? '/';
+    const path = normalisePath(raw);
+    const found = match(method, path);
+    if (found && 'route' in found && path !== raw) {
+      try {
+        return await invoke(found.route.area, eventFor(event, routeKey(found.route), path, found.params));
+      } catch (error) {
+        console.error(
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'passing a request on to its route failed',
+            route: routeKey(found.route),
+            error: String(error),
+          }),
+        );
+        return internalErrorResponse();
+      }
     }
-  }
-  return unmatchedResponse(method, path, found && 'allowed' in found ? found.allowed : []);
-};
+    return unmatchedResponse(method, path, found && 'allowed' in found ? found.allowed : []);
+  };
 
 let lambda: LambdaClient | undefined;
 let functions: Partial<Record<Area, string>> | undefined;

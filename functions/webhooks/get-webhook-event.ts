@@ -7,5 +7,6 @@ export const handler = apiRoute({
   access: 'full',
   response: WebhookEventObject,
   params: WebhookEventParams,
-  handler: async ({ deps, auth, params }) => deliveryView(await getDelivery(deps, auth.team.id, params.id, params.event_id)),
+  handler: async ({ deps, auth, params }) =>
+    deliveryView(await getDelivery(deps, auth.team.id, params.id, params.event_id)),
 });

@@ -8,5 +8,6 @@ export const handler = apiRoute({
   access: 'full',
   response: WebhookObject,
   params: IdParams,
-  handler: async ({ deps, auth, params }) => webhookView(await getWebhook(deps, auth.team.id, params.id), deps.clock.now()),
+  handler: async ({ deps, auth, params }) =>
+    webhookView(await getWebhook(deps, auth.team.id, params.id), deps.clock.now()),
 });

@@ -12,15 +12,17 @@ import { handler as listAttempts } from './list-webhook-event-attempts.ts';
 import { handler as replayEvent } from './replay-webhook-event.ts';
 
 /** The webhooks Lambda. Its routes, and the handler answering each, come from the route manifest. */
-export const handler = dispatch(areaRoutes('webhooks', {
-  'create-webhook': createWebhook,
-  'list-webhooks': listWebhooks,
-  'get-webhook': getWebhook,
-  'update-webhook': updateWebhook,
-  'delete-webhook': deleteWebhook,
-  'rotate-webhook-secret': rotateSecret,
-  'list-webhook-events': listEvents,
-  'get-webhook-event': getEvent,
-  'list-webhook-event-attempts': listAttempts,
-  'replay-webhook-event': replayEvent,
-}));
+export const handler = dispatch(
+  areaRoutes('webhooks', {
+    'create-webhook': createWebhook,
+    'list-webhooks': listWebhooks,
+    'get-webhook': getWebhook,
+    'update-webhook': updateWebhook,
+    'delete-webhook': deleteWebhook,
+    'rotate-webhook-secret': rotateSecret,
+    'list-webhook-events': listEvents,
+    'get-webhook-event': getEvent,
+    'list-webhook-event-attempts': listAttempts,
+    'replay-webhook-event': replayEvent,
+  }),
+);

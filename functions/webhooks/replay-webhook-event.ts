@@ -8,5 +8,8 @@ export const handler = apiRoute({
   access: 'full',
   response: ObjectRef('webhook_event'),
   params: WebhookEventParams,
-  handler: async ({ deps, auth, params }) => ({ object: 'webhook_event', id: (await replayEvent(deps, auth.team.id, params.id, params.event_id)).eventId }),
+  handler: async ({ deps, auth, params }) => ({
+    object: 'webhook_event',
+    id: (await replayEvent(deps, auth.team.id, params.id, params.event_id)).eventId,
+  }),
 });

@@ -13,7 +13,10 @@ export const handler = apiRoute({
   params: IdParams,
   body: RotateWebhookRequest,
   handler: async ({ deps, auth, params, body }) => {
-    const { object, id, signing_secret, previous_secret_expires_at } = webhookView(await rotateWebhookSecret(deps, auth.team.id, params.id, body), deps.clock.now());
+    const { object, id, signing_secret, previous_secret_expires_at } = webhookView(
+      await rotateWebhookSecret(deps, auth.team.id, params.id, body),
+      deps.clock.now(),
+    );
     return { object, id, signing_secret, previous_secret_expires_at };
   },
 });

@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ObjectRef('webhook'),
   params: IdParams,
   body: UpdateWebhookRequest,
-  handler: async ({ deps, auth, params, body }) => ({ object: 'webhook', id: (await updateWebhook(deps, auth.team.id, params.id, body)).id }),
+  handler: async ({ deps, auth, params, body }) => ({
+    object: 'webhook',
+    id: (await updateWebhook(deps, auth.team.id, params.id, body)).id,
+  }),
 });

@@ -10,15 +10,18 @@ import { ownerNotices } from '@mailstack/core/domain/webhooks/owner-notices';
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = getDeps();
   const failures: { itemIdentifier: string }[] = [];
-  await Promise.all(event.Records.map(async (record) => {
-    try {
-      const job = JSON.parse(record.body) as DeliveryJob;
-      const outcome = await deliverWebhook(deps, job, ownerNotices);
-      if (outcome.kind === 'later') await deps.queue.send(deps.config.WEBHOOK_QUEUE_URL, [{ body: job, delaySeconds: outcome.delaySeconds }]);
-    } catch (error) {
-      deps.logger.error('webhook delivery failed; the job stays on the queue', error as Error);
-      failures.push({ itemIdentifier: record.messageId });
-    }
-  }));
+  await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        const job = JSON.parse(record.body) as DeliveryJob;
+        const outcome = await deliverWebhook(deps, job, ownerNotices);
+        if (outcome.kind === 'later')
+          await deps.queue.send(deps.config.WEBHOOK_QUEUE_URL, [{ body: job, delaySeconds: outcome.delaySeconds }]);
+      } catch (error) {
+        deps.logger.error('webhook delivery failed; the job stays on the queue', error as Error);
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }),
+  );
   return { batchItemFailures: failures };
 };

@@ -9,7 +9,8 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   for (const record of event.Records) {
     try {
       const job = JSON.parse(record.body) as EraseJobRef;
-      if ((await runEraseJob(deps, job)) === 'more') await deps.queue.send(deps.config.ERASE_QUEUE_URL, [{ body: job }]);
+      if ((await runEraseJob(deps, job)) === 'more')
+        await deps.queue.send(deps.config.ERASE_QUEUE_URL, [{ body: job }]);
     } catch (error) {
       deps.logger.error('erase job failed; it stays on the queue and resumes from its last page', error as Error);
       failures.push({ itemIdentifier: record.messageId });

@@ -9,7 +9,10 @@ import { fanOutEvents, type EventMessage } from '@mailstack/core/domain/webhooks
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const deps = getDeps();
   try {
-    await fanOutEvents(deps, event.Records.map((r) => JSON.parse(r.body) as EventMessage));
+    await fanOutEvents(
+      deps,
+      event.Records.map((r) => JSON.parse(r.body) as EventMessage),
+    );
     return { batchItemFailures: [] };
   } catch (error) {
     deps.logger.error('event fan-out failed; the batch stays on the queue', error as Error);

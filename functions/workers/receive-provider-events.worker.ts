@@ -1,6 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { flushMetrics, getDeps } from '@mailstack/core/runtime/deps';
-import { ProviderEventRefused, receiveProviderNotification } from '@mailstack/core/domain/emails/pipeline/receive-provider-events';
+import {
+  ProviderEventRefused,
+  receiveProviderNotification,
+} from '@mailstack/core/domain/emails/pipeline/receive-provider-events';
 
 /**
  * The provider-events worker: SES events, through the service's SNS topic and its queue, applied
@@ -15,8 +18,17 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     try {
       await receiveProviderNotification(deps, record.body);
     } catch (error) {
-      if (error instanceof ProviderEventRefused) deps.logger.error('provider event refused; it ends in the dead-letter queue', { reason: error.reason, error, message_id: record.messageId });
-      else deps.logger.error('provider event not applied; it stays on the queue', { error: error as Error, message_id: record.messageId });
+      if (error instanceof ProviderEventRefused)
+        deps.logger.error('provider event refused; it ends in the dead-letter queue', {
+          reason: error.reason,
+          error,
+          message_id: record.messageId,
+        });
+      else
+        deps.logger.error('provider event not applied; it stays on the queue', {
+          error: error as Error,
+          message_id: record.messageId,
+        });
       failures.push({ itemIdentifier: record.messageId });
     }
   }

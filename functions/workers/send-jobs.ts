@@ -9,23 +9,35 @@ import type { SendJob } from '@mailstack/core/domain/emails/email';
  * retry goes back on the same queue with its delay; a failed job stays on the queue (reported as
  * a batch item failure).
  */
-export const runSendJobs = async (event: SQSEvent, queueUrl: (config: ReturnType<typeof getDeps>['config']) => string): Promise<SQSBatchResponse> => {
+export const runSendJobs = async (
+  event: SQSEvent,
+  queueUrl: (config: ReturnType<typeof getDeps>['config']) => string,
+): Promise<SQSBatchResponse> => {
   const deps = getDeps();
   const failures: { itemIdentifier: string }[] = [];
-  await Promise.all(event.Records.map(async (record) => {
-    // Each record logs under the request that accepted its email (the correlation id) and its email id.
-    let logger = deps.logger;
-    try {
-      const job = JSON.parse(record.body) as SendJob;
-      const correlation = record.messageAttributes?.[CORRELATION_ATTRIBUTE]?.stringValue;
-      logger = deps.logger.createChild({ persistentKeys: { email_id: job.emailId, team_id: job.teamId, ...(correlation ? { correlation_id: correlation } : {}) } });
-      const outcome = await deliverEmail({ ...deps, logger }, job);
-      if (outcome.kind === 'retry') await deps.queue.send(queueUrl(deps.config), [{ body: outcome.job, delaySeconds: outcome.delaySeconds }]);
-    } catch (error) {
-      logger.error('send job failed; it stays on the queue', error as Error);
-      failures.push({ itemIdentifier: record.messageId });
-    }
-  }));
+  await Promise.all(
+    event.Records.map(async (record) => {
+      // Each record logs under the request that accepted its email (the correlation id) and its email id.
+      let logger = deps.logger;
+      try {
+        const job = JSON.parse(record.body) as SendJob;
+        const correlation = record.messageAttributes?.[CORRELATION_ATTRIBUTE]?.stringValue;
+        logger = deps.logger.createChild({
+          persistentKeys: {
+            email_id: job.emailId,
+            team_id: job.teamId,
+            ...(correlation ? { correlation_id: correlation } : {}),
+          },
+        });
+        const outcome = await deliverEmail({ ...deps, logger }, job);
+        if (outcome.kind === 'retry')
+          await deps.queue.send(queueUrl(deps.config), [{ body: outcome.job, delaySeconds: outcome.delaySeconds }]);
+      } catch (error) {
+        logger.error('send job failed; it stays on the queue', error as Error);
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }),
+  );
   flushMetrics(deps);
   return { batchItemFailures: failures };
 };

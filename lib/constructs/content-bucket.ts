@@ -1,5 +1,12 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectOwnership,
+  type CfnBucket,
+  type IBucket,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
@@ -24,14 +31,28 @@ export class ContentBucket extends Construct {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [
-        { id: 'expire-email-content', enabled: true, prefix: CONTENT_KEY_PREFIX, expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { id: 'expire-inbound-raw', enabled: true, prefix: INBOUND_RAW_PREFIX, expiration: Duration.days(INBOUND_RAW_RETENTION_DAYS) },
+        {
+          id: 'expire-email-content',
+          enabled: true,
+          prefix: CONTENT_KEY_PREFIX,
+          expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        {
+          id: 'expire-inbound-raw',
+          enabled: true,
+          prefix: INBOUND_RAW_PREFIX,
+          expiration: Duration.days(INBOUND_RAW_RETENTION_DAYS),
+        },
         { id: 'abort-incomplete-uploads', enabled: true, abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       // Message content expires on its own; a deleted stack leaves the bucket to its lifecycle.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledge(bucket, { 'AwsSolutions-S1': 'objects are written and read only by the service\'s own roles (CloudTrail records them); access logs would copy recipients\' content keys into another bucket' });
+    acknowledge(bucket, {
+      'AwsSolutions-S1':
+        "objects are written and read only by the service's own roles (CloudTrail records them); access logs would copy recipients' content keys into another bucket",
+    });
     this.bucket = bucket;
   }
 
@@ -39,8 +60,17 @@ export class ContentBucket extends Construct {
    * Lets `grantee` take exactly these object actions on keys under `prefix` (email content,
    * `emails/`, unless told), nothing on the bucket itself.
    */
-  grant(grantee: IGrantable & IConstruct, actions: readonly ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[], prefix: string = CONTENT_KEY_PREFIX): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${prefix}*`)] }));
-    acknowledge(grantee, { [`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${prefix}*]`]: 'one object per message part, keyed by message id at run time, only under its prefix' });
+  grant(
+    grantee: IGrantable & IConstruct,
+    actions: readonly ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[],
+    prefix: string = CONTENT_KEY_PREFIX,
+  ): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
+    acknowledge(grantee, {
+      [`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${prefix}*]`]:
+        'one object per message part, keyed by message id at run time, only under its prefix',
+    });
   }
 }

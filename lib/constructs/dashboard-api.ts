@@ -20,18 +20,33 @@ export class DashboardApi extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.api = new HttpApi(this, 'Api', { description: 'mailstack dashboard (server-rendered web app)', createDefaultStage: false });
+    this.api = new HttpApi(this, 'Api', {
+      description: 'mailstack dashboard (server-rendered web app)',
+      createDefaultStage: false,
+    });
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS });
     this.api.addStage('DefaultStage', {
-      stageName: '$default', autoDeploy: true, throttle: DASHBOARD_THROTTLE,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: DASHBOARD_THROTTLE,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
-    acknowledge(this, { 'AwsSolutions-APIG4': 'the dashboard authenticates people itself: sessions in the table behind HttpOnly cookies, CSRF tokens on every form' });
-    new CfnOutput(scope, 'DashboardUrl', { value: this.api.apiEndpoint, description: 'The dashboard: sign in with a link from `npm run admin -- users link`' });
+    acknowledge(this, {
+      'AwsSolutions-APIG4':
+        'the dashboard authenticates people itself: sessions in the table behind HttpOnly cookies, CSRF tokens on every form',
+    });
+    new CfnOutput(scope, 'DashboardUrl', {
+      value: this.api.apiEndpoint,
+      description: 'The dashboard: sign in with a link from `npm run admin -- users link`',
+    });
   }
 
   /** Serves every request with `fn`. */
   serveWith(fn: IFunction): void {
-    new HttpRoute(this, 'default', { httpApi: this.api, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('dashboard-integration', fn) });
+    new HttpRoute(this, 'default', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('dashboard-integration', fn),
+    });
   }
 }

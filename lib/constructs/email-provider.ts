@@ -1,5 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
-import { ConfigurationSet, ConfigurationSetEventDestination, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
+import {
+  ConfigurationSet,
+  ConfigurationSetEventDestination,
+  EmailSendingEvent,
+  EventDestination,
+} from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SqsSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -16,8 +21,13 @@ export interface EmailProviderProps {
 
 /** Every event but OPEN and CLICK: publishing those makes SES add its own pixel and rewrite links. */
 const EVENTS: readonly EmailSendingEvent[] = [
-  EmailSendingEvent.SEND, EmailSendingEvent.DELIVERY, EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT,
-  EmailSendingEvent.DELIVERY_DELAY, EmailSendingEvent.REJECT, EmailSendingEvent.RENDERING_FAILURE,
+  EmailSendingEvent.SEND,
+  EmailSendingEvent.DELIVERY,
+  EmailSendingEvent.BOUNCE,
+  EmailSendingEvent.COMPLAINT,
+  EmailSendingEvent.DELIVERY_DELAY,
+  EmailSendingEvent.REJECT,
+  EmailSendingEvent.RENDERING_FAILURE,
 ];
 
 /**
@@ -46,9 +56,21 @@ export class EmailProvider extends Construct {
       destination: EventDestination.snsTopic(this.topic),
       events: [...EVENTS],
     });
-    this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDlq', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
-    acknowledge(this.deliveryDeadLetterQueue, { 'AwsSolutions-SQS3': 'this is the dead-letter queue of the SNS subscription (its redrive policy), which the rule does not see' });
+    this.deliveryDeadLetterQueue = new Queue(this, 'DeliveryDlq', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledge(this.deliveryDeadLetterQueue, {
+      'AwsSolutions-SQS3':
+        'this is the dead-letter queue of the SNS subscription (its redrive policy), which the rule does not see',
+    });
     // Not raw: the worker reads the envelope's TopicArn and refuses any other topic.
-    this.topic.addSubscription(new SqsSubscription(props.eventsQueue, { rawMessageDelivery: false, deadLetterQueue: this.deliveryDeadLetterQueue }));
+    this.topic.addSubscription(
+      new SqsSubscription(props.eventsQueue, {
+        rawMessageDelivery: false,
+        deadLetterQueue: this.deliveryDeadLetterQueue,
+      }),
+    );
   }
 }

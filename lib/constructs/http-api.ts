@@ -1,5 +1,13 @@
 import { CfnOutput } from 'aws-cdk-lib';
-import { DomainName, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  LogGroupLogDestination,
+  type HttpStage,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,12 +19,20 @@ import { AREAS, ROUTES, type Area, type RouteEntry } from '../../functions/route
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
 /** One JSON line per request: request id (the correlation id the functions log), route, status, latency. */
-export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(JSON.stringify({
-  requestId: '$context.requestId', ip: '$context.identity.sourceIp', requestTime: '$context.requestTime',
-  routeKey: '$context.routeKey', status: '$context.status', responseLength: '$context.responseLength',
-  latencyMs: '$context.responseLatency', integrationLatencyMs: '$context.integrationLatency',
-  integrationError: '$context.integrationErrorMessage', userAgent: '$context.identity.userAgent',
-}));
+export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+    userAgent: '$context.identity.userAgent',
+  }),
+);
 
 /** Props of the HTTP API. */
 export interface MailHttpApiProps {
@@ -40,10 +56,17 @@ export class MailHttpApi extends Construct {
     this.api = new HttpApi(this, 'Api', { description: 'Resend-compatible email API', createDefaultStage: false });
     this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS });
     const domain = props.customDomain
-      ? new DomainName(this, 'Domain', { domainName: props.customDomain.name, certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn) })
+      ? new DomainName(this, 'Domain', {
+          domainName: props.customDomain.name,
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+        })
       : undefined;
     this.publicUrl = props.customDomain ? `https://${props.customDomain.name}` : this.api.apiEndpoint;
-    if (domain) new CfnOutput(scope, 'ApiDomainTarget', { value: domain.regionalDomainName, description: `DNS: CNAME ${props.customDomain!.name} to this name` });
+    if (domain)
+      new CfnOutput(scope, 'ApiDomainTarget', {
+        value: domain.regionalDomainName,
+        description: `DNS: CNAME ${props.customDomain!.name} to this name`,
+      });
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
@@ -51,13 +74,20 @@ export class MailHttpApi extends Construct {
       throttle: { rateLimit: props.throttle.ratePerSecond, burstLimit: props.throttle.burst },
       accessLogSettings: { destination: new LogGroupLogDestination(this.accessLogs), format: ACCESS_LOG_FORMAT },
     });
-    acknowledge(this, { 'AwsSolutions-APIG4': 'the service authenticates each request itself: Resend-style API keys and signed link tokens (the unmatched route answers 404 through the error catalog)' });
+    acknowledge(this, {
+      'AwsSolutions-APIG4':
+        'the service authenticates each request itself: Resend-style API keys and signed link tokens (the unmatched route answers 404 through the error catalog)',
+    });
     new CfnOutput(scope, 'ApiUrl', { value: this.publicUrl, description: 'RESEND_BASE_URL for the SDKs' });
   }
 
   /** Sends every request no manifest route takes to `fn` (the `$default` route). */
   addDefaultRoute(fn: IFunction): void {
-    new HttpRoute(this, 'default', { httpApi: this.api, routeKey: HttpRouteKey.DEFAULT, integration: new HttpLambdaIntegration('unmatched-integration', fn) });
+    new HttpRoute(this, 'default', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('unmatched-integration', fn),
+    });
   }
 
   /** Adds one route per manifest entry, each area's routes to that area's Lambda. */
@@ -68,7 +98,9 @@ export class MailHttpApi extends Construct {
       // One invoke permission per area's function for the whole API, not one per route: the
       // routes would otherwise cost a permission each and push the stack past CloudFormation's
       // 500 resources. The function answers only its own routes (the manifest's dispatch).
-      const integration = new HttpLambdaIntegration(`${area}-integration`, functionFor(area), { scopePermissionToRoute: false });
+      const integration = new HttpLambdaIntegration(`${area}-integration`, functionFor(area), {
+        scopePermissionToRoute: false,
+      });
       for (const route of own) {
         new HttpRoute(this, `${route.method} ${route.path}`, {
           httpApi: this.api,

@@ -1,6 +1,13 @@
 import { Duration, CfnOutput } from 'aws-cdk-lib';
 import {
-  type Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData,
+  type Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -45,8 +52,15 @@ export class Operations extends Construct {
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
-    this.topic = new Topic(this, 'OperatorTopic', { topicName: props.operatorTopicName, displayName: 'mailstack alarms', enforceSSL: true });
-    new CfnOutput(scope, 'OperatorTopicArn', { value: this.topic.topicArn, description: 'Alarms notify this topic: subscribe the operators (email, chat, pager)' });
+    this.topic = new Topic(this, 'OperatorTopic', {
+      topicName: props.operatorTopicName,
+      displayName: 'mailstack alarms',
+      enforceSSL: true,
+    });
+    new CfnOutput(scope, 'OperatorTopicArn', {
+      value: this.topic.topicArn,
+      description: 'Alarms notify this topic: subscribe the operators (email, chat, pager)',
+    });
     const action = new SnsAction(this.topic);
     const alarm = (alarmId: string, metric: Metric, threshold: number, description: string): Alarm => {
       const made = metric.createAlarm(this, alarmId, {
@@ -64,48 +78,179 @@ export class Operations extends Construct {
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
 
     for (const { name, deadLetterQueue } of props.queues) {
-      alarm(`${name}-dlq-depth`, deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
-        `Messages in the ${name} dead-letter queue: work failed five times. Read one, fix the cause, then redrive the queue.`);
+      alarm(
+        `${name}-dlq-depth`,
+        deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        1,
+        `Messages in the ${name} dead-letter queue: work failed five times. Read one, fix the cause, then redrive the queue.`,
+      );
     }
     for (const { name, queue } of props.failedInvocations ?? []) {
-      alarm(`${name}-failed-invocations`, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
-        `A ${name} invocation failed after its retries: its event is kept in the queue. Fix the cause, then invoke ${name} again with each message's requestPayload (docs/mailboxes.md, inbound mail).`);
+      alarm(
+        `${name}-failed-invocations`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        1,
+        `A ${name} invocation failed after its retries: its event is kept in the queue. Fix the cause, then invoke ${name} again with each message's requestPayload (docs/mailboxes.md, inbound mail).`,
+      );
     }
     for (const { name, fn } of props.workers) {
-      alarm(`${name}-errors`, fn.metricErrors(fiveMinutes), 1, `The ${name} function failed; its logs name the email and request ids.`);
-      alarm(`${name}-throttles`, fn.metricThrottles(fiveMinutes), 1, `The ${name} function was throttled: the account's concurrency is exhausted.`);
+      alarm(
+        `${name}-errors`,
+        fn.metricErrors(fiveMinutes),
+        1,
+        `The ${name} function failed; its logs name the email and request ids.`,
+      );
+      alarm(
+        `${name}-throttles`,
+        fn.metricThrottles(fiveMinutes),
+        1,
+        `The ${name} function was throttled: the account's concurrency is exhausted.`,
+      );
     }
-    alarm('api-5xx', props.api.metricServerError(fiveMinutes), 1, 'The API answered 5xx: every refusal should be a documented 4xx. Search the access logs by requestId.');
+    alarm(
+      'api-5xx',
+      props.api.metricServerError(fiveMinutes),
+      1,
+      'The API answered 5xx: every refusal should be a documented 4xx. Search the access logs by requestId.',
+    );
     if (props.dashboardApi) {
-      alarm('dashboard-5xx', props.dashboardApi.metricServerError(fiveMinutes), 1, 'The dashboard (or the mailbox agent API on its origin) answered 5xx. Search the dashboard function\'s logs.');
+      alarm(
+        'dashboard-5xx',
+        props.dashboardApi.metricServerError(fiveMinutes),
+        1,
+        "The dashboard (or the mailbox agent API on its origin) answered 5xx. Search the dashboard function's logs.",
+      );
     }
-    alarm('ses-bounce-rate', new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', period: Duration.hours(1), statistic: 'Maximum' }), SES_BOUNCE_RATE_ALARM,
-      'SES bounce rate at 5%: SES reviews the account at this level and may pause sending at 10%. Find the team sending to bad lists.');
-    alarm('ses-complaint-rate', new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', period: Duration.hours(1), statistic: 'Maximum' }), SES_COMPLAINT_RATE_ALARM,
-      'SES complaint rate at 0.1%: SES reviews the account at this level and may pause sending at 0.5%.');
+    alarm(
+      'ses-bounce-rate',
+      new Metric({
+        namespace: 'AWS/SES',
+        metricName: 'Reputation.BounceRate',
+        period: Duration.hours(1),
+        statistic: 'Maximum',
+      }),
+      SES_BOUNCE_RATE_ALARM,
+      'SES bounce rate at 5%: SES reviews the account at this level and may pause sending at 10%. Find the team sending to bad lists.',
+    );
+    alarm(
+      'ses-complaint-rate',
+      new Metric({
+        namespace: 'AWS/SES',
+        metricName: 'Reputation.ComplaintRate',
+        period: Duration.hours(1),
+        statistic: 'Maximum',
+      }),
+      SES_COMPLAINT_RATE_ALARM,
+      'SES complaint rate at 0.1%: SES reviews the account at this level and may pause sending at 0.5%.',
+    );
     for (const { name, topic, deadLetterQueue } of props.eventTopics) {
-      alarm(`${name}-delivery-failures`, topic.metricNumberOfNotificationsFailed(fiveMinutes), 1,
-        `SNS could not deliver ${name} to its queue: provider events (bounces, complaints) are waiting in the subscription's dead-letter queue.`);
-      alarm(`${name}-delivery-dlq-depth`, deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }), 1,
-        `Provider events SNS could not deliver wait in the ${name} delivery dead-letter queue: fix the queue policy, then redrive them to the provider-events queue.`);
+      alarm(
+        `${name}-delivery-failures`,
+        topic.metricNumberOfNotificationsFailed(fiveMinutes),
+        1,
+        `SNS could not deliver ${name} to its queue: provider events (bounces, complaints) are waiting in the subscription's dead-letter queue.`,
+      );
+      alarm(
+        `${name}-delivery-dlq-depth`,
+        deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        1,
+        `Provider events SNS could not deliver wait in the ${name} delivery dead-letter queue: fix the queue policy, then redrive them to the provider-events queue.`,
+      );
     }
 
     const width = 12;
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
-    const sum = (metric: Metric, label: string) => metric.with({ label, statistic: 'Sum', period: Duration.minutes(1) });
+    const sum = (metric: Metric, label: string) =>
+      metric.with({ label, statistic: 'Sum', period: Duration.minutes(1) });
     this.dashboard.addWidgets(
-      new TextWidget({ markdown: '# mailstack\nAlarms notify the operator topic. API access logs carry `requestId`; function logs carry `correlation_id`, `email_id` and `provider_message_id`.', width: 24, height: 2 }),
-      new GraphWidget({ title: 'API requests and errors', width, left: [sum(props.api.metricCount(), 'requests')], right: [sum(props.api.metricClientError(), '4xx'), sum(props.api.metricServerError(), '5xx')] }),
-      new GraphWidget({ title: 'API latency (p99)', width, left: [props.api.metricLatency({ statistic: 'p99', label: 'p99 ms' })] }),
-      new GraphWidget({ title: 'Emails', width, left: (['Accepted', 'Sent', 'Failed', 'ProviderEvent'] as const).map((m) => new Metric({ namespace: METRICS_NAMESPACE, metricName: `Emails${m}`, dimensionsMap: { service: 'mailstack' }, statistic: 'Sum', period: Duration.minutes(1), label: m })) }),
-      new GraphWidget({ title: 'SES reputation', width, left: [
-        new MathExpression({ expression: 'bounce * 100', usingMetrics: { bounce: new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', statistic: 'Maximum' }) }, label: 'bounce %' }),
-        new MathExpression({ expression: 'complaint * 100', usingMetrics: { complaint: new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.ComplaintRate', statistic: 'Maximum' }) }, label: 'complaint %' }),
-      ] }),
-      new GraphWidget({ title: 'Queues: waiting and oldest (s)', width, left: props.queues.map(({ name, queue }) => queue.metricApproximateNumberOfMessagesVisible({ label: name })), right: props.queues.map(({ name, queue }) => queue.metricApproximateAgeOfOldestMessage({ label: `${name} age` })) }),
-      new GraphWidget({ title: 'Dead-letter queues', width, left: props.queues.map(({ name, deadLetterQueue }) => deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: name })) }),
-      new GraphWidget({ title: 'Function errors and throttles', width, left: [...props.workers, ...props.apiFunctions].map(({ name, fn }) => sum(fn.metricErrors() as Metric, `${name} errors`)), right: [...props.workers, ...props.apiFunctions].map(({ name, fn }) => sum(fn.metricThrottles() as Metric, `${name} throttles`)) }),
-      new GraphWidget({ title: 'Function duration (p99 ms)', width, left: [...props.workers, ...props.apiFunctions].map(({ name, fn }) => fn.metricDuration({ statistic: 'p99', label: name })) }),
+      new TextWidget({
+        markdown:
+          '# mailstack\nAlarms notify the operator topic. API access logs carry `requestId`; function logs carry `correlation_id`, `email_id` and `provider_message_id`.',
+        width: 24,
+        height: 2,
+      }),
+      new GraphWidget({
+        title: 'API requests and errors',
+        width,
+        left: [sum(props.api.metricCount(), 'requests')],
+        right: [sum(props.api.metricClientError(), '4xx'), sum(props.api.metricServerError(), '5xx')],
+      }),
+      new GraphWidget({
+        title: 'API latency (p99)',
+        width,
+        left: [props.api.metricLatency({ statistic: 'p99', label: 'p99 ms' })],
+      }),
+      new GraphWidget({
+        title: 'Emails',
+        width,
+        left: (['Accepted', 'Sent', 'Failed', 'ProviderEvent'] as const).map(
+          (m) =>
+            new Metric({
+              namespace: METRICS_NAMESPACE,
+              metricName: `Emails${m}`,
+              dimensionsMap: { service: 'mailstack' },
+              statistic: 'Sum',
+              period: Duration.minutes(1),
+              label: m,
+            }),
+        ),
+      }),
+      new GraphWidget({
+        title: 'SES reputation',
+        width,
+        left: [
+          new MathExpression({
+            expression: 'bounce * 100',
+            usingMetrics: {
+              bounce: new Metric({ namespace: 'AWS/SES', metricName: 'Reputation.BounceRate', statistic: 'Maximum' }),
+            },
+            label: 'bounce %',
+          }),
+          new MathExpression({
+            expression: 'complaint * 100',
+            usingMetrics: {
+              complaint: new Metric({
+                namespace: 'AWS/SES',
+                metricName: 'Reputation.ComplaintRate',
+                statistic: 'Maximum',
+              }),
+            },
+            label: 'complaint %',
+          }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Queues: waiting and oldest (s)',
+        width,
+        left: props.queues.map(({ name, queue }) => queue.metricApproximateNumberOfMessagesVisible({ label: name })),
+        right: props.queues.map(({ name, queue }) =>
+          queue.metricApproximateAgeOfOldestMessage({ label: `${name} age` }),
+        ),
+      }),
+      new GraphWidget({
+        title: 'Dead-letter queues',
+        width,
+        left: props.queues.map(({ name, deadLetterQueue }) =>
+          deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: name }),
+        ),
+      }),
+      new GraphWidget({
+        title: 'Function errors and throttles',
+        width,
+        left: [...props.workers, ...props.apiFunctions].map(({ name, fn }) =>
+          sum(fn.metricErrors() as Metric, `${name} errors`),
+        ),
+        right: [...props.workers, ...props.apiFunctions].map(({ name, fn }) =>
+          sum(fn.metricThrottles() as Metric, `${name} throttles`),
+        ),
+      }),
+      new GraphWidget({
+        title: 'Function duration (p99 ms)',
+        width,
+        left: [...props.workers, ...props.apiFunctions].map(({ name, fn }) =>
+          fn.metricDuration({ statistic: 'p99', label: name }),
+        ),
+      }),
     );
   }
 }

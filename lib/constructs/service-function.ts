@@ -1,5 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -70,12 +77,15 @@ export class ServiceFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         externalModules: ['@aws-sdk/*'],
         // ESM bundles still meet CommonJS dependencies that call require().
-        banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+        banner:
+          "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
       },
     });
     acknowledge(this, {
-      'AwsSolutions-L1': 'nodejs22.x is the runtime DESIGN.md §5 pins and the bundled-asset tests model; it moves with the esbuild target',
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]': 'the managed basic role grants only writes to this function\'s CloudWatch log streams',
+      'AwsSolutions-L1':
+        'nodejs22.x is the runtime DESIGN.md §5 pins and the bundled-asset tests model; it moves with the esbuild target',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+        "the managed basic role grants only writes to this function's CloudWatch log streams",
       'AwsSolutions-IAM5[Resource::*]': 'X-Ray PutTraceSegments and PutTelemetryRecords accept no resource but *',
     });
   }
@@ -84,7 +94,10 @@ export class ServiceFunction extends NodejsFunction {
   bindTable(table: ITable): void {
     table.grantReadWriteData(this);
     this.addEnvironment('TABLE_NAME', table.tableName);
-    acknowledge(this, { [`AwsSolutions-IAM5[Resource::${nagArnOf(table)}/index/*]`]: 'queries read the table\'s own global secondary indexes, whatever their names' });
+    acknowledge(this, {
+      [`AwsSolutions-IAM5[Resource::${nagArnOf(table)}/index/*]`]:
+        "queries read the table's own global secondary indexes, whatever their names",
+    });
   }
 
   /** Grants sending to a queue and injects its URL under `envName`, in one call. */

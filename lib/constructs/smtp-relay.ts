@@ -2,7 +2,18 @@ import type { ContentBucket } from './content-bucket.ts';
 import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { FlowLogDestination, Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
-import { Cluster, ContainerInsights, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily, Protocol as EcsProtocol, Secret as EcsSecret } from 'aws-cdk-lib/aws-ecs';
+import {
+  Cluster,
+  ContainerInsights,
+  ContainerImage,
+  CpuArchitecture,
+  FargateService,
+  FargateTaskDefinition,
+  LogDrivers,
+  OperatingSystemFamily,
+  Protocol as EcsProtocol,
+  Secret as EcsSecret,
+} from 'aws-cdk-lib/aws-ecs';
 import { NetworkLoadBalancer, Protocol } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -64,12 +75,21 @@ export class SmtpRelay extends Construct {
     super(scope, id);
     const desiredCount = props.desiredCount ?? 2;
     const maxCount = props.maxCount ?? 10;
-    if (maxCount < desiredCount) throw new Error(`smtp relay maxCount (${maxCount}) must be at least desiredCount (${desiredCount})`);
+    if (maxCount < desiredCount)
+      throw new Error(`smtp relay maxCount (${maxCount}) must be at least desiredCount (${desiredCount})`);
 
     // Public subnets only: tasks reach DynamoDB, SQS and ECR directly, without NAT gateways.
-    const vpc = new Vpc(this, 'Vpc', { maxAzs: 2, natGateways: 0, subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC }] });
+    const vpc = new Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC }],
+    });
     // Flow logs are kept a month, as the relay's own logs (the default log group keeps them two years).
-    vpc.addFlowLog('FlowLog', { destination: FlowLogDestination.toCloudWatchLogs(new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH })) });
+    vpc.addFlowLog('FlowLog', {
+      destination: FlowLogDestination.toCloudWatchLogs(
+        new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH }),
+      ),
+    });
     const cluster = new Cluster(this, 'Cluster', { vpc, containerInsightsV2: ContainerInsights.ENABLED });
     const tls = Secret.fromSecretNameV2(this, 'TlsSecret', props.tlsSecretName);
     const nlb = new NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, crossZoneEnabled: true });
@@ -88,9 +108,24 @@ export class SmtpRelay extends Construct {
         file: 'functions/smtp/Dockerfile',
         platform: Platform.LINUX_ARM64,
         // The build needs the manifests, the core and functions/: nothing else is staged.
-        exclude: ['node_modules', '**/node_modules', 'cdk.out', '.data', 'dist', '.git', 'test', 'scripts', 'bin', 'lib', '*.md'],
+        exclude: [
+          'node_modules',
+          '**/node_modules',
+          'cdk.out',
+          '.data',
+          'dist',
+          '.git',
+          'test',
+          'scripts',
+          'bin',
+          'lib',
+          '*.md',
+        ],
       }),
-      logging: LogDrivers.awsLogs({ streamPrefix: 'smtp', logGroup: new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH }) }),
+      logging: LogDrivers.awsLogs({
+        streamPrefix: 'smtp',
+        logGroup: new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH }),
+      }),
       environment: {
         ...props.environment,
         TABLE_NAME: props.table.tableName,
@@ -107,9 +142,17 @@ export class SmtpRelay extends Construct {
         SMTP_TLS_CERT: EcsSecret.fromSecretsManager(tls, 'certificate'),
         SMTP_TLS_KEY: EcsSecret.fromSecretsManager(tls, 'key'),
       },
-      portMappings: [{ containerPort: SMTP_PORT, protocol: EcsProtocol.TCP }, { containerPort: SMTP_HEALTH_PORT, protocol: EcsProtocol.TCP }],
+      portMappings: [
+        { containerPort: SMTP_PORT, protocol: EcsProtocol.TCP },
+        { containerPort: SMTP_HEALTH_PORT, protocol: EcsProtocol.TCP },
+      ],
       healthCheck: {
-        command: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${SMTP_HEALTH_PORT}/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`],
+        command: [
+          'CMD',
+          'node',
+          '-e',
+          `fetch('http://127.0.0.1:${SMTP_HEALTH_PORT}/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))`,
+        ],
         interval: Duration.seconds(15),
         timeout: Duration.seconds(5),
         retries: 3,
@@ -123,23 +166,41 @@ export class SmtpRelay extends Construct {
     props.table.grantReadWriteData(task.taskRole);
     for (const { queue } of props.queues) queue.grantSendMessages(task.taskRole);
     props.content.grant(task.taskRole, ['s3:PutObject']);
-    task.taskRole.addToPrincipalPolicy(new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['cloudwatch:PutMetricData'],
-      resources: ['*'],
-      conditions: { StringEquals: { 'cloudwatch:namespace': SMTP_METRICS_NAMESPACE } },
-    }));
+    task.taskRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['cloudwatch:PutMetricData'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'cloudwatch:namespace': SMTP_METRICS_NAMESPACE } },
+      }),
+    );
 
     acknowledge(task, {
-      'AwsSolutions-ECS2': 'the environment holds only non-secret settings (table, queues, rates); the TLS key and certificate come from Secrets Manager',
-      [`AwsSolutions-IAM5[Resource::${nagArnOf(props.table)}/index/*]`]: 'the accept path queries the table\'s own global secondary indexes, whatever their names',
-      'AwsSolutions-IAM5[Resource::*]': 'cloudwatch:PutMetricData (limited to the relay namespace by condition) and ecr:GetAuthorizationToken accept no resource but *',
+      'AwsSolutions-ECS2':
+        'the environment holds only non-secret settings (table, queues, rates); the TLS key and certificate come from Secrets Manager',
+      [`AwsSolutions-IAM5[Resource::${nagArnOf(props.table)}/index/*]`]:
+        "the accept path queries the table's own global secondary indexes, whatever their names",
+      'AwsSolutions-IAM5[Resource::*]':
+        'cloudwatch:PutMetricData (limited to the relay namespace by condition) and ecr:GetAuthorizationToken accept no resource but *',
     });
-    acknowledge(nlb, { 'AwsSolutions-ELB2': 'NLB access logs cover only TLS listeners and need a bucket; the relay logs every session and its outcome itself' });
-    const securityGroup = new SecurityGroup(this, 'TaskSecurity', { vpc, description: 'SMTP relay tasks: SMTP from anywhere (client addresses are preserved), health checks from the VPC' });
+    acknowledge(nlb, {
+      'AwsSolutions-ELB2':
+        'NLB access logs cover only TLS listeners and need a bucket; the relay logs every session and its outcome itself',
+    });
+    const securityGroup = new SecurityGroup(this, 'TaskSecurity', {
+      vpc,
+      description: 'SMTP relay tasks: SMTP from anywhere (client addresses are preserved), health checks from the VPC',
+    });
     securityGroup.addIngressRule(Peer.anyIpv4(), Port.tcp(SMTP_PORT), 'SMTP submission with STARTTLS');
-    acknowledge(securityGroup, { 'AwsSolutions-EC23': 'a public SMTP submission port: clients connect from anywhere and authenticate with API keys after STARTTLS' });
-    securityGroup.addIngressRule(Peer.ipv4(vpc.vpcCidrBlock), Port.tcp(SMTP_HEALTH_PORT), 'load balancer health checks');
+    acknowledge(securityGroup, {
+      'AwsSolutions-EC23':
+        'a public SMTP submission port: clients connect from anywhere and authenticate with API keys after STARTTLS',
+    });
+    securityGroup.addIngressRule(
+      Peer.ipv4(vpc.vpcCidrBlock),
+      Port.tcp(SMTP_HEALTH_PORT),
+      'load balancer health checks',
+    );
 
     this.service = new FargateService(this, 'Service', {
       cluster,
@@ -159,17 +220,33 @@ export class SmtpRelay extends Construct {
       targets: [this.service.loadBalancerTarget({ containerName: 'relay', containerPort: SMTP_PORT })],
       preserveClientIp: true,
       deregistrationDelay: Duration.seconds(120),
-      healthCheck: { protocol: Protocol.HTTP, port: String(SMTP_HEALTH_PORT), path: '/health', interval: Duration.seconds(10), healthyThresholdCount: 2, unhealthyThresholdCount: 2 },
+      healthCheck: {
+        protocol: Protocol.HTTP,
+        port: String(SMTP_HEALTH_PORT),
+        path: '/health',
+        interval: Duration.seconds(10),
+        healthyThresholdCount: 2,
+        unhealthyThresholdCount: 2,
+      },
     });
 
     const scaling = this.service.autoScaleTaskCount({ minCapacity: desiredCount, maxCapacity: maxCount });
     scaling.scaleToTrackCustomMetric('Sessions', {
-      metric: new Metric({ namespace: SMTP_METRICS_NAMESPACE, metricName: 'ActiveConnections', dimensionsMap: { Service: metricsService }, statistic: 'Average', period: Duration.minutes(1) }),
+      metric: new Metric({
+        namespace: SMTP_METRICS_NAMESPACE,
+        metricName: 'ActiveConnections',
+        dimensionsMap: { Service: metricsService },
+        statistic: 'Average',
+        period: Duration.minutes(1),
+      }),
       targetValue: props.sessionsPerTask ?? 200,
       scaleInCooldown: Duration.minutes(5),
       scaleOutCooldown: Duration.minutes(1),
     });
 
-    new CfnOutput(this, 'SmtpHost', { value: nlb.loadBalancerDnsName, description: 'Point smtp.<your domain> at this name (CNAME); clients use port 2587 with STARTTLS.' });
+    new CfnOutput(this, 'SmtpHost', {
+      value: nlb.loadBalancerDnsName,
+      description: 'Point smtp.<your domain> at this name (CNAME); clients use port 2587 with STARTTLS.',
+    });
   }
 }

@@ -32,7 +32,11 @@ export class WorkQueues extends Construct {
     super(scope, id);
     const byName = new Map<string, WorkQueue>();
     for (const [name, spec] of Object.entries(props.queues ?? QUEUES)) {
-      const dlq = new Queue(this, `${name}-dlq`, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+      const dlq = new Queue(this, `${name}-dlq`, {
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
       const queue = new Queue(this, name, {
         visibilityTimeout: Duration.seconds(props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,

@@ -23,7 +23,9 @@ export interface StagedFunction {
 
 /** The packages Lambda's Node.js runtime provides: every `@aws-sdk/*` package and what it depends on. */
 export const runtimeProvidedPackages = (projectRoot: string): string[] => {
-  const lock = JSON.parse(readFileSync(resolve(projectRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string> }> };
+  const lock = JSON.parse(readFileSync(resolve(projectRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string> }>;
+  };
   const topLevel = (name: string) => lock.packages[`node_modules/${name}`];
   const seen = new Set<string>();
   const queue = Object.keys(lock.packages)
@@ -41,8 +43,12 @@ export const runtimeProvidedPackages = (projectRoot: string): string[] => {
 /** Finds the stack template in a cloud assembly (`cdk.out`); the first one unless named. */
 const templateOf = (cdkOut: string, stackName?: string): { name: string; template: any } => {
   const file = stackName ? `${stackName}.template.json` : readdirSync(cdkOut).find((f) => f.endsWith('.template.json'));
-  if (!file || !existsSync(join(cdkOut, file))) throw new Error(`no stack template in ${cdkOut}: run \`npx cdk synth\` first`);
-  return { name: file.replace(/\.template\.json$/, ''), template: JSON.parse(readFileSync(join(cdkOut, file), 'utf8')) };
+  if (!file || !existsSync(join(cdkOut, file)))
+    throw new Error(`no stack template in ${cdkOut}: run \`npx cdk synth\` first`);
+  return {
+    name: file.replace(/\.template\.json$/, ''),
+    template: JSON.parse(readFileSync(join(cdkOut, file), 'utf8')),
+  };
 };
 
 /**
@@ -50,7 +56,11 @@ const templateOf = (cdkOut: string, stackName?: string): { name: string; templat
  * project, each in its own subfolder, with `node_modules` holding links to the runtime-provided
  * packages only.
  */
-export const stageBundles = (cdkOut: string, projectRoot: string, options: { stackName?: string; into?: string } = {}): { dir: string; functions: StagedFunction[] } => {
+export const stageBundles = (
+  cdkOut: string,
+  projectRoot: string,
+  options: { stackName?: string; into?: string } = {},
+): { dir: string; functions: StagedFunction[] } => {
   const { template } = templateOf(cdkOut, options.stackName);
   const dir = options.into ?? mkdtempSync(join(tmpdir(), 'mailstack-bundles-'));
   const modules = join(dir, 'node_modules');
@@ -62,7 +72,8 @@ export const stageBundles = (cdkOut: string, projectRoot: string, options: { sta
   }
   const functions: StagedFunction[] = [];
   for (const [logicalId, resource] of Object.entries<any>(template.Resources ?? {})) {
-    if (resource.Type !== 'AWS::Lambda::Function' || !String(resource.Properties?.Runtime ?? '').startsWith('nodejs')) continue;
+    if (resource.Type !== 'AWS::Lambda::Function' || !String(resource.Properties?.Runtime ?? '').startsWith('nodejs'))
+      continue;
     const asset = resource.Metadata?.['aws:asset:path'];
     const path = String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/');
     if (!asset || path.at(-1) !== 'Resource') continue;
@@ -71,7 +82,13 @@ export const stageBundles = (cdkOut: string, projectRoot: string, options: { sta
     const target = join(dir, `${group}-${name}`);
     mkdirSync(target, { recursive: true });
     for (const f of readdirSync(join(cdkOut, asset))) cpSync(join(cdkOut, asset, f), join(target, f));
-    functions.push({ group, name, logicalId, file: join(target, `${file}.mjs`), environment: resource.Properties.Environment?.Variables ?? {} });
+    functions.push({
+      group,
+      name,
+      logicalId,
+      file: join(target, `${file}.mjs`),
+      environment: resource.Properties.Environment?.Variables ?? {},
+    });
   }
   return { dir, functions };
 };

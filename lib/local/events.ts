@@ -3,7 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiContext, ApiEvent } from '@mailstack/core/http/types';
 
 /** Builds the API Gateway v2 event API Gateway would deliver for this request. */
-export const toApiEvent = (req: IncomingMessage, url: URL, routeKey: string, pathParameters: Record<string, string>, body: Buffer): ApiEvent => {
+export const toApiEvent = (
+  req: IncomingMessage,
+  url: URL,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+  body: Buffer,
+): ApiEvent => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;

@@ -100,14 +100,24 @@ const stopChild = (child: ChildProcess): Promise<void> =>
   new Promise((resolveStop) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
     const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => { clearTimeout(force); resolveStop(); });
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolveStop();
+    });
     child.kill('SIGTERM');
   });
 
 const listen = (server: Server, port: number, address: string): Promise<number> =>
   new Promise((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is already in use: stop the other process (another \`npm start\`?) or set PORT to a free port`) : error));
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} is already in use: stop the other process (another \`npm start\`?) or set PORT to a free port`,
+            )
+          : error,
+      ),
+    );
     server.listen(port, address, () => {
       const address = server.address();
       resolveListen(typeof address === 'object' && address ? address.port : port);
@@ -130,7 +140,13 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
   const requestedDashboardPort = options.dashboardPort ?? 3001;
   if (requestedDashboardPort !== 0) await assertPortFree(requestedDashboardPort, 'dashboard');
   const dataDir = options.memory ? undefined : resolve(options.dataDir ?? resolve(process.cwd(), '.data'));
-  const [dynamoPort, sqsPort, sesPort, inboxPort, s3Port] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [dynamoPort, sqsPort, sesPort, inboxPort, s3Port] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
 
   const stops: (() => Promise<void> | void)[] = [];
   const stop = async () => {
@@ -144,26 +160,59 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     await ensureTable(dynamoEndpoint, tableName);
 
     const { createSqsServer } = await import('local-aws-sqs');
-    const sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', emulateQueueCreationLifecycle: false } as any);
-    stops.push(() => new Promise<void>((r) => { sqsServer.closeAllConnections?.(); sqsServer.close(() => r()); }));
+    const sqsServer = await createSqsServer({
+      port: sqsPort,
+      hostname: '127.0.0.1',
+      emulateQueueCreationLifecycle: false,
+    } as any);
+    stops.push(
+      () =>
+        new Promise<void>((r) => {
+          sqsServer.closeAllConnections?.();
+          sqsServer.close(() => r());
+        }),
+    );
 
     const s3 = await startS3Engine(s3Port, dataDir ? resolve(dataDir, 's3') : undefined);
     stops.push(() => s3.stop());
 
-    const providerRate = Number(options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND);
-    const ses = await startSesStandIn({ port: sesPort, inboxPort, stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined, ratePerSecond: providerRate, inboxAddress: listenAddress, window: (options.env?.PROVIDER_WINDOW ?? process.env.PROVIDER_WINDOW) === 'sliding' ? 'sliding' : 'calendar' });
+    const providerRate = Number(
+      options.env?.PROVIDER_RATE_PER_SECOND ?? process.env.PROVIDER_RATE_PER_SECOND ?? DEFAULT_PROVIDER_RATE_PER_SECOND,
+    );
+    const ses = await startSesStandIn({
+      port: sesPort,
+      inboxPort,
+      stateFile: dataDir ? resolve(dataDir, 'ses-identities.json') : undefined,
+      ratePerSecond: providerRate,
+      inboxAddress: listenAddress,
+      window: (options.env?.PROVIDER_WINDOW ?? process.env.PROVIDER_WINDOW) === 'sliding' ? 'sliding' : 'calendar',
+    });
     stops.push(() => ses.stop());
 
     let counters: AdapterCounters | undefined;
     const httpServer = createApiServer(resolve(ROOT, 'functions'), () => counters);
     const port = await listen(httpServer, requestedPort, listenAddress);
-    stops.push(() => new Promise<void>((r) => { httpServer.closeAllConnections(); httpServer.close(() => r()); }));
+    stops.push(
+      () =>
+        new Promise<void>((r) => {
+          httpServer.closeAllConnections();
+          httpServer.close(() => r());
+        }),
+    );
     const baseUrl = `http://127.0.0.1:${port}`;
     // The dashboard on its own port (its own origin), over the same deps as the API.
     let dashboardDeps: Deps | undefined;
-    const dashboardServer = createAdaptorServer({ fetch: createDashboard({ deps: () => dashboardDeps! }).fetch }) as Server;
+    const dashboardServer = createAdaptorServer({
+      fetch: createDashboard({ deps: () => dashboardDeps! }).fetch,
+    }) as Server;
     const dashboardPort = await listen(dashboardServer, requestedDashboardPort, '127.0.0.1');
-    stops.push(() => new Promise<void>((r) => { dashboardServer.closeAllConnections(); dashboardServer.close(() => r()); }));
+    stops.push(
+      () =>
+        new Promise<void>((r) => {
+          dashboardServer.closeAllConnections();
+          dashboardServer.close(() => r());
+        }),
+    );
     const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
 
     const baseEnv: Record<string, string> = {
@@ -193,7 +242,12 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const queueUrls = {} as Record<QueueName, string>;
     for (const name of consumedQueues()) {
       const q = QUEUES[name];
-      const out = await bootstrap.sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) } }));
+      const out = await bootstrap.sqs.send(
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) },
+        }),
+      );
       queueUrls[name] = out.QueueUrl ?? '';
       baseEnv[q.env] = queueUrls[name];
     }
@@ -219,7 +273,12 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const inbound = createInboundListener(deps);
     const inboundPort = await inbound.listen(requestedInboundPort, '127.0.0.1');
     stops.push(() => inbound.close());
-    const toInbound = nodemailer.createTransport({ host: '127.0.0.1', port: inboundPort, secure: false, ignoreTLS: true });
+    const toInbound = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: inboundPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     stops.push(() => toInbound.close());
     ses.setInboundHandoff(async (from, recipients, raw) => {
       const bare = (a: string) => (/<([^>]+)>\s*$/.exec(a)?.[1] ?? a).trim();
@@ -233,7 +292,13 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     let firstSignInLink: string | undefined;
     if ((await listTeams(deps)).length === 0) {
       const team = await createTeam(deps, { name: 'Default team' });
-      apiKey = (await createApiKey(deps, { teamId: team.id, name: 'Default key', permission: 'full_access' }, byOperator('npm start'))).secret;
+      apiKey = (
+        await createApiKey(
+          deps,
+          { teamId: team.id, name: 'Default key', permission: 'full_access' },
+          byOperator('npm start'),
+        )
+      ).secret;
       // The first person owns the default team; their sign-in link is printed once.
       const user = await createUser(deps, { email: options.firstUserEmail ?? 'admin@example.com', name: 'Admin' });
       await addMember(deps, team, user, 'owner');
@@ -248,7 +313,9 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
         await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
       }),
     ];
-    stops.splice(stops.length - 1, 0, async () => { for (const l of loops) await l.stop(); });
+    stops.splice(stops.length - 1, 0, async () => {
+      for (const l of loops) await l.stop();
+    });
     let workersStarted = false;
     const beginWork = () => {
       if (workersStarted) return;
@@ -270,7 +337,17 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       deps,
       provider: ses.stats,
       startWorkers: beginWork,
-      state: { baseUrl, inboxUrl, dashboardUrl, smtpPort: relayPort, inboundPort, tableName, cloud: options.cloud === true, env: baseEnv, queueUrls },
+      state: {
+        baseUrl,
+        inboxUrl,
+        dashboardUrl,
+        smtpPort: relayPort,
+        inboundPort,
+        tableName,
+        cloud: options.cloud === true,
+        env: baseEnv,
+        queueUrls,
+      },
       stop: async () => {
         await stop();
         setDeps(undefined);

@@ -31,15 +31,29 @@ export const createInboundListener = (deps: Deps, options: { hostname?: string }
     logger: false,
     closeTimeout: 2_000,
     onData(stream, session, callback) {
-      readMessage(stream, INBOUND_MAX_BYTES).then(async (raw) => {
-        if (!raw) return callback(smtpError(552, `5.3.4 The message is larger than the ${INBOUND_MAX_BYTES} bytes a mailbox accepts; nothing was stored.`));
-        const envelope = { recipients: session.envelope.rcptTo.map((r) => r.address), mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined };
-        const outcome = await receiveInbound(deps, raw, envelope);
-        callback(null, `2.0.0 Accepted: ${outcome.stored.length} mailbox copy(ies) stored, ${outcome.dropped.length} recipient(s) without a mailbox dropped`);
-      }).catch((error: Error) => {
-        deps.logger.error('inbound listener: could not store a message', { error });
-        callback(smtpError(451, '4.3.0 The message could not be stored now; retry later.'));
-      });
+      readMessage(stream, INBOUND_MAX_BYTES)
+        .then(async (raw) => {
+          if (!raw)
+            return callback(
+              smtpError(
+                552,
+                `5.3.4 The message is larger than the ${INBOUND_MAX_BYTES} bytes a mailbox accepts; nothing was stored.`,
+              ),
+            );
+          const envelope = {
+            recipients: session.envelope.rcptTo.map((r) => r.address),
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined,
+          };
+          const outcome = await receiveInbound(deps, raw, envelope);
+          callback(
+            null,
+            `2.0.0 Accepted: ${outcome.stored.length} mailbox copy(ies) stored, ${outcome.dropped.length} recipient(s) without a mailbox dropped`,
+          );
+        })
+        .catch((error: Error) => {
+          deps.logger.error('inbound listener: could not store a message', { error });
+          callback(smtpError(451, '4.3.0 The message could not be stored now; retry later.'));
+        });
     },
   });
   server.on('error', (error) => deps.logger.error('inbound listener error', { error }));
@@ -47,7 +61,14 @@ export const createInboundListener = (deps: Deps, options: { hostname?: string }
     listen: (port, address = '127.0.0.1') =>
       new Promise((resolve, reject) => {
         server.server.once('error', (error: NodeJS.ErrnoException) =>
-          reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} is already in use: set INBOUND_SMTP_PORT to a free port (or stop the other process)`) : error));
+          reject(
+            error.code === 'EADDRINUSE'
+              ? new Error(
+                  `port ${port} is already in use: set INBOUND_SMTP_PORT to a free port (or stop the other process)`,
+                )
+              : error,
+          ),
+        );
         server.listen(port, address, () => {
           const bound = server.server.address();
           resolve(typeof bound === 'object' && bound ? bound.port : port);

@@ -8,7 +8,9 @@ export const freePort = (): Promise<number> =>
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 
@@ -16,7 +18,13 @@ export const freePort = (): Promise<number> =>
 export const assertPortFree = (port: number, what: string): Promise<void> =>
   new Promise((resolve, reject) => {
     const server = createServer();
-    server.once('error', () => reject(new Error(`port ${port} (${what}) is already in use: stop the other process (is another \`npm start\` running?) or set another port`)));
+    server.once('error', () =>
+      reject(
+        new Error(
+          `port ${port} (${what}) is already in use: stop the other process (is another \`npm start\` running?) or set another port`,
+        ),
+      ),
+    );
     server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
   });
 
@@ -27,7 +35,10 @@ export const waitForPort = async (port: number, timeoutMs: number, what: string)
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (ok) return;

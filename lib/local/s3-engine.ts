@@ -24,12 +24,23 @@ export interface S3Engine {
  * runtime reaches it with the same S3 adapter as on AWS, through S3_ENDPOINT.
  */
 export const startS3Engine = async (port: number, dataDir: string | undefined): Promise<S3Engine> => {
-  const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+  const S3rver = require('s3rver') as new (
+    options: Record<string, unknown>,
+  ) => { run(): Promise<{ port: number }>; close(): Promise<void> };
   // s3rver checks request signatures against its own account's keys: accept the local ones too.
-  (require('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } }).DUMMY_ACCOUNT.createKeyPair(LOCAL_KEY, LOCAL_KEY);
+  (
+    require('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } }
+  ).DUMMY_ACCOUNT.createKeyPair(LOCAL_KEY, LOCAL_KEY);
   const directory = dataDir ?? mkdtempSync(join(tmpdir(), 'mailstack-s3-'));
   mkdirSync(directory, { recursive: true });
-  const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, vhostBuckets: false, configureBuckets: [{ name: LOCAL_CONTENT_BUCKET }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    silent: true,
+    directory,
+    vhostBuckets: false,
+    configureBuckets: [{ name: LOCAL_CONTENT_BUCKET }],
+  });
   const address = await server.run();
   return {
     endpoint: `http://127.0.0.1:${address.port}`,

@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { routeKey, routeMatcher, type Area } from '../../functions/routes.ts';
-import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES, TOO_LARGE_DRAIN_FACTOR, TOO_LARGE_UPLOAD_IDLE_MS } from '@mailstack/core/limits';
+import {
+  BODY_TOO_LARGE_MESSAGE,
+  MAX_BODY_BYTES,
+  TOO_LARGE_DRAIN_FACTOR,
+  TOO_LARGE_UPLOAD_IDLE_MS,
+} from '@mailstack/core/limits';
 import type { ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
@@ -12,7 +17,7 @@ import { countInvocation, type AdapterCounters } from '@mailstack/core/adapters/
 
 const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
   res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
-  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : result.body ?? '');
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 };
 
 const TOO_LARGE = Symbol('too large');
@@ -44,7 +49,9 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
     req.once('end', () => done(Buffer.concat(chunks)));
     req.once('aborted', () => done(ABORTED));
     req.once('error', () => done(ABORTED));
-    req.once('close', () => { if (!req.complete) done(ABORTED); });
+    req.once('close', () => {
+      if (!req.complete) done(ABORTED);
+    });
   });
 
 /**
@@ -58,7 +65,11 @@ const readBody = (req: IncomingMessage): Promise<Buffer | typeof TOO_LARGE | typ
 const refuseTooLarge = (req: IncomingMessage, res: ServerResponse): void => {
   const result = errorResponse(new ApiError('payload_too_large', BODY_TOO_LARGE_MESSAGE));
   res.shouldKeepAlive = false;
-  res.writeHead(result.statusCode ?? 413, { ...(result.headers as Record<string, string>), 'content-length': String(Buffer.byteLength(result.body ?? '')), connection: 'close' });
+  res.writeHead(result.statusCode ?? 413, {
+    ...(result.headers as Record<string, string>),
+    'content-length': String(Buffer.byteLength(result.body ?? '')),
+    connection: 'close',
+  });
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_BODY_BYTES && declared <= TOO_LARGE_DRAIN_FACTOR * MAX_BODY_BYTES && !req.readableEnded) {
     res.write(result.body ?? '');
@@ -89,7 +100,9 @@ const areaLoader = (functionsDir: string) => {
   return (area: Area): Promise<ApiHandler> => {
     let handler = loaded.get(area);
     if (!handler) {
-      handler = import(pathToFileURL(resolve(functionsDir, area, 'index.ts')).href).then((m) => m.handler as ApiHandler);
+      handler = import(pathToFileURL(resolve(functionsDir, area, 'index.ts')).href).then(
+        (m) => m.handler as ApiHandler,
+      );
       loaded.set(area, handler);
     }
     return handler;
@@ -102,7 +115,10 @@ const areaLoader = (functionsDir: string) => {
  * slashes read as one. Each handled request counts as an API request and a Lambda invocation in
  * `counters()`, when given.
  */
-export const createApiServer = (functionsDir: string, counters: () => AdapterCounters | undefined = () => undefined): Server => {
+export const createApiServer = (
+  functionsDir: string,
+  counters: () => AdapterCounters | undefined = () => undefined,
+): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -113,15 +129,23 @@ export const createApiServer = (functionsDir: string, counters: () => AdapterCou
       // Runs of slashes read as one (`//emails`): as the API's `$default` function passes them on, on AWS.
       const target = req.url ?? '/';
       const query = target.indexOf('?');
-      const url = new URL(query < 0 ? normalisePath(target) : `${normalisePath(target.slice(0, query))}${target.slice(query)}`, 'http://localhost');
+      const url = new URL(
+        query < 0 ? normalisePath(target) : `${normalisePath(target.slice(0, query))}${target.slice(query)}`,
+        'http://localhost',
+      );
       const body = await readBody(req);
       if (body === TOO_LARGE) return refuseTooLarge(req, res);
       if (body === ABORTED) return;
       const hit = match(req.method ?? 'GET', url.pathname);
-      if (!hit || 'allowed' in hit) return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
+      if (!hit || 'allowed' in hit)
+        return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
       const params: Record<string, string> = {};
       for (const [name, raw] of Object.entries(hit.params)) {
-        try { params[name] = decodeURIComponent(raw); } catch { params[name] = raw; }
+        try {
+          params[name] = decodeURIComponent(raw);
+        } catch {
+          params[name] = raw;
+        }
       }
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
@@ -129,7 +153,10 @@ export const createApiServer = (functionsDir: string, counters: () => AdapterCou
       const started = performance.now();
       const result = await handler(toApiEvent(req, url, key, params, body), lambdaContext(hit.route.area));
       const counted = counters();
-      if (counted) { counted.apiRequests += 1; countInvocation(counted, performance.now() - started); }
+      if (counted) {
+        counted.apiRequests += 1;
+        countInvocation(counted, performance.now() - started);
+      }
       send(res, result);
     } catch (error) {
       console.error('local host: unhandled error', error);

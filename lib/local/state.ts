@@ -30,7 +30,10 @@ export const writeState = (state: LocalState, file = STATE_FILE): void => {
 
 /** Reads the state of a running local host, or explains how to start one. */
 export const readState = (file = STATE_FILE): LocalState => {
-  if (!existsSync(file)) throw new Error(`no running local host found (${file} is missing): start one with \`npm start\` in another terminal`);
+  if (!existsSync(file))
+    throw new Error(
+      `no running local host found (${file} is missing): start one with \`npm start\` in another terminal`,
+    );
   const state = JSON.parse(readFileSync(file, 'utf8')) as LocalState;
   try {
     process.kill(state.pid, 0);

@@ -1,7 +1,12 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { WORKERS, TIMERS, type QueueName } from '../../functions/workers.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
@@ -23,7 +28,12 @@ export interface Loop {
  * `batchItemFailures`: failed messages stay on the queue and come back after their visibility
  * timeout. Attempt counts travel in the message or the item, not in ApproximateReceiveCount.
  */
-export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Record<QueueName, string>, counters?: AdapterCounters): Loop => {
+export const startWorkers = (
+  sqs: SQSClient,
+  functionsDir: string,
+  queueUrls: Record<QueueName, string>,
+  counters?: AdapterCounters,
+): Loop => {
   let running = true;
   const pollers = WORKERS.flatMap((worker) => Array.from({ length: worker.concurrency ?? 1 }, () => worker));
   const loops = pollers.map(async (worker) => {
@@ -31,19 +41,40 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
     const queueUrl = queueUrls[worker.queue];
     while (running) {
       try {
-        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: worker.batchSize ?? 10, WaitTimeSeconds: 1, AttributeNames: ['All'], MessageAttributeNames: ['All'] }));
+        const out = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: worker.batchSize ?? 10,
+            WaitTimeSeconds: 1,
+            AttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+        );
         const messages = out.Messages ?? [];
         if (messages.length === 0) continue;
         // Counted as Lambda's event source mapping is billed: the receive that returned the batch
         // (empty polls are each queue's fixed cost), one invocation, one batch delete.
-        if (counters) counters.queueReceiveRequests += sqsRequests(messages.reduce((n, m) => n + Buffer.byteLength(m.Body ?? ''), 0));
+        if (counters)
+          counters.queueReceiveRequests += sqsRequests(
+            messages.reduce((n, m) => n + Buffer.byteLength(m.Body ?? ''), 0),
+          );
         const event: SQSEvent = {
           Records: messages.map((m) => ({
             messageId: m.MessageId ?? randomUUID(),
             receiptHandle: m.ReceiptHandle ?? '',
             body: m.Body ?? '',
             attributes: (m.Attributes ?? {}) as any,
-            messageAttributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [k, { stringValue: a.StringValue, dataType: a.DataType ?? 'String', stringListValues: [], binaryListValues: [] }])),
+            messageAttributes: Object.fromEntries(
+              Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [
+                k,
+                {
+                  stringValue: a.StringValue,
+                  dataType: a.DataType ?? 'String',
+                  stringListValues: [],
+                  binaryListValues: [],
+                },
+              ]),
+            ),
             md5OfBody: m.MD5OfBody ?? '',
             eventSource: 'aws:sqs',
             eventSourceARN: `arn:aws:sqs:local:000000000000:${worker.queue}`,
@@ -65,9 +96,19 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
         }
         for (const m of messages) {
           if (failed.has(m.MessageId ?? '')) {
-            await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 1 })).catch(() => undefined);
+            await sqs
+              .send(
+                new ChangeMessageVisibilityCommand({
+                  QueueUrl: queueUrl,
+                  ReceiptHandle: m.ReceiptHandle,
+                  VisibilityTimeout: 1,
+                }),
+              )
+              .catch(() => undefined);
           } else {
-            await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle })).catch(() => undefined);
+            await sqs
+              .send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }))
+              .catch(() => undefined);
           }
         }
       } catch (error) {
@@ -78,7 +119,12 @@ export const startWorkers = (sqs: SQSClient, functionsDir: string, queueUrls: Re
       }
     }
   });
-  return { stop: async () => { running = false; await Promise.allSettled(loops); } };
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.allSettled(loops);
+    },
+  };
 };
 
 /** Runs every timer of the manifest on its interval. */
@@ -88,7 +134,10 @@ export const startTimers = (functionsDir: string, counters?: AdapterCounters): L
       const started = performance.now();
       try {
         const handler = await load<(e: unknown, c: unknown) => Promise<unknown>>(functionsDir, timer.entry);
-        await handler({ source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() }, lambdaContext(timer.name, 60_000));
+        await handler(
+          { source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
+          lambdaContext(timer.name, 60_000),
+        );
       } catch (error) {
         console.error(`timer ${timer.name} failed`, error);
       }
@@ -119,5 +168,10 @@ export const startSchedulerLoop = (
       await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
-  return { stop: async () => { running = false; await loop; } };
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 };

@@ -7,15 +7,35 @@ import * as v from 'valibot';
 
 /** The prices the model reads, each with where it was read and when. */
 export const PRICE_KEYS = [
-  'apiGatewayHttpPerMillionRequests', 'lambdaArmPerMillionRequests', 'lambdaArmPerGbSecond',
-  'dynamoDbPerMillionWriteUnits', 'dynamoDbPerMillionReadUnits', 'sqsPerMillionRequests', 'snsPerMillionPublishes',
-  's3PerThousandPuts', 's3PerThousandGets', 'logsPerGbIngested', 'logsPerGbMonthStored', 'alarmPerMonth',
-  'dashboardPerMonth', 'customMetricPerMonth', 'xrayPerMillionTraces', 'secretPerMonth', 'sesPerThousandEmails',
-  'fargateArmPerVcpuHour', 'fargateArmPerGbHour', 'nlbPerHour', 'publicIpv4PerHour',
+  'apiGatewayHttpPerMillionRequests',
+  'lambdaArmPerMillionRequests',
+  'lambdaArmPerGbSecond',
+  'dynamoDbPerMillionWriteUnits',
+  'dynamoDbPerMillionReadUnits',
+  'sqsPerMillionRequests',
+  'snsPerMillionPublishes',
+  's3PerThousandPuts',
+  's3PerThousandGets',
+  'logsPerGbIngested',
+  'logsPerGbMonthStored',
+  'alarmPerMonth',
+  'dashboardPerMonth',
+  'customMetricPerMonth',
+  'xrayPerMillionTraces',
+  'secretPerMonth',
+  'sesPerThousandEmails',
+  'fargateArmPerVcpuHour',
+  'fargateArmPerGbHour',
+  'nlbPerHour',
+  'publicIpv4PerHour',
 ] as const;
 export type PriceKey = (typeof PRICE_KEYS)[number];
 
-const Price = v.object({ value: v.pipe(v.number(), v.minValue(0)), source: v.pipe(v.string(), v.url()), read: v.pipe(v.string(), v.isoDate()) });
+const Price = v.object({
+  value: v.pipe(v.number(), v.minValue(0)),
+  source: v.pipe(v.string(), v.url()),
+  read: v.pipe(v.string(), v.isoDate()),
+});
 const PriceTable = v.object({
   region: v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/)),
   currency: v.literal('USD'),
@@ -30,7 +50,9 @@ export const parsePriceTable = (raw: unknown, file: string): PriceTable => {
   const out = v.safeParse(PriceTable, raw);
   if (out.success) return out.output;
   const problems = out.issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`);
-  throw new Error(`${file} is not a price table: ${problems.join('; ')}. Each of prices.{${PRICE_KEYS.join(',')}} is {"value": <USD>, "source": "<https URL>", "read": "<YYYY-MM-DD>"}; see scripts/cost/prices-us-east-1.json`);
+  throw new Error(
+    `${file} is not a price table: ${problems.join('; ')}. Each of prices.{${PRICE_KEYS.join(',')}} is {"value": <USD>, "source": "<https URL>", "read": "<YYYY-MM-DD>"}; see scripts/cost/prices-us-east-1.json`,
+  );
 };
 
 /** What one email (or one broadcast recipient) costs in billed units, measured on the local host. */
@@ -66,7 +88,10 @@ export interface FixedShape {
   polledQueues: number;
   /** Timer runs a month (EventBridge rules' rates) and what one run costs in units. */
   timerRunsPerMonth: number;
-  timerRun: Pick<UnitCounts, 'lambdaInvocations' | 'lambdaBilledMs' | 'ddbReadUnits' | 'ddbWriteUnits' | 'sqsRequests' | 'logBytes' | 'logEvents'>;
+  timerRun: Pick<
+    UnitCounts,
+    'lambdaInvocations' | 'lambdaBilledMs' | 'ddbReadUnits' | 'ddbWriteUnits' | 'sqsRequests' | 'logBytes' | 'logEvents'
+  >;
   /** The SMTP relay when turned on (its tasks, load balancer and public addresses). */
   relay?: {
     tasks: number;
@@ -100,7 +125,10 @@ const XRAY_RESERVOIR_PER_SECOND = 1;
 const XRAY_RATE = 0.05;
 
 /** One line of a monthly bill. */
-export interface CostLine { readonly name: string; readonly dollars: number }
+export interface CostLine {
+  readonly name: string;
+  readonly dollars: number;
+}
 
 const sum = (lines: readonly CostLine[]) => lines.reduce((n, l) => n + l.dollars, 0);
 
@@ -118,7 +146,13 @@ export const sampledTraces = (invocations: number, hoursPerMonth: number): numbe
  * fixed lines (always-on resources, timers, idle polling; the relay's when `relay` is on). With
  * `tracing` on, X-Ray samples the timers' invocations with the emails'.
  */
-export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedShape, table: PriceTable, options: { relay: boolean; tracing: boolean }) => {
+export const monthlyCost = (
+  volume: number,
+  perEmail: UnitCounts,
+  fixed: FixedShape,
+  table: PriceTable,
+  options: { relay: boolean; tracing: boolean },
+) => {
   const { relay, tracing } = options;
   const p = (k: PriceKey) => table.prices[k].value;
   const hours = table.hoursPerMonth;
@@ -130,49 +164,77 @@ export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedSh
   const emailTraceShare = emailInvocations / Math.max(1, emailInvocations + timerInvocations);
   const platformBytes = fixed.platformLogLines ? PLATFORM_LOG_BYTES : 0;
   const platformEvents = fixed.platformLogLines ? PLATFORM_LOG_EVENTS : 0;
-  const functionLogGb = billedLogGb(n * (perEmail.logBytes + perEmail.lambdaInvocations * platformBytes), n * (perEmail.logEvents + perEmail.lambdaInvocations * platformEvents));
+  const functionLogGb = billedLogGb(
+    n * (perEmail.logBytes + perEmail.lambdaInvocations * platformBytes),
+    n * (perEmail.logEvents + perEmail.lambdaInvocations * platformEvents),
+  );
   const accessLogGb = billedLogGb(n * perEmail.apiRequests * ACCESS_LOG_BYTES, n * perEmail.apiRequests);
   const variable: CostLine[] = [
-    { name: 'SES', dollars: (n * perEmail.sesEmails / 1000) * p('sesPerThousandEmails') },
-    { name: 'API Gateway', dollars: (n * perEmail.apiRequests / 1e6) * p('apiGatewayHttpPerMillionRequests') },
+    { name: 'SES', dollars: ((n * perEmail.sesEmails) / 1000) * p('sesPerThousandEmails') },
+    { name: 'API Gateway', dollars: ((n * perEmail.apiRequests) / 1e6) * p('apiGatewayHttpPerMillionRequests') },
     { name: 'Lambda requests', dollars: (emailInvocations / 1e6) * p('lambdaArmPerMillionRequests') },
     { name: 'Lambda GB-s', dollars: gbSeconds(n * perEmail.lambdaBilledMs) * p('lambdaArmPerGbSecond') },
-    { name: 'DynamoDB writes', dollars: (n * perEmail.ddbWriteUnits / 1e6) * p('dynamoDbPerMillionWriteUnits') },
-    { name: 'DynamoDB reads', dollars: (n * perEmail.ddbReadUnits / 1e6) * p('dynamoDbPerMillionReadUnits') },
-    { name: 'SQS', dollars: (n * perEmail.sqsRequests / 1e6) * p('sqsPerMillionRequests') },
-    { name: 'SNS', dollars: (n * perEmail.snsNotifications / 1e6) * p('snsPerMillionPublishes') },
-    { name: 'S3 requests', dollars: (n * perEmail.s3Puts / 1000) * p('s3PerThousandPuts') + (n * perEmail.s3Gets / 1000) * p('s3PerThousandGets') },
-    { name: 'CloudWatch Logs', dollars: functionLogGb * (p('logsPerGbIngested') + FUNCTION_LOG_MONTHS * p('logsPerGbMonthStored')) + accessLogGb * (p('logsPerGbIngested') + ACCESS_LOG_MONTHS * p('logsPerGbMonthStored')) },
-    { name: 'X-Ray', dollars: (traces * emailTraceShare / 1e6) * p('xrayPerMillionTraces') },
+    { name: 'DynamoDB writes', dollars: ((n * perEmail.ddbWriteUnits) / 1e6) * p('dynamoDbPerMillionWriteUnits') },
+    { name: 'DynamoDB reads', dollars: ((n * perEmail.ddbReadUnits) / 1e6) * p('dynamoDbPerMillionReadUnits') },
+    { name: 'SQS', dollars: ((n * perEmail.sqsRequests) / 1e6) * p('sqsPerMillionRequests') },
+    { name: 'SNS', dollars: ((n * perEmail.snsNotifications) / 1e6) * p('snsPerMillionPublishes') },
+    {
+      name: 'S3 requests',
+      dollars:
+        ((n * perEmail.s3Puts) / 1000) * p('s3PerThousandPuts') +
+        ((n * perEmail.s3Gets) / 1000) * p('s3PerThousandGets'),
+    },
+    {
+      name: 'CloudWatch Logs',
+      dollars:
+        functionLogGb * (p('logsPerGbIngested') + FUNCTION_LOG_MONTHS * p('logsPerGbMonthStored')) +
+        accessLogGb * (p('logsPerGbIngested') + ACCESS_LOG_MONTHS * p('logsPerGbMonthStored')),
+    },
+    { name: 'X-Ray', dollars: ((traces * emailTraceShare) / 1e6) * p('xrayPerMillionTraces') },
   ];
-  const timerLogGb = billedLogGb(fixed.timerRunsPerMonth * (fixed.timerRun.logBytes + fixed.timerRun.lambdaInvocations * platformBytes), fixed.timerRunsPerMonth * (fixed.timerRun.logEvents + fixed.timerRun.lambdaInvocations * platformEvents));
+  const timerLogGb = billedLogGb(
+    fixed.timerRunsPerMonth * (fixed.timerRun.logBytes + fixed.timerRun.lambdaInvocations * platformBytes),
+    fixed.timerRunsPerMonth * (fixed.timerRun.logEvents + fixed.timerRun.lambdaInvocations * platformEvents),
+  );
   const runs = fixed.timerRunsPerMonth;
   const fixedLines: CostLine[] = [
     { name: `CloudWatch alarms (${fixed.alarms})`, dollars: fixed.alarms * p('alarmPerMonth') },
     { name: `CloudWatch dashboard (${fixed.dashboards})`, dollars: fixed.dashboards * p('dashboardPerMonth') },
     { name: `custom metrics (${fixed.customMetrics})`, dollars: fixed.customMetrics * p('customMetricPerMonth') },
     { name: `Secrets Manager (${fixed.secrets})`, dollars: fixed.secrets * p('secretPerMonth') },
-    { name: `idle queue polling (${fixed.polledQueues} queues)`, dollars: (fixed.polledQueues * IDLE_POLLERS_PER_QUEUE * (hours * 3600 / POLL_SECONDS) / 1e6) * p('sqsPerMillionRequests') },
+    {
+      name: `idle queue polling (${fixed.polledQueues} queues)`,
+      dollars:
+        ((fixed.polledQueues * IDLE_POLLERS_PER_QUEUE * ((hours * 3600) / POLL_SECONDS)) / 1e6) *
+        p('sqsPerMillionRequests'),
+    },
     {
       name: `timers (${Math.round(runs).toLocaleString('en')} runs)`,
-      dollars: (runs * fixed.timerRun.lambdaInvocations / 1e6) * p('lambdaArmPerMillionRequests')
-        + gbSeconds(runs * fixed.timerRun.lambdaBilledMs) * p('lambdaArmPerGbSecond')
-        + (runs * fixed.timerRun.ddbReadUnits / 1e6) * p('dynamoDbPerMillionReadUnits')
-        + (runs * fixed.timerRun.ddbWriteUnits / 1e6) * p('dynamoDbPerMillionWriteUnits')
-        + (runs * fixed.timerRun.sqsRequests / 1e6) * p('sqsPerMillionRequests')
-        + timerLogGb * (p('logsPerGbIngested') + FUNCTION_LOG_MONTHS * p('logsPerGbMonthStored'))
-        + (traces * (1 - emailTraceShare) / 1e6) * p('xrayPerMillionTraces'),
+      dollars:
+        ((runs * fixed.timerRun.lambdaInvocations) / 1e6) * p('lambdaArmPerMillionRequests') +
+        gbSeconds(runs * fixed.timerRun.lambdaBilledMs) * p('lambdaArmPerGbSecond') +
+        ((runs * fixed.timerRun.ddbReadUnits) / 1e6) * p('dynamoDbPerMillionReadUnits') +
+        ((runs * fixed.timerRun.ddbWriteUnits) / 1e6) * p('dynamoDbPerMillionWriteUnits') +
+        ((runs * fixed.timerRun.sqsRequests) / 1e6) * p('sqsPerMillionRequests') +
+        timerLogGb * (p('logsPerGbIngested') + FUNCTION_LOG_MONTHS * p('logsPerGbMonthStored')) +
+        ((traces * (1 - emailTraceShare)) / 1e6) * p('xrayPerMillionTraces'),
     },
   ];
   if (relay && fixed.relay) {
     const r = fixed.relay;
     fixedLines.push(
-      { name: `relay Fargate (${r.tasks} x ${r.vcpu} vCPU, ${r.memoryGb} GB)`, dollars: r.tasks * hours * (r.vcpu * p('fargateArmPerVcpuHour') + r.memoryGb * p('fargateArmPerGbHour')) },
+      {
+        name: `relay Fargate (${r.tasks} x ${r.vcpu} vCPU, ${r.memoryGb} GB)`,
+        dollars: r.tasks * hours * (r.vcpu * p('fargateArmPerVcpuHour') + r.memoryGb * p('fargateArmPerGbHour')),
+      },
       { name: `relay NLB (${r.loadBalancers})`, dollars: r.loadBalancers * hours * p('nlbPerHour') },
       { name: `relay public IPv4 (${r.publicIpv4})`, dollars: r.publicIpv4 * hours * p('publicIpv4PerHour') },
       { name: `relay scaling alarms (${r.scalingAlarms})`, dollars: r.scalingAlarms * p('alarmPerMonth') },
       { name: `relay TLS secret (${r.secrets})`, dollars: r.secrets * p('secretPerMonth') },
-      { name: `relay Container Insights (~${r.containerInsightsMetrics} metrics)`, dollars: r.containerInsightsMetrics * p('customMetricPerMonth') },
+      {
+        name: `relay Container Insights (~${r.containerInsightsMetrics} metrics)`,
+        dollars: r.containerInsightsMetrics * p('customMetricPerMonth'),
+      },
     );
   }
   const variableTotal = sum(variable);
@@ -186,18 +248,29 @@ export const monthlyCost = (volume: number, perEmail: UnitCounts, fixed: FixedSh
     variableTotal,
     fixedTotal,
     /** Dollars per 1,000 emails: what scales with them, the fixed lines amortized, and all in. */
-    per1000: { variable: per1000(variableTotal), fixed: per1000(fixedTotal), allIn: per1000(variableTotal + fixedTotal), beyondSes: per1000(variableTotal + fixedTotal - ses) },
+    per1000: {
+      variable: per1000(variableTotal),
+      fixed: per1000(fixedTotal),
+      allIn: per1000(variableTotal + fixedTotal),
+      beyondSes: per1000(variableTotal + fixedTotal - ses),
+    },
   };
 };
 
 /** Per-unit counts from a counter delta over `units` emails (or recipients), with the log bytes measured beside them. */
-export const perUnit = (delta: Record<string, number>, log: { bytes: number; events: number }, units: number, sesEmails = 1): UnitCounts => ({
+export const perUnit = (
+  delta: Record<string, number>,
+  log: { bytes: number; events: number },
+  units: number,
+  sesEmails = 1,
+): UnitCounts => ({
   apiRequests: (delta.apiRequests ?? 0) / units,
   lambdaInvocations: (delta.lambdaInvocations ?? 0) / units,
   lambdaBilledMs: (delta.lambdaBilledMs ?? 0) / units,
   ddbReadUnits: (delta.ddbReadUnits ?? 0) / units,
   ddbWriteUnits: (delta.ddbWriteUnits ?? 0) / units,
-  sqsRequests: ((delta.queueRequests ?? 0) + (delta.queueReceiveRequests ?? 0) + (delta.queueDeleteRequests ?? 0)) / units,
+  sqsRequests:
+    ((delta.queueRequests ?? 0) + (delta.queueReceiveRequests ?? 0) + (delta.queueDeleteRequests ?? 0)) / units,
   snsNotifications: (delta.snsNotifications ?? 0) / units,
   s3Puts: (delta.contentPuts ?? 0) / units,
   s3Gets: (delta.contentGets ?? 0) / units,

@@ -17,10 +17,15 @@ const TARGET_TRACKING_ALARMS = 2;
 const CONTAINER_INSIGHTS_METRICS = 20;
 
 const synth = (relay: boolean): Template => {
-  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
   const outdir = mkdtempSync(join(tmpdir(), 'mailstack-cost-'));
   try {
-    const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'mailstack:smtpRelay': relay } });
+    const app = new App({
+      outdir,
+      context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [], 'mailstack:smtpRelay': relay },
+    });
     const config = readStackConfig((k) => app.node.tryGetContext(k));
     return Template.fromStack(new MailStack(app, config.stackName, { config }));
   } finally {
@@ -34,9 +39,14 @@ const resources = (template: Template, type: string): any[] => Object.values(tem
 export const readStackShape = (hoursPerMonth: number) => {
   const off = synth(false);
   const on = synth(true);
-  const memories = resources(off, 'AWS::Lambda::Function').filter((f) => String(f.Properties.Runtime).startsWith('nodejs22')).map((f) => Number(f.Properties.MemorySize));
+  const memories = resources(off, 'AWS::Lambda::Function')
+    .filter((f) => String(f.Properties.Runtime).startsWith('nodejs22'))
+    .map((f) => Number(f.Properties.MemorySize));
   const memoryMb = [...new Set(memories)];
-  if (memoryMb.length !== 1) throw new Error(`the model prices every invocation at one memory size; the stack's functions have ${memoryMb.join(', ')} MB: give the model each function's invocations`);
+  if (memoryMb.length !== 1)
+    throw new Error(
+      `the model prices every invocation at one memory size; the stack's functions have ${memoryMb.join(', ')} MB: give the model each function's invocations`,
+    );
   const minutesPerMonth = hoursPerMonth * 60;
   const timerRunsPerMonth = resources(off, 'AWS::Events::Rule').reduce((n: number, rule) => {
     const m = /^rate\((\d+) minutes?\)$/.exec(String(rule.Properties.ScheduleExpression ?? ''));
@@ -44,18 +54,26 @@ export const readStackShape = (hoursPerMonth: number) => {
   }, 0);
   const service = resources(on, 'AWS::ECS::Service')[0];
   const task = resources(on, 'AWS::ECS::TaskDefinition')[0];
-  const nlbs = resources(on, 'AWS::ElasticLoadBalancingV2::LoadBalancer').filter((lb) => lb.Properties.Scheme === 'internet-facing');
+  const nlbs = resources(on, 'AWS::ElasticLoadBalancingV2::LoadBalancer').filter(
+    (lb) => lb.Properties.Scheme === 'internet-facing',
+  );
   const tasks = Number(service.Properties.DesiredCount);
-  const taskIps = service.Properties.NetworkConfiguration?.AwsvpcConfiguration?.AssignPublicIp === 'ENABLED' ? tasks : 0;
+  const taskIps =
+    service.Properties.NetworkConfiguration?.AwsvpcConfiguration?.AssignPublicIp === 'ENABLED' ? tasks : 0;
   // An internet-facing load balancer holds a public address in each of its subnets (one per zone).
-  const nlbIps = nlbs.reduce((n: number, lb) => n + (lb.Properties.Subnets?.length ?? lb.Properties.SubnetMappings?.length ?? 0), 0);
+  const nlbIps = nlbs.reduce(
+    (n: number, lb) => n + (lb.Properties.Subnets?.length ?? lb.Properties.SubnetMappings?.length ?? 0),
+    0,
+  );
   return {
     functionMemoryMb: memoryMb[0]!,
     alarms: resources(off, 'AWS::CloudWatch::Alarm').length,
     dashboards: resources(off, 'AWS::CloudWatch::Dashboard').length,
     secrets: resources(off, 'AWS::SecretsManager::Secret').length,
     polledQueues: resources(off, 'AWS::Lambda::EventSourceMapping').length,
-    platformLogLines: resources(off, 'AWS::Lambda::Function').some((f) => !['WARN', 'ERROR', 'FATAL'].includes(f.Properties.LoggingConfig?.SystemLogLevel)),
+    platformLogLines: resources(off, 'AWS::Lambda::Function').some(
+      (f) => !['WARN', 'ERROR', 'FATAL'].includes(f.Properties.LoggingConfig?.SystemLogLevel),
+    ),
     tracing: resources(off, 'AWS::Lambda::Function').some((f) => f.Properties.TracingConfig?.Mode === 'Active'),
     timerRunsPerMonth,
     timers: resources(off, 'AWS::Events::Rule').length,

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
-import { awaitFreshWindow, call, fromAddress, local, newTeam, ownLoopbackAddress, testDeps, uploadSlowly, afterLookupStaleness } from '../support/local.ts';
+import {
+  awaitFreshWindow,
+  call,
+  fromAddress,
+  local,
+  newTeam,
+  ownLoopbackAddress,
+  testDeps,
+  uploadSlowly,
+  afterLookupStaleness,
+} from '../support/local.ts';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
@@ -10,35 +20,143 @@ import { createDeps } from '@mailstack/core/runtime/deps';
 const burst = async (count: number, concurrency: number, fn: () => Promise<{ status: number }>) => {
   const statuses: number[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++;
-      statuses.push((await fn()).status);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        statuses.push((await fn()).status);
+      }
+    }),
+  );
   return statuses;
 };
 
 describe('API conventions', () => {
   describe('answers each authentication and input error with its status and name', () => {
     it.each([
-      { case: 'no Authorization header', method: 'GET', path: '/domains', auth: undefined, body: undefined, status: 401, name: 'missing_api_key' },
-      { case: 'an unknown key', method: 'GET', path: '/domains', auth: 'ms_unknown', body: undefined, status: 401, name: 'invalid_api_key' },
-      { case: 'a body that is not JSON', method: 'POST', path: '/domains', auth: 'team', body: '{"name": ', status: 400, name: 'invalid_payload' },
-      { case: 'an unknown field', method: 'POST', path: '/domains', auth: 'team', body: { name: 'x.example.com', colour: 'red' }, status: 422, name: 'validation_error', says: 'colour' },
-      { case: 'a field of the wrong type', method: 'POST', path: '/domains', auth: 'team', body: { name: 42 }, status: 422, name: 'validation_error', says: 'name' },
-      { case: 'a missing required field', method: 'POST', path: '/domains', auth: 'team', body: {}, status: 422, name: 'validation_error', says: 'name' },
-      { case: 'a limit above 100', method: 'GET', path: '/domains?limit=101', auth: 'team', body: undefined, status: 422, name: 'validation_error', says: 'limit' },
-      { case: 'a limit of 0', method: 'GET', path: '/domains?limit=0', auth: 'team', body: undefined, status: 422, name: 'validation_error', says: 'limit' },
-      { case: 'both after and before', method: 'GET', path: `/domains?after=${crypto.randomUUID()}&before=${crypto.randomUUID()}`, auth: 'team', body: undefined, status: 422, name: 'validation_error', says: 'after' },
-      { case: 'a cursor that is not an id', method: 'GET', path: '/domains?after=zzz', auth: 'team', body: undefined, status: 422, name: 'validation_error', says: 'after' },
-      { case: 'an unknown endpoint', method: 'GET', path: '/nothing-here', auth: 'team', body: undefined, status: 404, name: 'not_found' },
-      { case: 'a method the path does not have', method: 'PUT', path: '/domains', auth: 'team', body: undefined, status: 405, name: 'method_not_allowed' },
+      {
+        case: 'no Authorization header',
+        method: 'GET',
+        path: '/domains',
+        auth: undefined,
+        body: undefined,
+        status: 401,
+        name: 'missing_api_key',
+      },
+      {
+        case: 'an unknown key',
+        method: 'GET',
+        path: '/domains',
+        auth: 'ms_unknown',
+        body: undefined,
+        status: 401,
+        name: 'invalid_api_key',
+      },
+      {
+        case: 'a body that is not JSON',
+        method: 'POST',
+        path: '/domains',
+        auth: 'team',
+        body: '{"name": ',
+        status: 400,
+        name: 'invalid_payload',
+      },
+      {
+        case: 'an unknown field',
+        method: 'POST',
+        path: '/domains',
+        auth: 'team',
+        body: { name: 'x.example.com', colour: 'red' },
+        status: 422,
+        name: 'validation_error',
+        says: 'colour',
+      },
+      {
+        case: 'a field of the wrong type',
+        method: 'POST',
+        path: '/domains',
+        auth: 'team',
+        body: { name: 42 },
+        status: 422,
+        name: 'validation_error',
+        says: 'name',
+      },
+      {
+        case: 'a missing required field',
+        method: 'POST',
+        path: '/domains',
+        auth: 'team',
+        body: {},
+        status: 422,
+        name: 'validation_error',
+        says: 'name',
+      },
+      {
+        case: 'a limit above 100',
+        method: 'GET',
+        path: '/domains?limit=101',
+        auth: 'team',
+        body: undefined,
+        status: 422,
+        name: 'validation_error',
+        says: 'limit',
+      },
+      {
+        case: 'a limit of 0',
+        method: 'GET',
+        path: '/domains?limit=0',
+        auth: 'team',
+        body: undefined,
+        status: 422,
+        name: 'validation_error',
+        says: 'limit',
+      },
+      {
+        case: 'both after and before',
+        method: 'GET',
+        path: `/domains?after=${crypto.randomUUID()}&before=${crypto.randomUUID()}`,
+        auth: 'team',
+        body: undefined,
+        status: 422,
+        name: 'validation_error',
+        says: 'after',
+      },
+      {
+        case: 'a cursor that is not an id',
+        method: 'GET',
+        path: '/domains?after=zzz',
+        auth: 'team',
+        body: undefined,
+        status: 422,
+        name: 'validation_error',
+        says: 'after',
+      },
+      {
+        case: 'an unknown endpoint',
+        method: 'GET',
+        path: '/nothing-here',
+        auth: 'team',
+        body: undefined,
+        status: 404,
+        name: 'not_found',
+      },
+      {
+        case: 'a method the path does not have',
+        method: 'PUT',
+        path: '/domains',
+        auth: 'team',
+        body: undefined,
+        status: 405,
+        name: 'method_not_allowed',
+      },
     ])('$case → $status $name', async ({ method, path, auth, body, status, name, says }) => {
       // Prepare
       const { secret } = await newTeam();
       // Act
-      const out = await call(method, path, { ...(auth ? { key: auth === 'team' ? secret : auth } : {}), ...(body !== undefined ? { body } : {}) });
+      const out = await call(method, path, {
+        ...(auth ? { key: auth === 'team' ? secret : auth } : {}),
+        ...(body !== undefined ? { body } : {}),
+      });
       // Assess
       expect(out.status).toBe(status);
       expect(out.json).toMatchObject({ statusCode: status, name });
@@ -60,19 +178,27 @@ describe('API conventions', () => {
     const { addKey } = await newTeam();
     const sending = await addKey('sending_access');
     expect((await sending.resend.domains.list()).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
-    expect((await sending.resend.domains.create({ name: 'x.example.com' })).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await sending.resend.domains.create({ name: 'x.example.com' })).error).toMatchObject({
+      statusCode: 403,
+      name: 'restricted_api_key',
+    });
   });
 
   it('refuses a body over 25 MiB with payload_too_large', async () => {
     const { secret } = await newTeam();
-    const out = await call('POST', '/domains', { key: secret, body: JSON.stringify({ name: 'a.example.com', pad: 'x'.repeat(25 * 1024 * 1024) }) });
+    const out = await call('POST', '/domains', {
+      key: secret,
+      body: JSON.stringify({ name: 'a.example.com', pad: 'x'.repeat(25 * 1024 * 1024) }),
+    });
     expect(out.status).toBe(413);
     expect(out.json).toMatchObject({ statusCode: 413, name: 'payload_too_large' });
   });
 
   it('answers a slow upload past 25 MiB with 413 and reads it to its end before closing, so the client reads the answer instead of a cut connection', async () => {
     const { secret } = await newTeam();
-    const out = await uploadSlowly(local().baseUrl, '/domains', 26 * 1024 * 1024, { authorization: `Bearer ${secret}` });
+    const out = await uploadSlowly(local().baseUrl, '/domains', 26 * 1024 * 1024, {
+      authorization: `Bearer ${secret}`,
+    });
     expect(out.writeError).toBeUndefined();
     expect(out.status).toBe(413);
     expect(out.head.toLowerCase()).toContain('connection: close');
@@ -82,7 +208,10 @@ describe('API conventions', () => {
   it('accepts an empty body with a JSON content type on a POST that takes none, as the SDK sends it', async () => {
     const { resend, secret } = await newTeam();
     const { data } = await resend.domains.create({ name: 'empty.example.com' });
-    const out = await call('POST', `/domains/${data!.id}/verify`, { key: secret, headers: { 'content-type': 'application/json' } });
+    const out = await call('POST', `/domains/${data!.id}/verify`, {
+      key: secret,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(out.status).toBe(200);
     expect(out.json).toEqual({ object: 'domain', id: data!.id });
   });
@@ -130,7 +259,9 @@ describe('API conventions', () => {
     await awaitFreshWindow(10);
     const address = ownLoopbackAddress();
     for (let n = 0; n < 20; n++) {
-      expect((await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } })).status).toBe(401);
+      expect(
+        (await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } })).status,
+      ).toBe(401);
     }
     const refused = await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } });
     expect(refused.status).toBe(429);
@@ -170,7 +301,14 @@ describe('API conventions', () => {
       const { team } = await newTeam({ plan: 'pro' });
       const selfHosted = createDeps({ ...testDeps().config, CLOUD: false });
       const usage = await getUsage(selfHosted, team);
-      expect(usage).toMatchObject({ object: 'usage', cloud: false, plan: null, limits: null, period: null, today: { emails_sent: 0 } });
+      expect(usage).toMatchObject({
+        object: 'usage',
+        cloud: false,
+        plan: null,
+        limits: null,
+        period: null,
+        today: { emails_sent: 0 },
+      });
     });
   });
 

@@ -11,7 +11,7 @@ type Team = Awaited<ReturnType<typeof sendingTeam>>;
 const inboxFor = async (subject: string, count: number, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     const found = store.emails.filter((e) => e.subject.startsWith(subject));
     if (found.length >= count || Date.now() > deadline) return found;
     await new Promise((r) => setTimeout(r, 200));
@@ -30,17 +30,32 @@ const settled = async (t: Team, id: string, timeoutMs = 30_000) => {
 /** A segment of contacts: `n` reachable ones plus the ones each skip rule leaves out. */
 const audience = async (t: Team, n: number, options: { topic?: boolean } = {}) => {
   const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
-  const topic = options.topic ? (await t.resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id : undefined;
+  const topic = options.topic
+    ? (await t.resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id
+    : undefined;
   await t.resend.contactProperties.create({ key: 'plan', type: 'string', fallbackValue: 'free' } as any);
   const tag = t.team.id.slice(-12);
   const reachable = Array.from({ length: n }, (_, i) => `reader${i}-${tag}@example.com`);
   for (const [i, email] of reachable.entries()) {
-    await t.resend.contacts.create({ email, ...(i === 0 ? { firstName: 'Ann', properties: { plan: 'gold' } } : {}), segments: [{ id: segment }] } as any);
+    await t.resend.contacts.create({
+      email,
+      ...(i === 0 ? { firstName: 'Ann', properties: { plan: 'gold' } } : {}),
+      segments: [{ id: segment }],
+    } as any);
   }
-  await t.resend.contacts.create({ email: `gone-${tag}@example.com`, unsubscribed: true, segments: [{ id: segment }] } as any);
+  await t.resend.contacts.create({
+    email: `gone-${tag}@example.com`,
+    unsubscribed: true,
+    segments: [{ id: segment }],
+  } as any);
   await t.resend.contacts.create({ email: `bounced-${tag}@example.com`, segments: [{ id: segment }] } as any);
   await t.resend.suppressions.add({ email: `bounced-${tag}@example.com` } as any);
-  if (topic) await t.resend.contacts.create({ email: `optout-${tag}@example.com`, segments: [{ id: segment }], topics: [{ id: topic, subscription: 'opt_out' }] } as any);
+  if (topic)
+    await t.resend.contacts.create({
+      email: `optout-${tag}@example.com`,
+      segments: [{ id: segment }],
+      topics: [{ id: topic, subscription: 'opt_out' }],
+    } as any);
   return { segment, topic, reachable, tag };
 };
 
@@ -51,8 +66,21 @@ describe('broadcasts through the official SDK', () => {
     const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
 
     // Act
-    const created = await t.resend.broadcasts.create({ name: 'Launch', segmentId: segment, from: t.from, subject: 'Hello', html: '<p>Hi</p>', previewText: 'Peek', replyTo: 'help@example.com' });
-    const legacy = await t.resend.broadcasts.create({ audienceId: segment, from: t.from, subject: 'Old', text: 'plain' });
+    const created = await t.resend.broadcasts.create({
+      name: 'Launch',
+      segmentId: segment,
+      from: t.from,
+      subject: 'Hello',
+      html: '<p>Hi</p>',
+      previewText: 'Peek',
+      replyTo: 'help@example.com',
+    });
+    const legacy = await t.resend.broadcasts.create({
+      audienceId: segment,
+      from: t.from,
+      subject: 'Old',
+      text: 'plain',
+    });
 
     // Assess
     expect(created.error).toBeNull();
@@ -60,34 +88,86 @@ describe('broadcasts through the official SDK', () => {
     const id = created.data!.id;
     const got = (await t.resend.broadcasts.get(id)).data!;
     expect(got).toMatchObject({
-      object: 'broadcast', id, name: 'Launch', segment_id: segment, audience_id: segment, from: t.from, subject: 'Hello', reply_to: ['help@example.com'],
-      preview_text: 'Peek', status: 'draft', html: '<p>Hi</p>', text: null, scheduled_at: null, sent_at: null, topic_id: null, created_at: expect.any(String),
+      object: 'broadcast',
+      id,
+      name: 'Launch',
+      segment_id: segment,
+      audience_id: segment,
+      from: t.from,
+      subject: 'Hello',
+      reply_to: ['help@example.com'],
+      preview_text: 'Peek',
+      status: 'draft',
+      html: '<p>Hi</p>',
+      text: null,
+      scheduled_at: null,
+      sent_at: null,
+      topic_id: null,
+      created_at: expect.any(String),
     });
     expect(got).toMatchObject({ sent_count: 0, finishes_at: null });
     expect((await t.resend.broadcasts.get(legacy.data!.id)).data).toMatchObject({ segment_id: segment, text: 'plain' });
 
-    expect((await t.resend.broadcasts.update(id, { subject: 'Hello again', name: 'Launch 2' })).data).toMatchObject({ id });
-    expect((await t.resend.broadcasts.get(id)).data).toMatchObject({ subject: 'Hello again', name: 'Launch 2', html: '<p>Hi</p>' });
+    expect((await t.resend.broadcasts.update(id, { subject: 'Hello again', name: 'Launch 2' })).data).toMatchObject({
+      id,
+    });
+    expect((await t.resend.broadcasts.get(id)).data).toMatchObject({
+      subject: 'Hello again',
+      name: 'Launch 2',
+      html: '<p>Hi</p>',
+    });
 
     const list = await t.resend.broadcasts.list();
     expect(list.data).toMatchObject({ object: 'list', has_more: false });
     expect(list.data!.data.map((b) => b.id)).toEqual([legacy.data!.id, id]);
-    expect(Object.keys(list.data!.data[0]!).sort()).toEqual(['audience_id', 'created_at', 'finishes_at', 'id', 'name', 'scheduled_at', 'segment_id', 'sent_at', 'sent_count', 'status', 'topic_id']);
+    expect(Object.keys(list.data!.data[0]!).sort()).toEqual([
+      'audience_id',
+      'created_at',
+      'finishes_at',
+      'id',
+      'name',
+      'scheduled_at',
+      'segment_id',
+      'sent_at',
+      'sent_count',
+      'status',
+      'topic_id',
+    ]);
 
     const copy = await t.resend.broadcasts.duplicate(id);
     expect(copy.data).toMatchObject({ object: 'broadcast', id: expect.any(String) });
-    expect((await t.resend.broadcasts.get(copy.data!.id)).data).toMatchObject({ status: 'draft', subject: 'Hello again', name: 'Launch 2' });
+    expect((await t.resend.broadcasts.get(copy.data!.id)).data).toMatchObject({
+      status: 'draft',
+      subject: 'Hello again',
+      name: 'Launch 2',
+    });
 
-    expect((await t.resend.broadcasts.remove(copy.data!.id)).data).toEqual({ object: 'broadcast', id: copy.data!.id, deleted: true });
+    expect((await t.resend.broadcasts.remove(copy.data!.id)).data).toEqual({
+      object: 'broadcast',
+      id: copy.data!.id,
+      deleted: true,
+    });
     expect((await t.resend.broadcasts.get(copy.data!.id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
 
   it.each([
     ['no segment', (_s: string, f: string) => ({ from: f, subject: 's', html: 'x' }), 'segment_id'],
-    ['an unknown segment', (_s: string, f: string) => ({ segment_id: crypto.randomUUID(), from: f, subject: 's', html: 'x' }), 'segment'],
+    [
+      'an unknown segment',
+      (_s: string, f: string) => ({ segment_id: crypto.randomUUID(), from: f, subject: 's', html: 'x' }),
+      'segment',
+    ],
     ['no body', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's' }), 'html'],
-    ['scheduled_at without send', (s: string, f: string) => ({ segment_id: s, from: f, subject: 's', html: 'x', scheduled_at: 'in 1 hour' }), 'send'],
-    ['a sender that is two addresses', (s: string) => ({ segment_id: s, from: 'a@x.com, b@x.com', subject: 's', html: 'x' }), 'from'],
+    [
+      'scheduled_at without send',
+      (s: string, f: string) => ({ segment_id: s, from: f, subject: 's', html: 'x', scheduled_at: 'in 1 hour' }),
+      'send',
+    ],
+    [
+      'a sender that is two addresses',
+      (s: string) => ({ segment_id: s, from: 'a@x.com, b@x.com', subject: 's', html: 'x' }),
+      'from',
+    ],
   ])('refuses a broadcast with %s (422)', async (_case, body, says) => {
     const t = await sendingTeam();
     const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
@@ -97,14 +177,16 @@ describe('broadcasts through the official SDK', () => {
     expect(out.json.message).toContain(says);
   });
 
-  it('counts a person\'s opens and clicks per recipient and per link (recipients opened and clicked, clickedLinks), never a machine\'s', async () => {
+  it("counts a person's opens and clicks per recipient and per link (recipients opened and clicked, clickedLinks), never a machine's", async () => {
     // Prepare: a tracked domain, three readers, two links.
     const t = await sendingTeam();
     await t.resend.domains.update({ id: t.domainId, openTracking: true, clickTracking: true });
     const { segment, reachable, tag } = await audience(t, 3);
     const subject = `Links ${tag}`;
     const created = await t.resend.broadcasts.create({
-      segmentId: segment, from: t.from, subject,
+      segmentId: segment,
+      from: t.from,
+      subject,
       html: '<p>Read <a href="https://example.com/story">the story</a> or <a href="https://example.com/shop">the shop</a>. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
     });
     await t.resend.broadcasts.send(created.data!.id);
@@ -115,9 +197,15 @@ describe('broadcasts through the official SDK', () => {
       const [story, shop] = [...html.matchAll(/href="([^"]+\/t\/c\/[^"]+)"/g)].map((m) => m[1]!);
       return { story: story!, shop: shop!, pixel: /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)![1]! };
     };
-    const [ann, bob, cat] = reachable.map(tracked) as [ReturnType<typeof tracked>, ReturnType<typeof tracked>, ReturnType<typeof tracked>];
-    const human = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
-    const fetchAs = (url: string, userAgent = human) => fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
+    const [ann, bob, cat] = reachable.map(tracked) as [
+      ReturnType<typeof tracked>,
+      ReturnType<typeof tracked>,
+      ReturnType<typeof tracked>,
+    ];
+    const human =
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+    const fetchAs = (url: string, userAgent = human) =>
+      fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
     await new Promise((r) => setTimeout(r, 3_500)); // past the too-soon window after sending
 
     // Act: Ann clicks the story twice, Bob the story then (later than a second) the shop, Cat only
@@ -148,13 +236,21 @@ describe('broadcasts through the official SDK', () => {
     const byEmail = (rows: any[]) => Object.fromEntries(rows.map((r) => [r.email, r]));
     const c = byEmail(clicked.data!.data);
     expect(Object.keys(c).sort()).toEqual([reachable[0], reachable[1]].sort());
-    expect(c[reachable[0]!]).toMatchObject({ count: 2, clicked_links: [{ url: 'https://example.com/story', clicks: 2 }] });
+    expect(c[reachable[0]!]).toMatchObject({
+      count: 2,
+      clicked_links: [{ url: 'https://example.com/story', clicks: 2 }],
+    });
     expect(c[reachable[1]!].count).toBe(2);
-    expect([...c[reachable[1]!].clicked_links].sort((a: any, b: any) => a.url.localeCompare(b.url))).toEqual([{ url: 'https://example.com/shop', clicks: 1 }, { url: 'https://example.com/story', clicks: 1 }]);
+    expect([...c[reachable[1]!].clicked_links].sort((a: any, b: any) => a.url.localeCompare(b.url))).toEqual([
+      { url: 'https://example.com/shop', clicks: 1 },
+      { url: 'https://example.com/story', clicks: 1 },
+    ]);
     const opened = byEmail((await t.resend.broadcasts.recipients(id, { type: 'opened' })).data!.data);
     expect(Object.keys(opened).sort()).toEqual([...reachable].sort());
     expect(opened[reachable[2]!]).toMatchObject({ count: 1, contact_id: expect.any(String) });
-    expect((await t.resend.broadcasts.clickedLinks('0190c2b0-0000-7000-8000-000000000000')).error).toMatchObject({ statusCode: 404 });
+    expect((await t.resend.broadcasts.clickedLinks('0190c2b0-0000-7000-8000-000000000000')).error).toMatchObject({
+      statusCode: 404,
+    });
   }, 90_000);
 
   it('sends to each eligible contact once, personalised, with the unsubscribe link, and skips and counts the rest', async () => {
@@ -163,7 +259,10 @@ describe('broadcasts through the official SDK', () => {
     const { segment, topic, reachable, tag } = await audience(t, 3, { topic: true });
     const subject = `News ${tag}`;
     const created = await t.resend.broadcasts.create({
-      segmentId: segment, topicId: topic, from: t.from, subject: `${subject} for {{{FIRST_NAME|there}}}`,
+      segmentId: segment,
+      topicId: topic,
+      from: t.from,
+      subject: `${subject} for {{{FIRST_NAME|there}}}`,
       html: '<p>Hi {{{contact.first_name|friend}}} ({{{plan}}}) <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
       text: 'Hi {{{FIRST_NAME|there}}}, plan {{{contact.plan}}}. Unsubscribe: {{{UNSUBSCRIBE_URL}}}',
     });
@@ -176,7 +275,12 @@ describe('broadcasts through the official SDK', () => {
     expect(sent.data).toMatchObject({ id: created.data!.id, finishes_at: expect.any(String), estimated: true });
     expect((sent.data as any).warning).toBeUndefined();
     const done = await settled(t, created.data!.id);
-    expect(done).toMatchObject({ status: 'sent', sent_count: 3, skipped: { unsubscribed: 1, suppressed: 1, opted_out: 1 }, finishes_at: expect.any(String) });
+    expect(done).toMatchObject({
+      status: 'sent',
+      sent_count: 3,
+      skipped: { unsubscribed: 1, suppressed: 1, opted_out: 1 },
+      finishes_at: expect.any(String),
+    });
     const mails = await inboxFor(subject, 3);
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual([...reachable].sort());
     const ann = mails.find((m) => m.destination.to[0] === reachable[0])!;
@@ -190,11 +294,21 @@ describe('broadcasts through the official SDK', () => {
     const recipients = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent' });
     expect(recipients.data!.data.map((r) => r.email).sort()).toEqual([...reachable].sort());
     expect(recipients.data!.data[0]).toMatchObject({ id: expect.any(String), contact_id: expect.any(String) });
-    expect((await t.resend.broadcasts.recipients(created.data!.id, { type: 'suppressed' })).data!.data.map((r) => r.email)).toEqual([`bounced-${tag}@example.com`]);
-    expect((await t.resend.broadcasts.recipients(created.data!.id, { type: 'unsubscribed' })).data!.data.map((r) => r.email).sort()).toEqual([`gone-${tag}@example.com`, `optout-${tag}@example.com`]);
+    expect(
+      (await t.resend.broadcasts.recipients(created.data!.id, { type: 'suppressed' })).data!.data.map((r) => r.email),
+    ).toEqual([`bounced-${tag}@example.com`]);
+    expect(
+      (await t.resend.broadcasts.recipients(created.data!.id, { type: 'unsubscribed' }))
+        .data!.data.map((r) => r.email)
+        .sort(),
+    ).toEqual([`gone-${tag}@example.com`, `optout-${tag}@example.com`]);
     const page = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent', limit: 2 });
     expect(page.data!.has_more).toBe(true);
-    const rest = await t.resend.broadcasts.recipients(created.data!.id, { type: 'sent', limit: 2, after: page.data!.data[1]!.id });
+    const rest = await t.resend.broadcasts.recipients(created.data!.id, {
+      type: 'sent',
+      limit: 2,
+      after: page.data!.data[1]!.id,
+    });
     expect(rest.data!.data).toHaveLength(1);
 
     const events = (await eventsOf(t.team.id)).filter((e) => e.type === 'email.sent');
@@ -202,9 +316,18 @@ describe('broadcasts through the official SDK', () => {
     for (const e of events) expect(e.data.broadcast_id).toBe(created.data!.id);
 
     // A sent broadcast is no longer a draft.
-    expect((await t.resend.broadcasts.update(created.data!.id, { subject: 'x' })).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
-    expect((await t.resend.broadcasts.remove(created.data!.id)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
-    expect((await t.resend.broadcasts.send(created.data!.id)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+    expect((await t.resend.broadcasts.update(created.data!.id, { subject: 'x' })).error).toMatchObject({
+      statusCode: 400,
+      name: 'invalid_parameter',
+    });
+    expect((await t.resend.broadcasts.remove(created.data!.id)).error).toMatchObject({
+      statusCode: 400,
+      name: 'invalid_parameter',
+    });
+    expect((await t.resend.broadcasts.send(created.data!.id)).error).toMatchObject({
+      statusCode: 400,
+      name: 'invalid_parameter',
+    });
   }, 90_000);
 
   it('carries the generated List-Unsubscribe pair on broadcast mail, kept with the raw MIME in the local inbox and shown in its view', async () => {
@@ -213,7 +336,8 @@ describe('broadcasts through the official SDK', () => {
     const subject = `Headers ${tag}`;
     await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x', send: true });
     const [mail] = await inboxFor(subject, 1);
-    const header = (name: string) => mail.headers.find((h: { name: string }) => h.name.toLowerCase() === name.toLowerCase())?.value;
+    const header = (name: string) =>
+      mail.headers.find((h: { name: string }) => h.name.toLowerCase() === name.toLowerCase())?.value;
     expect(header('List-Unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/[^>]+>$/);
     expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     expect(header('Message-ID')).toMatch(new RegExp(`@${t.domain}>$`));
@@ -243,57 +367,93 @@ describe('broadcasts through the official SDK', () => {
   it('schedules with send (natural language), reads as scheduled, and cancels with canceled_remaining', async () => {
     const t = await sendingTeam();
     const { segment } = await audience(t, 2);
-    const made = await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Later', text: 'x', send: true, scheduledAt: 'in 1 hour' });
+    const made = await t.resend.broadcasts.create({
+      segmentId: segment,
+      from: t.from,
+      subject: 'Later',
+      text: 'x',
+      send: true,
+      scheduledAt: 'in 1 hour',
+    });
     expect(made.data).toMatchObject({ id: expect.any(String), finishes_at: expect.any(String), estimated: true });
     const read = (await t.resend.broadcasts.get(made.data!.id)).data as any;
     expect(read.status).toBe('scheduled');
     expect(Date.parse(read.scheduled_at) - Date.now()).toBeGreaterThan(3_500_000);
     // A broadcast scheduled for later does not hold the region now: one sent now is not queued behind it.
-    const now = await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Now', text: 'x', send: true });
+    const now = await t.resend.broadcasts.create({
+      segmentId: segment,
+      from: t.from,
+      subject: 'Now',
+      text: 'x',
+      send: true,
+    });
     expect(now.error).toBeNull();
     expect((now.data as any).warning).toBeUndefined();
 
     const canceled = await t.resend.broadcasts.cancel(made.data!.id);
     expect(canceled.data).toMatchObject({ object: 'broadcast', id: made.data!.id });
-    for (let i = 0; i < 50 && ((await t.resend.broadcasts.get(made.data!.id)).data as any).canceled_remaining !== 2; i++) await new Promise((r) => setTimeout(r, 200));
-    expect((await t.resend.broadcasts.get(made.data!.id)).data).toMatchObject({ status: 'canceled', sent_count: 0, canceled_remaining: 2, finishes_at: null });
-    expect((await t.resend.broadcasts.update(made.data!.id, { subject: 'x' })).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter' });
+    for (
+      let i = 0;
+      i < 50 && ((await t.resend.broadcasts.get(made.data!.id)).data as any).canceled_remaining !== 2;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 200));
+    expect((await t.resend.broadcasts.get(made.data!.id)).data).toMatchObject({
+      status: 'canceled',
+      sent_count: 0,
+      canceled_remaining: 2,
+      finishes_at: null,
+    });
+    expect((await t.resend.broadcasts.update(made.data!.id, { subject: 'x' })).error).toMatchObject({
+      statusCode: 400,
+      name: 'invalid_parameter',
+    });
   }, 60_000);
 
   it('refuses to send while the operator pauses broadcasts for the team or the region (403 broadcasts_paused), and again after resuming', async () => {
     const t = await sendingTeam();
     const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
-    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' })).data!.id;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' }))
+      .data!.id;
     await pauseBroadcasts(testDeps(), 'team', t.team.id, { reason: 'review' });
     const refused = await t.resend.broadcasts.send(draft);
     expect(refused.error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
     expect(refused.error!.message).toContain('Transactional email is unaffected');
     // Transactional mail goes on.
-    expect((await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'still', text: 'x' })).error).toBeNull();
+    expect(
+      (await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'still', text: 'x' })).error,
+    ).toBeNull();
     await resumeBroadcasts(testDeps(), 'team', t.team.id);
     await pauseBroadcasts(testDeps(), 'region', 'us-east-1', { until: Date.now() + 60_000 });
     try {
-      expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
+      expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({
+        statusCode: 403,
+        name: 'broadcasts_paused',
+      });
     } finally {
       await resumeBroadcasts(testDeps(), 'region', 'us-east-1');
     }
     expect((await t.resend.broadcasts.send(draft)).error).toBeNull();
   });
 
-  it('answers 404 for another team\'s broadcast', async () => {
+  it("answers 404 for another team's broadcast", async () => {
     const a = await sendingTeam();
     const b = await sendingTeam();
     const segment = (await a.resend.segments.create({ name: 'S' })).data!.id;
-    const id = (await a.resend.broadcasts.create({ segmentId: segment, from: a.from, subject: 's', text: 'x' })).data!.id;
+    const id = (await a.resend.broadcasts.create({ segmentId: segment, from: a.from, subject: 's', text: 'x' })).data!
+      .id;
     expect((await b.resend.broadcasts.get(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect((await b.resend.broadcasts.send(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect((await b.resend.broadcasts.cancel(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect((await b.resend.broadcasts.recipients(id, { type: 'sent' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await b.resend.broadcasts.recipients(id, { type: 'sent' })).error).toMatchObject({
+      statusCode: 404,
+      name: 'not_found',
+    });
   });
 });
 
 describe('broadcasts made from a template', () => {
-  it('delivers the template\'s sender, subject and bodies rendered for each contact, with the given variables and the template\'s fallbacks', async () => {
+  it("delivers the template's sender, subject and bodies rendered for each contact, with the given variables and the template's fallbacks", async () => {
     // Prepare
     const t = await sendingTeam();
     const tag = t.team.id.slice(-12);
@@ -302,22 +462,37 @@ describe('broadcasts made from a template', () => {
     await t.resend.contacts.create({ email: ann, firstName: 'Ann', segments: [{ id: segment }] } as any);
     await t.resend.contacts.create({ email: other, segments: [{ id: segment }] } as any);
     const template = await t.resend.templates.create({
-      name: 'Offer', alias: `offer-${tag}`, from: t.from, replyTo: 'help@example.com', subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`,
+      name: 'Offer',
+      alias: `offer-${tag}`,
+      from: t.from,
+      replyTo: 'help@example.com',
+      subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`,
       html: '<p>Hi {{{contact.first_name|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
       text: 'Hi {{{FIRST_NAME|friend}}}: {{{OFFER}}} until {{{UNTIL}}}. Unsubscribe: {{{UNSUBSCRIBE_URL}}}',
-      variables: [{ key: 'OFFER', type: 'string' }, { key: 'UNTIL', type: 'string', fallbackValue: 'Friday' }],
+      variables: [
+        { key: 'OFFER', type: 'string' },
+        { key: 'UNTIL', type: 'string', fallbackValue: 'Friday' },
+      ],
     });
     expect(template.error).toBeNull();
 
     // Act: the SDK's broadcasts.create has no template, so over HTTP; then sent through the SDK.
-    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: `offer-${tag}`, variables: { OFFER: 'Fish & Chips' } } } });
+    const made = await call('POST', '/broadcasts', {
+      key: t.secret,
+      body: { segment_id: segment, template: { id: `offer-${tag}`, variables: { OFFER: 'Fish & Chips' } } },
+    });
     expect(made.status, made.text).toBe(201);
     const id = made.json.id as string;
     const draft = (await t.resend.broadcasts.get(id)).data;
     const sent = await t.resend.broadcasts.send(id);
 
     // Assess
-    expect(draft).toMatchObject({ status: 'draft', from: t.from, subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`, reply_to: ['help@example.com'] });
+    expect(draft).toMatchObject({
+      status: 'draft',
+      from: t.from,
+      subject: `Offer ${tag} for {{{FIRST_NAME|reader}}}`,
+      reply_to: ['help@example.com'],
+    });
     expect(sent.error).toBeNull();
     expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 2 });
     const mails = await inboxFor(`Offer ${tag}`, 2);
@@ -325,7 +500,9 @@ describe('broadcasts made from a template', () => {
     expect(to(ann).subject).toBe(`Offer ${tag} for Ann`);
     expect(to(ann).body.html).toContain('Hi Ann: Fish &amp; Chips until Friday.');
     expect(to(ann).body.html).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
-    expect(to(ann).body.text).toMatch(/^Hi Ann: Fish & Chips until Friday\. Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//);
+    expect(to(ann).body.text).toMatch(
+      /^Hi Ann: Fish & Chips until Friday\. Unsubscribe: http:\/\/127\.0\.0\.1:\d+\/unsubscribe\//,
+    );
     expect(to(other).subject).toBe(`Offer ${tag} for reader`);
     expect(to(other).body.html).toContain('Hi friend: Fish &amp; Chips until Friday.');
   }, 60_000);
@@ -337,11 +514,20 @@ describe('broadcasts made from a template', () => {
     const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
     const reader = `reader-${tag}@example.com`;
     await t.resend.contacts.create({ email: reader, firstName: 'Bea', segments: [{ id: segment }] } as any);
-    const template = (await t.resend.templates.create({
-      name: 'Gone', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
-      variables: [{ key: 'CODE', type: 'string' }],
-    })).data!.id;
-    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segment, template: { id: template, variables: { CODE: 'A1' } } } });
+    const template = (
+      await t.resend.templates.create({
+        name: 'Gone',
+        from: t.from,
+        subject: `Kept ${tag}`,
+        html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>',
+        text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+        variables: [{ key: 'CODE', type: 'string' }],
+      })
+    ).data!.id;
+    const made = await call('POST', '/broadcasts', {
+      key: t.secret,
+      body: { segment_id: segment, template: { id: template, variables: { CODE: 'A1' } } },
+    });
     expect(made.status, made.text).toBe(201);
     const id = made.json.id as string;
 
@@ -355,7 +541,12 @@ describe('broadcasts made from a template', () => {
     expect((await t.resend.templates.get(template)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect(read.error).toBeNull();
     expect(read.data).toMatchObject({
-      id, status: 'draft', from: t.from, subject: `Kept ${tag}`, html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>', text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
+      id,
+      status: 'draft',
+      from: t.from,
+      subject: `Kept ${tag}`,
+      html: '<p>Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}</p>',
+      text: 'Hello {{{FIRST_NAME|there}}}, code {{{CODE}}}',
     });
     expect(sent.error).toBeNull();
     expect(await settled(t, id)).toMatchObject({ status: 'sent', sent_count: 1 });
@@ -367,13 +558,19 @@ describe('broadcasts made from a template', () => {
 });
 
 describe('sending a broadcast: pacing answers and schedules', () => {
-  it('refuses an audience needing more than 24 days of the plan\'s daily capacity with 422 broadcast_too_large, and leaves the draft unsent', async () => {
+  it("refuses an audience needing more than 24 days of the plan's daily capacity with 422 broadcast_too_large, and leaves the draft unsent", async () => {
     // Prepare: a Free team sends 100 a day, so 2,401 recipients need more than 24 days.
     const t = await sendingTeam({ plan: 'free' });
     const tag = t.team.id.slice(-12);
     const segment = (await t.resend.segments.create({ name: 'Everyone' })).data!.id;
-    await loadSegmentContacts(t.team.id, segment, Array.from({ length: 2_401 }, (_, i) => ({ email: `r${i}-${tag}@example.com` })));
-    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: `Too many ${tag}`, text: 'x' })).data!.id;
+    await loadSegmentContacts(
+      t.team.id,
+      segment,
+      Array.from({ length: 2_401 }, (_, i) => ({ email: `r${i}-${tag}@example.com` })),
+    );
+    const draft = (
+      await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: `Too many ${tag}`, text: 'x' })
+    ).data!.id;
 
     // Act
     const refused = await t.resend.broadcasts.send(draft);
@@ -381,7 +578,12 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     // Assess
     expect(refused.data).toBeNull();
     expect(refused.error).toMatchObject({ statusCode: 422, name: 'broadcast_too_large' });
-    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'draft', sent_count: 0, sent_at: null, finishes_at: null });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({
+      status: 'draft',
+      sent_count: 0,
+      sent_at: null,
+      finishes_at: null,
+    });
   }, 60_000);
 
   it('warns `queued_behind` when another broadcast holds the region at the time this one would start, and plans it after that one', async () => {
@@ -390,12 +592,22 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     const [a, b] = [await sendingTeam(), await sendingTeam()];
     const segmentOf = async (t: Team, n: number) => {
       const segment = (await t.resend.segments.create({ name: 'Everyone' })).data!.id;
-      await loadSegmentContacts(t.team.id, segment, Array.from({ length: n }, (_, i) => ({ email: `r${i}-${t.team.id.slice(-12)}@example.com` })));
+      await loadSegmentContacts(
+        t.team.id,
+        segment,
+        Array.from({ length: n }, (_, i) => ({ email: `r${i}-${t.team.id.slice(-12)}@example.com` })),
+      );
       return segment;
     };
-    const at = new Date(Math.ceil((Date.now() + 10 * 86_400_000 + Math.random() * 3_600_000) / 1000) * 1000).toISOString();
-    const first = (await a.resend.broadcasts.create({ segmentId: await segmentOf(a, 30), from: a.from, subject: 'First', text: 'x' })).data!.id;
-    const second = (await b.resend.broadcasts.create({ segmentId: await segmentOf(b, 3), from: b.from, subject: 'Second', text: 'x' })).data!.id;
+    const at = new Date(
+      Math.ceil((Date.now() + 10 * 86_400_000 + Math.random() * 3_600_000) / 1000) * 1000,
+    ).toISOString();
+    const first = (
+      await a.resend.broadcasts.create({ segmentId: await segmentOf(a, 30), from: a.from, subject: 'First', text: 'x' })
+    ).data!.id;
+    const second = (
+      await b.resend.broadcasts.create({ segmentId: await segmentOf(b, 3), from: b.from, subject: 'Second', text: 'x' })
+    ).data!.id;
 
     try {
       // Act
@@ -414,7 +626,11 @@ describe('sending a broadcast: pacing answers and schedules', () => {
       const firstEnds = Date.parse((ahead.data as any).finishes_at);
       expect(firstEnds).toBeGreaterThan(Date.parse(at));
       expect(Date.parse((behind.data as any).finishes_at)).toBeGreaterThan(firstEnds);
-      expect((await b.resend.broadcasts.get(second)).data).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
+      expect((await b.resend.broadcasts.get(second)).data).toMatchObject({
+        status: 'scheduled',
+        scheduled_at: at,
+        sent_count: 0,
+      });
     } finally {
       await a.resend.broadcasts.cancel(first);
       await b.resend.broadcasts.cancel(second);
@@ -424,12 +640,21 @@ describe('sending a broadcast: pacing answers and schedules', () => {
   it('cancels a draft too (any state moves to canceled): canceled_remaining 0, and it can no longer be sent', async () => {
     const t = await sendingTeam();
     const { segment } = await audience(t, 1);
-    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Never', text: 'x' })).data!.id;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Never', text: 'x' }))
+      .data!.id;
     const canceled = await t.resend.broadcasts.cancel(draft);
     expect(canceled.error).toBeNull();
     expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 0 });
-    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'canceled', canceled_remaining: 0, sent_count: 0 });
-    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 400, name: 'invalid_parameter', message: expect.stringContaining('This broadcast was canceled') });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({
+      status: 'canceled',
+      canceled_remaining: 0,
+      sent_count: 0,
+    });
+    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({
+      statusCode: 400,
+      name: 'invalid_parameter',
+      message: expect.stringContaining('This broadcast was canceled'),
+    });
   });
 
   it('schedules a draft with send(id, { scheduledAt }): reads as scheduled at that time, sends nothing before it, and the cancel answer carries canceled_remaining', async () => {
@@ -451,7 +676,12 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     expect(sent.data).toMatchObject({ id: draft, estimated: true });
     expect(Date.parse((sent.data as any).finishes_at)).toBeGreaterThanOrEqual(Date.parse(at));
     expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
-    expect(row).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0, finishes_at: (sent.data as any).finishes_at });
+    expect(row).toMatchObject({
+      status: 'scheduled',
+      scheduled_at: at,
+      sent_count: 0,
+      finishes_at: (sent.data as any).finishes_at,
+    });
     // Two eligible recipients (the unsubscribed and suppressed contacts are not), none sent to.
     expect(canceled.error).toBeNull();
     expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 2 });
@@ -476,7 +706,10 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     const mails = await inboxFor(subject, 2);
     expect(mails).toHaveLength(2);
     for (const mail of mails) {
-      expect(mail.at * 1000, `${mail.destination.to[0]} taken at ${new Date(mail.at * 1000).toISOString()}, scheduled at ${new Date(at).toISOString()}`).toBeGreaterThanOrEqual(at);
+      expect(
+        mail.at * 1000,
+        `${mail.destination.to[0]} taken at ${new Date(mail.at * 1000).toISOString()}, scheduled at ${new Date(at).toISOString()}`,
+      ).toBeGreaterThanOrEqual(at);
     }
   }, 60_000);
 });

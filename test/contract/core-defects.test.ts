@@ -9,7 +9,11 @@ import { sendingTeam } from '../support/sending.ts';
 const today = () => new Date().toISOString().slice(0, 10);
 const mail = (from: string, n: number) => ({ from, to: `reader${n}@example.com`, subject: `Item ${n}`, text: 'x' });
 const permissiveBatch = (secret: string, from: string, body?: unknown[]) =>
-  call('POST', '/emails/batch', { key: secret, headers: { 'x-batch-validation': 'permissive' }, body: body ?? [mail(from, 1), mail(from, 2), { from, to: 'not an address', subject: 'bad', text: 'x' }] });
+  call('POST', '/emails/batch', {
+    key: secret,
+    headers: { 'x-batch-validation': 'permissive' },
+    body: body ?? [mail(from, 1), mail(from, 2), { from, to: 'not an address', subject: 'bad', text: 'x' }],
+  });
 
 const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
   for (let i = 0; i < 150; i++) {
@@ -25,7 +29,9 @@ describe('team-level refusals answer once for a whole batch', () => {
     const t = await sendingTeam();
     const d = testDeps();
     await putItem(d, { ...keys.deliverability.day(t.team.id, today()), sent: 200, bounced: 40, complained: 0 });
-    await updateItem(d, keys.team.item(t.team.id), { set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } } });
+    await updateItem(d, keys.team.item(t.team.id), {
+      set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } },
+    });
     await afterLookupStaleness();
     const res = await permissiveBatch(t.secret, t.from);
     expect(res.status).toBe(403);
@@ -58,17 +64,39 @@ describe('provider events', () => {
     const d = testDeps();
     const sent = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'Replay', text: 'x' });
     const id = sent.data!.id;
-    const email = await waitFor(() => getEmail(d, t.team.id, id), (e) => e.status === 'delivered', 'delivery');
+    const email = await waitFor(
+      () => getEmail(d, t.team.id, id),
+      (e) => e.status === 'delivered',
+      'delivery',
+    );
     const before = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
     const bounce = {
       eventType: 'Bounce',
       mail: { messageId: email.provider_message_id, tags: { team_id: [t.team.id], email_id: [id] } },
-      bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'someone@example.com' }] },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        bouncedRecipients: [{ emailAddress: 'someone@example.com' }],
+      },
     };
     // The same notification delivered three times, as SNS and SQS may deliver it (at least once).
-    const envelope = { Type: 'Notification', MessageId: 'replayed-1', TopicArn: d.config.SES_EVENTS_TOPIC_ARN, Message: JSON.stringify(bounce), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
-    await d.queue.send(d.config.PROVIDER_EVENTS_QUEUE_URL, [0, 1, 2].map(() => ({ body: envelope })));
-    await waitFor(() => getEmail(d, t.team.id, id), (e) => e.status === 'bounced', 'bounce');
+    const envelope = {
+      Type: 'Notification',
+      MessageId: 'replayed-1',
+      TopicArn: d.config.SES_EVENTS_TOPIC_ARN,
+      Message: JSON.stringify(bounce),
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '1',
+    };
+    await d.queue.send(
+      d.config.PROVIDER_EVENTS_QUEUE_URL,
+      [0, 1, 2].map(() => ({ body: envelope })),
+    );
+    await waitFor(
+      () => getEmail(d, t.team.id, id),
+      (e) => e.status === 'bounced',
+      'bounce',
+    );
     await new Promise((r) => setTimeout(r, 2_000));
     const after = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
     expect(after - before).toBe(1);

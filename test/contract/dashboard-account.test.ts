@@ -22,8 +22,12 @@ describe('dashboard account pages in a browser', () => {
   /** A page in a context of its own (its own cookies: a separate person). */
   const freshPage = async () => (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 
-  beforeAll(async () => { browser = await launchBrowser(); }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('sets a new password from the emailed password link, which works once; the new password signs in and the old one no longer does', async () => {
     // Prepare
@@ -53,22 +57,34 @@ describe('dashboard account pages in a browser', () => {
     const signInWith = async (password: string) => {
       await page.locator('form[action="/sign-in"]').getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill(password);
-      const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Sign in', exact: true }).click(),
+      ]);
       return answer.status();
     };
     // The old password is checked through the core with an address of its own, so other tests' failed sign-ins from 127.0.0.1 cannot turn its refusal into 429.
-    expect(await signInWithPassword(testDeps(), { email: user.email, password: 'the old password 1', sourceIp: `test-${randomUUID()}` })).toBeUndefined();
+    expect(
+      await signInWithPassword(testDeps(), {
+        email: user.email,
+        password: 'the old password 1',
+        sourceIp: `test-${randomUUID()}`,
+      }),
+    ).toBeUndefined();
     expect(await signInWith('the new password 2')).toBe(303);
     await page.waitForURL(new RegExp(`/t/${team.id}/$`));
     // The link worked once.
     await page.goto(link!);
     await page.getByLabel(/New password/).fill('a third password 3');
-    const [again] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Save password' }).click()]);
+    const [again] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Save password' }).click(),
+    ]);
     expect(again.status()).toBe(404);
     await page.close();
   }, 90_000);
 
-  it('lets a signed-in person accept an invitation to another team with one click (the form carries their session\'s token)', async () => {
+  it("lets a signed-in person accept an invitation to another team with one click (the form carries their session's token)", async () => {
     // Prepare: a member of one team, signed in; the owner of another team invites them.
     const d = testDeps();
     const first = await newTeam();
@@ -88,7 +104,10 @@ describe('dashboard account pages in a browser', () => {
     await page.goto(invitation);
     expect(await page.textContent('main')).toContain(`Account: ${user.email}`);
     await look(page, 'invitation-existing-account');
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Join the team' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Join the team' }).click(),
+    ]);
 
     // Assess
     expect(answer.status()).toBe(303);

@@ -29,7 +29,9 @@ describe('dashboard in a browser', () => {
     browser = await launchBrowser();
     owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('signs the first person in from the link npm start printed', async () => {
     const link = local().firstSignInLink;
@@ -73,12 +75,22 @@ describe('dashboard in a browser', () => {
     await owner.goto(`${dashboardUrl()}${teamPath}api-keys`);
     expect(await owner.content()).not.toContain(secret);
     // The audit list names who created it.
-    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([expect.stringMatching(/UTC$/), 'admin@example.com', 'created', expect.stringMatching(/^Browser key \(\S+, sending_access\)$/)]);
+    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/UTC$/),
+      'admin@example.com',
+      'created',
+      expect.stringMatching(/^Browser key \(\S+, sending_access\)$/),
+    ]);
 
     process.env.RESEND_BASE_URL = local().baseUrl;
     const resend = new Resend(secret);
     const subject = `Dashboard journey ${randomUUID()}`;
-    const sent = await resend.emails.send({ from: `Acme <hello@${domain}>`, to: 'delivered@resend.dev', subject, html: '<p>Hello <b>there</b></p>' });
+    const sent = await resend.emails.send({
+      from: `Acme <hello@${domain}>`,
+      to: 'delivered@resend.dev',
+      subject,
+      html: '<p>Hello <b>there</b></p>',
+    });
     expect(sent.error).toBeNull();
     const id = sent.data!.id;
 
@@ -96,17 +108,29 @@ describe('dashboard in a browser', () => {
     await look(owner, 'email-detail');
     // The key list shows when the key was last used.
     await owner.goto(`${dashboardUrl()}${teamPath}api-keys`);
-    expect(await owner.locator('tr', { hasText: 'Browser key' }).locator('td').nth(4).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await owner.locator('tr', { hasText: 'Browser key' }).locator('td').nth(4).textContent()).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    );
   }, 90_000);
 
   it('revokes the key, and the SDK gets 401 invalid_api_key', async () => {
     await owner.goto(`${dashboardUrl()}${teamPath}api-keys`);
     await owner.getByRole('button', { name: 'Revoke key Browser key' }).click();
     await owner.waitForURL(/notice=revoked/);
-    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([expect.stringMatching(/UTC$/), 'admin@example.com', 'revoked', expect.stringMatching(/^Browser key \(\S+\)$/)]);
+    expect(await owner.locator('tr', { hasText: 'Browser key (' }).first().locator('td').allTextContents()).toEqual([
+      expect.stringMatching(/UTC$/),
+      'admin@example.com',
+      'revoked',
+      expect.stringMatching(/^Browser key \(\S+\)$/),
+    ]);
     await look(owner, 'api-keys');
     process.env.RESEND_BASE_URL = local().baseUrl;
-    const out = await new Resend(secret).emails.send({ from: `hello@${domain}`, to: 'delivered@resend.dev', subject: 'After revocation', text: 'x' });
+    const out = await new Resend(secret).emails.send({
+      from: `hello@${domain}`,
+      to: 'delivered@resend.dev',
+      subject: 'After revocation',
+      text: 'x',
+    });
     expect(out.error).toMatchObject({ statusCode: 401, name: 'invalid_api_key' });
   }, 30_000);
 
@@ -137,9 +161,18 @@ describe('dashboard in a browser', () => {
   }, 60_000);
 
   it('shows the audience pages and team settings', async () => {
-    for (const [path, name, label] of [['contacts', 'contacts', 'Email'], ['segments', 'segments', 'Name'], ['topics', 'topics', 'Name'], ['properties', 'contact-properties', 'Key'], ['suppressions', 'suppressions', 'Email']] as const) {
+    for (const [path, name, label] of [
+      ['contacts', 'contacts', 'Email'],
+      ['segments', 'segments', 'Name'],
+      ['topics', 'topics', 'Name'],
+      ['properties', 'contact-properties', 'Key'],
+      ['suppressions', 'suppressions', 'Email'],
+    ] as const) {
       await owner.goto(`${dashboardUrl()}${teamPath}${path}`);
-      const value = path === 'contacts' || path === 'suppressions' ? `${name}-${randomUUID().slice(0, 6)}@example.com` : `${name.replace('-', '_')}_${randomUUID().slice(0, 6)}`;
+      const value =
+        path === 'contacts' || path === 'suppressions'
+          ? `${name}-${randomUUID().slice(0, 6)}@example.com`
+          : `${name.replace('-', '_')}_${randomUUID().slice(0, 6)}`;
       await owner.getByLabel(label, { exact: true }).fill(value);
       await owner.locator('main form.row button').click();
       await owner.waitForURL(/notice=created/);
@@ -175,7 +208,10 @@ describe('dashboard in a browser', () => {
     // A member may not add domains: the form answers 403 forbidden.
     await member.goto(`${dashboardUrl()}${teamPath}domains`);
     await member.getByLabel('Domain').fill(`m${randomUUID().slice(0, 6)}.example.com`);
-    const [refused] = await Promise.all([member.waitForResponse((r) => r.request().method() === 'POST'), member.getByRole('button', { name: 'Add domain' }).click()]);
+    const [refused] = await Promise.all([
+      member.waitForResponse((r) => r.request().method() === 'POST'),
+      member.getByRole('button', { name: 'Add domain' }).click(),
+    ]);
     expect(refused.status()).toBe(403);
     expect(await member.textContent('main')).toContain('forbidden');
     await look(member, 'forbidden');

@@ -10,7 +10,11 @@ import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
 
 /** Opens a browser page signed in as a new person with `role` in the team, on the team's overview. */
-const signedIn = async (browser: Browser, teamId: string, role: 'owner' | 'admin' | 'member' = 'owner'): Promise<Page> => {
+const signedIn = async (
+  browser: Browser,
+  teamId: string,
+  role: 'owner' | 'admin' | 'member' = 'owner',
+): Promise<Page> => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await page.goto((await personIn(teamId, role)).link);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -40,8 +44,12 @@ describe('templates and broadcasts pages in a browser', () => {
   let browser: Browser;
   const violations: string[] = [];
 
-  beforeAll(async () => { browser = await launchBrowser(); }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('creates a template with a live preview, edits and publishes it; the SDK sends with the saved version; duplicates and deletes', async () => {
     const t = await sendingTeam();
@@ -61,7 +69,11 @@ describe('templates and broadcasts pages in a browser', () => {
     await owner.getByLabel('Fallback value of variable 1').fill('friend');
     await owner.getByLabel('Name of variable 2').fill('ORDER_ID');
     // Typing re-renders the preview (the script posts the unsaved fields into the sandboxed frame).
-    await owner.getByLabel('HTML', { exact: true }).fill('<h1 style="color:#1f4fd1">Hi {{{NAME}}}</h1><p>Order <b>{{{ORDER_ID}}}</b> is on its way.</p><script>parent.document.title = "ran"</script>');
+    await owner
+      .getByLabel('HTML', { exact: true })
+      .fill(
+        '<h1 style="color:#1f4fd1">Hi {{{NAME}}}</h1><p>Order <b>{{{ORDER_ID}}}</b> is on its way.</p><script>parent.document.title = "ran"</script>',
+      );
     const preview = await frameText(owner, 'template-preview', 'Hi friend');
     expect(preview).toContain('Hi friend');
     expect(preview).toContain('Order [ORDER_ID] is on its way.');
@@ -75,7 +87,9 @@ describe('templates and broadcasts pages in a browser', () => {
     expect(await frameText(owner, 'template-preview', 'Hi friend')).toContain('Order [ORDER_ID]');
 
     // Edit: the preview follows the unsaved change; saving makes it live.
-    await owner.getByLabel('HTML', { exact: true }).fill('<h1>Hello {{{NAME}}}</h1><p>Order <b>{{{ORDER_ID}}}</b> left the warehouse.</p>');
+    await owner
+      .getByLabel('HTML', { exact: true })
+      .fill('<h1>Hello {{{NAME}}}</h1><p>Order <b>{{{ORDER_ID}}}</b> left the warehouse.</p>');
     expect(await frameText(owner, 'template-preview', 'left the warehouse')).toContain('Hello friend');
     await owner.getByRole('button', { name: 'Save template' }).click();
     await owner.waitForURL(/notice=saved$/);
@@ -86,11 +100,19 @@ describe('templates and broadcasts pages in a browser', () => {
     await look(owner, 'template-edit', violations);
 
     const subject = `Order A-${randomUUID().slice(0, 6)} shipped`;
-    const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', template: { id: alias, variables: { ORDER_ID: subject.split(' ')[1]! } } } as any);
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      template: { id: alias, variables: { ORDER_ID: subject.split(' ')[1]! } },
+    } as any);
     expect(sent.error).toBeNull();
     const mail = await inboxMessage(subject);
     expect(mail.body.html).toContain('left the warehouse');
-    expect((await t.resend.templates.get(id)).data).toMatchObject({ alias, name: 'Order shipped', status: 'published' });
+    expect((await t.resend.templates.get(id)).data).toMatchObject({
+      alias,
+      name: 'Order shipped',
+      status: 'published',
+    });
 
     await owner.getByRole('button', { name: 'Duplicate' }).click();
     await owner.waitForURL(/notice=duplicated$/);
@@ -118,7 +140,11 @@ describe('templates and broadcasts pages in a browser', () => {
     // The team already sent 97 of its 100 emails today: 3 recipients go now, 3 wait for the next UTC day.
     await countSends(testDeps(), t.team, 97);
     const segment = (await t.resend.segments.create({ name: 'Newsletter readers' })).data!.id;
-    for (let i = 0; i < 6; i++) await t.resend.contacts.create({ email: `reader${i}-${t.team.id.slice(-8)}@example.com`, segments: [{ id: segment }] } as any);
+    for (let i = 0; i < 6; i++)
+      await t.resend.contacts.create({
+        email: `reader${i}-${t.team.id.slice(-8)}@example.com`,
+        segments: [{ id: segment }],
+      } as any);
 
     const owner = await signedIn(browser, t.team.id);
     const base = `${dashboardUrl()}/t/${t.team.id}/broadcasts`;
@@ -129,7 +155,11 @@ describe('templates and broadcasts pages in a browser', () => {
     await owner.getByLabel(/^Segment/).selectOption({ label: 'Newsletter readers' });
     await owner.getByLabel(/^From/).fill(t.from);
     await owner.getByLabel(/^Subject/).fill('November <news>');
-    await owner.getByLabel('HTML', { exact: true }).fill('<p>Hi {{{FIRST_NAME|there}}}, here is the news.</p><p><a href="{{{UNSUBSCRIBE_URL}}}">Unsubscribe</a></p>');
+    await owner
+      .getByLabel('HTML', { exact: true })
+      .fill(
+        '<p>Hi {{{FIRST_NAME|there}}}, here is the news.</p><p><a href="{{{UNSUBSCRIBE_URL}}}">Unsubscribe</a></p>',
+      );
     await look(owner, 'broadcast-new', violations);
     await owner.getByRole('button', { name: 'Save draft' }).click();
     await owner.waitForURL(/\/broadcasts\/[0-9a-f-]{36}\?notice=created$/);
@@ -147,10 +177,13 @@ describe('templates and broadcasts pages in a browser', () => {
     // The page shows the same finish, as a time (the script turns it into the reader's zone) and how far it is.
     expect(await owner.getAttribute('#progress time', 'datetime')).toBe(api.finishes_at);
     expect(await owner.textContent('#progress')).toMatch(/\(in \d+ (h|min)/);
-    expect(await owner.textContent('#progress')).toContain('The team\'s plan sends 100 emails a UTC day; 97 were already used on the start day.');
+    expect(await owner.textContent('#progress')).toContain(
+      "The team's plan sends 100 emails a UTC day; 97 were already used on the start day.",
+    );
     expect(await owner.textContent('#progress')).toContain('planned over 2 UTC days');
     // The progress refreshes in place until today's share is out.
-    for (let i = 0; i < 100 && !(await owner.textContent('#progress .big'))?.includes('3 of 6 sent'); i++) await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 100 && !(await owner.textContent('#progress .big'))?.includes('3 of 6 sent'); i++)
+      await new Promise((r) => setTimeout(r, 300));
     expect(await owner.textContent('#progress .big')).toContain('3 of 6 sent');
     expect(await owner.textContent('#progress')).toMatch(/sending/);
     await look(owner, 'broadcast-sending', violations);
@@ -186,22 +219,42 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     const t = await sendingTeam();
     const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
     const template = (await t.resend.templates.create({ name: 'T', html: '<p>x</p>' })).data!.id;
-    const sending = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'live', text: 'x', send: true, scheduledAt: 'in 1 hour' } as any)).data!.id;
+    const sending = (
+      await t.resend.broadcasts.create({
+        segmentId: segment,
+        from: t.from,
+        subject: 'live',
+        text: 'x',
+        send: true,
+        scheduledAt: 'in 1 hour',
+      } as any)
+    ).data!.id;
     const before = (await t.resend.templates.get(template)).data!;
     const s = await signInOverHttp((await personIn(t.team.id, 'member')).link);
     const base = `/t/${t.team.id}`;
 
     expect((await s.get(`${base}/templates/${template}`)).status).toBe(200);
-    for (const [path, fields] of [[`${base}/templates/${template}/publish`, {}], [`${base}/templates/${template}/edit`, { name: 'changed', html: '<p>y</p>' }], [`${base}/templates/${template}/delete`, {}], [`${base}/templates`, { name: 'new', html: '<p>z</p>' }]] as const) {
+    for (const [path, fields] of [
+      [`${base}/templates/${template}/publish`, {}],
+      [`${base}/templates/${template}/edit`, { name: 'changed', html: '<p>y</p>' }],
+      [`${base}/templates/${template}/delete`, {}],
+      [`${base}/templates`, { name: 'new', html: '<p>z</p>' }],
+    ] as const) {
       const res = await s.post(path, form(s, fields));
       expect(res.status, path).toBe(403);
       expect(await res.text(), path).toContain('forbidden');
     }
     expect((await s.get(`${base}/templates/new`)).status).toBe(403);
-    expect((await t.resend.templates.get(template)).data).toMatchObject({ name: 'T', published_at: before.published_at });
+    expect((await t.resend.templates.get(template)).data).toMatchObject({
+      name: 'T',
+      published_at: before.published_at,
+    });
 
     // Members draft broadcasts; an owner or admin sends them.
-    const drafted = await s.post(`${base}/broadcasts`, form(s, { name: 'Member draft', segment_id: segment, from: t.from, subject: 'From a member', text: 'hello' }));
+    const drafted = await s.post(
+      `${base}/broadcasts`,
+      form(s, { name: 'Member draft', segment_id: segment, from: t.from, subject: 'From a member', text: 'hello' }),
+    );
     expect(drafted.status).toBe(303);
     const draft = drafted.headers.get('location')!.split('/').pop()!.split('?')[0]!;
     expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ name: 'Member draft', status: 'draft' });
@@ -215,21 +268,50 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     expect(((await t.resend.broadcasts.get(sending)).data as any).status).toBe('scheduled');
   });
 
-  it('answers another team\'s templates and broadcasts with 404 on every page and form, and changes nothing', async () => {
+  it("answers another team's templates and broadcasts with 404 on every page and form, and changes nothing", async () => {
     const theirs = await sendingTeam();
     const segment = (await theirs.resend.segments.create({ name: 'S' })).data!.id;
-    const template = (await theirs.resend.templates.create({ name: 'Their template', html: '<p>private</p>', alias: `theirs-${randomUUID().slice(0, 8)}` })).data!.id;
-    const draft = (await theirs.resend.broadcasts.create({ segmentId: segment, from: theirs.from, subject: 'private', html: '<p>private</p>' })).data!.id;
+    const template = (
+      await theirs.resend.templates.create({
+        name: 'Their template',
+        html: '<p>private</p>',
+        alias: `theirs-${randomUUID().slice(0, 8)}`,
+      })
+    ).data!.id;
+    const draft = (
+      await theirs.resend.broadcasts.create({
+        segmentId: segment,
+        from: theirs.from,
+        subject: 'private',
+        html: '<p>private</p>',
+      })
+    ).data!.id;
     const mine = await newTeam();
     const s = await signInOverHttp((await personIn(mine.team.id)).link);
     const base = `/t/${mine.team.id}`;
-    for (const path of [`${base}/templates/${template}`, `${base}/templates/${template}/preview`, `${base}/broadcasts/${draft}`, `${base}/broadcasts/${draft}/html`, `/t/${theirs.team.id}/templates`, `/t/${theirs.team.id}/broadcasts`]) {
+    for (const path of [
+      `${base}/templates/${template}`,
+      `${base}/templates/${template}/preview`,
+      `${base}/broadcasts/${draft}`,
+      `${base}/broadcasts/${draft}/html`,
+      `/t/${theirs.team.id}/templates`,
+      `/t/${theirs.team.id}/broadcasts`,
+    ]) {
       const res = await s.get(path);
       expect(res.status, path).toBe(404);
       expect(await res.text(), path).not.toContain('private');
     }
-    for (const path of [`${base}/templates/${template}/publish`, `${base}/templates/${template}/delete`, `${base}/templates/${template}/duplicate`, `${base}/templates/${template}/edit`,
-      `${base}/broadcasts/${draft}/send`, `${base}/broadcasts/${draft}/cancel`, `${base}/broadcasts/${draft}/delete`, `${base}/broadcasts/${draft}/duplicate`, `${base}/broadcasts/${draft}/edit`]) {
+    for (const path of [
+      `${base}/templates/${template}/publish`,
+      `${base}/templates/${template}/delete`,
+      `${base}/templates/${template}/duplicate`,
+      `${base}/templates/${template}/edit`,
+      `${base}/broadcasts/${draft}/send`,
+      `${base}/broadcasts/${draft}/cancel`,
+      `${base}/broadcasts/${draft}/delete`,
+      `${base}/broadcasts/${draft}/duplicate`,
+      `${base}/broadcasts/${draft}/edit`,
+    ]) {
       expect((await s.post(path, form(s, { name: 'x', html: '<p>x</p>', when: 'now' }))).status, path).toBe(404);
     }
     expect((await theirs.resend.templates.get(template)).data).toMatchObject({ name: 'Their template' });
@@ -238,14 +320,21 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     expect((await mine.resend.broadcasts.list()).data!.data).toEqual([]);
   });
 
-  it('refuses template and broadcast forms without the session\'s CSRF token', async () => {
+  it("refuses template and broadcast forms without the session's CSRF token", async () => {
     const t = await sendingTeam();
     const template = (await t.resend.templates.create({ name: 'T', html: '<p>x</p>' })).data!.id;
     const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
-    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' })).data!.id;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' }))
+      .data!.id;
     const before = (await t.resend.templates.get(template)).data!;
     const s = await signInOverHttp((await personIn(t.team.id)).link);
-    for (const path of [`/t/${t.team.id}/templates/${template}/publish`, `/t/${t.team.id}/templates/${template}/delete`, `/t/${t.team.id}/templates/preview`, `/t/${t.team.id}/broadcasts/${draft}/send`, `/t/${t.team.id}/broadcasts`]) {
+    for (const path of [
+      `/t/${t.team.id}/templates/${template}/publish`,
+      `/t/${t.team.id}/templates/${template}/delete`,
+      `/t/${t.team.id}/templates/preview`,
+      `/t/${t.team.id}/broadcasts/${draft}/send`,
+      `/t/${t.team.id}/broadcasts`,
+    ]) {
       for (const csrf of [undefined, 'not-the-token-of-this-session']) {
         const res = await s.post(path, { ...(csrf ? { _csrf: csrf } : {}), html: '<p>x</p>', when: 'now' });
         expect(res.status, path).toBe(403);
@@ -260,11 +349,31 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     const t = await sendingTeam();
     const evil = '<img src=x onerror=alert(1)>';
     const segment = (await t.resend.segments.create({ name: evil })).data!.id;
-    const template = (await t.resend.templates.create({ name: evil, subject: `${evil} {{{X}}}`, html: '<script>alert(2)</script><p>{{{X}}}</p>', variables: [{ key: 'X', type: 'string', fallbackValue: '<b>fallback</b>' }] } as any)).data!.id;
-    const draft = (await t.resend.broadcasts.create({ name: evil, segmentId: segment, from: t.from, subject: evil, html: '<script>alert(3)</script>' })).data!.id;
+    const template = (
+      await t.resend.templates.create({
+        name: evil,
+        subject: `${evil} {{{X}}}`,
+        html: '<script>alert(2)</script><p>{{{X}}}</p>',
+        variables: [{ key: 'X', type: 'string', fallbackValue: '<b>fallback</b>' }],
+      } as any)
+    ).data!.id;
+    const draft = (
+      await t.resend.broadcasts.create({
+        name: evil,
+        segmentId: segment,
+        from: t.from,
+        subject: evil,
+        html: '<script>alert(3)</script>',
+      })
+    ).data!.id;
     const s = await signInOverHttp((await personIn(t.team.id)).link);
     const base = `/t/${t.team.id}`;
-    for (const path of [`${base}/templates`, `${base}/templates/${template}`, `${base}/broadcasts`, `${base}/broadcasts/${draft}`]) {
+    for (const path of [
+      `${base}/templates`,
+      `${base}/templates/${template}`,
+      `${base}/broadcasts`,
+      `${base}/broadcasts/${draft}`,
+    ]) {
       const page = await (await s.get(path)).text();
       expect(page, path).toContain('&lt;img src=x onerror=alert(1)&gt;');
       expect(page, path).not.toContain(evil);
@@ -272,7 +381,10 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     }
     for (const [path, res] of [
       ['saved preview', await s.get(`${base}/templates/${template}/preview`)],
-      ['unsaved preview', await s.post(`${base}/templates/preview`, form(s, { html: '<script>alert(4)</script><p>{{{Y}}}</p>' }))],
+      [
+        'unsaved preview',
+        await s.post(`${base}/templates/preview`, form(s, { html: '<script>alert(4)</script><p>{{{Y}}}</p>' })),
+      ],
       ['broadcast html', await s.get(`${base}/broadcasts/${draft}/html`)],
     ] as const) {
       expect(res.status, path).toBe(200);
@@ -280,9 +392,16 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
       expect(res.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
     }
     // Variable values are data: the declared fallback is escaped in the rendered HTML, as a send escapes it.
-    expect(await (await s.get(`${base}/templates/${template}/preview`)).text()).toContain('<p>&lt;b&gt;fallback&lt;/b&gt;</p>');
-    expect(await (await s.post(`${base}/templates/preview`, form(s, { html: '<p>{{{Y}}}</p>' }))).text()).toBe('<p>[Y]</p>');
-    for (const page of [await (await s.get(`${base}/templates/${template}`)).text(), await (await s.get(`${base}/broadcasts/${draft}`)).text()]) {
+    expect(await (await s.get(`${base}/templates/${template}/preview`)).text()).toContain(
+      '<p>&lt;b&gt;fallback&lt;/b&gt;</p>',
+    );
+    expect(await (await s.post(`${base}/templates/preview`, form(s, { html: '<p>{{{Y}}}</p>' }))).text()).toBe(
+      '<p>[Y]</p>',
+    );
+    for (const page of [
+      await (await s.get(`${base}/templates/${template}`)).text(),
+      await (await s.get(`${base}/broadcasts/${draft}`)).text(),
+    ]) {
       expect(page).toMatch(/<iframe [^>]*class="preview" sandbox=""/);
     }
   });
@@ -292,13 +411,26 @@ describe('templates and broadcasts pages: roles, tenancy, CSRF, escaping', () =>
     const taken = `taken-${randomUUID().slice(0, 8)}`;
     await t.resend.templates.create({ name: 'First', html: '<p>x</p>', alias: taken } as any);
     const s = await signInOverHttp((await personIn(t.team.id)).link);
-    const res = await s.post(`/t/${t.team.id}/templates`, form(s, { name: 'Second draft', alias: taken, html: '<p>kept body</p>', var_key_0: 'lower_ok', var_type_0: 'number', var_fallback_0: 'not a number' }));
+    const res = await s.post(
+      `/t/${t.team.id}/templates`,
+      form(s, {
+        name: 'Second draft',
+        alias: taken,
+        html: '<p>kept body</p>',
+        var_key_0: 'lower_ok',
+        var_type_0: 'number',
+        var_fallback_0: 'not a number',
+      }),
+    );
     expect(res.status).toBe(422);
     const page = await res.text();
     expect(page).toContain('variables.0.fallback_value');
     expect(page).toContain('value="Second draft"');
     expect(page).toContain('&lt;p&gt;kept body&lt;/p&gt;');
-    const conflict = await s.post(`/t/${t.team.id}/templates`, form(s, { name: 'Second', alias: taken, html: '<p>x</p>' }));
+    const conflict = await s.post(
+      `/t/${t.team.id}/templates`,
+      form(s, { name: 'Second', alias: taken, html: '<p>x</p>' }),
+    );
     expect(conflict.status).toBe(409);
     expect(await conflict.text()).toContain(`already has the alias \`${taken}\``);
     expect((await t.resend.templates.list()).data!.data).toHaveLength(1);

@@ -55,7 +55,9 @@ describe('domains and API keys in a browser', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(new RegExp(`/t/${teamId}/$`));
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('adds a domain in the chosen region, switches its open and click tracking, and deletes another', async () => {
     // Prepare
@@ -90,7 +92,7 @@ describe('domains and API keys in a browser', () => {
     await expect(getDomain(testDeps(), teamId, ids.gone)).rejects.toMatchObject({ statusCode: 404 });
   }, 90_000);
 
-  it('mints a full-access key that manages the team\'s resources, and a key restricted to one domain that sends only from it', async () => {
+  it("mints a full-access key that manages the team's resources, and a key restricted to one domain that sends only from it", async () => {
     // Prepare
     ids.b = await addDomain(names.b);
     const mint = async (name: string, permission: 'full_access' | 'sending_access', domain: string) => {
@@ -108,7 +110,11 @@ describe('domains and API keys in a browser', () => {
 
     // Assess: the list shows each key's permission and domain.
     await page.goto(`${base}/api-keys`);
-    const row = async (name: string) => page.locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${name}$`) }) }).locator('td').allTextContents();
+    const row = async (name: string) =>
+      page
+        .locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${name}$`) }) })
+        .locator('td')
+        .allTextContents();
     expect((await row(`Full ${run}`)).slice(0, 3)).toEqual([`Full ${run}`, 'full_access', 'all']);
     expect((await row(`Only A ${run}`)).slice(0, 3)).toEqual([`Only A ${run}`, 'sending_access', names.a]);
     await look(page, 'api-keys-scoped');
@@ -118,11 +124,26 @@ describe('domains and API keys in a browser', () => {
     expect(listed.data!.data.map((d) => d.name).sort()).toEqual([names.a, names.b].sort());
     expect((await sdk(restricted).domains.list()).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
     // The restricted key sends from its domain only.
-    const fromA = await sdk(restricted).emails.send({ from: `hello@${names.a}`, to: 'delivered@resend.dev', subject: 'From A', text: 'a' });
+    const fromA = await sdk(restricted).emails.send({
+      from: `hello@${names.a}`,
+      to: 'delivered@resend.dev',
+      subject: 'From A',
+      text: 'a',
+    });
     expect(fromA.error).toBeNull();
-    const fromB = await sdk(restricted).emails.send({ from: `hello@${names.b}`, to: 'delivered@resend.dev', subject: 'From B', text: 'b' });
+    const fromB = await sdk(restricted).emails.send({
+      from: `hello@${names.b}`,
+      to: 'delivered@resend.dev',
+      subject: 'From B',
+      text: 'b',
+    });
     expect(fromB.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
-    const fullFromB = await sdk(full).emails.send({ from: `hello@${names.b}`, to: 'delivered@resend.dev', subject: 'From B with the full key', text: 'b' });
+    const fullFromB = await sdk(full).emails.send({
+      from: `hello@${names.b}`,
+      to: 'delivered@resend.dev',
+      subject: 'From B with the full key',
+      text: 'b',
+    });
     expect(fullFromB.error).toBeNull();
   }, 90_000);
 

@@ -11,7 +11,12 @@ describe('dashboard emails page', () => {
   let t: Awaited<ReturnType<typeof sendingTeam>>;
   let session: HttpSession;
   const run = randomUUID().slice(0, 8);
-  const subjects = { ann: `For Ann ${run}`, bob: `For Bob, Ann in copy ${run}`, carl: `For Carl ${run}`, dan: `For Dan, Ann in blind copy ${run}` };
+  const subjects = {
+    ann: `For Ann ${run}`,
+    bob: `For Bob, Ann in copy ${run}`,
+    carl: `For Carl ${run}`,
+    dan: `For Dan, Ann in blind copy ${run}`,
+  };
   const ids: Record<keyof typeof subjects, string> = { ann: '', bob: '', carl: '', dan: '' };
   let day = '';
 
@@ -20,14 +25,29 @@ describe('dashboard emails page', () => {
     const res = await session.get(`/t/${t.team.id}/emails?${new URLSearchParams(filters).toString()}`);
     expect(res.status).toBe(200);
     const page = await res.text();
-    return [...page.matchAll(new RegExp(`<a href="/t/${t.team.id}/emails/[0-9a-f-]{36}">([^<]*)</a>`, 'g'))].map((m) => m[1]!).sort();
+    return [...page.matchAll(new RegExp(`<a href="/t/${t.team.id}/emails/[0-9a-f-]{36}">([^<]*)</a>`, 'g'))]
+      .map((m) => m[1]!)
+      .sort();
   };
-  const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const shift = (date: string, days: number) =>
+    new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
     t = await sendingTeam();
-    for (const [who, to, cc, bcc] of [['ann', 'ann@example.com', undefined, undefined], ['bob', 'bob@example.com', 'Ann.Copy@Example.com', undefined], ['carl', 'carl@example.com', undefined, undefined], ['dan', 'dan@example.com', undefined, 'ann-hidden@example.com']] as const) {
-      const sent = await t.resend.emails.send({ from: t.from, to, ...(cc ? { cc } : {}), ...(bcc ? { bcc } : {}), subject: subjects[who], html: `<p>Hello ${who}</p>` });
+    for (const [who, to, cc, bcc] of [
+      ['ann', 'ann@example.com', undefined, undefined],
+      ['bob', 'bob@example.com', 'Ann.Copy@Example.com', undefined],
+      ['carl', 'carl@example.com', undefined, undefined],
+      ['dan', 'dan@example.com', undefined, 'ann-hidden@example.com'],
+    ] as const) {
+      const sent = await t.resend.emails.send({
+        from: t.from,
+        to,
+        ...(cc ? { cc } : {}),
+        ...(bcc ? { bcc } : {}),
+        subject: subjects[who],
+        html: `<p>Hello ${who}</p>`,
+      });
       expect(sent.error).toBeNull();
       ids[who] = sent.data!.id;
     }
@@ -42,7 +62,9 @@ describe('dashboard emails page', () => {
     expect(await listed({ to: 'BOB@example.COM' })).toEqual([subjects.bob]);
     expect(await listed({ to: 'ann.copy@' })).toEqual([subjects.bob]);
     expect(await listed({ to: 'nobody@example.com' })).toEqual([]);
-    expect(await (await session.get(`/t/${t.team.id}/emails?to=nobody%40example.com`)).text()).toContain('No emails match.');
+    expect(await (await session.get(`/t/${t.team.id}/emails?to=nobody%40example.com`)).text()).toContain(
+      'No emails match.',
+    );
   });
 
   it('filters by date: from and to days (UTC) both included, alone or with the recipient', async () => {
@@ -58,7 +80,7 @@ describe('dashboard emails page', () => {
     expect(page).toContain(`name="from" value="${day}"`);
   });
 
-  it('serves an email\'s raw MIME message as text, with its headers and body', async () => {
+  it("serves an email's raw MIME message as text, with its headers and body", async () => {
     const res = await session.get(`/t/${t.team.id}/emails/${ids.bob}/raw`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');

@@ -32,12 +32,19 @@ describe('mailbox approvals in a browser', () => {
     t = await agentMailbox({ localPart: `desk-${randomUUID().slice(0, 6)}` });
     browser = await launchBrowser();
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('notifies the owner, who approves in the panel; the message then goes out from the mailbox', async () => {
     // Prepare
     const to = `client-${randomUUID().slice(0, 8)}@customer.example.org`;
-    const draft = await agent(t.draftKey, 'POST', '/drafts', newDraft({ to: [to], subject: 'Proposal for review', text: 'Dear client,\n<b>not bold</b>\nBest.' }));
+    const draft = await agent(
+      t.draftKey,
+      'POST',
+      '/drafts',
+      newDraft({ to: [to], subject: 'Proposal for review', text: 'Dear client,\n<b>not bold</b>\nBest.' }),
+    );
     const asked = await agent(t.draftKey, 'POST', '/send', { id: draft.body.id, expectedRevision: 0 });
     const notice = await inboxMessageTo(t.owner.email, `A draft in ${t.m.address} awaits your approval`);
     const link = /(http:\/\/\S+\/mailboxes\/[0-9a-f-]+)/.exec(notice.body.text)?.[1];
@@ -83,7 +90,12 @@ describe('mailbox approvals in a browser', () => {
     await page.waitForURL(/notice=draft-rejected$/);
     const read = await agent(t.draftKey, 'GET', `/items?id=${draft.body.id}`);
     const again = await agent(t.draftKey, 'POST', '/send', { id: draft.body.id, expectedRevision: 0 });
-    const edited = await agent(t.draftKey, 'POST', '/drafts', newDraft({ id: draft.body.id, expectedRevision: 0, subject: 'Less hasty' }));
+    const edited = await agent(
+      t.draftKey,
+      'POST',
+      '/drafts',
+      newDraft({ id: draft.body.id, expectedRevision: 0, subject: 'Less hasty' }),
+    );
     const askedAgain = await agent(t.draftKey, 'POST', '/send', { id: draft.body.id, expectedRevision: 1 });
 
     // Assess

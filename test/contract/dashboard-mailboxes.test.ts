@@ -6,7 +6,12 @@ import { testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
 import { getMailbox, listMailboxes } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
-import { authenticateMailboxKey, createMailboxKey, listMailboxKeys, MailboxAuthError } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import {
+  authenticateMailboxKey,
+  createMailboxKey,
+  listMailboxKeys,
+  MailboxAuthError,
+} from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 
 /**
@@ -39,14 +44,20 @@ describe('mailboxes in a browser', () => {
     await page.waitForLoadState();
     return answer.status();
   };
-  const keyRow = (page: Page, name: string) => page.locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${name}$`) }) }).locator('td').allTextContents();
+  const keyRow = (page: Page, name: string) =>
+    page
+      .locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${name}$`) }) })
+      .locator('td')
+      .allTextContents();
 
   beforeAll(async () => {
     team = await mailboxTeam();
     base = `${dashboardUrl()}/t/${team.team.id}`;
     browser = await launchBrowser();
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('creates a mailbox, renames it, creates a key shown once that authenticates, revokes it, and deletes the mailbox', async () => {
     // Prepare
@@ -76,7 +87,12 @@ describe('mailboxes in a browser', () => {
     const id = new URL(page.url()).pathname.split('/').pop()!;
 
     // Assess
-    expect(await getMailbox(deps, team.team.id, id)).toMatchObject({ address: `desk${run}@${team.domain}`, name: 'Front desk', ownerUserId: user.id, domainId: team.domainId });
+    expect(await getMailbox(deps, team.team.id, id)).toMatchObject({
+      address: `desk${run}@${team.domain}`,
+      name: 'Front desk',
+      ownerUserId: user.id,
+      domainId: team.domainId,
+    });
     const main = await page.textContent('main');
     expect(main).toContain(`${deps.config.DASHBOARD_URL}/api/mailbox-agent`);
     expect(main).toContain(`${deps.config.PUBLIC_BASE_URL}/mcp/${id}`);
@@ -89,7 +105,10 @@ describe('mailboxes in a browser', () => {
     await page.waitForURL(/notice=saved$/);
 
     // Assess
-    expect(await getMailbox(deps, team.team.id, id)).toMatchObject({ address: `front${run}@${team.domain}`, name: 'Front office' });
+    expect(await getMailbox(deps, team.team.id, id)).toMatchObject({
+      address: `front${run}@${team.domain}`,
+      name: 'Front office',
+    });
     expect(await page.textContent('h1')).toBe(`front${run}@${team.domain}`);
 
     // Act: a key that may send, then one that expires at the end of a day
@@ -109,7 +128,10 @@ describe('mailboxes in a browser', () => {
     const caller = await authenticateMailboxKey(deps, `Bearer ${secret}`);
     expect(caller.mailbox.id).toBe(id);
     expect(caller.key.permissions).toEqual(['read', 'draft', 'send']);
-    expect((await listMailboxKeys(deps, team.team.id, id)).find((k) => k.name === 'Dated')).toMatchObject({ permissions: ['read', 'draft'], expiresAt: '2099-12-31T23:59:59.999Z' });
+    expect((await listMailboxKeys(deps, team.team.id, id)).find((k) => k.name === 'Dated')).toMatchObject({
+      permissions: ['read', 'draft'],
+      expiresAt: '2099-12-31T23:59:59.999Z',
+    });
     await page.goto(`${base}/mailboxes/${id}`);
     expect(await page.content()).not.toContain(secret);
     expect((await keyRow(page, 'Agent')).slice(0, 4)).toEqual(['Agent', 'read, draft, send', 'never', 'active']);
@@ -136,11 +158,17 @@ describe('mailboxes in a browser', () => {
     await page.close();
   }, 60_000);
 
-  it('shows the key form to the mailbox\'s owner only, and refuses a forged key creation or revocation by anyone else with 403', async () => {
+  it("shows the key form to the mailbox's owner only, and refuses a forged key creation or revocation by anyone else with 403", async () => {
     // Prepare: the mailbox belongs to a member of the team, who made a key.
     const deps = testDeps();
     const m = await team.mailbox(`owned${run}`);
-    const { key } = await createMailboxKey(deps, { teamId: team.team.id, mailboxId: m.id, actorUserId: team.owner.id, name: 'Owner\'s', send: false });
+    const { key } = await createMailboxKey(deps, {
+      teamId: team.team.id,
+      mailboxId: m.id,
+      actorUserId: team.owner.id,
+      name: "Owner's",
+      send: false,
+    });
     const { page } = await signedIn('admin');
 
     // Act
@@ -150,19 +178,27 @@ describe('mailboxes in a browser', () => {
     expect(await page.getByLabel('Key name').count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Delete mailbox' }).count()).toBe(1);
-    expect(await page.textContent('main')).toContain('Only the mailbox\'s owner creates and revokes its keys.');
+    expect(await page.textContent('main')).toContain("Only the mailbox's owner creates and revokes its keys.");
     await look(page, 'mailbox-not-owner');
     await page.close();
 
     // Act: forged posts, with a valid CSRF token
     const admin = await signInOverHttp((await personIn(team.team.id, 'admin')).link);
-    const forged = await admin.post(`/t/${team.team.id}/mailboxes/${m.id}/keys`, { _csrf: admin.csrf, name: 'Forged', send: 'on' });
-    const revoke = await admin.post(`/t/${team.team.id}/mailboxes/${m.id}/keys/${key.id}/revoke`, { _csrf: admin.csrf });
+    const forged = await admin.post(`/t/${team.team.id}/mailboxes/${m.id}/keys`, {
+      _csrf: admin.csrf,
+      name: 'Forged',
+      send: 'on',
+    });
+    const revoke = await admin.post(`/t/${team.team.id}/mailboxes/${m.id}/keys/${key.id}/revoke`, {
+      _csrf: admin.csrf,
+    });
 
     // Assess
     expect([forged.status, revoke.status]).toEqual([403, 403]);
     expect(await forged.text()).not.toContain('mmb_');
-    expect((await listMailboxKeys(deps, team.team.id, m.id)).map((k) => [k.name, k.revoked])).toEqual([['Owner\'s', false]]);
+    expect((await listMailboxKeys(deps, team.team.id, m.id)).map((k) => [k.name, k.revoked])).toEqual([
+      ["Owner's", false],
+    ]);
 
     // The owner (a member) sees the key form, but not the rename and delete forms.
     const owner = await signInOverHttp(await signInLink(deps, team.owner));
@@ -180,8 +216,17 @@ describe('mailboxes in a browser', () => {
 
     // Act
     const list = await member.get(`/t/${team.team.id}/mailboxes`);
-    const create = await member.post(`/t/${team.team.id}/mailboxes`, { _csrf: member.csrf, local_part: `member${run}`, domain_id: team.domainId, owner_user_id: team.owner.id });
-    const rename = await member.post(`/t/${team.team.id}/mailboxes/${m.id}/rename`, { _csrf: member.csrf, local_part: `renamed${run}`, name: '' });
+    const create = await member.post(`/t/${team.team.id}/mailboxes`, {
+      _csrf: member.csrf,
+      local_part: `member${run}`,
+      domain_id: team.domainId,
+      owner_user_id: team.owner.id,
+    });
+    const rename = await member.post(`/t/${team.team.id}/mailboxes/${m.id}/rename`, {
+      _csrf: member.csrf,
+      local_part: `renamed${run}`,
+      name: '',
+    });
     const del = await member.post(`/t/${team.team.id}/mailboxes/${m.id}/delete`, { _csrf: member.csrf });
 
     // Assess
@@ -195,7 +240,7 @@ describe('mailboxes in a browser', () => {
     expect(addresses).not.toContain(`member${run}@${team.domain}`);
   }, 30_000);
 
-  it('answers another team\'s mailbox by URL with 404 and changes nothing', async () => {
+  it("answers another team's mailbox by URL with 404 and changes nothing", async () => {
     // Prepare
     const deps = testDeps();
     const other = await mailboxTeam();

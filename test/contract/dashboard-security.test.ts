@@ -14,7 +14,10 @@ describe('dashboard security', () => {
   it('refuses a form whose CSRF token is missing or wrong, and changes nothing', async () => {
     const { team, resend } = await newTeam();
     const s = await signInOverHttp((await personIn(team.id)).link);
-    for (const form of [{ email: 'csrf-missing@example.com' }, { email: 'csrf-wrong@example.com', _csrf: `${s.csrf.slice(0, -2)}xx` }] as Record<string, string>[]) {
+    for (const form of [
+      { email: 'csrf-missing@example.com' },
+      { email: 'csrf-wrong@example.com', _csrf: `${s.csrf.slice(0, -2)}xx` },
+    ] as Record<string, string>[]) {
       const res = await s.post(`/t/${team.id}/contacts`, form);
       expect(res.status).toBe(403);
       expect(await res.text()).toContain('security token');
@@ -24,18 +27,33 @@ describe('dashboard security', () => {
     const emails = (await resend.contacts.list()).data!.data.map((c) => c.email);
     expect(emails).toEqual(['csrf-right@example.com']);
     // A signed-out form without the pre-session cookie pair is refused too.
-    const bare = await fetch(`${local().dashboardUrl}/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a@example.com&password=x&_csrf=guess-guess-guess-guess' });
+    const bare = await fetch(`${local().dashboardUrl}/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=a@example.com&password=x&_csrf=guess-guess-guess-guess',
+    });
     expect(bare.status).toBe(403);
   });
 
-  it('answers another team\'s pages and resources by URL with 404', async () => {
+  it("answers another team's pages and resources by URL with 404", async () => {
     const mine = await newTeam();
     const theirs = await sendingTeam();
-    const sent = await theirs.resend.emails.send({ from: theirs.from, to: 'delivered@resend.dev', subject: 'Theirs', text: 'private' });
+    const sent = await theirs.resend.emails.send({
+      from: theirs.from,
+      to: 'delivered@resend.dev',
+      subject: 'Theirs',
+      text: 'private',
+    });
     const contact = (await theirs.resend.contacts.create({ email: 'their-contact@example.com' })).data!.id;
     const s = await signInOverHttp((await personIn(mine.team.id)).link);
-    for (const path of [`/t/${theirs.team.id}/`, `/t/${theirs.team.id}/emails`, `/t/${mine.team.id}/emails/${sent.data!.id}`, `/t/${mine.team.id}/emails/${sent.data!.id}/html`,
-      `/t/${mine.team.id}/emails/${sent.data!.id}/raw`, `/t/${mine.team.id}/domains/${theirs.domainId}`]) {
+    for (const path of [
+      `/t/${theirs.team.id}/`,
+      `/t/${theirs.team.id}/emails`,
+      `/t/${mine.team.id}/emails/${sent.data!.id}`,
+      `/t/${mine.team.id}/emails/${sent.data!.id}/html`,
+      `/t/${mine.team.id}/emails/${sent.data!.id}/raw`,
+      `/t/${mine.team.id}/domains/${theirs.domainId}`,
+    ]) {
       const res = await s.get(path);
       expect(res.status, path).toBe(404);
       expect(await res.text(), path).not.toContain('private');
@@ -64,10 +82,17 @@ describe('dashboard security', () => {
 
     // Served from an https origin (AWS), the cookie is Secure.
     const d = testDeps();
-    const app = createDashboard({ deps: () => ({ ...d, config: { ...d.config, DASHBOARD_URL: 'https://dashboard.example.com' } }) });
-    const secure = await signInOverHttp(`https://dashboard.example.com/sign-in/link/${(await signInLink(d, person.user)).split('/').pop()}`, async (url, init) => app.fetch(new Request(url, init)));
+    const app = createDashboard({
+      deps: () => ({ ...d, config: { ...d.config, DASHBOARD_URL: 'https://dashboard.example.com' } }),
+    });
+    const secure = await signInOverHttp(
+      `https://dashboard.example.com/sign-in/link/${(await signInLink(d, person.user)).split('/').pop()}`,
+      async (url, init) => app.fetch(new Request(url, init)),
+    );
     expect(secure.setCookie.find((c) => c.startsWith('ms_session='))).toMatch(/; Secure/);
-    const page = await app.fetch(new Request(`https://dashboard.example.com/t/${team.id}/`, { headers: { cookie: secure.cookie } }));
+    const page = await app.fetch(
+      new Request(`https://dashboard.example.com/t/${team.id}/`, { headers: { cookie: secure.cookie } }),
+    );
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline/);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -79,10 +104,13 @@ describe('dashboard security', () => {
     const page = await fetch(`${local().dashboardUrl}/sign-in`);
     const pre = page.headers.getSetCookie()[0]!.split(';')[0]!;
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    const attempt = (password: string) => fetch(`${local().dashboardUrl}/sign-in`, {
-      method: 'POST', redirect: 'manual', headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf, email: user.email, password }).toString(),
-    });
+    const attempt = (password: string) =>
+      fetch(`${local().dashboardUrl}/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, email: user.email, password }).toString(),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await attempt(`wrong guess ${i}`)).status);
     expect(statuses).toEqual(Array(10).fill(401));
@@ -95,7 +123,12 @@ describe('dashboard security', () => {
     const t = await sendingTeam();
     const evil = '<img src=x onerror=alert(1)>';
     await t.resend.contacts.create({ email: 'evil@example.com', firstName: evil });
-    const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: `<script>alert(1)</script> ${randomUUID()}`, html: '<script>alert(2)</script><p>body</p>' });
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: `<script>alert(1)</script> ${randomUUID()}`,
+      html: '<script>alert(2)</script><p>body</p>',
+    });
     const s = await signInOverHttp((await personIn(t.team.id)).link);
     const contacts = await (await s.get(`/t/${t.team.id}/contacts`)).text();
     expect(contacts).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -117,8 +150,10 @@ describe('dashboard mail and team creation', () => {
   /** The newest local-inbox message to `to` whose subject contains `subject`. */
   const mailTo = async (to: string, subject: string): Promise<any> => {
     for (let i = 0; i < 100; i++) {
-      const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
-      const found = store.emails.find((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(to));
+      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
+      const found = store.emails.find(
+        (m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(to),
+      );
       if (found) return found;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -127,12 +162,20 @@ describe('dashboard mail and team creation', () => {
   /** A signed-out form: the page's pre-session cookie and CSRF token, then the POST. */
   const signedOutPost = async (path: string, form: Record<string, string>) => {
     const page = await fetch(`${local().dashboardUrl}${path}`);
-    const pre = page.headers.getSetCookie().find((c) => c.startsWith('ms_pre='))!.split(';')[0]!;
+    const pre = page.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('ms_pre='))!
+      .split(';')[0]!;
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    return fetch(`${local().dashboardUrl}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, ...form }).toString() });
+    return fetch(`${local().dashboardUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, ...form }).toString(),
+    });
   };
 
-  it('emails a sign-in link and a password link through the service\'s own send pipeline; each works once; an unknown address gets the same answer and no mail', async () => {
+  it("emails a sign-in link and a password link through the service's own send pipeline; each works once; an unknown address gets the same answer and no mail", async () => {
     const { team } = await newTeam();
     const { user } = await personIn(team.id, 'member', 'the first password');
     const asked = await signedOutPost('/sign-in/email', { email: user.email });
@@ -148,7 +191,7 @@ describe('dashboard mail and team creation', () => {
     const s = await signInOverHttp(signInUrl);
     expect((await s.get(`/t/${team.id}/`)).status).toBe(200);
     expect((await signedOutPost(new URL(signInUrl).pathname, {})).status).toBe(404); // used once already
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     expect(store.emails.filter((m) => JSON.stringify(m.destination ?? '').includes(stranger))).toEqual([]);
 
     const path = new URL(passwordUrl).pathname;
@@ -158,7 +201,7 @@ describe('dashboard mail and team creation', () => {
     expect((await signedOutPost('/sign-in', { email: user.email, password: 'a brand new password' })).status).toBe(303);
   }, 60_000);
 
-  it('creates another team from team settings up to the plan\'s teams-per-person cap, then answers 403 plan_limit_reached', async () => {
+  it("creates another team from team settings up to the plan's teams-per-person cap, then answers 403 plan_limit_reached", async () => {
     const pro = await newTeam({ plan: 'pro' });
     const s = await signInOverHttp((await personIn(pro.team.id)).link);
     expect(await (await s.get(`/t/${pro.team.id}/settings`)).text()).toContain('Create a team');
@@ -183,9 +226,14 @@ describe('people, teams and roles in the core', () => {
   it('caps teams per person by plan with a guarded write: two joins at once on the free plan, one wins', async () => {
     const d = testDeps();
     const user = await createUser(d, { email: `cap-${randomUUID().slice(0, 8)}@example.com` });
-    const results = await Promise.allSettled([createTeamFor(d, user, 'A'), createTeamFor(d, user, 'B'), createTeamFor(d, user, 'C')]);
+    const results = await Promise.allSettled([
+      createTeamFor(d, user, 'A'),
+      createTeamFor(d, user, 'B'),
+      createTeamFor(d, user, 'C'),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ name: 'plan_limit_reached', statusCode: 403 });
+    for (const r of results.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ name: 'plan_limit_reached', statusCode: 403 });
     // Joining a pro team (cap 5) is allowed; the count follows.
     const pro = await createTeam(d, { name: 'Pro', plan: 'pro' });
     await addMember(d, pro, user, 'member');
@@ -196,7 +244,10 @@ describe('people, teams and roles in the core', () => {
     const { team } = await newTeam();
     const { user } = await personIn(team.id, 'member');
     const actor = await actorIn(d, user, team.id);
-    await expect(mintApiKey(d, actor, { name: 'x', permission: 'full_access' })).rejects.toMatchObject({ name: 'forbidden', statusCode: 403 });
+    await expect(mintApiKey(d, actor, { name: 'x', permission: 'full_access' })).rejects.toMatchObject({
+      name: 'forbidden',
+      statusCode: 403,
+    });
     const other = await newTeam();
     await expect(actorIn(d, user, other.team.id)).rejects.toMatchObject({ name: 'not_found' });
   });

@@ -43,9 +43,11 @@ describe('team settings in a browser', () => {
     settings = `${dashboardUrl()}/t/${teamId}/settings`;
     browser = await launchBrowser();
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
-  it('an owner changes a member\'s role and removes a member, who then gets 404 on the team', async () => {
+  it("an owner changes a member's role and removes a member, who then gets 404 on the team", async () => {
     // Prepare
     const owner = await signedIn('owner');
     const promoted = await personIn(teamId, 'member');
@@ -56,7 +58,10 @@ describe('team settings in a browser', () => {
 
     // Act: the role
     await owner.page.getByLabel(`Role of ${promoted.user.email}`).selectOption('admin');
-    const changed = await submit(owner.page, owner.page.locator('tr', { hasText: promoted.user.email }).getByRole('button', { name: 'Change role' }));
+    const changed = await submit(
+      owner.page,
+      owner.page.locator('tr', { hasText: promoted.user.email }).getByRole('button', { name: 'Change role' }),
+    );
 
     // Assess
     expect(changed).toBe(303);
@@ -91,7 +96,10 @@ describe('team settings in a browser', () => {
     expect((await fetch(link)).status).toBe(200);
 
     // Act
-    const withdrawn = await submit(owner.page, owner.page.getByRole('button', { name: `Withdraw the invitation of ${email}` }));
+    const withdrawn = await submit(
+      owner.page,
+      owner.page.getByRole('button', { name: `Withdraw the invitation of ${email}` }),
+    );
 
     // Assess
     expect(withdrawn).toBe(303);
@@ -103,7 +111,7 @@ describe('team settings in a browser', () => {
     await owner.page.close();
   }, 60_000);
 
-  it('an admin is refused with 403 forbidden when changing an owner\'s role, removing an owner or granting the owner role', async () => {
+  it("an admin is refused with 403 forbidden when changing an owner's role, removing an owner or granting the owner role", async () => {
     // Prepare
     const owner = await personIn(teamId, 'owner');
     const member = await personIn(teamId, 'member');
@@ -112,18 +120,27 @@ describe('team settings in a browser', () => {
 
     // Act
     await admin.page.getByLabel(`Role of ${owner.user.email}`).selectOption('member');
-    const demote = await submit(admin.page, admin.page.locator('tr', { hasText: owner.user.email }).getByRole('button', { name: 'Change role' }));
+    const demote = await submit(
+      admin.page,
+      admin.page.locator('tr', { hasText: owner.user.email }).getByRole('button', { name: 'Change role' }),
+    );
     const demoteText = await admin.page.textContent('main');
     await look(admin.page, 'settings-admin-forbidden');
     await admin.page.goto(settings);
     const remove = await submit(admin.page, admin.page.getByRole('button', { name: `Remove ${owner.user.email}` }));
     await admin.page.goto(settings);
     await admin.page.getByLabel(`Role of ${member.user.email}`).selectOption('owner');
-    const grant = await submit(admin.page, admin.page.locator('tr', { hasText: member.user.email }).getByRole('button', { name: 'Change role' }));
+    const grant = await submit(
+      admin.page,
+      admin.page.locator('tr', { hasText: member.user.email }).getByRole('button', { name: 'Change role' }),
+    );
     // An admin may change a member's role short of owner.
     await admin.page.goto(settings);
     await admin.page.getByLabel(`Role of ${member.user.email}`).selectOption('admin');
-    const allowed = await submit(admin.page, admin.page.locator('tr', { hasText: member.user.email }).getByRole('button', { name: 'Change role' }));
+    const allowed = await submit(
+      admin.page,
+      admin.page.locator('tr', { hasText: member.user.email }).getByRole('button', { name: 'Change role' }),
+    );
 
     // Assess
     expect([demote, remove, grant]).toEqual([403, 403, 403]);

@@ -9,7 +9,10 @@ import { getWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 
 /** Verifies a request the receiver got with a signing secret (throws when the signature does not match). */
 const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) =>
-  new Webhook(secret).verify(r.body, Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])])));
+  new Webhook(secret).verify(
+    r.body,
+    Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])])),
+  );
 
 /**
  * A webhook endpoint's life in the dashboard, in headless Chromium against a real HTTP receiver:
@@ -42,7 +45,9 @@ describe('dashboard webhooks in a browser', () => {
     t = await newTeam();
     base = `${dashboardUrl()}/t/${t.team.id}`;
     // The first delivery attempt fails (503); the engine's retry 5 s later and any replay succeed.
-    rx = await startReceiver((_r, n) => (n === 1 ? { status: 503, body: 'down for maintenance' } : { status: 200, body: 'thanks' }));
+    rx = await startReceiver((_r, n) =>
+      n === 1 ? { status: 503, body: 'down for maintenance' } : { status: 200, body: 'thanks' },
+    );
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto((await personIn(t.team.id, 'owner')).link);
@@ -83,10 +88,19 @@ describe('dashboard webhooks in a browser', () => {
     expect(eventPath).toBe(`${endpointPath}/events/${eventId}`);
     expect(await page.textContent('h1')).toBe(`Delivery ${eventId}`);
     expect(await page.textContent('main .card')).toContain(String(rx.received[0]!.headers['webhook-id']));
-    const attempts = await page.locator('table', { has: page.locator('caption', { hasText: 'Attempts' }) }).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...(r as any).cells].slice(1).map((c: any) => c.textContent)));
-    expect(attempts).toEqual([['200', 'thanks'], ['503', 'down for maintenance']]);
+    const attempts = await page
+      .locator('table', { has: page.locator('caption', { hasText: 'Attempts' }) })
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...(r as any).cells].slice(1).map((c: any) => c.textContent)));
+    expect(attempts).toEqual([
+      ['200', 'thanks'],
+      ['503', 'down for maintenance'],
+    ]);
     expect(JSON.parse((await page.textContent('main pre code'))!)).toEqual(rx.received[0]!.json);
-    expect(rx.received[0]!.json).toMatchObject({ type: 'contact.created', data: { id: contact.data!.id, email: 'webhook-page@example.com' } });
+    expect(rx.received[0]!.json).toMatchObject({
+      type: 'contact.created',
+      data: { id: contact.data!.id, email: 'webhook-page@example.com' },
+    });
     // The secret shown once at creation signs the deliveries.
     expect(verify(secret, rx.received[1]!)).toEqual(rx.received[1]!.json);
     await look(page, 'webhook-delivery');
@@ -102,7 +116,9 @@ describe('dashboard webhooks in a browser', () => {
     // Assess
     expect(rx.received[2]!.headers['webhook-id']).toBe(rx.received[0]!.headers['webhook-id']);
     expect(rx.received[2]!.body).toBe(rx.received[0]!.body);
-    const attemptRows = page.locator('table', { has: page.locator('caption', { hasText: 'Attempts' }) }).locator('tbody tr');
+    const attemptRows = page
+      .locator('table', { has: page.locator('caption', { hasText: 'Attempts' }) })
+      .locator('tbody tr');
     for (let i = 0; i < 40 && (await attemptRows.count()) < 3; i++) {
       await new Promise((r) => setTimeout(r, 500));
       await page.reload();
@@ -136,7 +152,7 @@ describe('dashboard webhooks in a browser', () => {
     expect(verify(secret, next)).toEqual(next.json);
   }, 60_000);
 
-  it('edits the endpoint\'s URL and events from its page', async () => {
+  it("edits the endpoint's URL and events from its page", async () => {
     // Prepare
     const other = await startReceiver();
     try {
@@ -172,7 +188,9 @@ describe('dashboard webhooks in a browser', () => {
     // Assess
     expect(await page.textContent('main')).toContain('No endpoints yet');
     await look(page, 'webhooks-after-delete');
-    await expect(getWebhook(testDeps(), t.team.id, endpointPath.split('/').pop()!)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(getWebhook(testDeps(), t.team.id, endpointPath.split('/').pop()!)).rejects.toMatchObject({
+      statusCode: 404,
+    });
     const gone = await page.goto(`${dashboardUrl()}${endpointPath}`);
     expect(gone!.status()).toBe(404);
     expect(await page.textContent('main')).toContain('not_found');

@@ -8,7 +8,12 @@ import { eventsOf } from '../support/events.ts';
 const today = () => new Date().toISOString().slice(0, 10);
 const seed = async (teamId: string, counts: { sent: number; bounced: number; complained?: number }) => {
   const d = testDeps();
-  await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.deliverability.day(teamId, today()), complained: 0, ...counts } }));
+  await d.db.send(
+    new PutCommand({
+      TableName: d.table,
+      Item: { ...keys.deliverability.day(teamId, today()), complained: 0, ...counts },
+    }),
+  );
 };
 
 const waitForEvent = async (teamId: string, type: string) => {
@@ -27,12 +32,19 @@ describe('the deliverability guardrail', () => {
     const bounce = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'x', text: 'x' });
     expect(bounce.error).toBeNull();
     const paused = await waitForEvent(t.team.id, 'deliverability.paused');
-    expect(paused.data).toMatchObject({ metric: 'bounce_rate', limit: 0.1, window_days: 7, dashboard_url: expect.any(String) });
+    expect(paused.data).toMatchObject({
+      metric: 'bounce_rate',
+      limit: 0.1,
+      window_days: 7,
+      dashboard_url: expect.any(String),
+    });
     const refused = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' });
     expect(refused.error).toMatchObject({ statusCode: 403, name: 'sending_paused' });
     expect(refused.error!.message).toMatch(/bounce rate.*7 days.*10\.00%/);
     await seed(t.team.id, { sent: 1000, bounced: 11 });
-    expect((await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error).toBeNull();
+    expect(
+      (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
+    ).toBeNull();
   }, 30_000);
 
   it('warns once when the complaint rate crosses the risk line', async () => {
@@ -41,6 +53,8 @@ describe('the deliverability guardrail', () => {
     await t.resend.emails.send({ from: t.from, to: 'complained@resend.dev', subject: 'x', text: 'x' });
     const warning = await waitForEvent(t.team.id, 'deliverability.warning');
     expect(warning.data).toMatchObject({ metric: 'complaint_rate', limit: 0.001, window_days: 7 });
-    expect((await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error).toBeNull();
+    expect(
+      (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
+    ).toBeNull();
   }, 30_000);
 });

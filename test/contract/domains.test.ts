@@ -23,8 +23,19 @@ describe('domains through the official SDK', () => {
     expect(created.error).toBeNull();
     expectReferenceShape('POST', '/domains', 201, created.data);
     const domain = created.data!;
-    expect(domain).toMatchObject({ name: 'mail.example.com', status: 'not_started', region: 'us-east-1', capabilities: { sending: 'enabled', receiving: 'disabled' } });
-    expect(domain.records.map((r) => `${r.record}/${r.type}`)).toEqual(['SPF/MX', 'SPF/TXT', 'DKIM/CNAME', 'DKIM/CNAME', 'DKIM/CNAME']);
+    expect(domain).toMatchObject({
+      name: 'mail.example.com',
+      status: 'not_started',
+      region: 'us-east-1',
+      capabilities: { sending: 'enabled', receiving: 'disabled' },
+    });
+    expect(domain.records.map((r) => `${r.record}/${r.type}`)).toEqual([
+      'SPF/MX',
+      'SPF/TXT',
+      'DKIM/CNAME',
+      'DKIM/CNAME',
+      'DKIM/CNAME',
+    ]);
     expect(domain.records.every((r) => r.ttl === 'Auto')).toBe(true);
 
     const listed = await resend.domains.list();
@@ -39,7 +50,10 @@ describe('domains through the official SDK', () => {
     expectReferenceShape('GET', '/domains/{domain_id}', 200, got.data);
     expect(got.data!.records.every((r) => r.status === 'verified')).toBe(true);
 
-    expect((await resend.domains.update({ id: domain.id, openTracking: true, clickTracking: true })).data).toEqual({ object: 'domain', id: domain.id });
+    expect((await resend.domains.update({ id: domain.id, openTracking: true, clickTracking: true })).data).toEqual({
+      object: 'domain',
+      id: domain.id,
+    });
     expect((await resend.domains.get(domain.id)).data).toMatchObject({ open_tracking: true, click_tracking: true });
 
     const removed = await resend.domains.remove(domain.id);
@@ -107,7 +121,7 @@ describe('domains through the official SDK', () => {
     expect(out.error).toMatchObject({ statusCode: 409, name: 'conflict' });
   });
 
-  it('answers 404 not_found for every route with another team\'s domain id', async () => {
+  it("answers 404 not_found for every route with another team's domain id", async () => {
     const owner = await newTeam();
     const stranger = await newTeam();
     const { data } = await owner.resend.domains.create({ name: 'mine.example.com' });
@@ -139,19 +153,42 @@ describe('a domain across teams', () => {
     expect(taken.error).toMatchObject({ statusCode: 409, name: 'conflict' });
     expect(taken.error!.message).toMatch(/another team/);
     expect((await second.resend.domains.verify(held!.id)).error).toMatchObject({ statusCode: 404 });
-    const sent = await second.resend.emails.send({ from: `ceo@${name}`, to: 'delivered@resend.dev', subject: 'not yours', text: 'x' });
+    const sent = await second.resend.emails.send({
+      from: `ceo@${name}`,
+      to: 'delivered@resend.dev',
+      subject: 'not yours',
+      text: 'x',
+    });
     expect(sent.error?.statusCode).toBeGreaterThanOrEqual(400);
     expect(sent.error?.statusCode).toBeLessThan(500);
     expect((await second.resend.domains.list()).data!.data).toEqual([]);
     // the first team still sends from it
-    expect((await first.resend.emails.send({ from: `hello@${name}`, to: 'delivered@resend.dev', subject: 'mine', text: 'x' })).error).toBeNull();
+    expect(
+      (
+        await first.resend.emails.send({
+          from: `hello@${name}`,
+          to: 'delivered@resend.dev',
+          subject: 'mine',
+          text: 'x',
+        })
+      ).error,
+    ).toBeNull();
 
     // once the first team deletes it, the second may add it, and must verify it itself
     expect((await first.resend.domains.remove(held!.id)).error).toBeNull();
     const mine = await second.resend.domains.create({ name });
     expect(mine.error).toBeNull();
     expect(mine.data!.status).not.toBe('verified');
-    expect((await second.resend.emails.send({ from: `hello@${name}`, to: 'delivered@resend.dev', subject: 'too early', text: 'x' })).error?.statusCode).toBe(422);
+    expect(
+      (
+        await second.resend.emails.send({
+          from: `hello@${name}`,
+          to: 'delivered@resend.dev',
+          subject: 'too early',
+          text: 'x',
+        })
+      ).error?.statusCode,
+    ).toBe(422);
   });
 });
 
@@ -161,7 +198,9 @@ describe('a domain across teams', () => {
  */
 const trackingDeployment = async () => {
   const published = new Map<string, string[]>();
-  const deps = createDeps(readConfig({ ...local().env, TRACKING_CNAME_TARGET: 'track.mailstack.example' }), { cnames: { cname: async (host) => published.get(host) ?? [] } });
+  const deps = createDeps(readConfig({ ...local().env, TRACKING_CNAME_TARGET: 'track.mailstack.example' }), {
+    cnames: { cname: async (host) => published.get(host) ?? [] },
+  });
   setDeps(deps);
   const server = createApiServer(resolve(import.meta.dirname, '../../functions'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -173,24 +212,35 @@ const trackingDeployment = async () => {
     sdk: (secret: string) => {
       const before = process.env.RESEND_BASE_URL;
       process.env.RESEND_BASE_URL = baseUrl;
-      try { return new Resend(secret); } finally { process.env.RESEND_BASE_URL = before; }
+      try {
+        return new Resend(secret);
+      } finally {
+        process.env.RESEND_BASE_URL = before;
+      }
     },
-    close: () => new Promise<void>((r) => { setDeps(undefined); server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        setDeps(undefined);
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 };
 
-describe('the tracking host in the domain\'s records', () => {
+describe("the tracking host in the domain's records", () => {
   it('on a deployment that serves tracking hosts: a Tracking CNAME while open or click tracking is on, verified once published, and links move to the host', async () => {
     const host = await trackingDeployment();
     try {
       const { secret, team } = await newTeam({ plan: 'pro' });
       const resend = host.sdk(secret);
-      const doc = await (await fetch(`${local().baseUrl}/openapi.json`)).json() as Record<string, any>;
+      const doc = (await (await fetch(`${local().baseUrl}/openapi.json`)).json()) as Record<string, any>;
       const get = async (id: string) => {
         const got = await resend.domains.get(id);
         expect(got.error).toBeNull();
         expectReferenceShape('GET', '/domains/{domain_id}', 200, got.data);
-        expect(responseProblems(doc, 'GET', `/domains/${id}`, 200, 'application/json', JSON.stringify(got.data))).toEqual([]);
+        expect(
+          responseProblems(doc, 'GET', `/domains/${id}`, 200, 'application/json', JSON.stringify(got.data)),
+        ).toEqual([]);
         return got.data!;
       };
       const tracking = (d: { records: { record: string }[] }) => d.records.filter((r) => r.record === 'Tracking');
@@ -204,7 +254,17 @@ describe('the tracking host in the domain\'s records', () => {
 
       // Click tracking on: the CNAME of the default subdomain, waiting with the domain.
       await resend.domains.update({ id, clickTracking: true });
-      expect(tracking(await get(id))).toEqual([{ record: 'Tracking', name: 'links', type: 'CNAME', ttl: 'Auto', status: 'not_started', value: 'track.mailstack.example', priority: null }]);
+      expect(tracking(await get(id))).toEqual([
+        {
+          record: 'Tracking',
+          name: 'links',
+          type: 'CNAME',
+          ttl: 'Auto',
+          status: 'not_started',
+          value: 'track.mailstack.example',
+          priority: null,
+        },
+      ]);
       // The domain verifies; the CNAME is not published yet, so the record waits and links stay on the API origin.
       await resend.domains.verify(id);
       const verified = await get(id);
@@ -217,7 +277,13 @@ describe('the tracking host in the domain\'s records', () => {
       host.published.set('links.news.example.com', ['Track.Mailstack.Example.']);
       expect(tracking(await get(id))).toMatchObject([{ name: 'links', status: 'verified' }]);
       expect(await origin(id)).toBe('https://links.news.example.com');
-      const html = await trackHtml(host.deps, '<html><body><a href="https://example.com/x">x</a></body></html>', { teamId: team.id, emailId: 'e1', open: true, click: true, origin: await origin(id) });
+      const html = await trackHtml(host.deps, '<html><body><a href="https://example.com/x">x</a></body></html>', {
+        teamId: team.id,
+        emailId: 'e1',
+        open: true,
+        click: true,
+        origin: await origin(id),
+      });
       expect(html).toMatch(/<a href="https:\/\/links\.news\.example\.com\/t\/c\/[^"]+">x<\/a>/);
       expect(html).toMatch(/<img src="https:\/\/links\.news\.example\.com\/t\/o\/[^"]+"/);
 
@@ -240,7 +306,11 @@ describe('the tracking host in the domain\'s records', () => {
 
   it('on a deployment that serves none (the local host): no Tracking record, and links use the API origin', async () => {
     const { resend, team } = await newTeam({ plan: 'pro' });
-    const { data } = await resend.domains.create({ name: 'plain.example.com', openTracking: true, clickTracking: true } as any);
+    const { data } = await resend.domains.create({
+      name: 'plain.example.com',
+      openTracking: true,
+      clickTracking: true,
+    } as any);
     await resend.domains.verify(data!.id);
     const got = await resend.domains.get(data!.id);
     expect(got.data).toMatchObject({ open_tracking: true, click_tracking: true, status: 'verified' });

@@ -8,17 +8,41 @@ import { call, newTeam, testDeps, afterLookupStaleness } from '../support/local.
 import { sendingTeam } from '../support/sending.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
-const mail = (from: string, extra: Record<string, unknown> = {}) => ({ from, to: 'someone@example.com', subject: 'Hello', text: 'Hi there', ...extra });
+const mail = (from: string, extra: Record<string, unknown> = {}) => ({
+  from,
+  to: 'someone@example.com',
+  subject: 'Hello',
+  text: 'Hi there',
+  ...extra,
+});
 
 describe('POST /emails', () => {
   it('accepts an email and reads it back through GET /emails/{id} and the list, in the reference shapes', async () => {
     const t = await sendingTeam();
-    const sent = await t.resend.emails.send({ from: t.from, to: ['Jane Doe <jane@example.com>', 'bob@example.com'], subject: 'Hello', html: '<b>hi</b>', tags: [{ name: 'category', value: 'welcome' }] });
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: ['Jane Doe <jane@example.com>', 'bob@example.com'],
+      subject: 'Hello',
+      html: '<b>hi</b>',
+      tags: [{ name: 'category', value: 'welcome' }],
+    });
     expect(sent.error).toBeNull();
     expectReferenceShape('POST', '/emails', 200, sent.data);
     const got = await t.resend.emails.get(sent.data!.id);
     expectReferenceShape('GET', '/emails/{email_id}', 200, got.data);
-    expect(got.data).toMatchObject({ object: 'email', id: sent.data!.id, from: t.from, to: ['Jane Doe <jane@example.com>', 'bob@example.com'], subject: 'Hello', html: '<b>hi</b>', text: null, cc: null, bcc: null, reply_to: null, tags: [{ name: 'category', value: 'welcome' }] });
+    expect(got.data).toMatchObject({
+      object: 'email',
+      id: sent.data!.id,
+      from: t.from,
+      to: ['Jane Doe <jane@example.com>', 'bob@example.com'],
+      subject: 'Hello',
+      html: '<b>hi</b>',
+      text: null,
+      cc: null,
+      bcc: null,
+      reply_to: null,
+      tags: [{ name: 'category', value: 'welcome' }],
+    });
     expect(['queued', 'sent', 'delivered']).toContain(got.data!.last_event);
     const listed = await t.resend.emails.list();
     expectReferenceShape('GET', '/emails', 200, listed.data);
@@ -28,22 +52,100 @@ describe('POST /emails', () => {
   describe('refuses each send rule with its status and error name', () => {
     const fiftyOne = Array.from({ length: 51 }, (_, i) => `r${i}@example.com`);
     it.each([
-      ['an unquoted comma in the sender name', (f: string) => mail(`Doe, Jane <${f.split('<')[1]}`), 422, 'validation_error', 'quoted'],
-      ['an at-sign in a display name', () => mail(`${'x'.repeat(0)}"support@bank.com" <hello@example.org>`), 422, 'validation_error', 'at-sign'],
-      ['two addresses in one to entry', (f: string) => mail(f, { to: 'a@example.com, b@example.com' }), 422, 'validation_error', 'exactly one'],
-      ['more than 50 recipients across to, cc and bcc', (f: string) => mail(f, { to: fiftyOne.slice(0, 30), cc: fiftyOne.slice(30, 45), bcc: fiftyOne.slice(45) }), 422, 'validation_error', '50'],
-      ['a from domain the team has not verified', () => mail('hello@not-ours.example.net'), 422, 'validation_error', 'not verified'],
-      ['an attachment given as a path URL', (f: string) => mail(f, { attachments: [{ filename: 'a.pdf', path: 'https://example.com/a.pdf' }] }), 422, 'validation_error', 'never fetched'],
-      ['an attachment with a content_id', (f: string) => mail(f, { attachments: [{ filename: 'a.png', content: 'aGk=', content_id: 'logo' }] }), 422, 'validation_error', 'content_id'],
-      ['a header outside the allowlist', (f: string) => mail(f, { headers: { 'Return-Path': 'x@y.com' } }), 422, 'validation_error', 'Return-Path'],
-      ['List-Unsubscribe without List-Unsubscribe-Post', (f: string) => mail(f, { headers: { 'List-Unsubscribe': '<https://example.com/u>' } }), 422, 'validation_error', 'together'],
-      ['a look-alike sender name', (f: string) => mail(`P\u0430yPal <${f.split('<')[1]}`), 422, 'validation_error', 'look-alike'],
-      ['an invisible character in the subject', (f: string) => mail(f, { subject: 'Pay\u200BPal' }), 422, 'validation_error', 'invisible'],
+      [
+        'an unquoted comma in the sender name',
+        (f: string) => mail(`Doe, Jane <${f.split('<')[1]}`),
+        422,
+        'validation_error',
+        'quoted',
+      ],
+      [
+        'an at-sign in a display name',
+        () => mail(`${'x'.repeat(0)}"support@bank.com" <hello@example.org>`),
+        422,
+        'validation_error',
+        'at-sign',
+      ],
+      [
+        'two addresses in one to entry',
+        (f: string) => mail(f, { to: 'a@example.com, b@example.com' }),
+        422,
+        'validation_error',
+        'exactly one',
+      ],
+      [
+        'more than 50 recipients across to, cc and bcc',
+        (f: string) => mail(f, { to: fiftyOne.slice(0, 30), cc: fiftyOne.slice(30, 45), bcc: fiftyOne.slice(45) }),
+        422,
+        'validation_error',
+        '50',
+      ],
+      [
+        'a from domain the team has not verified',
+        () => mail('hello@not-ours.example.net'),
+        422,
+        'validation_error',
+        'not verified',
+      ],
+      [
+        'an attachment given as a path URL',
+        (f: string) => mail(f, { attachments: [{ filename: 'a.pdf', path: 'https://example.com/a.pdf' }] }),
+        422,
+        'validation_error',
+        'never fetched',
+      ],
+      [
+        'an attachment with a content_id',
+        (f: string) => mail(f, { attachments: [{ filename: 'a.png', content: 'aGk=', content_id: 'logo' }] }),
+        422,
+        'validation_error',
+        'content_id',
+      ],
+      [
+        'a header outside the allowlist',
+        (f: string) => mail(f, { headers: { 'Return-Path': 'x@y.com' } }),
+        422,
+        'validation_error',
+        'Return-Path',
+      ],
+      [
+        'List-Unsubscribe without List-Unsubscribe-Post',
+        (f: string) => mail(f, { headers: { 'List-Unsubscribe': '<https://example.com/u>' } }),
+        422,
+        'validation_error',
+        'together',
+      ],
+      [
+        'a look-alike sender name',
+        (f: string) => mail(`P\u0430yPal <${f.split('<')[1]}`),
+        422,
+        'validation_error',
+        'look-alike',
+      ],
+      [
+        'an invisible character in the subject',
+        (f: string) => mail(f, { subject: 'Pay\u200BPal' }),
+        422,
+        'validation_error',
+        'invisible',
+      ],
       ['an unknown field', (f: string) => mail(f, { priority: 'high' }), 422, 'validation_error', 'priority'],
       ['no body', (f: string) => ({ from: f, to: 'a@example.com', subject: 'x' }), 422, 'validation_error', 'html'],
-      ['a template together with a body', (f: string) => mail(f, { template: { id: 'x' } }), 422, 'validation_error', 'template'],
+      [
+        'a template together with a body',
+        (f: string) => mail(f, { template: { id: 'x' } }),
+        422,
+        'validation_error',
+        'template',
+      ],
       ['an unknown topic', (f: string) => mail(f, { topic_id: crypto.randomUUID() }), 422, 'validation_error', 'topic'],
-      ['a malformed scheduled_at', (f: string) => mail(f, { scheduled_at: 'next tuesdayish' }), 422, 'validation_error', 'scheduled_at'],
+      [
+        'a malformed scheduled_at',
+        (f: string) => mail(f, { scheduled_at: 'next tuesdayish' }),
+        422,
+        'validation_error',
+        'scheduled_at',
+      ],
     ])('%s', async (_case, body, status, name, says) => {
       const t = await sendingTeam();
       const out = await call('POST', '/emails', { key: t.secret, body: body(t.from) });
@@ -68,8 +170,14 @@ describe('POST /emails', () => {
     const t = await sendingTeam();
     await addSuppression(testDeps(), { teamId: t.team.id, email: 'gone@example.com', origin: 'manual', source: 'api' });
     const refused = await t.resend.emails.send(mail(t.from, { to: 'Gone <GONE@example.com>' }) as any);
-    expect(refused.error).toMatchObject({ statusCode: 422, name: 'all_recipients_suppressed', message: 'All recipients are suppressed' });
-    const partial = await t.resend.emails.send(mail(t.from, { to: ['gone@example.com', 'here@example.com'], cc: 'gone@example.com' }) as any);
+    expect(refused.error).toMatchObject({
+      statusCode: 422,
+      name: 'all_recipients_suppressed',
+      message: 'All recipients are suppressed',
+    });
+    const partial = await t.resend.emails.send(
+      mail(t.from, { to: ['gone@example.com', 'here@example.com'], cc: 'gone@example.com' }) as any,
+    );
     expect((await t.resend.emails.get(partial.data!.id)).data).toMatchObject({ to: ['here@example.com'], cc: null });
   });
 
@@ -77,13 +185,44 @@ describe('POST /emails', () => {
     const t = await sendingTeam();
     const d = testDeps();
     const topicId = crypto.randomUUID();
-    await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.topic.item(t.team.id, topicId), type: 'topic', id: topicId, name: 'News', default_subscription: 'opt_in' } }));
-    await addSuppression(d, { teamId: t.team.id, email: 'unsub@example.com', origin: 'unsubscribe', source: 'one_click' });
+    await d.db.send(
+      new PutCommand({
+        TableName: d.table,
+        Item: {
+          ...keys.topic.item(t.team.id, topicId),
+          type: 'topic',
+          id: topicId,
+          name: 'News',
+          default_subscription: 'opt_in',
+        },
+      }),
+    );
+    await addSuppression(d, {
+      teamId: t.team.id,
+      email: 'unsub@example.com',
+      origin: 'unsubscribe',
+      source: 'one_click',
+    });
     expect((await t.resend.emails.send(mail(t.from, { to: 'unsub@example.com' }) as any)).error).toBeNull();
-    expect((await t.resend.emails.send(mail(t.from, { to: 'unsub@example.com', topicId }) as any)).error).toMatchObject({ name: 'all_recipients_suppressed' });
+    expect((await t.resend.emails.send(mail(t.from, { to: 'unsub@example.com', topicId }) as any)).error).toMatchObject(
+      { name: 'all_recipients_suppressed' },
+    );
     const optOutTopic = crypto.randomUUID();
-    await d.db.send(new PutCommand({ TableName: d.table, Item: { ...keys.topic.item(t.team.id, optOutTopic), type: 'topic', id: optOutTopic, name: 'Promos', default_subscription: 'opt_out' } }));
-    expect((await t.resend.emails.send(mail(t.from, { to: 'anyone@example.com', topicId: optOutTopic }) as any)).error).toMatchObject({ name: 'all_recipients_suppressed' });
+    await d.db.send(
+      new PutCommand({
+        TableName: d.table,
+        Item: {
+          ...keys.topic.item(t.team.id, optOutTopic),
+          type: 'topic',
+          id: optOutTopic,
+          name: 'Promos',
+          default_subscription: 'opt_out',
+        },
+      }),
+    );
+    expect(
+      (await t.resend.emails.send(mail(t.from, { to: 'anyone@example.com', topicId: optOutTopic }) as any)).error,
+    ).toMatchObject({ name: 'all_recipients_suppressed' });
   });
 
   it('refuses sends from a suspended team with team_suspended', async () => {
@@ -99,25 +238,40 @@ describe('POST /emails', () => {
     const sending = await t.addKey('sending_access');
     const sent = await sending.resend.emails.send(mail(t.from));
     expect(sent.error).toBeNull();
-    expect((await sending.resend.emails.get(sent.data!.id)).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await sending.resend.emails.get(sent.data!.id)).error).toMatchObject({
+      statusCode: 403,
+      name: 'restricted_api_key',
+    });
     expect((await sending.resend.emails.list()).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
-    expect((await call('DELETE', `/emails/${sent.data!.id}`, { key: sending.secret })).json).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await call('DELETE', `/emails/${sent.data!.id}`, { key: sending.secret })).json).toMatchObject({
+      statusCode: 403,
+      name: 'restricted_api_key',
+    });
     const other = await t.resend.domains.create({ name: `other-${t.domain}` });
     await t.resend.domains.verify(other.data!.id);
     const scoped = await t.addKey('sending_access', t.domainId);
     expect((await scoped.resend.emails.send(mail(t.from))).error).toBeNull();
-    expect((await scoped.resend.emails.send(mail(`hi@other-${t.domain}`))).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await scoped.resend.emails.send(mail(`hi@other-${t.domain}`))).error).toMatchObject({
+      statusCode: 403,
+      name: 'restricted_api_key',
+    });
   });
 
-  it('answers 404 for another team\'s email on every route', async () => {
+  it("answers 404 for another team's email on every route", async () => {
     const owner = await sendingTeam();
     const stranger = await newTeam();
     const { data } = await owner.resend.emails.send(mail(owner.from, { scheduled_at: 'in 1 hour' }) as any);
     const id = data!.id;
     expect((await stranger.resend.emails.get(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect((await stranger.resend.emails.update({ id, scheduledAt: 'in 2 hours' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await stranger.resend.emails.update({ id, scheduledAt: 'in 2 hours' })).error).toMatchObject({
+      statusCode: 404,
+      name: 'not_found',
+    });
     expect((await stranger.resend.emails.cancel(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect((await call('DELETE', `/emails/${id}`, { key: stranger.secret })).json).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await call('DELETE', `/emails/${id}`, { key: stranger.secret })).json).toMatchObject({
+      statusCode: 404,
+      name: 'not_found',
+    });
     expect((await stranger.resend.emails.list()).data!.data).toEqual([]);
   });
 
@@ -154,10 +308,13 @@ describe('idempotency', () => {
   it('creates exactly one email for fifty concurrent identical requests with one key', async () => {
     const t = await sendingTeam();
     const key = crypto.randomUUID();
-    const results = await Promise.all(Array.from({ length: 50 }, () => t.resend.emails.send(mail(t.from), { idempotencyKey: key })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => t.resend.emails.send(mail(t.from), { idempotencyKey: key })),
+    );
     const ids = new Set(results.filter((r) => r.data).map((r) => r.data!.id));
     expect(ids.size).toBe(1);
-    for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ statusCode: 409, name: 'concurrent_idempotent_requests' });
+    for (const r of results.filter((r) => r.error))
+      expect(r.error).toMatchObject({ statusCode: 409, name: 'concurrent_idempotent_requests' });
     expect((await t.resend.emails.list()).data!.data).toHaveLength(1);
   });
 
@@ -197,17 +354,32 @@ describe('POST /emails/batch', () => {
 
   it('sends the valid items in permissive mode and reports the others by index', async () => {
     const t = await sendingTeam();
-    const out = await t.resend.batch.send([mail('bad'), mail(t.from), mail(t.from, { to: 'x, y@example.com' })] as any, { batchValidation: 'permissive' });
+    const out = await t.resend.batch.send(
+      [mail('bad'), mail(t.from), mail(t.from, { to: 'x, y@example.com' })] as any,
+      { batchValidation: 'permissive' },
+    );
     expect(out.data!.data).toHaveLength(1);
     expect((out.data as any).errors.map((e: any) => e.index)).toEqual([0, 2]);
   });
 
   it('refuses a suppressed item with validation_error naming it (strict), and reports it by index in permissive mode', async () => {
     const t = await sendingTeam();
-    await addSuppression(testDeps(), { teamId: t.team.id, email: 'gone-batch@example.com', origin: 'manual', source: 'api' });
+    await addSuppression(testDeps(), {
+      teamId: t.team.id,
+      email: 'gone-batch@example.com',
+      origin: 'manual',
+      source: 'api',
+    });
     const strict = await t.resend.batch.send([mail(t.from), mail(t.from, { to: 'gone-batch@example.com' })] as any);
-    expect(strict.error).toMatchObject({ statusCode: 422, name: 'validation_error', message: 'Item 1: All recipients are suppressed' });
-    const permissive = await t.resend.batch.send([mail(t.from), mail(t.from, { to: 'gone-batch@example.com' })] as any, { batchValidation: 'permissive' });
+    expect(strict.error).toMatchObject({
+      statusCode: 422,
+      name: 'validation_error',
+      message: 'Item 1: All recipients are suppressed',
+    });
+    const permissive = await t.resend.batch.send(
+      [mail(t.from), mail(t.from, { to: 'gone-batch@example.com' })] as any,
+      { batchValidation: 'permissive' },
+    );
     expect(permissive.data!.data).toHaveLength(1);
     expect((permissive.data as any).errors).toEqual([{ index: 1, message: 'All recipients are suppressed' }]);
   });
@@ -242,7 +414,9 @@ describe('quotas (cloud mode)', () => {
     await setSent(t.team.id, keys.usage.day(t.team.id, day), 450);
     const refused = await t.resend.emails.send(mail(t.from));
     expect(refused.error).toMatchObject({ statusCode: 429, name: 'daily_quota_exceeded' });
-    expect(refused.error!.message).toContain('sends 100 emails a day and parks at most 300 more for after midnight; this email would go past that');
+    expect(refused.error!.message).toContain(
+      'sends 100 emails a day and parks at most 300 more for after midnight; this email would go past that',
+    );
     expect(Number(refused.headers?.['retry-after'])).toBeGreaterThan(0);
     const usage = await call('GET', '/usage', { key: t.secret });
     expect(usage.json.today.emails_sent).toBe(450);

@@ -3,7 +3,12 @@ import { local } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 /** Polls an email until its last_event is one of `wanted` (bounded). */
-const waitFor = async (resend: Awaited<ReturnType<typeof sendingTeam>>['resend'], id: string, wanted: string[], timeoutMs = 20_000) => {
+const waitFor = async (
+  resend: Awaited<ReturnType<typeof sendingTeam>>['resend'],
+  id: string,
+  wanted: string[],
+  timeoutMs = 20_000,
+) => {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -37,8 +42,17 @@ describe('the send pipeline, end to end on the local host', () => {
     const first = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'One', text: 'x' });
     await waitFor(t.resend, first.data!.id, ['bounced']);
     const again = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'Two', text: 'x' });
-    expect(again.error).toMatchObject({ statusCode: 422, name: 'all_recipients_suppressed', message: 'All recipients are suppressed' });
-    const mixed = await t.resend.emails.send({ from: t.from, to: ['bounced@resend.dev', 'delivered@resend.dev'], subject: 'Three', text: 'x' });
+    expect(again.error).toMatchObject({
+      statusCode: 422,
+      name: 'all_recipients_suppressed',
+      message: 'All recipients are suppressed',
+    });
+    const mixed = await t.resend.emails.send({
+      from: t.from,
+      to: ['bounced@resend.dev', 'delivered@resend.dev'],
+      subject: 'Three',
+      text: 'x',
+    });
     expect(mixed.error).toBeNull();
     expect((await t.resend.emails.get(mixed.data!.id)).data!.to).toEqual(['delivered@resend.dev']);
   }, 40_000);
@@ -55,12 +69,19 @@ describe('the send pipeline, end to end on the local host', () => {
     const t = await sendingTeam();
     const subject = `Inbox ${crypto.randomUUID()}`;
     const { data } = await t.resend.emails.send({
-      from: t.from, to: 'Jane <jane@example.com>', cc: 'cc@example.com', bcc: 'bcc@example.com', replyTo: 'reply@example.com',
-      subject, html: '<p>Hello</p>', text: 'Hello', headers: { 'X-Entity-Ref-ID': 'abc' },
+      from: t.from,
+      to: 'Jane <jane@example.com>',
+      cc: 'cc@example.com',
+      bcc: 'bcc@example.com',
+      replyTo: 'reply@example.com',
+      subject,
+      html: '<p>Hello</p>',
+      text: 'Hello',
+      headers: { 'X-Entity-Ref-ID': 'abc' },
       attachments: [{ filename: 'hello.txt', content: Buffer.from('attached').toString('base64') }],
     });
     await waitFor(t.resend, data!.id, ['delivered']);
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     const mail = store.emails.find((m) => m.subject === subject);
     expect(mail).toBeDefined();
     expect(mail.destination.to.join()).toContain('jane@example.com');
@@ -69,9 +90,21 @@ describe('the send pipeline, end to end on the local host', () => {
 
   it('sends a scheduled email at its time and lets a scheduled one be rescheduled or canceled before', async () => {
     const t = await sendingTeam();
-    const soon = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Soon', text: 'x', scheduledAt: new Date(Date.now() + 2000).toISOString() });
+    const soon = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Soon',
+      text: 'x',
+      scheduledAt: new Date(Date.now() + 2000).toISOString(),
+    });
     expect((await t.resend.emails.get(soon.data!.id)).data).toMatchObject({ last_event: 'scheduled' });
-    const later = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Later', text: 'x', scheduledAt: 'in 1 hour' });
+    const later = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Later',
+      text: 'x',
+      scheduledAt: 'in 1 hour',
+    });
     const moved = new Date(Date.now() + 7200_000).toISOString();
     const updated = await t.resend.emails.update({ id: later.data!.id, scheduledAt: moved });
     expect(updated.data).toMatchObject({ object: 'email', id: later.data!.id });

@@ -4,16 +4,30 @@ import { MAX_BODY_BYTES } from '@mailstack/core/limits';
 import { call, local, newTeam } from '../support/local.ts';
 
 /** A raw request whose body is written in chunks; resolves with the answer's status and body, or the error the socket ended with. */
-const rawPost = (path: string, key: string, chunks: { count: number; size: number }, headers: Record<string, string> = {}) =>
+const rawPost = (
+  path: string,
+  key: string,
+  chunks: { count: number; size: number },
+  headers: Record<string, string> = {},
+) =>
   new Promise<{ status?: number; body?: string; error?: string; written: number }>((resolve) => {
     const url = new URL(path, local().baseUrl);
     let written = 0;
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode, body, written }));
-      res.on('error', (e) => resolve({ status: res.statusCode, body, error: e.message, written }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode, body, written }));
+        res.on('error', (e) => resolve({ status: res.statusCode, body, error: e.message, written }));
+      },
+    );
     req.on('error', (e) => resolve({ error: (e as NodeJS.ErrnoException).code ?? e.message, written }));
     const piece = Buffer.alloc(chunks.size, 'a');
     const pump = () => {
@@ -29,7 +43,12 @@ const rawPost = (path: string, key: string, chunks: { count: number; size: numbe
 describe('the local host stays up under hostile clients', () => {
   it('refuses a declared length past 25 MiB with 413 payload_too_large before reading it', async () => {
     const t = await newTeam();
-    const res = await rawPost('/emails', t.secret, { count: 1, size: 1024 }, { 'content-length': String(MAX_BODY_BYTES + 1) });
+    const res = await rawPost(
+      '/emails',
+      t.secret,
+      { count: 1, size: 1024 },
+      { 'content-length': String(MAX_BODY_BYTES + 1) },
+    );
     // The host answers at once and closes; the client may see the answer or the close first.
     if (res.status !== undefined) {
       expect(res.status).toBe(413);
@@ -54,13 +73,32 @@ describe('the local host stays up under hostile clients', () => {
 
   it('survives clients that abort mid-body, over and over', async () => {
     const t = await newTeam();
-    await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((resolve) => {
-      const url = new URL('/contacts', local().baseUrl);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${t.secret}`, 'content-type': 'application/json', 'content-length': '100000' } });
-      req.on('error', () => resolve());
-      req.write('{"email": "half');
-      setTimeout(() => { req.destroy(); resolve(); }, 50);
-    })));
+    await Promise.all(
+      Array.from(
+        { length: 10 },
+        () =>
+          new Promise<void>((resolve) => {
+            const url = new URL('/contacts', local().baseUrl);
+            const req = request({
+              host: url.hostname,
+              port: url.port,
+              path: url.pathname,
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${t.secret}`,
+                'content-type': 'application/json',
+                'content-length': '100000',
+              },
+            });
+            req.on('error', () => resolve());
+            req.write('{"email": "half');
+            setTimeout(() => {
+              req.destroy();
+              resolve();
+            }, 50);
+          }),
+      ),
+    );
     expect((await call('GET', '/domains', { key: t.secret })).status).toBe(200);
   });
 });

@@ -16,34 +16,101 @@ const RUNS_PER_ROUTE = 12;
 
 const uuid = fc.uuid();
 /** Path ids: real-looking and not: UUIDs, addresses, long strings, control characters, traversal, unicode. */
-const pathId = fc.oneof(
-  uuid,
-  fc.emailAddress(),
-  fc.string({ minLength: 1, maxLength: 40 }),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
-  fc.integer({ min: 300, max: 4000 }).map((n) => 'a'.repeat(n)),
-  fc.integer({ min: 100, max: 1200 }).map((n) => '€'.repeat(n)),
-  fc.constantFrom('..', '.', '%', '\u0000', '\n', ' ', 'null', 'undefined', '-1', '0', '1e309', '[]', '{}', 'batch', 'me', '<script>', "'; DROP TABLE"),
-).filter((s) => s.length > 0);
+const pathId = fc
+  .oneof(
+    uuid,
+    fc.emailAddress(),
+    fc.string({ minLength: 1, maxLength: 40 }),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+    fc.integer({ min: 300, max: 4000 }).map((n) => 'a'.repeat(n)),
+    fc.integer({ min: 100, max: 1200 }).map((n) => '€'.repeat(n)),
+    fc.constantFrom(
+      '..',
+      '.',
+      '%',
+      '\u0000',
+      '\n',
+      ' ',
+      'null',
+      'undefined',
+      '-1',
+      '0',
+      '1e309',
+      '[]',
+      '{}',
+      'batch',
+      'me',
+      '<script>',
+      "'; DROP TABLE",
+    ),
+  )
+  .filter((s) => s.length > 0);
 
 /** Query strings: the list parameters with good and bad values, and anything else. */
-const queryString = fc.dictionary(
-  fc.oneof(fc.constantFrom('limit', 'after', 'before', 'include', 'segment_id', 'on_conflict', 'since'), fc.string({ minLength: 1, maxLength: 10 })),
-  fc.oneof(fc.constantFrom('0', '-1', '1', '100', '101', 'abc', '1e3', '', 'null', '20.5', '99999999999999999999'), uuid, fc.string({ maxLength: 300 })),
-  { maxKeys: 4 },
-).map((q) => new URLSearchParams(q).toString());
+const queryString = fc
+  .dictionary(
+    fc.oneof(
+      fc.constantFrom('limit', 'after', 'before', 'include', 'segment_id', 'on_conflict', 'since'),
+      fc.string({ minLength: 1, maxLength: 10 }),
+    ),
+    fc.oneof(
+      fc.constantFrom('0', '-1', '1', '100', '101', 'abc', '1e3', '', 'null', '20.5', '99999999999999999999'),
+      uuid,
+      fc.string({ maxLength: 300 }),
+    ),
+    { maxKeys: 4 },
+  )
+  .map((q) => new URLSearchParams(q).toString());
 
 /** Bodies: any JSON value (wrong top-level types included), deep nesting, huge numbers, broken JSON. */
 const body = fc.oneof(
   fc.json({ maxDepth: 4 }),
-  fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify({ id: value, email: value, name: value, properties: { key: value }, scheduled_at: value, limit: value })),
-  fc.constantFrom('[]', '[{}]', '"s"', '5', 'null', 'true', '{', '{"a":', '\u0000', '{"email":"a@b.co","properties":{"x":1e308}}', '{"fallback_value":-1e-300}', '{"scheduled_at":"2025-02-30T10:00:00Z"}'),
+  fc.jsonValue({ maxDepth: 3 }).map((value) =>
+    JSON.stringify({
+      id: value,
+      email: value,
+      name: value,
+      properties: { key: value },
+      scheduled_at: value,
+      limit: value,
+    }),
+  ),
+  fc.constantFrom(
+    '[]',
+    '[{}]',
+    '"s"',
+    '5',
+    'null',
+    'true',
+    '{',
+    '{"a":',
+    '\u0000',
+    '{"email":"a@b.co","properties":{"x":1e308}}',
+    '{"fallback_value":-1e-300}',
+    '{"scheduled_at":"2025-02-30T10:00:00Z"}',
+  ),
   fc.integer({ min: 1, max: 200 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
   // Strings past the table's 400 KB item limit in the fields a route might keep on a row.
-  fc.record({
-    field: fc.constantFrom('html', 'text', 'name', 'subject', 'from', 'description', 'reply_to', 'preview_text', 'alias', 'email', 'endpoint', 'fallback_value', 'key'),
-    size: fc.integer({ min: 400_000, max: 600_000 }),
-  }).map(({ field, size }) => JSON.stringify({ [field]: 'x'.repeat(size) })),
+  fc
+    .record({
+      field: fc.constantFrom(
+        'html',
+        'text',
+        'name',
+        'subject',
+        'from',
+        'description',
+        'reply_to',
+        'preview_text',
+        'alias',
+        'email',
+        'endpoint',
+        'fallback_value',
+        'key',
+      ),
+      size: fc.integer({ min: 400_000, max: 600_000 }),
+    })
+    .map(({ field, size }) => JSON.stringify({ [field]: 'x'.repeat(size) })),
   fc.constant(undefined),
 );
 
@@ -54,32 +121,53 @@ const pathOf = (route: RouteEntry, ids: string[]): string => {
 
 const parameterCount = (route: RouteEntry) => (route.path.match(/\{\w+\}/g) ?? []).length;
 
-const hostileRequest = (route: RouteEntry) => fc.record({
-  ids: fc.array(pathId, { minLength: parameterCount(route), maxLength: parameterCount(route) }),
-  query: queryString,
-  body,
-});
+const hostileRequest = (route: RouteEntry) =>
+  fc.record({
+    ids: fc.array(pathId, { minLength: parameterCount(route), maxLength: parameterCount(route) }),
+    query: queryString,
+    body,
+  });
 
 /** Sends one request; what a failure must show to be reproduced. */
-const send = async (route: RouteEntry, key: string, input: { ids: string[]; query: string; body: string | undefined }) => {
+const send = async (
+  route: RouteEntry,
+  key: string,
+  input: { ids: string[]; query: string; body: string | undefined },
+) => {
   const path = `${pathOf(route, input.ids)}${input.query ? `?${input.query}` : ''}`;
   // node:http, not fetch: a GET with a body is hostile input too.
   const res = await new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
     const base = new URL(local().baseUrl);
-    const req = request({
-      host: base.hostname, port: base.port, path, method: route.method,
-      headers: { authorization: `Bearer ${key}`, ...(input.body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(input.body) } : {}) },
-    }, (r) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (c) => (text += c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, text }));
-      r.on('error', reject);
-    });
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method: route.method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(input.body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(input.body) }
+            : {}),
+        },
+      },
+      (r) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c) => (text += c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, text }));
+        r.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(input.body);
   });
-  return { status: res.status, type: String(res.headers['content-type'] ?? ''), text: res.text, what: `${route.method} ${path.slice(0, 200)} body ${String(input.body).slice(0, 200)}` };
+  return {
+    status: res.status,
+    type: String(res.headers['content-type'] ?? ''),
+    text: res.text,
+    what: `${route.method} ${path.slice(0, 200)} body ${String(input.body).slice(0, 200)}`,
+  };
 };
 
 describe('hostile input on every route of the manifest', () => {
@@ -93,24 +181,29 @@ describe('hostile input on every route of the manifest', () => {
   for (let g = 0; g < groups; g++) {
     const routes = ROUTES.filter((_, i) => i % groups === g);
     it(`answers hostile path ids, queries and bodies with catalog errors, never a 5xx (group ${g + 1} of ${groups}: ${routes.length} routes)`, async () => {
-      await Promise.all(routes.map(async (route) => {
-        const t = await newTeam({ plan: 'scale' });
-        await fc.assert(
-          fc.asyncProperty(hostileRequest(route), async (input) => {
-            const res = await send(route, t.secret, input);
-            expect(res.status, res.what).toBeLessThan(500);
-            if (res.status >= 400 && res.type.startsWith('application/json')) {
-              const name = JSON.parse(res.text).name;
-              // A mailbox's MCP endpoint answers from the mailbox agent's catalog (spec §7, mailbox statuses);
-              // `/mcp/.` is `/mcp/` once normalized, which is the hosted server's.
-              const catalog: Record<string, number> = route.path.startsWith('/mcp/') && Object.hasOwn(MAILBOX_AGENT_ERROR_STATUS, name) ? MAILBOX_AGENT_ERROR_STATUS : ERROR_STATUS;
-              expect(Object.hasOwn(catalog, name), `${res.what}: ${name}`).toBe(true);
-              expect(catalog[name], res.what).toBe(res.status);
-            }
-          }),
-          { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
-        );
-      }));
+      await Promise.all(
+        routes.map(async (route) => {
+          const t = await newTeam({ plan: 'scale' });
+          await fc.assert(
+            fc.asyncProperty(hostileRequest(route), async (input) => {
+              const res = await send(route, t.secret, input);
+              expect(res.status, res.what).toBeLessThan(500);
+              if (res.status >= 400 && res.type.startsWith('application/json')) {
+                const name = JSON.parse(res.text).name;
+                // A mailbox's MCP endpoint answers from the mailbox agent's catalog (spec §7, mailbox statuses);
+                // `/mcp/.` is `/mcp/` once normalized, which is the hosted server's.
+                const catalog: Record<string, number> =
+                  route.path.startsWith('/mcp/') && Object.hasOwn(MAILBOX_AGENT_ERROR_STATUS, name)
+                    ? MAILBOX_AGENT_ERROR_STATUS
+                    : ERROR_STATUS;
+                expect(Object.hasOwn(catalog, name), `${res.what}: ${name}`).toBe(true);
+                expect(catalog[name], res.what).toBe(res.status);
+              }
+            }),
+            { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+          );
+        }),
+      );
     }, 120_000);
   }
 });

@@ -54,7 +54,14 @@ describe('bodies must be the JSON type the route takes', () => {
 
   it('a JSON array where a route takes an object is 422 validation_error', async () => {
     const t = await newTeam();
-    for (const [method, path] of [['POST', '/domains'], ['POST', '/contacts'], ['POST', '/topics'], ['POST', '/segments'], ['POST', '/emails'], ['POST', '/contacts/batch/get']] as const) {
+    for (const [method, path] of [
+      ['POST', '/domains'],
+      ['POST', '/contacts'],
+      ['POST', '/topics'],
+      ['POST', '/segments'],
+      ['POST', '/emails'],
+      ['POST', '/contacts/batch/get'],
+    ] as const) {
       const res = await call(method, path, { key: t.secret, body: [] });
       expect(res.status, `${method} ${path}`).toBe(422);
       expect(res.json, `${method} ${path}`).toMatchObject({ name: 'validation_error' });
@@ -64,7 +71,9 @@ describe('bodies must be the JSON type the route takes', () => {
 
   it('an object where a route takes an array (POST /emails/batch) is 422; unparsable JSON stays 400 invalid_payload', async () => {
     const t = await newTeam();
-    expect((await call('POST', '/emails/batch', { key: t.secret, body: {} })).json).toMatchObject({ name: 'validation_error' });
+    expect((await call('POST', '/emails/batch', { key: t.secret, body: {} })).json).toMatchObject({
+      name: 'validation_error',
+    });
     const bad = await call('POST', '/emails/batch', { key: t.secret, body: '[{' });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ name: 'invalid_payload' });
@@ -84,7 +93,7 @@ describe('list parameters are validated on every list route (spec §4)', () => {
     expect((await call('GET', `/contacts/${id}/segments?limit=5`, { key: t.secret })).status).toBe(200);
   });
 
-  it('pages a contact\'s segments with limit and after', async () => {
+  it("pages a contact's segments with limit and after", async () => {
     const t = await newTeam();
     const contact = await t.resend.contacts.create({ email: 'paged@example.com' });
     const id = contact.data!.id;
@@ -95,7 +104,9 @@ describe('list parameters are validated on every list route (spec §4)', () => {
     const first = await call('GET', `/contacts/${id}/segments?limit=2`, { key: t.secret });
     expect(first.json.data.map((s: any) => s.name)).toEqual(['s3', 's2']);
     expect(first.json.has_more).toBe(true);
-    const next = await call('GET', `/contacts/${id}/segments?limit=2&after=${first.json.data[1].id}`, { key: t.secret });
+    const next = await call('GET', `/contacts/${id}/segments?limit=2&after=${first.json.data[1].id}`, {
+      key: t.secret,
+    });
     expect(next.json.data.map((s: any) => s.name)).toEqual(['s1']);
     expect(next.json.has_more).toBe(false);
   });
@@ -104,7 +115,10 @@ describe('list parameters are validated on every list route (spec §4)', () => {
 describe('timestamps are real calendar instants', () => {
   it('scheduled_at 2025-02-30T10:00:00Z is 422 and nothing is sent', async () => {
     const t = await sendingTeam();
-    const res = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'x@example.com', subject: 'Feb 30', text: 'x', scheduled_at: '2025-02-30T10:00:00Z' } });
+    const res = await call('POST', '/emails', {
+      key: t.secret,
+      body: { from: t.from, to: 'x@example.com', subject: 'Feb 30', text: 'x', scheduled_at: '2025-02-30T10:00:00Z' },
+    });
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ name: 'validation_error' });
     expect(res.json.message).toMatch(/scheduled_at/);
@@ -116,7 +130,10 @@ describe('numbers and strings have bounds checked before storage', () => {
   it('a contact property value of 500 KB is 422', async () => {
     const t = await newTeam();
     await t.resend.contactProperties.create({ key: 'bio', type: 'string' });
-    const res = await call('POST', '/contacts', { key: t.secret, body: { email: 'big@example.com', properties: { bio: 'x'.repeat(500_000) } } });
+    const res = await call('POST', '/contacts', {
+      key: t.secret,
+      body: { email: 'big@example.com', properties: { bio: 'x'.repeat(500_000) } },
+    });
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ name: 'validation_error' });
     expect(res.json.message).toMatch(/properties\.bio.*1000 characters/);
@@ -125,20 +142,35 @@ describe('numbers and strings have bounds checked before storage', () => {
   it('a number property of -1e-300 is 422', async () => {
     const t = await newTeam();
     await t.resend.contactProperties.create({ key: 'score', type: 'number' });
-    const res = await call('POST', '/contacts', { key: t.secret, body: { email: 'tiny@example.com', properties: { score: -1e-300 } } });
+    const res = await call('POST', '/contacts', {
+      key: t.secret,
+      body: { email: 'tiny@example.com', properties: { score: -1e-300 } },
+    });
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ name: 'validation_error' });
-    const ok = await call('POST', '/contacts', { key: t.secret, body: { email: 'fine@example.com', properties: { score: -0.5 } } });
+    const ok = await call('POST', '/contacts', {
+      key: t.secret,
+      body: { email: 'fine@example.com', properties: { score: -0.5 } },
+    });
     expect(ok.status).toBe(201);
   });
 
   it('a fallback_value of 1e300 is 422 on create and on update', async () => {
     const t = await newTeam();
-    const res = await call('POST', '/contact-properties', { key: t.secret, body: { key: 'huge', type: 'number', fallback_value: 1e300 } });
+    const res = await call('POST', '/contact-properties', {
+      key: t.secret,
+      body: { key: 'huge', type: 'number', fallback_value: 1e300 },
+    });
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ name: 'validation_error' });
-    const made = await call('POST', '/contact-properties', { key: t.secret, body: { key: 'fine', type: 'number', fallback_value: 1 } });
-    const upd = await call('PATCH', `/contact-properties/${made.json.id}`, { key: t.secret, body: { fallback_value: 1e300 } });
+    const made = await call('POST', '/contact-properties', {
+      key: t.secret,
+      body: { key: 'fine', type: 'number', fallback_value: 1 },
+    });
+    const upd = await call('PATCH', `/contact-properties/${made.json.id}`, {
+      key: t.secret,
+      body: { fallback_value: 1e300 },
+    });
     expect(upd.status).toBe(422);
   });
 });

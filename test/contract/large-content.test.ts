@@ -5,7 +5,12 @@ import { sendingTeam } from '../support/sending.ts';
 import { CONTENT_INLINE_MAX_BYTES } from '@mailstack/core/limits';
 
 /** Polls GET /emails/{id} until last_event is one of `wanted`. */
-const waitFor = async (resend: Awaited<ReturnType<typeof sendingTeam>>['resend'], id: string, wanted: string[], timeoutMs = 60_000) => {
+const waitFor = async (
+  resend: Awaited<ReturnType<typeof sendingTeam>>['resend'],
+  id: string,
+  wanted: string[],
+  timeoutMs = 60_000,
+) => {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -22,7 +27,9 @@ const htmlOf = (bytes: number) => {
   const head = `<html><body><p>${crypto.randomUUID()}</p>`;
   const tail = '</body></html>';
   const filler = '<p>Lorem ipsum dolor sit amet, newsletter paragraph with an inlined image.</p>\n';
-  const middle = filler.repeat(Math.ceil((bytes - head.length - tail.length) / filler.length)).slice(0, bytes - head.length - tail.length);
+  const middle = filler
+    .repeat(Math.ceil((bytes - head.length - tail.length) / filler.length))
+    .slice(0, bytes - head.length - tail.length);
   return head + middle + tail;
 };
 
@@ -30,7 +37,12 @@ describe('message content off the row (content store)', () => {
   it('accepts a 450 KB HTML email (past the 400 KB row limit) and answers GET /emails/{id} with its HTML intact', async () => {
     const t = await sendingTeam();
     const html = htmlOf(450_000);
-    const { data, error } = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Long newsletter', html });
+    const { data, error } = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Long newsletter',
+      html,
+    });
     expect(error).toBeNull();
     const got = await t.resend.emails.get(data!.id);
     expect(got.error).toBeNull();
@@ -41,7 +53,13 @@ describe('message content off the row (content store)', () => {
   it('keeps small bodies on the row and a text body past the threshold in the store, both read back', async () => {
     const t = await sendingTeam();
     const text = 'plain '.repeat(Math.ceil((CONTENT_INLINE_MAX_BYTES + 10) / 6));
-    const { data } = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Text', html: '<p>short</p>', text });
+    const { data } = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Text',
+      html: '<p>short</p>',
+      text,
+    });
     const got = await t.resend.emails.get(data!.id);
     expect(got.data).toMatchObject({ html: '<p>short</p>', text });
   }, 30_000);
@@ -52,12 +70,17 @@ describe('message content off the row (content store)', () => {
     const attachment = randomBytes(10_000_000);
     const subject = `Large ${crypto.randomUUID()}`;
     const { data, error } = await t.resend.emails.send({
-      from: t.from, to: 'delivered@resend.dev', subject, html,
-      attachments: [{ filename: 'archive.bin', content: attachment.toString('base64'), contentType: 'application/octet-stream' }],
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject,
+      html,
+      attachments: [
+        { filename: 'archive.bin', content: attachment.toString('base64'), contentType: 'application/octet-stream' },
+      ],
     });
     expect(error).toBeNull();
     expect(await waitFor(t.resend, data!.id, ['delivered', 'failed'])).toBe('delivered');
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     const mail = store.emails.find((m) => m.subject === subject);
     expect(mail).toBeDefined();
     const [received] = mail.attachments as { filename: string; content: string }[];

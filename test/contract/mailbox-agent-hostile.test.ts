@@ -19,11 +19,30 @@ const anyValue = fc.oneof(
 );
 
 /** A draft body: the API's field names, each present or not, with values good and bad. */
-const draftBody = fc.record({
-  id: anyValue, expectedRevision: anyValue, to: anyValue, subject: anyValue, text: anyValue, sourceItemId: anyValue,
-  retainedAttachments: fc.oneof(anyValue, fc.array(fc.integer({ min: -2, max: 12 }), { maxLength: 12 })),
-  uploads: fc.oneof(anyValue, fc.array(fc.record({ filename: anyValue, base64: fc.oneof(anyValue, fc.base64String({ maxLength: 400 })) }, { requiredKeys: [] }), { maxLength: 12 })),
-}, { requiredKeys: [] }).map((b) => JSON.stringify(b));
+const draftBody = fc
+  .record(
+    {
+      id: anyValue,
+      expectedRevision: anyValue,
+      to: anyValue,
+      subject: anyValue,
+      text: anyValue,
+      sourceItemId: anyValue,
+      retainedAttachments: fc.oneof(anyValue, fc.array(fc.integer({ min: -2, max: 12 }), { maxLength: 12 })),
+      uploads: fc.oneof(
+        anyValue,
+        fc.array(
+          fc.record(
+            { filename: anyValue, base64: fc.oneof(anyValue, fc.base64String({ maxLength: 400 })) },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 12 },
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  .map((b) => JSON.stringify(b));
 
 const body = fc.oneof(
   draftBody,
@@ -32,15 +51,23 @@ const body = fc.oneof(
   fc.record({ id: anyValue, expectedRevision: anyValue }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
 );
 
-const folder = fc.oneof({ arbitrary: fc.constantFrom('inbox', 'drafts', 'sent', 'Inbox', 'spam', '', '-1'), weight: 4 }, { arbitrary: fc.string({ maxLength: 200 }), weight: 1 });
+const folder = fc.oneof(
+  { arbitrary: fc.constantFrom('inbox', 'drafts', 'sent', 'Inbox', 'spam', '', '-1'), weight: 4 },
+  { arbitrary: fc.string({ maxLength: 200 }), weight: 1 },
+);
 const id = fc.oneof(fc.uuid(), fc.constantFrom('', '0', '..', 'null'), fc.string({ maxLength: 200 }));
 /** A folder, an id, both, or anything: each shape often enough to reach every branch. */
-const query = fc.oneof(
-  { arbitrary: folder.map((f) => ({ folder: f })), weight: 3 },
-  { arbitrary: id.map((i) => ({ id: i })), weight: 3 },
-  { arbitrary: fc.record({ folder, id }), weight: 1 },
-  { arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 50 }), { maxKeys: 3 }), weight: 1 },
-).map((q) => new URLSearchParams(q).toString());
+const query = fc
+  .oneof(
+    { arbitrary: folder.map((f) => ({ folder: f })), weight: 3 },
+    { arbitrary: id.map((i) => ({ id: i })), weight: 3 },
+    { arbitrary: fc.record({ folder, id }), weight: 1 },
+    {
+      arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 50 }), { maxKeys: 3 }),
+      weight: 1,
+    },
+  )
+  .map((q) => new URLSearchParams(q).toString());
 
 describe('hostile input on the mailbox agent API', () => {
   it.each([
@@ -48,24 +75,30 @@ describe('hostile input on the mailbox agent API', () => {
     ['POST', '/drafts'],
     ['POST', '/send'],
     ['PUT', '/drafts'],
-  ])('answers %s %s with the mailbox agent catalog, never a 5xx', async (method, path) => {
-    const t = await agentMailbox();
-    await fc.assert(
-      fc.asyncProperty(query, body, async (q, b) => {
-        const res = await fetch(`${local().dashboardUrl}/api/mailbox-agent${path}${q ? `?${q}` : ''}`, {
-          method,
-          headers: { authorization: `Bearer ${t.sendKey}`, 'content-type': 'application/json' },
-          ...(method === 'GET' ? {} : { body: b }),
-        });
-        const what = `${method} ${path}?${q.slice(0, 120)} body ${b.slice(0, 200)}`;
-        expect(res.status, what).toBeLessThan(500);
-        const answer = await res.json() as { name?: string };
-        if (res.status >= 400) {
-          expect(Object.hasOwn(MAILBOX_AGENT_ERROR_STATUS, answer.name ?? ''), `${what}: ${answer.name}`).toBe(true);
-          expect(MAILBOX_AGENT_ERROR_STATUS[answer.name as keyof typeof MAILBOX_AGENT_ERROR_STATUS], what).toBe(res.status);
-        }
-      }),
-      { numRuns: RUNS, endOnFailure: true },
-    );
-  }, 120_000);
+  ])(
+    'answers %s %s with the mailbox agent catalog, never a 5xx',
+    async (method, path) => {
+      const t = await agentMailbox();
+      await fc.assert(
+        fc.asyncProperty(query, body, async (q, b) => {
+          const res = await fetch(`${local().dashboardUrl}/api/mailbox-agent${path}${q ? `?${q}` : ''}`, {
+            method,
+            headers: { authorization: `Bearer ${t.sendKey}`, 'content-type': 'application/json' },
+            ...(method === 'GET' ? {} : { body: b }),
+          });
+          const what = `${method} ${path}?${q.slice(0, 120)} body ${b.slice(0, 200)}`;
+          expect(res.status, what).toBeLessThan(500);
+          const answer = (await res.json()) as { name?: string };
+          if (res.status >= 400) {
+            expect(Object.hasOwn(MAILBOX_AGENT_ERROR_STATUS, answer.name ?? ''), `${what}: ${answer.name}`).toBe(true);
+            expect(MAILBOX_AGENT_ERROR_STATUS[answer.name as keyof typeof MAILBOX_AGENT_ERROR_STATUS], what).toBe(
+              res.status,
+            );
+          }
+        }),
+        { numRuns: RUNS, endOnFailure: true },
+      );
+    },
+    120_000,
+  );
 });

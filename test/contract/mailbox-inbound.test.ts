@@ -2,13 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { getItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { INBOUND_MAX_BYTES } from '@mailstack/core/limits';
-import { listFolder, listReceivedMessages, getThread, threadMessages } from '@mailstack/core/domain/mailboxes/read-messages';
+import {
+  listFolder,
+  listReceivedMessages,
+  getThread,
+  threadMessages,
+} from '@mailstack/core/domain/mailboxes/read-messages';
 import { attachmentContent, loadMessage } from '@mailstack/core/domain/mailboxes/message';
 import { testDeps } from '../support/local.ts';
 import { mailboxTeam, mx, waitFor } from '../support/mailboxes.ts';
 import { eventsOf } from '../support/events.ts';
 
-const inbox = async (teamId: string, mailboxId: string) => (await listFolder(testDeps(), teamId, mailboxId, 'inbox', { limit: 100 })).messages;
+const inbox = async (teamId: string, mailboxId: string) =>
+  (await listFolder(testDeps(), teamId, mailboxId, 'inbox', { limit: 100 })).messages;
 
 describe('inbound mail through the local listener', () => {
   it('stores a plain message in the mailbox it is addressed to, in a new thread, with an email.received event', async () => {
@@ -17,21 +23,47 @@ describe('inbound mail through the local listener', () => {
     const m = await t.mailbox('support');
 
     // Act
-    const info = await mx().sendMail({ from: 'Ada <ada@customer.example.org>', to: `Support <support@${t.domain}>`, subject: 'Hello there', text: 'Plain words.' });
+    const info = await mx().sendMail({
+      from: 'Ada <ada@customer.example.org>',
+      to: `Support <support@${t.domain}>`,
+      subject: 'Hello there',
+      text: 'Plain words.',
+    });
 
     // Assess
     expect(info.response).toMatch(/^250 /);
     const [msg] = await inbox(t.team.id, m.id);
     expect(msg).toMatchObject({
-      mailboxId: m.id, direction: 'inbound', folder: 'inbox', from: 'Ada <ada@customer.example.org>', to: [`Support <support@${t.domain}>`],
-      receivedFor: [`support@${t.domain}`], subject: 'Hello there', text: 'Plain words.\n', html: null, attachments: [],
-      verdicts: { spam: null, virus: null, spf: null, dkim: null, dmarc: null }, read: false,
+      mailboxId: m.id,
+      direction: 'inbound',
+      folder: 'inbox',
+      from: 'Ada <ada@customer.example.org>',
+      to: [`Support <support@${t.domain}>`],
+      receivedFor: [`support@${t.domain}`],
+      subject: 'Hello there',
+      text: 'Plain words.\n',
+      html: null,
+      attachments: [],
+      verdicts: { spam: null, virus: null, spf: null, dkim: null, dmarc: null },
+      read: false,
     });
     expect(msg!.messageId).toBe(info.messageId.replace(/^<|>$/g, ''));
     const thread = await getThread(testDeps(), t.team.id, m.id, msg!.threadId);
     expect(thread).toMatchObject({ subject: 'Hello there', folder: 'inbox', messageCount: 1, read: false });
     const received = (await eventsOf(t.team.id)).filter((e) => e.type === 'email.received');
-    expect(received).toEqual([{ type: 'email.received', data: expect.objectContaining({ email_id: msg!.id, from: 'Ada <ada@customer.example.org>', to: [`support@${t.domain}`], received_for: [`support@${t.domain}`], subject: 'Hello there', attachments: [] }) }]);
+    expect(received).toEqual([
+      {
+        type: 'email.received',
+        data: expect.objectContaining({
+          email_id: msg!.id,
+          from: 'Ada <ada@customer.example.org>',
+          to: [`support@${t.domain}`],
+          received_for: [`support@${t.domain}`],
+          subject: 'Hello there',
+          attachments: [],
+        }),
+      },
+    ]);
   });
 
   it('keeps both bodies of a multipart message and every attachment, readable back byte for byte', async () => {
@@ -43,8 +75,12 @@ describe('inbound mail through the local listener', () => {
 
     // Act
     await mx().sendMail({
-      from: 'bob@customer.example.org', to: `docs@${t.domain}`, cc: 'carol@customer.example.org', subject: 'Files',
-      text: 'See attached.', html: '<p>See <b>attached</b>.<img src="cid:logo@x"></p>',
+      from: 'bob@customer.example.org',
+      to: `docs@${t.domain}`,
+      cc: 'carol@customer.example.org',
+      subject: 'Files',
+      text: 'See attached.',
+      html: '<p>See <b>attached</b>.<img src="cid:logo@x"></p>',
       attachments: [
         { filename: 'report.pdf', content: pdf, contentType: 'application/pdf' },
         { filename: 'logo.png', content: Buffer.from('png-bytes'), contentType: 'image/png', cid: 'logo@x' },
@@ -54,13 +90,19 @@ describe('inbound mail through the local listener', () => {
 
     // Assess
     const [msg] = await inbox(t.team.id, m.id);
-    expect(msg).toMatchObject({ text: 'See attached.', html: '<p>See <b>attached</b>.<img src="cid:logo@x"></p>', cc: ['carol@customer.example.org'] });
+    expect(msg).toMatchObject({
+      text: 'See attached.',
+      html: '<p>See <b>attached</b>.<img src="cid:logo@x"></p>',
+      cc: ['carol@customer.example.org'],
+    });
     // In MIME order: the inline image sits with the HTML (multipart/related) before the attachments.
-    expect(msg!.attachments.map((a) => [a.filename, a.contentType, a.contentDisposition, a.contentId, a.size])).toEqual([
-      ['logo.png', 'image/png', 'inline', 'logo@x', 9],
-      ['report.pdf', 'application/pdf', 'attachment', null, pdf.length],
-      ['big.bin', 'application/octet-stream', 'attachment', null, big.length],
-    ]);
+    expect(msg!.attachments.map((a) => [a.filename, a.contentType, a.contentDisposition, a.contentId, a.size])).toEqual(
+      [
+        ['logo.png', 'image/png', 'inline', 'logo@x', 9],
+        ['report.pdf', 'application/pdf', 'attachment', null, pdf.length],
+        ['big.bin', 'application/octet-stream', 'attachment', null, big.length],
+      ],
+    );
     const d = testDeps();
     const full = await loadMessage(d, t.team.id, msg!.id);
     const named = (name: string) => full.attachments.find((a) => a.filename === name)!.id;
@@ -74,13 +116,39 @@ describe('inbound mail through the local listener', () => {
     // Prepare
     const t = await mailboxTeam();
     const m = await t.mailbox('sales');
-    const first = await mx().sendMail({ from: 'dan@customer.example.org', to: `sales@${t.domain}`, subject: 'Quote', text: 'How much?' });
-    const unrelated = await mx().sendMail({ from: 'eve@customer.example.org', to: `sales@${t.domain}`, subject: 'Other', text: 'Hi' });
+    const first = await mx().sendMail({
+      from: 'dan@customer.example.org',
+      to: `sales@${t.domain}`,
+      subject: 'Quote',
+      text: 'How much?',
+    });
+    const unrelated = await mx().sendMail({
+      from: 'eve@customer.example.org',
+      to: `sales@${t.domain}`,
+      subject: 'Other',
+      text: 'Hi',
+    });
 
     // Act
-    const reply = await mx().sendMail({ from: 'dan@customer.example.org', to: `sales@${t.domain}`, subject: 'Re: Quote', text: 'Still waiting', inReplyTo: first.messageId, references: [first.messageId] });
-    const onlyReferences = await mx().sendMail({ from: 'dan@customer.example.org', to: `sales@${t.domain}`, subject: 'Re: Re: Quote', text: 'Hello?', references: ['<unknown@elsewhere>', reply.messageId] });
-    await mx().sendMail({ envelope: { from: 'dan@customer.example.org', to: [`sales@${t.domain}`] }, raw: `Message-ID: ${reply.messageId}\r\nFrom: dan@customer.example.org\r\nTo: sales@${t.domain}\r\nSubject: Re: Quote\r\n\r\nStill waiting\r\n` });
+    const reply = await mx().sendMail({
+      from: 'dan@customer.example.org',
+      to: `sales@${t.domain}`,
+      subject: 'Re: Quote',
+      text: 'Still waiting',
+      inReplyTo: first.messageId,
+      references: [first.messageId],
+    });
+    const onlyReferences = await mx().sendMail({
+      from: 'dan@customer.example.org',
+      to: `sales@${t.domain}`,
+      subject: 'Re: Re: Quote',
+      text: 'Hello?',
+      references: ['<unknown@elsewhere>', reply.messageId],
+    });
+    await mx().sendMail({
+      envelope: { from: 'dan@customer.example.org', to: [`sales@${t.domain}`] },
+      raw: `Message-ID: ${reply.messageId}\r\nFrom: dan@customer.example.org\r\nTo: sales@${t.domain}\r\nSubject: Re: Quote\r\n\r\nStill waiting\r\n`,
+    });
 
     // Assess
     const all = await inbox(t.team.id, m.id);
@@ -91,7 +159,11 @@ describe('inbound mail through the local listener', () => {
     expect(byId(reply.messageId).inReplyTo).toBe(first.messageId.replace(/^<|>$/g, ''));
     expect(byId(onlyReferences.messageId).threadId).toBe(thread);
     expect(byId(unrelated.messageId).threadId).not.toBe(thread);
-    expect((await threadMessages(testDeps(), t.team.id, thread)).map((x) => x.subject)).toEqual(['Quote', 'Re: Quote', 'Re: Re: Quote']);
+    expect((await threadMessages(testDeps(), t.team.id, thread)).map((x) => x.subject)).toEqual([
+      'Quote',
+      'Re: Quote',
+      'Re: Re: Quote',
+    ]);
     expect((await getThread(testDeps(), t.team.id, m.id, thread)).messageCount).toBe(3);
   });
 
@@ -101,14 +173,20 @@ describe('inbound mail through the local listener', () => {
     const m = await t.mailbox('big');
 
     // Act
-    const sending = mx().sendMail({ from: 'x@customer.example.org', to: `big@${t.domain}`, subject: 'Huge', text: 'x', attachments: [{ filename: 'huge.bin', content: Buffer.alloc(INBOUND_MAX_BYTES, 1) }] });
+    const sending = mx().sendMail({
+      from: 'x@customer.example.org',
+      to: `big@${t.domain}`,
+      subject: 'Huge',
+      text: 'x',
+      attachments: [{ filename: 'huge.bin', content: Buffer.alloc(INBOUND_MAX_BYTES, 1) }],
+    });
 
     // Assess
     await expect(sending).rejects.toMatchObject({ responseCode: 552 });
     expect(await inbox(t.team.id, m.id)).toEqual([]);
   });
 
-  it('drops mail for an address no mailbox has with a record, and never stores one team\'s mail in another', async () => {
+  it("drops mail for an address no mailbox has with a record, and never stores one team's mail in another", async () => {
     // Prepare
     const a = await mailboxTeam();
     const b = await mailboxTeam();
@@ -119,7 +197,12 @@ describe('inbound mail through the local listener', () => {
     const before = Number((await getItem(d, keys.inbound.dropped(day)))?.count ?? 0);
 
     // Act
-    await mx().sendMail({ from: 'x@customer.example.org', to: [`team@${a.domain}`, `nobody@${a.domain}`], subject: 'For A', text: 'a' });
+    await mx().sendMail({
+      from: 'x@customer.example.org',
+      to: [`team@${a.domain}`, `nobody@${a.domain}`],
+      subject: 'For A',
+      text: 'a',
+    });
     await mx().sendMail({ from: 'x@customer.example.org', to: `ghost@${b.domain}`, subject: 'For nobody', text: 'b' });
 
     // Assess
@@ -139,12 +222,22 @@ describe('inbound mail through the local listener', () => {
     const mb = await b.mailbox('bob');
 
     // Act
-    const sent = await a.resend.emails.send({ from: `Alice <alice@${a.domain}>`, to: `bob@${b.domain}`, subject: 'Across teams', text: 'Hi Bob' });
+    const sent = await a.resend.emails.send({
+      from: `Alice <alice@${a.domain}>`,
+      to: `bob@${b.domain}`,
+      subject: 'Across teams',
+      text: 'Hi Bob',
+    });
 
     // Assess
     expect(sent.error).toBeNull();
-    const got = await waitFor(() => inbox(b.team.id, mb.id), (l) => l.length > 0);
-    expect(got.map((x) => [x.from, x.subject, x.text?.trim()])).toEqual([[`Alice <alice@${a.domain}>`, 'Across teams', 'Hi Bob']]);
+    const got = await waitFor(
+      () => inbox(b.team.id, mb.id),
+      (l) => l.length > 0,
+    );
+    expect(got.map((x) => [x.from, x.subject, x.text?.trim()])).toEqual([
+      [`Alice <alice@${a.domain}>`, 'Across teams', 'Hi Bob'],
+    ]);
     expect((await listReceivedMessages(testDeps(), a.team.id, { limit: 100 })).messages).toEqual([]);
   });
 });

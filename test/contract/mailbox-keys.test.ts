@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authenticateMailboxKey, createMailboxKey, listMailboxKeys, revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import {
+  authenticateMailboxKey,
+  createMailboxKey,
+  listMailboxKeys,
+  revokeMailboxKey,
+} from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { removeMember, actorIn } from '@mailstack/core/domain/people/memberships';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';
@@ -7,7 +12,11 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import { call, testDeps } from '../support/local.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
 
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; message: string }) => ({ status: e.status, message: e.message }));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { status?: number; message: string }) => ({ status: e.status, message: e.message }),
+  );
 
 describe('mailbox keys (core use cases)', () => {
   it('are created by the mailbox owner only, shown once, stored hashed, with read and draft and optionally send', async () => {
@@ -19,8 +28,20 @@ describe('mailbox keys (core use cases)', () => {
     await addMember(d, (await getTeam(d, t.team.id))!, other, 'admin');
 
     // Act
-    const reader = await createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, name: 'triage bot', send: false });
-    const sender = await createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, send: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const reader = await createMailboxKey(d, {
+      teamId: t.team.id,
+      mailboxId: m.id,
+      actorUserId: t.owner.id,
+      name: 'triage bot',
+      send: false,
+    });
+    const sender = await createMailboxKey(d, {
+      teamId: t.team.id,
+      mailboxId: m.id,
+      actorUserId: t.owner.id,
+      send: true,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
 
     // Assess
     expect(reader.secret).toMatch(/^mmb_[A-Za-z0-9_-]{43}$/);
@@ -32,8 +53,18 @@ describe('mailbox keys (core use cases)', () => {
     const caller = await authenticateMailboxKey(d, `Bearer ${reader.secret}`);
     expect(caller.mailbox.id).toBe(m.id);
     expect([caller.can('read'), caller.can('draft'), caller.can('send')]).toEqual([true, true, false]);
-    await expect(createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: other.id, send: true })).rejects.toMatchObject({ name: 'forbidden' });
-    await expect(createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, send: false, expiresAt: '2001-01-01T00:00:00Z' })).rejects.toMatchObject({ name: 'validation_error' });
+    await expect(
+      createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: other.id, send: true }),
+    ).rejects.toMatchObject({ name: 'forbidden' });
+    await expect(
+      createMailboxKey(d, {
+        teamId: t.team.id,
+        mailboxId: m.id,
+        actorUserId: t.owner.id,
+        send: false,
+        expiresAt: '2001-01-01T00:00:00Z',
+      }),
+    ).rejects.toMatchObject({ name: 'validation_error' });
   });
 
   it('refuse: no key or not a mailbox key 401; revoked, expired, or an owner who left 403; and an mmb_ key is no API key', async () => {
@@ -41,9 +72,25 @@ describe('mailbox keys (core use cases)', () => {
     const t = await mailboxTeam();
     const m = await t.mailbox('bot');
     const d = testDeps();
-    const revoked = await createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, send: false });
-    const expiring = await createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, send: false, expiresAt: new Date(Date.now() + 1500).toISOString() });
-    const good = await createMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, actorUserId: t.owner.id, send: false });
+    const revoked = await createMailboxKey(d, {
+      teamId: t.team.id,
+      mailboxId: m.id,
+      actorUserId: t.owner.id,
+      send: false,
+    });
+    const expiring = await createMailboxKey(d, {
+      teamId: t.team.id,
+      mailboxId: m.id,
+      actorUserId: t.owner.id,
+      send: false,
+      expiresAt: new Date(Date.now() + 1500).toISOString(),
+    });
+    const good = await createMailboxKey(d, {
+      teamId: t.team.id,
+      mailboxId: m.id,
+      actorUserId: t.owner.id,
+      send: false,
+    });
 
     // Act
     await revokeMailboxKey(d, { teamId: t.team.id, mailboxId: m.id, keyId: revoked.key.id, actorUserId: t.owner.id });
@@ -51,10 +98,19 @@ describe('mailbox keys (core use cases)', () => {
 
     // Assess
     expect(await refusal(authenticateMailboxKey(d, undefined))).toMatchObject({ status: 401 });
-    expect(await refusal(authenticateMailboxKey(d, `Bearer ${t.secret}`))).toMatchObject({ status: 401, message: expect.stringContaining('not a mailbox key') });
+    expect(await refusal(authenticateMailboxKey(d, `Bearer ${t.secret}`))).toMatchObject({
+      status: 401,
+      message: expect.stringContaining('not a mailbox key'),
+    });
     expect(await refusal(authenticateMailboxKey(d, 'Bearer mmb_unknown'))).toMatchObject({ status: 401 });
-    expect(await refusal(authenticateMailboxKey(d, `Bearer ${revoked.secret}`))).toMatchObject({ status: 403, message: expect.stringContaining('revoked') });
-    expect(await refusal(authenticateMailboxKey(d, `Bearer ${expiring.secret}`))).toMatchObject({ status: 403, message: expect.stringContaining('expired') });
+    expect(await refusal(authenticateMailboxKey(d, `Bearer ${revoked.secret}`))).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('revoked'),
+    });
+    expect(await refusal(authenticateMailboxKey(d, `Bearer ${expiring.secret}`))).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('expired'),
+    });
     expect((await authenticateMailboxKey(d, `Bearer ${good.secret}`)).mailbox.id).toBe(m.id);
     // A mailbox key is refused by the REST API, as an unknown API key.
     const rest = await call('GET', '/domains', { key: good.secret });
@@ -65,6 +121,9 @@ describe('mailbox keys (core use cases)', () => {
     const team = (await getTeam(d, t.team.id))!;
     await addMember(d, team, admin, 'owner');
     await removeMember(d, await actorIn(d, admin, t.team.id), t.owner.id);
-    expect(await refusal(authenticateMailboxKey(d, `Bearer ${good.secret}`))).toMatchObject({ status: 403, message: expect.stringContaining('owner') });
+    expect(await refusal(authenticateMailboxKey(d, `Bearer ${good.secret}`))).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('owner'),
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createMailbox, deleteMailbox, getMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import {
+  createMailbox,
+  deleteMailbox,
+  getMailbox,
+  listMailboxes,
+  renameMailbox,
+} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
 import { findMailboxByAddress } from '@mailstack/core/domain/mailboxes/mailbox';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { newTeam, testDeps } from '../support/local.ts';
@@ -15,10 +21,25 @@ describe('mailboxes (core use cases)', () => {
     const m = await t.mailbox('Support', 'Acme Support');
 
     // Assess
-    expect(m).toMatchObject({ teamId: t.team.id, domainId: t.domainId, localPart: 'support', address: `support@${t.domain}`, name: 'Acme Support', ownerUserId: t.owner.id });
+    expect(m).toMatchObject({
+      teamId: t.team.id,
+      domainId: t.domainId,
+      localPart: 'support',
+      address: `support@${t.domain}`,
+      name: 'Acme Support',
+      ownerUserId: t.owner.id,
+    });
     const domain = (await t.resend.domains.get(t.domainId)).data!;
     expect(domain.capabilities.receiving).toBe('enabled');
-    expect(domain.records).toContainEqual(expect.objectContaining({ record: 'Receiving', type: 'MX', name: '@', value: 'inbound-smtp.us-east-1.amazonaws.com', priority: 10 }));
+    expect(domain.records).toContainEqual(
+      expect.objectContaining({
+        record: 'Receiving',
+        type: 'MX',
+        name: '@',
+        value: 'inbound-smtp.us-east-1.amazonaws.com',
+        priority: 10,
+      }),
+    );
     expect((await findMailboxByAddress(testDeps(), `SUPPORT@${t.domain.toUpperCase()}`))?.id).toBe(m.id);
     expect((await listMailboxes(testDeps(), t.team.id)).map((x) => x.id)).toEqual([m.id]);
   });
@@ -33,13 +54,22 @@ describe('mailboxes (core use cases)', () => {
     const other = await newTeam();
 
     // Act / Assess
-    await expect(createMailbox(d, { teamId: t.team.id, domainId: pending.data!.id, localPart: 'a', ownerUserId: t.owner.id })).rejects.toMatchObject({ name: 'validation_error', message: expect.stringContaining('verified domain') });
-    await expect(t.mailbox('-bad-')).rejects.toMatchObject({ name: 'validation_error', message: expect.stringContaining('localPart') });
+    await expect(
+      createMailbox(d, { teamId: t.team.id, domainId: pending.data!.id, localPart: 'a', ownerUserId: t.owner.id }),
+    ).rejects.toMatchObject({ name: 'validation_error', message: expect.stringContaining('verified domain') });
+    await expect(t.mailbox('-bad-')).rejects.toMatchObject({
+      name: 'validation_error',
+      message: expect.stringContaining('localPart'),
+    });
     await expect(t.mailbox('a b')).rejects.toMatchObject({ name: 'validation_error' });
-    await expect(createMailbox(d, { teamId: t.team.id, domainId: t.domainId, localPart: 'x', ownerUserId: stranger.id })).rejects.toMatchObject({ name: 'validation_error', message: expect.stringContaining('owner') });
+    await expect(
+      createMailbox(d, { teamId: t.team.id, domainId: t.domainId, localPart: 'x', ownerUserId: stranger.id }),
+    ).rejects.toMatchObject({ name: 'validation_error', message: expect.stringContaining('owner') });
     await expect(t.mailbox('HELLO')).rejects.toMatchObject({ name: 'conflict' });
     // Another team cannot build on this team's domain: its id is unknown there.
-    await expect(createMailbox(d, { teamId: other.team.id, domainId: t.domainId, localPart: 'x', ownerUserId: t.owner.id })).rejects.toMatchObject({ name: 'not_found' });
+    await expect(
+      createMailbox(d, { teamId: other.team.id, domainId: t.domainId, localPart: 'x', ownerUserId: t.owner.id }),
+    ).rejects.toMatchObject({ name: 'not_found' });
   });
 
   it('renames a mailbox (the old address stops resolving) and deletes it; the domain keeps receiving while mailboxes live on it', async () => {
@@ -69,7 +99,9 @@ describe('mailboxes (core use cases)', () => {
     await expect(getMailbox(d, t.team.id, m.id)).rejects.toMatchObject({ name: 'not_found' });
     expect(await findMailboxByAddress(d, `deals@${t.domain}`)).toBeUndefined();
     for (const rest of await listMailboxes(d, t.team.id)) await deleteMailbox(d, t.team.id, rest.id);
-    expect((await t.resend.domains.update({ id: t.domainId, capabilities: { receiving: 'disabled' } } as any)).error).toBeNull();
+    expect(
+      (await t.resend.domains.update({ id: t.domainId, capabilities: { receiving: 'disabled' } } as any)).error,
+    ).toBeNull();
     const domain = (await t.resend.domains.get(t.domainId)).data!;
     expect(domain.capabilities.receiving).toBe('disabled');
     expect(domain.records.map((r) => r.record)).not.toContain('Receiving');

@@ -40,21 +40,26 @@ const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-pr
  */
 const NOT_APPLICABLE: Record<string, string> = {
   'logging-set-level': 'The servers declare no logging capability (they send no log notifications).',
-  'completion-complete': 'The servers declare no completions capability (no prompts or resource templates to complete).',
+  'completion-complete':
+    'The servers declare no completions capability (no prompts or resource templates to complete).',
   'tools-call-simple-text': 'Calls the fixture tool test_simple_text.',
   'tools-call-image': 'Calls the fixture tool test_image_content; no tool answers images.',
   'tools-call-audio': 'Calls the fixture tool test_audio_content; no tool answers audio.',
   'tools-call-embedded-resource': 'Calls the fixture tool test_embedded_resource; no tool answers resources.',
   'tools-call-mixed-content': 'Calls the fixture tool test_multiple_content_types.',
   'tools-call-with-logging': 'Calls the fixture tool test_tool_with_logging; no logging capability.',
-  'tools-call-error': 'Calls the fixture tool test_error_handling (our refusals are isError results: mcp-server.test.ts).',
-  'tools-call-with-progress': 'Calls the fixture tool test_tool_with_progress; every tool answers in one JSON response.',
+  'tools-call-error':
+    'Calls the fixture tool test_error_handling (our refusals are isError results: mcp-server.test.ts).',
+  'tools-call-with-progress':
+    'Calls the fixture tool test_tool_with_progress; every tool answers in one JSON response.',
   'tools-call-sampling': 'Calls the fixture tool test_sampling; the servers never ask the client to sample.',
   'tools-call-elicitation': 'Calls the fixture tool test_elicitation; the servers never elicit.',
-  'json-schema-2020-12': 'Lists the fixture tool json_schema_2020_12_tool (our input and output schemas are 2020-12: mcp-output-schemas.test.ts).',
+  'json-schema-2020-12':
+    'Lists the fixture tool json_schema_2020_12_tool (our input and output schemas are 2020-12: mcp-output-schemas.test.ts).',
   'elicitation-sep1034-defaults': 'Calls the fixture tool test_elicitation_sep1034_defaults; the servers never elicit.',
   'elicitation-sep1330-enums': 'Calls the fixture tool test_elicitation_sep1330_enums; the servers never elicit.',
-  'server-sse-polling': 'Needs server-sent event streams: the servers are stateless and answer JSON (Lambda), GET is 405.',
+  'server-sse-polling':
+    'Needs server-sent event streams: the servers are stateless and answer JSON (Lambda), GET is 405.',
   'server-sse-multiple-streams': 'Needs server-sent event streams and sessions: the servers are stateless, GET is 405.',
   'resources-list': 'The servers declare no resources.',
   'resources-read-text': 'The servers declare no resources.',
@@ -70,10 +75,14 @@ const NOT_APPLICABLE: Record<string, string> = {
 };
 
 const run = promisify(execFile);
-const suite = (args: string[]) => run(NODE_22, [SUITE, ...args], { cwd: ROOT, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
+const suite = (args: string[]) =>
+  run(NODE_22, [SUITE, ...args], { cwd: ROOT, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
 
 /** A reverse proxy on its own loopback port to `target` (the local host's path), adding `authorization`. */
-const authorizingProxy = async (targetPath: string, authorization: string): Promise<{ url: string; server: Server }> => {
+const authorizingProxy = async (
+  targetPath: string,
+  authorization: string,
+): Promise<{ url: string; server: Server }> => {
   const service = new URL(local().baseUrl);
   const server = createServer((req, res) => {
     const port = (server.address() as AddressInfo).port;
@@ -81,11 +90,17 @@ const authorizingProxy = async (targetPath: string, authorization: string): Prom
     const headers = { ...req.headers, authorization };
     if (own.includes(headers.host ?? '')) headers.host = service.host;
     if (own.some((host) => headers.origin === `http://${host}`)) headers.origin = service.origin;
-    const upstream = httpRequest({ host: service.hostname, port: service.port, method: req.method, path: targetPath, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    const upstream = httpRequest(
+      { host: service.hostname, port: service.port, method: req.method, path: targetPath, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (error) => {
+      res.writeHead(502);
+      res.end(String(error));
     });
-    upstream.on('error', (error) => { res.writeHead(502); res.end(String(error)); });
     req.pipe(upstream);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -99,7 +114,15 @@ const checksIn = (dir: string): Map<string, { id: string; status: string; errorM
     for (const name of readdirSync(path)) {
       const file = join(path, name);
       if (statSync(file).isDirectory()) walk(file);
-      else if (name === 'checks.json') out.set(path.split('/').pop()!.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''), JSON.parse(readFileSync(file, 'utf8')));
+      else if (name === 'checks.json')
+        out.set(
+          path
+            .split('/')
+            .pop()!
+            .replace(/^server-/, '')
+            .replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
+          JSON.parse(readFileSync(file, 'utf8')),
+        );
     }
   };
   walk(dir);
@@ -107,19 +130,32 @@ const checksIn = (dir: string): Map<string, { id: string; status: string; errorM
 };
 
 const servers: Server[] = [];
-afterAll(async () => { await Promise.all(servers.map((s) => new Promise((done) => s.close(done)))); });
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
+});
 
 let targets: { name: string; url: string }[] = [];
 beforeAll(async () => {
   const d = testDeps();
   const agent = await mcpHarness().signIn([...TOOL_SCOPES], { connect: false });
-  const grant = await createGrant(d, { teamId: agent.team.id, userId: agent.user.id, clientId: 'conformance', clientName: 'MCP conformance suite', clientLogoUri: null, scopes: [...TOOL_SCOPES], resource: mcpResourceUrl(d.config) });
+  const grant = await createGrant(d, {
+    teamId: agent.team.id,
+    userId: agent.user.id,
+    clientId: 'conformance',
+    clientName: 'MCP conformance suite',
+    clientLogoUri: null,
+    scopes: [...TOOL_SCOPES],
+    resource: mcpResourceUrl(d.config),
+  });
   const { access_token } = await issueTokens(d, grant);
   const mailbox = await agentMailbox();
   const hosted = await authorizingProxy('/mcp', `Bearer ${access_token}`);
   const own = await authorizingProxy(`/mcp/${mailbox.m.id}`, `Bearer ${mailbox.sendKey}`);
   servers.push(hosted.server, own.server);
-  targets = [{ name: 'hosted', url: hosted.url }, { name: 'mailbox', url: own.url }];
+  targets = [
+    { name: 'hosted', url: hosted.url },
+    { name: 'mailbox', url: own.url },
+  ];
 }, 60_000);
 
 describe('the MCP conformance suite (server scenarios, spec 2025-11-25)', () => {
@@ -127,8 +163,14 @@ describe('the MCP conformance suite (server scenarios, spec 2025-11-25)', () => 
     const { stdout } = await suite(['list', '--server', '--spec-version', '2025-11-25']);
     const scenarios = [...stdout.matchAll(/^\s+- ([\w-]+)/gm)].map((m) => m[1]!);
     expect(scenarios.length).toBeGreaterThan(10);
-    expect(scenarios.filter((s) => !APPLICABLE.includes(s) && !(s in NOT_APPLICABLE)), 'scenarios to classify').toEqual([]);
-    expect([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].filter((s) => !scenarios.includes(s)), 'scenarios the suite no longer has').toEqual([]);
+    expect(
+      scenarios.filter((s) => !APPLICABLE.includes(s) && !(s in NOT_APPLICABLE)),
+      'scenarios to classify',
+    ).toEqual([]);
+    expect(
+      [...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].filter((s) => !scenarios.includes(s)),
+      'scenarios the suite no longer has',
+    ).toEqual([]);
   }, 60_000);
 
   for (const target of ['hosted', 'mailbox']) {
@@ -137,14 +179,20 @@ describe('the MCP conformance suite (server scenarios, spec 2025-11-25)', () => 
       const dir = mkdtempSync(join(tmpdir(), `mcp-conformance-${target}-`));
       const outputs: string[] = [];
       for (const scenario of APPLICABLE) {
-        const result = await suite(['server', '--url', url, '--scenario', scenario, '-o', dir]).catch((error: { stdout: string; stderr: string }) => error);
+        const result = await suite(['server', '--url', url, '--scenario', scenario, '-o', dir]).catch(
+          (error: { stdout: string; stderr: string }) => error,
+        );
         outputs.push(`${scenario}:\n${result.stdout}${result.stderr}`);
       }
       const checks = checksIn(dir);
       expect([...checks.keys()].sort(), outputs.join('\n')).toEqual([...APPLICABLE].sort());
-      const failed = [...checks].flatMap(([scenario, list]) => list.filter((c) => c.status === 'FAILURE').map((c) => `${scenario} ${c.id}: ${c.errorMessage}`));
+      const failed = [...checks].flatMap(([scenario, list]) =>
+        list.filter((c) => c.status === 'FAILURE').map((c) => `${scenario} ${c.id}: ${c.errorMessage}`),
+      );
       expect(failed, outputs.join('\n')).toEqual([]);
-      expect([...checks.values()].flat().filter((c) => c.status === 'SUCCESS').length).toBeGreaterThanOrEqual(APPLICABLE.length);
+      expect([...checks.values()].flat().filter((c) => c.status === 'SUCCESS').length).toBeGreaterThanOrEqual(
+        APPLICABLE.length,
+      );
     }, 120_000);
   }
 });

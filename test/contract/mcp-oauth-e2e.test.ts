@@ -6,8 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { auth, discoverAuthorizationServerMetadata, refreshAuthorization, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  auth,
+  discoverAuthorizationServerMetadata,
+  refreshAuthorization,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { launchBrowser } from '../support/browser.ts';
 import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -29,17 +39,39 @@ class MemoryProvider implements OAuthClientProvider {
   /** Every authorization URL the SDK asked the person to open. */
   readonly authorizationUrls: URL[] = [];
   constructor(readonly redirect: string) {}
-  get redirectUrl() { return this.redirect; }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'E2E agent', redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  get redirectUrl() {
+    return this.redirect;
   }
-  clientInformation() { return this.client; }
-  saveClientInformation(info: OAuthClientInformationMixed) { this.client = info; }
-  tokens() { return this.stored; }
-  saveTokens(tokens: OAuthTokens) { this.stored = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrls.push(url); }
-  saveCodeVerifier(verifier: string) { this.verifier = verifier; }
-  codeVerifier() { return this.verifier; }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'E2E agent',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.stored;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.stored = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrls.push(url);
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
     if (scope === 'all' || scope === 'tokens') this.stored = undefined;
     if (scope === 'all' || scope === 'client') this.client = undefined;
@@ -52,7 +84,9 @@ const callbackServer = async () => {
   const server: Server = createServer((req, res) => {
     landings.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html lang="en"><head><title>Connected</title></head><body><main><h1>You can close this window</h1></main></body></html>');
+    res.end(
+      '<!doctype html><html lang="en"><head><title>Connected</title></head><body><main><h1>You can close this window</h1></main></body></html>',
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, landings, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback` };
@@ -89,8 +123,10 @@ describe('an MCP client connecting with OAuth, end to end', () => {
   // The client calls from a loopback address of its own: the 401s it is meant to meet are not
   // turned into 429 by other tests' failed authentications from 127.0.0.1 in the same minute.
   const dispatcher = new Agent({ connect: { localAddress: ownLoopbackAddress() } });
-  const ownFetch = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
-  const transport = (provider: MemoryProvider) => new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: ownFetch });
+  const ownFetch = ((url: string | URL, init?: RequestInit) =>
+    undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+  const transport = (provider: MemoryProvider) =>
+    new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: ownFetch });
   const connected = async (provider: MemoryProvider) => {
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(transport(provider));
@@ -104,13 +140,21 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     const provider = new MemoryProvider(callback.url);
 
     // Discovery from the 401: the challenge names the protected-resource metadata.
-    const bare = await fetch(mcpUrl(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const bare = await fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(bare.status).toBe(401);
-    expect(bare.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource", scope="${SCOPES.join(' ')}"`);
+    expect(bare.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${local().baseUrl}/.well-known/oauth-protected-resource", scope="${SCOPES.join(' ')}"`,
+    );
 
     // The SDK's client: 401, discovery, registration, then the browser step.
     const first = transport(provider);
-    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(provider.client?.client_id).toMatch(/^[0-9a-f-]{36}$/);
     const authorization = provider.authorizationUrls[0]!;
     expect(authorization.origin + authorization.pathname).toBe(`${local().baseUrl}/oauth/authorize`);
@@ -143,7 +187,10 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     for (const absent of ['create_domain', 'create_webhook', 'create_contact']) expect(names).not.toContain(absent);
 
     // A send through the tool is an email the REST API reads.
-    const sent = await client.callTool({ name: 'send_email', arguments: { from: t.from, to: 'delivered@resend.dev', subject: 'Sent by an agent', text: 'hello from MCP' } });
+    const sent = await client.callTool({
+      name: 'send_email',
+      arguments: { from: t.from, to: 'delivered@resend.dev', subject: 'Sent by an agent', text: 'hello from MCP' },
+    });
     expect(sent.isError).toBeFalsy();
     const id = JSON.parse((sent.content as { type: string; text: string }[])[0]!.text).id as string;
     const read = await t.resend.emails.get(id);
@@ -158,16 +205,30 @@ describe('an MCP client connecting with OAuth, end to end', () => {
 
     // The old refresh token again: refused, and the whole grant is revoked; the client is asked to authorize again.
     const metadata = await discoverAuthorizationServerMetadata(local().baseUrl);
-    await expect(refreshAuthorization(local().baseUrl, { metadata: metadata!, clientInformation: provider.client!, refreshToken: before.refresh_token!, resource: mcpUrl() })).rejects.toThrow();
+    await expect(
+      refreshAuthorization(local().baseUrl, {
+        metadata: metadata!,
+        clientInformation: provider.client!,
+        refreshToken: before.refresh_token!,
+        resource: mcpUrl(),
+      }),
+    ).rejects.toThrow();
     const asked = provider.authorizationUrls.length;
     await expect(client.listTools()).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizationUrls.length).toBe(asked + 1);
     const grants = (await t.resend.oauthGrants.list()).data!.data;
-    expect(grants).toEqual([expect.objectContaining({ revoked_reason: 'refresh_token_reused', client: { name: 'E2E agent', logo_uri: null } })]);
+    expect(grants).toEqual([
+      expect.objectContaining({
+        revoked_reason: 'refresh_token_reused',
+        client: { name: 'E2E agent', logo_uri: null },
+      }),
+    ]);
 
     // Authorize again (already signed in: straight to consent), then revoke from the dashboard: the next call stops.
     const again = transport(provider);
-    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: 'e2e', version: '1.0.0' }).connect(again)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     await page.goto(provider.authorizationUrls.at(-1)!.toString());
     await page.waitForURL(/\/oauth\/consent\//);
     await page.getByRole('button', { name: 'Approve' }).click();
@@ -181,7 +242,10 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     await page.waitForURL(/notice=connection-revoked/);
     await look('connections-revoked');
     await expect(live.listTools()).rejects.toBeInstanceOf(UnauthorizedError);
-    expect((await t.resend.oauthGrants.list()).data!.data.map((g) => g.revoked_reason)).toEqual(['revoked_by_user', 'refresh_token_reused']);
+    expect((await t.resend.oauthGrants.list()).data!.data.map((g) => g.revoked_reason)).toEqual([
+      'revoked_by_user',
+      'refresh_token_reused',
+    ]);
     expect(violations).toEqual([]);
   }, 240_000);
 });

@@ -20,11 +20,13 @@ type CallResult = Awaited<ReturnType<Client['callTool']>>;
 /** Each listed tool's output schema, compiled by ajv (JSON Schema 2020-12, MCP's default dialect); a tool without one fails here. */
 const validatorsOf = (tools: Listed): Map<string, ValidateFunction> => {
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  return new Map(tools.map((tool) => {
-    expect(tool.outputSchema, `${tool.name} declares no outputSchema`).toBeDefined();
-    expect(tool.outputSchema!.type, tool.name).toBe('object');
-    return [tool.name, ajv.compile(tool.outputSchema!)];
-  }));
+  return new Map(
+    tools.map((tool) => {
+      expect(tool.outputSchema, `${tool.name} declares no outputSchema`).toBeDefined();
+      expect(tool.outputSchema!.type, tool.name).toBe('object');
+      return [tool.name, ajv.compile(tool.outputSchema!)];
+    }),
+  );
 };
 
 /**
@@ -41,24 +43,37 @@ const holds = (validators: Map<string, ValidateFunction>, name: string, result: 
 };
 
 describe('MCP tool output schemas', () => {
-  it('the hosted server: every tool declares an object outputSchema (its REST route\'s answer schema), and successes are structuredContent that validates against it', async () => {
+  it("the hosted server: every tool declares an object outputSchema (its REST route's answer schema), and successes are structuredContent that validates against it", async () => {
     // Prepare
     const agent = await mcp.signIn([...TOOL_SCOPES]);
     const { tools } = await agent.client.listTools();
     const validators = validatorsOf(tools);
-    const call = async (name: string, args: Record<string, unknown> = {}) => holds(validators, name, await agent.client.callTool({ name, arguments: args }));
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      holds(validators, name, await agent.client.callTool({ name, arguments: args }));
 
     // A route tool's schema is its REST route's answer schema, the one GET /openapi.json describes.
     const routeTools = TOOLS.filter((t): t is RouteTool => 'handler' in t);
     expect(routeTools.length).toBeGreaterThan(70);
-    for (const t of routeTools) expect(t.outputSchema, t.name).toEqual({ ...jsonSchemaOf(t.handler.route.response), type: 'object' });
+    for (const t of routeTools)
+      expect(t.outputSchema, t.name).toEqual({ ...jsonSchemaOf(t.handler.route.response), type: 'object' });
 
     // Act and assess: one call of each kind of answer (created, read, listed, updated, deleted, batches, usage, mailboxes).
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
-    const sent = await call('send_email', { from: agent.from, to: ['delivered@resend.dev'], subject: 'Structured', text: 'Hello' });
-    expect(await call('get_email', { id: sent.id })).toMatchObject({ object: 'email', id: sent.id, subject: 'Structured' });
+    const sent = await call('send_email', {
+      from: agent.from,
+      to: ['delivered@resend.dev'],
+      subject: 'Structured',
+      text: 'Hello',
+    });
+    expect(await call('get_email', { id: sent.id })).toMatchObject({
+      object: 'email',
+      id: sent.id,
+      subject: 'Structured',
+    });
     await call('list_emails');
-    await call('send_batch_emails', { emails: [{ from: agent.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' }] });
+    await call('send_batch_emails', {
+      emails: [{ from: agent.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' }],
+    });
     await call('list_domains');
     await call('get_domain', { id: agent.domainId });
     await call('get_usage');
@@ -93,14 +108,19 @@ describe('MCP tool output schemas', () => {
     expect(validators.get('list_emails')!({ data: [] })).toBe(false);
   }, 60_000);
 
-  it('the mailbox endpoint: each of its four tools declares the mailbox agent API\'s answer schema, and its successes validate against it', async () => {
+  it("the mailbox endpoint: each of its four tools declares the mailbox agent API's answer schema, and its successes validate against it", async () => {
     // Prepare
     const t = await agentMailbox();
     const client = new Client({ name: 'output-schemas', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp/${t.m.id}`), { requestInit: { headers: { authorization: `Bearer ${t.sendKey}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp/${t.m.id}`), {
+        requestInit: { headers: { authorization: `Bearer ${t.sendKey}` } },
+      }),
+    );
     const { tools } = await client.listTools();
     const validators = validatorsOf(tools);
-    const call = async (name: string, args: Record<string, unknown>) => holds(validators, name, await client.callTool({ name, arguments: args }));
+    const call = async (name: string, args: Record<string, unknown>) =>
+      holds(validators, name, await client.callTool({ name, arguments: args }));
 
     // Act
     const saved = await call('mailbox_save_draft', newDraft({ subject: 'Structured draft' }));

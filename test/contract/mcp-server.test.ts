@@ -25,32 +25,70 @@ describe('hosted MCP server: tools by scope', () => {
     const listed = await reader.client.listTools();
     expect(names(listed.tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:read')));
     expect(names(listed.tools)).toEqual(['get_email', 'get_usage', 'list_emails']);
-    expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({ description: expect.stringMatching(/newest first/), inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+    expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({
+      description: expect.stringMatching(/newest first/),
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    });
 
     const args = { from: reader.from, to: 'delivered@resend.dev', subject: 'not allowed', text: 'x' };
-    await expect(reader.client.callTool({ name: 'send_email', arguments: args })).rejects.toMatchObject(scopeRefusal('emails:send'));
+    await expect(reader.client.callTool({ name: 'send_email', arguments: args })).rejects.toMatchObject(
+      scopeRefusal('emails:send'),
+    );
     // The step-up challenge (MCP 2025-11-25 authorization): 403 insufficient_scope naming the scopes to ask for, those granted and the one needed.
-    const refused = await mcp.post(reader.token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email', arguments: args } });
+    const refused = await mcp.post(reader.token, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'send_email', arguments: args },
+    });
     expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toMatch(new RegExp(`^Bearer error="insufficient_scope", scope="emails:read emails:send", resource_metadata="${local().baseUrl.replace(/[.]/g, '\\.')}/\\.well-known/oauth-protected-resource", error_description="send_email needs the`));
-    expect(await refused.json()).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`emails:send` scope') });
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      new RegExp(
+        `^Bearer error="insufficient_scope", scope="emails:read emails:send", resource_metadata="${local().baseUrl.replace(/[.]/g, '\\.')}/\\.well-known/oauth-protected-resource", error_description="send_email needs the`,
+      ),
+    );
+    expect(await refused.json()).toEqual({
+      statusCode: 403,
+      name: 'forbidden',
+      message: expect.stringContaining('`emails:send` scope'),
+    });
     // Nothing was sent.
     expect((await reader.resend.emails.list()).data?.data).toEqual([]);
 
     const everything = await mcp.signIn(ALL_SCOPES);
     expect(names((await everything.client.listTools()).tools)).toEqual(names(TOOLS));
     // A tool the server does not have is the protocol's invalid-params error, not a tool result.
-    await expect(everything.client.callTool({ name: 'mint_api_key', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: `mint_api_key`') });
-    const raw = await mcp.post(everything.token, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'mint_api_key', arguments: {} } });
+    await expect(everything.client.callTool({ name: 'mint_api_key', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('Unknown tool: `mint_api_key`'),
+    });
+    const raw = await mcp.post(everything.token, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'mint_api_key', arguments: {} },
+    });
     expect(raw.status).toBe(200);
-    expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('tools/list') } });
+    expect(await raw.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: expect.stringContaining('tools/list') },
+    });
   });
 
   it('holds a person to their role: a member granted domains:write still cannot add a domain', async () => {
     const member = await mcp.signIn(['domains:write', 'domains:read'], { role: 'member' });
-    const refused = await member.client.callTool({ name: 'create_domain', arguments: { name: `${randomUUID().slice(0, 8)}.example.com` } });
+    const refused = await member.client.callTool({
+      name: 'create_domain',
+      arguments: { name: `${randomUUID().slice(0, 8)}.example.com` },
+    });
     expect(refused.isError).toBe(true);
-    expect(resultJson(refused)).toEqual({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('(member) does not allow domains:write') });
+    expect(resultJson(refused)).toEqual({
+      statusCode: 403,
+      name: 'forbidden',
+      message: expect.stringContaining('(member) does not allow domains:write'),
+    });
     expect((await member.client.callTool({ name: 'list_domains', arguments: {} })).isError).toBeFalsy();
     // A token whose person is not (or no longer) a member of its team is no token at all.
     const stranger = await mcp.signIn(['domains:read'], { connect: false });
@@ -64,14 +102,28 @@ describe('hosted MCP server: tools by scope', () => {
 describe('hosted MCP server: tools run the REST use cases', () => {
   it('sends with send_email an email the REST API then reads, and get_email answers what GET /emails/{id} answers', async () => {
     const agent = await mcp.signIn(['emails:send', 'emails:read']);
-    const sent = await agent.client.callTool({ name: 'send_email', arguments: { from: agent.from, to: ['delivered@resend.dev'], subject: 'Sent by an agent', text: 'Hello from MCP', tags: [{ name: 'via', value: 'mcp' }] } });
+    const sent = await agent.client.callTool({
+      name: 'send_email',
+      arguments: {
+        from: agent.from,
+        to: ['delivered@resend.dev'],
+        subject: 'Sent by an agent',
+        text: 'Hello from MCP',
+        tags: [{ name: 'via', value: 'mcp' }],
+      },
+    });
     expect(sent.isError).toBeFalsy();
     const { id } = resultJson(sent);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
     const read = await agent.resend.emails.get(id);
     expect(read.error).toBeNull();
-    expect(read.data).toMatchObject({ id, subject: 'Sent by an agent', to: ['delivered@resend.dev'], text: 'Hello from MCP' });
+    expect(read.data).toMatchObject({
+      id,
+      subject: 'Sent by an agent',
+      to: ['delivered@resend.dev'],
+      text: 'Hello from MCP',
+    });
     expect(read.data!.from).toBe(agent.from);
 
     const viaTool = resultJson(await agent.client.callTool({ name: 'get_email', arguments: { id } }));
@@ -85,7 +137,12 @@ describe('hosted MCP server: tools run the REST use cases', () => {
   it('answers a refused call with isError and the same statusCode, name and message as the REST route', async () => {
     const agent = await mcp.signIn(ALL_SCOPES);
     const other = await mcp.signIn(['emails:send']);
-    const theirs = resultJson(await other.client.callTool({ name: 'send_email', arguments: { from: other.from, to: 'delivered@resend.dev', subject: 'theirs', text: 'x' } })).id;
+    const theirs = resultJson(
+      await other.client.callTool({
+        name: 'send_email',
+        arguments: { from: other.from, to: 'delivered@resend.dev', subject: 'theirs', text: 'x' },
+      }),
+    ).id;
 
     // Tenancy: another team's email is not found, in the same words.
     const tool = await agent.client.callTool({ name: 'get_email', arguments: { id: theirs } });
@@ -96,7 +153,12 @@ describe('hosted MCP server: tools run the REST use cases', () => {
     expect(resultJson(tool)).toMatchObject({ statusCode: 404, name: 'not_found' });
 
     // A sender domain the team has not verified.
-    const unverified = { from: `Someone <me@unverified-${randomUUID().slice(0, 8)}.example.com>`, to: 'delivered@resend.dev', subject: 'nope', text: 'x' };
+    const unverified = {
+      from: `Someone <me@unverified-${randomUUID().slice(0, 8)}.example.com>`,
+      to: 'delivered@resend.dev',
+      subject: 'nope',
+      text: 'x',
+    };
     const toolSend = await agent.client.callTool({ name: 'send_email', arguments: unverified });
     const restSend = await call('POST', '/emails', { key: agent.secret, body: unverified });
     expect(restSend.status).toBe(422);
@@ -111,24 +173,57 @@ describe('hosted MCP server: tools run the REST use cases', () => {
     expect(resultJson(toolBad)).toEqual(restBad.json);
 
     // A path id that cannot be one, and an argument the tool does not take.
-    expect(resultJson(await agent.client.callTool({ name: 'get_domain', arguments: { id: 'x'.repeat(400) } }))).toEqual((await call('GET', `/domains/${'x'.repeat(400)}`, { key: agent.secret })).json);
-    expect(resultJson(await agent.client.callTool({ name: 'get_usage', arguments: { verbose: true } }))).toEqual({ statusCode: 422, name: 'validation_error', message: 'Unknown argument `verbose`: get_usage takes no arguments.' });
-    expect(resultJson(await agent.client.callTool({ name: 'get_email', arguments: {} }))).toMatchObject({ statusCode: 422, name: 'validation_error', message: expect.stringContaining('`id` is required') });
+    expect(resultJson(await agent.client.callTool({ name: 'get_domain', arguments: { id: 'x'.repeat(400) } }))).toEqual(
+      (await call('GET', `/domains/${'x'.repeat(400)}`, { key: agent.secret })).json,
+    );
+    expect(resultJson(await agent.client.callTool({ name: 'get_usage', arguments: { verbose: true } }))).toEqual({
+      statusCode: 422,
+      name: 'validation_error',
+      message: 'Unknown argument `verbose`: get_usage takes no arguments.',
+    });
+    expect(resultJson(await agent.client.callTool({ name: 'get_email', arguments: {} }))).toMatchObject({
+      statusCode: 422,
+      name: 'validation_error',
+      message: expect.stringContaining('`id` is required'),
+    });
   });
 
   it('runs the audience, batch and alias-backed tools through their routes', async () => {
     const agent = await mcp.signIn(ALL_SCOPES);
     const segment = resultJson(await agent.client.callTool({ name: 'create_segment', arguments: { name: 'Agents' } }));
     expect(segment).toMatchObject({ object: 'segment', name: 'Agents' });
-    const batch = resultJson(await agent.client.callTool({ name: 'batch_create_contacts', arguments: { contacts: [{ email: 'a@example.com' }, { email: 'b@example.com', segments: [{ id: segment.id }] }] } }));
+    const batch = resultJson(
+      await agent.client.callTool({
+        name: 'batch_create_contacts',
+        arguments: {
+          contacts: [{ email: 'a@example.com' }, { email: 'b@example.com', segments: [{ id: segment.id }] }],
+        },
+      }),
+    );
     expect(batch.counts).toMatchObject({ created: 2, failed: 0 });
-    const members = resultJson(await agent.client.callTool({ name: 'list_segment_contacts', arguments: { id: segment.id } }));
+    const members = resultJson(
+      await agent.client.callTool({ name: 'list_segment_contacts', arguments: { id: segment.id } }),
+    );
     expect(members.data.map((c: any) => c.email)).toEqual(['b@example.com']);
-    const added = await agent.client.callTool({ name: 'add_contact_to_segment', arguments: { id: 'a@example.com', segment_id: segment.id } });
+    const added = await agent.client.callTool({
+      name: 'add_contact_to_segment',
+      arguments: { id: 'a@example.com', segment_id: segment.id },
+    });
     expect(added.isError).toBeFalsy();
     const rest = await agent.resend.contacts.list({ segmentId: segment.id } as any);
     expect(rest.data?.data.map((c: any) => c.email).sort()).toEqual(['a@example.com', 'b@example.com']);
-    const permissive = resultJson(await agent.client.callTool({ name: 'send_batch_emails', arguments: { batch_validation: 'permissive', emails: [{ from: agent.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' }, { from: agent.from, to: 'nope', subject: 'two', text: 'x' }] } }));
+    const permissive = resultJson(
+      await agent.client.callTool({
+        name: 'send_batch_emails',
+        arguments: {
+          batch_validation: 'permissive',
+          emails: [
+            { from: agent.from, to: 'delivered@resend.dev', subject: 'one', text: 'x' },
+            { from: agent.from, to: 'nope', subject: 'two', text: 'x' },
+          ],
+        },
+      }),
+    );
     expect(permissive.data).toHaveLength(1);
     expect(permissive.errors).toEqual([expect.objectContaining({ index: 1 })]);
   });
@@ -141,11 +236,21 @@ describe('hosted MCP server: HTTP', () => {
     // The scopes the server supports, as the protected-resource metadata lists them.
     const scope = `scope="${SCOPES.join(' ')}"`;
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    const withKey = await call('POST', '/mcp', { key: t.secret, body: message, headers: { accept: 'application/json, text/event-stream' } });
+    const withKey = await call('POST', '/mcp', {
+      key: t.secret,
+      body: message,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(withKey.status).toBe(401);
-    expect(withKey.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
+    expect(withKey.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource", error="invalid_token"/,
+    );
     expect(withKey.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token", ${scope}`);
-    expect(withKey.json).toMatchObject({ statusCode: 401, name: 'invalid_api_key', message: expect.stringContaining('API keys do not authenticate the MCP server') });
+    expect(withKey.json).toMatchObject({
+      statusCode: 401,
+      name: 'invalid_api_key',
+      message: expect.stringContaining('API keys do not authenticate the MCP server'),
+    });
     const none = await call('POST', '/mcp', { body: message });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe(`${challenge}, ${scope}`);
@@ -158,7 +263,13 @@ describe('hosted MCP server: HTTP', () => {
     }
     // The MCP SDK's own client, given an API key, cannot connect.
     const client = new Client({ name: 'api-key-client', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${t.secret}` } } }))).rejects.toThrow(/401|Unauthorized/i);
+    await expect(
+      client.connect(
+        new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${t.secret}` } },
+        }),
+      ),
+    ).rejects.toThrow(/401|Unauthorized/i);
     // The harness's verifier refuses what it did not issue the same way.
     expect((await mcp.post('not-a-token', message)).status).toBe(401);
   });
@@ -166,30 +277,62 @@ describe('hosted MCP server: HTTP', () => {
   it('serves a person holding a real access token on the local host, and stops at the next call once the grant is revoked', async () => {
     const agent = await mcp.signIn(['emails:send'], { connect: false });
     const d = testDeps();
-    const grant = await createGrant(d, { teamId: agent.team.id, userId: agent.user.id, clientId: 'local-test-client', clientName: 'Local test', clientLogoUri: null, scopes: ['emails:send', 'emails:read'], resource: mcpResourceUrl(d.config) });
+    const grant = await createGrant(d, {
+      teamId: agent.team.id,
+      userId: agent.user.id,
+      clientId: 'local-test-client',
+      clientName: 'Local test',
+      clientLogoUri: null,
+      scopes: ['emails:send', 'emails:read'],
+      resource: mcpResourceUrl(d.config),
+    });
     const { access_token } = await issueTokens(d, grant);
     const client = new Client({ name: 'token-holder', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${access_token}` } } }));
-    expect(names((await client.listTools()).tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:send' || t.scope === 'emails:read')));
-    const sent = await client.callTool({ name: 'send_email', arguments: { from: agent.from, to: 'delivered@resend.dev', subject: 'Over the local host', text: 'hi' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${access_token}` } },
+      }),
+    );
+    expect(names((await client.listTools()).tools)).toEqual(
+      names(TOOLS.filter((t) => t.scope === 'emails:send' || t.scope === 'emails:read')),
+    );
+    const sent = await client.callTool({
+      name: 'send_email',
+      arguments: { from: agent.from, to: 'delivered@resend.dev', subject: 'Over the local host', text: 'hi' },
+    });
     const { id } = resultJson(sent);
     expect((await agent.resend.emails.get(id)).data).toMatchObject({ id, subject: 'Over the local host' });
     await revokeGrant(d, agent.team.id, grant.id, 'revoked_by_user');
     await expect(client.listTools()).rejects.toThrow(/401|Unauthorized/i);
-    const after = await call('POST', '/mcp', { key: access_token, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+    const after = await call('POST', '/mcp', {
+      key: access_token,
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(after.status).toBe(401);
     expect(after.json).toMatchObject({ name: 'invalid_api_key', message: expect.stringContaining('revoked') });
   });
 
-  it('refuses a foreign Origin or Host with 403 before authenticating (DNS rebinding) and serves the service\'s own origins and clients without one', async () => {
+  it("refuses a foreign Origin or Host with 403 before authenticating (DNS rebinding) and serves the service's own origins and clients without one", async () => {
     const agent = await mcp.signIn(['emails:read'], { connect: false });
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    const post = (headers: Record<string, string>) => call('POST', '/mcp', { key: agent.token, body: message, headers: { accept: 'application/json, text/event-stream', ...headers } });
+    const post = (headers: Record<string, string>) =>
+      call('POST', '/mcp', {
+        key: agent.token,
+        body: message,
+        headers: { accept: 'application/json, text/event-stream', ...headers },
+      });
     const evil = await post({ origin: 'http://evil.example.com' });
     expect(evil.status).toBe(403);
-    expect(evil.json).toMatchObject({ statusCode: 403, name: 'forbidden', message: expect.stringContaining('`http://evil.example.com` is not one of this service\'s origins') });
+    expect(evil.json).toMatchObject({
+      statusCode: 403,
+      name: 'forbidden',
+      message: expect.stringContaining("`http://evil.example.com` is not one of this service's origins"),
+    });
     // Refused before the token is read: no token at all is also 403, not 401.
-    expect((await call('POST', '/mcp', { body: message, headers: { origin: 'https://attacker.example' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/mcp', { body: message, headers: { origin: 'https://attacker.example' } })).status,
+    ).toBe(403);
     expect((await post({ origin: 'null' })).status).toBe(403);
     // A page on another port of the same machine is another origin.
     const other = new URL(local().baseUrl);
@@ -197,26 +340,66 @@ describe('hosted MCP server: HTTP', () => {
     expect((await post({ origin: other.origin })).status).toBe(403);
     // A rebinding page's request reaches the local host under its own name.
     const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${local().baseUrl}/mcp`, { method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agent.token}` } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        `${local().baseUrl}/mcp`,
+        {
+          method: 'POST',
+          headers: {
+            host: 'evil.example.com',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${agent.token}`,
+          },
+        },
+        (res) => {
+          let body = '';
+          res
+            .on('data', (chunk) => {
+              body += chunk;
+            })
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject).end(JSON.stringify(message));
     });
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body).message).toContain('Host header `evil.example.com`');
     // The hosted server in-process (no real token on the local host): its own origins and no Origin pass.
     for (const origin of [local().baseUrl, local().dashboardUrl, undefined]) {
-      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) }, body: JSON.stringify(message) });
+      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${agent.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(origin ? { origin } : {}),
+        },
+        body: JSON.stringify(message),
+      });
       expect(res.status, String(origin)).toBe(200);
     }
-    expect((await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method: 'POST', headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', origin: 'http://evil.example.com' }, body: JSON.stringify(message) })).status).toBe(403);
+    expect(
+      (
+        await mcp.fetch(new URL(`${local().baseUrl}/mcp`), {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${agent.token}`,
+            'content-type': 'application/json',
+            origin: 'http://evil.example.com',
+          },
+          body: JSON.stringify(message),
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('serves POST only: GET and DELETE answer 405 (a stateless server has no stream or session)', async () => {
     const agent = await mcp.signIn(['emails:read']);
     for (const method of ['GET', 'DELETE']) {
-      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), { method, headers: { authorization: `Bearer ${agent.token}`, accept: 'text/event-stream' } });
+      const res = await mcp.fetch(new URL(`${local().baseUrl}/mcp`), {
+        method,
+        headers: { authorization: `Bearer ${agent.token}`, accept: 'text/event-stream' },
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(await res.json()).toMatchObject({ statusCode: 405, name: 'method_not_allowed' });
@@ -232,15 +415,28 @@ describe('hosted MCP server: HTTP', () => {
     let made = 0;
     while (made < 600) {
       const n = Math.min(25, 600 - made);
-      const answers = await Promise.all(Array.from({ length: n }, (_, i) => harness.post(agent.token, { jsonrpc: '2.0', id: made + i, method: 'tools/list' })));
+      const answers = await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          harness.post(agent.token, { jsonrpc: '2.0', id: made + i, method: 'tools/list' }),
+        ),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(n).fill(200));
       made += n;
     }
-    const refused = await harness.post(agent.token, { jsonrpc: '2.0', id: 601, method: 'tools/call', params: { name: 'get_usage', arguments: {} } });
+    const refused = await harness.post(agent.token, {
+      jsonrpc: '2.0',
+      id: 601,
+      method: 'tools/call',
+      params: { name: 'get_usage', arguments: {} },
+    });
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
-    expect(await refused.json()).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded', message: expect.stringContaining('600 calls per minute') });
+    expect(await refused.json()).toMatchObject({
+      statusCode: 429,
+      name: 'rate_limit_exceeded',
+      message: expect.stringContaining('600 calls per minute'),
+    });
     // The team's API key was not charged: REST still answers.
     expect((await call('GET', '/usage', { key: agent.secret })).status).toBe(200);
     // Another person of another team has their own window.

@@ -18,7 +18,15 @@ import type { Deps } from '@mailstack/core/runtime/deps';
 const grantFor = async (deps: Deps, scopes: Scope[] = ['emails:send', 'offline_access'], role: Role = 'owner') => {
   const { team } = await newTeam();
   const { user } = await personIn(team.id, role);
-  return createGrant(deps, { teamId: team.id, userId: user.id, clientId: randomUUID(), clientName: 'Test agent', clientLogoUri: null, scopes, resource: mcpResourceUrl(deps.config) });
+  return createGrant(deps, {
+    teamId: team.id,
+    userId: user.id,
+    clientId: randomUUID(),
+    clientName: 'Test agent',
+    clientLogoUri: null,
+    scopes,
+    resource: mcpResourceUrl(deps.config),
+  });
 };
 
 /** The same dependencies with the clock moved by `seconds`. */
@@ -29,9 +37,18 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     const deps = testDeps();
     const grant = await grantFor(deps);
     const tokens = await issueTokens(deps, grant);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: deps.config.OAUTH_ACCESS_TOKEN_SECONDS, scope: 'emails:send offline_access' });
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: deps.config.OAUTH_ACCESS_TOKEN_SECONDS,
+      scope: 'emails:send offline_access',
+    });
     expect(await verifyAccessToken(deps, tokens.access_token, mcpResourceUrl(deps.config))).toEqual({
-      grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: ['emails:send', 'offline_access'], mailboxIds: [],
+      grantId: grant.id,
+      clientId: grant.clientId,
+      teamId: grant.teamId,
+      userId: grant.userId,
+      scopes: ['emails:send', 'offline_access'],
+      mailboxIds: [],
     });
   });
 
@@ -41,7 +58,9 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     const stored = await getItem(deps, keys.oauth.accessToken(secretHash(tokens.access_token)));
     expect(stored).toBeDefined();
     expect(JSON.stringify(stored)).not.toContain(tokens.access_token);
-    expect(JSON.stringify(await getItem(deps, keys.oauth.refreshToken(secretHash(tokens.refresh_token!))))).not.toContain(tokens.refresh_token!);
+    expect(
+      JSON.stringify(await getItem(deps, keys.oauth.refreshToken(secretHash(tokens.refresh_token!)))),
+    ).not.toContain(tokens.refresh_token!);
   });
 
   it('refuse no token, an unknown token, an API key, an expired token and a token for another resource', async () => {
@@ -51,8 +70,12 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     expect(await verifyAccessToken(deps, '', resource)).toBeNull();
     expect(await verifyAccessToken(deps, `mcp_at_${'A'.repeat(43)}`, resource)).toBeNull();
     expect(await verifyAccessToken(deps, 'ms_0123456789abcdef0123456789abcdef', resource)).toBeNull();
-    expect(await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS + 1), tokens.access_token, resource)).toBeNull();
-    expect(await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS - 60), tokens.access_token, resource)).not.toBeNull();
+    expect(
+      await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS + 1), tokens.access_token, resource),
+    ).toBeNull();
+    expect(
+      await verifyAccessToken(later(deps, deps.config.OAUTH_ACCESS_TOKEN_SECONDS - 60), tokens.access_token, resource),
+    ).not.toBeNull();
     expect(await verifyAccessToken(deps, tokens.access_token, 'https://elsewhere.example/mcp')).toBeNull();
     expect(await verifyAccessToken(deps, tokens.refresh_token!, resource)).toBeNull();
   });
@@ -70,7 +93,10 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     const deps = testDeps();
     const grant = await grantFor(deps, ['emails:read', 'domains:write'], 'admin');
     const tokens = await issueTokens(deps, grant);
-    expect((await verifyAccessToken(deps, tokens.access_token, grant.resource))?.scopes).toEqual(['emails:read', 'domains:write']);
+    expect((await verifyAccessToken(deps, tokens.access_token, grant.resource))?.scopes).toEqual([
+      'emails:read',
+      'domains:write',
+    ]);
     const { user: owner } = await personIn(grant.teamId, 'owner');
     const ownerActor = await actorIn(deps, owner, grant.teamId);
     await changeRole(deps, ownerActor, grant.userId, 'member');
@@ -101,25 +127,39 @@ describe('OAuth refresh tokens', () => {
     expect((reuse as OAuthError).error).toBe('invalid_grant');
     expect((await getGrant(deps, grant.teamId, grant.id))?.revokedReason).toBe('refresh_token_reused');
     expect(await verifyAccessToken(deps, second.access_token, grant.resource)).toBeNull();
-    expect(await refreshTokens(deps, second.refresh_token!, grant.clientId, grant.resource).catch((e) => e.error)).toBe('invalid_grant');
+    expect(await refreshTokens(deps, second.refresh_token!, grant.clientId, grant.resource).catch((e) => e.error)).toBe(
+      'invalid_grant',
+    );
   });
 
   it('are refused for another client or another resource', async () => {
     const deps = testDeps();
     const grant = await grantFor(deps);
     const tokens = await issueTokens(deps, grant);
-    expect(await refreshTokens(deps, tokens.refresh_token!, randomUUID(), grant.resource).catch((e) => e.error)).toBe('invalid_grant');
-    expect(await refreshTokens(deps, tokens.refresh_token!, grant.clientId, 'https://elsewhere.example/mcp').catch((e) => e.error)).toBe('invalid_target');
+    expect(await refreshTokens(deps, tokens.refresh_token!, randomUUID(), grant.resource).catch((e) => e.error)).toBe(
+      'invalid_grant',
+    );
+    expect(
+      await refreshTokens(deps, tokens.refresh_token!, grant.clientId, 'https://elsewhere.example/mcp').catch(
+        (e) => e.error,
+      ),
+    ).toBe('invalid_target');
     // Neither refusal used the token up.
-    expect((await refreshTokens(deps, tokens.refresh_token!, grant.clientId, undefined)).access_token).toMatch(/^mcp_at_/);
+    expect((await refreshTokens(deps, tokens.refresh_token!, grant.clientId, undefined)).access_token).toMatch(
+      /^mcp_at_/,
+    );
   });
 });
 
 describe('the 401 challenge of the MCP endpoint', () => {
   it('points at the protected-resource metadata, and says invalid_token when a token was refused', () => {
     const config = { PUBLIC_BASE_URL: 'https://api.example.com/' };
-    expect(bearerChallenge(config)).toBe('Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"');
-    expect(bearerChallenge(config, { tokenPresented: true })).toMatch(/^Bearer resource_metadata="https:\/\/api\.example\.com\/\.well-known\/oauth-protected-resource", error="invalid_token"/);
+    expect(bearerChallenge(config)).toBe(
+      'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource"',
+    );
+    expect(bearerChallenge(config, { tokenPresented: true })).toMatch(
+      /^Bearer resource_metadata="https:\/\/api\.example\.com\/\.well-known\/oauth-protected-resource", error="invalid_token"/,
+    );
     expect(mcpResourceUrl(config)).toBe('https://api.example.com/mcp');
   });
 });

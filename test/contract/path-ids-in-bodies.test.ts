@@ -13,8 +13,14 @@ describe('path identifiers repeated in request bodies', () => {
     const k = { key: t.secret };
     const contact = (await call('POST', '/contacts', { ...k, body: { email: 'Ada@Example.com' } })).json;
     const segment = (await call('POST', '/segments', { ...k, body: { name: 'VIP' } })).json;
-    const topic = (await call('POST', '/topics', { ...k, body: { name: 'News', default_subscription: 'opt_in' } })).json;
-    const email = (await call('POST', '/emails', { ...k, body: { from: t.from, to: 'a@example.com', subject: 'S', text: 'x', scheduled_at: 'in 1 hour' } })).json;
+    const topic = (await call('POST', '/topics', { ...k, body: { name: 'News', default_subscription: 'opt_in' } }))
+      .json;
+    const email = (
+      await call('POST', '/emails', {
+        ...k,
+        body: { from: t.from, to: 'a@example.com', subject: 'S', text: 'x', scheduled_at: 'in 1 hour' },
+      })
+    ).json;
     const other = '01a00000-0000-7000-8000-000000000000';
     const later = new Date(Date.now() + 2 * 3600_000).toISOString();
 
@@ -23,8 +29,18 @@ describe('path identifiers repeated in request bodies', () => {
       ['PATCH', `/emails/${email.id}`, { id: email.id, scheduled_at: later }, 'id'],
       ['PATCH', `/contacts/${contact.id}`, { id: contact.id, first_name: 'Ada' }, 'id'],
       ['PATCH', '/contacts/ada@example.com', { email: 'ADA@example.com', last_name: 'Lovelace' }, 'email'],
-      ['PATCH', `/audiences/${segment.id}/contacts/${contact.id}`, { audience_id: segment.id, id: contact.id, unsubscribed: false }, 'audience_id'],
-      ['POST', `/contacts/${contact.id}/segments/${segment.id}`, { segment_id: segment.id, contact_id: contact.id }, 'segment_id'],
+      [
+        'PATCH',
+        `/audiences/${segment.id}/contacts/${contact.id}`,
+        { audience_id: segment.id, id: contact.id, unsubscribed: false },
+        'audience_id',
+      ],
+      [
+        'POST',
+        `/contacts/${contact.id}/segments/${segment.id}`,
+        { segment_id: segment.id, contact_id: contact.id },
+        'segment_id',
+      ],
       ['PATCH', `/topics/${topic.id}`, { id: topic.id, name: 'Newsletter' }, 'id'],
     ];
     for (const [method, path, body, field] of shapes) {
@@ -36,10 +52,17 @@ describe('path identifiers repeated in request bodies', () => {
       expect(refused.json.name).toBe('validation_error');
       expect(refused.json.message).toContain(`\`${field}\``);
       expect(refused.json.message).toContain(wrong);
-      expect(refused.json.message).toContain(decodeURIComponent(path.split('/')[field === 'audience_id' ? 2 : field === 'segment_id' ? 4 : path.split('/').length - 1]!));
+      expect(refused.json.message).toContain(
+        decodeURIComponent(
+          path.split('/')[field === 'audience_id' ? 2 : field === 'segment_id' ? 4 : path.split('/').length - 1]!,
+        ),
+      );
     }
     // The segment's own id in the contact's place, and an unknown field, stay refusals.
-    const swapped = await call('POST', `/contacts/${contact.id}/segments/${segment.id}`, { ...k, body: { contact_id: segment.id } });
+    const swapped = await call('POST', `/contacts/${contact.id}/segments/${segment.id}`, {
+      ...k,
+      body: { contact_id: segment.id },
+    });
     expect(swapped.status).toBe(422);
     const unknown = await call('PATCH', `/domains/${t.domainId}`, { ...k, body: { id: t.domainId, colour: 'blue' } });
     expect(unknown.status).toBe(422);
@@ -52,11 +75,21 @@ describe('path identifiers repeated in request bodies', () => {
 
   it('answers "endpoint does not exist" for paths that only look like a resource id, with or without a key', async () => {
     const t = await sendingTeam();
-    for (const [method, path] of [['GET', '/contacts/imports'], ['POST', '/contacts/imports'], ['GET', '/emails/metrics'], ['POST', '/domains/claim'], ['GET', '/contacts/imports/abc']]) {
+    for (const [method, path] of [
+      ['GET', '/contacts/imports'],
+      ['POST', '/contacts/imports'],
+      ['GET', '/emails/metrics'],
+      ['POST', '/domains/claim'],
+      ['GET', '/contacts/imports/abc'],
+    ]) {
       for (const key of [t.secret, undefined]) {
         const out = await call(method!, path!, { ...(key ? { key } : {}), ...(method === 'POST' ? { body: {} } : {}) });
         expect(out.status, `${method} ${path}`).toBe(404);
-        expect(out.json).toEqual({ statusCode: 404, name: 'not_found', message: `The requested endpoint does not exist: ${method} ${path}.` });
+        expect(out.json).toEqual({
+          statusCode: 404,
+          name: 'not_found',
+          message: `The requested endpoint does not exist: ${method} ${path}.`,
+        });
       }
     }
   });

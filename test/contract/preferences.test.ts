@@ -8,11 +8,17 @@ describe('preferences and unsubscribe', () => {
   it('serves a preference page that a person uses in a browser to change a topic, recorded with source hosted_page', async () => {
     // Prepare
     const { resend, secret, team } = await newTeam();
-    const news = (await resend.topics.create({ name: 'Weekly news', defaultSubscription: 'opt_in', visibility: 'public' } as any)).data!.id;
+    const news = (
+      await resend.topics.create({ name: 'Weekly news', defaultSubscription: 'opt_in', visibility: 'public' } as any)
+    ).data!.id;
     await resend.topics.create({ name: 'Internal only', defaultSubscription: 'opt_in', visibility: 'private' } as any);
     const { data: c } = await resend.contacts.create({ email: 'reader@example.com' });
     const link = await call('POST', `/contacts/${c!.id}/preferences-link`, { key: secret });
-    expect(link.json).toMatchObject({ object: 'preferences_link', contact: c!.id, url: expect.stringContaining('/preferences/') });
+    expect(link.json).toMatchObject({
+      object: 'preferences_link',
+      contact: c!.id,
+      url: expect.stringContaining('/preferences/'),
+    });
 
     // Act
     const browser = await launchBrowser();
@@ -33,7 +39,10 @@ describe('preferences and unsubscribe', () => {
 
     // Assess
     const topics = await resend.contacts.topics.list({ id: c!.id });
-    expect(topics.data!.data.find((t: any) => t.id === news)).toMatchObject({ subscription: 'opt_out', explicit: true });
+    expect(topics.data!.data.find((t: any) => t.id === news)).toMatchObject({
+      subscription: 'opt_out',
+      explicit: true,
+    });
     const event = (await eventsOf(team.id)).find((e) => e.type === 'contact.topic_opt_out');
     expect(event?.data).toMatchObject({ topic_id: news, source: 'hosted_page', email: 'reader@example.com' });
   }, 60_000);
@@ -45,8 +54,16 @@ describe('preferences and unsubscribe', () => {
     const token: string = url.split('/preferences/')[1];
     // <key id>.<claims>.<mac>
     const [keyId, payload, mac] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), c: crypto.randomUUID() })).toString('base64url');
-    for (const bad of [`${keyId}.${forged}.${mac}`, `${keyId}.${payload}.${mac!.slice(0, -2)}xx`, `other.${payload}.${mac}`, `${forged}.${mac}`, 'garbage']) {
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), c: crypto.randomUUID() }),
+    ).toString('base64url');
+    for (const bad of [
+      `${keyId}.${forged}.${mac}`,
+      `${keyId}.${payload}.${mac!.slice(0, -2)}xx`,
+      `other.${payload}.${mac}`,
+      `${forged}.${mac}`,
+      'garbage',
+    ]) {
       const page = await fetch(`${local().baseUrl}/preferences/${bad}`);
       expect(page.status).toBe(404);
       const body = await page.text();
@@ -63,11 +80,17 @@ describe('preferences and unsubscribe', () => {
     const topic = (await t.resend.topics.create({ name: 'Deals', defaultSubscription: 'opt_in' } as any)).data!.id;
     await t.resend.contacts.create({ email: 'fan@example.com' });
     const subject = `Topic send ${crypto.randomUUID()}`;
-    const sent = await t.resend.emails.send({ from: t.from, to: 'fan@example.com', subject, html: '<a href="{{{RESEND_UNSUBSCRIBE_URL}}}">unsubscribe</a>', topicId: topic } as any);
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: 'fan@example.com',
+      subject,
+      html: '<a href="{{{RESEND_UNSUBSCRIBE_URL}}}">unsubscribe</a>',
+      topicId: topic,
+    } as any);
     expect(sent.error).toBeNull();
     let mail: any;
     for (let i = 0; i < 100 && !mail; i++) {
-      const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
       mail = store.emails.find((m) => m.subject === subject);
       if (!mail) await new Promise((r) => setTimeout(r, 100));
     }
@@ -76,12 +99,29 @@ describe('preferences and unsubscribe', () => {
     expect(url).toContain('/unsubscribe/');
     expect(mail.body.html).toContain(url);
     expect((await fetch(url!)).status).toBe(200); // a GET (a scanner's prefetch) changes nothing
-    expect((await t.resend.contacts.topics.list({ email: 'fan@example.com' })).data!.data[0]).toMatchObject({ subscription: 'opt_in' });
-    const click = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect((await t.resend.contacts.topics.list({ email: 'fan@example.com' })).data!.data[0]).toMatchObject({
+      subscription: 'opt_in',
+    });
+    const click = await fetch(url!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(click.status).toBe(200);
-    expect((await t.resend.contacts.topics.list({ email: 'fan@example.com' })).data!.data[0]).toMatchObject({ subscription: 'opt_out', explicit: true });
-    expect((await eventsOf(t.team.id)).find((e) => e.type === 'contact.topic_opt_out')?.data).toMatchObject({ source: 'one_click' });
-    const next = await t.resend.emails.send({ from: t.from, to: 'fan@example.com', subject: 'again', text: 'x', topicId: topic } as any);
+    expect((await t.resend.contacts.topics.list({ email: 'fan@example.com' })).data!.data[0]).toMatchObject({
+      subscription: 'opt_out',
+      explicit: true,
+    });
+    expect((await eventsOf(t.team.id)).find((e) => e.type === 'contact.topic_opt_out')?.data).toMatchObject({
+      source: 'one_click',
+    });
+    const next = await t.resend.emails.send({
+      from: t.from,
+      to: 'fan@example.com',
+      subject: 'again',
+      text: 'x',
+      topicId: topic,
+    } as any);
     expect(next.error).toMatchObject({ statusCode: 422, name: 'all_recipients_suppressed' });
   }, 40_000);
 });

@@ -11,8 +11,13 @@ const withReceivedMail = async () => {
   const t = await mailboxTeam();
   const m = await t.mailbox('inbox', 'Inbox');
   await mx().sendMail({
-    from: 'Ada <ada@customer.example.org>', to: `inbox@${t.domain}`, cc: 'bob@customer.example.org', replyTo: 'replies@customer.example.org',
-    subject: 'Invoice 42', text: 'Attached.', html: '<p>Attached.</p><img src="cid:logo@ada">',
+    from: 'Ada <ada@customer.example.org>',
+    to: `inbox@${t.domain}`,
+    cc: 'bob@customer.example.org',
+    replyTo: 'replies@customer.example.org',
+    subject: 'Invoice 42',
+    text: 'Attached.',
+    html: '<p>Attached.</p><img src="cid:logo@ada">',
     attachments: [
       { filename: 'logo.png', content: Buffer.from('PNGDATA'), contentType: 'image/png', cid: 'logo@ada' },
       { filename: 'invoice.pdf', content: PDF, contentType: 'application/pdf' },
@@ -38,17 +43,26 @@ describe('the receiving API through the official SDK', () => {
     expect(listed.data).toMatchObject({ object: 'list', has_more: false });
     expect(listed.data!.data).toHaveLength(1);
     expect(listed.data!.data[0]).toMatchObject({
-      from: 'Ada <ada@customer.example.org>', to: [`inbox@${t.domain}`], cc: ['bob@customer.example.org'], bcc: null, reply_to: ['replies@customer.example.org'],
-      subject: 'Invoice 42', received_for: [`inbox@${t.domain}`],
+      from: 'Ada <ada@customer.example.org>',
+      to: [`inbox@${t.domain}`],
+      cc: ['bob@customer.example.org'],
+      bcc: null,
+      reply_to: ['replies@customer.example.org'],
+      subject: 'Invoice 42',
+      received_for: [`inbox@${t.domain}`],
     });
     expect(listed.data!.data[0]).not.toHaveProperty('html');
     expect(got.error).toBeNull();
     expectReferenceShape('GET', '/emails/receiving/{email_id}', 200, got.data);
     expect(got.data).toMatchObject({ object: 'email', id, text: 'Attached.', subject: 'Invoice 42' });
-    expect(got.data!.html).toBe(`<p>Attached.</p><img src="data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}">`);
+    expect(got.data!.html).toBe(
+      `<p>Attached.</p><img src="data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}">`,
+    );
     expect(cid.data!.html).toBe('<p>Attached.</p><img src="cid:logo@ada">');
     expect(got.data!.headers).toMatchObject({ subject: 'Invoice 42', from: 'Ada <ada@customer.example.org>' });
-    expect(got.data!.attachments.map((a) => [a.filename, a.content_type, a.content_disposition, a.content_id, a.size])).toEqual([
+    expect(
+      got.data!.attachments.map((a) => [a.filename, a.content_type, a.content_disposition, a.content_id, a.size]),
+    ).toEqual([
       ['logo.png', 'image/png', 'inline', 'logo@ada', 7],
       ['invoice.pdf', 'application/pdf', 'attachment', null, PDF.length],
     ]);
@@ -78,32 +92,61 @@ describe('the receiving API through the official SDK', () => {
     expect(list.data!.data.map((a) => a.filename)).toEqual(['logo.png', 'invoice.pdf']);
     expect(one.error).toBeNull();
     expectReferenceShape('GET', '/emails/receiving/{email_id}/attachments/{attachment_id}', 200, one.data);
-    expect(one.data).toMatchObject({ object: 'attachment', id: pdfRow.id, filename: 'invoice.pdf', content_type: 'application/pdf', size: PDF.length, content_disposition: 'attachment' });
+    expect(one.data).toMatchObject({
+      object: 'attachment',
+      id: pdfRow.id,
+      filename: 'invoice.pdf',
+      content_type: 'application/pdf',
+      size: PDF.length,
+      content_disposition: 'attachment',
+    });
     expect(bytes.equals(PDF)).toBe(true);
     expect(page.data).toMatchObject({ has_more: true, data: [{ filename: 'logo.png' }] });
     const tampered = one.data!.download_url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await fetch(tampered)).status).toBe(404);
     expect((await fetch(`${local().baseUrl}/downloads/not-a-token`)).status).toBe(404);
-    expect((await t.resend.emails.receiving.attachments.get({ emailId: id, id: '0198a5a0-0000-7000-8000-000000000000' })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(
+      (await t.resend.emails.receiving.attachments.get({ emailId: id, id: '0198a5a0-0000-7000-8000-000000000000' }))
+        .error,
+    ).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
 
   it('forwards a received email with the SDK (its raw link, then POST /emails), passed through or wrapped: it reaches another mailbox', async () => {
     // Prepare
     const t = await mailboxTeam();
     const m = await t.mailbox('desk');
-    await mx().sendMail({ from: 'ada@customer.example.org', to: m.address, subject: 'Contract', text: 'Signed copy attached.', attachments: [{ filename: 'contract.pdf', content: PDF, contentType: 'application/pdf' }] });
+    await mx().sendMail({
+      from: 'ada@customer.example.org',
+      to: m.address,
+      subject: 'Contract',
+      text: 'Signed copy attached.',
+      attachments: [{ filename: 'contract.pdf', content: PDF, contentType: 'application/pdf' }],
+    });
     const other = await mailboxTeam();
     const target = await other.mailbox('archive');
     const id = (await t.resend.emails.receiving.list()).data!.data[0]!.id;
 
     // Act
-    const passed = await t.resend.emails.receiving.forward({ emailId: id, from: `Desk <${m.address}>`, to: target.address });
-    const wrapped = await t.resend.emails.receiving.forward({ emailId: id, from: `Desk <${m.address}>`, to: target.address, passthrough: false, text: 'FYI' });
+    const passed = await t.resend.emails.receiving.forward({
+      emailId: id,
+      from: `Desk <${m.address}>`,
+      to: target.address,
+    });
+    const wrapped = await t.resend.emails.receiving.forward({
+      emailId: id,
+      from: `Desk <${m.address}>`,
+      to: target.address,
+      passthrough: false,
+      text: 'FYI',
+    });
 
     // Assess
     expect(passed.error).toBeNull();
     expect(wrapped.error).toBeNull();
-    const arrived = await waitFor(() => listFolder(testDeps(), other.team.id, target.id, 'inbox', { limit: 10 }), (r) => r.messages.length >= 2);
+    const arrived = await waitFor(
+      () => listFolder(testDeps(), other.team.id, target.id, 'inbox', { limit: 10 }),
+      (r) => r.messages.length >= 2,
+    );
     expect(arrived.messages.map((x) => [x.subject, x.attachments.map((a) => a.filename)]).sort()).toEqual([
       ['Contract', ['contract.pdf']],
       // the wrapped copy carries the original as message/rfc822, whose parts the parser lists
@@ -113,7 +156,7 @@ describe('the receiving API through the official SDK', () => {
     expect(wrappedCopy.text).toContain('FYI');
   });
 
-  it('answers 404 for another team\'s received email and lists none of it', async () => {
+  it("answers 404 for another team's received email and lists none of it", async () => {
     // Prepare
     const t = await withReceivedMail();
     const other = await mailboxTeam();
@@ -121,11 +164,17 @@ describe('the receiving API through the official SDK', () => {
 
     // Act / Assess
     expect((await other.resend.emails.receiving.get(id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
-    expect((await other.resend.emails.receiving.attachments.list({ emailId: id })).error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect((await other.resend.emails.receiving.attachments.list({ emailId: id })).error).toMatchObject({
+      statusCode: 404,
+      name: 'not_found',
+    });
     expect((await other.resend.emails.receiving.list()).data!.data).toEqual([]);
     // A sending-access key reaches no received mail.
     const sending = await t.addKey('sending_access');
-    expect((await sending.resend.emails.receiving.list()).error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await sending.resend.emails.receiving.list()).error).toMatchObject({
+      statusCode: 403,
+      name: 'restricted_api_key',
+    });
     expect((await call('GET', `/emails/receiving/${id}`, { key: sending.secret })).status).toBe(403);
   });
 });

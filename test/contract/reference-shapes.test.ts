@@ -17,7 +17,11 @@ describe('responses carry every field the reference schemas declare', () => {
       expectReferenceShape(method, refPath, status, out.json);
       return out.json;
     };
-    const prop = await check('POST', '/contact-properties', '/contact-properties', 201, { key: 'tier', type: 'string', fallback_value: 'basic' });
+    const prop = await check('POST', '/contact-properties', '/contact-properties', 201, {
+      key: 'tier',
+      type: 'string',
+      fallback_value: 'basic',
+    });
     await check('GET', '/contact-properties', '/contact-properties', 200);
     await check('GET', `/contact-properties/${prop.id}`, '/contact-properties/{id}', 200);
     await check('PATCH', `/contact-properties/${prop.id}`, '/contact-properties/{id}', 200, { fallback_value: 'gold' });
@@ -36,10 +40,22 @@ describe('responses carry every field the reference schemas declare', () => {
     await check('GET', `/contacts/${contact.id}`, '/contacts/{id}', 200);
     await check('PATCH', `/contacts/${contact.id}`, '/contacts/{id}', 200, { last_name: 'Shape' });
     await check('GET', `/contacts/${contact.id}/segments`, '/contacts/{contact_id}/segments', 200);
-    await check('POST', `/contacts/${contact.id}/segments/${seg.id}`, '/contacts/{contact_id}/segments/{segment_id}', 200);
-    await check('DELETE', `/contacts/${contact.id}/segments/${seg.id}`, '/contacts/{contact_id}/segments/{segment_id}', 200);
+    await check(
+      'POST',
+      `/contacts/${contact.id}/segments/${seg.id}`,
+      '/contacts/{contact_id}/segments/{segment_id}',
+      200,
+    );
+    await check(
+      'DELETE',
+      `/contacts/${contact.id}/segments/${seg.id}`,
+      '/contacts/{contact_id}/segments/{segment_id}',
+      200,
+    );
     await check('GET', `/contacts/${contact.id}/topics`, '/contacts/{contact_id}/topics', 200);
-    await check('PATCH', `/contacts/${contact.id}/topics`, '/contacts/{contact_id}/topics', 200, [{ id: topic.id, subscription: 'opt_out' }]);
+    await check('PATCH', `/contacts/${contact.id}/topics`, '/contacts/{contact_id}/topics', 200, [
+      { id: topic.id, subscription: 'opt_out' },
+    ]);
     const supp = await check('POST', '/suppressions', '/suppressions', 201, { email: 'gone@example.com' });
     await check('GET', '/suppressions', '/suppressions', 200);
     await check('GET', `/suppressions/${supp.id}`, '/suppressions/{suppression}', 200);
@@ -55,7 +71,10 @@ describe('responses carry every field the reference schemas declare', () => {
 
   it('for emails and domains', async () => {
     const t = await sendingTeam();
-    const sent = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'a@example.com', subject: 'S', text: 'x', scheduled_at: 'in 1 hour' } });
+    const sent = await call('POST', '/emails', {
+      key: t.secret,
+      body: { from: t.from, to: 'a@example.com', subject: 'S', text: 'x', scheduled_at: 'in 1 hour' },
+    });
     const canceled = await call('POST', `/emails/${sent.json.id}/cancel`, { key: t.secret });
     expectReferenceShape('POST', '/emails/{email_id}/cancel', 200, canceled.json);
     const verify = await call('POST', `/domains/${t.domainId}/verify`, { key: t.secret });

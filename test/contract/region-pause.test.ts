@@ -8,8 +8,10 @@ import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
-const regionDay = async (region: string) => (await getItem(testDeps(), keys.deliverability.regionDay(region, today()), false)) ?? {};
-const addToRegion = (region: string, counts: Record<string, number>) => updateItem(testDeps(), keys.deliverability.regionDay(region, today()), { add: counts });
+const regionDay = async (region: string) =>
+  (await getItem(testDeps(), keys.deliverability.regionDay(region, today()), false)) ?? {};
+const addToRegion = (region: string, counts: Record<string, number>) =>
+  updateItem(testDeps(), keys.deliverability.regionDay(region, today()), { add: counts });
 
 const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
   const until = Date.now() + ms;
@@ -20,8 +22,8 @@ const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20
   }
 };
 
-describe('a delivery region\'s platform rate', () => {
-  it('counts every team\'s sent and bounced mail in the region it was sent from', async () => {
+describe("a delivery region's platform rate", () => {
+  it("counts every team's sent and bounced mail in the region it was sent from", async () => {
     // Prepare: the test host's one region, which other tests send from too (so at least, not exactly).
     const t = await sendingTeam();
     const region = 'us-east-1';
@@ -34,12 +36,15 @@ describe('a delivery region\'s platform rate', () => {
     }
 
     // Assess
-    const after = await waitFor(() => regionDay(region), (d) => grew(d, 'sent') >= 2 && grew(d, 'bounced') >= 1);
+    const after = await waitFor(
+      () => regionDay(region),
+      (d) => grew(d, 'sent') >= 2 && grew(d, 'bounced') >= 1,
+    );
     expect(grew(after, 'sent')).toBeGreaterThanOrEqual(2);
     expect(grew(after, 'bounced')).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
-  it('holds a region pause of broadcasts while the region\'s bounce rate is over the risk line, and clears it on its own once the rate recovers', async () => {
+  it("holds a region pause of broadcasts while the region's bounce rate is over the risk line, and clears it on its own once the rate recovers", async () => {
     // Prepare: a region of its own whose platform bounce rate is 20%, paused until it recovers.
     const deps = testDeps();
     const region = `test-${randomUUID()}`;
@@ -49,7 +54,11 @@ describe('a delivery region\'s platform rate', () => {
     try {
       // Act and assess: the pause holds while the rate is high, on every read.
       expect((await regionRates(deps, region)).bounce_rate).toBeCloseTo(0.2);
-      expect(await broadcastPauseFor(deps, teamId, region)).toMatchObject({ scope: 'region', target: region, untilRecovered: true });
+      expect(await broadcastPauseFor(deps, teamId, region)).toMatchObject({
+        scope: 'region',
+        target: region,
+        untilRecovered: true,
+      });
       expect(await broadcastPauseFor(deps, teamId, region)).toMatchObject({ scope: 'region' });
 
       // Act: the region recovers (about 0.2% over the window).

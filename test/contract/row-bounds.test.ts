@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { call, local, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import {
-  MAX_ATTACHMENTS, MAX_CONTACT_PROPERTIES, MAX_CUSTOM_HEADERS, MAX_DISPLAY_NAME_LENGTH, MAX_HEADER_VALUE_LENGTH, MAX_REPLY_TO,
-  MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH, MAX_TAGS, MAX_TEMPLATE_VARIABLES_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_CONTACT_PROPERTIES,
+  MAX_CUSTOM_HEADERS,
+  MAX_DISPLAY_NAME_LENGTH,
+  MAX_HEADER_VALUE_LENGTH,
+  MAX_REPLY_TO,
+  MAX_STORED_BODY_BYTES,
+  MAX_SUBJECT_LENGTH,
+  MAX_TAGS,
+  MAX_TEMPLATE_VARIABLES_BYTES,
 } from '../../layers/core/src/limits.ts';
 
 /**
@@ -26,17 +34,39 @@ const accepted = (res: Res, status = 200) => expect(res.status, JSON.stringify(r
 /** 450 KB of HTML: past DynamoDB's item limit on its own. */
 const bigHtml = `<p>${'x'.repeat(450_000)}</p>`;
 /** Exactly MAX_STORED_BODY_BYTES of HTML, in 3-byte characters where it can. */
-const htmlOfBytes = (bytes: number) => `<p>${'€'.repeat(Math.floor((bytes - 7) / 3))}${'x'.repeat((bytes - 7) % 3)}</p>`;
+const htmlOfBytes = (bytes: number) =>
+  `<p>${'€'.repeat(Math.floor((bytes - 7) / 3))}${'x'.repeat((bytes - 7) % 3)}</p>`;
 
 describe('template bodies and variables', () => {
   it('POST /templates with 450 KB of html, or one byte past the bound, is 422; at the bound it is created', async () => {
     const t = await newTeam();
-    refused(await call('POST', '/templates', { key: t.secret, body: { name: 'Big', html: bigHtml } }), /`html`/, MAX_STORED_BODY_BYTES);
-    refused(await call('POST', '/templates', { key: t.secret, body: { name: 'Big', html: htmlOfBytes(MAX_STORED_BODY_BYTES + 1) } }), /`html`/, MAX_STORED_BODY_BYTES);
-    refused(await call('POST', '/templates', { key: t.secret, body: { name: 'Big', html: '<p>x</p>', text: 'x'.repeat(450_000) } }), /`text`/, MAX_STORED_BODY_BYTES);
+    refused(
+      await call('POST', '/templates', { key: t.secret, body: { name: 'Big', html: bigHtml } }),
+      /`html`/,
+      MAX_STORED_BODY_BYTES,
+    );
+    refused(
+      await call('POST', '/templates', {
+        key: t.secret,
+        body: { name: 'Big', html: htmlOfBytes(MAX_STORED_BODY_BYTES + 1) },
+      }),
+      /`html`/,
+      MAX_STORED_BODY_BYTES,
+    );
+    refused(
+      await call('POST', '/templates', {
+        key: t.secret,
+        body: { name: 'Big', html: '<p>x</p>', text: 'x'.repeat(450_000) },
+      }),
+      /`text`/,
+      MAX_STORED_BODY_BYTES,
+    );
     const html = htmlOfBytes(MAX_STORED_BODY_BYTES);
     expect(Buffer.byteLength(html)).toBe(MAX_STORED_BODY_BYTES);
-    const made = await call('POST', '/templates', { key: t.secret, body: { name: 'At the bound', html, text: 'y'.repeat(MAX_STORED_BODY_BYTES) } });
+    const made = await call('POST', '/templates', {
+      key: t.secret,
+      body: { name: 'At the bound', html, text: 'y'.repeat(MAX_STORED_BODY_BYTES) },
+    });
     accepted(made, 201);
     expect((await call('GET', `/templates/${made.json.id}`, { key: t.secret })).json.html).toBe(html);
   });
@@ -44,57 +74,125 @@ describe('template bodies and variables', () => {
   it('PATCH /templates/{id} with 450 KB of html is 422 and the template keeps its body', async () => {
     const t = await newTeam();
     const made = await call('POST', '/templates', { key: t.secret, body: { name: 'Small', html: '<p>small</p>' } });
-    refused(await call('PATCH', `/templates/${made.json.id}`, { key: t.secret, body: { html: bigHtml } }), /`html`/, MAX_STORED_BODY_BYTES);
+    refused(
+      await call('PATCH', `/templates/${made.json.id}`, { key: t.secret, body: { html: bigHtml } }),
+      /`html`/,
+      MAX_STORED_BODY_BYTES,
+    );
     expect((await call('GET', `/templates/${made.json.id}`, { key: t.secret })).json.html).toBe('<p>small</p>');
   });
 
   it('variables whose fallback values add up past the bound are 422', async () => {
     const t = await newTeam();
-    const variables = Array.from({ length: 10 }, (_, i) => ({ key: `list_${i}`, type: 'list', fallback_value: Array.from({ length: 2000 }, () => 'item') }));
-    refused(await call('POST', '/templates', { key: t.secret, body: { name: 'Vars', html: '<p>x</p>', variables } }), /`variables`/, MAX_TEMPLATE_VARIABLES_BYTES);
-    accepted(await call('POST', '/templates', { key: t.secret, body: { name: 'Vars', html: '<p>x</p>', variables: variables.slice(0, 2) } }), 201);
+    const variables = Array.from({ length: 10 }, (_, i) => ({
+      key: `list_${i}`,
+      type: 'list',
+      fallback_value: Array.from({ length: 2000 }, () => 'item'),
+    }));
+    refused(
+      await call('POST', '/templates', { key: t.secret, body: { name: 'Vars', html: '<p>x</p>', variables } }),
+      /`variables`/,
+      MAX_TEMPLATE_VARIABLES_BYTES,
+    );
+    accepted(
+      await call('POST', '/templates', {
+        key: t.secret,
+        body: { name: 'Vars', html: '<p>x</p>', variables: variables.slice(0, 2) },
+      }),
+      201,
+    );
   });
 });
 
 describe('a subject rendered from a template', () => {
-  it('past 998 characters with the send\'s variables is 422 naming `subject`; within it the email is sent', async () => {
+  it("past 998 characters with the send's variables is 422 naming `subject`; within it the email is sent", async () => {
     const t = await sendingTeam();
-    const template = await call('POST', '/templates', { key: t.secret, body: { name: 'T', html: '<p>x</p>', subject: 'Hi {{{name}}} and {{{name}}}', from: t.from } });
+    const template = await call('POST', '/templates', {
+      key: t.secret,
+      body: { name: 'T', html: '<p>x</p>', subject: 'Hi {{{name}}} and {{{name}}}', from: t.from },
+    });
     accepted(template, 201);
-    const send = (name: string) => call('POST', '/emails', { key: t.secret, body: { to: 'someone@example.com', template: { id: template.json.id, variables: { name } } } });
+    const send = (name: string) =>
+      call('POST', '/emails', {
+        key: t.secret,
+        body: { to: 'someone@example.com', template: { id: template.json.id, variables: { name } } },
+      });
     refused(await send('n'.repeat(40_000)), /`subject`/, MAX_SUBJECT_LENGTH);
     accepted(await send('Ann'));
   });
 });
 
-describe('broadcast bodies (copied onto every recipient\'s email)', () => {
+describe("broadcast bodies (copied onto every recipient's email)", () => {
   it('POST and PATCH /broadcasts with 450 KB of html are 422; at the bound the broadcast is created', async () => {
     const t = await sendingTeam();
     const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
     const base = { segment_id: segmentId, from: t.from, subject: 'News' };
-    refused(await call('POST', '/broadcasts', { key: t.secret, body: { ...base, html: bigHtml } }), /`html`/, MAX_STORED_BODY_BYTES);
-    refused(await call('POST', '/broadcasts', { key: t.secret, body: { ...base, text: 'x'.repeat(MAX_STORED_BODY_BYTES + 1) } }), /`text`/, MAX_STORED_BODY_BYTES);
-    const made = await call('POST', '/broadcasts', { key: t.secret, body: { ...base, html: htmlOfBytes(MAX_STORED_BODY_BYTES) } });
+    refused(
+      await call('POST', '/broadcasts', { key: t.secret, body: { ...base, html: bigHtml } }),
+      /`html`/,
+      MAX_STORED_BODY_BYTES,
+    );
+    refused(
+      await call('POST', '/broadcasts', {
+        key: t.secret,
+        body: { ...base, text: 'x'.repeat(MAX_STORED_BODY_BYTES + 1) },
+      }),
+      /`text`/,
+      MAX_STORED_BODY_BYTES,
+    );
+    const made = await call('POST', '/broadcasts', {
+      key: t.secret,
+      body: { ...base, html: htmlOfBytes(MAX_STORED_BODY_BYTES) },
+    });
     accepted(made, 201);
-    refused(await call('PATCH', `/broadcasts/${made.json.id}`, { key: t.secret, body: { html: bigHtml } }), /`html`/, MAX_STORED_BODY_BYTES);
-    expect((await call('GET', `/broadcasts/${made.json.id}`, { key: t.secret })).json.html).toBe(htmlOfBytes(MAX_STORED_BODY_BYTES));
+    refused(
+      await call('PATCH', `/broadcasts/${made.json.id}`, { key: t.secret, body: { html: bigHtml } }),
+      /`html`/,
+      MAX_STORED_BODY_BYTES,
+    );
+    expect((await call('GET', `/broadcasts/${made.json.id}`, { key: t.secret })).json.html).toBe(
+      htmlOfBytes(MAX_STORED_BODY_BYTES),
+    );
   });
 
   it('a broadcast from a template with variables past the bound is 422', async () => {
     const t = await sendingTeam();
     const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
-    const template = await call('POST', '/templates', { key: t.secret, body: { name: 'T', html: '<p>{{{greeting}}}</p>', subject: 'S', from: t.from } });
+    const template = await call('POST', '/templates', {
+      key: t.secret,
+      body: { name: 'T', html: '<p>{{{greeting}}}</p>', subject: 'S', from: t.from },
+    });
     accepted(template, 201);
     const big = { greeting: 'x'.repeat(450_000) };
-    refused(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, template: { id: template.json.id, variables: big } } }), /`template\.variables`/, MAX_TEMPLATE_VARIABLES_BYTES);
-    accepted(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, template: { id: template.json.id, variables: { greeting: 'hello' } } } }), 201);
+    refused(
+      await call('POST', '/broadcasts', {
+        key: t.secret,
+        body: { segment_id: segmentId, template: { id: template.json.id, variables: big } },
+      }),
+      /`template\.variables`/,
+      MAX_TEMPLATE_VARIABLES_BYTES,
+    );
+    accepted(
+      await call('POST', '/broadcasts', {
+        key: t.secret,
+        body: { segment_id: segmentId, template: { id: template.json.id, variables: { greeting: 'hello' } } },
+      }),
+      201,
+    );
   });
 
   it('a broadcast with more reply_to addresses than the bound is 422', async () => {
     const t = await sendingTeam();
     const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
     const replyTo = Array.from({ length: MAX_REPLY_TO + 1 }, (_, i) => `r${i}@example.com`);
-    refused(await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, from: t.from, subject: 'News', html: '<p>x</p>', reply_to: replyTo } }), /`reply_to`/, MAX_REPLY_TO);
+    refused(
+      await call('POST', '/broadcasts', {
+        key: t.secret,
+        body: { segment_id: segmentId, from: t.from, subject: 'News', html: '<p>x</p>', reply_to: replyTo },
+      }),
+      /`reply_to`/,
+      MAX_REPLY_TO,
+    );
   });
 });
 
@@ -105,24 +203,38 @@ describe('a broadcast whose rendering grows past the bound', () => {
     await t.resend.contactProperties.create({ key: 'bio', type: 'string' });
     const bio = 'b'.repeat(1000);
     const segmentId = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
-    const contact = await call('POST', '/contacts', { key: t.secret, body: { email: `reader-${t.team.id.slice(-8)}@example.com`, properties: { bio }, segments: [segmentId] } });
+    const contact = await call('POST', '/contacts', {
+      key: t.secret,
+      body: { email: `reader-${t.team.id.slice(-8)}@example.com`, properties: { bio }, segments: [segmentId] },
+    });
     accepted(contact, 201);
     // The subject grows too: 5 placeholders render to 5,000 characters, cut to the subject bound.
     const subject = `Grown ${t.team.id.slice(-8)} `;
-    const made = await call('POST', '/broadcasts', { key: t.secret, body: { segment_id: segmentId, from: t.from, subject: `${subject}${'{{{bio}}}'.repeat(5)}`, html: `<p>${'{{{bio}}}'.repeat(600)}</p>`, send: true } });
+    const made = await call('POST', '/broadcasts', {
+      key: t.secret,
+      body: {
+        segment_id: segmentId,
+        from: t.from,
+        subject: `${subject}${'{{{bio}}}'.repeat(5)}`,
+        html: `<p>${'{{{bio}}}'.repeat(600)}</p>`,
+        send: true,
+      },
+    });
     accepted(made, 201);
     const rendered = `<p>${bio.repeat(600)}</p>`;
     const deadline = Date.now() + 60_000;
     let mail: any;
     while (!mail && Date.now() < deadline) {
-      const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
       mail = store.emails.find((e) => e.subject.startsWith(subject));
       if (!mail) await new Promise((r) => setTimeout(r, 250));
     }
     expect(mail, 'the broadcast email reached the inbox').toBeDefined();
     // Compared by content, not printed: a failure here would otherwise print 600 KB.
     const inboxHtml: string = mail.body.html;
-    expect(inboxHtml.includes(rendered), `the inbox holds the rendered body (${inboxHtml.length} characters)`).toBe(true);
+    expect(inboxHtml.includes(rendered), `the inbox holds the rendered body (${inboxHtml.length} characters)`).toBe(
+      true,
+    );
     const list = await call('GET', '/emails?limit=10', { key: t.secret });
     const email = list.json.data.find((e: any) => e.subject.startsWith(subject));
     expect(email.subject).toBe(`${subject}${bio.repeat(5)}`.slice(0, MAX_SUBJECT_LENGTH));
@@ -132,16 +244,28 @@ describe('a broadcast whose rendering grows past the bound', () => {
   }, 90_000);
 });
 
-describe('an email\'s headers, tags, reply_to, attachments and display names', () => {
+describe("an email's headers, tags, reply_to, attachments and display names", () => {
   const send = async (t: Awaited<ReturnType<typeof sendingTeam>>, extra: Record<string, unknown>) =>
-    call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'someone@example.com', subject: 'Bounds', text: 'x', ...extra } });
-  const headers = (n: number, value = 'v') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-Custom-${i}`, value]));
+    call('POST', '/emails', {
+      key: t.secret,
+      body: { from: t.from, to: 'someone@example.com', subject: 'Bounds', text: 'x', ...extra },
+    });
+  const headers = (n: number, value = 'v') =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-Custom-${i}`, value]));
 
   it('custom headers: more than the bound, or a value past 998 characters, is 422; at the bounds it is sent', async () => {
     const t = await sendingTeam();
     refused(await send(t, { headers: headers(MAX_CUSTOM_HEADERS + 1) }), /`headers`/, MAX_CUSTOM_HEADERS);
-    refused(await send(t, { headers: { 'X-Long': 'v'.repeat(500_000) } }), /`headers\.X-Long`/, MAX_HEADER_VALUE_LENGTH);
-    refused(await send(t, { headers: { 'X-Long': 'v'.repeat(MAX_HEADER_VALUE_LENGTH + 1) } }), /`headers\.X-Long`/, MAX_HEADER_VALUE_LENGTH);
+    refused(
+      await send(t, { headers: { 'X-Long': 'v'.repeat(500_000) } }),
+      /`headers\.X-Long`/,
+      MAX_HEADER_VALUE_LENGTH,
+    );
+    refused(
+      await send(t, { headers: { 'X-Long': 'v'.repeat(MAX_HEADER_VALUE_LENGTH + 1) } }),
+      /`headers\.X-Long`/,
+      MAX_HEADER_VALUE_LENGTH,
+    );
     accepted(await send(t, { headers: headers(MAX_CUSTOM_HEADERS, 'v'.repeat(MAX_HEADER_VALUE_LENGTH)) }));
   });
 
@@ -161,9 +285,16 @@ describe('an email\'s headers, tags, reply_to, attachments and display names', (
 
   it('attachments: more files than the bound, or a content_type past 255 characters, is 422', async () => {
     const t = await sendingTeam();
-    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ filename: `f${i}.txt`, content: Buffer.from('hi').toString('base64') }));
+    const files = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ filename: `f${i}.txt`, content: Buffer.from('hi').toString('base64') }));
     refused(await send(t, { attachments: files(MAX_ATTACHMENTS + 1) }), /`attachments`/, MAX_ATTACHMENTS);
-    refused(await send(t, { attachments: [{ filename: 'a.txt', content: 'aGk=', content_type: `text/plain; x=${'y'.repeat(300)}` }] }), /`attachments\[0\]\.content_type`/, 255);
+    refused(
+      await send(t, {
+        attachments: [{ filename: 'a.txt', content: 'aGk=', content_type: `text/plain; x=${'y'.repeat(300)}` }],
+      }),
+      /`attachments\[0\]\.content_type`/,
+      255,
+    );
     accepted(await send(t, { attachments: files(MAX_ATTACHMENTS) }));
   });
 
@@ -180,7 +311,8 @@ describe('an email\'s headers, tags, reply_to, attachments and display names', (
 describe('contact properties a team may define', () => {
   it(`one past ${MAX_CONTACT_PROPERTIES} is 422 (also with 20 created at once); deleting one frees its slot`, async () => {
     const t = await newTeam();
-    const create = (key: string) => call('POST', '/contact-properties', { key: t.secret, body: { key, type: 'string' } });
+    const create = (key: string) =>
+      call('POST', '/contact-properties', { key: t.secret, body: { key, type: 'string' } });
     for (let i = 0; i < MAX_CONTACT_PROPERTIES - 5; i++) accepted(await create(`p${i}`), 201);
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => create(`burst${i}`)));
     expect(burst.filter((r) => r.status === 201)).toHaveLength(5);

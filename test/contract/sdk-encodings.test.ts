@@ -10,7 +10,7 @@ import { sendingTeam } from '../support/sending.ts';
 
 const inboxMail = async (subject: string) => {
   for (let i = 0; i < 150; i++) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     const found = store.emails.find((e) => e.subject === subject);
     if (found) return found;
     await new Promise((r) => setTimeout(r, 200));
@@ -18,7 +18,8 @@ const inboxMail = async (subject: string) => {
   throw new Error(`no email with subject ${subject} reached the inbox`);
 };
 
-const bytesOf = (content: unknown): Buffer => (typeof content === 'string' ? Buffer.from(content, 'base64') : Buffer.from((content as { data: number[] }).data));
+const bytesOf = (content: unknown): Buffer =>
+  typeof content === 'string' ? Buffer.from(content, 'base64') : Buffer.from((content as { data: number[] }).data);
 
 describe('attachment content as bytes', () => {
   it('accepts content as an array of byte values (the Go SDK) or a Node.js Buffer in JSON, on a send and in a batch, and delivers the same bytes', async () => {
@@ -27,7 +28,13 @@ describe('attachment content as bytes', () => {
     const subject = `Bytes ${crypto.randomUUID()}`;
     const sent = await call('POST', '/emails', {
       key: t.secret,
-      body: { from: t.from, to: ['ada@example.com'], subject, text: 'x', attachments: [{ content: [...file], filename: 'invoice.pdf' }] },
+      body: {
+        from: t.from,
+        to: ['ada@example.com'],
+        subject,
+        text: 'x',
+        attachments: [{ content: [...file], filename: 'invoice.pdf' }],
+      },
     });
     expect(sent.status, sent.text).toBe(200);
     const mail = await inboxMail(subject);
@@ -39,8 +46,22 @@ describe('attachment content as bytes', () => {
     const batch = await call('POST', '/emails/batch', {
       key: t.secret,
       body: [
-        { from: t.from, to: ['ada@example.com'], subject: batchSubject, text: 'x', attachments: [{ content: { type: 'Buffer', data: [...file] }, filename: 'a.bin', path: '', content_type: '' }] },
-        { from: t.from, to: ['bob@example.com'], subject: `${batchSubject} 2`, text: 'x', attachments: [{ content: file.toString('base64'), filename: 'a.bin' }] },
+        {
+          from: t.from,
+          to: ['ada@example.com'],
+          subject: batchSubject,
+          text: 'x',
+          attachments: [
+            { content: { type: 'Buffer', data: [...file] }, filename: 'a.bin', path: '', content_type: '' },
+          ],
+        },
+        {
+          from: t.from,
+          to: ['bob@example.com'],
+          subject: `${batchSubject} 2`,
+          text: 'x',
+          attachments: [{ content: file.toString('base64'), filename: 'a.bin' }],
+        },
       ],
     });
     expect(batch.status, batch.text).toBe(200);
@@ -51,15 +72,39 @@ describe('attachment content as bytes', () => {
 
   it('refuses a bad byte array with 422 naming the field and the value, on a send and in a batch', async () => {
     const t = await sendingTeam();
-    const refused = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'a.bin', content: [1, 2, 300] }] } });
+    const refused = await call('POST', '/emails', {
+      key: t.secret,
+      body: {
+        from: t.from,
+        to: 'ada@example.com',
+        subject: 'S',
+        text: 'x',
+        attachments: [{ filename: 'a.bin', content: [1, 2, 300] }],
+      },
+    });
     expect(refused.status).toBe(422);
-    expect(refused.json).toMatchObject({ name: 'validation_error', message: expect.stringContaining('`attachments[0].content[2]` is 300') });
+    expect(refused.json).toMatchObject({
+      name: 'validation_error',
+      message: expect.stringContaining('`attachments[0].content[2]` is 300'),
+    });
     const batch = await call('POST', '/emails/batch', {
       key: t.secret,
       headers: { 'x-batch-validation': 'permissive' },
       body: [
-        { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'a.bin', content: [104, 105] }] },
-        { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'a.bin', content: ['a'] }] },
+        {
+          from: t.from,
+          to: 'ada@example.com',
+          subject: 'S',
+          text: 'x',
+          attachments: [{ filename: 'a.bin', content: [104, 105] }],
+        },
+        {
+          from: t.from,
+          to: 'ada@example.com',
+          subject: 'S',
+          text: 'x',
+          attachments: [{ filename: 'a.bin', content: ['a'] }],
+        },
       ],
     });
     expect(batch.status, batch.text).toBe(200);
@@ -70,10 +115,28 @@ describe('attachment content as bytes', () => {
   it('caps byte-array attachments by their decoded size, as base64 ones: 1,000,000 bytes on free', async () => {
     const t = await sendingTeam({ plan: 'free' });
     const over = new Array(1_000_001).fill(65);
-    const refused = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'big.bin', content: over }] } });
+    const refused = await call('POST', '/emails', {
+      key: t.secret,
+      body: {
+        from: t.from,
+        to: 'ada@example.com',
+        subject: 'S',
+        text: 'x',
+        attachments: [{ filename: 'big.bin', content: over }],
+      },
+    });
     expect(refused.status).toBe(422);
     expect(refused.json.message).toContain('1000000 bytes');
-    const fits = await call('POST', '/emails', { key: t.secret, body: { from: t.from, to: 'ada@example.com', subject: 'S', text: 'x', attachments: [{ filename: 'big.bin', content: over.slice(1) }] } });
+    const fits = await call('POST', '/emails', {
+      key: t.secret,
+      body: {
+        from: t.from,
+        to: 'ada@example.com',
+        subject: 'S',
+        text: 'x',
+        attachments: [{ filename: 'big.bin', content: over.slice(1) }],
+      },
+    });
     expect(fits.status, fits.text).toBe(200);
   });
 });
@@ -82,7 +145,11 @@ describe('base URLs with a trailing slash', () => {
   it('answers every route of the manifest reached as `//path` (and with doubled slashes inside) as it answers `/path`', async () => {
     const t = await newTeam();
     const id = '01a00000-0000-7000-8000-0000000000aa';
-    const answer = (r: Awaited<ReturnType<typeof call>>) => ({ status: r.status, name: r.json?.name, type: r.headers.get('content-type')?.split(';')[0] });
+    const answer = (r: Awaited<ReturnType<typeof call>>) => ({
+      status: r.status,
+      name: r.json?.name,
+      type: r.headers.get('content-type')?.split(';')[0],
+    });
     for (const route of ROUTES) {
       const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'token' ? 'not-a-token' : id));
       const body = route.method === 'GET' ? undefined : {};
@@ -99,11 +166,18 @@ describe('base URLs with a trailing slash', () => {
     expect(read.json).toMatchObject({ object: 'segment', id: segment.json.id, name: 'Readers' });
     // What names no route still answers through the catalog, naming the path as read.
     const missing = await call('GET', '//no-such-thing', { key: t.secret });
-    expect(missing.json).toEqual({ statusCode: 404, name: 'not_found', message: 'The requested endpoint does not exist: GET /no-such-thing.' });
+    expect(missing.json).toEqual({
+      statusCode: 404,
+      name: 'not_found',
+      message: 'The requested endpoint does not exist: GET /no-such-thing.',
+    });
   }, 120_000);
 
-  it('serves the dashboard host\'s pages and its mailbox agent API at doubled slashes too', async () => {
-    for (const [plain, doubled] of [['/sign-in', '//sign-in'], ['/api/mailbox-agent/openapi.json', '//api//mailbox-agent/openapi.json']] as const) {
+  it("serves the dashboard host's pages and its mailbox agent API at doubled slashes too", async () => {
+    for (const [plain, doubled] of [
+      ['/sign-in', '//sign-in'],
+      ['/api/mailbox-agent/openapi.json', '//api//mailbox-agent/openapi.json'],
+    ] as const) {
       const [a, b] = [await fetch(`${local().dashboardUrl}${plain}`), await fetch(`${local().dashboardUrl}${doubled}`)];
       expect(b.status, doubled).toBe(200);
       expect(a.status, plain).toBe(200);

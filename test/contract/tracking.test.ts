@@ -6,18 +6,22 @@ import { sendingTeam } from '../support/sending.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
-afterEach(async () => { for (const r of receivers.splice(0)) await r.close(); });
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+});
 
-const HUMAN = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const HUMAN =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The HTML every test sends: two links, one with an escaped query string. */
-const SENT_HTML = '<html><body><p>Hi <a href="https://example.com/a?x=1&amp;y=2">A</a> and <a href="https://example.com/b">B</a></p></body></html>';
+const SENT_HTML =
+  '<html><body><p>Hi <a href="https://example.com/a?x=1&amp;y=2">A</a> and <a href="https://example.com/b">B</a></p></body></html>';
 
 /** The email with this subject as the provider received it (the local inbox), waiting up to 30 s. */
 const delivered = async (subject: string) => {
   for (let i = 0; i < 300; i++) {
-    const store = await (await fetch(`${local().inboxUrl}/store`)).json() as { emails: any[] };
+    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
     const mail = store.emails.find((m) => m.subject === subject);
     if (mail) return mail;
     await sleep(100);
@@ -31,9 +35,18 @@ const trackedSend = async () => {
   await t.resend.domains.update({ id: t.domainId, openTracking: true, clickTracking: true });
   const rx = await startReceiver();
   receivers.push(rx);
-  await t.resend.webhooks.create({ endpoint: rx.url, events: ['email.opened', 'email.clicked', 'email.prefetched'] as any[] });
+  await t.resend.webhooks.create({
+    endpoint: rx.url,
+    events: ['email.opened', 'email.clicked', 'email.prefetched'] as any[],
+  });
   const subject = `Tracked ${crypto.randomUUID()}`;
-  const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject, html: SENT_HTML, text: 'Hi https://example.com/a' });
+  const sent = await t.resend.emails.send({
+    from: t.from,
+    to: 'delivered@resend.dev',
+    subject,
+    html: SENT_HTML,
+    text: 'Hi https://example.com/a',
+  });
   expect(sent.error).toBeNull();
   const mail = await delivered(subject);
   const html: string = mail.body.html;
@@ -44,7 +57,8 @@ const trackedSend = async () => {
   return { ...t, rx, emailId: sent.data!.id, pixel: pixel!, links, html, mailText: mail.body.text as string };
 };
 
-const get = (url: string, userAgent: string) => fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
+const get = (url: string, userAgent: string) =>
+  fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
 
 /** The received events as [type, reason?] once `n` have arrived, in the order they were recorded. */
 const sequence = async (rx: Awaited<ReturnType<typeof startReceiver>>, n: number) => {
@@ -52,11 +66,16 @@ const sequence = async (rx: Awaited<ReturnType<typeof startReceiver>>, n: number
   await sleep(500);
   const events = rx.received.map((r) => r.json);
   expect(events).toHaveLength(n);
-  return events.sort((a, b) => String(a.data.open?.timestamp ?? a.data.click?.timestamp).localeCompare(String(b.data.open?.timestamp ?? b.data.click?.timestamp)) || a.type.localeCompare(b.type));
+  return events.sort(
+    (a, b) =>
+      String(a.data.open?.timestamp ?? a.data.click?.timestamp).localeCompare(
+        String(b.data.open?.timestamp ?? b.data.click?.timestamp),
+      ) || a.type.localeCompare(b.type),
+  );
 };
 
 describe('open and click tracking on tracked domains', () => {
-  it('rewrites HTML links and adds the pixel, leaves the text part alone; a person\'s open and click are recorded and move last_event', async () => {
+  it("rewrites HTML links and adds the pixel, leaves the text part alone; a person's open and click are recorded and move last_event", async () => {
     const s = await trackedSend();
     expect(s.links).toHaveLength(2);
     expect(s.pixel).toContain('/t/o/');
@@ -75,9 +94,20 @@ describe('open and click tracking on tracked domains', () => {
     expect(click.headers.get('location')).toBe('https://example.com/a?x=1&y=2');
     const events = await sequence(s.rx, 2);
     expect(events.map((e) => e.type)).toEqual(['email.opened', 'email.clicked']);
-    expect(events[0].data).toMatchObject({ email_id: s.emailId, open: { ipAddress: '127.0.0.1', userAgent: HUMAN, timestamp: expect.any(String) } });
+    expect(events[0].data).toMatchObject({
+      email_id: s.emailId,
+      open: { ipAddress: '127.0.0.1', userAgent: HUMAN, timestamp: expect.any(String) },
+    });
     expect(events[0].data.open.reason).toBeUndefined();
-    expect(events[1].data).toMatchObject({ email_id: s.emailId, click: { ipAddress: '127.0.0.1', link: 'https://example.com/a?x=1&y=2', userAgent: HUMAN, timestamp: expect.any(String) } });
+    expect(events[1].data).toMatchObject({
+      email_id: s.emailId,
+      click: {
+        ipAddress: '127.0.0.1',
+        link: 'https://example.com/a?x=1&y=2',
+        userAgent: HUMAN,
+        timestamp: expect.any(String),
+      },
+    });
     expect((await s.resend.emails.get(s.emailId)).data!.last_event).toBe('clicked');
   }, 60_000);
 
@@ -85,14 +115,20 @@ describe('open and click tracking on tracked domains', () => {
     const s = await trackedSend();
     const machines: [string, string][] = [
       ['Mozilla/5.0', 'apple_privacy_proxy'],
-      ['Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)', 'gmail_image_proxy'],
+      [
+        'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+        'gmail_image_proxy',
+      ],
       ['YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html', 'yahoo_image_proxy'],
       ['Mozilla/5.0 (compatible; Microsoft Office Existence Discovery)', 'microsoft_safe_links'],
       ['Mozilla/5.0 (compatible; Proofpoint URL Defense)', 'proofpoint'],
       ['Mimecast-URL-Protect/1.0', 'mimecast'],
       ['Barracuda Sentinel (EE)', 'barracuda'],
       ['curl/8.4.0', 'bot_user_agent'],
-      ['Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2228.0 Safari/537.36', 'implausible_browser'],
+      [
+        'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0.2228.0 Safari/537.36',
+        'implausible_browser',
+      ],
       ['', 'implausible_browser'],
     ];
     for (const [ua] of machines) expect((await get(s.pixel, ua)).status).toBe(200);
@@ -119,8 +155,15 @@ describe('open and click tracking on tracked domains', () => {
       ['https://example.com/b', 'every_link_within_a_second'],
     ]);
     // The retraction names the retracted click by its timestamp.
-    expect(prefetched.find((e) => e.data.click.link === 'https://example.com/a?x=1&y=2')!.data.click.timestamp).toBe(clicked.data.click.timestamp);
-    expect(events.map((e) => e.type)).toEqual(['email.opened', 'email.clicked', 'email.prefetched', 'email.prefetched']);
+    expect(prefetched.find((e) => e.data.click.link === 'https://example.com/a?x=1&y=2')!.data.click.timestamp).toBe(
+      clicked.data.click.timestamp,
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'email.opened',
+      'email.clicked',
+      'email.prefetched',
+      'email.prefetched',
+    ]);
   }, 60_000);
 
   it('answers a plain 404 to a tampered or unknown token, and still redirects a valid click whose email is gone', async () => {
@@ -129,45 +172,71 @@ describe('open and click tracking on tracked domains', () => {
     const head = token.slice(0, token.lastIndexOf('.'));
     const mac = token.slice(token.lastIndexOf('.') + 1);
     const tampered = `${local().baseUrl}/t/c/${head}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
-    for (const url of [tampered, `${local().baseUrl}/t/o/nonsense`, `${local().baseUrl}/t/c/${head}`, s.pixel.replace('/t/o/', '/t/c/')]) {
+    for (const url of [
+      tampered,
+      `${local().baseUrl}/t/o/nonsense`,
+      `${local().baseUrl}/t/c/${head}`,
+      s.pixel.replace('/t/o/', '/t/c/'),
+    ]) {
       const res = await get(url, HUMAN);
       expect(res.status, url).toBe(404);
       expect(res.headers.get('content-type')).toContain('text/plain');
     }
-    const orphan = signTracking(await trackingKey(testDeps()), { kind: 'c', teamId: s.team.id, emailId: '0190c2b0-0000-7000-8000-000000000000', url: 'https://example.com/still' });
+    const orphan = signTracking(await trackingKey(testDeps()), {
+      kind: 'c',
+      teamId: s.team.id,
+      emailId: '0190c2b0-0000-7000-8000-000000000000',
+      url: 'https://example.com/still',
+    });
     const res = await get(`${local().baseUrl}/t/c/${orphan}`, HUMAN);
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://example.com/still');
   }, 60_000);
 });
 
-describe('a domain\'s tracking switches decide what the message carries', () => {
+describe("a domain's tracking switches decide what the message carries", () => {
   it.each([
     { open: false, click: false },
     { open: true, click: false },
     { open: false, click: true },
-  ])('open tracking $open, click tracking $click', async ({ open, click }) => {
-    const t = await sendingTeam();
-    // A new domain tracks nothing; set the switches explicitly all the same.
-    await t.resend.domains.update({ id: t.domainId, openTracking: open, clickTracking: click });
-    const subject = `Switches ${crypto.randomUUID()}`;
-    const sent = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject, html: SENT_HTML, text: 'Hi https://example.com/a' });
-    expect(sent.error).toBeNull();
-    const mail = await delivered(subject);
-    const html: string = mail.body.html;
-    expect(html.includes('/t/o/'), 'open pixel').toBe(open);
-    expect(/<img\b/i.test(html), 'any image').toBe(open);
-    expect(html.includes('/t/c/'), 'rewritten links').toBe(click);
-    expect(html.includes('href="https://example.com/a?x=1&amp;y=2"'), 'first link as sent').toBe(!click);
-    expect(html.includes('href="https://example.com/b"'), 'second link as sent').toBe(!click);
-    // With both switches off, the HTML goes out exactly as it was sent.
-    if (!open && !click) expect(html).toBe(SENT_HTML);
-    expect(mail.body.text).toBe('Hi https://example.com/a');
-  }, 60_000);
+  ])(
+    'open tracking $open, click tracking $click',
+    async ({ open, click }) => {
+      const t = await sendingTeam();
+      // A new domain tracks nothing; set the switches explicitly all the same.
+      await t.resend.domains.update({ id: t.domainId, openTracking: open, clickTracking: click });
+      const subject = `Switches ${crypto.randomUUID()}`;
+      const sent = await t.resend.emails.send({
+        from: t.from,
+        to: 'delivered@resend.dev',
+        subject,
+        html: SENT_HTML,
+        text: 'Hi https://example.com/a',
+      });
+      expect(sent.error).toBeNull();
+      const mail = await delivered(subject);
+      const html: string = mail.body.html;
+      expect(html.includes('/t/o/'), 'open pixel').toBe(open);
+      expect(/<img\b/i.test(html), 'any image').toBe(open);
+      expect(html.includes('/t/c/'), 'rewritten links').toBe(click);
+      expect(html.includes('href="https://example.com/a?x=1&amp;y=2"'), 'first link as sent').toBe(!click);
+      expect(html.includes('href="https://example.com/b"'), 'second link as sent').toBe(!click);
+      // With both switches off, the HTML goes out exactly as it was sent.
+      if (!open && !click) expect(html).toBe(SENT_HTML);
+      expect(mail.body.text).toBe('Hi https://example.com/a');
+    },
+    60_000,
+  );
 });
 
 describe('classification rules that a local request cannot show (address and timing)', () => {
-  const base = { kind: 'open' as const, userAgent: HUMAN, ipAddress: '203.0.113.9', at: 1_000_000, sentAt: 1_000_000 - 60_000 };
+  const base = {
+    kind: 'open' as const,
+    userAgent: HUMAN,
+    ipAddress: '203.0.113.9',
+    at: 1_000_000,
+    sentAt: 1_000_000 - 60_000,
+  };
   it.each([
     [{ ipAddress: '17.58.10.1' }, 'apple_privacy_proxy'],
     [{ ipAddress: '::ffff:17.58.10.1' }, 'apple_privacy_proxy'],

@@ -12,8 +12,12 @@ const receiver = useReceivers();
 
 /** Verifies one delivery with all three independent verifiers; returns the parsed payload. */
 const verifyAll = (resend: import('resend').Resend, r: Received, secret: string) => {
-  const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]));
-  const svixHeaders = Object.fromEntries(['svix-id', 'svix-timestamp', 'svix-signature'].map((h) => [h, String(r.headers[h])]));
+  const headers = Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]),
+  );
+  const svixHeaders = Object.fromEntries(
+    ['svix-id', 'svix-timestamp', 'svix-signature'].map((h) => [h, String(r.headers[h])]),
+  );
   const a = new StandardWebhook(secret).verify(r.body, headers);
   const b = new SvixWebhook(secret).verify(r.body, svixHeaders);
   const c = resend.webhooks.verify({ payload: r.body, headers: sdkHeaders(r), webhookSecret: secret });
@@ -39,13 +43,26 @@ describe('webhook delivery through the local host', () => {
     expect(payload).toEqual({
       type: 'contact.created',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      data: expect.objectContaining({ id: contact.data!.id, email: 'hook@example.com', first_name: 'Hook', unsubscribed: false, source: 'api' }),
+      data: expect.objectContaining({
+        id: contact.data!.id,
+        email: 'hook@example.com',
+        first_name: 'Hook',
+        unsubscribed: false,
+        source: 'api',
+      }),
     });
     expect(r.headers['webhook-id']).toBe(r.headers['svix-id']);
     expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
     // A tampered body fails every verifier.
-    expect(() => new StandardWebhook(secret).verify(r.body.replace('hook@', 'h00k@'), Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])])))).toThrow();
+    expect(() =>
+      new StandardWebhook(secret).verify(
+        r.body.replace('hook@', 'h00k@'),
+        Object.fromEntries(
+          ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]),
+        ),
+      ),
+    ).toThrow();
     await new Promise((res) => setTimeout(res, 500));
     expect(other.received).toHaveLength(0);
   });
@@ -66,7 +83,13 @@ describe('webhook delivery through the local host', () => {
     verifyAll(resend, during, newSecret);
     verifyAll(resend, during, oldSecret);
     // New secret first: the first candidate alone verifies with it.
-    expect(new StandardWebhook(newSecret).verify(during.body, { 'webhook-id': String(during.headers['webhook-id']), 'webhook-timestamp': String(during.headers['webhook-timestamp']), 'webhook-signature': candidates[0]! })).toBeTruthy();
+    expect(
+      new StandardWebhook(newSecret).verify(during.body, {
+        'webhook-id': String(during.headers['webhook-id']),
+        'webhook-timestamp': String(during.headers['webhook-timestamp']),
+        'webhook-signature': candidates[0]!,
+      }),
+    ).toBeTruthy();
 
     const dropped = await call('POST', `/webhooks/${data!.id}/rotate`, { key, body: { overlap_hours: 0 } });
     await resend.contacts.create({ email: 'rot2@example.com' });
@@ -74,7 +97,9 @@ describe('webhook delivery through the local host', () => {
     const after = rx.received[1]!;
     expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
     verifyAll(resend, after, dropped.json.signing_secret);
-    expect(() => resend.webhooks.verify({ payload: after.body, headers: sdkHeaders(after), webhookSecret: newSecret })).toThrow();
+    expect(() =>
+      resend.webhooks.verify({ payload: after.body, headers: sdkHeaders(after), webhookSecret: newSecret }),
+    ).toThrow();
   });
 
   it('a second rotation inside the overlap replaces the previous secret: the first fails every verifier, the second and third pass', async () => {
@@ -92,8 +117,12 @@ describe('webhook delivery through the local host', () => {
     expect(String(r.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifyAll(resend, r, third)).toMatchObject({ type: 'contact.created', data: { email: 'rot3@example.com' } });
     verifyAll(resend, r, second);
-    const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]));
-    const svixHeaders = Object.fromEntries(['svix-id', 'svix-timestamp', 'svix-signature'].map((h) => [h, String(r.headers[h])]));
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]),
+    );
+    const svixHeaders = Object.fromEntries(
+      ['svix-id', 'svix-timestamp', 'svix-signature'].map((h) => [h, String(r.headers[h])]),
+    );
     expect(() => new StandardWebhook(first).verify(r.body, headers)).toThrow();
     expect(() => new SvixWebhook(first).verify(r.body, svixHeaders)).toThrow();
     expect(() => resend.webhooks.verify({ payload: r.body, headers: sdkHeaders(r), webhookSecret: first })).toThrow();
@@ -112,19 +141,33 @@ describe('webhook delivery through the local host', () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(4_500);
 
     // The receiver has answered; the deliverer records the outcome just after.
-    await expect.poll(async () => (await resend.webhooks.events.list({ webhookId })).data?.data[0]?.status, { timeout: 10_000 }).toBe('success');
+    await expect
+      .poll(async () => (await resend.webhooks.events.list({ webhookId })).data?.data[0]?.status, { timeout: 10_000 })
+      .toBe('success');
     const events = await resend.webhooks.events.list({ webhookId });
     expect(events.error).toBeNull();
-    expect(events.data).toMatchObject({ object: 'list', has_more: false, data: [{ id: expect.any(String), type: 'contact.created', created_at: expect.any(String), status: 'success' }] });
+    expect(events.data).toMatchObject({
+      object: 'list',
+      has_more: false,
+      data: [{ id: expect.any(String), type: 'contact.created', created_at: expect.any(String), status: 'success' }],
+    });
     const eventId = events.data!.data[0]!.id;
     const event = await resend.webhooks.events.get({ webhookId, eventId });
     expect(event.data).toEqual({
-      object: 'webhook_event', id: eventId, type: 'contact.created', created_at: first!.json.created_at, status: 'success', next_attempt_at: null,
+      object: 'webhook_event',
+      id: eventId,
+      type: 'contact.created',
+      created_at: first!.json.created_at,
+      status: 'success',
+      next_attempt_at: null,
       payload: first!.json,
     });
     expect(event.data!.payload).toMatchObject({ data: { id: contact.data!.id } });
     const attempts = await resend.webhooks.events.attempts.list({ webhookId, eventId });
-    expect(attempts.data!.data.map((a) => [a.http_status_code, a.response])).toEqual([[204, ''], [503, 'down for maintenance']]);
+    expect(attempts.data!.data.map((a) => [a.http_status_code, a.response])).toEqual([
+      [204, ''],
+      [503, 'down for maintenance'],
+    ]);
     for (const a of attempts.data!.data) expect(Date.parse(a.sent_at)).toBeGreaterThan(0);
 
     const replay = await resend.webhooks.events.replay({ webhookId, eventId });
@@ -132,10 +175,16 @@ describe('webhook delivery through the local host', () => {
     await rx.waitFor(3);
     expect(rx.received[2]!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(rx.received[2]!.body).toBe(first!.body);
-    await expect.poll(async () => (await resend.webhooks.events.attempts.list({ webhookId, eventId })).data!.data.length).toBe(3);
+    await expect
+      .poll(async () => (await resend.webhooks.events.attempts.list({ webhookId, eventId })).data!.data.length)
+      .toBe(3);
 
-    expect((await resend.webhooks.events.get({ webhookId, eventId: '0190c2b0-0000-7000-8000-000000000000' })).error).toMatchObject({ statusCode: 404 });
-    expect((await resend.webhooks.events.replay({ webhookId, eventId: '0190c2b0-0000-7000-8000-000000000000' })).error).toMatchObject({ statusCode: 404 });
+    expect(
+      (await resend.webhooks.events.get({ webhookId, eventId: '0190c2b0-0000-7000-8000-000000000000' })).error,
+    ).toMatchObject({ statusCode: 404 });
+    expect(
+      (await resend.webhooks.events.replay({ webhookId, eventId: '0190c2b0-0000-7000-8000-000000000000' })).error,
+    ).toMatchObject({ statusCode: 404 });
   });
 
   it('a disabled endpoint receives nothing, and re-enabling does not replay what it missed', async () => {
@@ -161,7 +210,14 @@ describe('an event stored but never queued', () => {
     await resend.webhooks.create({ endpoint: rx.url, events: ['contact.created'] });
     // The process dies between storing the event and queuing it: the queue never hears of it.
     const dying = { ...testDeps(), queue: { send: async () => undefined } };
-    const event = await recordEvent(dying, team.id, 'contact.created', { id: 'c-lost', email: 'lost@example.com', unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', source: 'api' });
+    const event = await recordEvent(dying, team.id, 'contact.created', {
+      id: 'c-lost',
+      email: 'lost@example.com',
+      unsubscribed: false,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      source: 'api',
+    });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(rx.received).toHaveLength(0);
 
@@ -172,18 +228,36 @@ describe('an event stored but never queued', () => {
     const swept = await sweepUndispatchedEvents(later);
     expect(swept.requeued).toBeGreaterThan(before.requeued);
     await rx.waitFor(1);
-    expect(rx.received[0]!.json).toEqual({ type: 'contact.created', created_at: event.createdAt, data: { id: 'c-lost', email: 'lost@example.com', unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', source: 'api' } });
+    expect(rx.received[0]!.json).toEqual({
+      type: 'contact.created',
+      created_at: event.createdAt,
+      data: {
+        id: 'c-lost',
+        email: 'lost@example.com',
+        unsubscribed: false,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        source: 'api',
+      },
+    });
     expect(rx.received[0]!.headers['webhook-id']).toBe(`msg_${event.id}`);
 
     // Handed over: the event leaves the sweeper's index.
-    await expect.poll(async () => (await getItem(testDeps(), keys.event.item(team.id, event.id)))?.dispatched, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => (await getItem(testDeps(), keys.event.item(team.id, event.id)))?.dispatched, {
+        timeout: 10_000,
+      })
+      .toBe(true);
     expect((await getItem(testDeps(), keys.event.item(team.id, event.id)))?.gsi3pk).toBeUndefined();
   });
 });
 
 describe('per-endpoint limits across every worker', () => {
   const batchOfContacts = async (key: string, n: number, tag: string) => {
-    const res = await call('POST', '/contacts/batch', { key, body: Array.from({ length: n }, (_, i) => ({ email: `${tag}${i}@example.com` })) });
+    const res = await call('POST', '/contacts/batch', {
+      key,
+      body: Array.from({ length: n }, (_, i) => ({ email: `${tag}${i}@example.com` })),
+    });
     expect(res.status).toBe(200);
   };
 

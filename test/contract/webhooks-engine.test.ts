@@ -3,7 +3,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createWebhook, rotateWebhookSecret } from '@mailstack/core/domain/webhooks/endpoints';
-import { deliverWebhook, DELIVERY, type DeliveryJob, type DeliveryObserver } from '@mailstack/core/domain/webhooks/deliver';
+import {
+  deliverWebhook,
+  DELIVERY,
+  type DeliveryJob,
+  type DeliveryObserver,
+} from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
@@ -18,7 +23,11 @@ const receiver = useReceivers();
 
 /** The signature candidate the standardwebhooks library computes for a delivery with `secret`, at the delivery's own timestamp. */
 const signedWith = (r: Received, secret: string): string =>
-  new StandardWebhook(secret).sign(String(r.headers['webhook-id']), new Date(Number(r.headers['webhook-timestamp']) * 1000), r.body);
+  new StandardWebhook(secret).sign(
+    String(r.headers['webhook-id']),
+    new Date(Number(r.headers['webhook-timestamp']) * 1000),
+    r.body,
+  );
 
 /** Checks a delivery's signature with the standardwebhooks library at its own timestamp (the clock here is fake). */
 const expectSigned = (r: Received, secret: string) => {
@@ -33,7 +42,9 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     const rx = await receiver(() => ({ status: 500, body: 'boom' }));
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
-    const { jobs: [job] } = await engine.emit(team.id);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
     const waits: [number, string][] = [];
     for (let attempt = 1; attempt <= 7; attempt++) {
       expect(await deliverWebhook(engine.deps, job!)).toEqual({ kind: 'done' });
@@ -42,38 +53,66 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
       if (!next) break;
       waits.push([next.delayMs, next.via]);
       const row = await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId);
-      expect(row).toMatchObject({ status: 'pending', failures: attempt, nextAttemptAt: engine.clock.now() + next.delayMs });
+      expect(row).toMatchObject({
+        status: 'pending',
+        failures: attempt,
+        nextAttemptAt: engine.clock.now() + next.delayMs,
+      });
       // A copy of the job that arrives early does nothing.
       expect(await deliverWebhook(engine.deps, job!)).toEqual({ kind: 'done' });
       expect(rx.received).toHaveLength(attempt);
       engine.clock.t += next.delayMs;
     }
-    expect(waits).toEqual([[5_000, 'queue'], [300_000, 'queue'], [1_800_000, 'scheduler'], [7_200_000, 'scheduler'], [18_000_000, 'scheduler'], [36_000_000, 'scheduler']]);
+    expect(waits).toEqual([
+      [5_000, 'queue'],
+      [300_000, 'queue'],
+      [1_800_000, 'scheduler'],
+      [7_200_000, 'scheduler'],
+      [18_000_000, 'scheduler'],
+      [36_000_000, 'scheduler'],
+    ]);
     expect(rx.received).toHaveLength(7);
     expect(new Set(rx.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(rx.received.map((r) => r.body)).size).toBe(1);
     for (const r of rx.received) expectSigned(r, w.secret);
-    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({ status: 'failed', endReason: 'exhausted', failures: 7, nextAttemptAt: null });
+    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({
+      status: 'failed',
+      endReason: 'exhausted',
+      failures: 7,
+      nextAttemptAt: null,
+    });
     const { attempts } = await deliveryStore.attempts(engine.deps, team.id, w.id, job!.eventId, { limit: 100 });
     expect(attempts.map((a) => [a.httpStatusCode, a.response])).toEqual(Array(7).fill([500, 'boom']));
   });
 
   it('honours a 429 Retry-After up to one hour without counting it; a longer one counts as a failed attempt', async () => {
     const { team } = await newTeam();
-    const replies = [{ status: 429, headers: { 'retry-after': '120' } }, { status: 429, headers: { 'retry-after': '7200' } }, { status: 200 }];
+    const replies = [
+      { status: 429, headers: { 'retry-after': '120' } },
+      { status: 429, headers: { 'retry-after': '7200' } },
+      { status: 200 },
+    ];
     const rx = await receiver((_r, n) => replies[n - 1]!);
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
-    const { jobs: [job] } = await engine.emit(team.id);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
 
     await deliverWebhook(engine.deps, job!);
     expect(engine.takeNext()).toMatchObject({ delayMs: 120_000, via: 'queue' });
-    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({ status: 'pending', failures: 0 });
+    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({
+      status: 'pending',
+      failures: 0,
+    });
     engine.clock.t += 120_000;
 
     await deliverWebhook(engine.deps, job!);
     expect(engine.takeNext()).toMatchObject({ delayMs: 5_000 });
-    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({ status: 'pending', failures: 1 });
+    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({
+      status: 'pending',
+      failures: 1,
+    });
     engine.clock.t += 5_000;
 
     await deliverWebhook(engine.deps, job!);
@@ -89,7 +128,9 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
     const queuedAt = engine.clock.now();
-    const { jobs: [job] } = await engine.emit(team.id);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
     for (let i = 0; i < 30; i++) {
       await deliverWebhook(engine.deps, job!);
       const next = engine.takeNext();
@@ -98,14 +139,22 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     }
     expect(rx.received).toHaveLength(24);
     expect(engine.clock.now()).toBe(queuedAt + 24 * HOUR);
-    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({ status: 'failed', endReason: 'exhausted', failures: 0 });
+    expect(await deliveryStore.get(engine.deps, team.id, w.id, job!.eventId)).toMatchObject({
+      status: 'failed',
+      endReason: 'exhausted',
+      failures: 0,
+    });
   });
 
   it('disables an endpoint after 20 consecutive exhausted deliveries (owners told at ten and at twenty); re-enabling through the SDK brings it back', async () => {
     const { team, resend } = await newTeam();
     const rx = await receiver();
     const notices: string[] = [];
-    const observer: DeliveryObserver = { endpointChanged: async (_d, _w, change) => { notices.push(change); } };
+    const observer: DeliveryObserver = {
+      endpointChanged: async (_d, _w, change) => {
+        notices.push(change);
+      },
+    };
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
     const jobs = [];
@@ -129,7 +178,9 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
 
     expect((await resend.webhooks.update(w.id, { status: 'enabled' })).error).toBeNull();
     expect((await webhookStore.get(engine.deps, team.id, w.id))!.consecutiveExhausted).toBe(0);
-    const { jobs: [fresh] } = await engine.emit(team.id);
+    const {
+      jobs: [fresh],
+    } = await engine.emit(team.id);
     await deliverWebhook(engine.deps, fresh!, observer);
     expect(rx.received).toHaveLength(1);
     expect(await deliveryStore.get(engine.deps, team.id, w.id, fresh!.eventId)).toMatchObject({ status: 'success' });
@@ -145,7 +196,9 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     expect(rotated.previousSecretExpiresAt).toBe(expiresAt);
     const candidates = (r: Received) => String(r.headers['webhook-signature']).split(' ');
     const deliverOne = async () => {
-      const { jobs: [job] } = await engine.emit(team.id);
+      const {
+        jobs: [job],
+      } = await engine.emit(team.id);
       await deliverWebhook(engine.deps, job!);
       return rx.received.at(-1)!;
     };
@@ -178,19 +231,28 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     expect(third.previousSecret).toBe(second.secret);
     expect(third.previousSecretExpiresAt).toBe(engine.clock.now() + 24 * HOUR);
 
-    const { jobs: [job] } = await engine.emit(team.id);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
     await deliverWebhook(engine.deps, job!);
     const [r] = rx.received;
-    expect(String(r!.headers['webhook-signature']).split(' ')).toEqual([signedWith(r!, third.secret), signedWith(r!, second.secret)]);
+    expect(String(r!.headers['webhook-signature']).split(' ')).toEqual([
+      signedWith(r!, third.secret),
+      signedWith(r!, second.secret),
+    ]);
     expectSigned(r!, third.secret);
     expectSigned(r!, second.secret);
     expect(() => expectSigned(r!, first.secret)).toThrow();
 
     // Past the second rotation's overlap, only the third secret signs.
     engine.clock.t += 24 * HOUR;
-    const { jobs: [later] } = await engine.emit(team.id);
+    const {
+      jobs: [later],
+    } = await engine.emit(team.id);
     await deliverWebhook(engine.deps, later!);
-    expect(String(rx.received[1]!.headers['webhook-signature']).split(' ')).toEqual([signedWith(rx.received[1]!, third.secret)]);
+    expect(String(rx.received[1]!.headers['webhook-signature']).split(' ')).toEqual([
+      signedWith(rx.received[1]!, third.secret),
+    ]);
   });
 
   it('loses nothing when the worker dies mid-request: the redelivered job attempts again with the same webhook-id once the claim expires', async () => {
@@ -199,9 +261,15 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
     const rx = await receiver(() => (hang ? { hang: true } : { status: 200 }));
     const engine = engineUnderTest();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
-    const { jobs: [job] } = await engine.emit(team.id);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
 
-    const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('test/support/deliver-in-child.ts'), JSON.stringify(local().env), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      resolve('node_modules/.bin/tsx'),
+      [resolve('test/support/deliver-in-child.ts'), JSON.stringify(local().env), JSON.stringify(job)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const exited = new Promise((r) => child.once('exit', r));
     await rx.waitFor(1, 25_000);
     child.kill('SIGKILL');
@@ -232,19 +300,45 @@ describe('in-flight places of workers that died', () => {
     engine.clock.now = () => Date.now();
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
     // Eight workers took places and died: their leases ran out a minute ago.
-    for (let i = 0; i < 8; i++) expect(await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, `dead-${i}`, DELIVERY.leaseMs, Date.now() - 60_000 - DELIVERY.leaseMs)).toBe(true);
-    expect(await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'live', DELIVERY.leaseMs, Date.now())).toBe(false);
-    const { jobs: [job] } = await engine.emit(team.id);
+    for (let i = 0; i < 8; i++)
+      expect(
+        await endpointLimits.takeSlot(
+          engine.deps,
+          w.id,
+          DELIVERY.maxInFlight,
+          `dead-${i}`,
+          DELIVERY.leaseMs,
+          Date.now() - 60_000 - DELIVERY.leaseMs,
+        ),
+      ).toBe(true);
+    expect(
+      await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'live', DELIVERY.leaseMs, Date.now()),
+    ).toBe(false);
+    const {
+      jobs: [job],
+    } = await engine.emit(team.id);
     expect(await deliverWebhook(engine.deps, job!)).toEqual({ kind: 'done' });
     expect(rx.received).toHaveLength(1);
     // Eight places are free again (the reaped ones and the one the delivery gave back).
-    for (let i = 0; i < 8; i++) expect(await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, `next-${i}`, DELIVERY.leaseMs, Date.now())).toBe(true);
-    expect(await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'ninth', DELIVERY.leaseMs, Date.now())).toBe(false);
+    for (let i = 0; i < 8; i++)
+      expect(
+        await endpointLimits.takeSlot(
+          engine.deps,
+          w.id,
+          DELIVERY.maxInFlight,
+          `next-${i}`,
+          DELIVERY.leaseMs,
+          Date.now(),
+        ),
+      ).toBe(true);
+    expect(
+      await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'ninth', DELIVERY.leaseMs, Date.now()),
+    ).toBe(false);
   }, 30_000);
 });
 
 describe('per-second limit under load (many workers at once)', () => {
-  it('holds the configured rate across 16 concurrent workers, and the default rate is the spec\'s 50', async () => {
+  it("holds the configured rate across 16 concurrent workers, and the default rate is the spec's 50", async () => {
     expect(engineUnderTest().deps.config.WEBHOOK_RATE_PER_SECOND).toBe(50);
     const { team } = await newTeam();
     const rx = await receiver();
@@ -267,7 +361,7 @@ describe('per-second limit under load (many workers at once)', () => {
   }, 60_000);
 });
 
-describe('owner notices (spec §6 rule 6) through the service\'s own send pipeline', () => {
+describe("owner notices (spec §6 rule 6) through the service's own send pipeline", () => {
   it('emails the team owners (people with the owner role, and addresses the operator added) from the system sender when ten settled deliveries exhausted (once a day), when the endpoint is disabled, and when a delivery waited over six hours', async () => {
     const system = await sendingTeam();
     const stamp = Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
@@ -277,7 +371,10 @@ describe('owner notices (spec §6 rule 6) through the service\'s own send pipeli
     await addMember(testDeps(), team, member, 'member');
     await updateTeam(testDeps(), team.id, { ownerEmails: ['cto@customer.example'] });
     const rx = await receiver(() => ({ status: 503 }));
-    const engine = engineUnderTest({ SYSTEM_TEAM_ID: system.team.id, SYSTEM_SENDER: `Notices <notices@${system.domain}>` });
+    const engine = engineUnderTest({
+      SYSTEM_TEAM_ID: system.team.id,
+      SYSTEM_SENDER: `Notices <notices@${system.domain}>`,
+    });
     const w = await createWebhook(engine.deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
     const jobs = [];
     for (let i = 0; i < 21; i++) jobs.push(...(await engine.emit(team.id)).jobs);
@@ -310,7 +407,10 @@ describe('owner notices (spec §6 rule 6) through the service\'s own send pipeli
   it('only logs when the team has no owners to tell (no owner-role people, no operator addresses)', async () => {
     const { team } = await newTeam();
     const engine = engineUnderTest();
-    const w = await createWebhook(engine.deps, team.id, { endpoint: 'http://127.0.0.1:9/hook', events: ['contact.created'] });
+    const w = await createWebhook(engine.deps, team.id, {
+      endpoint: 'http://127.0.0.1:9/hook',
+      events: ['contact.created'],
+    });
     const record = (await webhookStore.get(engine.deps, team.id, w.id))!;
     expect(await notifyOwners(engine.deps, record, 'disabled')).toBe('logged');
     expect(await notifyOwners(engine.deps, record, 'failing')).toBe('logged');

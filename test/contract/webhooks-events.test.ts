@@ -38,13 +38,21 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     const byType = await seen(rx, ['domain.created', 'domain.updated', 'domain.deleted']);
     for (const type of ['domain.created', 'domain.updated', 'domain.deleted']) {
       expect(byType.get(type)![0]).toEqual({
-        type, created_at: expect.any(String),
-        data: { id: data!.id, name: data!.name, status: expect.any(String), created_at: expect.any(String), region: 'us-east-1', records: expect.arrayContaining([expect.objectContaining({ record: 'SPF', type: 'MX' })]) },
+        type,
+        created_at: expect.any(String),
+        data: {
+          id: data!.id,
+          name: data!.name,
+          status: expect.any(String),
+          created_at: expect.any(String),
+          region: 'us-east-1',
+          records: expect.arrayContaining([expect.objectContaining({ record: 'SPF', type: 'MX' })]),
+        },
       });
     }
   });
 
-  it('topic.created, topic.updated and topic.deleted carry the SDK\'s TopicEventData', async () => {
+  it("topic.created, topic.updated and topic.deleted carry the SDK's TopicEventData", async () => {
     const { resend } = await newTeam();
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: ['topic.created', 'topic.updated', 'topic.deleted'] });
@@ -52,7 +60,15 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     await resend.topics.update({ id: data!.id, name: 'Newsletter' });
     await resend.topics.remove(data!.id);
     const byType = await seen(rx, ['topic.created', 'topic.updated', 'topic.deleted']);
-    expect(byType.get('topic.created')![0].data).toEqual({ id: data!.id, name: 'News', description: null, default_subscription: 'opt_in', deleted: false, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(byType.get('topic.created')![0].data).toEqual({
+      id: data!.id,
+      name: 'News',
+      description: null,
+      default_subscription: 'opt_in',
+      deleted: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect(byType.get('topic.updated')![0].data).toMatchObject({ name: 'Newsletter', deleted: false });
     expect(byType.get('topic.deleted')![0].data).toMatchObject({ id: data!.id, deleted: true });
   });
@@ -60,14 +76,32 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
   it('audience events carry their source; suppression events their origin', async () => {
     const { resend, secret: key } = await newTeam();
     const rx = await receiver();
-    await resend.webhooks.create({ endpoint: rx.url, events: names('contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.deleted', 'suppression.added', 'suppression.removed') });
+    await resend.webhooks.create({
+      endpoint: rx.url,
+      events: names(
+        'contact.created',
+        'contact.updated',
+        'contact.unsubscribed',
+        'contact.deleted',
+        'suppression.added',
+        'suppression.removed',
+      ),
+    });
     const { data } = await resend.contacts.create({ email: 'aud@example.com' });
     await resend.contacts.update({ id: data!.id, unsubscribed: true });
     await resend.contacts.remove({ id: data!.id });
     await call('POST', '/suppressions', { key, body: { email: 'blocked@example.com' } });
     await call('DELETE', `/suppressions/${encodeURIComponent('blocked@example.com')}`, { key });
-    const byType = await seen(rx, ['contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.deleted', 'suppression.added', 'suppression.removed']);
-    for (const t of ['contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.deleted']) expect(byType.get(t)![0].data).toMatchObject({ id: data!.id, email: 'aud@example.com', source: 'api' });
+    const byType = await seen(rx, [
+      'contact.created',
+      'contact.updated',
+      'contact.unsubscribed',
+      'contact.deleted',
+      'suppression.added',
+      'suppression.removed',
+    ]);
+    for (const t of ['contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.deleted'])
+      expect(byType.get(t)![0].data).toMatchObject({ id: data!.id, email: 'aud@example.com', source: 'api' });
     expect(byType.get('suppression.added')![0].data).toMatchObject({ email: 'blocked@example.com', origin: 'manual' });
   });
 
@@ -75,10 +109,21 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     const { resend, from } = await sendingTeam();
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: ['email.scheduled', 'email.sent', 'email.delivered'] });
-    const later = await resend.emails.send({ from, to: 'delivered@resend.dev', subject: 'Later', text: 'x', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const later = await resend.emails.send({
+      from,
+      to: 'delivered@resend.dev',
+      subject: 'Later',
+      text: 'x',
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const now = await resend.emails.send({ from, to: 'delivered@resend.dev', subject: 'Now', text: 'x' });
     const byType = await seen(rx, ['email.scheduled', 'email.sent', 'email.delivered']);
-    expect(byType.get('email.scheduled')![0].data).toMatchObject({ email_id: later.data!.id, subject: 'Later', to: ['delivered@resend.dev'], from });
+    expect(byType.get('email.scheduled')![0].data).toMatchObject({
+      email_id: later.data!.id,
+      subject: 'Later',
+      to: ['delivered@resend.dev'],
+      from,
+    });
     expect(byType.get('email.sent')![0].data).toMatchObject({ email_id: now.data!.id, subject: 'Now' });
     expect(byType.get('email.delivered')![0].data).toMatchObject({ email_id: now.data!.id });
   });
@@ -88,13 +133,25 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: ['email.suppressed'] });
     expect((await call('POST', '/suppressions', { key, body: { email: 'gone@example.com' } })).status).toBe(201);
-    const sent = await resend.emails.send({ from, to: ['delivered@resend.dev', 'Gone <gone@example.com>'], subject: 'Partly suppressed', text: 'x' });
+    const sent = await resend.emails.send({
+      from,
+      to: ['delivered@resend.dev', 'Gone <gone@example.com>'],
+      subject: 'Partly suppressed',
+      text: 'x',
+    });
     expect(sent.error).toBeNull();
     const byType = await seen(rx, ['email.suppressed']);
     expect(byType.get('email.suppressed')).toHaveLength(1);
     expect(byType.get('email.suppressed')![0].data).toMatchObject({
-      email_id: sent.data!.id, subject: 'Partly suppressed', from, to: ['gone@example.com'],
-      suppressed: { type: 'OnAccountSuppressionList', message: expect.stringContaining('gone@example.com'), diagnosticCode: [] },
+      email_id: sent.data!.id,
+      subject: 'Partly suppressed',
+      from,
+      to: ['gone@example.com'],
+      suppressed: {
+        type: 'OnAccountSuppressionList',
+        message: expect.stringContaining('gone@example.com'),
+        diagnosticCode: [],
+      },
     });
     // Nothing suppressed, nothing announced.
     await resend.emails.send({ from, to: 'delivered@resend.dev', subject: 'Clean', text: 'x' });
@@ -102,15 +159,23 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(rx.received).toHaveLength(1);
   });
 
-  it('email.bounced carries the bounce as the reference declares it: type, subType, message and the servers\' diagnosticCode', async () => {
+  it("email.bounced carries the bounce as the reference declares it: type, subType, message and the servers' diagnosticCode", async () => {
     const { resend, from } = await sendingTeam();
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: ['email.bounced'] });
     const sent = await resend.emails.send({ from, to: 'bounced@resend.dev', subject: 'Bounce', text: 'x' });
     const byType = await seen(rx, ['email.bounced']);
     expect(byType.get('email.bounced')![0].data).toMatchObject({
-      email_id: sent.data!.id, subject: 'Bounce', from, to: ['bounced@resend.dev'],
-      bounce: { type: 'Permanent', subType: expect.any(String), message: expect.any(String), diagnosticCode: expect.any(Array) },
+      email_id: sent.data!.id,
+      subject: 'Bounce',
+      from,
+      to: ['bounced@resend.dev'],
+      bounce: {
+        type: 'Permanent',
+        subType: expect.any(String),
+        message: expect.any(String),
+        diagnosticCode: expect.any(Array),
+      },
     });
   }, 40_000);
 
@@ -119,7 +184,15 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     await setPlan('free');
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: names('quota.warning', 'quota.reached', 'quota.paused') });
-    const batch = (n: number, tag: string) => resend.batch.send(Array.from({ length: n }, (_, i) => ({ from, to: 'success@simulator.amazonses.com', subject: `${tag} ${i}`, text: 'x' })));
+    const batch = (n: number, tag: string) =>
+      resend.batch.send(
+        Array.from({ length: n }, (_, i) => ({
+          from,
+          to: 'success@simulator.amazonses.com',
+          subject: `${tag} ${i}`,
+          text: 'x',
+        })),
+      );
     expect((await batch(79, 'a')).error).toBeNull();
     expect((await batch(21, 'b')).error).toBeNull(); // 100: warning and reached
     expect((await batch(51, 'c')).error).toBeNull(); // 151: paused
@@ -127,8 +200,17 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     const byType = await seen(rx, ['quota.warning', 'quota.reached', 'quota.paused']);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(rx.received.map((r) => r.json.type).sort()).toEqual(['quota.paused', 'quota.reached', 'quota.warning']);
-    const midnight = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1)).toISOString();
-    expect(byType.get('quota.warning')![0].data).toEqual({ used: 100, limit: 100, period: 'day', resets_at: midnight, dashboard_url: expect.stringContaining('/usage'), ceiling: 150 });
+    const midnight = new Date(
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1),
+    ).toISOString();
+    expect(byType.get('quota.warning')![0].data).toEqual({
+      used: 100,
+      limit: 100,
+      period: 'day',
+      resets_at: midnight,
+      dashboard_url: expect.stringContaining('/usage'),
+      ceiling: 150,
+    });
     expect(byType.get('quota.paused')![0].data).toMatchObject({ period: 'day', used: 150, ceiling: 150 });
   }, 60_000);
 
@@ -155,7 +237,12 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(daily[0]!.data).toMatchObject({ used: 109, limit: 100, period: 'day', ceiling: 150 });
     const monthly = await quota(pro.team.id);
     expect(monthly.map((e) => e.type)).toEqual(['quota.warning', 'quota.reached']);
-    expect(monthly[1]!.data).toMatchObject({ used: 50_000, limit: 50_000, period: 'month', overage: expect.any(String) });
+    expect(monthly[1]!.data).toMatchObject({
+      used: 50_000,
+      limit: 50_000,
+      period: 'month',
+      overage: expect.any(String),
+    });
   });
 
   it('email.prefetched is opt-in: only an endpoint naming it receives it', async () => {
@@ -165,7 +252,14 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     await resend.webhooks.create({ endpoint: named.url, events: names('email.prefetched') });
     await resend.webhooks.create({ endpoint: opens.url, events: everyEvent() });
     await recordEvent(testDeps(), team.id, 'email.prefetched', { email_id: 'e1', open: { reason: 'apple_mpp' } });
-    await recordEvent(testDeps(), team.id, 'email.opened', { email_id: 'e1', created_at: new Date().toISOString(), from: 'a@example.com', to: ['b@example.com'], subject: 'S', open: { ipAddress: '203.0.113.9', userAgent: 'UA', timestamp: new Date().toISOString() } });
+    await recordEvent(testDeps(), team.id, 'email.opened', {
+      email_id: 'e1',
+      created_at: new Date().toISOString(),
+      from: 'a@example.com',
+      to: ['b@example.com'],
+      subject: 'S',
+      open: { ipAddress: '203.0.113.9', userAgent: 'UA', timestamp: new Date().toISOString() },
+    });
     await named.waitFor(1);
     await opens.waitFor(1);
     await new Promise((r) => setTimeout(r, 1_000));

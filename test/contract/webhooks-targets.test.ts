@@ -67,24 +67,42 @@ const REFUSED: [string, string][] = [
 /** The real poster, recording the target of every request the engine makes. */
 const recordingPoster = (): WebhookPoster & { targets: CheckedTarget[] } => {
   const targets: CheckedTarget[] = [];
-  return { targets, post: async (target, ...rest) => { targets.push(target); return nodeWebhookPoster.post(target, ...rest); } };
+  return {
+    targets,
+    post: async (target, ...rest) => {
+      targets.push(target);
+      return nodeWebhookPoster.post(target, ...rest);
+    },
+  };
 };
 
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
-afterEach(async () => { for (const r of receivers.splice(0)) await r.close(); });
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+});
 
 describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
   it.each(REFUSED)('refuses %s (%s)', async (endpoint, reason) => {
-    const refusal = await checkTarget(endpoint, 'public', dns).then(() => undefined, (e: unknown) => e);
+    const refusal = await checkTarget(endpoint, 'public', dns).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(TargetRefused);
     expect((refusal as Error).message).toContain(reason);
   });
 
   it('allows public https targets, by name and by address, and connects to the address it checked', async () => {
-    for (const endpoint of ['https://public.test/hook', 'https://93.184.216.34/hook', 'https://[2606:4700:4700::1111]/hook']) {
+    for (const endpoint of [
+      'https://public.test/hook',
+      'https://93.184.216.34/hook',
+      'https://[2606:4700:4700::1111]/hook',
+    ]) {
       await expect(checkTarget(endpoint, 'public', dns)).resolves.toMatchObject({ url: expect.any(URL) });
     }
-    expect((await checkTarget('https://public.test/hook', 'public', dns)).address).toEqual({ address: '93.184.216.34', family: 4 });
+    expect((await checkTarget('https://public.test/hook', 'public', dns)).address).toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
   });
 
   it('answers 422 validation_error at create and at update for every refused target', async () => {
@@ -92,12 +110,17 @@ describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
     const engine = engineUnderTest({ WEBHOOK_TARGETS: 'public' });
     const deps = { ...engine.deps, dns };
     for (const [endpoint] of REFUSED) {
-      const error = await createWebhook(deps, team.id, { endpoint, events: ['email.sent'] }).then(() => undefined, (e: unknown) => e);
+      const error = await createWebhook(deps, team.id, { endpoint, events: ['email.sent'] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isApiError(error) && error.statusCode === 422 && error.name === 'validation_error', endpoint).toBe(true);
     }
     const ok = await createWebhook(deps, team.id, { endpoint: 'https://public.test/hook', events: ['email.sent'] });
     const { updateWebhook } = await import('@mailstack/core/domain/webhooks/endpoints');
-    await expect(updateWebhook(deps, team.id, ok.id, { endpoint: 'https://internal.rebind.test/x' })).rejects.toMatchObject({ statusCode: 422, name: 'validation_error' });
+    await expect(
+      updateWebhook(deps, team.id, ok.id, { endpoint: 'https://internal.rebind.test/x' }),
+    ).rejects.toMatchObject({ statusCode: 422, name: 'validation_error' });
   });
 
   it('at delivery, a target that now resolves to a private address (DNS rebinding) or is loopback gets a failed attempt and never a request', async () => {
@@ -110,17 +133,28 @@ describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
     // Created while the name pointed at a public address.
     const w = await createWebhook(deps, team.id, { endpoint: 'https://rebind.test/hook', events: ['contact.created'] });
     // A loopback endpoint written by a host that allowed it (the local host), delivered by the cloud policy.
-    const local = await createWebhook(engineUnderTest().deps, team.id, { endpoint: rx.url, events: ['contact.created'] });
+    const local = await createWebhook(engineUnderTest().deps, team.id, {
+      endpoint: rx.url,
+      events: ['contact.created'],
+    });
     rebinding.table['rebind.test'] = ['127.0.0.1'];
     const { jobs } = await engine.emit(team.id);
     engine.queued.splice(0);
     expect(jobs).toHaveLength(2);
     for (const job of jobs) await deliverWebhook(deps, job);
-    for (const [webhookId, reason] of [[w.id, /^target refused: .*127\.0\.0\.1 is a loopback address/], [local.id, /^target refused: .*must use https/]] as const) {
+    for (const [webhookId, reason] of [
+      [w.id, /^target refused: .*127\.0\.0\.1 is a loopback address/],
+      [local.id, /^target refused: .*must use https/],
+    ] as const) {
       const job = jobs.find((j) => j.webhookId === webhookId)!;
       const { attempts } = await deliveryStore.attempts(deps, team.id, webhookId, job.eventId, { limit: 10 });
-      expect(attempts).toEqual([expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(reason) })]);
-      expect(await deliveryStore.get(deps, team.id, webhookId, job.eventId)).toMatchObject({ status: 'pending', failures: 1 });
+      expect(attempts).toEqual([
+        expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(reason) }),
+      ]);
+      expect(await deliveryStore.get(deps, team.id, webhookId, job.eventId)).toMatchObject({
+        status: 'pending',
+        failures: 1,
+      });
     }
     expect(rx.received).toHaveLength(0);
     expect((await webhookStore.get(deps, team.id, w.id))!.status).toBe('enabled');
@@ -132,7 +166,10 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
     const { team } = await newTeam();
     const engine = engineUnderTest({ WEBHOOK_TARGETS: 'public' });
     // While the endpoints were created, every name of the table resolved to a public address.
-    const benign: HostResolver = { resolve: async (host) => (host === 'nxdomain.test' || dns.table[host] ? [{ address: '93.184.216.34', family: 4 }] : dns.resolve(host)) };
+    const benign: HostResolver = {
+      resolve: async (host) =>
+        host === 'nxdomain.test' || dns.table[host] ? [{ address: '93.184.216.34', family: 4 }] : dns.resolve(host),
+    };
     const created = { ...engine.deps, dns: benign };
     const ids = new Map<string, string>();
     const createdByName: string[] = [];
@@ -145,12 +182,22 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
       }
       // A literal address, a scheme or credentials no check lets in: a row written before this
       // policy applied (by a host that allowed it), changed in the table to the hostile target.
-      const row = await createWebhook(created, team.id, { endpoint: 'https://public.test/hook', events: ['contact.created'] });
+      const row = await createWebhook(created, team.id, {
+        endpoint: 'https://public.test/hook',
+        events: ['contact.created'],
+      });
       expect(await webhookStore.update(created, team.id, row.id, { endpoint })).toBeTruthy();
       ids.set(row.id, endpoint);
     }
     // The names turned hostile after creation (DNS now answers with the table's addresses).
-    expect(createdByName.sort()).toEqual(['https://internal.rebind.test/hook', 'https://mapped.test/hook', 'https://metadata.test/hook', 'https://mixed.test/hook', 'https://nxdomain.test/hook', 'https://v6private.test/hook']);
+    expect(createdByName.sort()).toEqual([
+      'https://internal.rebind.test/hook',
+      'https://mapped.test/hook',
+      'https://metadata.test/hook',
+      'https://mixed.test/hook',
+      'https://nxdomain.test/hook',
+      'https://v6private.test/hook',
+    ]);
 
     const poster = recordingPoster();
     const deps = { ...engine.deps, dns, webhookPoster: poster };
@@ -164,10 +211,15 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
       const endpoint = ids.get(job.webhookId)!;
       const reason = REFUSED.find(([e]) => e === endpoint)![1];
       const { attempts } = await deliveryStore.attempts(deps, team.id, job.webhookId, job.eventId, { limit: 10 });
-      expect(attempts, endpoint).toEqual([expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(/^target refused: /) })]);
+      expect(attempts, endpoint).toEqual([
+        expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(/^target refused: /) }),
+      ]);
       expect(attempts[0]!.response, endpoint).toContain(reason);
       // A failed attempt like any other: retried on the schedule, the endpoint stays enabled.
-      expect(await deliveryStore.get(deps, team.id, job.webhookId, job.eventId), endpoint).toMatchObject({ status: 'pending', failures: 1 });
+      expect(await deliveryStore.get(deps, team.id, job.webhookId, job.eventId), endpoint).toMatchObject({
+        status: 'pending',
+        failures: 1,
+      });
     }
   }, 60_000);
 
@@ -176,11 +228,24 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
     const checked = recordingPoster();
     // Public policy: the engine hands the poster the address the check approved.
     const publicEngine = engineUnderTest({ WEBHOOK_TARGETS: 'public' });
-    const w = await createWebhook({ ...publicEngine.deps, dns }, team.id, { endpoint: 'https://public.test/hook', events: ['contact.created'] });
-    const stub: WebhookPoster & { targets: CheckedTarget[] } = { targets: [], post: async (target) => { stub.targets.push(target); return { status: 200, excerpt: '', retryAfter: undefined }; } };
-    const { jobs: [job] } = await publicEngine.emit(team.id);
+    const w = await createWebhook({ ...publicEngine.deps, dns }, team.id, {
+      endpoint: 'https://public.test/hook',
+      events: ['contact.created'],
+    });
+    const stub: WebhookPoster & { targets: CheckedTarget[] } = {
+      targets: [],
+      post: async (target) => {
+        stub.targets.push(target);
+        return { status: 200, excerpt: '', retryAfter: undefined };
+      },
+    };
+    const {
+      jobs: [job],
+    } = await publicEngine.emit(team.id);
     await deliverWebhook({ ...publicEngine.deps, dns, webhookPoster: stub }, job!);
-    expect(stub.targets.map((t) => [t.url.hostname, t.address])).toEqual([['public.test', { address: '93.184.216.34', family: 4 }]]);
+    expect(stub.targets.map((t) => [t.url.hostname, t.address])).toEqual([
+      ['public.test', { address: '93.184.216.34', family: 4 }],
+    ]);
     await webhookStore.remove(publicEngine.deps, team.id, w.id);
 
     // Through the real poster: a name only the injected resolver knows, answering the receiver's
@@ -189,29 +254,40 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
     receivers.push(rx);
     const port = new URL(rx.url).port;
     const answers: string[] = [];
-    const flipping: HostResolver = { resolve: async (host) => {
-      if (host !== 'pinned.test') throw new Error(`ENOTFOUND ${host}`);
-      const address = answers.length === 0 ? '127.0.0.1' : '192.0.2.1';
-      answers.push(address);
-      return [{ address, family: 4 }];
-    } };
+    const flipping: HostResolver = {
+      resolve: async (host) => {
+        if (host !== 'pinned.test') throw new Error(`ENOTFOUND ${host}`);
+        const address = answers.length === 0 ? '127.0.0.1' : '192.0.2.1';
+        answers.push(address);
+        return [{ address, family: 4 }];
+      },
+    };
     const localEngine = engineUnderTest({ WEBHOOK_TARGETS: 'any' });
-    await createWebhook({ ...localEngine.deps, dns: flipping }, team.id, { endpoint: `http://pinned.test:${port}/hook`, events: ['contact.created'] });
+    await createWebhook({ ...localEngine.deps, dns: flipping }, team.id, {
+      endpoint: `http://pinned.test:${port}/hook`,
+      events: ['contact.created'],
+    });
     answers.splice(0);
-    const { jobs: [pinned] } = await localEngine.emit(team.id);
+    const {
+      jobs: [pinned],
+    } = await localEngine.emit(team.id);
     await deliverWebhook({ ...localEngine.deps, dns: flipping, webhookPoster: checked }, pinned!);
     expect(answers).toEqual(['127.0.0.1']);
     expect(checked.targets.map((t) => t.address.address)).toEqual(['127.0.0.1']);
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.headers.host).toBe(`pinned.test:${port}`);
-    expect(await deliveryStore.get(localEngine.deps, team.id, pinned!.webhookId, pinned!.eventId)).toMatchObject({ status: 'success' });
+    expect(await deliveryStore.get(localEngine.deps, team.id, pinned!.webhookId, pinned!.eventId)).toMatchObject({
+      status: 'success',
+    });
   });
 });
 
 describe('webhook targets on the local host (WEBHOOK_TARGETS=any)', () => {
   it('allows http and loopback so a developer can receive events on this machine', async () => {
     for (const endpoint of ['http://127.0.0.1:4000/hook', 'http://localhost:4000/hook', 'http://[::1]:4000/hook']) {
-      await expect(checkTarget(endpoint, 'any', fakeDns({ localhost: ['127.0.0.1'] }))).resolves.toMatchObject({ url: expect.any(URL) });
+      await expect(checkTarget(endpoint, 'any', fakeDns({ localhost: ['127.0.0.1'] }))).resolves.toMatchObject({
+        url: expect.any(URL),
+      });
     }
     await expect(checkTarget('ftp://127.0.0.1/x', 'any', dns)).rejects.toBeInstanceOf(TargetRefused);
   });

@@ -11,19 +11,32 @@ const documentedKeys = (): string[] => {
   const first = lines.findIndex((line) => line.startsWith('|'));
   const end = lines.findIndex((line, i) => i > first && !line.startsWith('|'));
   const table = lines.slice(first, end);
-  return [...new Set(table.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(mailstack:[A-Za-z]+)`/g)].map((m) => m[1]!)))];
+  return [
+    ...new Set(
+      table.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(mailstack:[A-Za-z]+)`/g)].map((m) => m[1]!)),
+    ),
+  ];
 };
 
-describe('the stack\'s context settings', () => {
+describe("the stack's context settings", () => {
   it('are each documented in the context table of docs/aws.md, and the table names no key the stack does not read', () => {
     // Prepare: every key the stack configuration asks for, each left unset (its default).
     const read = new Set<string>();
     // Act
-    readStackConfig((key) => { read.add(key); return undefined; });
+    readStackConfig((key) => {
+      read.add(key);
+      return undefined;
+    });
     // Assess
     const documented = documentedKeys();
     expect(read.size).toBeGreaterThan(10);
-    expect([...read].filter((k) => !documented.includes(k)), 'read but not documented').toEqual([]);
-    expect(documented.filter((k) => !read.has(k)), 'documented but not read').toEqual([]);
+    expect(
+      [...read].filter((k) => !documented.includes(k)),
+      'read but not documented',
+    ).toEqual([]);
+    expect(
+      documented.filter((k) => !read.has(k)),
+      'documented but not read',
+    ).toEqual([]);
   });
 });

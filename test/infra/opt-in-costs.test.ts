@@ -6,9 +6,15 @@ import { readStackConfig } from '../../lib/config.ts';
 
 /** The relay's always-on resources: none of them may exist unless the relay is turned on. */
 const RELAY_TYPES = [
-  'AWS::EC2::VPC', 'AWS::EC2::Subnet', 'AWS::EC2::FlowLog', 'AWS::EC2::SecurityGroup',
-  'AWS::ElasticLoadBalancingV2::LoadBalancer', 'AWS::ElasticLoadBalancingV2::Listener',
-  'AWS::ECS::Cluster', 'AWS::ECS::Service', 'AWS::ECS::TaskDefinition',
+  'AWS::EC2::VPC',
+  'AWS::EC2::Subnet',
+  'AWS::EC2::FlowLog',
+  'AWS::EC2::SecurityGroup',
+  'AWS::ElasticLoadBalancingV2::LoadBalancer',
+  'AWS::ElasticLoadBalancingV2::Listener',
+  'AWS::ECS::Cluster',
+  'AWS::ECS::Service',
+  'AWS::ECS::TaskDefinition',
   'AWS::ApplicationAutoScaling::ScalableTarget',
 ];
 
@@ -17,7 +23,9 @@ const synth = (context: Record<string, unknown>) => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const config = readStackConfig((k) => app.node.tryGetContext(k));
   const template = Template.fromStack(new MailStack(app, config.stackName, { config }));
-  const counts = Object.fromEntries(RELAY_TYPES.map((type) => [type, Object.keys(template.findResources(type)).length]));
+  const counts = Object.fromEntries(
+    RELAY_TYPES.map((type) => [type, Object.keys(template.findResources(type)).length]),
+  );
   return { template, counts };
 };
 
@@ -30,26 +38,43 @@ describe('the SMTP relay is opt-in (mailstack:smtpRelay)', () => {
     expect(template.toJSON().Outputs?.SmtpSmtpHost).toBeUndefined();
     const groups = Object.entries(template.findResources('AWS::Logs::LogGroup'));
     expect(groups.length).toBeGreaterThan(10);
-    expect(groups.filter(([, g]) => g.Properties?.RetentionInDays === undefined).map(([id]) => id), 'log groups kept forever').toEqual([]);
+    expect(
+      groups.filter(([, g]) => g.Properties?.RetentionInDays === undefined).map(([id]) => id),
+      'log groups kept forever',
+    ).toEqual([]);
   }, 120_000);
 
   it('turned on, runs the relay: its VPC, network load balancer, cluster and one Fargate service of the smallest ARM64 tasks', () => {
     // Act
     const { template, counts } = synth({ 'mailstack:smtpRelay': 'true' });
     // Assess
-    expect(counts).toMatchObject({ 'AWS::EC2::VPC': 1, 'AWS::EC2::FlowLog': 1, 'AWS::ElasticLoadBalancingV2::LoadBalancer': 1, 'AWS::ECS::Cluster': 1, 'AWS::ECS::Service': 1, 'AWS::ECS::TaskDefinition': 1 });
-    template.hasResourceProperties('AWS::ECS::TaskDefinition', { Cpu: '256', Memory: '512', RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' } });
+    expect(counts).toMatchObject({
+      'AWS::EC2::VPC': 1,
+      'AWS::EC2::FlowLog': 1,
+      'AWS::ElasticLoadBalancingV2::LoadBalancer': 1,
+      'AWS::ECS::Cluster': 1,
+      'AWS::ECS::Service': 1,
+      'AWS::ECS::TaskDefinition': 1,
+    });
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      Cpu: '256',
+      Memory: '512',
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+    });
   }, 120_000);
 
   it('refuses a value other than true or false, naming the key', () => {
-    expect(() => readStackConfig((k) => (k === 'mailstack:smtpRelay' ? 'yes' : undefined))).toThrow(/mailstack:smtpRelay must be true or false, got "yes"/);
+    expect(() => readStackConfig((k) => (k === 'mailstack:smtpRelay' ? 'yes' : undefined))).toThrow(
+      /mailstack:smtpRelay must be true or false, got "yes"/,
+    );
   });
 });
 
 describe('X-Ray tracing is opt-in (mailstack:tracing)', () => {
-  const modes = (template: Template) => Object.values(template.findResources('AWS::Lambda::Function'))
-    .filter((f) => f.Properties.Runtime === 'nodejs22.x')
-    .map((f) => f.Properties.TracingConfig?.Mode ?? 'none');
+  const modes = (template: Template) =>
+    Object.values(template.findResources('AWS::Lambda::Function'))
+      .filter((f) => f.Properties.Runtime === 'nodejs22.x')
+      .map((f) => f.Properties.TracingConfig?.Mode ?? 'none');
 
   it('is off by default: no function traces (X-Ray bills each traced invocation)', () => {
     const { template } = synth({});

@@ -21,7 +21,16 @@ const ROOT = join(import.meta.dirname, '../..');
 const admin = async (folder: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> => {
   // Asynchronous, so this process's event loop (and its open connections to the host) keeps running meanwhile.
   try {
-    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'bin/admin.ts'), ...args], { cwd: folder, encoding: 'utf8', env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') }, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [join(ROOT, 'bin/admin.ts'), ...args],
+      {
+        cwd: folder,
+        encoding: 'utf8',
+        env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') },
+        timeout: 60_000,
+      },
+    );
     return { code: 0, out: stdout, err: stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -33,7 +42,21 @@ const admin = async (folder: string, ...args: string[]): Promise<{ code: number;
 const hostFolder = (): string => {
   const folder = mkdtempSync(join(tmpdir(), 'mailstack-admin-'));
   const l = local();
-  writeState({ pid: process.pid, baseUrl: l.baseUrl, inboxUrl: l.inboxUrl, dashboardUrl: l.dashboardUrl, smtpPort: l.smtp.port, inboundPort: l.inbound.port, tableName: l.env.TABLE_NAME ?? '', cloud: true, env: l.env, queueUrls: l.queueUrls as never }, join(folder, '.data', 'local-state.json'));
+  writeState(
+    {
+      pid: process.pid,
+      baseUrl: l.baseUrl,
+      inboxUrl: l.inboxUrl,
+      dashboardUrl: l.dashboardUrl,
+      smtpPort: l.smtp.port,
+      inboundPort: l.inbound.port,
+      tableName: l.env.TABLE_NAME ?? '',
+      cloud: true,
+      env: l.env,
+      queueUrls: l.queueUrls as never,
+    },
+    join(folder, '.data', 'local-state.json'),
+  );
   return folder;
 };
 
@@ -42,7 +65,9 @@ const auditRows = async (teamId: string): Promise<string[][]> => {
   const owner = await signInOverHttp((await personIn(teamId, 'owner')).link);
   const page = await (await owner.get(`/t/${teamId}/api-keys`)).text();
   const audit = /<caption class="skip">Key audit<\/caption>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(page)?.[1] ?? '';
-  return [...audit.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<td>([\s\S]*?)<\/td>/g)].slice(1).map((cell) => cell[1]!));
+  return [...audit.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1]!.matchAll(/<td>([\s\S]*?)<\/td>/g)].slice(1).map((cell) => cell[1]!),
+  );
 };
 
 describe('admin CLI: people', () => {
@@ -63,7 +88,17 @@ describe('admin CLI: people', () => {
 
       const other = await newTeam();
       const member = `cli-member-${randomUUID().slice(0, 8)}@example.com`;
-      const joined = await admin(folder, 'users', 'create', '--email', member, '--team', other.team.id, '--role', 'member');
+      const joined = await admin(
+        folder,
+        'users',
+        'create',
+        '--email',
+        member,
+        '--team',
+        other.team.id,
+        '--role',
+        'member',
+      );
       expect(joined.code).toBe(0);
       expect(joined.out).toContain(`is member of team ${other.team.id}`);
 
@@ -82,7 +117,7 @@ describe('admin CLI: people', () => {
 });
 
 describe('key audit: keys made outside the dashboard', () => {
-  it('keys create and keys revoke from the admin CLI each put a line in the team\'s audit list, naming the operator', async () => {
+  it("keys create and keys revoke from the admin CLI each put a line in the team's audit list, naming the operator", async () => {
     // Prepare
     const folder = hostFolder();
     try {
@@ -98,7 +133,16 @@ describe('key audit: keys made outside the dashboard', () => {
       const again = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(again.code).toBe(0);
       // A key restricted to a domain the team does not have is refused, and leaves no line.
-      const bogus = await admin(folder, 'keys', 'create', '--team', team.id, '--sending', '--domain', '0190c2b0-0000-7000-8000-000000000000');
+      const bogus = await admin(
+        folder,
+        'keys',
+        'create',
+        '--team',
+        team.id,
+        '--sending',
+        '--domain',
+        '0190c2b0-0000-7000-8000-000000000000',
+      );
       expect(bogus.code).toBe(2);
       expect(bogus.err).toContain('not_found');
       // Assess: newest first; revoking a revoked key again adds no line.
@@ -114,14 +158,18 @@ describe('key audit: keys made outside the dashboard', () => {
     }
   }, 180_000);
 
-  it('the default key npm start makes is in the default team\'s audit list, made by the operator through npm start', async () => {
+  it("the default key npm start makes is in the default team's audit list, made by the operator through npm start", async () => {
     // Prepare: the host of this run started on an empty table, so it made the default team and key.
     const teams = (await listTeams(testDeps())).filter((t) => t.name === 'Default team');
     expect(teams).toHaveLength(1);
     // Act
     const rows = await auditRows(teams[0]!.id);
     // Assess
-    expect(rows).toContainEqual(['operator (npm start)', 'created', expect.stringMatching(/^Default key \(\S+, full_access\)$/)]);
+    expect(rows).toContainEqual([
+      'operator (npm start)',
+      'created',
+      expect.stringMatching(/^Default key \(\S+, full_access\)$/),
+    ]);
   });
 });
 
@@ -135,9 +183,33 @@ describe('admin CLI: mailbox licenses and the sending switch', () => {
       const before = await draft();
 
       // Act
-      const granted = await admin(folder, 'mailboxes', 'license', '--team', t.team.id, '--seats', '2', '--storage-mb', '5', '--recipients', '100');
+      const granted = await admin(
+        folder,
+        'mailboxes',
+        'license',
+        '--team',
+        t.team.id,
+        '--seats',
+        '2',
+        '--storage-mb',
+        '5',
+        '--recipients',
+        '100',
+      );
       const shown = await admin(folder, 'mailboxes', 'license', '--team', t.team.id);
-      const bad = await admin(folder, 'mailboxes', 'license', '--team', t.team.id, '--seats', 'two', '--storage-mb', '5', '--recipients', '1');
+      const bad = await admin(
+        folder,
+        'mailboxes',
+        'license',
+        '--team',
+        t.team.id,
+        '--seats',
+        'two',
+        '--storage-mb',
+        '5',
+        '--recipients',
+        '1',
+      );
       const saved = await draft();
       const off = await admin(folder, 'mailboxes', 'sending-off', '--team', t.team.id);
       const refused = await agent(t.sendKey, 'POST', '/send', { id: saved.body.id, expectedRevision: 0 });
@@ -161,13 +233,24 @@ describe('admin CLI: mailbox licenses and the sending switch', () => {
     }
   });
 
-  it('mailboxes key makes a key for the mailbox\'s owner, shown once, that the mailbox agent API takes', async () => {
+  it("mailboxes key makes a key for the mailbox's owner, shown once, that the mailbox agent API takes", async () => {
     // Prepare
     const folder = hostFolder();
     const t = await agentMailbox();
     try {
       // Act
-      const made = await admin(folder, 'mailboxes', 'key', '--team', t.team.id, '--mailbox', t.m.id, '--name', 'ci-agent', '--sending');
+      const made = await admin(
+        folder,
+        'mailboxes',
+        'key',
+        '--team',
+        t.team.id,
+        '--mailbox',
+        t.m.id,
+        '--name',
+        'ci-agent',
+        '--sending',
+      );
       const unknown = await admin(folder, 'mailboxes', 'key', '--team', t.team.id, '--mailbox', randomUUID());
       const secret = /^MAILBOX_KEY=(mmb_\S+)$/m.exec(made.out)?.[1];
       const listed = await agent(secret, 'GET', '/items?folder=inbox');

@@ -4,7 +4,10 @@ import { readConfig } from '@mailstack/core/runtime/config';
 import { sendBroadcast, cancelBroadcast, type FanOutJob } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { fanOutBroadcast } from '@mailstack/core/domain/broadcasts/fan-out';
 import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
-import { receiveProviderNotification, type SnsNotification } from '@mailstack/core/domain/emails/pipeline/receive-provider-events';
+import {
+  receiveProviderNotification,
+  type SnsNotification,
+} from '@mailstack/core/domain/emails/pipeline/receive-provider-events';
 import type { SendJob } from '@mailstack/core/domain/emails/email';
 import { startSesStandIn } from '../../lib/local/stand-ins/ses.ts';
 import { freePort } from '../../lib/local/ports.ts';
@@ -31,10 +34,16 @@ const CONTACTS = Number(process.env.BROADCAST_TEST_CONTACTS ?? 2_000);
  * deaths can be injected: a provider stand-in of its own at a higher rate (the shared one keeps
  * the default 14/s), captured queue messages (honouring their delay), and crash points.
  */
-const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint?: number; afterProvider?: number[] }) => {
+const world = async (crash: {
+  fanOutBeforeQueue?: number;
+  fanOutBeforeCheckpoint?: number;
+  afterProvider?: number[];
+}) => {
   const [sesPort, inboxPort] = [await freePort(), await freePort()];
   const ses = await startSesStandIn({ port: sesPort, inboxPort, ratePerSecond: 5000, events: 'send' });
-  const base = createDeps(readConfig({ ...local().env, SES_ENDPOINT: `http://127.0.0.1:${sesPort}`, PROVIDER_RATE_PER_SECOND: '5000' }));
+  const base = createDeps(
+    readConfig({ ...local().env, SES_ENDPOINT: `http://127.0.0.1:${sesPort}`, PROVIDER_RATE_PER_SECOND: '5000' }),
+  );
   // The provider's events reach the service as through its queue: applied here, again on failure (as SQS redelivers).
   ses.setEventsSink(async (notification) => {
     for (let attempt = 0; ; attempt++) {
@@ -58,15 +67,24 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
       send: async (url, messages) => {
         if (url === base.config.FANOUT_QUEUE_URL) fanOut.push(...messages.map((m) => m.body as FanOutJob));
         else if (url === base.config.BROADCAST_QUEUE_URL) {
-          if (++queuedPages === crash.fanOutBeforeQueue) throw new Crash('the fan-out died after writing a page, before queuing it');
-          sends.push(...messages.map((m) => ({ job: m.body as SendJob, at: Date.now() + (m.delaySeconds ?? 0) * 1000 })));
+          if (++queuedPages === crash.fanOutBeforeQueue)
+            throw new Crash('the fan-out died after writing a page, before queuing it');
+          sends.push(
+            ...messages.map((m) => ({ job: m.body as SendJob, at: Date.now() + (m.delaySeconds ?? 0) * 1000 })),
+          );
         }
       },
     },
-    scheduler: { schedule: async (r) => { fanOut.push(r.body as FanOutJob); }, cancel: async () => undefined },
+    scheduler: {
+      schedule: async (r) => {
+        fanOut.push(r.body as FanOutJob);
+      },
+      cancel: async () => undefined,
+    },
     db: {
       send: ((command: any) => {
-        if (command.input?.Item?.type === 'broadcast_checkpoint' && ++checkpoints === crash.fanOutBeforeCheckpoint) throw new Crash('the fan-out died after queuing a page, before its checkpoint');
+        if (command.input?.Item?.type === 'broadcast_checkpoint' && ++checkpoints === crash.fanOutBeforeCheckpoint)
+          throw new Crash('the fan-out died after queuing a page, before its checkpoint');
         return base.db.send(command);
       }) as any,
     } as any,
@@ -75,7 +93,8 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
         const t0 = Date.now();
         const out = await base.mail.send(message);
         timing.mail += Date.now() - t0;
-        if (crash.afterProvider?.includes(++providerSends)) throw new Crash('died after the provider accepted, before recording');
+        if (crash.afterProvider?.includes(++providerSends))
+          throw new Crash('died after the provider accepted, before recording');
         return out;
       },
     },
@@ -93,11 +112,17 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
     const fanOutLoop = (async () => {
       while (!finished && !stalled && Date.now() < deadline) {
         const step = fanOut.shift();
-        if (!step) { await new Promise((r) => setTimeout(r, 50)); continue; }
+        if (!step) {
+          await new Promise((r) => setTimeout(r, 50));
+          continue;
+        }
         fanning = true;
         // A step that dies (an injected crash, or the local engine refusing under load) comes back,
         // as SQS redelivers a message whose worker failed: each delivery of it, the twin's too.
-        const run = () => fanOutBroadcast(deps, step).catch(() => { fanOut.push(step); });
+        const run = () =>
+          fanOutBroadcast(deps, step).catch(() => {
+            fanOut.push(step);
+          });
         // The step redelivered after the first death comes twice, side by side (SQS delivers at least once).
         const twin = ++steps === 2 ? run() : undefined;
         await run();
@@ -106,7 +131,10 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
       }
     })();
     const tickLoop = (async () => {
-      while (tick && !finished && !stalled && Date.now() < deadline) { await tick(); await new Promise((r) => setTimeout(r, 200)); }
+      while (tick && !finished && !stalled && Date.now() < deadline) {
+        await tick();
+        await new Promise((r) => setTimeout(r, 200));
+      }
     })();
     const sendLoop = (async () => {
       let running = 0;
@@ -115,10 +143,16 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
         const at = sends.findIndex((s) => s.at <= Date.now());
         if (at === -1 || running >= 48) {
           if (at === -1 && running === 0 && !fanning && fanOut.length === 0 && sends.length === 0) {
-            if (await until()) { finished = true; return; }
+            if (await until()) {
+              finished = true;
+              return;
+            }
             // Nothing left to run and not finished: past the claim lease, grace and a sweep, it never will.
             idleSince ??= Date.now();
-            if (Date.now() - idleSince > STALL_MS) { stalled = true; return; }
+            if (Date.now() - idleSince > STALL_MS) {
+              stalled = true;
+              return;
+            }
           } else idleSince = undefined;
           await new Promise((r) => setTimeout(r, at === -1 ? 100 : 5));
           continue;
@@ -126,22 +160,42 @@ const world = async (crash: { fanOutBeforeQueue?: number; fanOutBeforeCheckpoint
         const [{ job }] = sends.splice(at, 1) as [{ job: SendJob; at: number }];
         running++;
         const t0 = Date.now();
-        void deliverEmail(deps, job).finally(() => { timing.deliver += Date.now() - t0; timing.n++; if (process.env.DEBUG_BROADCAST && timing.n % 200 === 0) console.log(`avg deliver ${timing.deliver / timing.n} ms, mail ${timing.mail / timing.n} ms, running ${running}`); }).then(
-          (outcome) => { if (outcome.kind === 'retry') sends.push({ job, at: Date.now() + outcome.delaySeconds * 1000 }); },
-          // A job that fails (an injected crash, or the local engine refusing under load) comes back, as SQS redelivers it.
-          () => { sends.push({ job, at: Date.now() + 500 }); },
-        ).finally(() => { running--; });
+        void deliverEmail(deps, job)
+          .finally(() => {
+            timing.deliver += Date.now() - t0;
+            timing.n++;
+            if (process.env.DEBUG_BROADCAST && timing.n % 200 === 0)
+              console.log(
+                `avg deliver ${timing.deliver / timing.n} ms, mail ${timing.mail / timing.n} ms, running ${running}`,
+              );
+          })
+          .then(
+            (outcome) => {
+              if (outcome.kind === 'retry') sends.push({ job, at: Date.now() + outcome.delaySeconds * 1000 });
+            },
+            // A job that fails (an injected crash, or the local engine refusing under load) comes back, as SQS redelivers it.
+            () => {
+              sends.push({ job, at: Date.now() + 500 });
+            },
+          )
+          .finally(() => {
+            running--;
+          });
       }
     })();
     await Promise.all([fanOutLoop, sendLoop, tickLoop]);
-    if (!finished) throw new Error(`the broadcast ${stalled ? 'stalled with nothing left to run' : 'did not finish in time'} (${providerSends} provider sends, ${sends.length} send jobs, ${fanOut.length} fan-out steps left)`);
+    if (!finished)
+      throw new Error(
+        `the broadcast ${stalled ? 'stalled with nothing left to run' : 'did not finish in time'} (${providerSends} provider sends, ${sends.length} send jobs, ${fanOut.length} fan-out steps left)`,
+      );
   };
   /**
    * Every message the provider accepted: this world's stand-in, plus the shared host's, whose
    * sweeper re-queues broadcast mail that sat past its slot to the host's own workers.
    */
   const inbox = async () => {
-    const read = async (url: string) => ((await (await fetch(`${url}/store`)).json()) as { emails: { destination: { to: string[] } }[] }).emails;
+    const read = async (url: string) =>
+      ((await (await fetch(`${url}/store`)).json()) as { emails: { destination: { to: string[] } }[] }).emails;
     return [...(await read(`http://127.0.0.1:${inboxPort}`)), ...(await read(local().inboxUrl))];
   };
   return { deps, work, inbox, stop: () => ses.stop(), providerSends: () => providerSends };
@@ -157,18 +211,36 @@ const audience = async (reachable: number) => {
   const topic = (await t.resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id;
   const tag = t.team.id.slice(-12);
   const eligible = Array.from({ length: reachable }, (_, i) => `r${i}-${tag}@example.com`);
-  await loadSegmentContacts(t.team.id, segment, eligible.map((email, i) => ({ email, first_name: `R${i}` })));
+  await loadSegmentContacts(
+    t.team.id,
+    segment,
+    eligible.map((email, i) => ({ email, first_name: `R${i}` })),
+  );
   const skipped = [
-    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({ email: `unsub${i}-${tag}@example.com`, unsubscribed: true, segments: [{ id: segment }] })),
-    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({ email: `supp${i}-${tag}@example.com`, segments: [{ id: segment }] })),
-    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({ email: `out${i}-${tag}@example.com`, segments: [{ id: segment }], topics: [{ id: topic, subscription: 'opt_out' }] })),
+    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({
+      email: `unsub${i}-${tag}@example.com`,
+      unsubscribed: true,
+      segments: [{ id: segment }],
+    })),
+    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({
+      email: `supp${i}-${tag}@example.com`,
+      segments: [{ id: segment }],
+    })),
+    ...Array.from({ length: SKIPPED_EACH }, (_, i) => ({
+      email: `out${i}-${tag}@example.com`,
+      segments: [{ id: segment }],
+      topics: [{ id: topic, subscription: 'opt_out' }],
+    })),
   ];
   // In small batches: well inside the local host's 30-second handler deadline on a busy machine.
   for (let i = 0; i < skipped.length; i += SKIPPED_EACH) {
     const made = await call('POST', '/contacts/batch', { key: t.secret, body: skipped.slice(i, i + SKIPPED_EACH) });
     expect(made.status, made.text).toBe(200);
   }
-  const supp = await call('POST', '/suppressions/batch/add', { key: t.secret, body: { emails: Array.from({ length: SKIPPED_EACH }, (_, i) => `supp${i}-${tag}@example.com`) } });
+  const supp = await call('POST', '/suppressions/batch/add', {
+    key: t.secret,
+    body: { emails: Array.from({ length: SKIPPED_EACH }, (_, i) => `supp${i}-${tag}@example.com`) },
+  });
   expect(supp.status, supp.text).toBe(201);
   return { t, segment, topic, eligible, tag };
 };
@@ -178,18 +250,33 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
     // Prepare
     const { t, segment, topic, eligible, tag } = await audience(CONTACTS - 3 * SKIPPED_EACH);
     const pages = Math.ceil(CONTACTS / 100);
-    const w = await world({ fanOutBeforeQueue: Math.ceil(pages / 4), fanOutBeforeCheckpoint: Math.ceil(pages / 2), afterProvider: [5, Math.floor(CONTACTS / 3), Math.floor((CONTACTS * 2) / 3)] });
+    const w = await world({
+      fanOutBeforeQueue: Math.ceil(pages / 4),
+      fanOutBeforeCheckpoint: Math.ceil(pages / 2),
+      afterProvider: [5, Math.floor(CONTACTS / 3), Math.floor((CONTACTS * 2) / 3)],
+    });
     try {
-      const made = await t.resend.broadcasts.create({ segmentId: segment, topicId: topic, from: t.from, subject: 'Hello {{{FIRST_NAME|there}}}', text: 'Hi {{{FIRST_NAME}}} {{{UNSUBSCRIBE_URL}}}' });
+      const made = await t.resend.broadcasts.create({
+        segmentId: segment,
+        topicId: topic,
+        from: t.from,
+        subject: 'Hello {{{FIRST_NAME|there}}}',
+        text: 'Hi {{{FIRST_NAME}}} {{{UNSUBSCRIBE_URL}}}',
+      });
 
       // Act
       const answer = await sendBroadcast(w.deps, t.team, made.data!.id, undefined);
-      await w.work(async () => ((await t.resend.broadcasts.get(made.data!.id)).data as any)?.status === 'sent', 1_700_000);
+      await w.work(
+        async () => ((await t.resend.broadcasts.get(made.data!.id)).data as any)?.status === 'sent',
+        1_700_000,
+      );
 
       // Assess: the inbox, counted by recipient.
       expect(answer.finishes_at).toEqual(expect.any(String));
       const received = new Map<string, number>();
-      for (const m of await w.inbox()) for (const to of m.destination.to) if (to.endsWith(`-${tag}@example.com`)) received.set(to, (received.get(to) ?? 0) + 1);
+      for (const m of await w.inbox())
+        for (const to of m.destination.to)
+          if (to.endsWith(`-${tag}@example.com`)) received.set(to, (received.get(to) ?? 0) + 1);
       const missing = eligible.filter((e) => !received.has(e));
       if (missing.length > 0) {
         const { listRecipients } = await import('@mailstack/core/domain/broadcasts/recipients');
@@ -197,19 +284,35 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
         const { getEmail } = await import('@mailstack/core/domain/emails/manage-email');
         const { recipientEmailId } = await import('@mailstack/core/domain/broadcasts/fan-out');
         const { findContact } = await import('@mailstack/core/domain/contacts/contact');
-        const states = await Promise.all(missing.slice(0, 5).map(async (m) => {
-          const c = await findContact(w.deps, t.team.id, m);
-          return c ? getEmail(w.deps, t.team.id, recipientEmailId(made.data!.id, c.id)).then((e) => `${m}: ${e.status} ${e.failure_reason ?? ''}`, (e) => `${m}: ${(e as Error).message}`) : `${m}: no contact`;
-        }));
-        throw new Error(`${missing.length} eligible contacts got nothing (provider sends ${w.providerSends()}, sent rows ${rows}): ${states.join('; ')}`);
+        const states = await Promise.all(
+          missing.slice(0, 5).map(async (m) => {
+            const c = await findContact(w.deps, t.team.id, m);
+            return c
+              ? getEmail(w.deps, t.team.id, recipientEmailId(made.data!.id, c.id)).then(
+                  (e) => `${m}: ${e.status} ${e.failure_reason ?? ''}`,
+                  (e) => `${m}: ${(e as Error).message}`,
+                )
+              : `${m}: no contact`;
+          }),
+        );
+        throw new Error(
+          `${missing.length} eligible contacts got nothing (provider sends ${w.providerSends()}, sent rows ${rows}): ${states.join('; ')}`,
+        );
       }
       expect(received.size).toBe(eligible.length);
-      expect([...received].filter(([, n]) => n !== 1), 'contacts mailed more than once').toEqual([]);
+      expect(
+        [...received].filter(([, n]) => n !== 1),
+        'contacts mailed more than once',
+      ).toEqual([]);
       for (const e of eligible) expect(received.get(e)).toBe(1);
       expect([...received.keys()].some((a) => /^(unsub|supp|out)\d+-/.test(a))).toBe(false);
       expect(w.providerSends()).toBeLessThanOrEqual(eligible.length);
       const read = (await t.resend.broadcasts.get(made.data!.id)).data as any;
-      expect(read).toMatchObject({ status: 'sent', sent_count: eligible.length, skipped: { unsubscribed: SKIPPED_EACH, suppressed: SKIPPED_EACH, opted_out: SKIPPED_EACH } });
+      expect(read).toMatchObject({
+        status: 'sent',
+        sent_count: eligible.length,
+        skipped: { unsubscribed: SKIPPED_EACH, suppressed: SKIPPED_EACH, opted_out: SKIPPED_EACH },
+      });
     } finally {
       await w.stop();
     }
@@ -220,16 +323,28 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
     const { t, segment, eligible, tag } = await audience(1_500);
     const w = await world({});
     try {
-      const made = await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 'Cancel me', text: 'x' });
+      const made = await t.resend.broadcasts.create({
+        segmentId: segment,
+        from: t.from,
+        subject: 'Cancel me',
+        text: 'x',
+      });
       await sendBroadcast(w.deps, t.team, made.data!.id, undefined);
 
       // Act: let a few hundred go, then cancel.
       let canceled = false;
-      await w.work(async () => canceled, 180_000, async () => {
-        if (canceled) return;
-        const b = (await t.resend.broadcasts.get(made.data!.id)).data as any;
-        if (b.sent_count >= 300) { await cancelBroadcast(w.deps, t.team.id, made.data!.id); canceled = true; }
-      });
+      await w.work(
+        async () => canceled,
+        180_000,
+        async () => {
+          if (canceled) return;
+          const b = (await t.resend.broadcasts.get(made.data!.id)).data as any;
+          if (b.sent_count >= 300) {
+            await cancelBroadcast(w.deps, t.team.id, made.data!.id);
+            canceled = true;
+          }
+        },
+      );
 
       // Assess
       const read = (await t.resend.broadcasts.get(made.data!.id)).data as any;
@@ -238,7 +353,9 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
       expect(read.sent_count + read.canceled_remaining).toBe(eligible.length + SKIPPED_EACH);
       expect(read.sent_count).toBeGreaterThanOrEqual(300);
       expect(read.canceled_remaining).toBeGreaterThan(0);
-      expect((await w.inbox()).filter((m) => m.destination.to.some((to) => to.includes(tag))).length).toBe(read.sent_count);
+      expect((await w.inbox()).filter((m) => m.destination.to.some((to) => to.includes(tag))).length).toBe(
+        read.sent_count,
+      );
     } finally {
       await w.stop();
     }

@@ -16,8 +16,20 @@ describe('correlation ids', () => {
     await deps.queue.send(QueueUrl!, [{ body: { emailId: 'e1' } }]);
     logger.resetKeys();
     await deps.queue.send(QueueUrl!, [{ body: { emailId: 'e2' } }]);
-    const out = await deps.sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'], WaitTimeSeconds: 1 }));
-    const byEmail = Object.fromEntries((out.Messages ?? []).map((m) => [JSON.parse(m.Body!).emailId, m.MessageAttributes?.[CORRELATION_ATTRIBUTE]?.StringValue]));
+    const out = await deps.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl,
+        MaxNumberOfMessages: 10,
+        MessageAttributeNames: ['All'],
+        WaitTimeSeconds: 1,
+      }),
+    );
+    const byEmail = Object.fromEntries(
+      (out.Messages ?? []).map((m) => [
+        JSON.parse(m.Body!).emailId,
+        m.MessageAttributes?.[CORRELATION_ATTRIBUTE]?.StringValue,
+      ]),
+    );
     expect(byEmail).toEqual({ e1: 'request-123', e2: undefined });
   });
 });

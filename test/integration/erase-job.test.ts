@@ -13,7 +13,18 @@ describe('erase as a resumable job', () => {
     const d = { ...testDeps(), queue: { send: async () => undefined } };
     const contact = await createContact(d, team, { email: 'gone@example.com' });
     const ids = Array.from({ length: 250 }, () => crypto.randomUUID());
-    for (const id of ids) await putItem(d, { ...keys.email.item(team.id, id), ...keys.email.listing(team.id, id), type: 'email', id, team_id: team.id, to: ['Gone <gone@example.com>'], cc: [], bcc: [], reply_to: ['keep@example.com'] });
+    for (const id of ids)
+      await putItem(d, {
+        ...keys.email.item(team.id, id),
+        ...keys.email.listing(team.id, id),
+        type: 'email',
+        id,
+        team_id: team.id,
+        to: ['Gone <gone@example.com>'],
+        cc: [],
+        bcc: [],
+        reply_to: ['keep@example.com'],
+      });
 
     // Act: start the job (it answers at once), then run it one page per run, as a crash-interrupted worker would.
     const jobId = (await startErase(d, team.id, [contact]))!;
@@ -30,7 +41,11 @@ describe('erase as a resumable job', () => {
     expect(runs).toBeGreaterThan(3);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(new Set(positions).size).toBe(positions.length);
-    for (const id of ids.slice(0, 5)) expect((await getItem(d, keys.email.item(team.id, id)))!).toMatchObject({ to: ['[erased]'], reply_to: ['keep@example.com'] });
+    for (const id of ids.slice(0, 5))
+      expect((await getItem(d, keys.email.item(team.id, id)))!).toMatchObject({
+        to: ['[erased]'],
+        reply_to: ['keep@example.com'],
+      });
     const finished = await job();
     // 250 emails and the contact.created event that named the address.
     expect(finished).toMatchObject({ status: 'finished', finished_at: expect.any(String), rewritten: 251 });

@@ -30,25 +30,37 @@ const world = (crashAt: (typeof CASES)[number], teamId: string) => {
   // (the line is per region and rate): never minutes ahead on the line the shared host's workers
   // use, nor on the next case's.
   const rate = base.config.PROVIDER_RATE_PER_SECOND + 1 + CASES.indexOf(crashAt);
-  const deps: Deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: rate }, {
-    clock: { now: () => Date.now() + offset.ms },
-    queue: {
-      send: async (_url: string, messages: readonly QueueMessage[]) => {
-        if (crashAt === 'store' && !crashed) { crashed = true; throw new Crash('died after storing, before queuing'); }
-        if (crashAt === 'enqueue' && !crashed) { crashed = true; return; } // queued, then the worker died: the message is lost
-        captured.push(...messages.map((m) => m.body as SendJob));
+  const deps: Deps = createDeps(
+    { ...base.config, PROVIDER_RATE_PER_SECOND: rate },
+    {
+      clock: { now: () => Date.now() + offset.ms },
+      queue: {
+        send: async (_url: string, messages: readonly QueueMessage[]) => {
+          if (crashAt === 'store' && !crashed) {
+            crashed = true;
+            throw new Crash('died after storing, before queuing');
+          }
+          if (crashAt === 'enqueue' && !crashed) {
+            crashed = true;
+            return;
+          } // queued, then the worker died: the message is lost
+          captured.push(...messages.map((m) => m.body as SendJob));
+        },
+      },
+      mail: {
+        send: async (message) => {
+          const out = await base.mail.send(message);
+          // A send the provider accepted, per email (the sweeper also re-queues other tests' emails).
+          sends.set(message.tags.email_id!, (sends.get(message.tags.email_id!) ?? 0) + 1);
+          if (crashAt === 'provider' && !crashed) {
+            crashed = true;
+            throw new Crash('died after the provider accepted, before recording');
+          }
+          return out;
+        },
       },
     },
-    mail: {
-      send: async (message) => {
-        const out = await base.mail.send(message);
-        // A send the provider accepted, per email (the sweeper also re-queues other tests' emails).
-        sends.set(message.tags.email_id!, (sends.get(message.tags.email_id!) ?? 0) + 1);
-        if (crashAt === 'provider' && !crashed) { crashed = true; throw new Crash('died after the provider accepted, before recording'); }
-        return out;
-      },
-    },
-  });
+  );
   /**
    * Plays the worker: delivers every captured job (a crash kills that attempt only); a job the
    * worker hands back for later (a booked place in the send line, the shared provider stand-in
@@ -58,12 +70,18 @@ const world = (crashAt: (typeof CASES)[number], teamId: string) => {
    */
   const work = async (withinMs = 20_000) => {
     const until = Date.now() + withinMs;
-    const jobs = captured.splice(0).filter((job) => job.teamId === teamId).map((job) => ({ job, at: 0 }));
+    const jobs = captured
+      .splice(0)
+      .filter((job) => job.teamId === teamId)
+      .map((job) => ({ job, at: 0 }));
     while (jobs.length > 0 && Date.now() < until) {
       jobs.sort((a, b) => a.at - b.at);
       const next = jobs.shift()!;
       if (next.at > Date.now()) await new Promise((r) => setTimeout(r, next.at - Date.now()));
-      const outcome = await deliverEmail(deps, next.job).catch((e) => { if (!(e instanceof Crash)) throw e; return undefined; });
+      const outcome = await deliverEmail(deps, next.job).catch((e) => {
+        if (!(e instanceof Crash)) throw e;
+        return undefined;
+      });
       if (outcome?.kind === 'retry') jobs.push({ job: outcome.job, at: Date.now() + outcome.delaySeconds * 1000 });
     }
   };
@@ -81,36 +99,47 @@ const settle = async (deps: Deps, teamId: string, id: string, timeoutMs = 15_000
 };
 
 describe('no accepted email is lost when a process dies mid-way', () => {
-  it.each(CASES)('reaches a final state with exactly one provider send when the process dies after %s', async (crashAt) => {
-    // Prepare
-    const t = await sendingTeam();
-    const w = world(crashAt, t.team.id);
-    const auth = callerOfKey(t.key, t.team);
-    const prepared = await prepareEmail(w.deps, auth, { from: t.from, to: 'delivered@resend.dev', subject: `crash after ${crashAt}`, text: 'x' });
+  it.each(CASES)(
+    'reaches a final state with exactly one provider send when the process dies after %s',
+    async (crashAt) => {
+      // Prepare
+      const t = await sendingTeam();
+      const w = world(crashAt, t.team.id);
+      const auth = callerOfKey(t.key, t.team);
+      const prepared = await prepareEmail(w.deps, auth, {
+        from: t.from,
+        to: 'delivered@resend.dev',
+        subject: `crash after ${crashAt}`,
+        text: 'x',
+      });
 
-    // Act: accept (maybe dying), work what was queued (maybe dying), then recover as the service does.
-    let email;
-    try {
-      [email] = await acceptEmails(w.deps, auth, [prepared]);
-    } catch (error) {
-      if (!(error instanceof Crash)) throw error;
-    }
-    await w.work();
-    const id = email?.id ?? (await (async () => {
-      const { listEmails } = await import('@mailstack/core/domain/emails/manage-email');
-      return (await listEmails(w.deps, t.team.id, { limit: 1 })).emails[0]!.id;
-    })());
-    // The same message may come back (SQS redelivery): harmless.
-    w.captured.push({ teamId: t.team.id, emailId: id });
-    await w.work();
-    // Time passes past the sweep deadline and any claim lease; the sweeper re-queues what is stuck.
-    w.offset.ms = (w.deps.config.SWEEP_AFTER_SECONDS * 1000) + CLAIM_LEASE_MS + CLAIM_GRACE_MS + 1000;
-    await new Promise((r) => setTimeout(r, 1500)); // the provider's own events for an accepted message arrive meanwhile
-    await sweepStuckEmails(w.deps);
-    await w.work();
+      // Act: accept (maybe dying), work what was queued (maybe dying), then recover as the service does.
+      let email;
+      try {
+        [email] = await acceptEmails(w.deps, auth, [prepared]);
+      } catch (error) {
+        if (!(error instanceof Crash)) throw error;
+      }
+      await w.work();
+      const id =
+        email?.id ??
+        (await (async () => {
+          const { listEmails } = await import('@mailstack/core/domain/emails/manage-email');
+          return (await listEmails(w.deps, t.team.id, { limit: 1 })).emails[0]!.id;
+        })());
+      // The same message may come back (SQS redelivery): harmless.
+      w.captured.push({ teamId: t.team.id, emailId: id });
+      await w.work();
+      // Time passes past the sweep deadline and any claim lease; the sweeper re-queues what is stuck.
+      w.offset.ms = w.deps.config.SWEEP_AFTER_SECONDS * 1000 + CLAIM_LEASE_MS + CLAIM_GRACE_MS + 1000;
+      await new Promise((r) => setTimeout(r, 1500)); // the provider's own events for an accepted message arrive meanwhile
+      await sweepStuckEmails(w.deps);
+      await w.work();
 
-    // Assess
-    expect(await settle(w.deps, t.team.id, id)).toBe('delivered');
-    expect(w.sends(id)).toBe(1);
-  }, 90_000);
+      // Assess
+      expect(await settle(w.deps, t.team.id, id)).toBe('delivered');
+      expect(w.sends(id)).toBe(1);
+    },
+    90_000,
+  );
 });

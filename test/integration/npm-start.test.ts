@@ -13,12 +13,18 @@ const ROOT = join(import.meta.dirname, '../..');
 /** The environment of a fresh shell: none of the settings the test run's own host uses. */
 const cleanEnv = (): NodeJS.ProcessEnv => {
   const env = { ...process.env };
-  for (const name of ['CLOUD', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'SES_ENDPOINT', 'SCHEDULER_MODE']) delete env[name];
+  for (const name of ['CLOUD', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'SES_ENDPOINT', 'SCHEDULER_MODE'])
+    delete env[name];
   return env;
 };
 
 const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, args: string[] = ['--memory']) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort), DASHBOARD_PORT: '0', INBOUND_SMTP_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), SMTP_PORT: String(smtpPort), DASHBOARD_PORT: '0', INBOUND_SMTP_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -26,16 +32,24 @@ const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, 
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start-up lines within 90 s: ${out} ${err}`)), 90_000);
     child.stdout!.on('data', () => {
-      if (out.includes('# Mode:')) { clearTimeout(timer); resolve(out); }
+      if (out.includes('# Mode:')) {
+        clearTimeout(timer);
+        resolve(out);
+      }
     });
-    child.on('exit', (code) => { clearTimeout(timer); reject(Object.assign(new Error(`exited ${code}: ${err}`), { code, err })); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited ${code}: ${err}`), { code, err }));
+    });
   });
   return { child, ready, output: () => ({ out, err }) };
 };
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-const childrenOf = (pid: number): string => spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout;
+const childrenOf = (pid: number): string =>
+  spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout;
 
 describe('npm start', () => {
   it('prints the base URL, a first key, the SMTP relay and the inbox, refuses a second start on a taken port, and stops every engine on Ctrl-C', async () => {
@@ -51,12 +65,17 @@ describe('npm start', () => {
     expect(lines).toMatch(new RegExp(`^RESEND_BASE_URL=http://127\\.0\\.0\\.1:${port}$`, 'm'));
     const key = /^RESEND_API_KEY=(ms_\S+)$/m.exec(lines)?.[1];
     expect(key).toBeDefined();
-    expect(lines).toMatch(new RegExp(`^SMTP: 127\\.0\\.0\\.1:${smtpPort} \\(STARTTLS; user resend; password: an API key\\)$`, 'm'));
+    expect(lines).toMatch(
+      new RegExp(`^SMTP: 127\\.0\\.0\\.1:${smtpPort} \\(STARTTLS; user resend; password: an API key\\)$`, 'm'),
+    );
     expect(lines).toMatch(/Local inbox/);
     // The dashboard on its own port, and the first person's one-time sign-in link.
     const dashboard = /^DASHBOARD_URL=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(lines)?.[1];
     expect(dashboard).toBeDefined();
-    const link = new RegExp(`First sign-in \\(admin@example\\.com.*\\): (${dashboard!.replaceAll('.', '\\.')}/sign-in/link/\\S+)$`, 'm').exec(lines)?.[1];
+    const link = new RegExp(
+      `First sign-in \\(admin@example\\.com.*\\): (${dashboard!.replaceAll('.', '\\.')}/sign-in/link/\\S+)$`,
+      'm',
+    ).exec(lines)?.[1];
     expect(link).toBeDefined();
     expect((await fetch(link!)).status).toBe(200);
     const usage = await fetch(`http://127.0.0.1:${port}/usage`, { headers: { authorization: `Bearer ${key}` } });
@@ -65,11 +84,20 @@ describe('npm start', () => {
     // The MCP URL, whose OAuth discovery names it as the resource.
     expect(lines).toMatch(new RegExp(`^MCP_URL=http://127\\.0\\.0\\.1:${port}/mcp$`, 'm'));
     // The mailbox agent API on the dashboard's origin: it answers a call without a mailbox key with 401.
-    const agentUrl = new RegExp(`^MAILBOX_AGENT_URL=(${dashboard!.replaceAll('.', '\\.')}/api/mailbox-agent)$`, 'm').exec(lines)?.[1];
+    const agentUrl = new RegExp(
+      `^MAILBOX_AGENT_URL=(${dashboard!.replaceAll('.', '\\.')}/api/mailbox-agent)$`,
+      'm',
+    ).exec(lines)?.[1];
     expect(agentUrl).toBeDefined();
-    expect(await (await fetch(`${agentUrl}/items?folder=inbox`)).json()).toMatchObject({ statusCode: 401, name: 'missing_mailbox_key' });
+    expect(await (await fetch(`${agentUrl}/items?folder=inbox`)).json()).toMatchObject({
+      statusCode: 401,
+      name: 'missing_mailbox_key',
+    });
     const discovery = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource`);
-    expect(await discovery.json()).toMatchObject({ resource: `http://127.0.0.1:${port}/mcp`, authorization_servers: [`http://127.0.0.1:${port}`] });
+    expect(await discovery.json()).toMatchObject({
+      resource: `http://127.0.0.1:${port}/mcp`,
+      authorization_servers: [`http://127.0.0.1:${port}`],
+    });
 
     const second = start(port);
     await expect(second.ready).rejects.toMatchObject({ code: 1 });
@@ -79,7 +107,10 @@ describe('npm start', () => {
     expect(third.output().err).toMatch(new RegExp(`port ${smtpPort} \\(SMTP relay\\) is already in use`));
 
     const pid = first.child.pid!;
-    const engines = childrenOf(pid).split('\n').filter((l) => l.includes('java')).map((l) => Number(l.trim().split(/\s+/)[0]));
+    const engines = childrenOf(pid)
+      .split('\n')
+      .filter((l) => l.includes('java'))
+      .map((l) => Number(l.trim().split(/\s+/)[0]));
     expect(engines).toHaveLength(1);
     const done = exited(first.child);
     // Only the host itself is signalled: it must stop the engines it started.
@@ -111,14 +142,29 @@ describe('npm start', () => {
     /** A preference link for a new contact on the host at `base`. */
     const linkOn = async (base: string, key: string) => {
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const contact: any = await (await fetch(`${base}/contacts`, { method: 'POST', headers, body: JSON.stringify({ email: 'reader@example.com' }) })).json();
-      const link: any = await (await fetch(`${base}/contacts/${contact.id}/preferences-link`, { method: 'POST', headers, body: '{}' })).json();
+      const contact: any = await (
+        await fetch(`${base}/contacts`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ email: 'reader@example.com' }),
+        })
+      ).json();
+      const link: any = await (
+        await fetch(`${base}/contacts/${contact.id}/preferences-link`, { method: 'POST', headers, body: '{}' })
+      ).json();
       return new URL(link.url).pathname;
     };
     /** Every listening TCP socket of a process and its children. */
     const listening = (pid: number): string[] => {
-      const pids = [pid, ...childrenOf(pid).split('\n').filter(Boolean).map((l) => Number(l.trim().split(/\s+/)[0]))];
-      return spawnSync('ss', ['-ltnpH'], { encoding: 'utf8' }).stdout.split('\n')
+      const pids = [
+        pid,
+        ...childrenOf(pid)
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => Number(l.trim().split(/\s+/)[0])),
+      ];
+      return spawnSync('ss', ['-ltnpH'], { encoding: 'utf8' })
+        .stdout.split('\n')
         .filter((l) => pids.some((p) => l.includes(`pid=${p},`)))
         .map((l) => l.trim().split(/\s+/)[3]!);
     };
@@ -153,12 +199,28 @@ describe('npm start', () => {
       expect((await fetch(`${a.base}${pathB}`)).status).toBe(404);
 
       // Killed outright (no chance to clean up), the host's Java engine still goes with it.
-      const javaOfA = childrenOf(a.run.child.pid!).split('\n').filter((l) => l.includes('java')).map((l) => Number(l.trim().split(/\s+/)[0]));
+      const javaOfA = childrenOf(a.run.child.pid!)
+        .split('\n')
+        .filter((l) => l.includes('java'))
+        .map((l) => Number(l.trim().split(/\s+/)[0]));
       expect(javaOfA).toHaveLength(1);
       const aDone = exited(a.run.child);
       process.kill(a.run.child.pid!, 'SIGKILL');
       await aDone;
-      for (let i = 0; i < 50 && (() => { try { process.kill(javaOfA[0]!, 0); return true; } catch { return false; } })(); i++) await new Promise((r) => setTimeout(r, 200));
+      for (
+        let i = 0;
+        i < 50 &&
+        (() => {
+          try {
+            process.kill(javaOfA[0]!, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 200));
       expect(() => process.kill(javaOfA[0]!, 0)).toThrow();
 
       // The same data directory again: the same secret, so the first link still works.

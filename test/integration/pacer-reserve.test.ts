@@ -8,11 +8,19 @@ import { testDeps } from '../support/local.ts';
  * Takes places at one frozen instant; returns how many are due within the coming second (one
  * second and the line's margin; transactional places past it are booked ahead, not counted).
  */
-const grant = async (deps: ReturnType<typeof createDeps>, region: string, kind: 'broadcast' | 'transactional', tries: number) => {
+const grant = async (
+  deps: ReturnType<typeof createDeps>,
+  region: string,
+  kind: 'broadcast' | 'transactional',
+  tries: number,
+) => {
   const now = deps.clock.now();
   let granted = 0;
   for (let i = 0; i < tries; i++) {
-    const place = kind === 'broadcast' ? await takeBroadcastSlot(deps, region, broadcastRate(deps.config.PROVIDER_RATE_PER_SECOND)) : await takeSendSlot(deps, region);
+    const place =
+      kind === 'broadcast'
+        ? await takeBroadcastSlot(deps, region, broadcastRate(deps.config.PROVIDER_RATE_PER_SECOND))
+        : await takeSendSlot(deps, region);
     if (place && place.at < now + 1000 + WINDOW_MARGIN_MS) granted++;
   }
   return granted;
@@ -54,7 +62,10 @@ describe('the provider pacer keeps 30% for transactional mail while a broadcast 
     // Prepare: a line last used in an earlier second, then 20 broadcast sends at once in a new one.
     const base = testDeps();
     const second = Math.floor(Date.now() / 1000) * 1000;
-    const earlier = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second - 5_000 } });
+    const earlier = createDeps(
+      { ...base.config, PROVIDER_RATE_PER_SECOND: 20 },
+      { clock: { now: () => second - 5_000 } },
+    );
     const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 20 }, { clock: { now: () => second + 100 } });
     const region = `test-${crypto.randomUUID()}`;
     expect(await takeBroadcastSlot(earlier, region, 14)).toBeDefined();
@@ -66,4 +77,3 @@ describe('the provider pacer keeps 30% for transactional mail while a broadcast 
     expect(answers.filter(Boolean)).toHaveLength(14);
   });
 });
-

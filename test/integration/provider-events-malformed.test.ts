@@ -16,8 +16,15 @@ import { sendingTeam } from '../support/sending.ts';
 
 const sqsEvent = (bodies: string[]): SQSEvent => ({
   Records: bodies.map((body) => ({
-    messageId: randomUUID(), receiptHandle: 'r', body, attributes: { ApproximateReceiveCount: '1' } as any,
-    messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:provider-events', awsRegion: 'us-east-1',
+    messageId: randomUUID(),
+    receiptHandle: 'r',
+    body,
+    attributes: { ApproximateReceiveCount: '1' } as any,
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:provider-events',
+    awsRegion: 'us-east-1',
   })),
 });
 
@@ -26,13 +33,18 @@ const captureLogs = () => {
   const lines: { level: string; message: string; attrs: any }[] = [];
   const deps = createDeps(testDeps().config);
   for (const level of ['error', 'warn', 'info'] as const) {
-    vi.spyOn(deps.logger, level).mockImplementation(((message: string, attrs?: unknown) => { lines.push({ level, message, attrs }); }) as any);
+    vi.spyOn(deps.logger, level).mockImplementation(((message: string, attrs?: unknown) => {
+      lines.push({ level, message, attrs });
+    }) as any);
   }
   setDeps(deps);
   return lines;
 };
 
-afterEach(() => { setDeps(undefined); vi.restoreAllMocks(); });
+afterEach(() => {
+  setDeps(undefined);
+  vi.restoreAllMocks();
+});
 
 describe('malformed SNS messages on the provider-events queue', () => {
   it('are refused with a logged reason, never crash the worker, and record nothing; a well-formed bounce in the same batch is applied', async () => {
@@ -42,17 +54,27 @@ describe('malformed SNS messages on the provider-events queue', () => {
     const sent = await t.resend.emails.send({ from: t.from, to, subject: 'Malformed events', text: 'x' });
     const id = sent.data!.id;
     const deadline = Date.now() + 30_000;
-    while ((await t.resend.emails.get(id)).data?.last_event !== 'delivered' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((await t.resend.emails.get(id)).data?.last_event !== 'delivered' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect((await t.resend.emails.get(id)).data?.last_event).toBe('delivered');
     const topic = local().env.SES_EVENTS_TOPIC_ARN!;
     const bounce = JSON.stringify({
       eventType: 'Bounce',
       mail: { messageId: `p-${randomUUID()}`, tags: { team_id: [t.team.id], email_id: [id] } },
-      bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: to, diagnosticCode: 'smtp; 550 no such user' }] },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        bouncedRecipients: [{ emailAddress: to, diagnosticCode: 'smtp; 550 no such user' }],
+      },
     });
-    const envelope = (fields: Record<string, unknown>) => JSON.stringify({ MessageId: randomUUID(), TopicArn: topic, Timestamp: new Date().toISOString(), ...fields });
+    const envelope = (fields: Record<string, unknown>) =>
+      JSON.stringify({ MessageId: randomUUID(), TopicArn: topic, Timestamp: new Date().toISOString(), ...fields });
     const malformed = {
-      'a SubscriptionConfirmation without its SubscribeURL (carrying the bounce)': envelope({ Type: 'SubscriptionConfirmation', Message: bounce, Token: 'x' }),
+      'a SubscriptionConfirmation without its SubscribeURL (carrying the bounce)': envelope({
+        Type: 'SubscriptionConfirmation',
+        Message: bounce,
+        Token: 'x',
+      }),
       'a Notification whose Message is "{}"': envelope({ Type: 'Notification', Message: '{}' }),
       'a Notification whose Message is not JSON': envelope({ Type: 'Notification', Message: 'not json {' }),
       'a Notification without a Message': envelope({ Type: 'Notification' }),
@@ -70,22 +92,44 @@ describe('malformed SNS messages on the provider-events queue', () => {
     expect(result.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(event.Records.map((r) => r.messageId));
     const refusals = logs.filter((l) => l.message.startsWith('provider event refused'));
     expect(refusals.map((l) => l.attrs.message_id)).toEqual(event.Records.map((r) => r.messageId));
-    expect(refusals.map((l) => l.attrs.reason)).toEqual(['malformed_envelope', 'not_an_ses_event', 'not_an_ses_event', 'malformed_envelope', 'malformed_envelope', 'malformed_envelope', 'malformed_envelope']);
+    expect(refusals.map((l) => l.attrs.reason)).toEqual([
+      'malformed_envelope',
+      'not_an_ses_event',
+      'not_an_ses_event',
+      'malformed_envelope',
+      'malformed_envelope',
+      'malformed_envelope',
+      'malformed_envelope',
+    ]);
     expect((await t.resend.emails.get(id)).data?.last_event).toBe('delivered');
     expect((await t.resend.emails.list()).data!.data.find((e) => e.id === id)?.last_event).toBe('delivered');
 
     const withControl = sqsEvent([...Object.values(malformed), envelope({ Type: 'Notification', Message: bounce })]);
     const second = await handler(withControl);
-    expect(second.batchItemFailures, JSON.stringify(logs.slice(-1).map((l) => [l.message, String(l.attrs?.error?.message ?? l.attrs?.error)]))).toHaveLength(Object.keys(malformed).length);
+    expect(
+      second.batchItemFailures,
+      JSON.stringify(logs.slice(-1).map((l) => [l.message, String(l.attrs?.error?.message ?? l.attrs?.error)])),
+    ).toHaveLength(Object.keys(malformed).length);
     expect(second.batchItemFailures.map((f) => f.itemIdentifier)).not.toContain(withControl.Records.at(-1)!.messageId);
     expect((await t.resend.emails.get(id)).data?.last_event).toBe('bounced');
   }, 60_000);
 
   it('drops a well-formed subscription confirmation with a log line (nothing to apply, nothing recorded)', async () => {
     const logs = captureLogs();
-    const body = JSON.stringify({ Type: 'SubscriptionConfirmation', MessageId: randomUUID(), TopicArn: local().env.SES_EVENTS_TOPIC_ARN!, Message: 'You have chosen to subscribe', SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription', Token: 't' });
+    const body = JSON.stringify({
+      Type: 'SubscriptionConfirmation',
+      MessageId: randomUUID(),
+      TopicArn: local().env.SES_EVENTS_TOPIC_ARN!,
+      Message: 'You have chosen to subscribe',
+      SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription',
+      Token: 't',
+    });
     const result = await handler(sqsEvent([body]));
     expect(result.batchItemFailures).toEqual([]);
-    expect(logs.some((l) => l.message.startsWith('provider message ignored') && l.attrs.sns_type === 'SubscriptionConfirmation')).toBe(true);
+    expect(
+      logs.some(
+        (l) => l.message.startsWith('provider message ignored') && l.attrs.sns_type === 'SubscriptionConfirmation',
+      ),
+    ).toBe(true);
   });
 });

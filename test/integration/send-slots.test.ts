@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { readConfig } from '@mailstack/core/runtime/config';
-import { type Place, firstFreeInstant, holdProviderWindow, placeInstant, placeSpacingMs, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
+import {
+  type Place,
+  firstFreeInstant,
+  holdProviderWindow,
+  placeInstant,
+  placeSpacingMs,
+  takeSendSlot,
+  WINDOW_MARGIN_MS,
+} from '@mailstack/core/table/send-slots';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail, WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
@@ -26,12 +34,15 @@ const busiest = (times: readonly number[], ms: number): number => {
 };
 
 describe('the send line', () => {
-  const at = (now: number) => createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '3' }), { clock: { now: () => now } });
+  const at = (now: number) =>
+    createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '3' }), { clock: { now: () => now } });
 
   it('reads a place only at the rate it was counted in: a sender at another rate does not push this line into the future', async () => {
     const now = 1_700_000_000_500;
     const region = `test-${randomUUID()}`;
-    const fast = createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '5000' }), { clock: { now: () => now } });
+    const fast = createDeps(readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '5000' }), {
+      clock: { now: () => now },
+    });
     for (let i = 0; i < 20; i++) await takeSendSlot(fast, region);
     const place = await takeSendSlot(at(now), region);
     expect(place.at - now).toBeGreaterThanOrEqual(0);
@@ -54,7 +65,12 @@ describe('the send line', () => {
     const later = await Promise.all(Array.from({ length: 12 }, () => takeSendSlot(at(now + 1000), region)));
     const places = [...first, ...later].map((p) => p.place).sort((a, b) => a - b);
     expect(places).toEqual(Array.from({ length: 22 }, (_, i) => first[0]!.place + i));
-    expect(busiest([...first, ...later].map((p) => p.at), 1000)).toBe(3);
+    expect(
+      busiest(
+        [...first, ...later].map((p) => p.at),
+        1000,
+      ),
+    ).toBe(3);
   });
 
   it('restarts at the current instant once the line has emptied', async () => {
@@ -87,7 +103,10 @@ describe('the call log', () => {
     const region = `test-${randomUUID()}`;
     // Ten calls whose places are all due (late jobs), planned at once.
     const holds = await Promise.all(Array.from({ length: 10 }, (_, i) => holdProviderWindow(deps, region, i, 10_000)));
-    const planned = holds.map((h) => { expect(h.kind).toBe('held'); return h.at; });
+    const planned = holds.map((h) => {
+      expect(h.kind).toBe('held');
+      return h.at;
+    });
     expect(Math.max(...planned) - now).toBeGreaterThanOrEqual(3 * 1000);
     expect(busiest(planned, 1000 + WINDOW_MARGIN_MS)).toBe(3);
     // Past the horizon: not planned, a later instant to come back for.
@@ -106,16 +125,37 @@ describe('a send waiting for its place', () => {
     const clock = { ms: Date.now() };
     const queued: SendJob[] = [];
     const sent: string[] = [];
-    const deps: Deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 1 }, {
-      clock: { now: () => clock.ms },
-      queue: { send: async (_url: string, messages: readonly QueueMessage[]) => { queued.push(...messages.map((m) => m.body as SendJob)); } },
-      mail: { send: async (message) => { sent.push(message.tags.email_id!); return { providerMessageId: `line-${randomUUID()}` }; } },
-    });
+    const deps: Deps = createDeps(
+      { ...base.config, PROVIDER_RATE_PER_SECOND: 1 },
+      {
+        clock: { now: () => clock.ms },
+        queue: {
+          send: async (_url: string, messages: readonly QueueMessage[]) => {
+            queued.push(...messages.map((m) => m.body as SendJob));
+          },
+        },
+        mail: {
+          send: async (message) => {
+            sent.push(message.tags.email_id!);
+            return { providerMessageId: `line-${randomUUID()}` };
+          },
+        },
+      },
+    );
     const caller = callerOfKey(t.key, t.team);
     // The team's domain in a region of its own: this test's line only.
-    const prepared = await prepareEmail(deps, caller, { from: t.from, to: 'delivered@resend.dev', subject: 'line', text: 'x' });
+    const prepared = await prepareEmail(deps, caller, {
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'line',
+      text: 'x',
+    });
     const region = `line-${randomUUID()}`;
-    const emails = await acceptEmails(deps, caller, [0, 1, 2, 3].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })));
+    const emails = await acceptEmails(
+      deps,
+      caller,
+      [0, 1, 2, 3].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })),
+    );
     queued.splice(0);
 
     // At one place a second, the first places are within the worker's wait (this clock does not
@@ -123,7 +163,10 @@ describe('a send waiting for its place', () => {
     let waiting: Awaited<ReturnType<typeof deliverEmail>> | undefined;
     for (const e of emails) {
       const outcome = await deliverEmail(deps, { teamId: t.team.id, emailId: e!.id });
-      if (outcome.kind === 'retry') { waiting = outcome; break; }
+      if (outcome.kind === 'retry') {
+        waiting = outcome;
+        break;
+      }
       expect(outcome).toEqual({ kind: 'done' });
     }
     if (waiting?.kind !== 'retry') throw new Error('expected a booked place');
@@ -135,10 +178,18 @@ describe('a send waiting for its place', () => {
     expect(clock.ms + waiting.delaySeconds * 1000).toBeLessThanOrEqual(due);
     expect(sent).not.toContain(booked.emailId);
     const item = await getItem(deps, keys.email.item(t.team.id, booked.emailId));
-    expect(item).toMatchObject({ status: 'queued', attempts: 0, gsi3sk: `${new Date(due).toISOString()}#${booked.emailId}` });
+    expect(item).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      gsi3sk: `${new Date(due).toISOString()}#${booked.emailId}`,
+    });
 
     // Back early: it waits again, booking nothing new.
-    expect(await deliverEmail(deps, booked)).toEqual({ kind: 'retry', delaySeconds: waiting.delaySeconds, job: booked });
+    expect(await deliverEmail(deps, booked)).toEqual({
+      kind: 'retry',
+      delaySeconds: waiting.delaySeconds,
+      job: booked,
+    });
     // Back within the worker's wait of its place, it sends, and the next place in the line is still the one after it.
     clock.ms = due - 500;
     expect(await deliverEmail(deps, booked)).toEqual({ kind: 'done' });

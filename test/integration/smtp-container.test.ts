@@ -10,14 +10,22 @@ import { acceptedId, relayTransport } from '../support/smtp.ts';
 const ROOT = join(import.meta.dirname, '../..');
 
 describe('the SMTP relay container entry', () => {
-  it('bundles with the Dockerfile\'s build command, serves /health, relays mail with the certificate from its environment, and stops on SIGTERM', async () => {
+  it("bundles with the Dockerfile's build command, serves /health, relays mail with the certificate from its environment, and stops on SIGTERM", async () => {
     // Prepare: the bundle the image runs, pointed at this run's engines.
     const build = spawnSync('npm', ['run', 'build:smtp'], { cwd: ROOT, encoding: 'utf8' });
     expect(build.status, build.stderr).toBe(0);
     const tls = await selfSignedCertificate();
     const [port, healthPort] = [await freePort(), await freePort()];
     const child = spawn(process.execPath, [join(ROOT, 'dist/smtp/main.mjs')], {
-      env: { ...process.env, ...local().env, SMTP_PORT: String(port), SMTP_HEALTH_PORT: String(healthPort), SMTP_LISTEN_ADDRESS: '127.0.0.1', SMTP_TLS_CERT: tls.cert, SMTP_TLS_KEY: tls.key },
+      env: {
+        ...process.env,
+        ...local().env,
+        SMTP_PORT: String(port),
+        SMTP_HEALTH_PORT: String(healthPort),
+        SMTP_LISTEN_ADDRESS: '127.0.0.1',
+        SMTP_TLS_CERT: tls.cert,
+        SMTP_TLS_KEY: tls.key,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -35,7 +43,12 @@ describe('the SMTP relay container entry', () => {
       const t = await sendingTeam();
 
       // Act
-      const info = await relayTransport(t.secret, { port, ca: tls.cert }).sendMail({ from: t.from, to: 'delivered@resend.dev', subject: 'From the container', text: 'x' });
+      const info = await relayTransport(t.secret, { port, ca: tls.cert }).sendMail({
+        from: t.from,
+        to: 'delivered@resend.dev',
+        subject: 'From the container',
+        text: 'x',
+      });
 
       // Assess
       expect((await t.resend.emails.get(acceptedId(info.response))).data?.subject).toBe('From the container');

@@ -20,7 +20,9 @@ export async function resolveBrowser(env: NodeJS.ProcessEnv = process.env): Prom
   const system = env[SYSTEM_CHROMIUM_ENV];
   if (system) {
     if (!existsSync(system)) {
-      throw new Error(`${SYSTEM_CHROMIUM_ENV}=${system}, but no file is there: point it at a Chromium binary (for example /usr/bin/chromium) or unset it to use the npm package @sparticuz/chromium`);
+      throw new Error(
+        `${SYSTEM_CHROMIUM_ENV}=${system}, but no file is there: point it at a Chromium binary (for example /usr/bin/chromium) or unset it to use the npm package @sparticuz/chromium`,
+      );
     }
     return { executablePath: system, origin: 'system' };
   }
@@ -28,13 +30,25 @@ export async function resolveBrowser(env: NodeJS.ProcessEnv = process.env): Prom
   try {
     packaged = (await import('@sparticuz/chromium')).default;
   } catch (cause) {
-    throw new Error('the browser tests need the dev dependency @sparticuz/chromium: run `npm install` (or set MAILSTACK_CHROMIUM to a Chromium binary)', { cause });
+    throw new Error(
+      'the browser tests need the dev dependency @sparticuz/chromium: run `npm install` (or set MAILSTACK_CHROMIUM to a Chromium binary)',
+      { cause },
+    );
   }
   return { executablePath: await packaged.executablePath(), origin: 'npm' };
 }
 
 /** Headless flags for a test browser: no sandbox (tests run as root in CI), no GPU, no web-security relaxations. */
-const ARGS = ['--no-sandbox', '--no-zygote', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--no-zygote',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Launches the run's Chromium (resolved by the global setup) headless. Close it in a `finally`. */
 export async function launchBrowser(): Promise<Browser> {

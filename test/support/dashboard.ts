@@ -16,7 +16,12 @@ export const dashboardUrl = () => local().dashboardUrl;
 
 /** The cookies of a Set-Cookie list as a Cookie header (name=value pairs only). */
 const cookiesOf = (res: Response): Record<string, string> =>
-  Object.fromEntries(res.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=')).map(([k, ...v]) => [k!, v.join('=')]));
+  Object.fromEntries(
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!.split('='))
+      .map(([k, ...v]) => [k!, v.join('=')]),
+  );
 
 /** A dashboard session over plain HTTP (no browser): its cookie, CSRF token and helpers. */
 export interface HttpSession {
@@ -28,11 +33,19 @@ export interface HttpSession {
 }
 
 /** Follows a one-time sign-in link over HTTP and returns the session it starts. */
-export const signInOverHttp = async (link: string, fetcher: (url: string, init?: RequestInit) => Promise<Response> = fetch): Promise<HttpSession> => {
+export const signInOverHttp = async (
+  link: string,
+  fetcher: (url: string, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<HttpSession> => {
   const page = await fetcher(link);
   const pre = cookiesOf(page);
   const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-  const done = await fetcher(link, { method: 'POST', redirect: 'manual', headers: { cookie: `ms_pre=${pre.ms_pre}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: token }).toString() });
+  const done = await fetcher(link, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: `ms_pre=${pre.ms_pre}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: token }).toString(),
+  });
   expect(done.status).toBe(303);
   const session = cookiesOf(done).ms_session!;
   const cookie = `ms_session=${session}`;
@@ -42,7 +55,13 @@ export const signInOverHttp = async (link: string, fetcher: (url: string, init?:
     setCookie: done.headers.getSetCookie(),
     csrf: '',
     get: (path) => fetcher(`${origin}${path}`, { redirect: 'manual', headers: { cookie } }),
-    post: (path, form) => fetcher(`${origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }),
+    post: (path, form) =>
+      fetcher(`${origin}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      }),
   };
   const home = await fetcher(`${origin}/`, { headers: { cookie } });
   s.csrf = /name="_csrf" value="([^"]+)"/.exec(await home.text())?.[1] ?? '';
@@ -52,7 +71,11 @@ export const signInOverHttp = async (link: string, fetcher: (url: string, init?:
 /** A new person in a team with a role, and a one-time sign-in link for them. */
 export const personIn = async (teamId: string, role: Role = 'owner', password?: string) => {
   const d = testDeps();
-  const user = await createUser(d, { email: `p-${randomUUID().slice(0, 8)}@example.com`, name: 'Test person', password });
+  const user = await createUser(d, {
+    email: `p-${randomUUID().slice(0, 8)}@example.com`,
+    name: 'Test person',
+    password,
+  });
   await addMember(d, (await getTeam(d, teamId))!, user, role);
   return { user, link: await signInLink(d, user) };
 };
@@ -64,7 +87,13 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
   const result: any = await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })');
   return result.violations
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v: any) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .map((n: any) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 };
 
 /** Where the browser tests write their screenshots (a test artifact). */
@@ -82,10 +111,10 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
     await page.screenshot({ path: resolve(SHOTS, `${name}-${width}.png`), fullPage: true });
     if (width === 390) {
       // On a phone nothing scrolls sideways: not the page, not a table.
-      const wide = await page.evaluate(`[
+      const wide = (await page.evaluate(`[
         ...(document.documentElement.scrollWidth > window.innerWidth ? ['the page'] : []),
         ...[...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => 'the table "' + (w.querySelector('caption')?.textContent ?? '') + '"'),
-      ]`) as string[];
+      ]`)) as string[];
       violations.push(...wide.map((what) => `${name}: at 390 px ${what} scrolls sideways`));
     }
   }
@@ -104,7 +133,9 @@ const inboxEntry = async (match: (m: any) => boolean, what: string, timeoutMs: n
   let seenAt: number | undefined;
   while (Date.now() < until) {
     // Each read is bounded: the store of a long run is large, and a stalled read is tried again, not waited on for ever.
-    const store = await fetch(`${local().inboxUrl}/store?since=${since}`, { signal: AbortSignal.timeout(Math.max(1_000, until - Date.now())) })
+    const store = await fetch(`${local().inboxUrl}/store?since=${since}`, {
+      signal: AbortSignal.timeout(Math.max(1_000, until - Date.now())),
+    })
       .then((r) => r.json() as Promise<{ emails: any[] }>)
       .catch(() => ({ emails: [] as any[] }));
     const found = store.emails.find(match);
@@ -123,4 +154,8 @@ export const inboxMessage = (subject: string, timeoutMs = 20_000): Promise<any> 
 
 /** Polls the local inbox for a message to `address` whose subject contains `subject` (others' mail may share the subject). */
 export const inboxMessageTo = (address: string, subject: string, timeoutMs = 20_000): Promise<any> =>
-  inboxEntry((m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address), `with the subject "${subject}" to ${address}`, timeoutMs);
+  inboxEntry(
+    (m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address),
+    `with the subject "${subject}" to ${address}`,
+    timeoutMs,
+  );

@@ -15,8 +15,20 @@ const problems: string[] = [];
 let document: Promise<Record<string, any>> | undefined;
 /** The routes that are not REST (the MCP server): the document leaves them out, so nothing is held against it there. */
 const nonRestRoute = routeMatcher(ROUTES.filter((route) => !isRestRoute(route)));
-const baseUrl = (): string | undefined => { try { return inject('local')?.baseUrl; } catch { return undefined; } };
-const dashboardUrl = (): string | undefined => { try { return inject('local')?.dashboardUrl; } catch { return undefined; } };
+const baseUrl = (): string | undefined => {
+  try {
+    return inject('local')?.baseUrl;
+  } catch {
+    return undefined;
+  }
+};
+const dashboardUrl = (): string | undefined => {
+  try {
+    return inject('local')?.dashboardUrl;
+  } catch {
+    return undefined;
+  }
+};
 const AGENT_PATHS = '/api/mailbox-agent/';
 let agentDocument: Promise<Record<string, any>> | undefined;
 
@@ -34,7 +46,10 @@ export const ownAgentDocument = (): Promise<Record<string, any>> =>
     return res.json() as Promise<Record<string, any>>;
   }));
 
-globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+globalThis.fetch = async function fetchHeldToTheDocument(
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> {
   const response = await originalFetch(input, init);
   const base = baseUrl();
   const url = new URL(input instanceof Request ? input.url : String(input));
@@ -43,16 +58,38 @@ globalThis.fetch = async function fetchHeldToTheDocument(input: string | URL | R
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   if (`${url.protocol}//${url.host}` === dashboardUrl() && url.pathname.startsWith(AGENT_PATHS)) {
     const text = await response.clone().text();
-    problems.push(...responseProblems(await ownAgentDocument(), method, url.pathname, response.status, response.headers.get('content-type') ?? '', text));
+    problems.push(
+      ...responseProblems(
+        await ownAgentDocument(),
+        method,
+        url.pathname,
+        response.status,
+        response.headers.get('content-type') ?? '',
+        text,
+      ),
+    );
     return response;
   }
   if (!base || `${url.protocol}//${url.host}` !== base) return response;
   if (nonRestRoute(method, url.pathname)) return response;
   const text = await response.clone().text();
-  problems.push(...responseProblems(await ownDocument(), method, url.pathname, response.status, response.headers.get('content-type') ?? '', text));
+  problems.push(
+    ...responseProblems(
+      await ownDocument(),
+      method,
+      url.pathname,
+      response.status,
+      response.headers.get('content-type') ?? '',
+      text,
+    ),
+  );
   // And to the reference API's schema for the same operation, where it has one.
   if ((response.headers.get('content-type') ?? '').includes('application/json')) {
-    try { problems.push(...referenceResponseProblems(method, url.pathname, response.status, JSON.parse(text))); } catch { /* not JSON: the document check reports it */ }
+    try {
+      problems.push(...referenceResponseProblems(method, url.pathname, response.status, JSON.parse(text)));
+    } catch {
+      /* not JSON: the document check reports it */
+    }
   }
   return response;
 };

@@ -19,7 +19,16 @@ export async function setup(project: TestProject): Promise<void> {
     // A short lookup staleness, so tests that change a key or team in their own process wait little.
     env: { LOG_LEVEL: 'ERROR', LOOKUP_CACHE_MS: '1000' },
   });
-  project.provide('local', { baseUrl: host.baseUrl, inboxUrl: host.inboxUrl, dashboardUrl: host.dashboardUrl, firstSignInLink: host.firstSignInLink ?? '', smtp: host.smtp, inbound: host.inbound, env: host.state.env, queueUrls: host.state.queueUrls });
+  project.provide('local', {
+    baseUrl: host.baseUrl,
+    inboxUrl: host.inboxUrl,
+    dashboardUrl: host.dashboardUrl,
+    firstSignInLink: host.firstSignInLink ?? '',
+    smtp: host.smtp,
+    inbound: host.inbound,
+    env: host.state.env,
+    queueUrls: host.state.queueUrls,
+  });
 }
 
 export async function teardown(): Promise<void> {
@@ -28,6 +37,15 @@ export async function teardown(): Promise<void> {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    local: { baseUrl: string; inboxUrl: string; dashboardUrl: string; firstSignInLink: string; smtp: { port: number; certificate: string }; inbound: { port: number }; env: Record<string, string>; queueUrls: Record<string, string> };
+    local: {
+      baseUrl: string;
+      inboxUrl: string;
+      dashboardUrl: string;
+      firstSignInLink: string;
+      smtp: { port: number; certificate: string };
+      inbound: { port: number };
+      env: Record<string, string>;
+      queueUrls: Record<string, string>;
+    };
   }
 }

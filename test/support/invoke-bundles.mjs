@@ -4,17 +4,28 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-const input = JSON.parse(await new Promise((resolve) => {
-  let text = '';
-  process.stdin.on('data', (c) => { text += c; }).on('end', () => resolve(text));
-}));
+const input = JSON.parse(
+  await new Promise((resolve) => {
+    let text = '';
+    process.stdin
+      .on('data', (c) => {
+        text += c;
+      })
+      .on('end', () => resolve(text));
+  }),
+);
 
 const context = (name) => {
   const deadline = Date.now() + 30_000;
   return {
-    callbackWaitsForEmptyEventLoop: false, functionName: name, functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`, memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(), logGroupName: `/aws/lambda/${name}`, logStreamName: 'bundle-test',
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'bundle-test',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
 };

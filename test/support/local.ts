@@ -36,8 +36,15 @@ const sdk = (key: string): Resend => {
 /** A new team with a key, and an official SDK client for it. */
 export const newTeam = async (options: { plan?: PlanName; permission?: Permission; name?: string } = {}) => {
   const d = testDeps();
-  const team = await createTeam(d, { name: options.name ?? 'Test team', ...(options.plan ? { plan: options.plan } : {}) });
-  const { key, secret } = await createApiKey(d, { teamId: team.id, name: 'test', permission: options.permission ?? 'full_access' }, byOperator('test setup'));
+  const team = await createTeam(d, {
+    name: options.name ?? 'Test team',
+    ...(options.plan ? { plan: options.plan } : {}),
+  });
+  const { key, secret } = await createApiKey(
+    d,
+    { teamId: team.id, name: 'test', permission: options.permission ?? 'full_access' },
+    byOperator('test setup'),
+  );
   return {
     team,
     key,
@@ -45,7 +52,11 @@ export const newTeam = async (options: { plan?: PlanName; permission?: Permissio
     resend: sdk(secret),
     /** Another key of the same team. */
     addKey: async (permission: Permission, domainId?: string) => {
-      const made = await createApiKey(d, { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null }, byOperator('test setup'));
+      const made = await createApiKey(
+        d,
+        { teamId: team.id, name: 'extra', permission, domainId: domainId ?? null },
+        byOperator('test setup'),
+      );
       return { ...made, resend: sdk(made.secret) };
     },
     /** Changes the team's plan, and waits until the host sees it. */
@@ -57,7 +68,11 @@ export const newTeam = async (options: { plan?: PlanName; permission?: Permissio
 };
 
 /** A raw HTTP call to the local host (for what the SDK cannot send). */
-export const call = async (method: string, path: string, options: { key?: string; body?: string | object; headers?: Record<string, string> } = {}) => {
+export const call = async (
+  method: string,
+  path: string,
+  options: { key?: string; body?: string | object; headers?: Record<string, string> } = {},
+) => {
   const res = await fetch(`${local().baseUrl}${path}`, {
     method,
     headers: {
@@ -65,16 +80,23 @@ export const call = async (method: string, path: string, options: { key?: string
       ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...options.headers,
     },
-    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+    ...(options.body !== undefined
+      ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
+      : {}),
   });
   const text = await res.text();
   let json: any;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, json, text };
 };
 
 /** A loopback address of its own (127.x.y.z, x ≥ 1), so per-address windows of other tests stay untouched. */
-export const ownLoopbackAddress = (): string => `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+export const ownLoopbackAddress = (): string =>
+  `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
 
 /**
  * Uploads a body of `bytes` in 1 MiB pieces with a pause between them over a raw socket, as a
@@ -93,12 +115,22 @@ export const uploadSlowly = (url: string, path: string, bytes: number, headers: 
       const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
       resolve({ writeError, status: status ? Number(status) : undefined, head, body });
     };
-    socket.on('data', (chunk) => { received += chunk.toString('latin1'); });
-    socket.on('error', (error: NodeJS.ErrnoException) => { writeError ??= error.code ?? error.message; });
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      writeError ??= error.code ?? error.message;
+    });
     socket.on('close', finish);
     socket.once('connect', async () => {
-      const lines = [`POST ${path} HTTP/1.1`, `host: ${target.host}`, 'content-type: application/json', `content-length: ${bytes}`, 'connection: close',
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `POST ${path} HTTP/1.1`,
+        `host: ${target.host}`,
+        'content-type: application/json',
+        `content-length: ${bytes}`,
+        'connection: close',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
       const piece = Buffer.alloc(1024 * 1024, 'x');
       for (let sent = 0; sent < bytes && !socket.destroyed; sent += piece.length) {
@@ -113,26 +145,41 @@ export const uploadSlowly = (url: string, path: string, bytes: number, headers: 
  * A raw request from `localAddress` (a loopback address of a test's own, see ownLoopbackAddress),
  * so what the service counts per client address is counted apart from every other test's.
  */
-export const fromAddress = (localAddress: string, method: string, path: string, options: { base?: string; headers?: Record<string, string>; body?: string } = {}) =>
+export const fromAddress = (
+  localAddress: string,
+  method: string,
+  path: string,
+  options: { base?: string; headers?: Record<string, string>; body?: string } = {},
+) =>
   new Promise<{ status: number; headers: Record<string, unknown>; json: any }>((resolve, reject) => {
     const url = new URL(path, options.base ?? local().baseUrl);
     const body = options.body;
-    const headers = { ...options.headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) };
-    const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, localAddress, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        let json: any;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
-      });
-    });
+    const headers = {
+      ...options.headers,
+      ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+    };
+    const req = request(
+      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, localAddress, headers },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 
 /** Waits until at least `seconds` remain in the current minute, so a fixed-window test does not straddle two windows. */
 export const awaitFreshWindow = async (seconds: number): Promise<void> => {
-  const left = 60 - (Date.now() / 1000) % 60;
+  const left = 60 - ((Date.now() / 1000) % 60);
   if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
 };

@@ -15,7 +15,11 @@ const deref = (schema: Schema): Schema => {
     const name = String(schema.$ref).split('/').pop()!;
     return deref(load().components.schemas[name]);
   }
-  if (schema.allOf) return { type: 'object', properties: Object.assign({}, ...schema.allOf.map((s: Schema) => deref(s).properties ?? {})) };
+  if (schema.allOf)
+    return {
+      type: 'object',
+      properties: Object.assign({}, ...schema.allOf.map((s: Schema) => deref(s).properties ?? {})),
+    };
   return schema;
 };
 
@@ -23,12 +27,18 @@ const typeOk = (type: string | string[] | undefined, value: unknown): boolean =>
   if (type === undefined) return true;
   const types = Array.isArray(type) ? type : [type];
   return types.some((t) =>
-    t === 'null' ? value === null
-      : t === 'integer' ? Number.isInteger(value)
-      : t === 'number' ? typeof value === 'number'
-      : t === 'array' ? Array.isArray(value)
-      : t === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value)
-      : typeof value === t);
+    t === 'null'
+      ? value === null
+      : t === 'integer'
+        ? Number.isInteger(value)
+        : t === 'number'
+          ? typeof value === 'number'
+          : t === 'array'
+            ? Array.isArray(value)
+            : t === 'object'
+              ? typeof value === 'object' && value !== null && !Array.isArray(value)
+              : typeof value === t,
+  );
 };
 
 /** Every problem of `value` against `schema`: a declared field missing, a wrong type, a value outside an enum. */
@@ -37,18 +47,24 @@ const check = (schema: Schema, value: unknown, path: string, problems: string[])
   if (value === null) return; // "null where empty"
   if (s.oneOf || s.anyOf) return;
   if (!typeOk(s.type, value)) {
-    problems.push(`${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+    problems.push(
+      `${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`,
+    );
     return;
   }
-  if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
-  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => { check(s.items, item, `${path}[${i}]`, problems); });
+  if (s.enum && !s.enum.includes(value))
+    problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
+  if (s.type === 'array' && s.items && Array.isArray(value))
+    value.forEach((item, i) => {
+      check(s.items, item, `${path}[${i}]`, problems);
+    });
   if (s.properties && typeof value === 'object') {
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {
       // A field the reference itself calls conditional ("Only present when `type` is `bounced`") may be absent.
       if (!(name in (value as object))) {
-        if (!/only present when/i.test(String(prop.description ?? ''))) problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
-      }
-      else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
+        if (!/only present when/i.test(String(prop.description ?? '')))
+          problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
+      } else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
     }
   }
 };
@@ -85,12 +101,18 @@ const referencePathFor = (method: string, pathname: string): string | undefined 
  * `expectReferenceShape` finds them (every declared field present, null where empty, declared
  * types and enums); none when the reference has no such operation or declares no JSON body.
  */
-export const referenceResponseProblems = (method: string, pathname: string, status: number, body: unknown): string[] => {
+export const referenceResponseProblems = (
+  method: string,
+  pathname: string,
+  status: number,
+  body: unknown,
+): string[] => {
   if (status < 200 || status > 299) return [];
   const path = referencePathFor(method, pathname);
   if (!path) return [];
   const responses = load().paths[path][method.toLowerCase()].responses ?? {};
-  const schema = (responses[String(status)] ?? responses['200'] ?? responses['201'])?.content?.['application/json']?.schema;
+  const schema = (responses[String(status)] ?? responses['200'] ?? responses['201'])?.content?.['application/json']
+    ?.schema;
   if (!schema) return [];
   const problems: string[] = [];
   check(schema, body, '', problems);
@@ -102,7 +124,11 @@ const merged = (schema: Schema): Schema => {
   if (schema.$ref) return merged(load().components.schemas[String(schema.$ref).split('/').pop()!]);
   if (!schema.allOf) return schema;
   const parts = schema.allOf.map(merged);
-  return { type: 'object', properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {})), required: parts.flatMap((p: Schema) => p.required ?? []) };
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {})),
+    required: parts.flatMap((p: Schema) => p.required ?? []),
+  };
 };
 
 /** Every problem of `value` against a webhook schema: a required field missing, a wrong type or enum value (optional fields may be left out). */
@@ -110,16 +136,26 @@ const checkEvent = (schema: Schema, value: unknown, path: string, problems: stri
   const s = merged(schema);
   if (value === null || s.oneOf || s.anyOf) return;
   if (!typeOk(s.type, value)) {
-    problems.push(`${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+    problems.push(
+      `${path || '<body>'}: expected ${JSON.stringify(s.type)}, got ${JSON.stringify(value)?.slice(0, 80)}`,
+    );
     return;
   }
-  if (s.enum && !s.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
-  if (s.const !== undefined && s.const !== value) problems.push(`${path}: ${JSON.stringify(value)} is not ${JSON.stringify(s.const)}`);
-  if (s.type === 'array' && s.items && Array.isArray(value)) value.forEach((item, i) => { checkEvent(s.items, item, `${path}[${i}]`, problems); });
+  if (s.enum && !s.enum.includes(value))
+    problems.push(`${path}: ${JSON.stringify(value)} is not one of ${s.enum.join(', ')}`);
+  if (s.const !== undefined && s.const !== value)
+    problems.push(`${path}: ${JSON.stringify(value)} is not ${JSON.stringify(s.const)}`);
+  if (s.type === 'array' && s.items && Array.isArray(value))
+    value.forEach((item, i) => {
+      checkEvent(s.items, item, `${path}[${i}]`, problems);
+    });
   if (s.properties && typeof value === 'object') {
-    for (const name of s.required ?? []) if (!(name in (value as object))) problems.push(`${path ? `${path}.` : ''}${name}: required by the reference schema but missing`);
+    for (const name of s.required ?? [])
+      if (!(name in (value as object)))
+        problems.push(`${path ? `${path}.` : ''}${name}: required by the reference schema but missing`);
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {
-      if (name in (value as object)) checkEvent(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
+      if (name in (value as object))
+        checkEvent(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
     }
   }
 };
@@ -135,7 +171,9 @@ export const referenceEventProblems = (payload: { type?: unknown } | undefined):
   if (!schema) return [];
   const problems: string[] = [];
   checkEvent(schema, payload, '', problems);
-  return problems.map((p) => `${type} ${p}`).filter((p) => !EVENT_DIFFERENCES.some((d) => p.startsWith(d.problem) && d.when(payload as Schema)));
+  return problems
+    .map((p) => `${type} ${p}`)
+    .filter((p) => !EVENT_DIFFERENCES.some((d) => p.startsWith(d.problem) && d.when(payload as Schema)));
 };
 
 /** Where our payloads differ from the reference's schema on purpose, and why. */
@@ -143,6 +181,6 @@ const EVENT_DIFFERENCES: readonly { problem: string; when: (payload: Schema) => 
   {
     problem: 'email.suppressed data.suppressed.reason: required by the reference schema but missing',
     when: (p) => !/\((bounce|complaint)\)/.test(String(p.data?.suppressed?.message ?? '')),
-    why: 'the reference\'s reasons are previous_bounce and previous_complaint only; a manual or unsubscribe entry has neither, so no reason is claimed',
+    why: "the reference's reasons are previous_bounce and previous_complaint only; a manual or unsubscribe entry has neither, so no reason is claimed",
   },
 ];

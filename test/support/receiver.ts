@@ -42,17 +42,31 @@ export const startReceiver = async (reply: (r: Received, n: number) => Reply = (
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let json: any;
-      try { json = JSON.parse(body); } catch { json = undefined; }
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
       const r: Received = { headers: req.headers, body, json, at };
       received.push(r);
-      for (const w of [...waiters]) if (received.length >= w.count) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+      for (const w of [...waiters])
+        if (received.length >= w.count) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
       const answer = reply(r, received.length);
       const finish = () => {
         inFlight -= 1;
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
         res.end(answer.body ?? 'ok');
       };
-      if (answer.hang) { hung.add(res); res.on('close', () => { inFlight -= 1; }); return; }
+      if (answer.hang) {
+        hung.add(res);
+        res.on('close', () => {
+          inFlight -= 1;
+        });
+        return;
+      }
       if (answer.delayMs) setTimeout(finish, answer.delayMs);
       else finish();
     });
@@ -62,25 +76,46 @@ export const startReceiver = async (reply: (r: Received, n: number) => Reply = (
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    get maxInFlight() { return maxInFlight; },
+    get maxInFlight() {
+      return maxInFlight;
+    },
     /** Resolves once `count` requests have arrived (fails after `timeoutMs`). */
-    waitFor: (count: number, timeoutMs = 20_000) => new Promise<void>((resolve, reject) => {
-      if (received.length >= count) return resolve();
-      const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`)), timeoutMs);
-      waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
-    }),
+    waitFor: (count: number, timeoutMs = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (received.length >= count) return resolve();
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      }),
     /** The most requests that arrived within one calendar second. */
     maxPerSecond: () => {
       const buckets = new Map<number, number>();
       for (const r of received) buckets.set(Math.floor(r.at / 1000), (buckets.get(Math.floor(r.at / 1000)) ?? 0) + 1);
       return Math.max(0, ...buckets.values());
     },
-    close: () => new Promise<void>((r) => { for (const h of hung) h.destroy(); server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const h of hung) h.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 };
 
 /** The three signature headers as the SDK's `verify` takes them. */
-export const sdkHeaders = (r: Received) => ({ id: String(r.headers['webhook-id']), timestamp: String(r.headers['webhook-timestamp']), signature: String(r.headers['webhook-signature']) });
+export const sdkHeaders = (r: Received) => ({
+  id: String(r.headers['webhook-id']),
+  timestamp: String(r.headers['webhook-timestamp']),
+  signature: String(r.headers['webhook-signature']),
+});
 
 /** Receivers for one test file, each closed after its test. */
 export const useReceivers = () => {

@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 type Json = Record<string, any>;
 
 /** The reference API's own OpenAPI description (resend/resend-openapi, MIT). */
-export const referenceDocument = (): Json => parse(readFileSync(resolve(import.meta.dirname, '../fixtures/resend-openapi/resend.yaml'), 'utf8'));
+export const referenceDocument = (): Json =>
+  parse(readFileSync(resolve(import.meta.dirname, '../fixtures/resend-openapi/resend.yaml'), 'utf8'));
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** `/contacts/{contact_id}/segments/{segment_id}` -> `/contacts/{}/segments/{}`: parameter names differ between documents. */
@@ -15,7 +16,8 @@ export const shapeOf = (path: string): string => path.replace(/\{[^}]+\}/g, '{}'
 const operations = (doc: Json): Map<string, { path: string; operation: Json }> => {
   const out = new Map<string, { path: string; operation: Json }>();
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const method of METHODS) if (item[method]) out.set(`${method.toUpperCase()} ${shapeOf(path)}`, { path, operation: item[method] });
+    for (const method of METHODS)
+      if (item[method]) out.set(`${method.toUpperCase()} ${shapeOf(path)}`, { path, operation: item[method] });
   }
   return out;
 };
@@ -24,7 +26,13 @@ const operations = (doc: Json): Map<string, { path: string; operation: Json }> =
 const resolver = (doc: Json) => {
   const deref = (schema: Json | undefined): Json => {
     if (!schema) return {};
-    if (schema.$ref) return deref(String(schema.$ref).replace(/^#\//, '').split('/').reduce((node: Json, key: string) => node?.[key], doc));
+    if (schema.$ref)
+      return deref(
+        String(schema.$ref)
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce((node: Json, key: string) => node?.[key], doc),
+      );
     if (schema.allOf) {
       const parts = schema.allOf.map(deref);
       return { type: 'object', properties: Object.assign({}, ...parts.map((p: Json) => p.properties ?? {})) };
@@ -76,7 +84,8 @@ export const referenceDifferences = (ours: Json, reference: Json = referenceDocu
         }
         const ta = derefRef(schema);
         const tb = derefOurs(b[name]);
-        if (depth > 0 && ta.type === 'array' && tb.type === 'array') compare(`${prefix}.${name}[]`, ta.items, tb.items, depth - 1);
+        if (depth > 0 && ta.type === 'array' && tb.type === 'array')
+          compare(`${prefix}.${name}[]`, ta.items, tb.items, depth - 1);
       }
     };
     compare('response', successSchema(operation), successSchema(mine.operation), 1);

@@ -48,22 +48,40 @@ export const rawSession = async (port: number, localAddress?: string) => {
   let buffer = '';
   const waiters: (() => void)[] = [];
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => { buffer += chunk; for (const w of waiters.splice(0)) w(); });
-  socket.on('close', () => { for (const w of waiters.splice(0)) w(); });
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (const w of waiters.splice(0)) w();
+  });
+  socket.on('close', () => {
+    for (const w of waiters.splice(0)) w();
+  });
   /** The next complete reply (last line `NNN text`), or what was left when the server closed. */
   const reply = async (timeoutMs = 10_000): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const match = /^(?:\d{3}-.*\r\n)*\d{3}(?: .*)?\r\n/.exec(buffer);
-      if (match) { buffer = buffer.slice(match[0].length); return match[0].trim(); }
-      if (socket.destroyed || Date.now() > deadline) { const rest = buffer; buffer = ''; return rest.trim(); }
-      await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 100); });
+      if (match) {
+        buffer = buffer.slice(match[0].length);
+        return match[0].trim();
+      }
+      if (socket.destroyed || Date.now() > deadline) {
+        const rest = buffer;
+        buffer = '';
+        return rest.trim();
+      }
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 100);
+      });
     }
   };
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
   return {
     reply,
-    command: async (line: string) => { socket.write(`${line}\r\n`); return reply(); },
+    command: async (line: string) => {
+      socket.write(`${line}\r\n`);
+      return reply();
+    },
     closed,
     end: () => socket.destroy(),
   };

@@ -7,7 +7,15 @@ import { fanOutEvent, type DeliveryJob } from '@mailstack/core/domain/webhooks/d
 import { local } from './local.ts';
 
 /** A contact.created `data` as the service records it (the reference's ContactEventData: every required field). */
-const CONTACT_CREATED = { id: 'c1', email: 'a@example.com', first_name: null, last_name: null, unsubscribed: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+const CONTACT_CREATED = {
+  id: 'c1',
+  email: 'a@example.com',
+  first_name: null,
+  last_name: null,
+  unsubscribed: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
 
 /**
  * The delivery engine on the test run's table with a clock the test moves and a queue and
@@ -15,13 +23,28 @@ const CONTACT_CREATED = { id: 'c1', email: 'a@example.com', first_name: null, la
  * drives every attempt itself.
  */
 export const engineUnderTest = (env: Record<string, string> = {}) => {
-  const clock = { t: Date.now(), now() { return this.t; } };
+  const clock = {
+    t: Date.now(),
+    now() {
+      return this.t;
+    },
+  };
   const queued: { job: DeliveryJob; delaySeconds: number; at: number }[] = [];
   const scheduled: (ScheduleRequest & { job: DeliveryJob })[] = [];
   const deps: Deps = createDeps(readConfig({ ...local().env, ...env }), {
     clock,
-    queue: { send: async (_url: string, messages: readonly QueueMessage[]) => { for (const m of messages) queued.push({ job: m.body as DeliveryJob, delaySeconds: m.delaySeconds ?? 0, at: clock.now() }); } },
-    scheduler: { schedule: async (r: ScheduleRequest) => { scheduled.push({ ...r, job: r.body as DeliveryJob }); }, cancel: async () => undefined },
+    queue: {
+      send: async (_url: string, messages: readonly QueueMessage[]) => {
+        for (const m of messages)
+          queued.push({ job: m.body as DeliveryJob, delaySeconds: m.delaySeconds ?? 0, at: clock.now() });
+      },
+    },
+    scheduler: {
+      schedule: async (r: ScheduleRequest) => {
+        scheduled.push({ ...r, job: r.body as DeliveryJob });
+      },
+      cancel: async () => undefined,
+    },
   });
   return {
     deps,

@@ -1,7 +1,11 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
-import { CreateContactPropertyRequest, CreateContactRequest, CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
+import {
+  CreateContactPropertyRequest,
+  CreateContactRequest,
+  CreateSegmentRequest,
+} from '@mailstack/core/schemas/contacts';
 import { CreateTopicRequest } from '@mailstack/core/schemas/topics';
 import { AddSuppressionRequest } from '@mailstack/core/schemas/suppressions';
 import type { Pagination } from '@mailstack/core/schemas/common';
@@ -9,7 +13,11 @@ import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
 import { createContact, deleteContact } from '@mailstack/core/domain/contacts/write-contact';
 import { createSegment, deleteSegment, listSegments } from '@mailstack/core/domain/segments/segments';
 import { createTopic, deleteTopic, listTopics } from '@mailstack/core/domain/topics/topics';
-import { createContactProperty, deleteContactProperty, listContactProperties } from '@mailstack/core/domain/contacts/contact-properties';
+import {
+  createContactProperty,
+  deleteContactProperty,
+  listContactProperties,
+} from '@mailstack/core/domain/contacts/contact-properties';
 import { listSuppressions, removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { authorize } from '@mailstack/core/domain/people/roles';
@@ -41,13 +49,31 @@ const registerSection = <T extends { id: string }>(app: Hono<DashboardEnv>, s: S
   const back = (c: Ctx, notice: string) => c.redirect(`/t/${c.get('actor').team.id}/${s.path}?notice=${notice}`, 303);
   app.get(`/t/:team/${s.path}`, async (c) => {
     const after = c.req.query('after');
-    const { items, hasMore } = await s.list(c.get('deps'), c.get('actor').team.id, { limit: 50, after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined });
+    const { items, hasMore } = await s.list(c.get('deps'), c.get('actor').team.id, {
+      limit: 50,
+      after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined,
+    });
     const { csrf } = c.get('ctx');
     const base = `/t/${c.get('actor').team.id}/${s.path}`;
     const last = items.at(-1)?.id;
-    return c.html(teamPage(c.get('ctx'), s.title, html`${postForm(csrf, base, s.fields)}
-${table(s.title, [...s.heads, ''], items.map((x) => html`<tr>${s.cells(x)}<td>${button(csrf, `${base}/${x.id}/delete`, 'Delete', 'danger', s.deleteLabel(x))}</td></tr>`), s.empty)}
-${hasMore && last ? html`<p class="pager"><a href="${base}?after=${last}">Older</a></p>` : ''}`, c.req.query('notice')));
+    return c.html(
+      teamPage(
+        c.get('ctx'),
+        s.title,
+        html`${postForm(csrf, base, s.fields)}
+${table(
+  s.title,
+  [...s.heads, ''],
+  items.map(
+    (x) =>
+      html`<tr>${s.cells(x)}<td>${button(csrf, `${base}/${x.id}/delete`, 'Delete', 'danger', s.deleteLabel(x))}</td></tr>`,
+  ),
+  s.empty,
+)}
+${hasMore && last ? html`<p class="pager"><a href="${base}?after=${last}">Older</a></p>` : ''}`,
+        c.req.query('notice'),
+      ),
+    );
   });
   app.post(`/t/:team/${s.path}`, async (c) => {
     authorize(c.get('actor').role, 'audience:write');
@@ -63,50 +89,116 @@ ${hasMore && last ? html`<p class="pager"><a href="${base}?after=${last}">Older<
 
 export const registerAudience = (app: Hono<DashboardEnv>): void => {
   registerSection(app, {
-    path: 'contacts', title: 'Contacts', heads: ['Email', 'Name', 'Subscribed', 'Added'], empty: 'No contacts yet.',
-    list: async (deps, teamId, page) => { const r = await listContacts(deps, teamId, page); return { items: r.contacts, hasMore: r.hasMore }; },
+    path: 'contacts',
+    title: 'Contacts',
+    heads: ['Email', 'Name', 'Subscribed', 'Added'],
+    empty: 'No contacts yet.',
+    list: async (deps, teamId, page) => {
+      const r = await listContacts(deps, teamId, page);
+      return { items: r.contacts, hasMore: r.hasMore };
+    },
     fields: html`<label>Email <input type="email" name="email" required></label><label>First name <input name="first_name"></label><label>Last name <input name="last_name"></label><button>Add contact</button>`,
-    cells: (x) => html`<td>${x.email}</td><td>${[x.firstName, x.lastName].filter(Boolean).join(' ')}</td><td>${x.unsubscribed ? 'unsubscribed' : 'subscribed'}</td><td>${when(x.createdAt)}</td>`,
+    cells: (x) =>
+      html`<td>${x.email}</td><td>${[x.firstName, x.lastName].filter(Boolean).join(' ')}</td><td>${x.unsubscribed ? 'unsubscribed' : 'subscribed'}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete ${x.email}`,
-    add: (deps, actor, f) => createContact(deps, actor.team, validate(CreateContactRequest, { email: f.email ?? '', ...(f.first_name ? { first_name: f.first_name } : {}), ...(f.last_name ? { last_name: f.last_name } : {}) }), 'dashboard'),
+    add: (deps, actor, f) =>
+      createContact(
+        deps,
+        actor.team,
+        validate(CreateContactRequest, {
+          email: f.email ?? '',
+          ...(f.first_name ? { first_name: f.first_name } : {}),
+          ...(f.last_name ? { last_name: f.last_name } : {}),
+        }),
+        'dashboard',
+      ),
     remove: (deps, actor, id) => deleteContact(deps, actor.team.id, id, 'dashboard'),
   });
   registerSection(app, {
-    path: 'segments', title: 'Segments', heads: ['Name', 'Id', 'Created'], empty: 'No segments yet.',
-    list: async (deps, teamId, page) => { const r = await listSegments(deps, teamId, page); return { items: r.segments, hasMore: r.hasMore }; },
+    path: 'segments',
+    title: 'Segments',
+    heads: ['Name', 'Id', 'Created'],
+    empty: 'No segments yet.',
+    list: async (deps, teamId, page) => {
+      const r = await listSegments(deps, teamId, page);
+      return { items: r.segments, hasMore: r.hasMore };
+    },
     fields: html`<label>Name <input name="name" required maxlength="200"></label><button>Add segment</button>`,
     cells: (x) => html`<td>${x.name}</td><td><code>${x.id}</code></td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete segment ${x.name}`,
-    add: (deps, actor, f) => createSegment(deps, actor.team.id, validate(CreateSegmentRequest, { name: f.name ?? '' }).name),
+    add: (deps, actor, f) =>
+      createSegment(deps, actor.team.id, validate(CreateSegmentRequest, { name: f.name ?? '' }).name),
     remove: (deps, actor, id) => deleteSegment(deps, actor.team.id, id),
   });
   registerSection(app, {
-    path: 'topics', title: 'Topics', heads: ['Name', 'Default', 'Visibility', 'Created'], empty: 'No topics yet.',
-    list: async (deps, teamId, page) => { const r = await listTopics(deps, teamId, page); return { items: r.topics, hasMore: r.hasMore }; },
+    path: 'topics',
+    title: 'Topics',
+    heads: ['Name', 'Default', 'Visibility', 'Created'],
+    empty: 'No topics yet.',
+    list: async (deps, teamId, page) => {
+      const r = await listTopics(deps, teamId, page);
+      return { items: r.topics, hasMore: r.hasMore };
+    },
     fields: html`<label>Name <input name="name" required maxlength="50"></label><label>Default <select name="default_subscription"><option value="opt_in">opt in</option><option value="opt_out">opt out</option></select></label><label>Visibility <select name="visibility"><option>public</option><option>private</option></select></label><button>Add topic</button>`,
-    cells: (x) => html`<td>${x.name}</td><td>${x.defaultSubscription}</td><td>${x.visibility}</td><td>${when(x.createdAt)}</td>`,
+    cells: (x) =>
+      html`<td>${x.name}</td><td>${x.defaultSubscription}</td><td>${x.visibility}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete topic ${x.name}`,
-    add: (deps, actor, f) => createTopic(deps, actor.team.id, validate(CreateTopicRequest, { name: f.name ?? '', default_subscription: f.default_subscription, visibility: f.visibility })),
+    add: (deps, actor, f) =>
+      createTopic(
+        deps,
+        actor.team.id,
+        validate(CreateTopicRequest, {
+          name: f.name ?? '',
+          default_subscription: f.default_subscription,
+          visibility: f.visibility,
+        }),
+      ),
     remove: (deps, actor, id) => deleteTopic(deps, actor.team.id, id),
   });
   registerSection(app, {
-    path: 'properties', title: 'Contact properties', heads: ['Key', 'Type', 'Fallback', 'Created'], empty: 'No contact properties yet.',
-    list: async (deps, teamId, page) => { const r = await listContactProperties(deps, teamId, page); return { items: r.properties, hasMore: r.hasMore }; },
+    path: 'properties',
+    title: 'Contact properties',
+    heads: ['Key', 'Type', 'Fallback', 'Created'],
+    empty: 'No contact properties yet.',
+    list: async (deps, teamId, page) => {
+      const r = await listContactProperties(deps, teamId, page);
+      return { items: r.properties, hasMore: r.hasMore };
+    },
     fields: html`<label>Key <input name="key" required pattern="[A-Za-z0-9_]+" maxlength="50"></label><label>Type <select name="type"><option>string</option><option>number</option></select></label><label>Fallback <input name="fallback_value"></label><button>Add property</button>`,
-    cells: (x) => html`<td><code>${x.key}</code></td><td>${x.type}</td><td>${x.fallbackValue ?? ''}</td><td>${when(x.createdAt)}</td>`,
+    cells: (x) =>
+      html`<td><code>${x.key}</code></td><td>${x.type}</td><td>${x.fallbackValue ?? ''}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete property ${x.key}`,
-    add: (deps, actor, f) => createContactProperty(deps, actor.team.id, validate(CreateContactPropertyRequest, {
-      key: f.key ?? '', type: f.type, fallback_value: f.fallback_value ? (f.type === 'number' ? Number(f.fallback_value) : f.fallback_value) : null,
-    })),
+    add: (deps, actor, f) =>
+      createContactProperty(
+        deps,
+        actor.team.id,
+        validate(CreateContactPropertyRequest, {
+          key: f.key ?? '',
+          type: f.type,
+          fallback_value: f.fallback_value ? (f.type === 'number' ? Number(f.fallback_value) : f.fallback_value) : null,
+        }),
+      ),
     remove: (deps, actor, id) => deleteContactProperty(deps, actor.team.id, id),
   });
   registerSection(app, {
-    path: 'suppressions', title: 'Suppressions', heads: ['Address', 'Origin', 'Added'], empty: 'No suppressed addresses.',
-    list: async (deps, teamId, page) => { const r = await listSuppressions(deps, teamId, page); return { items: r.suppressions, hasMore: r.hasMore }; },
+    path: 'suppressions',
+    title: 'Suppressions',
+    heads: ['Address', 'Origin', 'Added'],
+    empty: 'No suppressed addresses.',
+    list: async (deps, teamId, page) => {
+      const r = await listSuppressions(deps, teamId, page);
+      return { items: r.suppressions, hasMore: r.hasMore };
+    },
     fields: html`<label>Email <input type="email" name="email" required></label><button>Suppress address</button>`,
     cells: (x) => html`<td>${x.email}</td><td>${x.origin}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete the suppression of ${x.email}`,
-    add: (deps, actor, f) => addSuppression(deps, { teamId: actor.team.id, email: validate(AddSuppressionRequest, { email: f.email ?? '' }).email, origin: 'manual', source: 'dashboard' }),
+    add: (deps, actor, f) =>
+      addSuppression(deps, {
+        teamId: actor.team.id,
+        email: validate(AddSuppressionRequest, { email: f.email ?? '' }).email,
+        origin: 'manual',
+        source: 'dashboard',
+      }),
     remove: (deps, actor, id) => removeSuppression(deps, actor.team.id, id, 'dashboard'),
   });
 };

@@ -1,9 +1,23 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
-import { CreateBroadcastRequest, SendBroadcastRequest, UpdateBroadcastRequest } from '@mailstack/core/schemas/broadcasts';
 import {
-  broadcastRow, broadcastView, canceledRemaining, createBroadcast, deleteBroadcast, duplicateBroadcast, eligibleCount, getBroadcast, listBroadcasts, updateBroadcast, type BroadcastItem,
+  CreateBroadcastRequest,
+  SendBroadcastRequest,
+  UpdateBroadcastRequest,
+} from '@mailstack/core/schemas/broadcasts';
+import {
+  broadcastRow,
+  broadcastView,
+  canceledRemaining,
+  createBroadcast,
+  deleteBroadcast,
+  duplicateBroadcast,
+  eligibleCount,
+  getBroadcast,
+  listBroadcasts,
+  updateBroadcast,
+  type BroadcastItem,
 } from '@mailstack/core/domain/broadcasts/broadcasts';
 import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
@@ -14,7 +28,21 @@ import type { Checkpoint } from '@mailstack/core/table/broadcasts';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import { validationError } from '@mailstack/core/errors/api-error';
 import type { DashboardEnv, Ctx } from '../app.ts';
-import { badge, button, csrfField, field, formError, orFormAgain, postForm, sandboxedHtml, table, teamPage, when, whenRelative, type Html } from '../view.ts';
+import {
+  badge,
+  button,
+  csrfField,
+  field,
+  formError,
+  orFormAgain,
+  postForm,
+  sandboxedHtml,
+  table,
+  teamPage,
+  when,
+  whenRelative,
+  type Html,
+} from '../view.ts';
 
 type Form = Record<string, string>;
 
@@ -36,23 +64,42 @@ const bodyOf = (f: Form) => {
     ...(blank(f.segment_id) ? { segment_id: f.segment_id!.trim() } : {}),
     topic_id: blank(f.topic_id),
     ...(blank(f.from) ? { from: f.from!.trim() } : {}),
-    reply_to: blank(f.reply_to) === null ? null : f.reply_to!.split(',').map((x) => x.trim()).filter(Boolean),
+    reply_to:
+      blank(f.reply_to) === null
+        ? null
+        : f
+            .reply_to!.split(',')
+            .map((x) => x.trim())
+            .filter(Boolean),
     ...(blank(f.subject) ? { subject: f.subject!.trim() } : {}),
     preview_text: blank(f.preview_text),
-    ...(template ? { template: { id: template } } : { html: blank(f.html) === null ? null : f.html!, text: blank(f.text) === null ? null : f.text! }),
+    ...(template
+      ? { template: { id: template } }
+      : { html: blank(f.html) === null ? null : f.html!, text: blank(f.text) === null ? null : f.text! }),
   };
 };
 
 const valuesOf = (b: BroadcastItem): Form => ({
-  name: b.name ?? '', segment_id: b.segment_id, topic_id: b.topic_id ?? '', from: b.from, reply_to: (b.reply_to ?? []).join(', '), subject: b.subject,
-  preview_text: b.preview_text ?? '', html: b.html ?? '', text: b.text ?? '',
+  name: b.name ?? '',
+  segment_id: b.segment_id,
+  topic_id: b.topic_id ?? '',
+  from: b.from,
+  reply_to: (b.reply_to ?? []).join(', '),
+  subject: b.subject,
+  preview_text: b.preview_text ?? '',
+  html: b.html ?? '',
+  text: b.text ?? '',
 });
 
 /** What the pickers offer: the team's segments, topics and templates (first 100 of each). */
 const choices = async (c: Ctx) => {
   const deps = c.get('deps');
   const teamId = c.get('actor').team.id;
-  const [{ segments }, { topics }, { items: templates }] = await Promise.all([listSegments(deps, teamId, { limit: 100 }), listTopics(deps, teamId, { limit: 100 }), listTemplates(deps, teamId, { limit: 100 })]);
+  const [{ segments }, { topics }, { items: templates }] = await Promise.all([
+    listSegments(deps, teamId, { limit: 100 }),
+    listTopics(deps, teamId, { limit: 100 }),
+    listTemplates(deps, teamId, { limit: 100 }),
+  ]);
   return { segments, topics, templates };
 };
 
@@ -123,25 +170,43 @@ const listPage = async (c: Ctx) => {
   const t = `/t/${actor.team.id}/broadcasts`;
   const after = c.req.query('after');
   const [{ items, hasMore }, { segments }] = await Promise.all([
-    listBroadcasts(deps, actor.team.id, { limit: 50, after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined }),
+    listBroadcasts(deps, actor.team.id, {
+      limit: 50,
+      after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined,
+    }),
     listSegments(deps, actor.team.id, { limit: 100 }),
   ]);
   const segmentName = new Map(segments.map((s) => [s.id, s.name]));
   const now = deps.clock.now();
   const last = items.at(-1)?.broadcast.id;
-  return teamPage(c.get('ctx'), 'Broadcasts', html`
+  return teamPage(
+    c.get('ctx'),
+    'Broadcasts',
+    html`
 ${allows(actor.role, 'broadcasts:write') ? html`<p><a class="button" href="${t}/new">New broadcast</a></p>` : ''}
-${table('Broadcasts', ['Name', 'Segment', 'Status', 'Scheduled', 'Sent', 'Finishes'], items.map(({ broadcast: b, checkpoint }) => {
+${table(
+  'Broadcasts',
+  ['Name', 'Segment', 'Status', 'Scheduled', 'Sent', 'Finishes'],
+  items.map(({ broadcast: b, checkpoint }) => {
     const row = broadcastRow(b, checkpoint, now);
     const view = broadcastView(b, checkpoint, now);
     return html`<tr><td><a href="${t}/${b.id}">${b.name || b.subject}</a></td><td>${segmentName.get(b.segment_id) ?? html`<code>${b.segment_id}</code>`}</td><td>${badge(row.status)}</td>
 <td>${row.scheduled_at ? when(row.scheduled_at) : html`<span class="muted">no</span>`}</td><td>${row.sent_at ? when(row.sent_at) : html`<span class="muted">not yet</span>`}</td><td>${view.finishes_at ? whenRelative(view.finishes_at, now) : html`<span class="muted">none</span>`}</td></tr>`;
-  }), 'No broadcasts yet: draft one, then send it to a segment.')}
-${hasMore && last ? html`<p class="pager"><a href="${t}?after=${last}">Older broadcasts</a></p>` : ''}`, c.req.query('notice'));
+  }),
+  'No broadcasts yet: draft one, then send it to a segment.',
+)}
+${hasMore && last ? html`<p class="pager"><a href="${t}?after=${last}">Older broadcasts</a></p>` : ''}`,
+    c.req.query('notice'),
+  );
 };
 
-const newPage = async (c: Ctx, v: Form = {}, error?: string) => teamPage(c.get('ctx'), 'New broadcast', html`<p><a href="/t/${c.get('actor').team.id}/broadcasts">All broadcasts</a></p>
-${await draftForm(c, v, `/t/${c.get('actor').team.id}/broadcasts`, 'Save draft', error)}`);
+const newPage = async (c: Ctx, v: Form = {}, error?: string) =>
+  teamPage(
+    c.get('ctx'),
+    'New broadcast',
+    html`<p><a href="/t/${c.get('actor').team.id}/broadcasts">All broadcasts</a></p>
+${await draftForm(c, v, `/t/${c.get('actor').team.id}/broadcasts`, 'Save draft', error)}`,
+  );
 
 const broadcastPage = async (c: Ctx, edited?: Form, error?: string) => {
   const deps = c.get('deps');
@@ -158,20 +223,41 @@ const broadcastPage = async (c: Ctx, edited?: Form, error?: string) => {
 <dt>Segment</dt><dd>${segments.find((s) => s.id === b.segment_id)?.name ?? html`<code>${b.segment_id}</code>`}</dd>
 ${b.topic_id ? html`<dt>Topic</dt><dd>${topics.find((x) => x.id === b.topic_id)?.name ?? html`<code>${b.topic_id}</code>`}</dd>` : ''}
 <dt>Created</dt><dd>${when(b.created_at)}</dd><dt>Id</dt><dd><code>${b.id}</code></dd></dl></div>`;
-  const content = html`<div class="preview-pane"><h2>Content</h2>${b.html !== null ? html`<p class="muted">As saved; personalisation is filled per recipient at send. Scripts do not run and remote images do not load here.</p>
-<iframe class="preview" sandbox="" src="${base}/html" title="The broadcast's HTML, rendered without scripts"></iframe>` : ''}
+  const content = html`<div class="preview-pane"><h2>Content</h2>${
+    b.html !== null
+      ? html`<p class="muted">As saved; personalisation is filled per recipient at send. Scripts do not run and remote images do not load here.</p>
+<iframe class="preview" sandbox="" src="${base}/html" title="The broadcast's HTML, rendered without scripts"></iframe>`
+      : ''
+  }
 ${b.text !== null ? html`<h3>Text version</h3><pre>${b.text}</pre>` : ''}</div>`;
   const body = draft
     ? html`${details}
-${maySend ? html`<h2>Send</h2>${postForm(csrf, `${base}/send`, html`${field('f-scheduled_at', 'Schedule for (optional)', html`<input id="f-scheduled_at" class="wide" name="scheduled_at" placeholder="in 2 hours, or 2026-11-24T09:00:00Z">`)}
-<button name="when" value="now">Send now</button><button name="when" value="later" class="secondary">Schedule</button>`)}
-<p class="muted">Sending is paced: the page shows when the last email is planned to go out.</p>` : html`<p class="muted">Your role (${actor.role}) may draft broadcasts; an owner or admin sends them.</p>`}
-<div class="split"><div>${mayWrite ? html`<h2>Edit draft</h2>${await draftForm(c, edited ?? valuesOf(b), `${base}/edit`, 'Save draft', error)}
-<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate')}${button(csrf, `${base}/delete`, 'Delete draft', 'danger')}</div>` : ''}</div>
+${
+  maySend
+    ? html`<h2>Send</h2>${postForm(
+        csrf,
+        `${base}/send`,
+        html`${field('f-scheduled_at', 'Schedule for (optional)', html`<input id="f-scheduled_at" class="wide" name="scheduled_at" placeholder="in 2 hours, or 2026-11-24T09:00:00Z">`)}
+<button name="when" value="now">Send now</button><button name="when" value="later" class="secondary">Schedule</button>`,
+      )}
+<p class="muted">Sending is paced: the page shows when the last email is planned to go out.</p>`
+    : html`<p class="muted">Your role (${actor.role}) may draft broadcasts; an owner or admin sends them.</p>`
+}
+<div class="split"><div>${
+        mayWrite
+          ? html`<h2>Edit draft</h2>${await draftForm(c, edited ?? valuesOf(b), `${base}/edit`, 'Save draft', error)}
+<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate')}${button(csrf, `${base}/delete`, 'Delete draft', 'danger')}</div>`
+          : ''
+      }</div>
 ${content}</div>`
     : html`${formError(error)}${progress(c, b, checkpoint, now)}
 <div class="split"><div>${details}${mayWrite ? html`<div class="actions">${button(csrf, `${base}/duplicate`, 'Duplicate as a new draft')}</div>` : ''}</div>${content}</div>`;
-  return teamPage(c.get('ctx'), b.name || b.subject, html`<p><a href="/t/${actor.team.id}/broadcasts">All broadcasts</a></p>${body}`, c.req.query('notice'));
+  return teamPage(
+    c.get('ctx'),
+    b.name || b.subject,
+    html`<p><a href="/t/${actor.team.id}/broadcasts">All broadcasts</a></p>${body}`,
+    c.req.query('notice'),
+  );
 };
 
 export const registerBroadcasts = (app: Hono<DashboardEnv>): void => {
@@ -184,10 +270,14 @@ export const registerBroadcasts = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'broadcasts:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const b = await createBroadcast(c.get('deps'), actor.team.id, validate(CreateBroadcastRequest, bodyOf(f)));
-      return c.redirect(`/t/${actor.team.id}/broadcasts/${b.id}?notice=created`, 303);
-    }, (error) => newPage(c, f, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const b = await createBroadcast(c.get('deps'), actor.team.id, validate(CreateBroadcastRequest, bodyOf(f)));
+        return c.redirect(`/t/${actor.team.id}/broadcasts/${b.id}?notice=created`, 303);
+      },
+      (error) => newPage(c, f, error),
+    );
   });
   app.get('/t/:team/broadcasts/:id', async (c) => c.html(await broadcastPage(c)));
   app.get('/t/:team/broadcasts/:id/html', async (c) => {
@@ -198,31 +288,59 @@ export const registerBroadcasts = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'broadcasts:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const b = await updateBroadcast(c.get('deps'), actor.team.id, c.req.param('id'), validate(UpdateBroadcastRequest, bodyOf(f)));
-      return c.redirect(`/t/${actor.team.id}/broadcasts/${b.id}?notice=saved`, 303);
-    }, (error) => broadcastPage(c, f, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const b = await updateBroadcast(
+          c.get('deps'),
+          actor.team.id,
+          c.req.param('id'),
+          validate(UpdateBroadcastRequest, bodyOf(f)),
+        );
+        return c.redirect(`/t/${actor.team.id}/broadcasts/${b.id}?notice=saved`, 303);
+      },
+      (error) => broadcastPage(c, f, error),
+    );
   });
   app.post('/t/:team/broadcasts/:id/send', async (c) => {
     const actor = c.get('actor');
     authorize(actor.role, 'broadcasts:send');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const later = f.when === 'later';
-      if (later && !blank(f.scheduled_at)) throw validationError('`scheduled_at`: give the time to schedule for, e.g. "in 2 hours" or 2026-11-24T09:00:00Z, or press Send now.');
-      const { scheduled_at } = validate(SendBroadcastRequest, later ? { scheduled_at: f.scheduled_at!.trim() } : {}) ?? {};
-      const sent = await sendBroadcast(c.get('deps'), actor.team, c.req.param('id'), scheduled_at);
-      const notice = sent.warning?.type === 'paced' ? 'paced' : sent.warning?.type === 'queued_behind' ? 'queued' : later ? 'scheduled' : 'sent';
-      return c.redirect(`/t/${actor.team.id}/broadcasts/${sent.id}?notice=${notice}`, 303);
-    }, (error) => broadcastPage(c, undefined, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const later = f.when === 'later';
+        if (later && !blank(f.scheduled_at))
+          throw validationError(
+            '`scheduled_at`: give the time to schedule for, e.g. "in 2 hours" or 2026-11-24T09:00:00Z, or press Send now.',
+          );
+        const { scheduled_at } =
+          validate(SendBroadcastRequest, later ? { scheduled_at: f.scheduled_at!.trim() } : {}) ?? {};
+        const sent = await sendBroadcast(c.get('deps'), actor.team, c.req.param('id'), scheduled_at);
+        const notice =
+          sent.warning?.type === 'paced'
+            ? 'paced'
+            : sent.warning?.type === 'queued_behind'
+              ? 'queued'
+              : later
+                ? 'scheduled'
+                : 'sent';
+        return c.redirect(`/t/${actor.team.id}/broadcasts/${sent.id}?notice=${notice}`, 303);
+      },
+      (error) => broadcastPage(c, undefined, error),
+    );
   });
   app.post('/t/:team/broadcasts/:id/cancel', async (c) => {
     const actor = c.get('actor');
     authorize(actor.role, 'broadcasts:send');
-    return orFormAgain(c, async () => {
-      const done = await cancelBroadcast(c.get('deps'), actor.team.id, c.req.param('id'));
-      return c.redirect(`/t/${actor.team.id}/broadcasts/${done.id}?notice=canceled`, 303);
-    }, (error) => broadcastPage(c, undefined, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const done = await cancelBroadcast(c.get('deps'), actor.team.id, c.req.param('id'));
+        return c.redirect(`/t/${actor.team.id}/broadcasts/${done.id}?notice=canceled`, 303);
+      },
+      (error) => broadcastPage(c, undefined, error),
+    );
   });
   app.post('/t/:team/broadcasts/:id/duplicate', async (c) => {
     const actor = c.get('actor');
@@ -233,9 +351,13 @@ export const registerBroadcasts = (app: Hono<DashboardEnv>): void => {
   app.post('/t/:team/broadcasts/:id/delete', async (c) => {
     const actor = c.get('actor');
     authorize(actor.role, 'broadcasts:write');
-    return orFormAgain(c, async () => {
-      await deleteBroadcast(c.get('deps'), actor.team.id, c.req.param('id'));
-      return c.redirect(`/t/${actor.team.id}/broadcasts?notice=deleted`, 303);
-    }, (error) => broadcastPage(c, undefined, error));
+    return orFormAgain(
+      c,
+      async () => {
+        await deleteBroadcast(c.get('deps'), actor.team.id, c.req.param('id'));
+        return c.redirect(`/t/${actor.team.id}/broadcasts?notice=deleted`, 303);
+      },
+      (error) => broadcastPage(c, undefined, error),
+    );
   });
 };

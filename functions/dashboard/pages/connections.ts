@@ -20,9 +20,24 @@ export const registerConnections = (app: Hono<DashboardEnv>): void => {
     const [grants, members] = await Promise.all([listGrants(deps, actor.team.id), listMembers(deps, actor.team.id)]);
     const who = new Map(members.map((m) => [m.userId, m.email]));
     const mayRevokeAny = allows(actor.role, 'keys:write');
-    return c.html(teamPage(c.get('ctx'), 'MCP connections', html`
+    return c.html(
+      teamPage(
+        c.get('ctx'),
+        'MCP connections',
+        html`
 <p>AI agents and other MCP clients connect to <code>${mcpResourceUrl(deps.config)}</code> and act with what a person of the team allowed them on the consent screen.</p>
-${table('MCP connections', ['Client', 'Connected by', 'Scopes', 'Connected', 'Status', ''], grants.map((g) => html`<tr><td>${g.clientName}</td><td>${who.get(g.userId) ?? 'a former member'}</td><td>${g.scopes.join(' ')}</td><td>${when(g.createdAt)}</td><td>${badge(g.revokedAt ? 'revoked' : 'active')}</td><td>${!g.revokedAt && (mayRevokeAny || g.userId === actor.user.id) ? button(csrf, `/t/${actor.team.id}/connections/${g.id}/revoke`, 'Revoke', 'danger', `Revoke the connection of ${g.clientName}`) : ''}</td></tr>`), 'No MCP client is connected to this team.')}`, c.req.query('notice')));
+${table(
+  'MCP connections',
+  ['Client', 'Connected by', 'Scopes', 'Connected', 'Status', ''],
+  grants.map(
+    (g) =>
+      html`<tr><td>${g.clientName}</td><td>${who.get(g.userId) ?? 'a former member'}</td><td>${g.scopes.join(' ')}</td><td>${when(g.createdAt)}</td><td>${badge(g.revokedAt ? 'revoked' : 'active')}</td><td>${!g.revokedAt && (mayRevokeAny || g.userId === actor.user.id) ? button(csrf, `/t/${actor.team.id}/connections/${g.id}/revoke`, 'Revoke', 'danger', `Revoke the connection of ${g.clientName}`) : ''}</td></tr>`,
+  ),
+  'No MCP client is connected to this team.',
+)}`,
+        c.req.query('notice'),
+      ),
+    );
   });
   app.post('/t/:team/connections/:id/revoke', async (c) => {
     await revokeGrantAs(c.get('deps'), c.get('actor'), c.req.param('id'));

@@ -8,7 +8,20 @@ import type { EmailItem } from '@mailstack/core/domain/emails/email';
 import type { DashboardEnv } from '../app.ts';
 import { badge, sandboxedHtml, table, teamPage, when } from '../view.ts';
 
-const STATUSES = ['queued', 'scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked', 'failed', 'canceled', 'suppressed'];
+const STATUSES = [
+  'queued',
+  'scheduled',
+  'sent',
+  'delivered',
+  'delivery_delayed',
+  'bounced',
+  'complained',
+  'opened',
+  'clicked',
+  'failed',
+  'canceled',
+  'suppressed',
+];
 /** Newest emails read per filtered page (filters apply to these). */
 const SCAN = 500;
 
@@ -16,10 +29,17 @@ export const registerEmails = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/emails', async (c) => {
     const deps = c.get('deps');
     const teamId = c.get('actor').team.id;
-    const q = { status: c.req.query('status') ?? '', to: (c.req.query('to') ?? '').trim().toLowerCase(), from: c.req.query('from') ?? '', until: c.req.query('until') ?? '' };
-    const match = (e: EmailItem) => (!q.status || lastEvent(e.status) === q.status)
-      && (!q.to || [...e.to, ...e.cc, ...e.bcc].some((a) => a.toLowerCase().includes(q.to)))
-      && (!q.from || e.created_at.slice(0, 10) >= q.from) && (!q.until || e.created_at.slice(0, 10) <= q.until);
+    const q = {
+      status: c.req.query('status') ?? '',
+      to: (c.req.query('to') ?? '').trim().toLowerCase(),
+      from: c.req.query('from') ?? '',
+      until: c.req.query('until') ?? '',
+    };
+    const match = (e: EmailItem) =>
+      (!q.status || lastEvent(e.status) === q.status) &&
+      (!q.to || [...e.to, ...e.cc, ...e.bcc].some((a) => a.toLowerCase().includes(q.to))) &&
+      (!q.from || e.created_at.slice(0, 10) >= q.from) &&
+      (!q.until || e.created_at.slice(0, 10) <= q.until);
     const shown: EmailItem[] = [];
     let after = /^[0-9a-f-]{36}$/.test(c.req.query('after') ?? '') ? c.req.query('after') : undefined;
     let more = true;
@@ -31,14 +51,28 @@ export const registerEmails = (app: Hono<DashboardEnv>): void => {
     }
     const next = more && after ? `?${new URLSearchParams({ ...q, after }).toString()}` : undefined;
     const t = `/t/${teamId}`;
-    return c.html(teamPage(c.get('ctx'), 'Emails', html`
+    return c.html(
+      teamPage(
+        c.get('ctx'),
+        'Emails',
+        html`
 <form method="get" class="row" role="search" aria-label="Filter emails">
 <label>Status <select name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === q.status ? html` selected` : ''}>${s}</option>`)}</select></label>
 <label>Recipient <input name="to" value="${q.to}" placeholder="jane@example.com"></label>
 <label>From date <input type="date" name="from" value="${q.from}"></label><label>To date <input type="date" name="until" value="${q.until}"></label>
 <button>Filter</button></form>
-${table('Emails', ['Status', 'To', 'Subject', 'Sent'], shown.map((e) => html`<tr><td>${badge(lastEvent(e.status))}</td><td>${e.to.join(', ')}</td><td><a href="${t}/emails/${e.id}">${e.subject || '(no subject)'}</a></td><td>${when(e.created_at)}</td></tr>`), 'No emails match.')}
-${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`));
+${table(
+  'Emails',
+  ['Status', 'To', 'Subject', 'Sent'],
+  shown.map(
+    (e) =>
+      html`<tr><td>${badge(lastEvent(e.status))}</td><td>${e.to.join(', ')}</td><td><a href="${t}/emails/${e.id}">${e.subject || '(no subject)'}</a></td><td>${when(e.created_at)}</td></tr>`,
+  ),
+  'No emails match.',
+)}
+${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`,
+      ),
+    );
   });
 
   app.get('/t/:team/emails/:id', async (c) => {
@@ -48,14 +82,20 @@ ${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`));
     const view = emailView(e);
     const events = await emailTimeline(deps, teamId, e.id);
     const base = `/t/${teamId}/emails/${e.id}`;
-    return c.html(teamPage(c.get('ctx'), e.subject || '(no subject)', html`
+    return c.html(
+      teamPage(
+        c.get('ctx'),
+        e.subject || '(no subject)',
+        html`
 <div class="card"><p>Status: ${badge(view.last_event)}</p>
 <dl><dt>From</dt><dd>${view.from}</dd><dt>To</dt><dd>${view.to.join(', ')}</dd>${view.cc ? html`<dt>Cc</dt><dd>${view.cc.join(', ')}</dd>` : ''}
 <dt>Created</dt><dd>${when(view.created_at)}</dd>${view.scheduled_at ? html`<dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>` : ''}<dt>Id</dt><dd><code>${e.id}</code></dd></dl></div>
 <h2>Timeline</h2><ol class="timeline"><li>accepted ${when(e.created_at)}</li>${events.map((ev) => html`<li>${ev.type.replace('email.', '')} ${when(ev.createdAt)}</li>`)}</ol>
 ${view.html !== null ? html`<h2>HTML</h2><iframe class="preview" sandbox="" src="${base}/html" title="The email's HTML, rendered without scripts"></iframe>` : ''}
 ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
-<h2>Raw message</h2><p><a href="${base}/raw">The MIME message as it goes to the provider</a></p>`));
+<h2>Raw message</h2><p><a href="${base}/raw">The MIME message as it goes to the provider</a></p>`,
+      ),
+    );
   });
 
   // The HTML body, for the sandboxed frame only: its own CSP (sandbox, nothing loads, no script).
@@ -68,6 +108,9 @@ ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
     const deps = c.get('deps');
     const e = await getEmail(deps, c.get('actor').team.id, c.req.param('id'));
     const mime = await composeMessage(deps, e, null);
-    return c.body(mime.toString('utf8'), 200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `inline; filename="${e.id}.eml"` });
+    return c.body(mime.toString('utf8'), 200, {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-disposition': `inline; filename="${e.id}.eml"`,
+    });
   });
 };

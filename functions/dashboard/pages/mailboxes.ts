@@ -1,7 +1,18 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { createMailbox, deleteMailbox, getMailbox, listMailboxes, renameMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
-import { createMailboxKey, listMailboxKeys, revokeMailboxKey, type MailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import {
+  createMailbox,
+  deleteMailbox,
+  getMailbox,
+  listMailboxes,
+  renameMailbox,
+} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import {
+  createMailboxKey,
+  listMailboxKeys,
+  revokeMailboxKey,
+  type MailboxKey,
+} from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { listMembers, type Membership } from '@mailstack/core/domain/people/memberships';
@@ -37,15 +48,19 @@ export type MailboxSection = (panel: MailboxPanel) => Html | Promise<Html>;
 /** The path of a mailbox's page. */
 export const mailboxPath = (teamId: string, mailboxId: string): string => `/t/${teamId}/mailboxes/${mailboxId}`;
 
-const copy = (value: string, what: string) => html` <button type="button" class="secondary" data-copy="${value}" aria-label="Copy ${what}" hidden>Copy</button>`;
+const copy = (value: string, what: string) =>
+  html` <button type="button" class="secondary" data-copy="${value}" aria-label="Copy ${what}" hidden>Copy</button>`;
 
 const personOf = (members: readonly Membership[], userId: string) => {
   const m = members.find((x) => x.userId === userId);
-  return m ? html`${m.name ? html`${m.name} ` : ''}<span class="muted">${m.email}</span>` : html`<span class="muted">${userId} (no longer in the team)</span>`;
+  return m
+    ? html`${m.name ? html`${m.name} ` : ''}<span class="muted">${m.email}</span>`
+    : html`<span class="muted">${userId} (no longer in the team)</span>`;
 };
 
 /** A key's state at `now`: revoked wins over expired. */
-const statusOf = (k: MailboxKey, now: number) => (k.revoked ? 'revoked' : k.expiresAt && Date.parse(k.expiresAt) <= now ? 'expired' : 'active');
+const statusOf = (k: MailboxKey, now: number) =>
+  k.revoked ? 'revoked' : k.expiresAt && Date.parse(k.expiresAt) <= now ? 'expired' : 'active';
 
 /** A `<input type="date">` value is the end of that day (UTC); anything else goes to the core as typed. */
 const expiryOf = (value: string | undefined): string | null => {
@@ -73,17 +88,34 @@ const keysSection: MailboxSection = async ({ c, mailbox: m, base, csrf, isOwner,
   const keys = await listMailboxKeys(c.get('deps'), m.teamId, m.id);
   const v = refused?.form === 'key' ? refused.values : {};
   return html`<h2>Mailbox keys</h2>
-${minted ? html`<div class="card" role="status"><p><strong>New key "${minted.name}".</strong> Copy it now: it is shown only this once.</p>
-<p class="secret"><code id="new-key">${minted.secret}</code><button type="button" class="secondary" data-copy="${minted.secret}" aria-label="Copy the new key" hidden>Copy</button></p></div>` : ''}
-${isOwner
-    ? html`${formError(refused?.form === 'key' ? refused.error : undefined)}${postForm(csrf, `${base}/keys`, html`${field('k-name', 'Key name', html`<input id="k-name" name="name" required maxlength="100" value="${v.name ?? ''}">`)}
+${
+  minted
+    ? html`<div class="card" role="status"><p><strong>New key "${minted.name}".</strong> Copy it now: it is shown only this once.</p>
+<p class="secret"><code id="new-key">${minted.secret}</code><button type="button" class="secondary" data-copy="${minted.secret}" aria-label="Copy the new key" hidden>Copy</button></p></div>`
+    : ''
+}
+${
+  isOwner
+    ? html`${formError(refused?.form === 'key' ? refused.error : undefined)}${postForm(
+        csrf,
+        `${base}/keys`,
+        html`${field('k-name', 'Key name', html`<input id="k-name" name="name" required maxlength="100" value="${v.name ?? ''}">`)}
 ${field('k-expires', 'Expires on (optional, end of that day UTC)', html`<input id="k-expires" type="date" name="expires_at" min="${new Date(now).toISOString().slice(0, 10)}" value="${v.expires_at ?? ''}">`)}
-<label class="check"><input type="checkbox" name="send" value="on"${v.send === 'on' ? html` checked` : ''}> May send without approval</label><button>Create key</button>`)}`
-    : html`<p class="muted">Only the mailbox's owner creates and revokes its keys.</p>`}
-${table('Mailbox keys', ['Name', 'Permissions', 'Expires', 'Status', 'Created', ''], [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((k) => {
-    const status = statusOf(k, now);
-    return html`<tr><td>${k.name}</td><td>${k.permissions.join(', ')}</td><td>${when(k.expiresAt)}</td><td>${badge(status)}</td><td>${when(k.createdAt)}</td><td>${isOwner && !k.revoked ? button(csrf, `${base}/keys/${k.id}/revoke`, 'Revoke', 'danger', `Revoke key ${k.name}`) : ''}</td></tr>`;
-  }), 'No keys yet.')}`;
+<label class="check"><input type="checkbox" name="send" value="on"${v.send === 'on' ? html` checked` : ''}> May send without approval</label><button>Create key</button>`,
+      )}`
+    : html`<p class="muted">Only the mailbox's owner creates and revokes its keys.</p>`
+}
+${table(
+  'Mailbox keys',
+  ['Name', 'Permissions', 'Expires', 'Status', 'Created', ''],
+  [...keys]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .map((k) => {
+      const status = statusOf(k, now);
+      return html`<tr><td>${k.name}</td><td>${k.permissions.join(', ')}</td><td>${when(k.expiresAt)}</td><td>${badge(status)}</td><td>${when(k.createdAt)}</td><td>${isOwner && !k.revoked ? button(csrf, `${base}/keys/${k.id}/revoke`, 'Revoke', 'danger', `Revoke key ${k.name}`) : ''}</td></tr>`;
+    }),
+  'No keys yet.',
+)}`;
 };
 
 const renameSection: MailboxSection = ({ mailbox: m, base, csrf, mayManage, refused }) => {
@@ -92,32 +124,53 @@ const renameSection: MailboxSection = ({ mailbox: m, base, csrf, mayManage, refu
   const domain = m.address.slice(m.address.indexOf('@'));
   return html`<h2>Rename</h2>
 <p class="muted">A new local part moves the address: mail to the old one is no longer accepted.</p>
-${formError(refused?.form === 'rename' ? refused.error : undefined)}${postForm(csrf, `${base}/rename`, html`${field('r-local_part', `Local part (before ${domain})`, html`<input id="r-local_part" name="local_part" required maxlength="64" value="${v.local_part ?? ''}">`)}
-${field('r-name', 'Display name', html`<input id="r-name" name="name" maxlength="100" value="${v.name ?? ''}">`)}<button>Save</button>`)}`;
+${formError(refused?.form === 'rename' ? refused.error : undefined)}${postForm(
+  csrf,
+  `${base}/rename`,
+  html`${field('r-local_part', `Local part (before ${domain})`, html`<input id="r-local_part" name="local_part" required maxlength="64" value="${v.local_part ?? ''}">`)}
+${field('r-name', 'Display name', html`<input id="r-name" name="name" maxlength="100" value="${v.name ?? ''}">`)}<button>Save</button>`,
+)}`;
 };
 
-const deleteSection: MailboxSection = ({ mailbox: m, base, csrf, mayManage }) => (mayManage
-  ? html`<h2>Delete</h2><p class="muted">${m.address} stops accepting mail at once and its keys stop working; its stored messages stay readable through the receiving API.</p>
+const deleteSection: MailboxSection = ({ mailbox: m, base, csrf, mayManage }) =>
+  mayManage
+    ? html`<h2>Delete</h2><p class="muted">${m.address} stops accepting mail at once and its keys stop working; its stored messages stay readable through the receiving API.</p>
 ${button(csrf, `${base}/delete`, 'Delete mailbox', 'danger')}`
-  : html``);
+    : html``;
 
 /**
  * The sections of a mailbox's page, in order: the summary and agent endpoints, the keys, then
  * `more` (approvals, activity), then renaming and deleting.
  */
-const mailboxSections = (more: readonly MailboxSection[] = []): readonly MailboxSection[] => [summarySection, keysSection, ...more, renameSection, deleteSection];
+const mailboxSections = (more: readonly MailboxSection[] = []): readonly MailboxSection[] => [
+  summarySection,
+  keysSection,
+  ...more,
+  renameSection,
+  deleteSection,
+];
 
 /**
  * The page of the mailbox the route's `:id` names, built from `sections` (`mailboxSections(more)`);
  * another team's mailbox id answers 404. `extra` carries a key just created or a refused form, for
  * the section that shows it.
  */
-const renderMailboxPage = async (c: Ctx, sections: readonly MailboxSection[], extra: Pick<MailboxPanel, 'minted' | 'refused'> = {}) => {
+const renderMailboxPage = async (
+  c: Ctx,
+  sections: readonly MailboxSection[],
+  extra: Pick<MailboxPanel, 'minted' | 'refused'> = {},
+) => {
   const actor = c.get('actor');
   const mailbox = await getMailbox(c.get('deps'), actor.team.id, c.req.param('id') ?? '');
   const panel: MailboxPanel = {
-    c, mailbox, base: mailboxPath(actor.team.id, mailbox.id), csrf: c.get('ctx').csrf, isOwner: mailbox.ownerUserId === actor.user.id,
-    mayManage: allows(actor.role, 'mailboxes:write'), now: c.get('deps').clock.now(), ...extra,
+    c,
+    mailbox,
+    base: mailboxPath(actor.team.id, mailbox.id),
+    csrf: c.get('ctx').csrf,
+    isOwner: mailbox.ownerUserId === actor.user.id,
+    mayManage: allows(actor.role, 'mailboxes:write'),
+    now: c.get('deps').clock.now(),
+    ...extra,
   };
   const fragments = await Promise.all(sections.map((section) => section(panel)));
   return teamPage(c.get('ctx'), mailbox.address, html`${fragments}`, c.req.query('notice'));
@@ -128,19 +181,41 @@ const listPage = async (c: Ctx, v?: Form, error?: string) => {
   const actor = c.get('actor');
   const { csrf } = c.get('ctx');
   const t = `/t/${actor.team.id}`;
-  const [mailboxes, members, { domains }] = await Promise.all([listMailboxes(deps, actor.team.id), listMembers(deps, actor.team.id), listDomains(deps, actor.team.id, { limit: 100 })]);
+  const [mailboxes, members, { domains }] = await Promise.all([
+    listMailboxes(deps, actor.team.id),
+    listMembers(deps, actor.team.id),
+    listDomains(deps, actor.team.id, { limit: 100 }),
+  ]);
   const verified = domains.filter((d) => d.status === 'verified');
   const owner = v?.owner_user_id ?? actor.user.id;
-  const form = verified.length === 0
-    ? html`<p class="muted">A mailbox needs a verified domain: <a href="${t}/domains">add or verify one under Domains</a>.</p>`
-    : html`${formError(error)}${postForm(csrf, `${t}/mailboxes`, html`${field('m-local_part', 'Local part', html`<input id="m-local_part" name="local_part" required maxlength="64" placeholder="support" value="${v?.local_part ?? ''}">`)}
+  const form =
+    verified.length === 0
+      ? html`<p class="muted">A mailbox needs a verified domain: <a href="${t}/domains">add or verify one under Domains</a>.</p>`
+      : html`${formError(error)}${postForm(
+          csrf,
+          `${t}/mailboxes`,
+          html`${field('m-local_part', 'Local part', html`<input id="m-local_part" name="local_part" required maxlength="64" placeholder="support" value="${v?.local_part ?? ''}">`)}
 ${field('m-domain', 'Domain', html`<select id="m-domain" name="domain_id" required>${verified.map((d) => html`<option value="${d.id}"${d.id === v?.domain_id ? html` selected` : ''}>@${d.name}</option>`)}</select>`)}
 ${field('m-name', 'Display name (optional)', html`<input id="m-name" name="name" maxlength="100" placeholder="Acme Support" value="${v?.name ?? ''}">`)}
-${field('m-owner', 'Owner', html`<select id="m-owner" name="owner_user_id">${members.map((m) => html`<option value="${m.userId}"${m.userId === owner ? html` selected` : ''}>${m.name ? `${m.name} (${m.email})` : m.email}</option>`)}</select>`)}<button>Create mailbox</button>`)}`;
-  return teamPage(c.get('ctx'), 'Mailboxes', html`
+${field('m-owner', 'Owner', html`<select id="m-owner" name="owner_user_id">${members.map((m) => html`<option value="${m.userId}"${m.userId === owner ? html` selected` : ''}>${m.name ? `${m.name} (${m.email})` : m.email}</option>`)}</select>`)}<button>Create mailbox</button>`,
+        )}`;
+  return teamPage(
+    c.get('ctx'),
+    'Mailboxes',
+    html`
 <p class="muted">A mailbox is an address on a verified domain that receives mail, owned by a person of the team. Its owner creates keys for programs (agents) that read, draft and send its mail.</p>
 ${allows(actor.role, 'mailboxes:write') ? form : html`<p class="muted">Your role (${actor.role}) may see mailboxes but not create, rename or delete them.</p>`}
-${table('Mailboxes', ['Address', 'Display name', 'Owner', 'Created'], mailboxes.map((m) => html`<tr><td><a href="${t}/mailboxes/${m.id}">${m.address}</a></td><td>${m.name ?? ''}</td><td>${personOf(members, m.ownerUserId)}</td><td>${when(m.createdAt)}</td></tr>`), 'No mailboxes yet.')}`, c.req.query('notice'));
+${table(
+  'Mailboxes',
+  ['Address', 'Display name', 'Owner', 'Created'],
+  mailboxes.map(
+    (m) =>
+      html`<tr><td><a href="${t}/mailboxes/${m.id}">${m.address}</a></td><td>${m.name ?? ''}</td><td>${personOf(members, m.ownerUserId)}</td><td>${when(m.createdAt)}</td></tr>`,
+  ),
+  'No mailboxes yet.',
+)}`,
+    c.req.query('notice'),
+  );
 };
 
 /**
@@ -154,20 +229,37 @@ export const registerMailboxes = (app: Hono<DashboardEnv>, more: readonly Mailbo
     const actor = c.get('actor');
     authorize(actor.role, 'mailboxes:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const m = await createMailbox(c.get('deps'), { teamId: actor.team.id, domainId: f.domain_id ?? '', localPart: f.local_part ?? '', name: f.name, ownerUserId: f.owner_user_id || actor.user.id });
-      return c.redirect(`${mailboxPath(actor.team.id, m.id)}?notice=created`, 303);
-    }, (error) => listPage(c, f, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const m = await createMailbox(c.get('deps'), {
+          teamId: actor.team.id,
+          domainId: f.domain_id ?? '',
+          localPart: f.local_part ?? '',
+          name: f.name,
+          ownerUserId: f.owner_user_id || actor.user.id,
+        });
+        return c.redirect(`${mailboxPath(actor.team.id, m.id)}?notice=created`, 303);
+      },
+      (error) => listPage(c, f, error),
+    );
   });
   app.get('/t/:team/mailboxes/:id', async (c) => c.html(await renderMailboxPage(c, sections)));
   app.post('/t/:team/mailboxes/:id/rename', async (c) => {
     const actor = c.get('actor');
     authorize(actor.role, 'mailboxes:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const m = await renameMailbox(c.get('deps'), actor.team.id, c.req.param('id'), { localPart: f.local_part ?? '', name: f.name ?? null });
-      return c.redirect(`${mailboxPath(actor.team.id, m.id)}?notice=saved`, 303);
-    }, (error) => renderMailboxPage(c, sections, { refused: { form: 'rename', error, values: f } }));
+    return orFormAgain(
+      c,
+      async () => {
+        const m = await renameMailbox(c.get('deps'), actor.team.id, c.req.param('id'), {
+          localPart: f.local_part ?? '',
+          name: f.name ?? null,
+        });
+        return c.redirect(`${mailboxPath(actor.team.id, m.id)}?notice=saved`, 303);
+      },
+      (error) => renderMailboxPage(c, sections, { refused: { form: 'rename', error, values: f } }),
+    );
   });
   app.post('/t/:team/mailboxes/:id/delete', async (c) => {
     const actor = c.get('actor');
@@ -179,16 +271,30 @@ export const registerMailboxes = (app: Hono<DashboardEnv>, more: readonly Mailbo
   app.post('/t/:team/mailboxes/:id/keys', async (c) => {
     const actor = c.get('actor');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const { key, secret } = await createMailboxKey(c.get('deps'), {
-        teamId: actor.team.id, mailboxId: c.req.param('id'), actorUserId: actor.user.id, name: f.name?.trim() || undefined, send: f.send === 'on', expiresAt: expiryOf(f.expires_at),
-      });
-      return c.html(await renderMailboxPage(c, sections, { minted: { name: key.name, secret } }), 201);
-    }, (error) => renderMailboxPage(c, sections, { refused: { form: 'key', error, values: f } }));
+    return orFormAgain(
+      c,
+      async () => {
+        const { key, secret } = await createMailboxKey(c.get('deps'), {
+          teamId: actor.team.id,
+          mailboxId: c.req.param('id'),
+          actorUserId: actor.user.id,
+          name: f.name?.trim() || undefined,
+          send: f.send === 'on',
+          expiresAt: expiryOf(f.expires_at),
+        });
+        return c.html(await renderMailboxPage(c, sections, { minted: { name: key.name, secret } }), 201);
+      },
+      (error) => renderMailboxPage(c, sections, { refused: { form: 'key', error, values: f } }),
+    );
   });
   app.post('/t/:team/mailboxes/:id/keys/:keyId/revoke', async (c) => {
     const actor = c.get('actor');
-    await revokeMailboxKey(c.get('deps'), { teamId: actor.team.id, mailboxId: c.req.param('id'), keyId: c.req.param('keyId'), actorUserId: actor.user.id });
+    await revokeMailboxKey(c.get('deps'), {
+      teamId: actor.team.id,
+      mailboxId: c.req.param('id'),
+      keyId: c.req.param('keyId'),
+      actorUserId: actor.user.id,
+    });
     return c.redirect(`${mailboxPath(actor.team.id, c.req.param('id'))}?notice=key-revoked`, 303);
   });
 };

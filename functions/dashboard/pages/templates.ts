@@ -2,11 +2,32 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
 import { CreateTemplateRequest, UpdateTemplateRequest, VARIABLE_TYPES } from '@mailstack/core/schemas/templates';
-import { createTemplate, deleteTemplate, duplicateTemplate, getTemplate, listTemplates, publishTemplate, templateRow, updateTemplate, type TemplateItem } from '@mailstack/core/domain/templates/templates';
+import {
+  createTemplate,
+  deleteTemplate,
+  duplicateTemplate,
+  getTemplate,
+  listTemplates,
+  publishTemplate,
+  templateRow,
+  updateTemplate,
+  type TemplateItem,
+} from '@mailstack/core/domain/templates/templates';
 import { previewTemplate, type PreviewSource } from '@mailstack/core/domain/templates/preview';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv, Ctx } from '../app.ts';
-import { badge, button, csrfField, field, formError, orFormAgain, sandboxedHtml, table, teamPage, when } from '../view.ts';
+import {
+  badge,
+  button,
+  csrfField,
+  field,
+  formError,
+  orFormAgain,
+  sandboxedHtml,
+  table,
+  teamPage,
+  when,
+} from '../view.ts';
 
 /** Empty rows the variables table offers past the declared ones. */
 const BLANK_VARIABLE_ROWS = 2;
@@ -23,7 +44,11 @@ const fallbackOf = (type: string, raw: string): unknown => {
   if (type === 'number') return s !== '' && Number.isFinite(Number(s)) ? Number(s) : raw;
   if (type === 'boolean') return s === 'true' ? true : s === 'false' ? false : raw;
   if (type === 'object' || type === 'list') {
-    try { return JSON.parse(s); } catch { return raw; }
+    try {
+      return JSON.parse(s);
+    } catch {
+      return raw;
+    }
   }
   return raw;
 };
@@ -49,29 +74,67 @@ const bodyOf = (f: Form) => ({
   subject: blank(f.subject),
   text: (f.text ?? '').trim() === '' ? null : f.text!,
   from: blank(f.from),
-  reply_to: blank(f.reply_to) === null ? null : f.reply_to!.split(',').map((x) => x.trim()).filter(Boolean),
+  reply_to:
+    blank(f.reply_to) === null
+      ? null
+      : f
+          .reply_to!.split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
   variables: variablesOf(f),
 });
 
 /** A saved template as the editor's field values. */
 const valuesOf = (t: TemplateItem): Form => ({
-  name: t.name, alias: t.alias ?? '', from: t.from ?? '', reply_to: (t.reply_to ?? []).join(', '), subject: t.subject ?? '', html: t.html, text: t.text ?? '',
-  ...Object.fromEntries(t.variables.flatMap((x, i) => [
-    [`var_key_${i}`, x.key], [`var_type_${i}`, x.type],
-    [`var_fallback_${i}`, x.fallback_value === null || x.fallback_value === undefined ? '' : typeof x.fallback_value === 'string' ? x.fallback_value : JSON.stringify(x.fallback_value)],
-  ])),
+  name: t.name,
+  alias: t.alias ?? '',
+  from: t.from ?? '',
+  reply_to: (t.reply_to ?? []).join(', '),
+  subject: t.subject ?? '',
+  html: t.html,
+  text: t.text ?? '',
+  ...Object.fromEntries(
+    t.variables.flatMap((x, i) => [
+      [`var_key_${i}`, x.key],
+      [`var_type_${i}`, x.type],
+      [
+        `var_fallback_${i}`,
+        x.fallback_value === null || x.fallback_value === undefined
+          ? ''
+          : typeof x.fallback_value === 'string'
+            ? x.fallback_value
+            : JSON.stringify(x.fallback_value),
+      ],
+    ]),
+  ),
 });
 
-const previewSourceOf = (f: Form): PreviewSource => ({ html: f.html ?? '', text: (f.text ?? '') === '' ? null : f.text!, subject: blank(f.subject), variables: variablesOf(f) });
+const previewSourceOf = (f: Form): PreviewSource => ({
+  html: f.html ?? '',
+  text: (f.text ?? '') === '' ? null : f.text!,
+  subject: blank(f.subject),
+  variables: variablesOf(f),
+});
 
 /** The variables table: declared rows, then blank ones to add more. */
 const variableRows = (v: Form) => {
-  const used = Object.keys(v).filter((k) => /^var_key_\d+$/.test(k) && v[k]!.trim() !== '').map((k) => Number(k.slice(8)));
-  const rows = Math.min(MAX_VARIABLES + BLANK_VARIABLE_ROWS, (used.length ? Math.max(...used) + 1 : 0) + BLANK_VARIABLE_ROWS);
+  const used = Object.keys(v)
+    .filter((k) => /^var_key_\d+$/.test(k) && v[k]!.trim() !== '')
+    .map((k) => Number(k.slice(8)));
+  const rows = Math.min(
+    MAX_VARIABLES + BLANK_VARIABLE_ROWS,
+    (used.length ? Math.max(...used) + 1 : 0) + BLANK_VARIABLE_ROWS,
+  );
   return html`<div class="table-wrap"><table class="variables"><caption class="skip">Variables</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Fallback value</th></tr></thead><tbody>
-${Array.from({ length: rows }, (_, i) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}"${i === 0 ? html` placeholder="PRODUCT"` : ''} pattern="[A-Za-z_][A-Za-z0-9_]{0,49}"></td>
+${Array.from(
+  { length: rows },
+  (
+    _,
+    i,
+  ) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}"${i === 0 ? html` placeholder="PRODUCT"` : ''} pattern="[A-Za-z_][A-Za-z0-9_]{0,49}"></td>
 <td><select name="var_type_${i}" aria-label="Type of variable ${i + 1}">${VARIABLE_TYPES.map((t) => html`<option${t === (v[`var_type_${i}`] ?? 'string') ? html` selected` : ''}>${t}</option>`)}</select></td>
-<td><input name="var_fallback_${i}" value="${v[`var_fallback_${i}`] ?? ''}" aria-label="Fallback value of variable ${i + 1}"></td></tr>`)}</tbody></table></div>`;
+<td><input name="var_fallback_${i}" value="${v[`var_fallback_${i}`] ?? ''}" aria-label="Fallback value of variable ${i + 1}"></td></tr>`,
+)}</tbody></table></div>`;
 };
 
 /**
@@ -103,16 +166,39 @@ const listPage = async (c: Ctx) => {
   const actor = c.get('actor');
   const t = `/t/${actor.team.id}/templates`;
   const after = c.req.query('after');
-  const { items, hasMore } = await listTemplates(c.get('deps'), actor.team.id, { limit: 50, after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined });
+  const { items, hasMore } = await listTemplates(c.get('deps'), actor.team.id, {
+    limit: 50,
+    after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined,
+  });
   const last = items.at(-1)?.id;
-  return teamPage(c.get('ctx'), 'Templates', html`
+  return teamPage(
+    c.get('ctx'),
+    'Templates',
+    html`
 ${allows(actor.role, 'templates:write') ? html`<p><a class="button" href="${t}/new">New template</a></p>` : html`<p class="muted">Your role (${actor.role}) may see and preview templates but not change them.</p>`}
-${table('Templates', ['Name', 'Alias', 'Status', 'Published', 'Updated'], items.map(templateRow).map((x) => html`<tr><td><a href="${t}/${x.id}">${x.name}</a></td><td>${x.alias ? html`<code>${x.alias}</code>` : html`<span class="muted">none</span>`}</td><td>${badge(x.status)}</td><td>${when(x.published_at)}</td><td>${when(x.updated_at)}</td></tr>`), 'No templates yet: create one, then send with it by id or alias.')}
-${hasMore && last ? html`<p class="pager"><a href="${t}?after=${last}">More templates</a></p>` : ''}`, c.req.query('notice'));
+${table(
+  'Templates',
+  ['Name', 'Alias', 'Status', 'Published', 'Updated'],
+  items
+    .map(templateRow)
+    .map(
+      (x) =>
+        html`<tr><td><a href="${t}/${x.id}">${x.name}</a></td><td>${x.alias ? html`<code>${x.alias}</code>` : html`<span class="muted">none</span>`}</td><td>${badge(x.status)}</td><td>${when(x.published_at)}</td><td>${when(x.updated_at)}</td></tr>`,
+    ),
+  'No templates yet: create one, then send with it by id or alias.',
+)}
+${hasMore && last ? html`<p class="pager"><a href="${t}?after=${last}">More templates</a></p>` : ''}`,
+    c.req.query('notice'),
+  );
 };
 
-const newPage = (c: Ctx, v: Form = {}, error?: string) => teamPage(c.get('ctx'), 'New template', html`<p><a href="/t/${c.get('actor').team.id}/templates">All templates</a></p>
-${editor(c, v, `/t/${c.get('actor').team.id}/templates`, 'Create template', null, error)}`);
+const newPage = (c: Ctx, v: Form = {}, error?: string) =>
+  teamPage(
+    c.get('ctx'),
+    'New template',
+    html`<p><a href="/t/${c.get('actor').team.id}/templates">All templates</a></p>
+${editor(c, v, `/t/${c.get('actor').team.id}/templates`, 'Create template', null, error)}`,
+  );
 
 const templatePage = async (c: Ctx, edited?: Form, error?: string) => {
   const actor = c.get('actor');
@@ -127,16 +213,26 @@ const templatePage = async (c: Ctx, edited?: Form, error?: string) => {
 ${saved.samples.length ? html`<p class="muted">No fallback, shown as samples: ${saved.samples.join(', ')}. A send without them is refused.</p>` : ''}
 <p class="muted">Every save is live at once for sends that name this template (as the API's update is); Publish records the publish time.</p></div>`;
   if (!allows(actor.role, 'templates:write')) {
-    return teamPage(c.get('ctx'), tpl.name, html`<p><a href="/t/${actor.team.id}/templates">All templates</a></p>${summary}
+    return teamPage(
+      c.get('ctx'),
+      tpl.name,
+      html`<p><a href="/t/${actor.team.id}/templates">All templates</a></p>${summary}
 <p class="muted">Your role (${actor.role}) may see and preview templates but not change them.</p>
 <h2>Preview</h2><iframe class="preview" sandbox="" src="${base}/preview" title="Preview of the template's HTML, rendered without scripts"></iframe>
 ${saved.text !== null ? html`<h2>Text version</h2><pre>${saved.text}</pre>` : ''}
-<h2>HTML source</h2><pre><code>${tpl.html}</code></pre>`, c.req.query('notice'));
+<h2>HTML source</h2><pre><code>${tpl.html}</code></pre>`,
+      c.req.query('notice'),
+    );
   }
-  return teamPage(c.get('ctx'), tpl.name, html`<p><a href="/t/${actor.team.id}/templates">All templates</a></p>${summary}
+  return teamPage(
+    c.get('ctx'),
+    tpl.name,
+    html`<p><a href="/t/${actor.team.id}/templates">All templates</a></p>${summary}
 <div class="actions">${button(csrf, `${base}/publish`, 'Publish', '')}${button(csrf, `${base}/duplicate`, 'Duplicate')}${button(csrf, `${base}/delete`, 'Delete template', 'danger')}</div>
 <h2>Edit</h2>
-${editor(c, edited ?? valuesOf(tpl), `${base}/edit`, 'Save template', `${base}/preview`, error)}`, c.req.query('notice'));
+${editor(c, edited ?? valuesOf(tpl), `${base}/edit`, 'Save template', `${base}/preview`, error)}`,
+    c.req.query('notice'),
+  );
 };
 
 export const registerTemplates = (app: Hono<DashboardEnv>): void => {
@@ -149,23 +245,38 @@ export const registerTemplates = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'templates:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const tpl = await createTemplate(c.get('deps'), actor.team.id, validate(CreateTemplateRequest, bodyOf(f)));
-      return c.redirect(`/t/${actor.team.id}/templates/${tpl.id}?notice=created`, 303);
-    }, (error) => newPage(c, f, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const tpl = await createTemplate(c.get('deps'), actor.team.id, validate(CreateTemplateRequest, bodyOf(f)));
+        return c.redirect(`/t/${actor.team.id}/templates/${tpl.id}?notice=created`, 303);
+      },
+      (error) => newPage(c, f, error),
+    );
   });
   // The editor's fields rendered without saving, into the sandboxed preview frame (any role may preview).
   app.post('/t/:team/templates/preview', (c) => sandboxedHtml(c, previewTemplate(previewSourceOf(c.get('form'))).html));
   app.get('/t/:team/templates/:id', async (c) => c.html(await templatePage(c)));
-  app.get('/t/:team/templates/:id/preview', async (c) => sandboxedHtml(c, previewTemplate(await getTemplate(c.get('deps'), c.get('actor').team.id, c.req.param('id'))).html));
+  app.get('/t/:team/templates/:id/preview', async (c) =>
+    sandboxedHtml(c, previewTemplate(await getTemplate(c.get('deps'), c.get('actor').team.id, c.req.param('id'))).html),
+  );
   app.post('/t/:team/templates/:id/edit', async (c) => {
     const actor = c.get('actor');
     authorize(actor.role, 'templates:write');
     const f = c.get('form');
-    return orFormAgain(c, async () => {
-      const tpl = await updateTemplate(c.get('deps'), actor.team.id, c.req.param('id'), validate(UpdateTemplateRequest, bodyOf(f)));
-      return c.redirect(`/t/${actor.team.id}/templates/${tpl.id}?notice=saved`, 303);
-    }, (error) => templatePage(c, f, error));
+    return orFormAgain(
+      c,
+      async () => {
+        const tpl = await updateTemplate(
+          c.get('deps'),
+          actor.team.id,
+          c.req.param('id'),
+          validate(UpdateTemplateRequest, bodyOf(f)),
+        );
+        return c.redirect(`/t/${actor.team.id}/templates/${tpl.id}?notice=saved`, 303);
+      },
+      (error) => templatePage(c, f, error),
+    );
   });
   app.post('/t/:team/templates/:id/publish', async (c) => {
     const actor = c.get('actor');

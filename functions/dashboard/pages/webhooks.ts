@@ -2,7 +2,15 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
 import { CreateWebhookRequest, RotateWebhookRequest, UpdateWebhookRequest } from '@mailstack/core/schemas/webhooks';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/endpoints';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
+  WEBHOOK_EVENT_TYPES,
+} from '@mailstack/core/domain/webhooks/endpoints';
 import { getDelivery, listAttempts, listDeliveries, replayEvent } from '@mailstack/core/domain/webhooks/delivery-log';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { WebhookRecord } from '@mailstack/core/table/webhooks';
@@ -12,7 +20,10 @@ import { badge, button, postForm, table, teamPage, when } from '../view.ts';
 /** The events field: names separated by commas, spaces or new lines (the form has no repeated fields). */
 const eventsOf = (text: string | undefined): string[] => (text ?? '').split(/[\s,]+/).filter(Boolean);
 
-const secretCard = (what: string, secret: string) => html`<div class="card" role="status"><p><strong>${what}</strong> Copy the signing secret now: this page shows it only this once.</p>
+const secretCard = (
+  what: string,
+  secret: string,
+) => html`<div class="card" role="status"><p><strong>${what}</strong> Copy the signing secret now: this page shows it only this once.</p>
 <p class="secret"><code>${secret}</code><button type="button" class="secondary" data-copy="${secret}" aria-label="Copy the signing secret" hidden>Copy</button></p></div>`;
 
 const listPage = async (c: Ctx, created?: WebhookRecord) => {
@@ -20,12 +31,33 @@ const listPage = async (c: Ctx, created?: WebhookRecord) => {
   const { csrf } = c.get('ctx');
   const t = `/t/${actor.team.id}`;
   const { webhooks } = await listWebhooks(c.get('deps'), actor.team.id, { limit: 100 });
-  return teamPage(c.get('ctx'), 'Webhooks', html`
+  return teamPage(
+    c.get('ctx'),
+    'Webhooks',
+    html`
 ${created ? secretCard(`Endpoint ${created.endpoint} created.`, created.secret) : ''}
-${allows(actor.role, 'webhooks:write') ? postForm(csrf, `${t}/webhooks`, html`<label>Endpoint URL <input name="endpoint" type="url" required placeholder="https://example.com/hooks"></label>
-<label>Events <input name="events" required placeholder="email.delivered, email.bounced" aria-describedby="event-help"></label><button>Add endpoint</button>`) : html`<p class="muted">Your role (${actor.role}) may see endpoints but not change them.</p>`}
+${
+  allows(actor.role, 'webhooks:write')
+    ? postForm(
+        csrf,
+        `${t}/webhooks`,
+        html`<label>Endpoint URL <input name="endpoint" type="url" required placeholder="https://example.com/hooks"></label>
+<label>Events <input name="events" required placeholder="email.delivered, email.bounced" aria-describedby="event-help"></label><button>Add endpoint</button>`,
+      )
+    : html`<p class="muted">Your role (${actor.role}) may see endpoints but not change them.</p>`
+}
 <p class="muted" id="event-help">Events, separated by commas: ${WEBHOOK_EVENT_TYPES.join(', ')}.</p>
-${table('Webhook endpoints', ['Endpoint', 'Events', 'Status', 'Created'], webhooks.map((w) => html`<tr><td><a href="${t}/webhooks/${w.id}">${w.endpoint}</a></td><td>${w.events.join(', ')}</td><td>${badge(w.status)}</td><td>${when(w.createdAt)}</td></tr>`), 'No endpoints yet: add one to receive events.')}`, c.req.query('notice'));
+${table(
+  'Webhook endpoints',
+  ['Endpoint', 'Events', 'Status', 'Created'],
+  webhooks.map(
+    (w) =>
+      html`<tr><td><a href="${t}/webhooks/${w.id}">${w.endpoint}</a></td><td>${w.events.join(', ')}</td><td>${badge(w.status)}</td><td>${when(w.createdAt)}</td></tr>`,
+  ),
+  'No endpoints yet: add one to receive events.',
+)}`,
+    c.req.query('notice'),
+  );
 };
 
 const endpointPage = async (c: Ctx, rotated?: WebhookRecord) => {
@@ -36,19 +68,40 @@ const endpointPage = async (c: Ctx, rotated?: WebhookRecord) => {
   const base = `/t/${actor.team.id}/webhooks/${w.id}`;
   const mayWrite = allows(actor.role, 'webhooks:write');
   const { deliveries } = await listDeliveries(deps, actor.team.id, w.id, { limit: 50 });
-  return teamPage(c.get('ctx'), 'Webhook endpoint', html`
+  return teamPage(
+    c.get('ctx'),
+    'Webhook endpoint',
+    html`
 ${rotated ? secretCard('Signing secret rotated.', rotated.secret) : ''}
 <div class="card"><p><code>${w.endpoint}</code></p><p>Status: ${badge(w.status)} · Created ${when(w.createdAt)}${w.previousSecretExpiresAt ? html` · The previous secret also signs until ${when(new Date(w.previousSecretExpiresAt).toISOString())}` : ''}</p>
 ${w.status === 'disabled' ? html`<p>This endpoint is disabled: no events are delivered to it, and events recorded meanwhile are not sent later.</p>${mayWrite ? button(csrf, `${base}/enable`, 'Re-enable endpoint', '') : ''}` : ''}</div>
-${mayWrite ? html`<h2>Edit</h2>
-${postForm(csrf, `${base}/edit`, html`<label>Endpoint URL <input name="endpoint" type="url" required value="${w.endpoint}"></label>
-<label>Events <input name="events" required value="${w.events.join(', ')}"></label><button>Save endpoint</button>`)}
+${
+  mayWrite
+    ? html`<h2>Edit</h2>
+${postForm(
+  csrf,
+  `${base}/edit`,
+  html`<label>Endpoint URL <input name="endpoint" type="url" required value="${w.endpoint}"></label>
+<label>Events <input name="events" required value="${w.events.join(', ')}"></label><button>Save endpoint</button>`,
+)}
 <h2>Signing secret</h2>
 ${postForm(csrf, `${base}/rotate`, html`<label>Old secret keeps signing for (hours, 0 to 72) <input name="overlap_hours" type="number" min="0" max="72" value="24"></label><button>Rotate secret</button>`)}
 ${w.status === 'enabled' ? html`<h2>Disable</h2>${button(csrf, `${base}/disable`, 'Disable endpoint', 'secondary')}` : ''}
-<h2>Delete</h2>${button(csrf, `${base}/delete`, 'Delete endpoint', 'danger')}` : ''}
+<h2>Delete</h2>${button(csrf, `${base}/delete`, 'Delete endpoint', 'danger')}`
+    : ''
+}
 <h2>Delivery log</h2>
-${table('Deliveries', ['Event', 'Type', 'Created', 'Status', ''], deliveries.map((d) => html`<tr><td><a href="${base}/events/${d.eventId}">${d.eventId}</a></td><td>${d.eventType}</td><td>${when(d.createdAt)}</td><td>${badge(d.status)}</td><td>${mayWrite ? button(csrf, `${base}/events/${d.eventId}/replay`, 'Replay', 'secondary', `Replay event ${d.eventId}`) : ''}</td></tr>`), 'Nothing delivered yet.')}`, c.req.query('notice'));
+${table(
+  'Deliveries',
+  ['Event', 'Type', 'Created', 'Status', ''],
+  deliveries.map(
+    (d) =>
+      html`<tr><td><a href="${base}/events/${d.eventId}">${d.eventId}</a></td><td>${d.eventType}</td><td>${when(d.createdAt)}</td><td>${badge(d.status)}</td><td>${mayWrite ? button(csrf, `${base}/events/${d.eventId}/replay`, 'Replay', 'secondary', `Replay event ${d.eventId}`) : ''}</td></tr>`,
+  ),
+  'Nothing delivered yet.',
+)}`,
+    c.req.query('notice'),
+  );
 };
 
 export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
@@ -58,7 +111,11 @@ export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'webhooks:write');
     const f = c.get('form');
-    const w = await createWebhook(c.get('deps'), actor.team.id, validate(CreateWebhookRequest, { endpoint: (f.endpoint ?? '').trim(), events: eventsOf(f.events) }));
+    const w = await createWebhook(
+      c.get('deps'),
+      actor.team.id,
+      validate(CreateWebhookRequest, { endpoint: (f.endpoint ?? '').trim(), events: eventsOf(f.events) }),
+    );
     return c.html(await listPage(c, w), 201);
   });
   app.get('/t/:team/webhooks/:id', async (c) => c.html(await endpointPage(c)));
@@ -66,14 +123,27 @@ export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'webhooks:write');
     const f = c.get('form');
-    const w = await updateWebhook(c.get('deps'), actor.team.id, c.req.param('id'), validate(UpdateWebhookRequest, { endpoint: (f.endpoint ?? '').trim(), events: eventsOf(f.events) }));
+    const w = await updateWebhook(
+      c.get('deps'),
+      actor.team.id,
+      c.req.param('id'),
+      validate(UpdateWebhookRequest, { endpoint: (f.endpoint ?? '').trim(), events: eventsOf(f.events) }),
+    );
     return c.redirect(`/t/${actor.team.id}/webhooks/${w.id}?notice=saved`, 303);
   });
-  for (const [action, status] of [['enable', 'enabled'], ['disable', 'disabled']] as const) {
+  for (const [action, status] of [
+    ['enable', 'enabled'],
+    ['disable', 'disabled'],
+  ] as const) {
     app.post(`/t/:team/webhooks/:id/${action}`, async (c) => {
       const actor = c.get('actor');
       authorize(actor.role, 'webhooks:write');
-      const w = await updateWebhook(c.get('deps'), actor.team.id, c.req.param('id'), validate(UpdateWebhookRequest, { status }));
+      const w = await updateWebhook(
+        c.get('deps'),
+        actor.team.id,
+        c.req.param('id'),
+        validate(UpdateWebhookRequest, { status }),
+      );
       return c.redirect(`/t/${actor.team.id}/webhooks/${w.id}?notice=${status}`, 303);
     });
   }
@@ -81,7 +151,12 @@ export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
     const actor = c.get('actor');
     authorize(actor.role, 'webhooks:write');
     const hours = c.get('form').overlap_hours;
-    const w = await rotateWebhookSecret(c.get('deps'), actor.team.id, c.req.param('id'), validate(RotateWebhookRequest, hours ? { overlap_hours: Number(hours) } : {}));
+    const w = await rotateWebhookSecret(
+      c.get('deps'),
+      actor.team.id,
+      c.req.param('id'),
+      validate(RotateWebhookRequest, hours ? { overlap_hours: Number(hours) } : {}),
+    );
     return c.html(await endpointPage(c, w));
   });
   app.post('/t/:team/webhooks/:id/delete', async (c) => {
@@ -96,13 +171,28 @@ export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
     const d = await getDelivery(deps, actor.team.id, c.req.param('id'), c.req.param('event'));
     const { attempts } = await listAttempts(deps, actor.team.id, d.webhookId, d.eventId, { limit: 100 });
     const base = `/t/${actor.team.id}/webhooks/${d.webhookId}`;
-    return c.html(teamPage(c.get('ctx'), `Delivery ${d.eventId}`, html`
+    return c.html(
+      teamPage(
+        c.get('ctx'),
+        `Delivery ${d.eventId}`,
+        html`
 <p><a href="${base}">Back to the endpoint</a></p>
 <div class="card"><p>${d.eventType} · ${badge(d.status)} · created ${when(d.createdAt)} · webhook-id <code>${d.messageId}</code></p>
 ${allows(actor.role, 'webhooks:write') ? button(c.get('ctx').csrf, `${base}/events/${d.eventId}/replay`, 'Replay event', '') : ''}</div>
 <h2>Attempts</h2>
-${table('Attempts', ['Sent', 'HTTP status', 'Response'], attempts.map((a) => html`<tr><td>${when(a.sentAt)}</td><td>${a.httpStatusCode === 0 ? 'no response' : a.httpStatusCode}</td><td><code>${a.response}</code></td></tr>`), 'No attempt yet.')}
-<h2>Payload</h2><pre><code>${JSON.stringify(JSON.parse(d.payload), null, 2)}</code></pre>`, c.req.query('notice')));
+${table(
+  'Attempts',
+  ['Sent', 'HTTP status', 'Response'],
+  attempts.map(
+    (a) =>
+      html`<tr><td>${when(a.sentAt)}</td><td>${a.httpStatusCode === 0 ? 'no response' : a.httpStatusCode}</td><td><code>${a.response}</code></td></tr>`,
+  ),
+  'No attempt yet.',
+)}
+<h2>Payload</h2><pre><code>${JSON.stringify(JSON.parse(d.payload), null, 2)}</code></pre>`,
+        c.req.query('notice'),
+      ),
+    );
   });
   app.post('/t/:team/webhooks/:id/events/:event/replay', async (c) => {
     const actor = c.get('actor');

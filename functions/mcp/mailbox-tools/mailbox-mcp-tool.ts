@@ -14,5 +14,10 @@ export interface MailboxMcpTool {
   readonly outputSchema: Record<string, unknown> & { type: 'object' };
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean };
   /** Runs the mailbox agent's use case as the key; a refusal is a thrown MailboxAgentError. */
-  call(deps: Deps, caller: MailboxCaller, who: MailboxActor, args: Readonly<Record<string, unknown>>): Promise<ToolResult>;
+  call(
+    deps: Deps,
+    caller: MailboxCaller,
+    who: MailboxActor,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<ToolResult>;
 }

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /suppressions',
   handler,
-  description: 'Suppress an email address: the team will not send to it again (sends to it are refused) until the suppression is removed.',
+  description:
+    'Suppress an email address: the team will not send to it again (sends to it are refused) until the suppression is removed.',
 });

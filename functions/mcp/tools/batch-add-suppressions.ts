@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /suppressions/batch/add',
   handler,
-  description: 'Suppress many email addresses at once (the team stops sending to each of them), as add_suppression does for one.',
+  description:
+    'Suppress many email addresses at once (the team stops sending to each of them), as add_suppression does for one.',
 });

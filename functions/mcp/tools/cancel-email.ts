@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:send',
   route: 'POST /emails/{id}/cancel',
   handler,
-  description: 'Cancel a scheduled email before it is sent. An email already handed to the provider cannot be canceled (409 conflict).',
+  description:
+    'Cancel a scheduled email before it is sent. An email already handed to the provider cannot be canceled (409 conflict).',
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'broadcasts:write',
   route: 'POST /broadcasts',
   handler,
-  description: 'Create a broadcast (one email to every contact of a segment): segment_id, from, subject, html and/or text (or a template), optional topic_id to honour opt-outs. send: true sends it at once (or at scheduled_at); otherwise it stays a draft for send_broadcast.',
+  description:
+    'Create a broadcast (one email to every contact of a segment): segment_id, from, subject, html and/or text (or a template), optional topic_id to honour opt-outs. send: true sends it at once (or at scheduled_at); otherwise it stays a draft for send_broadcast.',
 });

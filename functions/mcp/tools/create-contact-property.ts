@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /contact-properties',
   handler,
-  description: 'Define a custom contact property (key, type \'string\' or \'number\', optional fallback_value) usable in contacts, segment filters and template variables.',
+  description:
+    "Define a custom contact property (key, type 'string' or 'number', optional fallback_value) usable in contacts, segment filters and template variables.",
 });

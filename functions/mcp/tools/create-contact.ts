@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /contacts',
   handler,
-  description: 'Create a contact (a recipient of broadcasts) by email address, with optional names, custom properties, segments to join and topic subscriptions. The address must be new to the team (409 conflict otherwise).',
+  description:
+    'Create a contact (a recipient of broadcasts) by email address, with optional names, custom properties, segments to join and topic subscriptions. The address must be new to the team (409 conflict otherwise).',
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'domains:write',
   route: 'POST /domains',
   handler,
-  description: 'Add a sending domain to the team. Returns the DNS records (DKIM, SPF, MAIL FROM) to publish; then call verify_domain. Optional open_tracking and click_tracking switches.',
+  description:
+    'Add a sending domain to the team. Returns the DNS records (DKIM, SPF, MAIL FROM) to publish; then call verify_domain. Optional open_tracking and click_tracking switches.',
 });

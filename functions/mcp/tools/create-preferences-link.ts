@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /contacts/{id}/preferences-link',
   handler,
-  description: 'Create a signed link to the hosted page where the contact manages its topic subscriptions, to include in an email.',
+  description:
+    'Create a signed link to the hosted page where the contact manages its topic subscriptions, to include in an email.',
 });

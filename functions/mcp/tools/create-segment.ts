@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /segments',
   handler,
-  description: 'Create a segment (a named group of contacts that broadcasts are sent to), optionally defined by a filter on contact properties.',
+  description:
+    'Create a segment (a named group of contacts that broadcasts are sent to), optionally defined by a filter on contact properties.',
 });

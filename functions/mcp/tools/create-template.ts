@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'templates:write',
   route: 'POST /templates',
   handler,
-  description: 'Create an email template (a draft): name, html, optional alias, subject, text, from, reply_to and declared variables ({{{NAME}}} placeholders). Publish it with publish_template before sending with it.',
+  description:
+    'Create an email template (a draft): name, html, optional alias, subject, text, from, reply_to and declared variables ({{{NAME}}} placeholders). Publish it with publish_template before sending with it.',
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'POST /topics',
   handler,
-  description: 'Create a topic contacts can subscribe to or opt out of (name, default_subscription \'opt_in\' or \'opt_out\', optional description and visibility on the preferences page).',
+  description:
+    "Create a topic contacts can subscribe to or opt out of (name, default_subscription 'opt_in' or 'opt_out', optional description and visibility on the preferences page).",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'POST /webhooks',
   handler,
-  description: 'Register a webhook endpoint (an https URL) for event types such as email.delivered or contact.created. Returns the signing secret (whsec_...) used to verify deliveries.',
+  description:
+    'Register a webhook endpoint (an https URL) for event types such as email.delivered or contact.created. Returns the signing secret (whsec_...) used to verify deliveries.',
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'broadcasts:write',
   route: 'DELETE /broadcasts/{id}',
   handler,
-  description: 'Delete a draft broadcast. One already scheduled, sending or sent cannot be deleted: cancel it with cancel_broadcast.',
+  description:
+    'Delete a draft broadcast. One already scheduled, sending or sent cannot be deleted: cancel it with cancel_broadcast.',
 });

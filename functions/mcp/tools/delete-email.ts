@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:send',
   route: 'DELETE /emails/{id}',
   handler,
-  description: 'Delete an email\'s record (its content, attachments and history). A queued or scheduled email is canceled first, so it is never sent.',
+  description:
+    "Delete an email's record (its content, attachments and history). A queued or scheduled email is canceled first, so it is never sent.",
 });

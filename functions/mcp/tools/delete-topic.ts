@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'DELETE /topics/{id}',
   handler,
-  description: 'Delete a topic and the contacts\' choices about it.',
+  description: "Delete a topic and the contacts' choices about it.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'domains:read',
   route: 'GET /domains/{id}',
   handler,
-  description: 'Get one sending domain: its status (not_started, pending, verified, failed, ...), DNS records and tracking settings.',
+  description:
+    'Get one sending domain: its status (not_started, pending, verified, failed, ...), DNS records and tracking settings.',
 });

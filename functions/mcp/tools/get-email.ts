@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:read',
   route: 'GET /emails/{id}',
   handler,
-  description: 'Get one email by id: addresses, subject, bodies, tags, scheduled_at and last_event (its delivery status).',
+  description:
+    'Get one email by id: addresses, subject, bodies, tags, scheduled_at and last_event (its delivery status).',
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'mail:read',
   route: 'GET /emails/receiving/{id}/attachments/{attachment_id}',
   handler,
-  description: 'Get one attachment of a received email of the chosen mailboxes: its metadata and a signed download_url that works for an hour without credentials.',
+  description:
+    'Get one attachment of a received email of the chosen mailboxes: its metadata and a signed download_url that works for an hour without credentials.',
 });

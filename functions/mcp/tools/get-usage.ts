@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:read',
   route: 'GET /usage',
   handler,
-  description: 'Get the team\'s plan and usage: emails sent today and this month against the plan\'s allowances, and counts of domains and contacts against their caps.',
+  description:
+    "Get the team's plan and usage: emails sent today and this month against the plan's allowances, and counts of domains and contacts against their caps.",
 });

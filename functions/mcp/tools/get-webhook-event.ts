@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'GET /webhooks/{id}/events/{event_id}',
   handler,
-  description: 'Get one event of a webhook endpoint\'s delivery log, with its payload and delivery status.',
+  description: "Get one event of a webhook endpoint's delivery log, with its payload and delivery status.",
 });

@@ -173,7 +173,14 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
  * The tools over mailboxes, which have no REST route: the team's mailboxes (mailboxes:*, the
  * dashboard's use cases) and a mailbox's drafts (mail:*, the mailbox agent's use cases).
  */
-export const MAILBOX_TOOLS: readonly McpTool[] = [listMailboxesTool, createMailboxTool, renameMailboxTool, deleteMailboxTool, saveMailboxDraft, sendMailboxDraft];
+export const MAILBOX_TOOLS: readonly McpTool[] = [
+  listMailboxesTool,
+  createMailboxTool,
+  renameMailboxTool,
+  deleteMailboxTool,
+  saveMailboxDraft,
+  sendMailboxDraft,
+];
 
 /** Every tool of the hosted MCP server. */
 export const TOOLS: readonly McpTool[] = [...ROUTE_TOOLS, ...MAILBOX_TOOLS];

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'broadcasts:read',
   route: 'GET /broadcasts/{id}/clicked-links',
   handler,
-  description: 'List the links of a broadcast that recipients clicked, with total clicks and unique clickers per link (click tracking must be on for its sending domain). Page with limit and after/before.',
+  description:
+    'List the links of a broadcast that recipients clicked, with total clicks and unique clickers per link (click tracking must be on for its sending domain). Page with limit and after/before.',
 });

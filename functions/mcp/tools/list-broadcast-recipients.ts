@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'broadcasts:read',
   route: 'GET /broadcasts/{id}/recipients',
   handler,
-  description: 'List a broadcast\'s recipients with one outcome (type: sent, delivered, opened, clicked, bounced, complained, unsubscribed or suppressed), optionally for one email address.',
+  description:
+    "List a broadcast's recipients with one outcome (type: sent, delivered, opened, clicked, bounced, complained, unsubscribed or suppressed), optionally for one email address.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'broadcasts:read',
   route: 'GET /broadcasts',
   handler,
-  description: 'List the team\'s broadcasts with their status (draft, scheduled, queued, sending, sent, canceled). Page with limit and after/before.',
+  description:
+    "List the team's broadcasts with their status (draft, scheduled, queued, sending, sent, canceled). Page with limit and after/before.",
 });

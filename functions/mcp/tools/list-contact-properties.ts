@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /contact-properties',
   handler,
-  description: 'List the team\'s custom contact properties. Page with limit and after/before.',
+  description: "List the team's custom contact properties. Page with limit and after/before.",
 });

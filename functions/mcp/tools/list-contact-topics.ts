@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /contacts/{id}/topics',
   handler,
-  description: 'List a contact\'s subscription (opt_in or opt_out) to each of the team\'s topics.',
+  description: "List a contact's subscription (opt_in or opt_out) to each of the team's topics.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /contacts',
   handler,
-  description: 'List the team\'s contacts, newest first. Page with limit and after/before.',
+  description: "List the team's contacts, newest first. Page with limit and after/before.",
 });

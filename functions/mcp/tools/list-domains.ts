@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'domains:read',
   route: 'GET /domains',
   handler,
-  description: 'List the team\'s sending domains with their verification status. Page with limit and after/before.',
+  description: "List the team's sending domains with their verification status. Page with limit and after/before.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:read',
   route: 'GET /emails',
   handler,
-  description: 'List the team\'s sent and scheduled emails, newest first, with their last event (queued, sent, delivered, bounced, ...). Page with limit (1-100, default 20) and after/before (an email id from the previous page).',
+  description:
+    "List the team's sent and scheduled emails, newest first, with their last event (queued, sent, delivered, bounced, ...). Page with limit (1-100, default 20) and after/before (an email id from the previous page).",
 });

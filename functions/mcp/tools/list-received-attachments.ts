@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'mail:read',
   route: 'GET /emails/receiving/{id}/attachments',
   handler,
-  description: 'List the attachments of a received email of the chosen mailboxes: filename, size, content type and a signed download_url that works for an hour without credentials.',
+  description:
+    'List the attachments of a received email of the chosen mailboxes: filename, size, content type and a signed download_url that works for an hour without credentials.',
 });

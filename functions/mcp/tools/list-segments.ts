@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /segments',
   handler,
-  description: 'List the team\'s segments. Page with limit and after/before.',
+  description: "List the team's segments. Page with limit and after/before.",
 });

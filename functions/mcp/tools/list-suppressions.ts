@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /suppressions',
   handler,
-  description: 'List the team\'s suppressed addresses with their origin (bounce, complaint, unsubscribe or manual). Page with limit and after/before.',
+  description:
+    "List the team's suppressed addresses with their origin (bounce, complaint, unsubscribe or manual). Page with limit and after/before.",
 });

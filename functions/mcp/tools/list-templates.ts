@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'templates:read',
   route: 'GET /templates',
   handler,
-  description: 'List the team\'s templates. Page with limit and after/before.',
+  description: "List the team's templates. Page with limit and after/before.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:read',
   route: 'GET /topics',
   handler,
-  description: 'List the team\'s topics. Page with limit and after/before.',
+  description: "List the team's topics. Page with limit and after/before.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'GET /webhooks/{id}/events',
   handler,
-  description: 'List the events delivered (or being delivered) to a webhook endpoint, newest first, with their delivery status.',
+  description:
+    'List the events delivered (or being delivered) to a webhook endpoint, newest first, with their delivery status.',
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'GET /webhooks',
   handler,
-  description: 'List the team\'s webhook endpoints. Page with limit and after/before.',
+  description: "List the team's webhook endpoints. Page with limit and after/before.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'templates:write',
   route: 'POST /templates/{id}/publish',
   handler,
-  description: 'Publish a template\'s draft so send_email and broadcasts can use it.',
+  description: "Publish a template's draft so send_email and broadcasts can use it.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'POST /webhooks/{id}/signing-secret/rotate',
   handler,
-  description: 'Rotate a webhook endpoint\'s signing secret. The old secret keeps signing alongside the new one for overlap_hours (default 24, at most 72; 0 drops it at once).',
+  description:
+    "Rotate a webhook endpoint's signing secret. The old secret keeps signing alongside the new one for overlap_hours (default 24, at most 72; 0 drops it at once).",
 });

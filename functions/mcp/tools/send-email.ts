@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:send',
   route: 'POST /emails',
   handler,
-  description: 'Send one email from a verified domain of the team. `from` must be a single address at a verified sending domain; up to 50 recipients across to, cc and bcc; give html and/or text (or a published template). Optional scheduled_at (ISO 8601 or \'in 1 hour\', at most 30 days ahead) schedules it. Returns the new email\'s id; check delivery later with get_email.',
+  description:
+    "Send one email from a verified domain of the team. `from` must be a single address at a verified sending domain; up to 50 recipients across to, cc and bcc; give html and/or text (or a published template). Optional scheduled_at (ISO 8601 or 'in 1 hour', at most 30 days ahead) schedules it. Returns the new email's id; check delivery later with get_email.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'broadcasts:write',
   route: 'PATCH /broadcasts/{id}',
   handler,
-  description: 'Change a draft broadcast\'s segment, sender, subject, content or topic.',
+  description: "Change a draft broadcast's segment, sender, subject, content or topic.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'PATCH /contact-properties/{id}',
   handler,
-  description: 'Change a custom contact property\'s fallback_value (its key and type are fixed).',
+  description: "Change a custom contact property's fallback_value (its key and type are fixed).",
 });

@@ -7,6 +7,10 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'PATCH /contacts/{id}/topics',
   handler,
-  description: 'Set a contact\'s subscription to topics: a list of {id: topic id, subscription: \'opt_in\' | \'opt_out\'}. Topics not named keep their current choice.',
-  bodyArgument: { name: 'topics', description: 'The choices: an array of {id, subscription: \'opt_in\' | \'opt_out\'} (or an object {topics: [...]}).' },
+  description:
+    "Set a contact's subscription to topics: a list of {id: topic id, subscription: 'opt_in' | 'opt_out'}. Topics not named keep their current choice.",
+  bodyArgument: {
+    name: 'topics',
+    description: "The choices: an array of {id, subscription: 'opt_in' | 'opt_out'} (or an object {topics: [...]}).",
+  },
 });

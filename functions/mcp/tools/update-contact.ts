@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'PATCH /contacts/{id}',
   handler,
-  description: 'Update a contact (by id or email address): first_name, last_name, unsubscribed (true unsubscribes it from all broadcasts), custom properties.',
+  description:
+    'Update a contact (by id or email address): first_name, last_name, unsubscribed (true unsubscribes it from all broadcasts), custom properties.',
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'domains:write',
   route: 'PATCH /domains/{id}',
   handler,
-  description: 'Change a sending domain\'s settings: open_tracking, click_tracking, tracking_subdomain, capabilities.',
+  description: "Change a sending domain's settings: open_tracking, click_tracking, tracking_subdomain, capabilities.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'emails:send',
   route: 'PATCH /emails/{id}',
   handler,
-  description: 'Reschedule a scheduled email: set a new scheduled_at (ISO 8601 or natural language like \'in 2 hours\', at most 30 days ahead). Only emails not yet sent can be rescheduled.',
+  description:
+    "Reschedule a scheduled email: set a new scheduled_at (ISO 8601 or natural language like 'in 2 hours', at most 30 days ahead). Only emails not yet sent can be rescheduled.",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'templates:write',
   route: 'PATCH /templates/{id}',
   handler,
-  description: 'Change a template\'s draft (name, html, alias, subject, text, from, reply_to, variables). Publish it again to use the change.',
+  description:
+    "Change a template's draft (name, html, alias, subject, text, from, reply_to, variables). Publish it again to use the change.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'audience:write',
   route: 'PATCH /topics/{id}',
   handler,
-  description: 'Update a topic\'s name, description or visibility.',
+  description: "Update a topic's name, description or visibility.",
 });

@@ -7,5 +7,5 @@ export const tool = routeTool({
   scope: 'webhooks:write',
   route: 'PATCH /webhooks/{id}',
   handler,
-  description: 'Change a webhook endpoint\'s URL, event types, or status (\'enabled\' or \'disabled\').',
+  description: "Change a webhook endpoint's URL, event types, or status ('enabled' or 'disabled').",
 });

@@ -7,5 +7,6 @@ export const tool = routeTool({
   scope: 'domains:write',
   route: 'POST /domains/{id}/verify',
   handler,
-  description: 'Start (or restart) verification of a sending domain\'s DNS records. Verification runs in the background: read the status later with get_domain.',
+  description:
+    "Start (or restart) verification of a sending domain's DNS records. Verification runs in the background: read the status later with get_domain.",
 });

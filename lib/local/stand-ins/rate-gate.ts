@@ -17,11 +17,17 @@ export interface GateOptions {
 }
 
 /** What the gate tells the host. */
-export type GateMessage = { readonly listening: true } | { readonly admitted: number; readonly emailId?: string } | { readonly throttled: number } | { readonly error: string };
+export type GateMessage =
+  | { readonly listening: true }
+  | { readonly admitted: number; readonly emailId?: string }
+  | { readonly throttled: number }
+  | { readonly error: string };
 
 const options = workerData as GateOptions;
 let window = options.window;
-parentPort!.on('message', (m: { window?: 'calendar' | 'sliding' }) => { if (m.window) window = m.window; });
+parentPort!.on('message', (m: { window?: 'calendar' | 'sliding' }) => {
+  if (m.window) window = m.window;
+});
 const tell = (m: GateMessage) => parentPort!.postMessage(m);
 
 /** Arrivals admitted within the last second, oldest first; and the current calendar second's count. */
@@ -31,7 +37,8 @@ const admit = (now: number): boolean => {
   while (recent.length > 0 && recent[0]! <= now - 1000) recent.shift();
   const second = Math.floor(now / 1000);
   if (calendar.second !== second) calendar = { second, count: 0 };
-  if (window === 'sliding' ? recent.length >= options.ratePerSecond : calendar.count >= options.ratePerSecond) return false;
+  if (window === 'sliding' ? recent.length >= options.ratePerSecond : calendar.count >= options.ratePerSecond)
+    return false;
   calendar.count++;
   recent.push(now);
   return true;
@@ -56,17 +63,24 @@ const server = createServer((req, res) => {
       const body = Buffer.concat(chunks);
       let emailId: string | undefined;
       try {
-        emailId = (JSON.parse(body.toString()).EmailTags ?? []).find((t: { Name: string }) => t.Name === 'email_id')?.Value;
-      } catch { /* not JSON: the stand-in answers it */ }
+        emailId = (JSON.parse(body.toString()).EmailTags ?? []).find(
+          (t: { Name: string }) => t.Name === 'email_id',
+        )?.Value;
+      } catch {
+        /* not JSON: the stand-in answers it */
+      }
       tell({ admitted: arrived, ...(emailId ? { emailId } : {}) });
       forward(req.method, req.url, req.headers, body, res);
     });
     return;
   }
-  const upstream = request({ host: '127.0.0.1', port: options.target, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = request(
+    { host: '127.0.0.1', port: options.target, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', (error) => failed(res, error));
   req.pipe(upstream);
 });
@@ -76,7 +90,13 @@ const failed = (res: ServerResponse, error: Error) => {
   res.end(JSON.stringify({ message: error.message }));
 };
 
-const forward = (method: string | undefined, path: string | undefined, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse) => {
+const forward = (
+  method: string | undefined,
+  path: string | undefined,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  res: ServerResponse,
+) => {
   const upstream = request({ host: '127.0.0.1', port: options.target, method, path, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);

@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,17 +16,25 @@ import type { GateMessage, GateOptions } from './rate-gate.ts';
 const require = createRequire(import.meta.url);
 
 /** A stored inbox message as aws-ses-v2-local keeps it, plus what we add: the raw MIME and every header. */
-interface StoredEmail { messageId: string; raw?: string; headers?: { name: string; value: string }[] }
-const inboxStore = () => (require('aws-ses-v2-local/dist/store.js') as { getStoreReadonly(): { emails: StoredEmail[] } }).getStoreReadonly();
+interface StoredEmail {
+  messageId: string;
+  raw?: string;
+  headers?: { name: string; value: string }[];
+}
+const inboxStore = () =>
+  (require('aws-ses-v2-local/dist/store.js') as { getStoreReadonly(): { emails: StoredEmail[] } }).getStoreReadonly();
 
 /** The header fields of a raw message (folded lines joined), in order. */
 const headersOf = (raw: string): { name: string; value: string }[] => {
   const end = raw.search(/\r?\n\r?\n/);
   const block = (end === -1 ? raw : raw.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
-  return block.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => {
-    const at = l.indexOf(':');
-    return { name: l.slice(0, at).trim(), value: l.slice(at + 1).trim() };
-  });
+  return block
+    .split(/\r?\n/)
+    .filter((l) => l.includes(':'))
+    .map((l) => {
+      const at = l.indexOf(':');
+      return { name: l.slice(0, at).trim(), value: l.slice(at + 1).trim() };
+    });
 };
 
 /** Keeps a sent message's raw MIME and headers on its inbox entry, so the store JSON and the view show them. */
@@ -35,7 +49,6 @@ const keepRaw = (messageId: string, raw: string) => {
     }
   }
 };
-
 
 /** What the stand-in remembers of an SES email identity. */
 interface Identity {
@@ -107,18 +120,70 @@ const SIMULATOR: Record<string, readonly ('Send' | 'Delivery' | 'Bounce' | 'Comp
   'bounced@resend.dev': ['Send', 'Bounce'],
   'complained@resend.dev': ['Send', 'Delivery', 'Complaint'],
 };
-const outcomesFor = (address: string) => SIMULATOR[address.toLowerCase().replace(/\+[^@]*@/, '@')] ?? ['Send', 'Delivery'];
+const outcomesFor = (address: string) =>
+  SIMULATOR[address.toLowerCase().replace(/\+[^@]*@/, '@')] ?? ['Send', 'Delivery'];
 
 /** Builds the SES event notification SNS would deliver for one outcome. */
-const sesEvent = (kind: string, messageId: string, source: string, recipients: string[], tags: Record<string, string[]>, recipient: string) => {
+const sesEvent = (
+  kind: string,
+  messageId: string,
+  source: string,
+  recipients: string[],
+  tags: Record<string, string[]>,
+  recipient: string,
+) => {
   const timestamp = new Date().toISOString();
   const mail = { timestamp, messageId, source, destination: recipients, tags };
   switch (kind) {
-    case 'Send': return { eventType: 'Send', mail, send: {} };
-    case 'Delivery': return { eventType: 'Delivery', mail, delivery: { timestamp, recipients: [recipient], smtpResponse: '250 2.6.0 Message received' } };
-    case 'Bounce': return { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp, bouncedRecipients: [{ emailAddress: recipient, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } };
-    case 'Suppressed': return { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'OnAccountSuppressionList', timestamp, bouncedRecipients: [{ emailAddress: recipient, diagnosticCode: 'Amazon SES has suppressed sending to this address because it is on the account-level suppression list.' }] } };
-    default: return { eventType: 'Complaint', mail, complaint: { timestamp, complainedRecipients: [{ emailAddress: recipient }], complaintFeedbackType: 'abuse' } };
+    case 'Send':
+      return { eventType: 'Send', mail, send: {} };
+    case 'Delivery':
+      return {
+        eventType: 'Delivery',
+        mail,
+        delivery: { timestamp, recipients: [recipient], smtpResponse: '250 2.6.0 Message received' },
+      };
+    case 'Bounce':
+      return {
+        eventType: 'Bounce',
+        mail,
+        bounce: {
+          bounceType: 'Permanent',
+          bounceSubType: 'General',
+          timestamp,
+          bouncedRecipients: [
+            {
+              emailAddress: recipient,
+              action: 'failed',
+              status: '5.1.1',
+              diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+            },
+          ],
+        },
+      };
+    case 'Suppressed':
+      return {
+        eventType: 'Bounce',
+        mail,
+        bounce: {
+          bounceType: 'Permanent',
+          bounceSubType: 'OnAccountSuppressionList',
+          timestamp,
+          bouncedRecipients: [
+            {
+              emailAddress: recipient,
+              diagnosticCode:
+                'Amazon SES has suppressed sending to this address because it is on the account-level suppression list.',
+            },
+          ],
+        },
+      };
+    default:
+      return {
+        eventType: 'Complaint',
+        mail,
+        complaint: { timestamp, complainedRecipients: [{ emailAddress: recipient }], complaintFeedbackType: 'abuse' },
+      };
   }
 };
 
@@ -144,7 +209,12 @@ const liftSendLimit = (inbox: Server) => {
       try {
         (req as IncomingMessage & { body?: unknown }).body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
       } catch (error) {
-        return send(res, 400, { message: `SendEmail body is not JSON: ${(error as Error).message}` }, 'BadRequestException');
+        return send(
+          res,
+          400,
+          { message: `SendEmail body is not JSON: ${(error as Error).message}` },
+          'BadRequestException',
+        );
       }
     }
     for (const listener of engine) listener.call(inbox, req, res);
@@ -170,32 +240,67 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
  * served by the embedded aws-ses-v2-local.
  */
-export const startSesStandIn = async (options: SesStandInOptions): Promise<{ server: Server; inbox: Server; stop: () => Promise<void>; setEventsSink: (sink: EventsSink) => void; setInboundHandoff: (handoff: InboundHandoff) => void; stats: ProviderStats }> => {
+export const startSesStandIn = async (
+  options: SesStandInOptions,
+): Promise<{
+  server: Server;
+  inbox: Server;
+  stop: () => Promise<void>;
+  setEventsSink: (sink: EventsSink) => void;
+  setInboundHandoff: (handoff: InboundHandoff) => void;
+  stats: ProviderStats;
+}> => {
   let sink: EventsSink | undefined;
   let handoff: InboundHandoff | undefined;
   // The rate is held by a gate in a worker thread in front of this server (rate-gate.ts), which
   // times each SendEmail as it arrives, whatever this process is busy with.
-  const gate = await startRateGate({ port: options.port, target: await freePort(), ratePerSecond: options.ratePerSecond, window: options.window ?? 'calendar' });
+  const gate = await startRateGate({
+    port: options.port,
+    target: await freePort(),
+    ratePerSecond: options.ratePerSecond,
+    window: options.window ?? 'calendar',
+  });
   const stats = gate.stats;
   const notify = (event: unknown) => {
     if (!sink) return;
-    const envelope = { Type: 'Notification', MessageId: randomBytes(16).toString('hex'), TopicArn: LOCAL_EVENTS_TOPIC_ARN, Message: JSON.stringify(event), Timestamp: new Date().toISOString(), SignatureVersion: '1' };
-    sink(envelope).catch((error) => console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`));
+    const envelope = {
+      Type: 'Notification',
+      MessageId: randomBytes(16).toString('hex'),
+      TopicArn: LOCAL_EVENTS_TOPIC_ARN,
+      Message: JSON.stringify(event),
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '1',
+    };
+    sink(envelope).catch((error) =>
+      console.error(`SES stand-in: could not deliver an event: ${(error as Error).message}`),
+    );
   };
   const startInbox = require('aws-ses-v2-local').default as (c: { host: string; port: number }) => Promise<Server>;
   const inbox = await startInbox({ host: options.inboxAddress ?? '127.0.0.1', port: options.inboxPort });
   installInboxPage(inbox);
   liftSendLimit(inbox);
   const identities = new Map<string, Identity>(
-    options.stateFile && existsSync(options.stateFile) ? Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8'))) : [],
+    options.stateFile && existsSync(options.stateFile)
+      ? Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8')))
+      : [],
   );
-  const persist = () => options.stateFile && writeFileSync(options.stateFile, JSON.stringify(Object.fromEntries(identities)));
+  const persist = () =>
+    options.stateFile && writeFileSync(options.stateFile, JSON.stringify(Object.fromEntries(identities)));
   const view = (name: string, id: Identity) => ({
     IdentityType: 'DOMAIN',
     VerifiedForSendingStatus: id.verificationRequested,
     VerificationStatus: id.verificationRequested ? 'SUCCESS' : 'PENDING',
-    DkimAttributes: { SigningEnabled: true, Status: id.verificationRequested ? 'SUCCESS' : 'PENDING', Tokens: id.tokens, SigningAttributesOrigin: 'AWS_SES' },
-    MailFromAttributes: { MailFromDomain: `send.${name}`, MailFromDomainStatus: 'SUCCESS', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' },
+    DkimAttributes: {
+      SigningEnabled: true,
+      Status: id.verificationRequested ? 'SUCCESS' : 'PENDING',
+      Tokens: id.tokens,
+      SigningAttributesOrigin: 'AWS_SES',
+    },
+    MailFromAttributes: {
+      MailFromDomain: `send.${name}`,
+      MailFromDomainStatus: 'SUCCESS',
+      BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+    },
   });
 
   const server = createServer(async (req, res) => {
@@ -205,15 +310,22 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
     const match = /^\/v2\/email\/identities(?:\/([^/]+))?(\/mail-from)?$/.exec(url.pathname);
     if (match) {
       const body = await readBody(req);
-      const name = match[1] ? decodeURIComponent(match[1]) : (JSON.parse(body.toString() || '{}').EmailIdentity as string);
+      const name = match[1]
+        ? decodeURIComponent(match[1])
+        : (JSON.parse(body.toString() || '{}').EmailIdentity as string);
       const existing = identities.get(name);
       if (req.method === 'POST' && !match[1]) {
-        if (existing) return send(res, 400, { message: `Email identity ${name} already exists.` }, 'AlreadyExistsException');
+        if (existing)
+          return send(res, 400, { message: `Email identity ${name} already exists.` }, 'AlreadyExistsException');
         const created = { tokens: [0, 1, 2].map(() => randomBytes(16).toString('hex')), verificationRequested: false };
         identities.set(name, created);
         persist();
         const v = view(name, created);
-        return send(res, 200, { IdentityType: v.IdentityType, VerifiedForSendingStatus: false, DkimAttributes: v.DkimAttributes });
+        return send(res, 200, {
+          IdentityType: v.IdentityType,
+          VerifiedForSendingStatus: false,
+          DkimAttributes: v.DkimAttributes,
+        });
       }
       if (!existing) return send(res, 404, { message: `Email identity ${name} does not exist.` });
       if (match[2]) return send(res, 200, {});
@@ -248,14 +360,25 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
           res.end(answer);
           stats.accepted++;
           const request = JSON.parse(body.toString() || '{}');
-          const messageId = (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
-          if (request.Content?.Raw?.Data) keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
+          const messageId =
+            (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
+          if (request.Content?.Raw?.Data)
+            keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
           if (handoff && request.Content?.Raw?.Data) {
-            handoff(String(request.FromEmailAddress ?? ''), recipients, Buffer.from(request.Content.Raw.Data, 'base64'))
-              .catch((error) => console.error(`SES stand-in: could not hand a message to the local inbound listener: ${(error as Error).message}`));
+            handoff(
+              String(request.FromEmailAddress ?? ''),
+              recipients,
+              Buffer.from(request.Content.Raw.Data, 'base64'),
+            ).catch((error) =>
+              console.error(
+                `SES stand-in: could not hand a message to the local inbound listener: ${(error as Error).message}`,
+              ),
+            );
           }
-          const tags = Object.fromEntries((request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]));
+          const tags = Object.fromEntries(
+            (request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]),
+          );
           if (tags.email_id?.[0]) stats.acceptedAt.set(tags.email_id[0], Date.now());
           // Events follow the way SES sends them: shortly after, in order, one notification each.
           let delay = 20;
@@ -263,7 +386,10 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
             for (const kind of outcomesFor(recipient)) {
               if (kind === 'Send' && recipient !== recipients[0]) continue;
               if (kind !== 'Send' && options.events === 'send') continue;
-              setTimeout(() => notify(sesEvent(kind, messageId, request.FromEmailAddress, recipients, tags, recipient)), (delay += 15));
+              setTimeout(
+                () => notify(sesEvent(kind, messageId, request.FromEmailAddress, recipients, tags, recipient)),
+                (delay += 15),
+              );
             }
           }
         });
@@ -273,27 +399,56 @@ export const startSesStandIn = async (options: SesStandInOptions): Promise<{ ser
     upstream.end(body);
   });
   await new Promise<void>((resolve) => server.listen(gate.target, '127.0.0.1', resolve));
-  const close = (s: Server) => new Promise<void>((resolve) => { s.closeAllConnections?.(); s.close(() => resolve()); });
-  return { server, inbox, stats, setEventsSink: (s) => { sink = s; }, setInboundHandoff: (h) => { handoff = h; }, stop: async () => { await gate.stop(); await close(server); await close(inbox); } };
+  const close = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.closeAllConnections?.();
+      s.close(() => resolve());
+    });
+  return {
+    server,
+    inbox,
+    stats,
+    setEventsSink: (s) => {
+      sink = s;
+    },
+    setInboundHandoff: (h) => {
+      handoff = h;
+    },
+    stop: async () => {
+      await gate.stop();
+      await close(server);
+      await close(inbox);
+    },
+  };
 };
 
 /**
  * Starts the rate gate's worker thread on `port`, forwarding to `target`; its stats follow the
  * gate's messages, and setting `stats.window` tells the gate.
  */
-const startRateGate = async (gateOptions: GateOptions): Promise<{ stats: ProviderStats; target: number; stop: () => Promise<void> }> => {
+const startRateGate = async (
+  gateOptions: GateOptions,
+): Promise<{ stats: ProviderStats; target: number; stop: () => Promise<void> }> => {
   let window = gateOptions.window;
   // The worker loads the gate's TypeScript through tsx, as this host's own modules are loaded.
   const url = new URL('./rate-gate.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`, { eval: true, workerData: gateOptions });
+  const worker = new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); });`,
+    { eval: true, workerData: gateOptions },
+  );
   const stats: ProviderStats = {
     accepted: 0,
     throttled: 0,
     acceptedAt: new Map(),
     admittedAt: [],
     arrivedAt: new Map(),
-    get window() { return window; },
-    set window(next) { window = next; worker.postMessage({ window: next }); },
+    get window() {
+      return window;
+    },
+    set window(next) {
+      window = next;
+      worker.postMessage({ window: next });
+    },
   };
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (m: GateMessage) => {
@@ -301,12 +456,17 @@ const startRateGate = async (gateOptions: GateOptions): Promise<{ stats: Provide
       else if ('admitted' in m) {
         if (stats.admittedAt.push(m.admitted) > 100_000) stats.admittedAt.shift();
         if (m.emailId) stats.arrivedAt.set(m.emailId, m.admitted);
-      }
-      else if ('throttled' in m) stats.throttled++;
+      } else if ('throttled' in m) stats.throttled++;
       else reject(new Error(`the SES stand-in's rate gate could not start: ${m.error}`));
     });
     worker.on('error', reject);
   });
   worker.unref();
-  return { stats, target: gateOptions.target, stop: async () => { await worker.terminate(); } };
+  return {
+    stats,
+    target: gateOptions.target,
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
 };

@@ -16,7 +16,10 @@ const importsOf = (source: string): string[] =>
   [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 
 describe('the domain speaks rules only (DESIGN.md §2)', () => {
-  const sources = files(domain).map((path) => ({ file: relative(root, path), imports: importsOf(readFileSync(path, 'utf8')) }));
+  const sources = files(domain).map((path) => ({
+    file: relative(root, path),
+    imports: importsOf(readFileSync(path, 'utf8')),
+  }));
 
   it('finds the domain modules it guards', () => {
     expect(sources.length).toBeGreaterThan(30);
@@ -24,17 +27,24 @@ describe('the domain speaks rules only (DESIGN.md §2)', () => {
   });
 
   it('imports no AWS SDK module: storage goes through layers/core/src/table, providers through ports', () => {
-    const offenders = sources.flatMap((s) => s.imports.filter((i) => i.startsWith('@aws-sdk/')).map((i) => `${s.file} imports ${i}`));
+    const offenders = sources.flatMap((s) =>
+      s.imports.filter((i) => i.startsWith('@aws-sdk/')).map((i) => `${s.file} imports ${i}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('imports nothing from the HTTP layer: hosts build a Caller and call the use cases', () => {
-    const offenders = sources.flatMap((s) => s.imports.filter((i) => /(^|\/)http\//.test(i)).map((i) => `${s.file} imports ${i}`));
+    const offenders = sources.flatMap((s) =>
+      s.imports.filter((i) => /(^|\/)http\//.test(i)).map((i) => `${s.file} imports ${i}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('the import scan sees the imports it must refuse', () => {
-    expect(importsOf("import { X } from '@aws-sdk/lib-dynamodb';\nimport type { Y } from '../../http/auth.ts';\nconst z = await import('../http/z.ts');"))
-      .toEqual(['@aws-sdk/lib-dynamodb', '../../http/auth.ts', '../http/z.ts']);
+    expect(
+      importsOf(
+        "import { X } from '@aws-sdk/lib-dynamodb';\nimport type { Y } from '../../http/auth.ts';\nconst z = await import('../http/z.ts');",
+      ),
+    ).toEqual(['@aws-sdk/lib-dynamodb', '../../http/auth.ts', '../http/z.ts']);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BroadcastTooLarge, MAX_BROADCAST_DAYS, broadcastRate, planBroadcast, regionBusyUntil, slotAt } from '@mailstack/core/domain/broadcasts/plan';
+import {
+  BroadcastTooLarge,
+  MAX_BROADCAST_DAYS,
+  broadcastRate,
+  planBroadcast,
+  regionBusyUntil,
+  slotAt,
+} from '@mailstack/core/domain/broadcasts/plan';
 
 const NOON = Date.parse('2026-11-23T12:00:00Z');
 const base = { providerRate: 14, now: NOON, requestedAt: NOON, busyUntil: 0, daily: null };
@@ -63,7 +70,9 @@ describe('the broadcast pacing planner', () => {
   });
 
   it(`refuses an audience needing more than ${MAX_BROADCAST_DAYS} days of capacity, and accepts one that fits`, () => {
-    expect(() => planBroadcast({ ...base, audience: 2_500, daily: { cap: 100, usedToday: 0 } })).toThrow(BroadcastTooLarge);
+    expect(() => planBroadcast({ ...base, audience: 2_500, daily: { cap: 100, usedToday: 0 } })).toThrow(
+      BroadcastTooLarge,
+    );
     expect(() => planBroadcast({ ...base, audience: 2_400, daily: { cap: 100, usedToday: 0 } })).not.toThrow();
     try {
       planBroadcast({ ...base, audience: 50_000_000 });
@@ -83,16 +92,23 @@ describe('the broadcast pacing planner', () => {
     expect(plan.warning).toMatchObject({ type: 'paced', days: 9 });
     expect(plan.warning!.message).toContain('2026-12-01T00:00:00.000Z');
     // Enough left in the period: no parking, no warning.
-    expect(planBroadcast({ ...base, audience: 1_000, monthly: { left: 1_000, renewsAt } })).toMatchObject({ finishesAt: NOON + Math.floor((999 * 1000) / 9), warning: null });
+    expect(planBroadcast({ ...base, audience: 1_000, monthly: { left: 1_000, renewsAt } })).toMatchObject({
+      finishesAt: NOON + Math.floor((999 * 1000) / 9),
+      warning: null,
+    });
     // Nothing left: everyone waits for the renewal.
     expect(slotAt(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt } }), 0)).toBe(renewsAt);
     // A renewal more than 24 days out is a wait, not a refusal; sending past 24 days still is.
     const far = Date.parse('2027-01-20T00:00:00Z');
-    expect(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt: far } }).finishesAt).toBe(far + Math.floor((9 * 1000) / 9));
-    expect(() => planBroadcast({ ...base, audience: 9 * 86_400 * (MAX_BROADCAST_DAYS + 1), monthly: { left: 0, renewsAt: far } })).toThrow(BroadcastTooLarge);
+    expect(planBroadcast({ ...base, audience: 10, monthly: { left: 0, renewsAt: far } }).finishesAt).toBe(
+      far + Math.floor((9 * 1000) / 9),
+    );
+    expect(() =>
+      planBroadcast({ ...base, audience: 9 * 86_400 * (MAX_BROADCAST_DAYS + 1), monthly: { left: 0, renewsAt: far } }),
+    ).toThrow(BroadcastTooLarge);
   });
 
-  it('holds the region for a broadcast until its last send, or until its first parking when the team\'s quota parks the rest', () => {
+  it("holds the region for a broadcast until its last send, or until its first parking when the team's quota parks the rest", () => {
     // Sent without a break (even across UTC days at the provider rate): held to the last send.
     const straight = planBroadcast({ ...base, audience: 9 * 86_400 });
     expect(regionBusyUntil(straight)).toBe(straight.finishesAt);
@@ -107,8 +123,11 @@ describe('the broadcast pacing planner', () => {
     const none = planBroadcast({ ...base, audience: 6, daily: { cap: 100, usedToday: 100 } });
     expect(regionBusyUntil(none)).toBe(none.startsAt);
     // Monthly volume parks the rest until renewal: free after the 4 the period still holds.
-    const monthly = planBroadcast({ ...base, audience: 10, monthly: { left: 4, renewsAt: Date.parse('2026-12-01T00:00:00Z') } });
+    const monthly = planBroadcast({
+      ...base,
+      audience: 10,
+      monthly: { left: 4, renewsAt: Date.parse('2026-12-01T00:00:00Z') },
+    });
     expect(regionBusyUntil(monthly)).toBe(slotAt(monthly, 3));
   });
 });
-

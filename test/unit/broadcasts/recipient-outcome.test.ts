@@ -5,7 +5,8 @@ import { broadcastCanceled, broadcastSlotWait } from '@mailstack/core/domain/bro
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const deps = { clock: { now: () => NOW } } as unknown as Deps;
-const emailAt = (slotMs: number | null) => ({ slot_at: slotMs === null ? undefined : new Date(slotMs).toISOString() }) as EmailItem;
+const emailAt = (slotMs: number | null) =>
+  ({ slot_at: slotMs === null ? undefined : new Date(slotMs).toISOString() }) as EmailItem;
 
 describe('broadcastSlotWait', () => {
   it.each([
@@ -14,7 +15,7 @@ describe('broadcastSlotWait', () => {
     ['less than a second early', 400, 1],
     ['exactly a second early', 1_000, 1],
     ['a second and a bit early', 1_200, 2],
-    ['beyond the queue\'s 15-minute delay', 3_600_000, 900],
+    ["beyond the queue's 15-minute delay", 3_600_000, 900],
   ])('holds a broadcast email until its slot, never before it (%s)', (_case, early, seconds) => {
     // Prepare
     const email = emailAt(NOW + early);
@@ -38,9 +39,25 @@ describe('broadcastCanceled', () => {
     const counting = {
       clock: { now: () => NOW },
       table: 'mailstack',
-      db: { send: async () => { reads++; await new Promise((r) => setTimeout(r, 20)); return { Item: { pk: 'p', sk: 's', type: 'broadcast', status: 'sending' } }; } },
+      db: {
+        send: async () => {
+          reads++;
+          await new Promise((r) => setTimeout(r, 20));
+          return { Item: { pk: 'p', sk: 's', type: 'broadcast', status: 'sending' } };
+        },
+      },
     } as unknown as Deps;
-    const emails = Array.from({ length: 10 }, (_, i) => ({ id: `e${i}`, team_id: 't1', broadcast_id: 'b-batch', contact_id: `c${i}`, status: 'queued' }) as unknown as EmailItem);
+    const emails = Array.from(
+      { length: 10 },
+      (_, i) =>
+        ({
+          id: `e${i}`,
+          team_id: 't1',
+          broadcast_id: 'b-batch',
+          contact_id: `c${i}`,
+          status: 'queued',
+        }) as unknown as EmailItem,
+    );
 
     // Act
     const canceled = await Promise.all(emails.map((e) => broadcastCanceled(counting, e)));

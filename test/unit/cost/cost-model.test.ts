@@ -1,15 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { countDbCapacity, itemSize, newCounters, readUnits, sqsRequests, writeUnits } from '@mailstack/core/adapters/aws/counters';
-import { PLATFORM_LOG_BYTES, PLATFORM_LOG_EVENTS, PRICE_KEYS, monthlyCost, parsePriceTable, perUnit, sampledTraces, type FixedShape, type PriceTable, type UnitCounts } from '../../../scripts/cost/model.ts';
+import {
+  countDbCapacity,
+  itemSize,
+  newCounters,
+  readUnits,
+  sqsRequests,
+  writeUnits,
+} from '@mailstack/core/adapters/aws/counters';
+import {
+  PLATFORM_LOG_BYTES,
+  PLATFORM_LOG_EVENTS,
+  PRICE_KEYS,
+  monthlyCost,
+  parsePriceTable,
+  perUnit,
+  sampledTraces,
+  type FixedShape,
+  type PriceTable,
+  type UnitCounts,
+} from '../../../scripts/cost/model.ts';
 
 /** Every price 0 but the ones given, so each line's arithmetic shows alone. */
 const prices = (given: Partial<Record<(typeof PRICE_KEYS)[number], number>>): PriceTable => ({
-  region: 'us-east-1', currency: 'USD', hoursPerMonth: 730,
-  prices: Object.fromEntries(PRICE_KEYS.map((k) => [k, { value: given[k] ?? 0, source: 'https://aws.amazon.com/pricing/', read: '2026-11-25' }])) as PriceTable['prices'],
+  region: 'us-east-1',
+  currency: 'USD',
+  hoursPerMonth: 730,
+  prices: Object.fromEntries(
+    PRICE_KEYS.map((k) => [k, { value: given[k] ?? 0, source: 'https://aws.amazon.com/pricing/', read: '2026-11-25' }]),
+  ) as PriceTable['prices'],
 });
-const ZERO: UnitCounts = { apiRequests: 0, lambdaInvocations: 0, lambdaBilledMs: 0, ddbReadUnits: 0, ddbWriteUnits: 0, sqsRequests: 0, snsNotifications: 0, s3Puts: 0, s3Gets: 0, logBytes: 0, logEvents: 0, sesEmails: 0 };
-const NO_FIXED: FixedShape = { functionMemoryGb: 1, platformLogLines: false, alarms: 0, dashboards: 0, secrets: 0, customMetrics: 0, polledQueues: 0, timerRunsPerMonth: 0, timerRun: { lambdaInvocations: 0, lambdaBilledMs: 0, ddbReadUnits: 0, ddbWriteUnits: 0, sqsRequests: 0, logBytes: 0, logEvents: 0 } };
+const ZERO: UnitCounts = {
+  apiRequests: 0,
+  lambdaInvocations: 0,
+  lambdaBilledMs: 0,
+  ddbReadUnits: 0,
+  ddbWriteUnits: 0,
+  sqsRequests: 0,
+  snsNotifications: 0,
+  s3Puts: 0,
+  s3Gets: 0,
+  logBytes: 0,
+  logEvents: 0,
+  sesEmails: 0,
+};
+const NO_FIXED: FixedShape = {
+  functionMemoryGb: 1,
+  platformLogLines: false,
+  alarms: 0,
+  dashboards: 0,
+  secrets: 0,
+  customMetrics: 0,
+  polledQueues: 0,
+  timerRunsPerMonth: 0,
+  timerRun: {
+    lambdaInvocations: 0,
+    lambdaBilledMs: 0,
+    ddbReadUnits: 0,
+    ddbWriteUnits: 0,
+    sqsRequests: 0,
+    logBytes: 0,
+    logEvents: 0,
+  },
+};
 
 describe('capacity units from item sizes', () => {
   it.each([
@@ -18,9 +71,12 @@ describe('capacity units from item sizes', () => {
     { bytes: 1025, transactional: false, units: 2 },
     { bytes: 2500, transactional: false, units: 3 },
     { bytes: 2500, transactional: true, units: 6 },
-  ])('a write of $bytes bytes (transaction: $transactional) is $units write units', ({ bytes, transactional, units }) => {
-    expect(writeUnits(bytes, transactional)).toBe(units);
-  });
+  ])(
+    'a write of $bytes bytes (transaction: $transactional) is $units write units',
+    ({ bytes, transactional, units }) => {
+      expect(writeUnits(bytes, transactional)).toBe(units);
+    },
+  );
 
   it.each([
     { bytes: 4096, options: { consistent: true }, units: 1 },
@@ -40,11 +96,31 @@ describe('capacity units from item sizes', () => {
 
   it('counts what DynamoDB reported when it did, and estimates from item sizes when it did not', () => {
     const counters = newCounters();
-    countDbCapacity(counters, 'TransactWriteItemsCommand', {}, { ConsumedCapacity: [{ TableName: 't', CapacityUnits: 8 }] });
+    countDbCapacity(
+      counters,
+      'TransactWriteItemsCommand',
+      {},
+      { ConsumedCapacity: [{ TableName: 't', CapacityUnits: 8 }] },
+    );
     countDbCapacity(counters, 'PutItemCommand', { Item: { pk: 'a', body: 'x'.repeat(2000) } }, {});
-    countDbCapacity(counters, 'GetItemCommand', {}, { Item: { pk: 'a' }, ConsumedCapacity: { TableName: 't', CapacityUnits: 0.5 } });
-    countDbCapacity(counters, 'QueryCommand', { ConsistentRead: true }, { Items: [{ pk: 'x'.repeat(3000) }, { pk: 'y'.repeat(3000) }] });
-    countDbCapacity(counters, 'QueryCommand', {}, { Items: [], ConsumedCapacity: { TableName: 't', CapacityUnits: 0 } });
+    countDbCapacity(
+      counters,
+      'GetItemCommand',
+      {},
+      { Item: { pk: 'a' }, ConsumedCapacity: { TableName: 't', CapacityUnits: 0.5 } },
+    );
+    countDbCapacity(
+      counters,
+      'QueryCommand',
+      { ConsistentRead: true },
+      { Items: [{ pk: 'x'.repeat(3000) }, { pk: 'y'.repeat(3000) }] },
+    );
+    countDbCapacity(
+      counters,
+      'QueryCommand',
+      {},
+      { Items: [], ConsumedCapacity: { TableName: 't', CapacityUnits: 0 } },
+    );
     expect(counters.ddbWriteUnits).toBe(8 + 2);
     // an empty query still costs half a unit (eventually consistent)
     expect(counters.ddbReadUnits).toBe(0.5 + 2 + 0.5);
@@ -58,10 +134,32 @@ describe('capacity units from item sizes', () => {
 describe('dollars from counts and prices', () => {
   it('prices each line from its count and its price, per 1,000 emails', () => {
     // Prepare: an email of one API request, two 100 ms invocations at 0.5 GB, 10 write and 4 read units, 6 queue requests, 2 notifications.
-    const perEmail = { ...ZERO, sesEmails: 1, apiRequests: 1, lambdaInvocations: 2, lambdaBilledMs: 200, ddbWriteUnits: 10, ddbReadUnits: 4, sqsRequests: 6, snsNotifications: 2 };
-    const table = prices({ sesPerThousandEmails: 0.1, apiGatewayHttpPerMillionRequests: 1, lambdaArmPerMillionRequests: 0.2, lambdaArmPerGbSecond: 0.0000133334, dynamoDbPerMillionWriteUnits: 0.625, dynamoDbPerMillionReadUnits: 0.125, sqsPerMillionRequests: 0.4, snsPerMillionPublishes: 0.5 });
+    const perEmail = {
+      ...ZERO,
+      sesEmails: 1,
+      apiRequests: 1,
+      lambdaInvocations: 2,
+      lambdaBilledMs: 200,
+      ddbWriteUnits: 10,
+      ddbReadUnits: 4,
+      sqsRequests: 6,
+      snsNotifications: 2,
+    };
+    const table = prices({
+      sesPerThousandEmails: 0.1,
+      apiGatewayHttpPerMillionRequests: 1,
+      lambdaArmPerMillionRequests: 0.2,
+      lambdaArmPerGbSecond: 0.0000133334,
+      dynamoDbPerMillionWriteUnits: 0.625,
+      dynamoDbPerMillionReadUnits: 0.125,
+      sqsPerMillionRequests: 0.4,
+      snsPerMillionPublishes: 0.5,
+    });
     // Act
-    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, { relay: false, tracing: false });
+    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, {
+      relay: false,
+      tracing: false,
+    });
     // Assess
     const line = (name: string) => cost.variable.find((l) => l.name === name)!.dollars;
     expect(line('SES')).toBeCloseTo(100, 6);
@@ -76,9 +174,32 @@ describe('dollars from counts and prices', () => {
     expect(cost.per1000.beyondSes).toBeCloseTo(cost.per1000.allIn - 0.1, 9);
   });
 
-  it('amortizes the fixed lines over the volume, and adds the relay\'s only when it is on', () => {
-    const fixed: FixedShape = { ...NO_FIXED, alarms: 30, dashboards: 1, secrets: 1, relay: { tasks: 2, vcpu: 0.25, memoryGb: 0.5, loadBalancers: 1, publicIpv4: 4, scalingAlarms: 2, secrets: 1, containerInsightsMetrics: 0 } };
-    const table = prices({ alarmPerMonth: 0.1, dashboardPerMonth: 3, secretPerMonth: 0.4, fargateArmPerVcpuHour: 0.03238, fargateArmPerGbHour: 0.00356, nlbPerHour: 0.0225, publicIpv4PerHour: 0.005 });
+  it("amortizes the fixed lines over the volume, and adds the relay's only when it is on", () => {
+    const fixed: FixedShape = {
+      ...NO_FIXED,
+      alarms: 30,
+      dashboards: 1,
+      secrets: 1,
+      relay: {
+        tasks: 2,
+        vcpu: 0.25,
+        memoryGb: 0.5,
+        loadBalancers: 1,
+        publicIpv4: 4,
+        scalingAlarms: 2,
+        secrets: 1,
+        containerInsightsMetrics: 0,
+      },
+    };
+    const table = prices({
+      alarmPerMonth: 0.1,
+      dashboardPerMonth: 3,
+      secretPerMonth: 0.4,
+      fargateArmPerVcpuHour: 0.03238,
+      fargateArmPerGbHour: 0.00356,
+      nlbPerHour: 0.0225,
+      publicIpv4PerHour: 0.005,
+    });
     const off = monthlyCost(100_000, ZERO, fixed, table, { relay: false, tracing: false });
     const on = monthlyCost(100_000, ZERO, fixed, table, { relay: true, tracing: false });
     expect(off.fixedTotal).toBeCloseTo(3 + 3 + 0.4, 6);
@@ -87,11 +208,21 @@ describe('dollars from counts and prices', () => {
     expect(on.fixedTotal - off.fixedTotal).toBeCloseTo(relay, 6);
   });
 
-  it('adds Lambda\'s own lines to each invocation\'s log bytes only where its system log level lets them through', () => {
+  it("adds Lambda's own lines to each invocation's log bytes only where its system log level lets them through", () => {
     const table = prices({ logsPerGbIngested: 0.5 });
-    const logs = (platformLogLines: boolean) => monthlyCost(1_000_000, { ...ZERO, lambdaInvocations: 2, logBytes: 1000, logEvents: 4 }, { ...NO_FIXED, platformLogLines }, table, { relay: false, tracing: false }).variable.find((l) => l.name === 'CloudWatch Logs')!.dollars;
+    const logs = (platformLogLines: boolean) =>
+      monthlyCost(
+        1_000_000,
+        { ...ZERO, lambdaInvocations: 2, logBytes: 1000, logEvents: 4 },
+        { ...NO_FIXED, platformLogLines },
+        table,
+        { relay: false, tracing: false },
+      ).variable.find((l) => l.name === 'CloudWatch Logs')!.dollars;
     expect(logs(false)).toBeCloseTo(((1_000_000 * (1000 + 4 * 26)) / 1e9) * 0.5, 9);
-    expect(logs(true)).toBeCloseTo(((1_000_000 * (1000 + 2 * PLATFORM_LOG_BYTES + (4 + 2 * PLATFORM_LOG_EVENTS) * 26)) / 1e9) * 0.5, 9);
+    expect(logs(true)).toBeCloseTo(
+      ((1_000_000 * (1000 + 2 * PLATFORM_LOG_BYTES + (4 + 2 * PLATFORM_LOG_EVENTS) * 26)) / 1e9) * 0.5,
+      9,
+    );
   });
 
   it('counts X-Ray traces with the default sampling (one a second, then 5% of the rest), and none with tracing off', () => {
@@ -99,30 +230,51 @@ describe('dollars from counts and prices', () => {
     expect(sampledTraces(1000, 730)).toBe(1000);
     expect(sampledTraces(reservoir + 1_000_000, 730)).toBeCloseTo(reservoir + 50_000, 6);
     const table = prices({ xrayPerMillionTraces: 5 });
-    const xray = (emails: number, tracing: boolean) => monthlyCost(emails, { ...ZERO, lambdaInvocations: 2 }, NO_FIXED, table, { relay: false, tracing }).variable.find((l) => l.name === 'X-Ray')!.dollars;
+    const xray = (emails: number, tracing: boolean) =>
+      monthlyCost(emails, { ...ZERO, lambdaInvocations: 2 }, NO_FIXED, table, { relay: false, tracing }).variable.find(
+        (l) => l.name === 'X-Ray',
+      )!.dollars;
     expect(xray(1_000_000, true)).toBeCloseTo(10, 6);
     expect(xray(10_000_000, true)).toBeCloseTo(((reservoir + 0.05 * (20_000_000 - reservoir)) / 1e6) * 5, 6);
     expect(xray(10_000_000, false)).toBe(0);
   });
 
   it('divides a counter delta into per-email units, the three kinds of queue request together', () => {
-    const units = perUnit({ apiRequests: 10, queueRequests: 20, queueReceiveRequests: 10, queueDeleteRequests: 10, ddbWriteUnits: 55 }, { bytes: 5000, events: 20 }, 10);
-    expect(units).toMatchObject({ apiRequests: 1, sqsRequests: 4, ddbWriteUnits: 5.5, logBytes: 500, logEvents: 2, sesEmails: 1 });
+    const units = perUnit(
+      { apiRequests: 10, queueRequests: 20, queueReceiveRequests: 10, queueDeleteRequests: 10, ddbWriteUnits: 55 },
+      { bytes: 5000, events: 20 },
+      10,
+    );
+    expect(units).toMatchObject({
+      apiRequests: 1,
+      sqsRequests: 4,
+      ddbWriteUnits: 5.5,
+      logBytes: 500,
+      logEvents: 2,
+      sesEmails: 1,
+    });
   });
 });
 
 describe('the price table', () => {
   it('in the repository holds every price the model reads, each with its source and the date it was read', () => {
-    const table = parsePriceTable(JSON.parse(readFileSync(new URL('../../../scripts/cost/prices-us-east-1.json', import.meta.url), 'utf8')), 'prices-us-east-1.json');
+    const table = parsePriceTable(
+      JSON.parse(readFileSync(new URL('../../../scripts/cost/prices-us-east-1.json', import.meta.url), 'utf8')),
+      'prices-us-east-1.json',
+    );
     expect(Object.keys(table.prices).sort()).toEqual([...PRICE_KEYS].sort());
     expect(table.prices.sesPerThousandEmails.value).toBe(0.1);
   });
 
   it('refuses a table with a missing or malformed price, naming it', () => {
-    const raw = JSON.parse(readFileSync(new URL('../../../scripts/cost/prices-us-east-1.json', import.meta.url), 'utf8'));
+    const raw = JSON.parse(
+      readFileSync(new URL('../../../scripts/cost/prices-us-east-1.json', import.meta.url), 'utf8'),
+    );
     delete raw.prices.nlbPerHour;
     raw.prices.sqsPerMillionRequests.value = 'cheap';
     expect(() => parsePriceTable(raw, 'eu.json')).toThrow(/^eu\.json is not a price table: .*prices\.nlbPerHour: /);
-    expect(() => parsePriceTable(raw, 'eu.json')).toThrow(/prices\.sqsPerMillionRequests\.value: Invalid type: Expected number/);
+    expect(() => parsePriceTable(raw, 'eu.json')).toThrow(
+      /prices\.sqsPerMillionRequests\.value: Invalid type: Expected number/,
+    );
   });
 });

@@ -11,7 +11,11 @@ import type { ApiResult } from '@mailstack/core/http/types';
  * answer of the error catalog as the HTTP stack sends it.
  */
 
-interface Answer { status: number; contentType: string; body: Record<string, unknown> }
+interface Answer {
+  status: number;
+  contentType: string;
+  body: Record<string, unknown>;
+}
 
 /** The rule of each SDK: true when it reports the answer to its user as an error. */
 const RULES: Record<string, (a: Answer) => boolean> = {
@@ -25,15 +29,35 @@ const RULES: Record<string, (a: Answer) => boolean> = {
   ruby: (a) => Boolean(a.body.statusCode) && a.body.statusCode !== 200 && a.body.statusCode !== 201,
   // resend-php src/Transporters/HttpTransporter.php throwIfJsonError: status >= 400, JSON, and an
   // `error` key or a `name` in its own list (any other answer is returned as a resource).
-  php: (a) => a.status >= 400 && a.contentType.includes('application/json') && ('error' in a.body || PHP_NAMES.includes(a.body.name as string)),
+  php: (a) =>
+    a.status >= 400 &&
+    a.contentType.includes('application/json') &&
+    ('error' in a.body || PHP_NAMES.includes(a.body.name as string)),
 };
 
 /** resend-php's isResendError list. */
 const PHP_NAMES = [
-  'application_error', 'concurrent_idempotent_requests', 'daily_quota_exceeded', 'internal_server_error', 'invalid_access', 'invalid_api_key',
-  'invalid_attachment', 'invalid_from_address', 'invalid_idempotency_key', 'invalid_idempotent_request', 'invalid_parameter', 'invalid_region',
-  'method_not_allowed', 'missing_api_key', 'missing_required_field', 'monthly_quota_exceeded', 'not_found', 'rate_limit_exceeded',
-  'restricted_api_key', 'security_error', 'validation_error',
+  'application_error',
+  'concurrent_idempotent_requests',
+  'daily_quota_exceeded',
+  'internal_server_error',
+  'invalid_access',
+  'invalid_api_key',
+  'invalid_attachment',
+  'invalid_from_address',
+  'invalid_idempotency_key',
+  'invalid_idempotent_request',
+  'invalid_parameter',
+  'invalid_region',
+  'method_not_allowed',
+  'missing_api_key',
+  'missing_required_field',
+  'monthly_quota_exceeded',
+  'not_found',
+  'rate_limit_exceeded',
+  'restricted_api_key',
+  'security_error',
+  'validation_error',
 ];
 
 const answerOf = (result: ApiResult): Answer => ({

@@ -23,7 +23,8 @@ describe('toSmtpReply', () => {
 
   it('makes every error the API would let a client retry a temporary (4xx) reply, and every other a permanent (5xx) one', () => {
     for (const [name, status] of Object.entries(ERROR_STATUS) as [ErrorName, number][]) {
-      const retryable = status === 429 || status >= 500 || name === 'concurrent_idempotent_requests' || name === 'conflict';
+      const retryable =
+        status === 429 || status >= 500 || name === 'concurrent_idempotent_requests' || name === 'conflict';
       const { code, enhanced } = SMTP_REPLY[name];
       expect(Math.floor(code / 100), name).toBe(retryable ? 4 : 5);
       expect(enhanced[0], name).toBe(String(Math.floor(code / 100)));
@@ -31,7 +32,9 @@ describe('toSmtpReply', () => {
   });
 
   it('turns Retry-After into seconds in the text and keeps the reply on one line', () => {
-    const reply = toSmtpReply(rateLimited('Daily quota spent.\nSends resume at midnight.', 42.2, 'daily_quota_exceeded'));
+    const reply = toSmtpReply(
+      rateLimited('Daily quota spent.\nSends resume at midnight.', 42.2, 'daily_quota_exceeded'),
+    );
     expect(reply.text).toBe('4.7.1 daily_quota_exceeded: Daily quota spent. Sends resume at midnight. Retry in 43 s.');
   });
 });

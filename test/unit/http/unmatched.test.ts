@@ -15,7 +15,15 @@ const defaultEvent = (method: string, path: string): ApiEvent => ({
   body: '{"a":1}',
   isBase64Encoded: false,
   requestContext: {
-    accountId: '1', apiId: 'api', domainName: 'api.example.com', domainPrefix: 'api', requestId: 'r1', routeKey: '$default', stage: '$default', time: '', timeEpoch: 0,
+    accountId: '1',
+    apiId: 'api',
+    domainName: 'api.example.com',
+    domainPrefix: 'api',
+    requestId: 'r1',
+    routeKey: '$default',
+    stage: '$default',
+    time: '',
+    timeEpoch: 0,
     http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'resend-go/3' },
   },
 });
@@ -32,14 +40,14 @@ const recording = () => {
   return { calls, handler };
 };
 
-describe('the API\'s $default function', () => {
+describe("the API's $default function", () => {
   it('reads runs of slashes as one', () => {
     expect(normalisePath('//emails')).toBe('/emails');
     expect(normalisePath('/contacts//a@b.co///segments/x')).toBe('/contacts/a@b.co/segments/x');
     expect(normalisePath('/emails/')).toBe('/emails/');
   });
 
-  it('passes every route of the manifest, reached with doubled slashes, to its area\'s function as the exact route', async () => {
+  it("passes every route of the manifest, reached with doubled slashes, to its area's function as the exact route", async () => {
     const { calls, handler } = recording();
     for (const route of ROUTES) {
       const path = pathOf(route.path);
@@ -53,9 +61,20 @@ describe('the API\'s $default function', () => {
         expect(event.routeKey).toBe(routeKey(route));
         expect(event.requestContext.routeKey).toBe(routeKey(route));
         expect(event.rawPath).toBe(normalisePath(doubled));
-        expect(event.requestContext.http).toMatchObject({ method: route.method, path: normalisePath(doubled), sourceIp: '203.0.113.9' });
-        expect(event.pathParameters ?? {}).toEqual(Object.fromEntries((route.path.match(/\{(\w+)\}/g) ?? []).map((p) => [p.slice(1, -1), ID])));
-        expect(event).toMatchObject({ headers: { authorization: 'Bearer re_x' }, body: '{"a":1}', queryStringParameters: { limit: '5' }, rawQueryString: 'limit=5' });
+        expect(event.requestContext.http).toMatchObject({
+          method: route.method,
+          path: normalisePath(doubled),
+          sourceIp: '203.0.113.9',
+        });
+        expect(event.pathParameters ?? {}).toEqual(
+          Object.fromEntries((route.path.match(/\{(\w+)\}/g) ?? []).map((p) => [p.slice(1, -1), ID])),
+        );
+        expect(event).toMatchObject({
+          headers: { authorization: 'Bearer re_x' },
+          body: '{"a":1}',
+          queryStringParameters: { limit: '5' },
+          rawQueryString: 'limit=5',
+        });
       }
     }
   });
@@ -70,12 +89,17 @@ describe('the API\'s $default function', () => {
     const { calls, handler } = recording();
     const missing = await handler(defaultEvent('GET', '//no-such-thing'));
     expect(missing.statusCode).toBe(404);
-    expect(JSON.parse(missing.body!)).toMatchObject({ name: 'not_found', message: 'The requested endpoint does not exist: GET /no-such-thing.' });
+    expect(JSON.parse(missing.body!)).toMatchObject({
+      name: 'not_found',
+      message: 'The requested endpoint does not exist: GET /no-such-thing.',
+    });
     const method = await handler(defaultEvent('PUT', '//emails'));
     expect(method.statusCode).toBe(405);
     expect(JSON.parse(method.body!)).toMatchObject({ name: 'method_not_allowed' });
     expect(calls).toEqual([]);
-    const failing = createUnmatchedHandler(async () => { throw new Error('boom'); });
+    const failing = createUnmatchedHandler(async () => {
+      throw new Error('boom');
+    });
     const out = await failing(defaultEvent('GET', '//emails'));
     expect(out.statusCode).toBe(500);
     expect(JSON.parse(out.body!)).toMatchObject({ name: 'internal_server_error' });

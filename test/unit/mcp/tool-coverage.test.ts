@@ -13,27 +13,32 @@ import { handler as updateContact } from '../../../functions/contacts/update-con
  * segment routes run the segment handlers).
  */
 const EXCLUDED: Readonly<Record<string, string>> = {
-  'api-keys/create-api-key': 'spec §5 rule 2: keys are created only by a person in the dashboard; the route exists only to refuse',
-  'oauth/get-protected-resource-metadata': 'OAuth discovery (RFC 9728) an MCP client reads before it has a token, not a team capability',
-  'oauth/get-authorization-server-metadata': 'OAuth discovery (RFC 8414) an MCP client reads before it has a token, not a team capability',
+  'api-keys/create-api-key':
+    'spec §5 rule 2: keys are created only by a person in the dashboard; the route exists only to refuse',
+  'oauth/get-protected-resource-metadata':
+    'OAuth discovery (RFC 9728) an MCP client reads before it has a token, not a team capability',
+  'oauth/get-authorization-server-metadata':
+    'OAuth discovery (RFC 8414) an MCP client reads before it has a token, not a team capability',
   'oauth/register-client': 'RFC 7591 registration of the MCP client itself, before any token',
   'oauth/authorize': 'the browser step of the OAuth flow: a person signs in and consents',
   'oauth/token': 'the OAuth token endpoint the MCP client calls to get and refresh its own tokens',
   'oauth/revoke-token': 'RFC 7009 revocation by the MCP client of its own tokens',
   'oauth/list-grants': 'which agents hold access is for people (dashboard, API key), not for an agent under a grant',
-  'receiving/download': 'a signed, key-less download link for a person\'s browser, not a capability',
-  'oauth/revoke-grant': 'revoking agents\' access is for people (dashboard, API key), not for an agent under a grant',
-  'openapi/get-openapi': 'the API\'s own description, for tooling; the tools list is the MCP server\'s description',
-  'preferences/show-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
-  'preferences/save-preferences': 'a recipient\'s hosted page behind a signed link token, not a team capability',
-  'preferences/show-unsubscribe': 'a recipient\'s hosted page behind a signed link token, not a team capability',
+  'receiving/download': "a signed, key-less download link for a person's browser, not a capability",
+  'oauth/revoke-grant': "revoking agents' access is for people (dashboard, API key), not for an agent under a grant",
+  'openapi/get-openapi': "the API's own description, for tooling; the tools list is the MCP server's description",
+  'preferences/show-preferences': "a recipient's hosted page behind a signed link token, not a team capability",
+  'preferences/save-preferences': "a recipient's hosted page behind a signed link token, not a team capability",
+  'preferences/show-unsubscribe': "a recipient's hosted page behind a signed link token, not a team capability",
   'preferences/one-click-unsubscribe': 'RFC 8058 one-click unsubscribe for mail clients, behind a signed link token',
   'tracking/open-pixel': 'the open-tracking pixel mail clients load, behind a signed token',
   'tracking/click-link': 'the click-tracking redirect mail clients follow, behind a signed token',
-  'contacts/create-audience-contact': 'legacy audience path: create_contact with `segments`, or add_contact_to_segment, does the same',
+  'contacts/create-audience-contact':
+    'legacy audience path: create_contact with `segments`, or add_contact_to_segment, does the same',
   'contacts/get-audience-contact': 'legacy audience path: get_contact does the same',
   'contacts/update-audience-contact': 'legacy audience path: update_contact does the same',
-  'contacts/delete-audience-contact': 'legacy audience path: remove_contact_from_segment or delete_contact does the same',
+  'contacts/delete-audience-contact':
+    'legacy audience path: remove_contact_from_segment or delete_contact does the same',
 };
 
 const byHandler = new Map<string, RouteEntry[]>();
@@ -55,10 +60,25 @@ describe('MCP tools cover the REST API', () => {
   it('leaves no REST area without tools but those whose every route is excluded', () => {
     const areas = new Set(REST_ROUTES.map((r) => r.area));
     const withTools = new Set(ROUTE_TOOLS.map((t) => ROUTES.find((r) => routeKey(r) === t.route)?.area));
-    const allExcluded = [...areas].filter((a) => REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED));
+    const allExcluded = [...areas].filter((a) =>
+      REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED),
+    );
     expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
     expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'tracking']);
-    for (const area of ['emails', 'contacts', 'contact-properties', 'segments', 'topics', 'suppressions', 'templates', 'broadcasts', 'domains', 'webhooks', 'usage', 'receiving']) {
+    for (const area of [
+      'emails',
+      'contacts',
+      'contact-properties',
+      'segments',
+      'topics',
+      'suppressions',
+      'templates',
+      'broadcasts',
+      'domains',
+      'webhooks',
+      'usage',
+      'receiving',
+    ]) {
       expect(withTools.has(area as never), area).toBe(true);
     }
     expect(NON_REST_AREAS).toEqual(['mcp']);
@@ -80,18 +100,28 @@ describe('MCP tools cover the REST API', () => {
       const area = ROUTES.find((r) => routeKey(r) === tool.route)!.area;
       const read = tool.route.startsWith('GET ') || tool.name === 'batch_get_contacts';
       switch (area) {
-        case 'emails': return read ? 'emails:read' : 'emails:send';
-        case 'usage': return 'emails:read';
-        case 'domains': return read ? 'domains:read' : 'domains:write';
-        case 'templates': return read ? 'templates:read' : 'templates:write';
-        case 'broadcasts': return read ? 'broadcasts:read' : 'broadcasts:write';
-        case 'webhooks': return 'webhooks:write';
+        case 'emails':
+          return read ? 'emails:read' : 'emails:send';
+        case 'usage':
+          return 'emails:read';
+        case 'domains':
+          return read ? 'domains:read' : 'domains:write';
+        case 'templates':
+          return read ? 'templates:read' : 'templates:write';
+        case 'broadcasts':
+          return read ? 'broadcasts:read' : 'broadcasts:write';
+        case 'webhooks':
+          return 'webhooks:write';
         // Received mail, read only in the mailboxes chosen at consent.
-        case 'receiving': return 'mail:read';
-        default: return read ? 'audience:read' : 'audience:write';
+        case 'receiving':
+          return 'mail:read';
+        default:
+          return read ? 'audience:read' : 'audience:write';
       }
     };
-    const wrong = ROUTE_TOOLS.filter((t) => !(TOOL_SCOPES as readonly string[]).includes(t.scope) || t.scope !== expected(t)).map((t) => `${t.name}: ${t.scope}`);
+    const wrong = ROUTE_TOOLS.filter(
+      (t) => !(TOOL_SCOPES as readonly string[]).includes(t.scope) || t.scope !== expected(t),
+    ).map((t) => `${t.name}: ${t.scope}`);
     expect(wrong).toEqual([]);
     expect(ROUTE_TOOLS.length).toBeGreaterThan(70);
     // A mailbox's drafts: saving needs mail:draft; sending mail:send, or mail:draft to ask the owner's approval.
@@ -105,7 +135,7 @@ describe('MCP tools cover the REST API', () => {
     ]);
   });
 
-  it('describes every tool for a model, with an input schema built from the route\'s own schemas', () => {
+  it("describes every tool for a model, with an input schema built from the route's own schemas", () => {
     const ajv = (addFormatsModule as unknown as (a: Ajv2020) => Ajv2020)(new Ajv2020({ strict: false }));
     for (const tool of TOOLS) {
       expect(tool.name, tool.name).toMatch(/^[a-z][a-z_]{2,62}$/);
@@ -115,13 +145,19 @@ describe('MCP tools cover the REST API', () => {
     }
     // Every path parameter of the route is a required argument; every mailbox tool names its mailbox.
     for (const tool of ROUTE_TOOLS) {
-      for (const [, name] of tool.route.matchAll(/\{(\w+)\}/g)) expect(tool.inputSchema.required, `${tool.name} ${name}`).toContain(name);
+      for (const [, name] of tool.route.matchAll(/\{(\w+)\}/g))
+        expect(tool.inputSchema.required, `${tool.name} ${name}`).toContain(name);
     }
-    for (const tool of MAILBOX_TOOLS.filter((t) => t.scope.startsWith('mail:'))) expect(tool.inputSchema.required, tool.name).toContain('mailbox_id');
-    expect(TOOLS.find((t) => t.name === 'save_mailbox_draft')!.inputSchema.required).toEqual(expect.arrayContaining(['mailbox_id', 'expectedRevision', 'to', 'retainedAttachments', 'uploads']));
+    for (const tool of MAILBOX_TOOLS.filter((t) => t.scope.startsWith('mail:')))
+      expect(tool.inputSchema.required, tool.name).toContain('mailbox_id');
+    expect(TOOLS.find((t) => t.name === 'save_mailbox_draft')!.inputSchema.required).toEqual(
+      expect.arrayContaining(['mailbox_id', 'expectedRevision', 'to', 'retainedAttachments', 'uploads']),
+    );
     const send = TOOLS.find((t) => t.name === 'send_email')!;
     expect(send.inputSchema.required).toContain('to');
-    expect(Object.keys(send.inputSchema.properties)).toEqual(expect.arrayContaining(['from', 'subject', 'html', 'text', 'attachments', 'scheduled_at', 'tags', 'template']));
+    expect(Object.keys(send.inputSchema.properties)).toEqual(
+      expect.arrayContaining(['from', 'subject', 'html', 'text', 'attachments', 'scheduled_at', 'tags', 'template']),
+    );
     const list = TOOLS.find((t) => t.name === 'list_emails')!;
     expect(list.inputSchema.properties.limit.type).toBe('integer');
     const batch = TOOLS.find((t) => t.name === 'send_batch_emails')!;
@@ -130,7 +166,15 @@ describe('MCP tools cover the REST API', () => {
   });
 
   it('refuses at load a tool whose arguments would collide', () => {
-    expect(() => routeTool({ name: 'x_tool', scope: 'audience:write', route: 'PATCH /contacts/{id}', handler: updateContact, description: 'a tool whose body argument is on a route with a body', bodyArgument: { name: 'id', description: 'collides with the path id' } }))
-      .toThrow(/`id` would stand for two parts/);
+    expect(() =>
+      routeTool({
+        name: 'x_tool',
+        scope: 'audience:write',
+        route: 'PATCH /contacts/{id}',
+        handler: updateContact,
+        description: 'a tool whose body argument is on a route with a body',
+        bodyArgument: { name: 'id', description: 'collides with the path id' },
+      }),
+    ).toThrow(/`id` would stand for two parts/);
   });
 });

@@ -9,8 +9,15 @@ describe('toSendRequest', () => {
   it('reads a message into the POST /emails request, the envelope deciding who receives it', async () => {
     // Prepare
     const message = await raw({
-      from: '"Doe, Jane" <jane@acme.com>', to: ['a@example.com', 'outside@example.com'], cc: 'c@example.com', bcc: 'b@example.com',
-      replyTo: 'reply@acme.com', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>', messageId: '<m1@acme.com>',
+      from: '"Doe, Jane" <jane@acme.com>',
+      to: ['a@example.com', 'outside@example.com'],
+      cc: 'c@example.com',
+      bcc: 'b@example.com',
+      replyTo: 'reply@acme.com',
+      subject: 'Hello',
+      text: 'Hi',
+      html: '<p>Hi</p>',
+      messageId: '<m1@acme.com>',
       headers: { 'X-Entity-Ref-ID': 'abc', 'Idempotency-Key': 'k-1' },
       attachments: [{ filename: 'a.txt', content: 'attached' }],
     });
@@ -30,14 +37,16 @@ describe('toSendRequest', () => {
         text: 'Hi',
         html: '<p>Hi</p>',
         headers: { 'X-Entity-Ref-ID': 'abc' },
-        attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64'), content_type: 'text/plain' }],
+        attachments: [
+          { filename: 'a.txt', content: Buffer.from('attached').toString('base64'), content_type: 'text/plain' },
+        ],
       },
       messageId: '<m1@acme.com>',
       idempotencyKey: 'k-1',
     });
   });
 
-  it('takes the reference service\'s Resend-Idempotency-Key header, and gives an empty body to a message without one', async () => {
+  it("takes the reference service's Resend-Idempotency-Key header, and gives an empty body to a message without one", async () => {
     const message = Buffer.from('From: a@acme.com\r\nTo: b@example.com\r\nResend-Idempotency-Key: k-2\r\n\r\n');
     const out = await toSendRequest(message, ['b@example.com']);
     expect(out.idempotencyKey).toBe('k-2');
@@ -45,8 +54,14 @@ describe('toSendRequest', () => {
     expect(out.request.headers).toBeUndefined();
   });
 
-  it('passes an inline cid: image with its content id, for the API\'s attachment rule to judge', async () => {
-    const message = await raw({ from: 'a@acme.com', to: 'b@example.com', subject: 's', html: '<img src="cid:logo">', attachments: [{ filename: 'logo.png', content: 'png', cid: 'logo' }] });
+  it("passes an inline cid: image with its content id, for the API's attachment rule to judge", async () => {
+    const message = await raw({
+      from: 'a@acme.com',
+      to: 'b@example.com',
+      subject: 's',
+      html: '<img src="cid:logo">',
+      attachments: [{ filename: 'logo.png', content: 'png', cid: 'logo' }],
+    });
     const out = await toSendRequest(message, ['b@example.com']);
     expect(out.request.attachments).toEqual([expect.objectContaining({ filename: 'logo.png', content_id: 'logo' })]);
   });

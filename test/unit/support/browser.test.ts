@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { resolveBrowser, SYSTEM_CHROMIUM_ENV } from '../../support/browser.ts';
 
-describe('the browser tests\' Chromium', () => {
+describe("the browser tests' Chromium", () => {
   it('comes from the npm registry when no system browser is asked for', async () => {
     // Act
     const source = await resolveBrowser({});
@@ -25,6 +25,8 @@ describe('the browser tests\' Chromium', () => {
     const resolving = resolveBrowser({ [SYSTEM_CHROMIUM_ENV]: '/nowhere/chromium' });
 
     // Assess
-    await expect(resolving).rejects.toThrow(/MAILSTACK_CHROMIUM=\/nowhere\/chromium, but no file is there: point it at a Chromium binary .* or unset it/);
+    await expect(resolving).rejects.toThrow(
+      /MAILSTACK_CHROMIUM=\/nowhere\/chromium, but no file is there: point it at a Chromium binary .* or unset it/,
+    );
   });
 });

@@ -24,7 +24,16 @@ const fakeTable = (ttlMs: number) => {
       },
     },
   } as unknown as Deps;
-  return { deps, rows, stats, advance: (ms: number) => { now += ms; }, key: { pk: 'APIKEY#h', sk: 'APIKEY' }, id };
+  return {
+    deps,
+    rows,
+    stats,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    key: { pk: 'APIKEY#h', sk: 'APIKEY' },
+    id,
+  };
 };
 
 describe('the lookup cache (keys, teams, sending domains)', () => {

@@ -10,25 +10,60 @@ describe('the key design', () => {
     { case: 'team', key: keys.team.item(T), expected: { pk: `TEAM#${T}`, sk: 'TEAM' } },
     { case: 'api key by hash', key: keys.apiKey.item('abc'), expected: { pk: 'APIKEY#abc', sk: 'APIKEY' } },
     { case: 'domain', key: keys.domain.item(T, ID), expected: { pk: `TEAM#${T}`, sk: `DOMAIN#${ID}` } },
-    { case: 'domain name guard (lower-cased)', key: keys.domain.nameGuard(T, 'Example.COM'), expected: { pk: `TEAM#${T}`, sk: 'DOMAINNAME#example.com' } },
-    { case: 'request window', key: keys.rate.window(T, 29000000), expected: { pk: `TEAM#${T}#RATE#29000000`, sk: 'RATE' } },
-    { case: 'failed auth window', key: keys.rate.authFailures('127.0.0.1', 1), expected: { pk: 'AUTHFAIL#127.0.0.1#1', sk: 'AUTHFAIL' } },
-    { case: 'usage day', key: keys.usage.day(T, '2026-11-22'), expected: { pk: `TEAM#${T}#USAGE#2026-11-22`, sk: 'USAGE' } },
+    {
+      case: 'domain name guard (lower-cased)',
+      key: keys.domain.nameGuard(T, 'Example.COM'),
+      expected: { pk: `TEAM#${T}`, sk: 'DOMAINNAME#example.com' },
+    },
+    {
+      case: 'request window',
+      key: keys.rate.window(T, 29000000),
+      expected: { pk: `TEAM#${T}#RATE#29000000`, sk: 'RATE' },
+    },
+    {
+      case: 'failed auth window',
+      key: keys.rate.authFailures('127.0.0.1', 1),
+      expected: { pk: 'AUTHFAIL#127.0.0.1#1', sk: 'AUTHFAIL' },
+    },
+    {
+      case: 'usage day',
+      key: keys.usage.day(T, '2026-11-22'),
+      expected: { pk: `TEAM#${T}#USAGE#2026-11-22`, sk: 'USAGE' },
+    },
     { case: 'email', key: keys.email.item(T, ID), expected: { pk: `TEAM#${T}#EMAIL#${ID}`, sk: 'EMAIL' } },
-    { case: 'suppression by address (lower-cased)', key: keys.suppression.byAddress(T, 'A@B.com'), expected: { pk: `TEAM#${T}#SUPP`, sk: 'ADDR#a@b.com' } },
-    { case: 'contact email guard (lower-cased)', key: keys.contact.emailGuard(T, 'Jane@X.io'), expected: { pk: `TEAM#${T}#CONTACTS`, sk: 'EMAIL#jane@x.io' } },
+    {
+      case: 'suppression by address (lower-cased)',
+      key: keys.suppression.byAddress(T, 'A@B.com'),
+      expected: { pk: `TEAM#${T}#SUPP`, sk: 'ADDR#a@b.com' },
+    },
+    {
+      case: 'contact email guard (lower-cased)',
+      key: keys.contact.emailGuard(T, 'Jane@X.io'),
+      expected: { pk: `TEAM#${T}#CONTACTS`, sk: 'EMAIL#jane@x.io' },
+    },
   ])('builds the $case key', ({ key, expected }) => {
     expect(key).toEqual(expected);
   });
 
-  it('puts the team id first in every tenant key, so another team\'s lookup can only miss', () => {
-    for (const key of [keys.team.item(T), keys.domain.item(T, ID), keys.email.item(T, ID), keys.contact.item(T, ID), keys.topic.item(T, ID), keys.event.item(T, ID), keys.suppression.byAddress(T, 'a@b.c')]) {
+  it("puts the team id first in every tenant key, so another team's lookup can only miss", () => {
+    for (const key of [
+      keys.team.item(T),
+      keys.domain.item(T, ID),
+      keys.email.item(T, ID),
+      keys.contact.item(T, ID),
+      keys.topic.item(T, ID),
+      keys.event.item(T, ID),
+      keys.suppression.byAddress(T, 'a@b.c'),
+    ]) {
       expect(key.pk.startsWith(`TEAM#${T}`)).toBe(true);
     }
   });
 
-  it('spreads a team\'s emails and events over shards by id', () => {
-    const ids = Array.from({ length: 64 }, (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`);
+  it("spreads a team's emails and events over shards by id", () => {
+    const ids = Array.from(
+      { length: 64 },
+      (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`,
+    );
     expect(new Set(ids.map((id) => shardOf(id, 4))).size).toBe(4);
     expect(new Set(ids.map((id) => keys.event.item(T, id).pk)).size).toBe(8);
   });

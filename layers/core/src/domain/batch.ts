@@ -13,7 +13,12 @@ export interface ItemError {
  * in either mode (spec §4: pause, suspension, quota and key scope are never per item).
  */
 const CALL_LEVEL: ReadonlySet<ErrorName> = new Set<ErrorName>([
-  'team_suspended', 'sending_paused', 'restricted_api_key', 'rate_limit_exceeded', 'daily_quota_exceeded', 'monthly_quota_exceeded',
+  'team_suspended',
+  'sending_paused',
+  'restricted_api_key',
+  'rate_limit_exceeded',
+  'daily_quota_exceeded',
+  'monthly_quota_exceeded',
 ]);
 
 /** Whether an error refuses the whole call rather than one item. */
@@ -32,13 +37,15 @@ export const checkBatch = async <T>(
   mode: BatchMode,
   check: (item: unknown, index: number) => T | Promise<T>,
 ): Promise<{ valid: { index: number; value: T }[]; errors: ItemError[] }> => {
-  const outcomes = await Promise.all(items.map(async (item, index) => {
-    try {
-      return { index, value: await check(item, index) };
-    } catch (error) {
-      return { index, error };
-    }
-  }));
+  const outcomes = await Promise.all(
+    items.map(async (item, index) => {
+      try {
+        return { index, value: await check(item, index) };
+      } catch (error) {
+        return { index, error };
+      }
+    }),
+  );
   const valid: { index: number; value: T }[] = [];
   const errors: ItemError[] = [];
   for (const outcome of outcomes) {
@@ -48,7 +55,8 @@ export const checkBatch = async <T>(
     }
     const { error, index } = outcome;
     if (!isApiError(error)) throw error;
-    if (mode === 'strict' || isCallLevel(error)) throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
+    if (mode === 'strict' || isCallLevel(error))
+      throw Object.assign(error, { message: `Item ${index}: ${error.message}` }) as ApiError;
     errors.push({ index, message: error.message });
   }
   return { valid, errors };

@@ -27,7 +27,12 @@ export interface Caller {
 }
 
 /** The caller an API key stands for. */
-export const callerOfKey = (key: ApiKey, team: Team): Caller => ({ team, keyId: key.id, scope: key.permission, domainId: key.domainId });
+export const callerOfKey = (key: ApiKey, team: Team): Caller => ({
+  team,
+  keyId: key.id,
+  scope: key.permission,
+  domainId: key.domainId,
+});
 
 /**
  * The caller a person's OAuth grant stands for on the hosted MCP server: the team they chose on
@@ -35,4 +40,10 @@ export const callerOfKey = (key: ApiKey, team: Team): Caller => ({ team, keyId: 
  * tool), never restricted to one sender domain, reading mail only in the mailboxes chosen at
  * consent. The grant id stands where a key id would.
  */
-export const callerOfGrant = (grantId: string, team: Team, mailboxIds: readonly string[] = []): Caller => ({ team, keyId: grantId, scope: 'full_access', domainId: null, mailboxIds });
+export const callerOfGrant = (grantId: string, team: Team, mailboxIds: readonly string[] = []): Caller => ({
+  team,
+  keyId: grantId,
+  scope: 'full_access',
+  domainId: null,
+  mailboxIds,
+});

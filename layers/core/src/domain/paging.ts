@@ -5,7 +5,10 @@ import type { Pagination } from '../schemas/common.ts';
  * team declared), with the spec's cursors over ids in the order given: `after` gives the items
  * after that id, `before` those before it; a cursor that names no item of the list gives none.
  */
-export const pageOf = <T extends { readonly id: string }>(items: readonly T[], page: Pagination): { items: T[]; hasMore: boolean } => {
+export const pageOf = <T extends { readonly id: string }>(
+  items: readonly T[],
+  page: Pagination,
+): { items: T[]; hasMore: boolean } => {
   if (page.after !== undefined || page.before !== undefined) {
     const at = items.findIndex((i) => i.id === (page.after ?? page.before));
     if (at < 0) return { items: [], hasMore: false };

@@ -4,5 +4,9 @@
  */
 export const fixedWindow = (now: number, sizeMs: number) => {
   const index = Math.floor(now / sizeMs);
-  return { index, retryAfterSeconds: ((index + 1) * sizeMs - now) / 1000, expiresAt: Math.ceil(((index + 2) * sizeMs) / 1000) };
+  return {
+    index,
+    retryAfterSeconds: ((index + 1) * sizeMs - now) / 1000,
+    expiresAt: Math.ceil(((index + 2) * sizeMs) / 1000),
+  };
 };

@@ -31,12 +31,15 @@ export class ApiError extends Error {
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
 /** 404 for a resource that does not exist or belongs to another team. */
-export const notFound = (resource: string): ApiError =>
-  new ApiError('not_found', `${resource} not found.`);
+export const notFound = (resource: string): ApiError => new ApiError('not_found', `${resource} not found.`);
 
 /** 422 naming the field that was wrong and what is allowed. */
 export const validationError = (message: string): ApiError => new ApiError('validation_error', message);
 
 /** 429 with Retry-After in whole seconds. */
-export const rateLimited = (message: string, retryAfterSeconds: number, name: 'rate_limit_exceeded' | 'daily_quota_exceeded' | 'monthly_quota_exceeded' = 'rate_limit_exceeded'): ApiError =>
+export const rateLimited = (
+  message: string,
+  retryAfterSeconds: number,
+  name: 'rate_limit_exceeded' | 'daily_quota_exceeded' | 'monthly_quota_exceeded' = 'rate_limit_exceeded',
+): ApiError =>
   new ApiError(name, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });

@@ -16,6 +16,8 @@ export interface SmtpReply {
 export const toSmtpReply = (error: ApiError): SmtpReply => {
   const { code, enhanced } = SMTP_REPLY[error.name];
   const retryAfter = error.headers['Retry-After'];
-  const message = error.message.replace(/\s*[\r\n]+\s*/g, ' ').replace(/ Retry after the Retry-After header's seconds\.?/, '');
+  const message = error.message
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/ Retry after the Retry-After header's seconds\.?/, '');
   return { code, text: `${enhanced} ${error.name}: ${message}${retryAfter ? ` Retry in ${retryAfter} s.` : ''}` };
 };

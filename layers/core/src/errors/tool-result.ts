@@ -11,7 +11,9 @@ export interface ToolRefusal {
 }
 
 /** A tool's success: the REST route's response body, as JSON text. */
-const toolResult = (body: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body, null, 2) }] });
+const toolResult = (body: unknown): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body, null, 2) }],
+});
 
 /** A tool's success carrying an object both as `structuredContent` and as JSON text (for clients that read either). */
 export const structuredToolResult = (body: object): ToolResult => ({ ...toolResult(body), structuredContent: body });
@@ -21,4 +23,7 @@ export const structuredToolResult = (body: object): ToolResult => ({ ...toolResu
  * `{statusCode, name, message}` the REST API (or the mailbox agent API) answers, so a model reads
  * the same rule in the same words.
  */
-export const toolErrorResult = (error: ToolRefusal): ToolResult => ({ isError: true, content: [{ type: 'text', text: JSON.stringify(error.toJSON()) }] });
+export const toolErrorResult = (error: ToolRefusal): ToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text: JSON.stringify(error.toJSON()) }],
+});

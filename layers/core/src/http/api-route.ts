@@ -86,11 +86,16 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly rateCount?: 'before' | 'beside';
   /** Extra middy middlewares, run after authentication and parsing (idempotency). */
   readonly middlewares?: readonly RouteMiddleware[];
-  readonly handler: (input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : Caller>) => Promise<unknown>;
+  readonly handler: (
+    input: RouteInput<Out<BS>, Out<QS>, Out<PS>, A extends 'public' ? undefined : Caller>,
+  ) => Promise<unknown>;
 }
 
 /** A route's declaration, as the OpenAPI generator reads it. */
-export type RouteDeclaration = Omit<RouteSpec<v.GenericSchema | undefined, v.GenericSchema | undefined, v.GenericSchema | undefined, Access>, 'handler'>;
+export type RouteDeclaration = Omit<
+  RouteSpec<v.GenericSchema | undefined, v.GenericSchema | undefined, v.GenericSchema | undefined, Access>,
+  'handler'
+>;
 
 /**
  * A request to a route from another host than the HTTP API (the MCP tools): the caller is
@@ -111,7 +116,10 @@ interface RouteCall {
 }
 
 /** The Lambda handler of one route, carrying its declaration, and `run` for hosts that authenticate their own way. */
-export type RouteHandler = ApiHandler & { readonly route: RouteDeclaration; readonly run: (call: RouteCall) => Promise<unknown> };
+export type RouteHandler = ApiHandler & {
+  readonly route: RouteDeclaration;
+  readonly run: (call: RouteCall) => Promise<unknown>;
+};
 
 /** The parsed request a route's middlewares share through the Lambda context. */
 export interface RequestState {
@@ -151,7 +159,10 @@ const mapErrors = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, 
     let error = request.error;
     // Over the rate limit, 429 answers before anything the route found wrong meanwhile.
     const admitted = requestState.get(request.event)?.admitted;
-    if (admitted) await admitted.catch((refused: unknown) => { error = refused as Error; });
+    if (admitted)
+      await admitted.catch((refused: unknown) => {
+        error = refused as Error;
+      });
     if (isApiError(error)) {
       request.response = errorResponse(error);
       return;
@@ -168,7 +179,12 @@ const mapErrors = (deps: () => Deps): MiddlewareObj<ApiEvent, ApiResult, Error, 
  * declaration (`route`) for the OpenAPI generator; the middleware chain is built on the first
  * request, so reading declarations touches no configuration.
  */
-export const apiRoute = <BS extends v.GenericSchema | undefined = undefined, QS extends v.GenericSchema | undefined = undefined, PS extends v.GenericSchema | undefined = undefined, A extends Access = Access>(
+export const apiRoute = <
+  BS extends v.GenericSchema | undefined = undefined,
+  QS extends v.GenericSchema | undefined = undefined,
+  PS extends v.GenericSchema | undefined = undefined,
+  A extends Access = Access,
+>(
   spec: RouteSpec<BS, QS, PS, A>,
 ): RouteHandler => {
   let built: ApiHandler | undefined;
@@ -187,7 +203,10 @@ interface RawInput {
 }
 
 /** Validates a request's parts with the route's declaration (path-id bounds, body kind and schema, list conventions, query, path ids, headers). */
-const parseInput = (spec: RouteSpec<any, any, any, any>, raw: RawInput): Pick<RequestState, 'body' | 'query' | 'params'> => {
+const parseInput = (
+  spec: RouteSpec<any, any, any, any>,
+  raw: RawInput,
+): Pick<RequestState, 'body' | 'query' | 'params'> => {
   if (namesUnservedPath(raw.pathValues)) throw new ApiError('not_found', 'The requested endpoint does not exist.');
   checkPathIds(raw.routePath, raw.pathValues);
   let body = raw.body;
@@ -203,20 +222,39 @@ const parseInput = (spec: RouteSpec<any, any, any, any>, raw: RawInput): Pick<Re
 };
 
 const runRoute = async (spec: RouteSpec<any, any, any, any>, call: RouteCall): Promise<unknown> => {
-  if (spec.access !== 'public' && !call.caller) throw new ApiError('missing_api_key', 'This route needs an authenticated caller.');
-  if (spec.bodyFormat === 'form') throw new Error(`${call.routeKey} takes an HTML form; only JSON routes can be called from another host`);
+  if (spec.access !== 'public' && !call.caller)
+    throw new ApiError('missing_api_key', 'This route needs an authenticated caller.');
+  if (spec.bodyFormat === 'form')
+    throw new Error(`${call.routeKey} takes an HTML form; only JSON routes can be called from another host`);
   const [method, routePath = ''] = call.routeKey.split(' ');
   const pathValues = call.pathParameters ?? {};
   const headers = call.headers ?? {};
   const input = parseInput(spec, { routePath, pathValues, body: call.body, query: call.query ?? {}, headers });
   // The few handlers that read the event read which route was called (the audience aliases).
-  const event = { routeKey: call.routeKey, rawPath: routePath, headers, pathParameters: pathValues, requestContext: { http: { method } } } as unknown as ApiEvent;
-  const out = await spec.handler({ ...input, auth: call.caller, deps: call.deps, event, headers } as RouteInput<any, any, any, any>);
-  if (out instanceof RawResponse) throw new Error(`${call.routeKey} answers a raw response; only JSON routes can be called from another host`);
+  const event = {
+    routeKey: call.routeKey,
+    rawPath: routePath,
+    headers,
+    pathParameters: pathValues,
+    requestContext: { http: { method } },
+  } as unknown as ApiEvent;
+  const out = await spec.handler({ ...input, auth: call.caller, deps: call.deps, event, headers } as RouteInput<
+    any,
+    any,
+    any,
+    any
+  >);
+  if (out instanceof RawResponse)
+    throw new Error(`${call.routeKey} answers a raw response; only JSON routes can be called from another host`);
   return out;
 };
 
-const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.GenericSchema | undefined, PS extends v.GenericSchema | undefined, A extends Access>(
+const buildChain = <
+  BS extends v.GenericSchema | undefined,
+  QS extends v.GenericSchema | undefined,
+  PS extends v.GenericSchema | undefined,
+  A extends Access,
+>(
   spec: RouteSpec<BS, QS, PS, A>,
 ): ApiHandler => {
   const deps = () => getDeps();
@@ -228,7 +266,8 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
       const state: RequestState = {};
       requestState.set(event, state);
       const pathValues = event.pathParameters ?? {};
-      if (namesUnservedPath(pathValues)) throw endpointDoesNotExist(event.requestContext?.http?.method ?? '', event.rawPath ?? '');
+      if (namesUnservedPath(pathValues))
+        throw endpointDoesNotExist(event.requestContext?.http?.method ?? '', event.rawPath ?? '');
       const routePath = event.routeKey.split(' ')[1] ?? '';
       checkPathIds(routePath, pathValues);
       if (spec.access !== 'public') {
@@ -243,10 +282,22 @@ const buildChain = <BS extends v.GenericSchema | undefined, QS extends v.Generic
         // Exposed on the event so declarative middlewares (idempotency) can scope keys to the team.
         (event.requestContext as any).authorizer = { lambda: { teamId: state.auth.team.id, keyId: state.auth.keyId } };
       }
-      const body = spec.bodyFormat === 'form'
-        ? new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '')
-        : readBody(event);
-      Object.assign(state, parseInput(spec, { routePath, pathValues, body, query: event.queryStringParameters ?? {}, headers: lowerCaseHeaders(event) }));
+      const body =
+        spec.bodyFormat === 'form'
+          ? new URLSearchParams(
+              event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? ''),
+            )
+          : readBody(event);
+      Object.assign(
+        state,
+        parseInput(spec, {
+          routePath,
+          pathValues,
+          body,
+          query: event.queryStringParameters ?? {},
+          headers: lowerCaseHeaders(event),
+        }),
+      );
     },
   };
   let chain = middy<ApiEvent, ApiResult, Error, ApiContext>()

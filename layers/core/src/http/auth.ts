@@ -19,17 +19,31 @@ const bearer = (event: ApiEvent): string | undefined => {
  * windows (`counted`, settling with the count), and checks the key may use a route of `access`
  * (spec §5: sending-access keys only reach the sending routes).
  */
-export const identify = async (deps: Deps, event: ApiEvent, access: Exclude<Access, 'public'>): Promise<{ caller: Caller; counted: Promise<void> }> => {
+export const identify = async (
+  deps: Deps,
+  event: ApiEvent,
+  access: Exclude<Access, 'public'>,
+): Promise<{ caller: Caller; counted: Promise<void> }> => {
   const sourceIp = event.requestContext?.http?.sourceIp ?? 'unknown';
   const secret = bearer(event);
   if (secret === undefined) {
-    return refuseAuthentication(deps, sourceIp, new ApiError('missing_api_key', 'Missing API key in the Authorization header. Send `Authorization: Bearer ms_...`.'));
+    return refuseAuthentication(
+      deps,
+      sourceIp,
+      new ApiError(
+        'missing_api_key',
+        'Missing API key in the Authorization header. Send `Authorization: Bearer ms_...`.',
+      ),
+    );
   }
   const identified = await identifyKey(deps, secret, sourceIp);
   if (access === 'full' && identified.caller.scope !== 'full_access') {
     // Over the rate limit, the 429 answers first, as when the count is awaited before this check.
     await identified.counted;
-    throw new ApiError('restricted_api_key', 'This API key is restricted to sending emails; this endpoint needs a full-access key.');
+    throw new ApiError(
+      'restricted_api_key',
+      'This API key is restricted to sending emails; this endpoint needs a full-access key.',
+    );
   }
   return identified;
 };

@@ -15,11 +15,24 @@ import { pathParameters } from './path-ids.ts';
 export type BodyKind = 'object' | 'array' | 'any';
 
 const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest', 'record', 'intersect']);
-const WRAPPERS = new Set(['optional', 'nullable', 'nullish', 'non_optional', 'non_nullable', 'non_nullish', 'exact_optional', 'undefinedable']);
+const WRAPPERS = new Set([
+  'optional',
+  'nullable',
+  'nullish',
+  'non_optional',
+  'non_nullable',
+  'non_nullish',
+  'exact_optional',
+  'undefinedable',
+]);
 
 export const bodyKind = (schema: v.GenericSchema | undefined): BodyKind => {
   if (!schema) return 'object';
-  const s = schema as v.GenericSchema & { wrapped?: v.GenericSchema; pipe?: v.GenericSchema[]; options?: v.GenericSchema[] };
+  const s = schema as v.GenericSchema & {
+    wrapped?: v.GenericSchema;
+    pipe?: v.GenericSchema[];
+    options?: v.GenericSchema[];
+  };
   if (s.type === 'pipe' && s.pipe?.[0]) return bodyKind(s.pipe[0]);
   if (WRAPPERS.has(s.type) && s.wrapped) return bodyKind(s.wrapped);
   if (OBJECT_TYPES.has(s.type)) return 'object';
@@ -31,7 +44,14 @@ export const bodyKind = (schema: v.GenericSchema | undefined): BodyKind => {
   return 'any';
 };
 
-const jsonType = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const jsonType = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
 
 /**
  * Refuses a parsed body whose top-level JSON type is not the one the route takes (422): an
@@ -42,11 +62,14 @@ export const checkBodyKind = (schema: v.GenericSchema | undefined, body: unknown
   if (body === undefined) return;
   const kind = bodyKind(schema);
   if (kind === 'object' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-    throw validationError(schema
-      ? `The request body must be a JSON object; got ${jsonType(body)}.`
-      : `This endpoint takes no request body (or an empty JSON object); got ${jsonType(body)}.`);
+    throw validationError(
+      schema
+        ? `The request body must be a JSON object; got ${jsonType(body)}.`
+        : `This endpoint takes no request body (or an empty JSON object); got ${jsonType(body)}.`,
+    );
   }
-  if (kind === 'array' && !Array.isArray(body)) throw validationError(`The request body must be a JSON array; got ${jsonType(body)}.`);
+  if (kind === 'array' && !Array.isArray(body))
+    throw validationError(`The request body must be a JSON array; got ${jsonType(body)}.`);
 };
 
 /** A path parameter that carries a signed link token rather than a stored id. */
@@ -64,9 +87,12 @@ export const checkPathIds = (routePath: string, values: Readonly<Record<string, 
     // eslint-disable-next-line no-control-regex
     if (value === '' || Buffer.byteLength(value) > max || /[\u0000-\u001f\u007f]/.test(value)) {
       const what = resource.replace(/_/g, ' ');
-      throw new ApiError('not_found', isTokenParam(name)
-        ? 'This link is not valid: the token is malformed.'
-        : `${what[0]!.toUpperCase()}${what.slice(1)} not found: \`${name}\` must be an id or address of at most ${max} bytes without control characters.`);
+      throw new ApiError(
+        'not_found',
+        isTokenParam(name)
+          ? 'This link is not valid: the token is malformed.'
+          : `${what[0]!.toUpperCase()}${what.slice(1)} not found: \`${name}\` must be an id or address of at most ${max} bytes without control characters.`,
+      );
     }
   }
 };
@@ -86,10 +112,16 @@ export const checkListParams = (query: Readonly<Record<string, string | undefine
 };
 
 /** Parses the path parameters with the route's schema: a value that cannot be the id it names is 404, not 422 (nothing by that id exists). */
-export const validatePathIds = <S extends v.GenericSchema>(schema: S, values: Readonly<Record<string, string | undefined>>): v.InferOutput<S> => {
+export const validatePathIds = <S extends v.GenericSchema>(
+  schema: S,
+  values: Readonly<Record<string, string | undefined>>,
+): v.InferOutput<S> => {
   const result = v.safeParse(schema, values, { abortPipeEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
   const name = v.getDotPath(issue) ?? 'id';
-  throw new ApiError('not_found', `Not found: the path's \`${name}\` ${issue.message.replace(/\.$/, '')} (got ${JSON.stringify(values[name] ?? '')}).`);
+  throw new ApiError(
+    'not_found',
+    `Not found: the path's \`${name}\` ${issue.message.replace(/\.$/, '')} (got ${JSON.stringify(values[name] ?? '')}).`,
+  );
 };

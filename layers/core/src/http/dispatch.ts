@@ -11,8 +11,12 @@ export type AreaHandler = ApiHandler & { readonly routes: Readonly<Record<string
  * to that route's handler.
  */
 export const dispatch = (routes: Readonly<Record<string, RouteHandler>>): AreaHandler =>
-  Object.assign(async function dispatchRoute(event: ApiEvent, context: ApiContext): Promise<ApiResult> {
-    const route = routes[event.routeKey];
-    if (!route) return errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${event.routeKey}.`));
-    return route(event, context);
-  }, { routes });
+  Object.assign(
+    async function dispatchRoute(event: ApiEvent, context: ApiContext): Promise<ApiResult> {
+      const route = routes[event.routeKey];
+      if (!route)
+        return errorResponse(new ApiError('not_found', `The requested endpoint does not exist: ${event.routeKey}.`));
+      return route(event, context);
+    },
+    { routes },
+  );

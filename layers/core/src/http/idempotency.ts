@@ -3,7 +3,13 @@ import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { Deps } from '../runtime/deps.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { checkIdempotencyKey, FOREIGN_RECORD_ERRORS, IDEMPOTENCY_TTL_SECONDS, idempotencyRefusal, idempotencyStore } from '../adapters/aws/idempotency.ts';
+import {
+  checkIdempotencyKey,
+  FOREIGN_RECORD_ERRORS,
+  IDEMPOTENCY_TTL_SECONDS,
+  idempotencyRefusal,
+  idempotencyStore,
+} from '../adapters/aws/idempotency.ts';
 import { requestState, type RouteMiddleware } from './api-route.ts';
 
 const INNER = 'mailstack.idempotency';
@@ -16,7 +22,18 @@ const INNER = 'mailstack.idempotency';
  */
 export const idempotency = (deps: () => Deps): RouteMiddleware => ({
   doc: {
-    headers: v.object({ 'Idempotency-Key': v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(256), v.description('Sends with the same key and payload within 24 hours answer the first response without sending again.'))) }),
+    headers: v.object({
+      'Idempotency-Key': v.optional(
+        v.pipe(
+          v.string(),
+          v.minLength(1),
+          v.maxLength(256),
+          v.description(
+            'Sends with the same key and payload within 24 hours answer the first response without sending again.',
+          ),
+        ),
+      ),
+    }),
     errors: ['invalid_idempotency_key', 'invalid_idempotent_request', 'concurrent_idempotent_requests'],
   },
   before: async function idempotencyBefore(request) {
@@ -52,7 +69,14 @@ export const idempotency = (deps: () => Deps): RouteMiddleware => ({
   onError: async function idempotencyOnError(request) {
     const inner = (request.internal as Record<string, any>)[INNER];
     // Never release a record on the refusals this middleware raised itself: it belongs to another request.
-    if (!inner || request.error instanceof ApiError && ['invalid_idempotent_request', 'concurrent_idempotent_requests', 'invalid_idempotency_key'].includes(request.error.name)) return;
+    if (
+      !inner ||
+      (request.error instanceof ApiError &&
+        ['invalid_idempotent_request', 'concurrent_idempotent_requests', 'invalid_idempotency_key'].includes(
+          request.error.name,
+        ))
+    )
+      return;
     if (FOREIGN_RECORD_ERRORS.has((request.error as Error)?.name)) return;
     await inner.onError(request);
   },

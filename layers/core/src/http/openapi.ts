@@ -32,7 +32,10 @@ const conversion = (typeMode: 'input' | 'ignore') => ({
   target: 'draft-2020-12' as const,
   errorMode: 'ignore' as const,
   typeMode,
-  overrideSchema: ({ valibotSchema }: { valibotSchema: v.GenericSchema }) => (valibotSchema.type === 'custom' ? { not: {}, description: customMessage(valibotSchema) ?? 'Not supported.' } as JsonSchema : undefined),
+  overrideSchema: ({ valibotSchema }: { valibotSchema: v.GenericSchema }) =>
+    valibotSchema.type === 'custom'
+      ? ({ not: {}, description: customMessage(valibotSchema) ?? 'Not supported.' } as JsonSchema)
+      : undefined,
 });
 
 export const jsonSchemaOf = (schema: v.GenericSchema, typeMode: 'input' | 'ignore' = 'ignore'): Json => {
@@ -47,8 +50,12 @@ const COMPONENT = '#/components/schemas/';
 const toComponentRefs = (node: unknown): any => {
   if (Array.isArray(node)) return node.map(toComponentRefs);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([key, value]) =>
-    [key, key === '$ref' && typeof value === 'string' ? value.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(value)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' ? value.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(value),
+    ]),
+  );
 };
 
 /**
@@ -57,13 +64,21 @@ const toComponentRefs = (node: unknown): any => {
  */
 const namedSchemas = (named: Readonly<Record<string, v.GenericSchema>>) => ({
   schemaOf: (schema: v.GenericSchema): Json => {
-    const { $schema: _dialect, $defs: _defs, ...rest } = toJsonSchema(schema, { ...conversion('ignore'), definitions: { ...named } }) as Json;
+    const {
+      $schema: _dialect,
+      $defs: _defs,
+      ...rest
+    } = toJsonSchema(schema, { ...conversion('ignore'), definitions: { ...named } }) as Json;
     return toComponentRefs(rest);
   },
   components: (): Record<string, Json> => toComponentRefs(toJsonSchemaDefs({ ...named }, conversion('ignore'))),
 });
 
-const pascal = (word: string): string => word.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (word: string): string =>
+  word
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * The name of a shared answer shape the routes build alike rather than share as one schema, or
@@ -95,7 +110,10 @@ const nameSharedShapes = (node: unknown, schemas: Record<string, Json>): any => 
   if (candidates) {
     const fits = (name: string) => !schemas[name] || JSON.stringify(schemas[name]) === JSON.stringify(node);
     const name = candidates.find(fits);
-    if (!name) throw new Error(`openapi: the answer shape ${JSON.stringify(node).slice(0, 120)} would be named ${candidates.join(' or ')}, which name other schemas`);
+    if (!name)
+      throw new Error(
+        `openapi: the answer shape ${JSON.stringify(node).slice(0, 120)} would be named ${candidates.join(' or ')}, which name other schemas`,
+      );
     schemas[name] = node as Json;
     return { $ref: `${COMPONENT}${name}` };
   }
@@ -119,14 +137,28 @@ const parametersIn = (where: 'path' | 'query' | 'header', schema: v.GenericSchem
   const { properties, required } = propertiesOf(jsonSchemaOf(schema, 'input'));
   return Object.entries(properties).map(([name, s]) => {
     const { description, ...rest } = s;
-    return { name, in: where, required: where === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 };
 
 const pathParams = (path: string, schema: v.GenericSchema | undefined): Json[] => {
   const declared = parametersIn('path', schema);
-  return pathParameters(path).map(({ name, resource }) =>
-    declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, description: `The ${resource.replace(/_/g, ' ')}.`, schema: { type: 'string' } });
+  return pathParameters(path).map(
+    ({ name, resource }) =>
+      declared.find((p) => p.name === name) ?? {
+        name,
+        in: 'path',
+        required: true,
+        description: `The ${resource.replace(/_/g, ' ')}.`,
+        schema: { type: 'string' },
+      },
+  );
 };
 
 /** The error names the HTTP stack itself may answer on a route, before the route's own. */
@@ -155,10 +187,15 @@ export const errorSchema = (status: number, names: readonly string[], oauth = fa
     statusCode: { const: status },
     name: { enum: [...names] },
     message: { type: 'string', description: 'What was wrong, which field, what is allowed.' },
-    ...(oauth ? {
-      error: { type: 'string', description: 'The OAuth error code (RFC 6749 §5.2, RFC 7591 §3.2.2), on the protocol\'s own refusals.' },
-      error_description: { type: 'string', description: 'The same as message.' },
-    } : {}),
+    ...(oauth
+      ? {
+          error: {
+            type: 'string',
+            description: "The OAuth error code (RFC 6749 §5.2, RFC 7591 §3.2.2), on the protocol's own refusals.",
+          },
+          error_description: { type: 'string', description: 'The same as message.' },
+        }
+      : {}),
   },
   required: ['statusCode', 'name', 'message'],
   additionalProperties: false,
@@ -172,7 +209,11 @@ const errorComponents = (): Record<string, Json> => {
   const names = Object.keys(ERROR_STATUS);
   const describe = (schema: Json) => ({
     ...schema,
-    properties: { ...schema.properties, statusCode: { type: 'integer', description: 'The HTTP status.' }, name: { ...schema.properties.name, description: 'The error\'s name: what a program branches on.' } },
+    properties: {
+      ...schema.properties,
+      statusCode: { type: 'integer', description: 'The HTTP status.' },
+      name: { ...schema.properties.name, description: "The error's name: what a program branches on." },
+    },
   });
   return { Error: describe(errorSchema(0, names)), OAuthError: describe(errorSchema(0, names, true)) };
 };
@@ -189,20 +230,41 @@ const errorResponses = (route: RouteDeclaration, path: string): Record<string, J
     const status = ERROR_STATUS[name];
     byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
   }
-  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, names]) => [String(status), {
-    description: names.join(', '),
-    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer' } } } } : {}),
-    content: { 'application/json': { schema: errorRef(status, names, route.errorFormat === 'oauth') } },
-  }]));
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, names]) => [
+        String(status),
+        {
+          description: names.join(', '),
+          ...(status === 429
+            ? {
+                headers: {
+                  'Retry-After': {
+                    description: 'Whole seconds until a retry can succeed.',
+                    schema: { type: 'integer' },
+                  },
+                },
+              }
+            : {}),
+          content: { 'application/json': { schema: errorRef(status, names, route.errorFormat === 'oauth') } },
+        },
+      ]),
+  );
 };
 
 /** A readable, unique operation id: `PATCH /audiences/{id}/contacts/{contact_id}` -> `patchAudiencesByIdContactsByContactId`. */
 const operationId = (method: string, path: string): string =>
-  method.toLowerCase() + path.split('/').filter(Boolean).map((segment) => {
-    const param = /^\{(\w+)\}$/.exec(segment);
-    const words = (param ? `by_${param[1]}` : segment).split(/[-_.]/).filter(Boolean);
-    return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  }).join('');
+  method.toLowerCase() +
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      const words = (param ? `by_${param[1]}` : segment).split(/[-_.]/).filter(Boolean);
+      return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    })
+    .join('');
 
 /** How the operations describe bodies: answers through the named components, requests too when named. */
 interface Describers {
@@ -213,34 +275,65 @@ interface Describers {
 const describeOperation = ({ method, path, area, route }: DescribedRoute, describe: Describers): Json => {
   const html = route.responseFormat === 'html';
   // Tracking answers: an image or a redirect on success, a plain-text 404 for a bad token.
-  const tracking = (route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary') && route.errorFormat !== 'oauth';
+  const tracking =
+    (route.responseFormat === 'gif' || route.responseFormat === 'redirect' || route.responseFormat === 'binary') &&
+    route.errorFormat !== 'oauth';
   const success = String(route.status ?? 200);
-  const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter((s): s is v.GenericSchema => !!s);
-  const body = route.bodyFormat === 'form'
-    ? { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } }
-    : route.body
-      ? { required: !v.safeParse(route.body, undefined).success, content: { 'application/json': { schema: describe.request(route.body) } } }
-      : undefined;
+  const headerSchemas = [route.headers, ...(route.middlewares ?? []).map((m) => m.doc?.headers)].filter(
+    (s): s is v.GenericSchema => !!s,
+  );
+  const body =
+    route.bodyFormat === 'form'
+      ? {
+          required: false,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', additionalProperties: { type: 'string' } },
+            },
+          },
+        }
+      : route.body
+        ? {
+            required: !v.safeParse(route.body, undefined).success,
+            content: { 'application/json': { schema: describe.request(route.body) } },
+          }
+        : undefined;
   const errors = errorResponses(route, path);
   if (html) {
     // The hosted pages answer an invalid or tampered link with an HTML page, not the JSON error body.
-    errors['404'] = { description: 'The link is not valid (an HTML page).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
+    errors['404'] = {
+      description: 'The link is not valid (an HTML page).',
+      content: { 'text/html': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) },
+    };
   }
   if (route.errorFormat === 'oauth' && route.responseFormat === 'redirect') {
     // A request whose client or redirect URI cannot be trusted is refused on a page, never redirected.
-    errors['400'] = { description: 'An unknown client or an unregistered redirect URI (an HTML page; nothing is sent to the URI).', content: { 'text/html': { schema: { type: 'string' } }, ...(errors['400']?.content ?? {}) } };
+    errors['400'] = {
+      description: 'An unknown client or an unregistered redirect URI (an HTML page; nothing is sent to the URI).',
+      content: { 'text/html': { schema: { type: 'string' } }, ...(errors['400']?.content ?? {}) },
+    };
   }
-  if (tracking) errors['404'] = { description: 'The token is unknown or tampered with (plain text).', content: { 'text/plain': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) } };
+  if (tracking)
+    errors['404'] = {
+      description: 'The token is unknown or tampered with (plain text).',
+      content: { 'text/plain': { schema: { type: 'string' } }, ...(errors['404']?.content ?? {}) },
+    };
   const successContent = html
     ? { 'text/html': { schema: jsonSchemaOf(route.response) } }
-    : route.responseFormat === 'gif' ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } }
-      : route.responseFormat === 'binary' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+    : route.responseFormat === 'gif'
+      ? { 'image/gif': { schema: { type: 'string', contentMediaType: 'image/gif' } } }
+      : route.responseFormat === 'binary'
+        ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
         : { 'application/json': { schema: describe.answer(route.response) } };
   return {
     operationId: operationId(method, path),
     tags: [area],
     ...(route.access === 'public' ? { security: [] } : {}),
-    ...(route.access === 'full' ? { description: 'Needs a full-access API key.' } : route.access === 'sending' ? { description: 'Any API key of the team (sending access is enough).' } : {}),
+    ...(route.access === 'full'
+      ? { description: 'Needs a full-access API key.' }
+      : route.access === 'sending'
+        ? { description: 'Any API key of the team (sending access is enough).' }
+        : {}),
     parameters: [
       ...pathParams(path, route.params),
       ...parametersIn('query', route.query),
@@ -250,10 +343,22 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute, descri
     responses: {
       // A route that only refuses (`response: v.never()`) documents its errors alone.
       ...(route.responseFormat === 'redirect'
-        ? { [success]: route.errorFormat === 'oauth'
-          ? { description: 'A redirect: to the consent screen, or back to the client\'s redirect URI with an error.', headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } }
-          : { description: 'A redirect to the link.', headers: { Location: { description: 'The original link.', schema: { type: 'string' } } } } }
-        : route.response.type === 'never' ? {} : { [success]: { description: 'Success.', content: successContent } }),
+        ? {
+            [success]:
+              route.errorFormat === 'oauth'
+                ? {
+                    description:
+                      "A redirect: to the consent screen, or back to the client's redirect URI with an error.",
+                    headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } },
+                  }
+                : {
+                    description: 'A redirect to the link.',
+                    headers: { Location: { description: 'The original link.', schema: { type: 'string' } } },
+                  },
+          }
+        : route.response.type === 'never'
+          ? {}
+          : { [success]: { description: 'Success.', content: successContent } }),
       ...errors,
     },
   };
@@ -271,32 +376,38 @@ export const missingSchemas = (route: RouteDeclaration | undefined): string[] =>
  * `$ref`, as are the list envelopes of them, the `{object, id}` and deleted answers, the one
  * error body, and the named request bodies (`requests`) the routes take.
  */
-export const buildOpenApi = (routes: readonly DescribedRoute[], options: {
-  serverUrl: string;
-  components?: Readonly<Record<string, v.GenericSchema>>;
-  /** Request body schemas by name (`SendEmailRequest`): a route taking one refers to it; the unused are left out. */
-  requests?: Readonly<Record<string, v.GenericSchema>>;
-}): Json => {
+export const buildOpenApi = (
+  routes: readonly DescribedRoute[],
+  options: {
+    serverUrl: string;
+    components?: Readonly<Record<string, v.GenericSchema>>;
+    /** Request body schemas by name (`SendEmailRequest`): a route taking one refers to it; the unused are left out. */
+    requests?: Readonly<Record<string, v.GenericSchema>>;
+  },
+): Json => {
   const named = namedSchemas(options.components ?? {});
   const schemas: Record<string, Json> = { ...errorComponents(), ...named.components() };
   const requestNames = new Map(Object.entries(options.requests ?? {}).map(([name, schema]) => [schema, name]));
   const request = (schema: v.GenericSchema): Json => {
     const name = requestNames.get(schema);
     if (!name) return jsonSchemaOf(schema, 'input');
-    if (schemas[name] && schemas[name] !== requestSchemas.get(name)) throw new Error(`openapi: the request ${name} has the name of another schema`);
+    if (schemas[name] && schemas[name] !== requestSchemas.get(name))
+      throw new Error(`openapi: the request ${name} has the name of another schema`);
     if (!requestSchemas.has(name)) requestSchemas.set(name, (schemas[name] = jsonSchemaOf(schema, 'input')));
     return { $ref: `${COMPONENT}${name}` };
   };
   const requestSchemas = new Map<string, Json>();
   const described: Record<string, Json> = {};
-  for (const r of routes) (described[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r, { answer: named.schemaOf, request });
+  for (const r of routes)
+    (described[r.path] ??= {})[r.method.toLowerCase()] = describeOperation(r, { answer: named.schemaOf, request });
   const paths = nameSharedShapes(described, schemas);
   return {
     openapi: '3.1.0',
     info: {
       title: 'mailstack API',
       version: API_VERSION,
-      description: 'Transactional and broadcast email, wire-compatible with the Resend API: point the official Resend SDKs at this server. Every error answers `{statusCode, name, message}`.',
+      description:
+        'Transactional and broadcast email, wire-compatible with the Resend API: point the official Resend SDKs at this server. Every error answers `{statusCode, name, message}`.',
     },
     servers: [{ url: options.serverUrl }],
     security: [{ apiKey: [] }],
@@ -305,7 +416,12 @@ export const buildOpenApi = (routes: readonly DescribedRoute[], options: {
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the team (`ms_...`), created with `npm run admin -- keys create`; full access, or sending access only.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key of the team (`ms_...`), created with `npm run admin -- keys create`; full access, or sending access only.',
+        },
       },
     },
   };

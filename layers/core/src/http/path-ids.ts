@@ -8,7 +8,16 @@ import { ApiError, validationError } from '../errors/api-error.ts';
  * identifier is one of these words. `test/unit/http/path-ids.test.ts` derives the list from the
  * reference document and the route manifest.
  */
-export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set(['attachments', 'batch', 'cancel', 'claim', 'imports', 'metrics', 'receiving', 'share']);
+export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set([
+  'attachments',
+  'batch',
+  'cancel',
+  'claim',
+  'imports',
+  'metrics',
+  'receiving',
+  'share',
+]);
 
 /** The parameters of a route template ("/audiences/{id}/contacts/{contact_id}"), in order, each with the resource it names. */
 export const pathParameters = (template: string): { name: string; resource: string }[] => {
@@ -28,7 +37,8 @@ export const pathParameters = (template: string): { name: string; resource: stri
 export const namesUnservedPath = (values: Readonly<Record<string, string | undefined>>): boolean =>
   Object.values(values).some((value) => value !== undefined && UNSERVED_PATH_WORDS.has(value));
 
-const sameId = (a: string, b: string): boolean => (a.includes('@') || b.includes('@') ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b);
+const sameId = (a: string, b: string): boolean =>
+  a.includes('@') || b.includes('@') ? a.trim().toLowerCase() === b.trim().toLowerCase() : a === b;
 
 /**
  * Several official SDKs repeat the path's identifiers in the JSON body (`PATCH /domains/{id}`
@@ -39,7 +49,11 @@ const sameId = (a: string, b: string): boolean => (a.includes('@') || b.includes
  * answers to `id`, and a contact named by address to `email`. An empty string is the field left
  * out (the zero value typed clients send for a field their user never set).
  */
-export const absorbPathIds = (routePath: string, values: Readonly<Record<string, string | undefined>>, body: unknown): unknown => {
+export const absorbPathIds = (
+  routePath: string,
+  values: Readonly<Record<string, string | undefined>>,
+  body: unknown,
+): unknown => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const params = pathParameters(routePath);
   if (params.length === 0) return body;
@@ -59,7 +73,9 @@ export const absorbPathIds = (routePath: string, values: Readonly<Record<string,
         continue;
       }
       if (typeof given !== 'string' || !sameId(given, value)) {
-        throw validationError(`\`${field}\` in the body (${JSON.stringify(given)}) does not match the ${param.resource.replace(/_/g, ' ')} of the path (${JSON.stringify(value)}). Send the same value, or leave the field out: the path names the ${param.resource.replace(/_/g, ' ')}.`);
+        throw validationError(
+          `\`${field}\` in the body (${JSON.stringify(given)}) does not match the ${param.resource.replace(/_/g, ' ')} of the path (${JSON.stringify(value)}). Send the same value, or leave the field out: the path names the ${param.resource.replace(/_/g, ' ')}.`,
+        );
       }
       delete rest[field];
     }

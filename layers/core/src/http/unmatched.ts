@@ -7,9 +7,14 @@ import type { ApiResult } from './types.ts';
  * method_not_allowed naming the methods the path allows, else 404 not_found.
  */
 export const unmatchedResponse = (method: string, path: string, allowed: readonly string[]): ApiResult =>
-  errorResponse(allowed.length > 0
-    ? new ApiError('method_not_allowed', `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`)
-    : new ApiError('not_found', `The requested endpoint does not exist: ${method} ${path}.`));
+  errorResponse(
+    allowed.length > 0
+      ? new ApiError(
+          'method_not_allowed',
+          `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`,
+        )
+      : new ApiError('not_found', `The requested endpoint does not exist: ${method} ${path}.`),
+  );
 
 /**
  * A request path with each run of slashes read as one: `//emails` (an SDK's base URL set with a

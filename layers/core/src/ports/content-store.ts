@@ -13,7 +13,9 @@ export interface ContentStore {
 /** No content store configured: storing or reading a large body fails with what to set. */
 export const missingContentStore = (): ContentStore => {
   const fail = async (): Promise<never> => {
-    throw new Error('no content store: set CONTENT_BUCKET (the stack does, for the functions whose manifest entry needs contentStore; the local host starts an embedded S3 server and sets it with S3_ENDPOINT)');
+    throw new Error(
+      'no content store: set CONTENT_BUCKET (the stack does, for the functions whose manifest entry needs contentStore; the local host starts an embedded S3 server and sets it with S3_ENDPOINT)',
+    );
   };
   return { put: fail, get: fail, delete: fail };
 };

@@ -28,5 +28,9 @@ export const systemCnames: CnameResolver = {
 
 /** The system resolver (getaddrinfo, as any HTTP client would use). */
 export const systemResolver: HostResolver = {
-  resolve: async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })),
+  resolve: async (hostname) =>
+    (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+      address: a.address,
+      family: a.family === 6 ? 6 : 4,
+    })),
 };

@@ -21,12 +21,21 @@ export interface Keyring {
  */
 export const parseKeyring = (text: string): Keyring => {
   let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { current: 'k1', keys: { k1: text } };
   const { current, ...rest } = parsed as Record<string, unknown>;
-  const keys = Object.fromEntries(Object.entries(rest).filter(([, v]) => typeof v === 'string' && v.length > 0)) as Record<string, string>;
+  const keys = Object.fromEntries(
+    Object.entries(rest).filter(([, v]) => typeof v === 'string' && v.length > 0),
+  ) as Record<string, string>;
   const id = typeof current === 'string' ? current : 'k1';
-  if (!keys[id]) throw new Error(`the link-signing keyring names current key "${id}", but holds only ${Object.keys(keys).join(', ') || 'no keys'}: add "${id}": "<secret>" or point "current" at an existing key`);
+  if (!keys[id])
+    throw new Error(
+      `the link-signing keyring names current key "${id}", but holds only ${Object.keys(keys).join(', ') || 'no keys'}: add "${id}": "<secret>" or point "current" at an existing key`,
+    );
   return { current: id, keys };
 };
 
@@ -39,7 +48,9 @@ export const staticLinkKeys = (keyring: Keyring): LinkKeys => ({
 /** No link key configured: signing or checking a link fails with what to set (there is no default key). */
 export const missingLinkKeys = (): LinkKeys => {
   const fail = async (): Promise<never> => {
-    throw new Error('no link-signing key: set LINK_SECRET_ARN (the stack does, for the functions whose manifest entry needs linkSecret) or TOKEN_SECRET (the local host generates one per data directory)');
+    throw new Error(
+      'no link-signing key: set LINK_SECRET_ARN (the stack does, for the functions whose manifest entry needs linkSecret) or TOKEN_SECRET (the local host generates one per data directory)',
+    );
   };
   return { current: fail, byId: fail };
 };

@@ -22,7 +22,11 @@ export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed
 export class TransportError extends Error {
   /** For `missed`: how far past its instant the call was when it was held back (ms). */
   readonly lateMs: number | undefined;
-  constructor(readonly kind: TransportFailure, message: string, options?: { cause?: unknown; lateMs?: number }) {
+  constructor(
+    readonly kind: TransportFailure,
+    message: string,
+    options?: { cause?: unknown; lateMs?: number },
+  ) {
     super(message, options);
     this.name = 'TransportError';
     this.lateMs = options?.lateMs;

@@ -2,8 +2,12 @@ import * as v from 'valibot';
 import { canonicalHostName } from '../ports/dns.ts';
 import { DEFAULT_PROVIDER_RATE_PER_SECOND, LOOKUP_STALENESS_MS } from '../limits.ts';
 
-const Bool = v.pipe(v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'), v.transform((s) => s === 'true' || s === '1'));
-const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
+const Bool = v.pipe(
+  v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'),
+  v.transform((s) => s === 'true' || s === '1'),
+);
+const Int = (fallback: number) =>
+  v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
 const Url = v.optional(v.pipe(v.string(), v.url()));
 
 /** Every setting the runtime reads from the environment, validated once at cold start. */
@@ -34,7 +38,15 @@ export const Config = v.object({
   /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */
   MAILBOX_AGENT_DISABLED: Bool,
   /** Delivery regions this deployment serves; the first is the default. */
-  DELIVERY_REGIONS: v.pipe(v.optional(v.string(), 'us-east-1'), v.transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))),
+  DELIVERY_REGIONS: v.pipe(
+    v.optional(v.string(), 'us-east-1'),
+    v.transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+  ),
   API_RATE_LIMIT_PER_MINUTE: Int(600),
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),

@@ -74,11 +74,13 @@ export const flushMetrics = (deps: Pick<Deps, 'metrics'>): void => {
 };
 
 /** Arn of an SQS queue from its URL (https://sqs.<region>.amazonaws.com/<account>/<name>). */
-const queueArnOf = (config: Config) => (url: string): string => {
-  const [, , host = '', account = '', name = ''] = url.split('/');
-  const region = host.split('.')[1] ?? config.AWS_REGION;
-  return `arn:aws:sqs:${region}:${account}:${name}`;
-};
+const queueArnOf =
+  (config: Config) =>
+  (url: string): string => {
+    const [, , host = '', account = '', name = ''] = url.split('/');
+    const region = host.split('.')[1] ?? config.AWS_REGION;
+    return `arn:aws:sqs:${region}:${account}:${name}`;
+  };
 
 /** Builds the dependencies of one runtime from configuration. */
 export const createDeps = (config: Config = readConfig(), overrides: Partial<Deps> = {}): Deps => {
@@ -89,9 +91,10 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     const id = logger.getCorrelationId();
     return typeof id === 'string' ? id : undefined;
   };
-  const scheduler = config.SCHEDULER_MODE === 'local'
-    ? tableScheduler(clients.db, config.TABLE_NAME)
-    : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
+  const scheduler =
+    config.SCHEDULER_MODE === 'local'
+      ? tableScheduler(clients.db, config.TABLE_NAME)
+      : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
   return {
     config,
     db: clients.db,
@@ -104,9 +107,13 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     identities: sesIdentities(clients.ses, config.SES_CONFIGURATION_SET),
     linkKeys: config.LINK_SECRET_ARN
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
-      : config.TOKEN_SECRET ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET)) : missingLinkKeys(),
+      : config.TOKEN_SECRET
+        ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET))
+        : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
-    content: config.CONTENT_BUCKET ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters) : missingContentStore(),
+    content: config.CONTENT_BUCKET
+      ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters)
+      : missingContentStore(),
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,
     cnames: systemCnames,

@@ -6,13 +6,23 @@ import { MAX_SUBJECT_LENGTH } from '../limits.ts';
 const IdOf = (what: string) => v.pipe(v.string(`must be the id of a ${what}.`), v.uuid(`must be the id of a ${what}.`));
 
 const fields = {
-  name: v.optional(v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(200, 'must be at most 200 characters.')))),
+  name: v.optional(
+    v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(200, 'must be at most 200 characters.'))),
+  ),
   segment_id: v.optional(IdOf('segment')),
   audience_id: v.optional(IdOf('segment (audiences are segments)')),
   from: v.optional(v.string('must be a sender such as `Acme <news@acme.com>`.')),
-  subject: v.optional(v.pipe(v.string('must be a string.'), v.minLength(1, 'may not be empty.'), v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`))),
+  subject: v.optional(
+    v.pipe(
+      v.string('must be a string.'),
+      v.minLength(1, 'may not be empty.'),
+      v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`),
+    ),
+  ),
   reply_to: v.optional(v.nullable(ReplyToList)),
-  preview_text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(500, 'must be at most 500 characters.')))),
+  preview_text: v.optional(
+    v.nullable(v.pipe(v.string('must be a string.'), v.maxLength(500, 'must be at most 500 characters.'))),
+  ),
   html: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
   text: v.optional(v.nullable(v.pipe(v.string('must be a string.'), StoredBody))),
   topic_id: v.optional(v.nullable(IdOf('topic'))),
@@ -31,30 +41,80 @@ export const CreateBroadcastRequest = v.pipe(
   }),
   v.check((b) => !(b.segment_id && b.audience_id && b.segment_id !== b.audience_id), SAME_SEGMENT),
   v.check((b) => !(b.template && (b.html || b.text)), NOT_BOTH),
-  v.forward(v.check((b) => Boolean(b.segment_id ?? b.audience_id), 'is required: the segment to send to (`audience_id` is accepted as its older name).'), ['segment_id']),
-  v.forward(v.check((b) => b.template !== undefined || b.from !== undefined, 'is required: the sender, e.g. `Acme <news@acme.com>`.'), ['from']),
-  v.forward(v.check((b) => b.template !== undefined || b.subject !== undefined, 'is required.'), ['subject']),
-  v.check((b) => b.template !== undefined || Boolean(b.html) || Boolean(b.text), 'Give `html` or `text` (or both), or a `template`: the broadcast needs a body.'),
-  v.forward(v.check((b) => b.scheduled_at === undefined || b.send === true, 'may be given only with `send: true`; to schedule a draft later use POST /broadcasts/{id}/send.'), ['scheduled_at']),
+  v.forward(
+    v.check(
+      (b) => Boolean(b.segment_id ?? b.audience_id),
+      'is required: the segment to send to (`audience_id` is accepted as its older name).',
+    ),
+    ['segment_id'],
+  ),
+  v.forward(
+    v.check(
+      (b) => b.template !== undefined || b.from !== undefined,
+      'is required: the sender, e.g. `Acme <news@acme.com>`.',
+    ),
+    ['from'],
+  ),
+  v.forward(
+    v.check((b) => b.template !== undefined || b.subject !== undefined, 'is required.'),
+    ['subject'],
+  ),
+  v.check(
+    (b) => b.template !== undefined || Boolean(b.html) || Boolean(b.text),
+    'Give `html` or `text` (or both), or a `template`: the broadcast needs a body.',
+  ),
+  v.forward(
+    v.check(
+      (b) => b.scheduled_at === undefined || b.send === true,
+      'may be given only with `send: true`; to schedule a draft later use POST /broadcasts/{id}/send.',
+    ),
+    ['scheduled_at'],
+  ),
 );
 export type CreateBroadcastRequest = v.InferOutput<typeof CreateBroadcastRequest>;
 
 /** PATCH /broadcasts/{id}: any create field except send and scheduled_at (drafts only). */
-export const UpdateBroadcastRequest = v.pipe(v.strictObject(fields), v.check((b) => !(b.segment_id && b.audience_id && b.segment_id !== b.audience_id), SAME_SEGMENT), v.check((b) => !(b.template && (b.html || b.text)), NOT_BOTH));
+export const UpdateBroadcastRequest = v.pipe(
+  v.strictObject(fields),
+  v.check((b) => !(b.segment_id && b.audience_id && b.segment_id !== b.audience_id), SAME_SEGMENT),
+  v.check((b) => !(b.template && (b.html || b.text)), NOT_BOTH),
+);
 export type UpdateBroadcastRequest = v.InferOutput<typeof UpdateBroadcastRequest>;
 
 /** POST /broadcasts/{id}/send (the SDK always sends a body, `{}` when not scheduling). */
-export const SendBroadcastRequest = v.optional(v.strictObject({ scheduled_at: v.optional(v.nullable(v.string('must be an ISO 8601 date-time or "in 2 hours".'))) }));
+export const SendBroadcastRequest = v.optional(
+  v.strictObject({ scheduled_at: v.optional(v.nullable(v.string('must be an ISO 8601 date-time or "in 2 hours".'))) }),
+);
 
 /** The recipient event types of GET /broadcasts/{id}/recipients. */
-export const RECIPIENT_TYPES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'unsubscribed', 'suppressed'] as const;
+export const RECIPIENT_TYPES = [
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'bounced',
+  'complained',
+  'unsubscribed',
+  'suppressed',
+] as const;
 
 /** GET /broadcasts/{id}/recipients */
 export const RecipientsQuery = v.strictObject({
   type: v.picklist(RECIPIENT_TYPES, `is required: one of ${RECIPIENT_TYPES.join(', ')}.`),
   email: v.optional(v.string()),
-  bounce_type: v.optional(v.picklist(['permanent', 'transient', 'undetermined'], 'must be permanent, transient or undetermined.')),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be an integer from 1 to 100.'), v.transform(Number), v.minValue(1, 'must be an integer from 1 to 100.'), v.maxValue(100, 'must be an integer from 1 to 100.')), '20'),
+  bounce_type: v.optional(
+    v.picklist(['permanent', 'transient', 'undetermined'], 'must be permanent, transient or undetermined.'),
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
+      v.transform(Number),
+      v.minValue(1, 'must be an integer from 1 to 100.'),
+      v.maxValue(100, 'must be an integer from 1 to 100.'),
+    ),
+    '20',
+  ),
   after: v.optional(v.string()),
   before: v.optional(v.string()),
 });
@@ -95,7 +155,11 @@ export const BroadcastObject = v.object({
 });
 
 /** A pacing warning of a send: the audience exceeds what is available now. */
-export const PlanWarningObject = v.object({ type: v.picklist(['paced', 'queued_behind']), days: v.number(), message: v.string() });
+export const PlanWarningObject = v.object({
+  type: v.picklist(['paced', 'queued_behind']),
+  days: v.number(),
+  message: v.string(),
+});
 
 /** POST /broadcasts/{id}/send (and POST /broadcasts with send: true): the planned finish. */
 export const SentBroadcast = v.object({
@@ -122,4 +186,9 @@ export const BroadcastRecipientRow = v.object({
 });
 
 /** A row of GET /broadcasts/{id}/clicked-links (`id` is an opaque cursor). */
-export const BroadcastClickedLink = v.object({ id: v.string(), url: v.string(), clicks: v.number(), unique_clicks: v.number() });
+export const BroadcastClickedLink = v.object({
+  id: v.string(),
+  url: v.string(),
+  clicks: v.number(),
+  unique_clicks: v.number(),
+});

@@ -40,14 +40,19 @@ export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 /** `{object, id}`: what most writes answer. */
 export const ObjectRef = <const O extends string>(object: O) => v.object({ object: v.literal(object), id: Id });
 /** `{object, id, deleted: true}`: what deletes answer. */
-export const Deleted = <const O extends string>(object: O) => v.object({ object: v.literal(object), id: Id, deleted: v.literal(true) });
+export const Deleted = <const O extends string>(object: O) =>
+  v.object({ object: v.literal(object), id: Id, deleted: v.literal(true) });
 /** The list envelope. */
-export const ListOf = <S extends v.GenericSchema>(item: S) => v.object({ object: v.literal('list'), has_more: v.boolean(), data: v.array(item) });
+export const ListOf = <S extends v.GenericSchema>(item: S) =>
+  v.object({ object: v.literal('list'), has_more: v.boolean(), data: v.array(item) });
 /** An HTML page (hosted preference and unsubscribe pages). */
 export const HtmlPage = v.pipe(v.string(), v.description('An HTML page.'));
 
 /** A template's or a broadcast's `html` or `text`, kept whole on its row: at most MAX_STORED_BODY_BYTES. */
-export const StoredBody = v.maxBytes<string, number, string>(MAX_STORED_BODY_BYTES, `must be at most ${MAX_STORED_BODY_BYTES} bytes (UTF-8); it is kept whole with the rest of its record.`);
+export const StoredBody = v.maxBytes<string, number, string>(
+  MAX_STORED_BODY_BYTES,
+  `must be at most ${MAX_STORED_BODY_BYTES} bytes (UTF-8); it is kept whole with the rest of its record.`,
+);
 
 /** `reply_to`: one address or a list of at most MAX_REPLY_TO (each is checked as a mailbox where it is used). */
 export const ReplyToList = v.union(

@@ -11,10 +11,18 @@ const Hostname = v.pipe(
 
 const Capabilities = v.strictObject({
   sending: v.optional(v.literal('enabled', 'sending can only be `enabled`: a domain exists to send.')),
-  receiving: v.optional(v.picklist(['enabled', 'disabled'], 'must be `enabled` (mail to the domain\'s mailboxes is accepted; the records gain the inbound MX) or `disabled`.')),
+  receiving: v.optional(
+    v.picklist(
+      ['enabled', 'disabled'],
+      "must be `enabled` (mail to the domain's mailboxes is accepted; the records gain the inbound MX) or `disabled`.",
+    ),
+  ),
 });
 
-const Label = v.pipe(v.string(), v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a single DNS label such as `send`.'));
+const Label = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a single DNS label such as `send`.'),
+);
 
 /** POST /domains. `tls` is not supported (the provider negotiates TLS opportunistically). */
 export const CreateDomainRequest = v.strictObject({
@@ -55,7 +63,10 @@ export const DomainSummary = v.object({
   status: v.picklist(['not_started', 'pending', 'verified', 'failed']),
   created_at: Timestamp,
   region: v.string(),
-  capabilities: v.object({ sending: v.picklist(['enabled', 'disabled']), receiving: v.picklist(['enabled', 'disabled']) }),
+  capabilities: v.object({
+    sending: v.picklist(['enabled', 'disabled']),
+    receiving: v.picklist(['enabled', 'disabled']),
+  }),
   open_tracking: v.boolean(),
   click_tracking: v.boolean(),
   tracking_subdomain: v.nullable(v.string()),

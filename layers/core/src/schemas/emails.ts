@@ -3,10 +3,17 @@ import { Id, ReplyToList, Timestamp } from './common.ts';
 import { EmailTemplateRef } from './templates.ts';
 import { MAX_SUBJECT_LENGTH, MAX_TAGS } from '../limits.ts';
 
-const AddressOrList = (field: string) => v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
+const AddressOrList = (field: string) =>
+  v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
 const Tag = v.strictObject({
-  name: v.pipe(v.string('must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).')),
-  value: v.pipe(v.string('must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).')),
+  name: v.pipe(
+    v.string('must be a string.'),
+    v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).'),
+  ),
+  value: v.pipe(
+    v.string('must be a string.'),
+    v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).'),
+  ),
 });
 
 /** One email to send (POST /emails, and each item of POST /emails/batch). */
@@ -14,7 +21,12 @@ export const SendEmailRequest = v.pipe(
   v.strictObject({
     from: v.optional(v.string('is required: the sender, e.g. `Acme <hello@acme.com>`.')),
     to: AddressOrList('to'),
-    subject: v.optional(v.pipe(v.string('is required.'), v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`))),
+    subject: v.optional(
+      v.pipe(
+        v.string('is required.'),
+        v.maxLength(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters.`),
+      ),
+    ),
     cc: v.optional(AddressOrList('cc')),
     bcc: v.optional(AddressOrList('bcc')),
     reply_to: v.optional(ReplyToList),
@@ -23,15 +35,38 @@ export const SendEmailRequest = v.pipe(
     // Their count and sizes are checked by the send rules (rules/headers.ts, rules/attachments.ts).
     headers: v.optional(v.record(v.string(), v.unknown(), 'must be an object of header names to string values.')),
     attachments: v.optional(v.array(v.unknown(), 'must be an array.')),
-    tags: v.optional(v.pipe(v.array(Tag, 'must be an array of {name, value}.'), v.maxLength(MAX_TAGS, `may hold at most ${MAX_TAGS} tags.`))),
+    tags: v.optional(
+      v.pipe(
+        v.array(Tag, 'must be an array of {name, value}.'),
+        v.maxLength(MAX_TAGS, `may hold at most ${MAX_TAGS} tags.`),
+      ),
+    ),
     scheduled_at: v.optional(v.string('must be an ISO 8601 date-time.')),
     topic_id: v.optional(v.nullable(v.pipe(v.string(), v.uuid('must be the id of a topic.')))),
     template: v.optional(EmailTemplateRef),
   }),
-  v.forward(v.check((e) => e.template !== undefined || e.from !== undefined, 'is required: the sender, e.g. `Acme <hello@acme.com>` (or send with a `template` that has one).'), ['from']),
-  v.forward(v.check((e) => e.template !== undefined || e.subject !== undefined, 'is required (or send with a `template` that has one).'), ['subject']),
-  v.check((e) => e.template === undefined || (e.html === undefined && e.text === undefined), '`template` gives the body: leave out `html` and `text` when sending with a template.'),
-  v.check((e) => e.template !== undefined || e.html !== undefined || e.text !== undefined, 'Give `html` or `text` (or both), or a `template`: the email needs a body.'),
+  v.forward(
+    v.check(
+      (e) => e.template !== undefined || e.from !== undefined,
+      'is required: the sender, e.g. `Acme <hello@acme.com>` (or send with a `template` that has one).',
+    ),
+    ['from'],
+  ),
+  v.forward(
+    v.check(
+      (e) => e.template !== undefined || e.subject !== undefined,
+      'is required (or send with a `template` that has one).',
+    ),
+    ['subject'],
+  ),
+  v.check(
+    (e) => e.template === undefined || (e.html === undefined && e.text === undefined),
+    '`template` gives the body: leave out `html` and `text` when sending with a template.',
+  ),
+  v.check(
+    (e) => e.template !== undefined || e.html !== undefined || e.text !== undefined,
+    'Give `html` or `text` (or both), or a `template`: the email needs a body.',
+  ),
 );
 export type SendEmailRequest = v.InferOutput<typeof SendEmailRequest>;
 
@@ -51,7 +86,20 @@ export const UpdateEmailRequest = v.strictObject({
 });
 
 /** The wire values of `last_event`. */
-export const LastEvent = v.picklist(['bounced', 'canceled', 'clicked', 'complained', 'delivered', 'delivery_delayed', 'failed', 'opened', 'queued', 'scheduled', 'sent', 'suppressed']);
+export const LastEvent = v.picklist([
+  'bounced',
+  'canceled',
+  'clicked',
+  'complained',
+  'delivered',
+  'delivery_delayed',
+  'failed',
+  'opened',
+  'queued',
+  'scheduled',
+  'sent',
+  'suppressed',
+]);
 /** The Email object (GET /emails/{id}, list items, cancel). */
 export const EmailObject = v.object({
   object: v.literal('email'),

@@ -43,7 +43,12 @@ export const ReceivedEmailObject = v.object({
 
 /** GET /emails/receiving/{id}?html_format= */
 export const ReceivedEmailQuery = v.object({
-  html_format: v.optional(v.picklist(['data_uri', 'cid'], 'must be `data_uri` (inline images as data URIs, the default) or `cid` (keep the cid: references).')),
+  html_format: v.optional(
+    v.picklist(
+      ['data_uri', 'cid'],
+      'must be `data_uri` (inline images as data URIs, the default) or `cid` (keep the cid: references).',
+    ),
+  ),
 });
 
 /** An attachment of a received email with its download link (list rows). */

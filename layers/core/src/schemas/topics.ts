@@ -4,7 +4,11 @@ import { Id, Timestamp } from './common.ts';
 
 /** POST /topics */
 export const CreateTopicRequest = v.strictObject({
-  name: v.pipe(v.string('is required.'), v.minLength(1, 'is required.'), v.maxLength(50, 'must be at most 50 characters.')),
+  name: v.pipe(
+    v.string('is required.'),
+    v.minLength(1, 'is required.'),
+    v.maxLength(50, 'must be at most 50 characters.'),
+  ),
   default_subscription: v.picklist(['opt_in', 'opt_out'], 'is required: `opt_in` or `opt_out`.'),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters.')))),
   visibility: v.optional(v.picklist(['public', 'private'], 'must be `public` or `private`.')),
@@ -15,12 +19,17 @@ export const UpdateTopicRequest = v.strictObject({
   name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(50, 'must be at most 50 characters.'))),
   description: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters.')))),
   visibility: v.optional(v.picklist(['public', 'private'], 'must be `public` or `private`.')),
-  default_subscription: v.optional(v.custom<never>(() => false, 'a topic\'s default subscription cannot change; create a new topic.')),
+  default_subscription: v.optional(
+    v.custom<never>(() => false, "a topic's default subscription cannot change; create a new topic."),
+  ),
 });
 
 /** PATCH /contacts/{id}/topics: a bare array (as every SDK sends) or {topics: [...]}. */
 export const UpdateContactTopicsRequest = v.pipe(
-  v.union([v.array(TopicChoice), v.strictObject({ topics: v.array(TopicChoice) })], 'The body must be an array of {id, subscription} (or {topics: [...]}).'),
+  v.union(
+    [v.array(TopicChoice), v.strictObject({ topics: v.array(TopicChoice) })],
+    'The body must be an array of {id, subscription} (or {topics: [...]}).',
+  ),
   v.transform((b) => (Array.isArray(b) ? b : b.topics)),
 );
 

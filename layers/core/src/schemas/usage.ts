@@ -8,19 +8,23 @@ export const UsageObject = v.object({
   app_url: v.string(),
   cloud: v.boolean(),
   plan: v.nullable(v.string()),
-  limits: v.nullable(v.object({
-    emails_per_day: v.optional(v.nullable(v.number())),
-    emails_per_month: v.optional(v.nullable(v.number())),
-    domains: v.nullable(v.number()),
-    contacts: v.nullable(v.number()),
-  })),
+  limits: v.nullable(
+    v.object({
+      emails_per_day: v.optional(v.nullable(v.number())),
+      emails_per_month: v.optional(v.nullable(v.number())),
+      domains: v.nullable(v.number()),
+      contacts: v.nullable(v.number()),
+    }),
+  ),
   today: v.object({ emails_sent: v.number(), resets_at: Timestamp }),
-  period: v.nullable(v.object({
-    emails_sent: v.number(),
-    included: v.number(),
-    overage_enabled: v.boolean(),
-    overage_usd_per_1k: v.number(),
-    starts_at: Timestamp,
-    ends_at: Timestamp,
-  })),
+  period: v.nullable(
+    v.object({
+      emails_sent: v.number(),
+      included: v.number(),
+      overage_enabled: v.boolean(),
+      overage_usd_per_1k: v.number(),
+      starts_at: Timestamp,
+      ends_at: Timestamp,
+    }),
+  ),
 });

@@ -29,7 +29,8 @@ const isZeroValue = (value: unknown): boolean =>
   (Array.isArray(value) && value.length === 0) ||
   (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every

@@ -1,9 +1,19 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
 
-const Endpoint = v.pipe(v.string('must be a URL string.'), v.minLength(1, 'is required.'), v.maxLength(2048, 'must be at most 2048 characters.'));
-const Events = v.array(v.pipe(v.string('must be an event type string.'), v.maxLength(100)), 'must be an array of event types.');
-const Secret = v.pipe(v.string('must be a string: whsec_ followed by base64.'), v.maxLength(200, 'must be at most 200 characters.'));
+const Endpoint = v.pipe(
+  v.string('must be a URL string.'),
+  v.minLength(1, 'is required.'),
+  v.maxLength(2048, 'must be at most 2048 characters.'),
+);
+const Events = v.array(
+  v.pipe(v.string('must be an event type string.'), v.maxLength(100)),
+  'must be an array of event types.',
+);
+const Secret = v.pipe(
+  v.string('must be a string: whsec_ followed by base64.'),
+  v.maxLength(200, 'must be at most 200 characters.'),
+);
 
 /** POST /webhooks */
 export const CreateWebhookRequest = v.strictObject({
@@ -20,10 +30,13 @@ export const UpdateWebhookRequest = v.strictObject({
 });
 
 /** POST /webhooks/{id}/rotate (the SDK's signing-secret/rotate sends no body) */
-export const RotateWebhookRequest = v.optional(v.strictObject({
-  signing_secret: v.optional(Secret),
-  overlap_hours: v.optional(v.number('must be a whole number of hours from 0 to 72.')),
-}), {});
+export const RotateWebhookRequest = v.optional(
+  v.strictObject({
+    signing_secret: v.optional(Secret),
+    overlap_hours: v.optional(v.number('must be a whole number of hours from 0 to 72.')),
+  }),
+  {},
+);
 
 /** Paths naming one event of an endpoint's delivery log. */
 export const WebhookEventParams = v.object({
@@ -39,7 +52,13 @@ const LogStatus = v.picklist(['success', 'pending', 'attempting', 'failed']);
 export const CreatedWebhook = v.object({ object: v.literal('webhook'), id: Id, signing_secret: v.string() });
 
 /** A webhook as lists show it: no secrets. */
-export const WebhookRow = v.object({ id: Id, endpoint: v.string(), events: EventTypes, status: Status, created_at: Timestamp });
+export const WebhookRow = v.object({
+  id: Id,
+  endpoint: v.string(),
+  events: EventTypes,
+  status: Status,
+  created_at: Timestamp,
+});
 
 /** GET /webhooks/{id}: the secret, and when the previous one stops signing (null without an overlap). */
 export const WebhookObject = v.object({
@@ -50,7 +69,12 @@ export const WebhookObject = v.object({
 });
 
 /** POST /webhooks/{id}/rotate and /signing-secret/rotate */
-export const RotatedWebhook = v.object({ object: v.literal('webhook'), id: Id, signing_secret: v.string(), previous_secret_expires_at: v.nullable(Timestamp) });
+export const RotatedWebhook = v.object({
+  object: v.literal('webhook'),
+  id: Id,
+  signing_secret: v.string(),
+  previous_secret_expires_at: v.nullable(Timestamp),
+});
 
 /** A row of an endpoint's delivery log (the SDK's WebhookEventLog). */
 export const WebhookEventRow = v.object({ id: Id, type: v.string(), created_at: Timestamp, status: LogStatus });
@@ -64,4 +88,9 @@ export const WebhookEventObject = v.object({
 });
 
 /** One request made for a delivery (status 0 when no response came). */
-export const WebhookEventAttempt = v.object({ id: Id, http_status_code: v.pipe(v.number(), v.integer()), response: v.string(), sent_at: Timestamp });
+export const WebhookEventAttempt = v.object({
+  id: Id,
+  http_status_code: v.pipe(v.number(), v.integer()),
+  response: v.string(),
+  sent_at: Timestamp,
+});

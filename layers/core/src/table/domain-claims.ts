@@ -19,12 +19,23 @@ export const findDomainClaim = async (deps: Deps, name: string): Promise<DomainC
 
 /** A transaction write that claims a free name for a team (fails if any team holds it). */
 export const claimDomainWrite = (name: string, claim: DomainClaim): Write => ({
-  put: { ...keys.domain.claim(name), type: 'domain_claim', name: name.toLowerCase(), team_id: claim.teamId, domain_id: claim.domainId },
+  put: {
+    ...keys.domain.claim(name),
+    type: 'domain_claim',
+    name: name.toLowerCase(),
+    team_id: claim.teamId,
+    domain_id: claim.domainId,
+  },
   when: { exists: false },
 });
 
 /** A transaction write that lets go of a name, only if this team's domain holds it. */
 export const releaseDomainWrite = (name: string, claim: DomainClaim): Write => ({
   delete: keys.domain.claim(name),
-  when: { and: [{ attr: 'team_id', eq: claim.teamId }, { attr: 'domain_id', eq: claim.domainId }] },
+  when: {
+    and: [
+      { attr: 'team_id', eq: claim.teamId },
+      { attr: 'domain_id', eq: claim.domainId },
+    ],
+  },
 });

@@ -15,11 +15,25 @@ export interface StoredEvent {
 export const eventStore = {
   async get(deps: Deps, teamId: string, eventId: string): Promise<StoredEvent | undefined> {
     const i = await getItem(deps, keys.event.item(teamId, eventId));
-    return i ? { id: i.id, teamId: i.team_id, type: i.event_type, createdAt: i.created_at, data: i.data ?? {}, dispatched: i.dispatched === true } : undefined;
+    return i
+      ? {
+          id: i.id,
+          teamId: i.team_id,
+          type: i.event_type,
+          createdAt: i.created_at,
+          data: i.data ?? {},
+          dispatched: i.dispatched === true,
+        }
+      : undefined;
   },
 
   /** Marks an event as fanned out to its endpoints. */
   async markDispatched(deps: Deps, teamId: string, eventId: string): Promise<void> {
-    await updateItem(deps, keys.event.item(teamId, eventId), { set: { dispatched: true }, remove: ['gsi3pk', 'gsi3sk'] }, { exists: true });
+    await updateItem(
+      deps,
+      keys.event.item(teamId, eventId),
+      { set: { dispatched: true }, remove: ['gsi3pk', 'gsi3sk'] },
+      { exists: true },
+    );
   },
 };

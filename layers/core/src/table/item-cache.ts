@@ -34,7 +34,14 @@ export const cachedItem = (deps: Pick<Deps, 'clock' | 'itemCache'> & Deps, key: 
   if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value!);
   cache.entries.set(k, { until: now + cache.ttlMs, item });
   // A row not found, or a failed read, is not kept.
-  item.then((found) => { if (!found && cache.entries.get(k)?.item === item) cache.entries.delete(k); }, () => { if (cache.entries.get(k)?.item === item) cache.entries.delete(k); });
+  item.then(
+    (found) => {
+      if (!found && cache.entries.get(k)?.item === item) cache.entries.delete(k);
+    },
+    () => {
+      if (cache.entries.get(k)?.item === item) cache.entries.delete(k);
+    },
+  );
   return item;
 };
 

@@ -154,7 +154,10 @@ export const keys = {
   rate: {
     window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
     /** Failed authentications from one address in one minute, per surface (the API keys' keeps its original key). */
-    authFailures: (ip: string, minute: number, surface = 'api') => ({ pk: `AUTHFAIL#${surface === 'api' ? '' : `${surface}:`}${ip}#${minute}`, sk: 'AUTHFAIL' }),
+    authFailures: (ip: string, minute: number, surface = 'api') => ({
+      pk: `AUTHFAIL#${surface === 'api' ? '' : `${surface}:`}${ip}#${minute}`,
+      sk: 'AUTHFAIL',
+    }),
     /** The hosted MCP server's calls by one signed-in person (spec §8: apart from the key windows). */
     mcpWindow: (userId: string, minute: number) => ({ pk: `USER#${userId}#MCPRATE#${minute}`, sk: 'RATE' }),
   },
@@ -186,19 +189,35 @@ export const keys = {
   },
   email: {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
-    attachment: (teamId: string, emailId: string, n: number) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `ATTACH#${String(n).padStart(4, '0')}` }),
+    attachment: (teamId: string, emailId: string, n: number) => ({
+      pk: `${team(teamId)}#EMAIL#${emailId}`,
+      sk: `ATTACH#${String(n).padStart(4, '0')}`,
+    }),
     attachmentPrefix: 'ATTACH#',
-    click: (teamId: string, emailId: string, at: number, clickId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: `CLICK#${String(at).padStart(15, '0')}#${clickId}` }),
-    clicksBetween: (from: number, to: number) => [`CLICK#${String(Math.max(0, from)).padStart(15, '0')}`, `CLICK#${String(to).padStart(15, '0')}$`] as const,
-    listing: (teamId: string, emailId: string) => ({ gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, EMAIL_LIST_SHARDS)}`, gsi1sk: emailId }),
+    click: (teamId: string, emailId: string, at: number, clickId: string) => ({
+      pk: `${team(teamId)}#EMAIL#${emailId}`,
+      sk: `CLICK#${String(at).padStart(15, '0')}#${clickId}`,
+    }),
+    clicksBetween: (from: number, to: number) =>
+      [`CLICK#${String(Math.max(0, from)).padStart(15, '0')}`, `CLICK#${String(to).padStart(15, '0')}$`] as const,
+    listing: (teamId: string, emailId: string) => ({
+      gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, EMAIL_LIST_SHARDS)}`,
+      gsi1sk: emailId,
+    }),
     listPartition: (teamId: string, shard: number) => `${team(teamId)}#EMAILS#${shard}`,
     listShards: EMAIL_LIST_SHARDS,
     byProviderMessage: (providerMessageId: string) => ({ gsi2pk: `PROVIDERMSG#${providerMessageId}`, gsi2sk: 'EMAIL' }),
     /** Present while the email waits for the provider (queued, scheduled, sending): when it is due there. */
-    sendDue: (emailId: string, dueAt: string) => ({ gsi3pk: `DUE#SEND#${shardOf(emailId, EMAIL_DUE_SHARDS)}`, gsi3sk: `${dueAt}#${emailId}` }),
+    sendDue: (emailId: string, dueAt: string) => ({
+      gsi3pk: `DUE#SEND#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,
+      gsi3sk: `${dueAt}#${emailId}`,
+    }),
     sendDuePartition: (shard: number) => `DUE#SEND#${shard}`,
     /** Present while the email is parked past the daily cap: when it may be released. */
-    parkedDue: (emailId: string, releaseAt: string) => ({ gsi3pk: `DUE#PARKED#${shardOf(emailId, EMAIL_DUE_SHARDS)}`, gsi3sk: `${releaseAt}#${emailId}` }),
+    parkedDue: (emailId: string, releaseAt: string) => ({
+      gsi3pk: `DUE#PARKED#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,
+      gsi3sk: `${releaseAt}#${emailId}`,
+    }),
     parkedDuePartition: (shard: number) => `DUE#PARKED#${shard}`,
     dueShards: EMAIL_DUE_SHARDS,
     /** Present while the email is held for review. */
@@ -209,12 +228,18 @@ export const keys = {
   },
   event: {
     /** Event items spread over 8 partitions per team so a busy team's writes do not share one key. */
-    item: (teamId: string, eventId: string) => ({ pk: `${team(teamId)}#EVENTS#${shardOf(eventId, EVENT_SHARDS)}`, sk: `EVENT#${eventId}` }),
+    item: (teamId: string, eventId: string) => ({
+      pk: `${team(teamId)}#EVENTS#${shardOf(eventId, EVENT_SHARDS)}`,
+      sk: `EVENT#${eventId}`,
+    }),
     partition: (teamId: string, shard: number) => `${team(teamId)}#EVENTS#${shard}`,
     shards: EVENT_SHARDS,
     prefix: 'EVENT#',
     /** Present until the event has been fanned out to webhooks: when it was recorded. */
-    undispatched: (teamId: string, eventId: string, createdAt: string) => ({ gsi3pk: `DUE#EVENT#${shardOf(eventId, EVENT_DUE_SHARDS)}`, gsi3sk: `${createdAt}#${teamId}#${eventId}` }),
+    undispatched: (teamId: string, eventId: string, createdAt: string) => ({
+      gsi3pk: `DUE#EVENT#${shardOf(eventId, EVENT_DUE_SHARDS)}`,
+      gsi3sk: `${createdAt}#${teamId}#${eventId}`,
+    }),
     undispatchedPartition: (shard: number) => `DUE#EVENT#${shard}`,
     dueShards: EVENT_DUE_SHARDS,
   },
@@ -227,11 +252,20 @@ export const keys = {
     item: (teamId: string, contactId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CONTACT#${contactId}` }),
     partition: (teamId: string) => `${team(teamId)}#CONTACTS`,
     prefix: 'CONTACT#',
-    emailGuard: (teamId: string, email: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `EMAIL#${email.toLowerCase()}` }),
-    topicChoice: (teamId: string, contactId: string, topicId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CHOICE#${contactId}#${topicId}` }),
+    emailGuard: (teamId: string, email: string) => ({
+      pk: `${team(teamId)}#CONTACTS`,
+      sk: `EMAIL#${email.toLowerCase()}`,
+    }),
+    topicChoice: (teamId: string, contactId: string, topicId: string) => ({
+      pk: `${team(teamId)}#CONTACTS`,
+      sk: `CHOICE#${contactId}#${topicId}`,
+    }),
     topicChoicePrefix: (contactId: string) => `CHOICE#${contactId}#`,
     counter: (teamId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: 'COUNT' }),
-    membership: (teamId: string, segmentId: string, contactId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `MEMBER#${segmentId}#${contactId}` }),
+    membership: (teamId: string, segmentId: string, contactId: string) => ({
+      pk: `${team(teamId)}#CONTACTS`,
+      sk: `MEMBER#${segmentId}#${contactId}`,
+    }),
     membershipPrefix: (segmentId: string) => `MEMBER#${segmentId}#`,
   },
   segment: {
@@ -263,9 +297,15 @@ export const keys = {
     prefix: 'WEBHOOK#',
     /** The delivery log of one endpoint: one row per event, its attempts beside it. */
     logPartition: (teamId: string, webhookId: string) => `${team(teamId)}#WEBHOOK#${webhookId}`,
-    delivery: (teamId: string, webhookId: string, eventId: string) => ({ pk: `${team(teamId)}#WEBHOOK#${webhookId}`, sk: `DELIVERY#${eventId}` }),
+    delivery: (teamId: string, webhookId: string, eventId: string) => ({
+      pk: `${team(teamId)}#WEBHOOK#${webhookId}`,
+      sk: `DELIVERY#${eventId}`,
+    }),
     deliveryPrefix: 'DELIVERY#',
-    attempt: (teamId: string, webhookId: string, eventId: string, attemptId: string) => ({ pk: `${team(teamId)}#WEBHOOK#${webhookId}`, sk: `ATTEMPT#${eventId}#${attemptId}` }),
+    attempt: (teamId: string, webhookId: string, eventId: string, attemptId: string) => ({
+      pk: `${team(teamId)}#WEBHOOK#${webhookId}`,
+      sk: `ATTEMPT#${eventId}#${attemptId}`,
+    }),
     attemptPrefix: (eventId: string) => `ATTEMPT#${eventId}#`,
     inFlight: (webhookId: string) => ({ pk: `WHFLIGHT#${webhookId}`, sk: 'FLIGHT' }),
     second: (webhookId: string, second: number) => ({ pk: `WHRATE#${webhookId}#${second}`, sk: 'RATE' }),
@@ -281,17 +321,26 @@ export const keys = {
     partition: (teamId: string) => team(teamId),
     prefix: 'BROADCAST#',
     checkpoint: (teamId: string, id: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: 'CHECKPOINT' }),
-    recipient: (teamId: string, id: string, contactId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `RCPT#${contactId}` }),
+    recipient: (teamId: string, id: string, contactId: string) => ({
+      pk: `${team(teamId)}#BCAST#${id}`,
+      sk: `RCPT#${contactId}`,
+    }),
     recipientPartition: (teamId: string, id: string) => `${team(teamId)}#BCAST#${id}`,
     recipientPrefix: 'RCPT#',
     /** Send counters spread over shards so concurrent sends do not contend on one item. */
-    counter: (teamId: string, id: string, shard: number) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `COUNT#${String(shard).padStart(2, '0')}` }),
+    counter: (teamId: string, id: string, shard: number) => ({
+      pk: `${team(teamId)}#BCAST#${id}`,
+      sk: `COUNT#${String(shard).padStart(2, '0')}`,
+    }),
     counterShards: 32,
     /** A link of the broadcast's mail with its click counts (`linkId`: a UUID derived from the URL). */
     link: (teamId: string, id: string, linkId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `LINK#${linkId}` }),
     linkPrefix: 'LINK#',
     /** One recipient's clicks on one link. */
-    recipientLink: (teamId: string, id: string, contactId: string, linkId: string) => ({ pk: `${team(teamId)}#BCAST#${id}`, sk: `RLINK#${contactId}#${linkId}` }),
+    recipientLink: (teamId: string, id: string, contactId: string, linkId: string) => ({
+      pk: `${team(teamId)}#BCAST#${id}`,
+      sk: `RLINK#${contactId}#${linkId}`,
+    }),
     recipientLinkPrefix: (contactId: string) => `RLINK#${contactId}#`,
     /** A broadcast holding broadcast capacity in a region, from send until its last send. */
     lane: (region: string, broadcastId: string) => ({ pk: `BCASTLANE#${region}`, sk: broadcastId }),
@@ -351,24 +400,52 @@ export const keys = {
     addressGuard: (address: string) => ({ pk: `MAILBOXADDR#${address.toLowerCase()}`, sk: 'MAILBOXADDR' }),
     /** The partition of a mailbox's threads, Message-ID index, drafts and labels. */
     threadPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}`,
-    thread: (teamId: string, mailboxId: string, threadId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `THREAD#${threadId}` }),
+    thread: (teamId: string, mailboxId: string, threadId: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `THREAD#${threadId}`,
+    }),
     threadPrefix: 'THREAD#',
-    threadListing: (teamId: string, mailboxId: string, folder: string, lastAt: string, threadId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`, gsi1sk: `${lastAt}#${threadId}` }),
-    threadListPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
+    threadListing: (teamId: string, mailboxId: string, folder: string, lastAt: string, threadId: string) => ({
+      gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
+      gsi1sk: `${lastAt}#${threadId}`,
+    }),
+    threadListPartition: (teamId: string, mailboxId: string, folder: string) =>
+      `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
     /** A Message-ID seen in the mailbox (hashed: ids are long and free-form). */
-    messageId: (teamId: string, mailboxId: string, messageIdHash: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `MSGID#${messageIdHash}` }),
+    messageId: (teamId: string, mailboxId: string, messageIdHash: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `MSGID#${messageIdHash}`,
+    }),
     key: (hash: string) => ({ pk: `MAILBOXKEY#${hash}`, sk: 'MAILBOXKEY' }),
-    keyListing: (teamId: string, mailboxId: string, keyId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#KEYS`, gsi1sk: keyId }),
+    keyListing: (teamId: string, mailboxId: string, keyId: string) => ({
+      gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
+      gsi1sk: keyId,
+    }),
     keyListPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
-    draft: (teamId: string, mailboxId: string, draftId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `DRAFT#${draftId}` }),
-    label: (teamId: string, mailboxId: string, labelId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `LABEL#${labelId}` }),
+    draft: (teamId: string, mailboxId: string, draftId: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `DRAFT#${draftId}`,
+    }),
+    label: (teamId: string, mailboxId: string, labelId: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `LABEL#${labelId}`,
+    }),
     draftPrefix: 'DRAFT#',
     /** The recipients a mailbox has sent to in one license period (the outbound allowance). */
-    allowance: (teamId: string, mailboxId: string, periodStart: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `ALLOWANCE#${periodStart}` }),
+    allowance: (teamId: string, mailboxId: string, periodStart: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `ALLOWANCE#${periodStart}`,
+    }),
     /** When the owner was last told a draft awaits approval (at most one notice per 10 minutes). */
-    approvalNotice: (teamId: string, mailboxId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: 'APPROVALNOTICE' }),
+    approvalNotice: (teamId: string, mailboxId: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: 'APPROVALNOTICE',
+    }),
     /** The activity of a mailbox (UUIDv7 ids: oldest first by sort key). */
-    activity: (teamId: string, mailboxId: string, id: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: `ACTIVITY#${id}` }),
+    activity: (teamId: string, mailboxId: string, id: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `ACTIVITY#${id}`,
+    }),
     activityPrefix: 'ACTIVITY#',
     /** A team's mailbox license (cloud mode), granted by the operator. */
     license: (teamId: string) => ({ pk: team(teamId), sk: 'MAILBOXLICENSE' }),
@@ -380,11 +457,18 @@ export const keys = {
   message: {
     item: (teamId: string, messageId: string) => ({ pk: `${team(teamId)}#MSG#${messageId}`, sk: 'MSG' }),
     partition: (teamId: string, messageId: string) => `${team(teamId)}#MSG#${messageId}`,
-    folderListing: (teamId: string, mailboxId: string, folder: string, messageId: string) => ({ gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`, gsi1sk: messageId }),
-    folderPartition: (teamId: string, mailboxId: string, folder: string) => `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
+    folderListing: (teamId: string, mailboxId: string, folder: string, messageId: string) => ({
+      gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
+      gsi1sk: messageId,
+    }),
+    folderPartition: (teamId: string, mailboxId: string, folder: string) =>
+      `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
     receivedListing: (teamId: string, messageId: string) => ({ gsi2pk: `${team(teamId)}#RECEIVED`, gsi2sk: messageId }),
     receivedPartition: (teamId: string) => `${team(teamId)}#RECEIVED`,
-    threadListing: (teamId: string, threadId: string, messageId: string) => ({ gsi3pk: `${team(teamId)}#THREAD#${threadId}`, gsi3sk: messageId }),
+    threadListing: (teamId: string, threadId: string, messageId: string) => ({
+      gsi3pk: `${team(teamId)}#THREAD#${threadId}`,
+      gsi3sk: messageId,
+    }),
     threadPartition: (teamId: string, threadId: string) => `${team(teamId)}#THREAD#${threadId}`,
   },
   inbound: {

@@ -1,5 +1,12 @@
 import {
-  BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand,
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -54,7 +61,8 @@ export interface Change {
 /** Unprocessed batch items and conflicting transactions are retried this many times. */
 const MAX_RETRIES = 8;
 
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+const backoff = (attempt: number) =>
+  new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random() / 2)));
 
 /** Builds the names and values of one expression set. */
 export class Expression {
@@ -63,11 +71,14 @@ export class Expression {
   private n = 0;
 
   name(attr: string): string {
-    return attr.split('.').map((segment) => {
-      let alias = this.names.get(segment);
-      if (!alias) this.names.set(segment, (alias = `#a${this.names.size}`));
-      return alias;
-    }).join('.');
+    return attr
+      .split('.')
+      .map((segment) => {
+        let alias = this.names.get(segment);
+        if (!alias) this.names.set(segment, (alias = `#a${this.names.size}`));
+        return alias;
+      })
+      .join('.');
   }
 
   value(v: unknown): string {
@@ -85,7 +96,8 @@ export class Expression {
     };
     if ('or' in c) return group(c.or, 'OR');
     if ('and' in c) return group(c.and, 'AND');
-    if ('exists' in c) return `${c.exists ? 'attribute_exists' : 'attribute_not_exists'}(${this.name(TABLE.partitionKey)})`;
+    if ('exists' in c)
+      return `${c.exists ? 'attribute_exists' : 'attribute_not_exists'}(${this.name(TABLE.partitionKey)})`;
     const a = this.name(c.attr);
     if ('eq' in c) return `${a} = ${this.value(c.eq)}`;
     if ('ne' in c) return `${a} <> ${this.value(c.ne)}`;
@@ -98,7 +110,10 @@ export class Expression {
   }
 
   update(change: Change): string {
-    const set = Object.entries({ ...change.set, ...(change.expiresAt !== undefined ? { [TABLE.ttlAttribute]: change.expiresAt } : {}) });
+    const set = Object.entries({
+      ...change.set,
+      ...(change.expiresAt !== undefined ? { [TABLE.ttlAttribute]: change.expiresAt } : {}),
+    });
     const add = Object.entries(change.add ?? {});
     const parts = [
       set.length ? `SET ${set.map(([k, v]) => `${this.name(k)} = ${this.value(v)}`).join(', ')}` : '',
@@ -110,7 +125,9 @@ export class Expression {
 
   params() {
     return {
-      ...(this.names.size ? { ExpressionAttributeNames: Object.fromEntries([...this.names].map(([attr, alias]) => [alias, attr])) } : {}),
+      ...(this.names.size
+        ? { ExpressionAttributeNames: Object.fromEntries([...this.names].map(([attr, alias]) => [alias, attr])) }
+        : {}),
       ...(this.n ? { ExpressionAttributeValues: this.values } : {}),
     };
   }
@@ -118,7 +135,7 @@ export class Expression {
 
 /** The ConditionExpression of a write that holds only `when` (none without one). Call before `x.params()`. */
 const conditionOf = (x: Expression, when: Condition | undefined): { ConditionExpression?: string } =>
-  (when ? { ConditionExpression: x.condition(when) } : {});
+  when ? { ConditionExpression: x.condition(when) } : {};
 
 /** Runs a conditional write; `failed` when its condition does not hold. */
 const unlessConditionFails = async <T, F>(write: () => Promise<T>, failed: F): Promise<T | F> => {
@@ -139,14 +156,24 @@ export const putItem = (deps: Deps, item: Item, when?: Condition): Promise<boole
   const x = new Expression();
   const command = new PutCommand({ TableName: deps.table, Item: item, ...conditionOf(x, when), ...x.params() });
   forgetItems(deps.itemCache, [item]);
-  return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
+  return unlessConditionFails(async () => {
+    await deps.db.send(command);
+    return true;
+  }, false);
 };
 
 /** Changes an item and returns it as stored afterwards; undefined when `when` does not hold. */
 export const updateItem = (deps: Deps, key: Key, change: Change, when?: Condition): Promise<Item | undefined> => {
   const x = new Expression();
   const UpdateExpression = x.update(change);
-  const command = new UpdateCommand({ TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW' });
+  const command = new UpdateCommand({
+    TableName: deps.table,
+    Key: key,
+    UpdateExpression,
+    ...conditionOf(x, when),
+    ...x.params(),
+    ReturnValues: 'ALL_NEW',
+  });
   forgetItems(deps.itemCache, [key]);
   return unlessConditionFails(async () => (await deps.db.send(command)).Attributes ?? {}, undefined);
 };
@@ -155,11 +182,22 @@ export const updateItem = (deps: Deps, key: Key, change: Change, when?: Conditio
  * Changes an item as updateItem does; when `when` does not hold, answers the item as it stood
  * (DynamoDB returns it with the refusal, so no second read), undefined where there was none.
  */
-export const updateItemOrRead = async (deps: Deps, key: Key, change: Change, when: Condition): Promise<{ ok: true; item: Item } | { ok: false; item: Item | undefined }> => {
+export const updateItemOrRead = async (
+  deps: Deps,
+  key: Key,
+  change: Change,
+  when: Condition,
+): Promise<{ ok: true; item: Item } | { ok: false; item: Item | undefined }> => {
   const x = new Expression();
   const UpdateExpression = x.update(change);
   const command = new UpdateCommand({
-    TableName: deps.table, Key: key, UpdateExpression, ...conditionOf(x, when), ...x.params(), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    TableName: deps.table,
+    Key: key,
+    UpdateExpression,
+    ...conditionOf(x, when),
+    ...x.params(),
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
   forgetItems(deps.itemCache, [key]);
   try {
@@ -176,7 +214,10 @@ export const deleteItem = (deps: Deps, key: Key, when?: Condition): Promise<bool
   const x = new Expression();
   const command = new DeleteCommand({ TableName: deps.table, Key: key, ...conditionOf(x, when), ...x.params() });
   forgetItems(deps.itemCache, [key]);
-  return unlessConditionFails(async () => { await deps.db.send(command); return true; }, false);
+  return unlessConditionFails(async () => {
+    await deps.db.send(command);
+    return true;
+  }, false);
 };
 
 /**
@@ -186,13 +227,34 @@ export const deleteItem = (deps: Deps, key: Key, when?: Condition): Promise<bool
 export const addToCounters = (
   deps: Deps,
   key: Key,
-  counters: { add: Readonly<Record<string, number>>; ceilings?: Readonly<Record<string, number>>; expiresAt?: number; set?: Readonly<Record<string, unknown>> },
+  counters: {
+    add: Readonly<Record<string, number>>;
+    ceilings?: Readonly<Record<string, number>>;
+    expiresAt?: number;
+    set?: Readonly<Record<string, unknown>>;
+  },
 ): Promise<Item | undefined> => {
   const limits = Object.entries(counters.ceilings ?? {});
   const when: Condition | undefined = limits.length
-    ? { and: limits.map(([attr, max]) => ({ or: [{ attr, absent: true as const }, { attr, lt: max - (counters.add[attr] ?? 0) + 1 }] })) }
+    ? {
+        and: limits.map(([attr, max]) => ({
+          or: [
+            { attr, absent: true as const },
+            { attr, lt: max - (counters.add[attr] ?? 0) + 1 },
+          ],
+        })),
+      }
     : undefined;
-  return updateItem(deps, key, { add: counters.add, ...(counters.set ? { set: counters.set } : {}), ...(counters.expiresAt !== undefined ? { expiresAt: counters.expiresAt } : {}) }, when);
+  return updateItem(
+    deps,
+    key,
+    {
+      add: counters.add,
+      ...(counters.set ? { set: counters.set } : {}),
+      ...(counters.expiresAt !== undefined ? { expiresAt: counters.expiresAt } : {}),
+    },
+    when,
+  );
 };
 
 /** One write of a transaction. */
@@ -214,9 +276,15 @@ const compile = (deps: Deps, w: Write) => {
  * Writes all or nothing. Returns false when a condition does not hold (the index of the first
  * failing write in `failed`); a conflict with another transaction is retried, boundedly.
  */
-export const transact = async (deps: Deps, writes: readonly Write[]): Promise<{ ok: true } | { ok: false; failed: number }> => {
+export const transact = async (
+  deps: Deps,
+  writes: readonly Write[],
+): Promise<{ ok: true } | { ok: false; failed: number }> => {
   const TransactItems = writes.map((w) => compile(deps, w));
-  forgetItems(deps.itemCache, writes.map((w) => ('put' in w ? w.put : 'delete' in w ? w.delete : w.update)));
+  forgetItems(
+    deps.itemCache,
+    writes.map((w) => ('put' in w ? w.put : 'delete' in w ? w.delete : w.update)),
+  );
   for (let attempt = 0; ; attempt++) {
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: TransactItems as any }));
@@ -277,7 +345,11 @@ const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undef
 };
 
 /** The pages of a range, in sort-key order, each with the cursor to resume after it. */
-export async function* queryPages(deps: Deps, r: Range, from?: Record<string, unknown>): AsyncGenerator<{ items: Item[]; next: Record<string, unknown> | undefined }> {
+export async function* queryPages(
+  deps: Deps,
+  r: Range,
+  from?: Record<string, unknown>,
+): AsyncGenerator<{ items: Item[]; next: Record<string, unknown> | undefined }> {
   let start = from;
   do {
     const out = await deps.db.send(new QueryCommand(queryInput(deps, r, start)));
@@ -321,9 +393,11 @@ const BATCH_CONCURRENCY = 8;
 /** Runs `work` over `items` with at most `limit` at once. */
 const eachLimited = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 };
 
 /** Reads many items by key, 100 per call and up to 8 calls at once, retrying unprocessed keys (boundedly). */
@@ -334,7 +408,10 @@ export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consist
   await eachLimited(chunks, BATCH_CONCURRENCY, async (chunk) => {
     let request: Record<string, any> | undefined = { [deps.table]: { Keys: chunk, ConsistentRead: consistent } };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.Keys?.length} keys unprocessed after ${MAX_RETRIES} retries`);
+      if (attempt > MAX_RETRIES)
+        throw new Error(
+          `DynamoDB left ${request[deps.table]?.Keys?.length} keys unprocessed after ${MAX_RETRIES} retries`,
+        );
       if (attempt > 0) await backoff(attempt);
       const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
       rows.push(...(out.Responses?.[deps.table] ?? []));
@@ -345,7 +422,10 @@ export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consist
 };
 
 /** Writes and deletes many items, 25 per call and up to 8 calls at once, retrying unprocessed items (boundedly). */
-export const batchWriteItems = async (deps: Deps, writes: { put?: readonly Item[]; delete?: readonly Key[] }): Promise<void> => {
+export const batchWriteItems = async (
+  deps: Deps,
+  writes: { put?: readonly Item[]; delete?: readonly Key[] },
+): Promise<void> => {
   const requests = [
     ...(writes.put ?? []).map((Item) => ({ PutRequest: { Item } })),
     ...(writes.delete ?? []).map((Key) => ({ DeleteRequest: { Key } })),
@@ -356,7 +436,8 @@ export const batchWriteItems = async (deps: Deps, writes: { put?: readonly Item[
   await eachLimited(chunks, BATCH_CONCURRENCY, async (chunk) => {
     let request: Record<string, any> | undefined = { [deps.table]: chunk };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt > MAX_RETRIES) throw new Error(`DynamoDB left ${request[deps.table]?.length} writes unprocessed after ${MAX_RETRIES} retries`);
+      if (attempt > MAX_RETRIES)
+        throw new Error(`DynamoDB left ${request[deps.table]?.length} writes unprocessed after ${MAX_RETRIES} retries`);
       if (attempt > 0) await backoff(attempt);
       const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
       request = out.UnprocessedItems;

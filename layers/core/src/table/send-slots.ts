@@ -56,7 +56,20 @@ export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> =
     // The usual case under load: the line is at or past now; take its next place.
     const taken = await updateItem(deps, key, { add: { next: 1 } }, { attr: 'next', ge: first });
     if (taken) return placeOf(Number(taken.next) - 1, rate);
-    if (await updateItem(deps, key, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return placeOf(first, rate);
+    if (
+      await updateItem(
+        deps,
+        key,
+        { set: { next: first + 1 } },
+        {
+          or: [
+            { attr: 'next', absent: true },
+            { attr: 'next', lt: first },
+          ],
+        },
+      )
+    )
+      return placeOf(first, rate);
   }
 };
 
@@ -72,16 +85,46 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const now = deps.clock.now();
   const nowSecond = Math.floor(now / 1000);
-  if (!(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), { add: { sends: 1 }, ceilings: { sends: ceiling }, expiresAt: nowSecond + 120 }))) return undefined;
+  if (
+    !(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), {
+      add: { sends: 1 },
+      ceilings: { sends: ceiling },
+      expiresAt: nowSecond + 120,
+    }))
+  )
+    return undefined;
   const first = firstPlaceAt(now, rate);
   const horizon = firstPlaceAt(now + 1000, rate);
   const line = keys.pacing.line(region, rate);
   // Twice: when senders race to restart an idle line, the ones that lose take a place in it after.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await updateItem(deps, line, { add: { next: 1 } }, { and: [{ attr: 'next', ge: first }, { attr: 'next', lt: horizon }] });
+    const taken = await updateItem(
+      deps,
+      line,
+      { add: { next: 1 } },
+      {
+        and: [
+          { attr: 'next', ge: first },
+          { attr: 'next', lt: horizon },
+        ],
+      },
+    );
     if (taken) return placeOf(Number(taken.next) - 1, rate);
     // An idle line (behind now) restarts here, as a transactional send would restart it.
-    if (await updateItem(deps, line, { set: { next: first + 1 } }, { or: [{ attr: 'next', absent: true }, { attr: 'next', lt: first }] })) return placeOf(first, rate);
+    if (
+      await updateItem(
+        deps,
+        line,
+        { set: { next: first + 1 } },
+        {
+          or: [
+            { attr: 'next', absent: true },
+            { attr: 'next', lt: first },
+          ],
+        },
+      )
+    )
+      return placeOf(first, rate);
   }
   return undefined;
 };
@@ -125,7 +168,14 @@ export const firstFreeInstant = (calls: readonly number[], rate: number, from: n
  * more than a span in the past leave it. `replacing`: this call's earlier plan, which it gives
  * back (it could not go out then).
  */
-export const holdProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number, handoffMs = 0): Promise<Hold> => {
+export const holdProviderWindow = async (
+  deps: Deps,
+  region: string,
+  place: number,
+  horizonMs: number,
+  replacing?: number,
+  handoffMs = 0,
+): Promise<Hold> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const key = keys.pacing.calls(region, rate);
   const seenKey = `${deps.table}|${key.pk}`;
@@ -133,7 +183,9 @@ export const holdProviderWindow = async (deps: Deps, region: string, place: numb
   // conditional write races only other processes.
   const before = planning.get(seenKey) ?? Promise.resolve();
   let done!: () => void;
-  const mine = new Promise<void>((resolve) => { done = resolve; });
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
   planning.set(seenKey, mine);
   await before;
   try {
@@ -147,15 +199,39 @@ export const holdProviderWindow = async (deps: Deps, region: string, place: numb
 /** The plan in progress in this process, per call log. */
 const planning = new Map<string, Promise<void>>();
 
-const planCall = async (deps: Deps, key: ReturnType<typeof keys.pacing.calls>, seenKey: string, rate: number, place: number, horizonMs: number, replacing: number | undefined, handoffMs: number): Promise<Hold> => {
+const planCall = async (
+  deps: Deps,
+  key: ReturnType<typeof keys.pacing.calls>,
+  seenKey: string,
+  rate: number,
+  place: number,
+  horizonMs: number,
+  replacing: number | undefined,
+  handoffMs: number,
+): Promise<Hold> => {
   let log = lastSeen.get(seenKey) ?? { seq: 0, calls: [] };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
-    const kept = log.calls.filter((c, i) => c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i));
+    const kept = log.calls.filter(
+      (c, i) =>
+        c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i),
+    );
     const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, at);
-    const written = await updateItemOrRead(deps, key, { set: { calls, seq: log.seq + 1 } }, log.seq === 0 ? { or: [{ attr: 'seq', absent: true }, { attr: 'seq', eq: 0 }] } : { attr: 'seq', eq: log.seq });
+    const written = await updateItemOrRead(
+      deps,
+      key,
+      { set: { calls, seq: log.seq + 1 } },
+      log.seq === 0
+        ? {
+            or: [
+              { attr: 'seq', absent: true },
+              { attr: 'seq', eq: 0 },
+            ],
+          }
+        : { attr: 'seq', eq: log.seq },
+    );
     if (written.ok) {
       lastSeen.set(seenKey, { seq: log.seq + 1, calls });
       return { kind: 'held', at };
@@ -173,7 +249,14 @@ export const HANDOFF_MS = 15;
  * the planned instant (HANDOFF_MS), planning again when woken too late for it. `held`: hand the
  * call to the transport now, with the instant.
  */
-export const awaitProviderWindow = async (deps: Deps, region: string, place: number, horizonMs: number, replacing?: number, handoffMs = HANDOFF_MS): Promise<Hold> => {
+export const awaitProviderWindow = async (
+  deps: Deps,
+  region: string,
+  place: number,
+  horizonMs: number,
+  replacing?: number,
+  handoffMs = HANDOFF_MS,
+): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
     const hold = await holdProviderWindow(deps, region, place, horizonMs, planned, handoffMs);

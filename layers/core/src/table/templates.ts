@@ -14,7 +14,14 @@ export interface TemplateItem {
   readonly reply_to: string[] | null;
   readonly html: string;
   readonly text: string | null;
-  readonly variables: { id?: string; key: string; type: string; fallback_value: unknown; created_at: string; updated_at: string }[];
+  readonly variables: {
+    id?: string;
+    key: string;
+    type: string;
+    fallback_value: unknown;
+    created_at: string;
+    updated_at: string;
+  }[];
   readonly current_version_id: string;
   readonly published_at: string | null;
   readonly created_at: string;
@@ -44,11 +51,19 @@ export const templateIdByAlias = async (deps: Deps, teamId: string, alias: strin
  * Writes a template (new or changed) with its alias guard in one transaction: the alias stays
  * unique per team, and a changed alias releases the old one.
  */
-export const writeTemplate = async (deps: Deps, next: TemplateItem, previousAlias: string | null | undefined): Promise<void> => {
+export const writeTemplate = async (
+  deps: Deps,
+  next: TemplateItem,
+  previousAlias: string | null | undefined,
+): Promise<void> => {
   const t = next.team_id;
   const writes: Write[] = [{ put: { ...keys.template.item(t, next.id), type: 'template', ...next } }];
   if (next.alias !== (previousAlias ?? null)) {
-    if (next.alias) writes.push({ put: { ...keys.template.aliasGuard(t, next.alias), type: 'template_alias', template_id: next.id }, when: { exists: false } });
+    if (next.alias)
+      writes.push({
+        put: { ...keys.template.aliasGuard(t, next.alias), type: 'template_alias', template_id: next.id },
+        when: { exists: false },
+      });
     if (previousAlias) writes.push({ delete: keys.template.aliasGuard(t, previousAlias) });
   }
   if (!(await transact(deps, writes)).ok) throw new AliasTaken();
@@ -63,7 +78,15 @@ export const removeTemplate = async (deps: Deps, t: TemplateItem): Promise<void>
 };
 
 /** A page of a team's templates, newest first. */
-export const pageTemplates = async (deps: Deps, teamId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) => {
-  const { items, hasMore } = await queryPage(deps, { pk: keys.template.partition(teamId), prefix: keys.template.prefix }, page);
+export const pageTemplates = async (
+  deps: Deps,
+  teamId: string,
+  page: { limit: number; after?: string | undefined; before?: string | undefined },
+) => {
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.template.partition(teamId), prefix: keys.template.prefix },
+    page,
+  );
   return { items: items.map(strip), hasMore };
 };

@@ -46,9 +46,20 @@ const webhookOf = (i: Record<string, any>): WebhookRecord => ({
 export const webhookStore = {
   async put(deps: Deps, w: WebhookRecord): Promise<void> {
     await putItem(deps, {
-      ...keys.webhook.item(w.teamId, w.id), type: 'webhook', id: w.id, team_id: w.teamId, endpoint: w.endpoint, events: [...w.events],
-      status: w.status, created_at: w.createdAt, secret: w.secret, previous_secret: w.previousSecret, previous_secret_expires_at: w.previousSecretExpiresAt,
-      consecutive_exhausted: w.consecutiveExhausted, recent_outcomes: [...w.recentOutcomes], notices_sent_at: { ...w.noticesSentAt },
+      ...keys.webhook.item(w.teamId, w.id),
+      type: 'webhook',
+      id: w.id,
+      team_id: w.teamId,
+      endpoint: w.endpoint,
+      events: [...w.events],
+      status: w.status,
+      created_at: w.createdAt,
+      secret: w.secret,
+      previous_secret: w.previousSecret,
+      previous_secret_expires_at: w.previousSecretExpiresAt,
+      consecutive_exhausted: w.consecutiveExhausted,
+      recent_outcomes: [...w.recentOutcomes],
+      notices_sent_at: { ...w.noticesSentAt },
     });
   },
 
@@ -57,17 +68,44 @@ export const webhookStore = {
     return item ? webhookOf(item) : undefined;
   },
 
-  async page(deps: Deps, teamId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) {
-    const { items, hasMore } = await queryPage(deps, { pk: keys.webhook.partition(teamId), prefix: keys.webhook.prefix }, page);
+  async page(
+    deps: Deps,
+    teamId: string,
+    page: { limit: number; after?: string | undefined; before?: string | undefined },
+  ) {
+    const { items, hasMore } = await queryPage(
+      deps,
+      { pk: keys.webhook.partition(teamId), prefix: keys.webhook.prefix },
+      page,
+    );
     return { webhooks: items.map(webhookOf), hasMore };
   },
 
   async all(deps: Deps, teamId: string): Promise<WebhookRecord[]> {
-    return (await queryAll(deps, { pk: keys.webhook.partition(teamId), prefix: keys.webhook.prefix, consistent: true })).map(webhookOf);
+    return (
+      await queryAll(deps, { pk: keys.webhook.partition(teamId), prefix: keys.webhook.prefix, consistent: true })
+    ).map(webhookOf);
   },
 
   /** Sets fields of an existing endpoint; false when it no longer exists. */
-  async update(deps: Deps, teamId: string, id: string, set: Partial<Record<'endpoint' | 'events' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'consecutive_exhausted' | 'recent_outcomes', unknown>>): Promise<boolean> {
+  async update(
+    deps: Deps,
+    teamId: string,
+    id: string,
+    set: Partial<
+      Record<
+        | 'endpoint'
+        | 'events'
+        | 'status'
+        | 'secret'
+        | 'previous_secret'
+        | 'previous_secret_expires_at'
+        | 'consecutive_exhausted'
+        | 'recent_outcomes',
+        unknown
+      >
+    >,
+  ): Promise<boolean> {
     if (Object.keys(set).length === 0) return true;
     return (await updateItem(deps, keys.webhook.item(teamId, id), { set }, { exists: true })) !== undefined;
   },
@@ -80,24 +118,53 @@ export const webhookStore = {
    * Records a settled delivery on the endpoint: resets or counts the consecutive exhausted
    * deliveries and keeps the last ten outcomes. Returns the endpoint after the change.
    */
-  async settle(deps: Deps, current: WebhookRecord, outcome: 'success' | 'exhausted'): Promise<WebhookRecord | undefined> {
+  async settle(
+    deps: Deps,
+    current: WebhookRecord,
+    outcome: 'success' | 'exhausted',
+  ): Promise<WebhookRecord | undefined> {
     const recent = [...current.recentOutcomes, outcome].slice(-10);
-    const change = outcome === 'success'
-      ? { set: { consecutive_exhausted: 0, recent_outcomes: recent } }
-      : { set: { recent_outcomes: recent }, add: { consecutive_exhausted: 1 } };
+    const change =
+      outcome === 'success'
+        ? { set: { consecutive_exhausted: 0, recent_outcomes: recent } }
+        : { set: { recent_outcomes: recent }, add: { consecutive_exhausted: 1 } };
     const out = await updateItem(deps, keys.webhook.item(current.teamId, current.id), change, { exists: true });
     return out ? webhookOf(out) : undefined;
   },
 
   /** Moves an enabled endpoint to disabled; true only for the call that made the change. */
   async disable(deps: Deps, teamId: string, id: string): Promise<boolean> {
-    return (await updateItem(deps, keys.webhook.item(teamId, id), { set: { status: 'disabled' } }, { attr: 'status', eq: 'enabled' })) !== undefined;
+    return (
+      (await updateItem(
+        deps,
+        keys.webhook.item(teamId, id),
+        { set: { status: 'disabled' } },
+        { attr: 'status', eq: 'enabled' },
+      )) !== undefined
+    );
   },
 
   /** Claims the right to send one owner notice of a kind, at most once per `intervalMs`. */
-  async claimNotice(deps: Deps, teamId: string, id: string, kind: string, now: number, intervalMs: number): Promise<boolean> {
+  async claimNotice(
+    deps: Deps,
+    teamId: string,
+    id: string,
+    kind: string,
+    now: number,
+    intervalMs: number,
+  ): Promise<boolean> {
     const attr = `notices_sent_at.${kind}`;
-    const when: Condition = { and: [{ exists: true }, { or: [{ attr, absent: true }, { attr, lt: now - intervalMs }] }] };
+    const when: Condition = {
+      and: [
+        { exists: true },
+        {
+          or: [
+            { attr, absent: true },
+            { attr, lt: now - intervalMs },
+          ],
+        },
+      ],
+    };
     return (await updateItem(deps, keys.webhook.item(teamId, id), { set: { [attr]: now } }, when)) !== undefined;
   },
 };
@@ -154,23 +221,54 @@ export interface AttemptRecord {
   readonly sentAt: string;
 }
 
-const attemptOf = (i: Record<string, any>): AttemptRecord => ({ id: i.id, eventId: i.event_id, httpStatusCode: i.http_status_code, response: i.response, sentAt: i.sent_at });
+const attemptOf = (i: Record<string, any>): AttemptRecord => ({
+  id: i.id,
+  eventId: i.event_id,
+  httpStatusCode: i.http_status_code,
+  response: i.response,
+  sentAt: i.sent_at,
+});
 
 const ttlOf = (deps: Deps, retentionDays: number) => Math.floor(deps.clock.now() / 1000) + retentionDays * 86_400;
 
 const attemptItem = (deps: Deps, d: DeliveryRecord, a: AttemptRecord, retentionDays: number) => ({
-  ...keys.webhook.attempt(d.teamId, d.webhookId, d.eventId, a.id), type: 'webhook_attempt', id: a.id, event_id: d.eventId,
-  http_status_code: a.httpStatusCode, response: a.response, sent_at: a.sentAt, ttl: ttlOf(deps, retentionDays),
+  ...keys.webhook.attempt(d.teamId, d.webhookId, d.eventId, a.id),
+  type: 'webhook_attempt',
+  id: a.id,
+  event_id: d.eventId,
+  http_status_code: a.httpStatusCode,
+  response: a.response,
+  sent_at: a.sentAt,
+  ttl: ttlOf(deps, retentionDays),
 });
 
 export const deliveryStore = {
   /** Creates the delivery row; false when it already exists (a repeated fan-out). */
-  async create(deps: Deps, d: Omit<DeliveryRecord, 'claimedUntil' | 'endReason'>, retentionDays: number): Promise<boolean> {
-    return putItem(deps, {
-      ...keys.webhook.delivery(d.teamId, d.webhookId, d.eventId), type: 'webhook_delivery', team_id: d.teamId, webhook_id: d.webhookId,
-      event_id: d.eventId, event_type: d.eventType, payload: d.payload, message_id: d.messageId, status: d.status, queued_at: d.queuedAt,
-      created_at: d.createdAt, failures: d.failures, next_attempt_at: d.nextAttemptAt, ttl: ttlOf(deps, retentionDays),
-    }, { exists: false });
+  async create(
+    deps: Deps,
+    d: Omit<DeliveryRecord, 'claimedUntil' | 'endReason'>,
+    retentionDays: number,
+  ): Promise<boolean> {
+    return putItem(
+      deps,
+      {
+        ...keys.webhook.delivery(d.teamId, d.webhookId, d.eventId),
+        type: 'webhook_delivery',
+        team_id: d.teamId,
+        webhook_id: d.webhookId,
+        event_id: d.eventId,
+        event_type: d.eventType,
+        payload: d.payload,
+        message_id: d.messageId,
+        status: d.status,
+        queued_at: d.queuedAt,
+        created_at: d.createdAt,
+        failures: d.failures,
+        next_attempt_at: d.nextAttemptAt,
+        ttl: ttlOf(deps, retentionDays),
+      },
+      { exists: false },
+    );
   },
 
   async get(deps: Deps, teamId: string, webhookId: string, eventId: string): Promise<DeliveryRecord | undefined> {
@@ -180,11 +278,21 @@ export const deliveryStore = {
     return deliveryOf(item);
   },
 
-  async page(deps: Deps, teamId: string, webhookId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) {
-    const { items, hasMore } = await queryPage(deps, {
-      pk: keys.webhook.logPartition(teamId, webhookId), prefix: keys.webhook.deliveryPrefix,
-      filter: { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 },
-    }, page);
+  async page(
+    deps: Deps,
+    teamId: string,
+    webhookId: string,
+    page: { limit: number; after?: string | undefined; before?: string | undefined },
+  ) {
+    const { items, hasMore } = await queryPage(
+      deps,
+      {
+        pk: keys.webhook.logPartition(teamId, webhookId),
+        prefix: keys.webhook.deliveryPrefix,
+        filter: { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 },
+      },
+      page,
+    );
     return { deliveries: items.map(deliveryOf), hasMore };
   },
 
@@ -193,13 +301,35 @@ export const deliveryStore = {
    * (its worker died mid-request). Returns the claimed row, or undefined when another worker has
    * it or it is not due.
    */
-  async claim(deps: Deps, teamId: string, webhookId: string, eventId: string, now: number, leaseMs: number): Promise<DeliveryRecord | undefined> {
-    const out = await updateItem(deps, keys.webhook.delivery(teamId, webhookId, eventId), { set: { status: 'attempting', claimed_until: now + leaseMs } }, {
-      or: [
-        { and: [{ attr: 'status', eq: 'pending' }, { attr: 'next_attempt_at', lt: now + 1 }] },
-        { and: [{ attr: 'status', eq: 'attempting' }, { attr: 'claimed_until', lt: now }] },
-      ],
-    });
+  async claim(
+    deps: Deps,
+    teamId: string,
+    webhookId: string,
+    eventId: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<DeliveryRecord | undefined> {
+    const out = await updateItem(
+      deps,
+      keys.webhook.delivery(teamId, webhookId, eventId),
+      { set: { status: 'attempting', claimed_until: now + leaseMs } },
+      {
+        or: [
+          {
+            and: [
+              { attr: 'status', eq: 'pending' },
+              { attr: 'next_attempt_at', lt: now + 1 },
+            ],
+          },
+          {
+            and: [
+              { attr: 'status', eq: 'attempting' },
+              { attr: 'claimed_until', lt: now },
+            ],
+          },
+        ],
+      },
+    );
     return out ? deliveryOf(out) : undefined;
   },
 
@@ -207,34 +337,73 @@ export const deliveryStore = {
    * Ends or reschedules a claimed delivery, and records the attempt that led there, in one
    * write. The delivery changes only while it is still attempting (a replay may have reset it).
    */
-  async release(deps: Deps, d: DeliveryRecord, next: { status: DeliveryStatus; failures: number; nextAttemptAt: number | null; endReason?: string | null }, attempt?: AttemptRecord, retentionDays = 30): Promise<void> {
+  async release(
+    deps: Deps,
+    d: DeliveryRecord,
+    next: { status: DeliveryStatus; failures: number; nextAttemptAt: number | null; endReason?: string | null },
+    attempt?: AttemptRecord,
+    retentionDays = 30,
+  ): Promise<void> {
     const key = keys.webhook.delivery(d.teamId, d.webhookId, d.eventId);
-    const change = { set: { status: next.status, failures: next.failures, next_attempt_at: next.nextAttemptAt, end_reason: next.endReason ?? null }, remove: ['claimed_until'] };
+    const change = {
+      set: {
+        status: next.status,
+        failures: next.failures,
+        next_attempt_at: next.nextAttemptAt,
+        end_reason: next.endReason ?? null,
+      },
+      remove: ['claimed_until'],
+    };
     const when: Condition = { attr: 'status', eq: 'attempting' };
     if (!attempt) {
       await updateItem(deps, key, change, when);
       return;
     }
-    const written = await transact(deps, [{ update: key, change, when }, { put: attemptItem(deps, d, attempt, retentionDays) }]);
+    const written = await transact(deps, [
+      { update: key, change, when },
+      { put: attemptItem(deps, d, attempt, retentionDays) },
+    ]);
     // The delivery moved on (replayed) while this attempt ran: keep the attempt in the log.
     if (!written.ok) await putItem(deps, attemptItem(deps, d, attempt, retentionDays));
   },
 
   /** Gives a claim back untouched (the endpoint was busy): pending and due again. */
   async unclaim(deps: Deps, d: DeliveryRecord): Promise<void> {
-    await updateItem(deps, keys.webhook.delivery(d.teamId, d.webhookId, d.eventId), { set: { status: 'pending' }, remove: ['claimed_until'] }, { attr: 'status', eq: 'attempting' });
+    await updateItem(
+      deps,
+      keys.webhook.delivery(d.teamId, d.webhookId, d.eventId),
+      { set: { status: 'pending' }, remove: ['claimed_until'] },
+      { attr: 'status', eq: 'attempting' },
+    );
   },
 
   /** Makes a delivery pending again now, with a fresh lifetime (replay). */
   async requeue(deps: Deps, d: DeliveryRecord, now: number, retentionDays: number): Promise<void> {
     await updateItem(deps, keys.webhook.delivery(d.teamId, d.webhookId, d.eventId), {
-      set: { status: 'pending', failures: 0, next_attempt_at: now, queued_at: now, end_reason: null, ttl: ttlOf(deps, retentionDays) },
+      set: {
+        status: 'pending',
+        failures: 0,
+        next_attempt_at: now,
+        queued_at: now,
+        end_reason: null,
+        ttl: ttlOf(deps, retentionDays),
+      },
       remove: ['claimed_until'],
     });
   },
 
-  async attempts(deps: Deps, teamId: string, webhookId: string, eventId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) {
-    const { items, hasMore } = await queryPage(deps, { pk: keys.webhook.logPartition(teamId, webhookId), prefix: keys.webhook.attemptPrefix(eventId) }, page);
+  async attempts(
+    deps: Deps,
+    teamId: string,
+    webhookId: string,
+    eventId: string,
+    page: { limit: number; after?: string | undefined; before?: string | undefined },
+  ) {
+    const { items, hasMore } = await queryPage(
+      deps,
+      { pk: keys.webhook.logPartition(teamId, webhookId), prefix: keys.webhook.attemptPrefix(eventId) },
+      page,
+    );
     return { attempts: items.map(attemptOf), hasMore };
   },
 };
@@ -246,11 +415,28 @@ export const endpointLimits = {
    * the endpoint's in-flight item: the count `n` goes up only below `max`, and the holder's lease
    * end is noted beside it. False when every place is held.
    */
-  async takeSlot(deps: Deps, webhookId: string, max: number, holder: string, leaseMs: number, now: number): Promise<boolean> {
+  async takeSlot(
+    deps: Deps,
+    webhookId: string,
+    max: number,
+    holder: string,
+    leaseMs: number,
+    now: number,
+  ): Promise<boolean> {
     const key = keys.webhook.inFlight(webhookId);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const taken = await updateItem(deps, key, { set: { [`leases.${holder}`]: now + leaseMs }, add: { n: 1 } }, { or: [{ attr: 'n', absent: true }, { attr: 'n', lt: max }] });
+        const taken = await updateItem(
+          deps,
+          key,
+          { set: { [`leases.${holder}`]: now + leaseMs }, add: { n: 1 } },
+          {
+            or: [
+              { attr: 'n', absent: true },
+              { attr: 'n', lt: max },
+            ],
+          },
+        );
         return taken !== undefined;
       } catch (error) {
         // The first request to an endpoint: its item (and lease map) does not exist yet.
@@ -264,8 +450,12 @@ export const endpointLimits = {
   /** Gives a place back (once: only while the holder's lease is still noted). */
   async releaseSlot(deps: Deps, webhookId: string, holder: string, until?: number): Promise<void> {
     const attr = `leases.${holder}`;
-    await updateItem(deps, keys.webhook.inFlight(webhookId), { remove: [attr], add: { n: -1 } },
-      until === undefined ? { attr, present: true } : { attr, eq: until });
+    await updateItem(
+      deps,
+      keys.webhook.inFlight(webhookId),
+      { remove: [attr], add: { n: -1 } },
+      until === undefined ? { attr, present: true } : { attr, eq: until },
+    );
   },
 
   /** Frees the places of holders whose lease lapsed (workers that died mid-request); how many. */
@@ -278,6 +468,12 @@ export const endpointLimits = {
 
   /** Counts one request in the current second; false when the second already holds `rate`. */
   async takeSecond(deps: Deps, webhookId: string, rate: number, second: number): Promise<boolean> {
-    return (await addToCounters(deps, keys.webhook.second(webhookId, second), { add: { requests: 1 }, ceilings: { requests: rate }, expiresAt: second + 120 })) !== undefined;
+    return (
+      (await addToCounters(deps, keys.webhook.second(webhookId, second), {
+        add: { requests: 1 },
+        ceilings: { requests: rate },
+        expiresAt: second + 120,
+      })) !== undefined
+    );
   },
 };

@@ -28,7 +28,13 @@ describe('parseMailbox', () => {
     ['space in address', 'us er@example.com', 'from'],
     ['line break', 'a@x.com\r\nBcc: b@x.com', 'line breaks'],
   ])('refuses %s', (_label, input, fragment) => {
-    expect(() => parseMailbox(input, 'from')).toThrow(expect.objectContaining({ statusCode: 422, name: 'validation_error', message: expect.stringContaining(fragment) }));
+    expect(() => parseMailbox(input, 'from')).toThrow(
+      expect.objectContaining({
+        statusCode: 422,
+        name: 'validation_error',
+        message: expect.stringContaining(fragment),
+      }),
+    );
   });
 });
 
@@ -37,10 +43,15 @@ describe('parseMailboxList', () => {
     expect(parseMailboxList(undefined, 'to')).toEqual([]);
     expect(parseMailboxList(null, 'to')).toEqual([]);
     expect(parseMailboxList('a@x.com', 'to').map((m) => m.address)).toEqual(['a@x.com']);
-    expect(parseMailboxList(['A <a@x.com>', '"B, C" <b@x.com>'], 'to').map((m) => m.formatted)).toEqual(['A <a@x.com>', '"B, C" <b@x.com>']);
+    expect(parseMailboxList(['A <a@x.com>', '"B, C" <b@x.com>'], 'to').map((m) => m.formatted)).toEqual([
+      'A <a@x.com>',
+      '"B, C" <b@x.com>',
+    ]);
   });
 
   it('refuses an element holding two addresses, naming its index', () => {
-    expect(() => parseMailboxList(['a@x.com', 'b@x.com, c@x.com'], 'cc')).toThrow(expect.objectContaining({ statusCode: 422, message: expect.stringContaining('cc[1]') }));
+    expect(() => parseMailboxList(['a@x.com', 'b@x.com, c@x.com'], 'cc')).toThrow(
+      expect.objectContaining({ statusCode: 422, message: expect.stringContaining('cc[1]') }),
+    );
   });
 });

@@ -7,9 +7,24 @@ describe('validateCustomHeaders', () => {
   it.each([
     [{ 'X-Entity-Ref-ID': '123' }],
     [{ 'x-campaign': 'spring' }],
-    [{ 'In-Reply-To': '<a@b>', References: '<a@b> <c@d>', Importance: 'high', Priority: 'urgent', Comments: 'c', Keywords: 'k', Organization: 'Acme' }],
+    [
+      {
+        'In-Reply-To': '<a@b>',
+        References: '<a@b> <c@d>',
+        Importance: 'high',
+        Priority: 'urgent',
+        Comments: 'c',
+        Keywords: 'k',
+        Organization: 'Acme',
+      },
+    ],
     [PAIR],
-    [{ 'list-unsubscribe': '<mailto:u@example.com>, <https://example.com/u>', 'LIST-UNSUBSCRIBE-POST': 'List-Unsubscribe=One-Click' }],
+    [
+      {
+        'list-unsubscribe': '<mailto:u@example.com>, <https://example.com/u>',
+        'LIST-UNSUBSCRIBE-POST': 'List-Unsubscribe=One-Click',
+      },
+    ],
   ])('accepts %j as given', (headers) => {
     expect(validateCustomHeaders(headers)).toEqual(headers);
   });
@@ -38,7 +53,13 @@ describe('validateCustomHeaders', () => {
     ['wrong Post value', { ...PAIR, 'List-Unsubscribe-Post': 'One-Click' }, 'List-Unsubscribe=One-Click'],
     ['a non-string value', { 'X-Num': 5 as unknown as string }, 'string'],
   ])('refuses %s', (_label, headers, fragment) => {
-    expect(() => validateCustomHeaders(headers)).toThrow(expect.objectContaining({ statusCode: 422, name: 'validation_error', message: expect.stringContaining(fragment) }));
+    expect(() => validateCustomHeaders(headers)).toThrow(
+      expect.objectContaining({
+        statusCode: 422,
+        name: 'validation_error',
+        message: expect.stringContaining(fragment),
+      }),
+    );
   });
 });
 

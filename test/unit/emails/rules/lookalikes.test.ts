@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { assertNotDisguised } from '@mailstack/core/domain/emails/rules/lookalikes';
 
 const refused = (text: string) => {
-  try { assertNotDisguised(text, 'subject'); } catch (error) { return error as { statusCode: number; name: string; message: string }; }
+  try {
+    assertNotDisguised(text, 'subject');
+  } catch (error) {
+    return error as { statusCode: number; name: string; message: string };
+  }
   return null;
 };
 

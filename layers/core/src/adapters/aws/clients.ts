@@ -25,7 +25,10 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
       countDbCommand(counters, name, args.input);
       // Every read and write reports the capacity it consumed (indexes included) for the counters.
       const input = args.input as Record<string, unknown>;
-      const asked = isDbCommand(name) && input.ReturnConsumedCapacity === undefined ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args;
+      const asked =
+        isDbCommand(name) && input.ReturnConsumedCapacity === undefined
+          ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } }
+          : args;
       const out = await next(asked);
       countDbItems(counters, out.output);
       countDbCapacity(counters, name, asked.input, out.output);
@@ -41,11 +44,18 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     ses: (region: string) => {
       let client = sesByRegion.get(region);
       // One attempt: a throttled or failed send is retried by the send line, never outside its pacing.
-      if (!client) sesByRegion.set(region, (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, maxAttempts: 1 })));
+      if (!client)
+        sesByRegion.set(
+          region,
+          (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, maxAttempts: 1 })),
+        );
       return client;
     },
     scheduler: new SchedulerClient({ region: config.AWS_REGION }),
     // Path-style addressing locally: the embedded S3 server answers on 127.0.0.1, not bucket subdomains.
-    s3: new S3Client({ ...common(config, config.S3_ENDPOINT), ...(config.S3_ENDPOINT ? { forcePathStyle: true } : {}) }),
+    s3: new S3Client({
+      ...common(config, config.S3_ENDPOINT),
+      ...(config.S3_ENDPOINT ? { forcePathStyle: true } : {}),
+    }),
   };
 };

@@ -42,10 +42,26 @@ export interface AdapterCounters {
 
 /** A fresh set of counters. */
 export const newCounters = (): AdapterCounters => ({
-  ddbReads: 0, ddbItemsRead: 0, ddbWrites: 0, ddbReadUnits: 0, ddbWriteUnits: 0, ddbRequests: 0,
-  queueMessages: 0, queueRequests: 0, queueReceiveRequests: 0, queueDeleteRequests: 0, snsNotifications: 0,
-  providerSends: 0, sendLateMs: [], contentPuts: 0, contentPutBytes: 0, contentGets: 0, contentGetBytes: 0,
-  apiRequests: 0, lambdaInvocations: 0, lambdaBilledMs: 0,
+  ddbReads: 0,
+  ddbItemsRead: 0,
+  ddbWrites: 0,
+  ddbReadUnits: 0,
+  ddbWriteUnits: 0,
+  ddbRequests: 0,
+  queueMessages: 0,
+  queueRequests: 0,
+  queueReceiveRequests: 0,
+  queueDeleteRequests: 0,
+  snsNotifications: 0,
+  providerSends: 0,
+  sendLateMs: [],
+  contentPuts: 0,
+  contentPutBytes: 0,
+  contentGets: 0,
+  contentGetBytes: 0,
+  apiRequests: 0,
+  lambdaInvocations: 0,
+  lambdaBilledMs: 0,
 });
 
 /** One invocation of `ms` milliseconds (billed rounded up to the millisecond, at least 1). */
@@ -71,16 +87,25 @@ export const itemSize = (item: Record<string, unknown>): number =>
 const valueSize = (value: unknown): number => {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
-  if (typeof value === 'number' || typeof value === 'bigint') return Math.ceil(String(value).replace(/^-|\.|e.*$/g, '').length / 2) + 1;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return Math.ceil(String(value).replace(/^-|\.|e.*$/g, '').length / 2) + 1;
   if (value instanceof Uint8Array) return value.byteLength;
   if (value instanceof Set) return [...value].reduce((n: number, v) => n + valueSize(v), 0);
   if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + valueSize(v), 0);
-  if (typeof value === 'object') return 3 + Object.entries(value as Record<string, unknown>).reduce((n, [k, v]) => n + 1 + Buffer.byteLength(k) + valueSize(v), 0);
+  if (typeof value === 'object')
+    return (
+      3 +
+      Object.entries(value as Record<string, unknown>).reduce(
+        (n, [k, v]) => n + 1 + Buffer.byteLength(k) + valueSize(v),
+        0,
+      )
+    );
   return 0;
 };
 
 /** Write request units of writing an item of `bytes`: one per started 1 KB, doubled in a transaction. */
-export const writeUnits = (bytes: number, transactional = false): number => Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+export const writeUnits = (bytes: number, transactional = false): number =>
+  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
 
 /**
  * Read request units of reading `bytes` (an item, or a query's items together): one per started
@@ -106,7 +131,8 @@ const READS: Record<string, (input: any) => number> = {
   QueryCommand: () => 1,
   ScanCommand: () => 1,
   TransactGetItemsCommand: (i) => i.TransactItems?.length ?? 0,
-  BatchGetItemCommand: (i) => Object.values(i.RequestItems ?? {}).reduce((n: number, r: any) => n + (r.Keys?.length ?? 0), 0),
+  BatchGetItemCommand: (i) =>
+    Object.values(i.RequestItems ?? {}).reduce((n: number, r: any) => n + (r.Keys?.length ?? 0), 0),
 };
 
 /** Whether a command reads or writes the table (and so consumes capacity). */
@@ -126,7 +152,11 @@ export const countDbItems = (counters: AdapterCounters, output: any): void => {
   if (!output) return;
   if (typeof output.ScannedCount === 'number') counters.ddbItemsRead += output.ScannedCount;
   else if (output.Item) counters.ddbItemsRead += 1;
-  else if (output.Responses) counters.ddbItemsRead += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, r) => n + (Array.isArray(r) ? r.length : 0), 0);
+  else if (output.Responses)
+    counters.ddbItemsRead += Object.values(output.Responses as Record<string, unknown[]>).reduce(
+      (n, r) => n + (Array.isArray(r) ? r.length : 0),
+      0,
+    );
 };
 
 /**
@@ -137,25 +167,57 @@ export const countDbItems = (counters: AdapterCounters, output: any): void => {
 export const countDbCapacity = (counters: AdapterCounters, commandName: string, input: any, output: any): void => {
   const key = commandName in WRITES ? 'ddbWriteUnits' : commandName in READS ? 'ddbReadUnits' : undefined;
   if (!key) return;
-  const reported = [output?.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
-  if (output?.ConsumedCapacity) { counters[key] += Math.max(reported, minimumUnits(commandName, input)); return; }
+  const reported = [output?.ConsumedCapacity ?? []]
+    .flat()
+    .reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
+  if (output?.ConsumedCapacity) {
+    counters[key] += Math.max(reported, minimumUnits(commandName, input));
+    return;
+  }
   counters[key] += estimatedUnits(commandName, input, output);
 };
 
 /** A get, query or scan that finds nothing still consumes the units of one read. */
 const minimumUnits = (commandName: string, input: any): number =>
-  ['GetItemCommand', 'QueryCommand', 'ScanCommand'].includes(commandName) ? readUnits(0, { consistent: input?.ConsistentRead === true }) : 0;
+  ['GetItemCommand', 'QueryCommand', 'ScanCommand'].includes(commandName)
+    ? readUnits(0, { consistent: input?.ConsistentRead === true })
+    : 0;
 
 const estimatedUnits = (commandName: string, input: any, output: any): number => {
   switch (commandName) {
-    case 'PutItemCommand': return writeUnits(itemSize(input.Item ?? {}));
-    case 'UpdateItemCommand': case 'DeleteItemCommand': return writeUnits(itemSize({ ...input.Key, ...output?.Attributes }));
-    case 'BatchWriteItemCommand': return Object.values(input.RequestItems ?? {}).flat().reduce((n: number, r: any) => n + writeUnits(itemSize(r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})), 0);
-    case 'TransactWriteItemsCommand': return (input.TransactItems ?? []).reduce((n: number, t: any) => n + writeUnits(itemSize(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key ?? {}), true), 0);
-    case 'GetItemCommand': return readUnits(itemSize(output?.Item ?? {}), { consistent: input.ConsistentRead === true });
-    case 'QueryCommand': case 'ScanCommand': return readUnits((output?.Items ?? []).reduce((n: number, i: any) => n + itemSize(i), 0), { consistent: input.ConsistentRead === true });
-    case 'BatchGetItemCommand': return Object.values(output?.Responses ?? {}).flat().reduce((n: number, i: any) => n + readUnits(itemSize(i)), 0);
-    case 'TransactGetItemsCommand': return (output?.Responses ?? []).reduce((n: number, r: any) => n + readUnits(itemSize(r?.Item ?? {}), { transactional: true }), 0);
-    default: return 0;
+    case 'PutItemCommand':
+      return writeUnits(itemSize(input.Item ?? {}));
+    case 'UpdateItemCommand':
+    case 'DeleteItemCommand':
+      return writeUnits(itemSize({ ...input.Key, ...output?.Attributes }));
+    case 'BatchWriteItemCommand':
+      return Object.values(input.RequestItems ?? {})
+        .flat()
+        .reduce((n: number, r: any) => n + writeUnits(itemSize(r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})), 0);
+    case 'TransactWriteItemsCommand':
+      return (input.TransactItems ?? []).reduce(
+        (n: number, t: any) =>
+          n + writeUnits(itemSize(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key ?? {}), true),
+        0,
+      );
+    case 'GetItemCommand':
+      return readUnits(itemSize(output?.Item ?? {}), { consistent: input.ConsistentRead === true });
+    case 'QueryCommand':
+    case 'ScanCommand':
+      return readUnits(
+        (output?.Items ?? []).reduce((n: number, i: any) => n + itemSize(i), 0),
+        { consistent: input.ConsistentRead === true },
+      );
+    case 'BatchGetItemCommand':
+      return Object.values(output?.Responses ?? {})
+        .flat()
+        .reduce((n: number, i: any) => n + readUnits(itemSize(i)), 0);
+    case 'TransactGetItemsCommand':
+      return (output?.Responses ?? []).reduce(
+        (n: number, r: any) => n + readUnits(itemSize(r?.Item ?? {}), { transactional: true }),
+        0,
+      );
+    default:
+      return 0;
   }
 };

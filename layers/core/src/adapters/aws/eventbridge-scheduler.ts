@@ -1,11 +1,22 @@
-import { CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, ConflictException, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  ConflictException,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import type { Scheduler } from '../../ports/scheduler.ts';
 
 /** Formats epoch ms as Scheduler's `at(yyyy-mm-ddThh:mm:ss)` expression (UTC). */
 const atExpression = (ms: number): string => `at(${new Date(ms).toISOString().slice(0, 19)})`;
 
 /** EventBridge Scheduler one-time schedules targeting an SQS queue; they delete themselves after running. */
-export const eventBridgeScheduler = (client: SchedulerClient, group: string, roleArn: string, queueArnOf: (url: string) => string): Scheduler => ({
+export const eventBridgeScheduler = (
+  client: SchedulerClient,
+  group: string,
+  roleArn: string,
+  queueArnOf: (url: string) => string,
+): Scheduler => ({
   async schedule({ name, at, queueUrl, body }) {
     const input = {
       Name: name,

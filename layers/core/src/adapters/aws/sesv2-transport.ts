@@ -2,29 +2,48 @@ import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { TransportError, type MailTransport, type OutgoingMessage } from '../../ports/mail-transport.ts';
 import type { AdapterCounters } from './counters.ts';
 
-const THROTTLED = new Set(['TooManyRequestsException', 'ThrottlingException', 'LimitExceededException', 'SendingPausedException']);
-const PERMANENT = new Set(['MessageRejected', 'MailFromDomainNotVerifiedException', 'AccountSuspendedException', 'BadRequestException', 'NotFoundException']);
+const THROTTLED = new Set([
+  'TooManyRequestsException',
+  'ThrottlingException',
+  'LimitExceededException',
+  'SendingPausedException',
+]);
+const PERMANENT = new Set([
+  'MessageRejected',
+  'MailFromDomainNotVerifiedException',
+  'AccountSuspendedException',
+  'BadRequestException',
+  'NotFoundException',
+]);
 
 /**
  * The innermost step of a SendEmail, after serializing and signing: waits for the planned
  * instant (a timer, then the last milliseconds watched) and lets the request go then, or refuses
  * when that instant has passed by more than the tolerance.
  */
-const atInstant = (window: NonNullable<OutgoingMessage['window']>) => (next: (args: any) => Promise<any>) => async (args: any) => {
-  const early = window.at - 2 - Date.now();
-  if (early > 0) await new Promise((r) => setTimeout(r, early));
-  while (Date.now() < window.at) { /* the last milliseconds, watched */ }
-  const late = Date.now() - window.at;
-  if (late > window.toleranceMs) throw new TransportError('missed', `not sent: ${late} ms past its planned instant`, { lateMs: late });
-  return next(args);
-};
+const atInstant =
+  (window: NonNullable<OutgoingMessage['window']>) => (next: (args: any) => Promise<any>) => async (args: any) => {
+    const early = window.at - 2 - Date.now();
+    if (early > 0) await new Promise((r) => setTimeout(r, early));
+    while (Date.now() < window.at) {
+      /* the last milliseconds, watched */
+    }
+    const late = Date.now() - window.at;
+    if (late > window.toleranceMs)
+      throw new TransportError('missed', `not sent: ${late} ms past its planned instant`, { lateMs: late });
+    return next(args);
+  };
 
 /**
  * SES v2 SendEmail with raw content, the stack's configuration set and our tags. The set publishes
  * no opens or clicks, so SES never adds a pixel or rewrites a link: the service tracks opens and
  * clicks itself (domain switches, its own signed links, machine opens told apart).
  */
-export const sesTransport = (clientFor: (region: string) => SESv2Client, configurationSet: string, counters: AdapterCounters): MailTransport => ({
+export const sesTransport = (
+  clientFor: (region: string) => SESv2Client,
+  configurationSet: string,
+  counters: AdapterCounters,
+): MailTransport => ({
   async send(message) {
     const command = new SendEmailCommand({
       FromEmailAddress: message.from,
@@ -33,7 +52,12 @@ export const sesTransport = (clientFor: (region: string) => SESv2Client, configu
       EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
       ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
     });
-    if (message.window) command.middlewareStack.add(atInstant(message.window), { step: 'deserialize', priority: 'low', name: 'providerWindow' });
+    if (message.window)
+      command.middlewareStack.add(atInstant(message.window), {
+        step: 'deserialize',
+        priority: 'low',
+        name: 'providerWindow',
+      });
     try {
       const out = await clientFor(message.region).send(command);
       counters.providerSends++;
@@ -42,8 +66,10 @@ export const sesTransport = (clientFor: (region: string) => SESv2Client, configu
       if (error instanceof TransportError) throw error;
       const name = (error as Error).name;
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
-      if (THROTTLED.has(name) || status === 429) throw new TransportError('throttled', `${name}: ${(error as Error).message}`, { cause: error });
-      if (PERMANENT.has(name) || (status >= 400 && status < 500)) throw new TransportError('permanent', `${name}: ${(error as Error).message}`, { cause: error });
+      if (THROTTLED.has(name) || status === 429)
+        throw new TransportError('throttled', `${name}: ${(error as Error).message}`, { cause: error });
+      if (PERMANENT.has(name) || (status >= 400 && status < 500))
+        throw new TransportError('permanent', `${name}: ${(error as Error).message}`, { cause: error });
       throw new TransportError('transient', `${name}: ${(error as Error).message}`, { cause: error });
     }
   },

@@ -9,30 +9,48 @@ export const CORRELATION_ATTRIBUTE = 'correlation_id';
 const SEND_CONCURRENCY = 8;
 
 /** SQS queues; messages go out in batches of ten (up to eight requests at once) and a partial failure throws. */
-export const sqsQueue = (sqs: SQSClient, counters: AdapterCounters, correlationId: () => string | undefined = () => undefined): JobQueue => ({
+export const sqsQueue = (
+  sqs: SQSClient,
+  counters: AdapterCounters,
+  correlationId: () => string | undefined = () => undefined,
+): JobQueue => ({
   async send(queueUrl, messages) {
     const correlation = correlationId();
-    const attributes = correlation ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } } : {};
+    const attributes = correlation
+      ? { MessageAttributes: { [CORRELATION_ATTRIBUTE]: { DataType: 'String', StringValue: correlation } } }
+      : {};
     const chunks: (typeof messages)[] = [];
     for (let i = 0; i < messages.length; i += 10) chunks.push(messages.slice(i, i + 10));
     let next = 0;
-    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, chunks.length) }, async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++]!;
-        const entries = chunk.map((m, n) => ({
-          Id: String(n),
-          MessageBody: JSON.stringify(m.body),
-          ...attributes,
-          ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
-        }));
-        const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
-        counters.queueMessages += chunk.length;
-        // SQS bills a batch as one request per started 64 KB of its payload (bodies and attributes).
-        counters.queueRequests += sqsRequests(entries.reduce((n, e) => n + Buffer.byteLength(e.MessageBody) + (correlation ? CORRELATION_ATTRIBUTE.length + 6 + correlation.length : 0), 0));
-        if (out.Failed && out.Failed.length > 0) {
-          throw new Error(`queue refused ${out.Failed.length} message(s): ${out.Failed.map((f) => f.Message).join('; ')}`);
+    await Promise.all(
+      Array.from({ length: Math.min(SEND_CONCURRENCY, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          const chunk = chunks[next++]!;
+          const entries = chunk.map((m, n) => ({
+            Id: String(n),
+            MessageBody: JSON.stringify(m.body),
+            ...attributes,
+            ...(m.delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.floor(m.delaySeconds))) } : {}),
+          }));
+          const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+          counters.queueMessages += chunk.length;
+          // SQS bills a batch as one request per started 64 KB of its payload (bodies and attributes).
+          counters.queueRequests += sqsRequests(
+            entries.reduce(
+              (n, e) =>
+                n +
+                Buffer.byteLength(e.MessageBody) +
+                (correlation ? CORRELATION_ATTRIBUTE.length + 6 + correlation.length : 0),
+              0,
+            ),
+          );
+          if (out.Failed && out.Failed.length > 0) {
+            throw new Error(
+              `queue refused ${out.Failed.length} message(s): ${out.Failed.map((f) => f.Message).join('; ')}`,
+            );
+          }
         }
-      }
-    }));
+      }),
+    );
   },
 });

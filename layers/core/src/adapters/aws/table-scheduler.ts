@@ -1,4 +1,10 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { Scheduler, ScheduleRequest } from '../../ports/scheduler.ts';
 import { keys } from '../../table/keys.ts';
 
@@ -11,40 +17,63 @@ export const tableScheduler = (db: DynamoDBDocumentClient, table: string) => {
   const scheduler: Scheduler = {
     async schedule({ name, at, queueUrl, body }) {
       await scheduler.cancel(name);
-      await db.send(new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: table, Item: { ...keys.schedule.byName(name), type: 'schedule', at } } },
-          { Put: { TableName: table, Item: { ...keys.schedule.due(at, name), type: 'schedule_due', name, at, queueUrl, body } } },
-        ],
-      }));
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: { ...keys.schedule.byName(name), type: 'schedule', at } } },
+            {
+              Put: {
+                TableName: table,
+                Item: { ...keys.schedule.due(at, name), type: 'schedule_due', name, at, queueUrl, body },
+              },
+            },
+          ],
+        }),
+      );
     },
     async cancel(name) {
-      const found = await db.send(new GetCommand({ TableName: table, Key: keys.schedule.byName(name), ConsistentRead: true }));
+      const found = await db.send(
+        new GetCommand({ TableName: table, Key: keys.schedule.byName(name), ConsistentRead: true }),
+      );
       if (!found.Item) return;
-      await db.send(new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: table, Key: keys.schedule.byName(name) } },
-          { Delete: { TableName: table, Key: keys.schedule.due(found.Item.at as number, name) } },
-        ],
-      }));
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: table, Key: keys.schedule.byName(name) } },
+            { Delete: { TableName: table, Key: keys.schedule.due(found.Item.at as number, name) } },
+          ],
+        }),
+      );
     },
   };
   return {
     ...scheduler,
     /** Due schedules at `now`, oldest first. */
     async takeDue(now: number, limit = 100): Promise<ScheduleRequest[]> {
-      const out = await db.send(new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk AND sk < :upto',
-        ExpressionAttributeValues: { ':pk': keys.schedule.duePartition(), ':upto': keys.schedule.dueBefore(now) },
-        Limit: limit,
-      }));
+      const out = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND sk < :upto',
+          ExpressionAttributeValues: { ':pk': keys.schedule.duePartition(), ':upto': keys.schedule.dueBefore(now) },
+          Limit: limit,
+        }),
+      );
       return (out.Items ?? []).map((i) => ({ name: i.name, at: i.at, queueUrl: i.queueUrl, body: i.body }));
     },
     /** Removes a schedule that has run. */
     async done(request: ScheduleRequest): Promise<void> {
       await db.send(new DeleteCommand({ TableName: table, Key: keys.schedule.due(request.at, request.name) }));
-      await db.send(new DeleteCommand({ TableName: table, Key: keys.schedule.byName(request.name), ConditionExpression: 'attribute_not_exists(pk) OR #at = :at', ExpressionAttributeNames: { '#at': 'at' }, ExpressionAttributeValues: { ':at': request.at } })).catch(() => undefined);
+      await db
+        .send(
+          new DeleteCommand({
+            TableName: table,
+            Key: keys.schedule.byName(request.name),
+            ConditionExpression: 'attribute_not_exists(pk) OR #at = :at',
+            ExpressionAttributeNames: { '#at': 'at' },
+            ExpressionAttributeValues: { ':at': request.at },
+          }),
+        )
+        .catch(() => undefined);
     },
   };
 };

@@ -19,9 +19,18 @@ export const refuseAuthentication = async (deps: Deps, sourceIp: string, error: 
  * Counts one failed authentication from `sourceIp` on `surface` and throws 429 once the address
  * is over the limit there; `credential` names what to check in the message.
  */
-export const countFailedAuthentication = async (deps: Deps, sourceIp: string, surface: AuthSurface = 'api', credential = 'the API key'): Promise<void> => {
+export const countFailedAuthentication = async (
+  deps: Deps,
+  sourceIp: string,
+  surface: AuthSurface = 'api',
+  credential = 'the API key',
+): Promise<void> => {
   const { blocked, retryAfter } = await countFailedAuth(deps, sourceIp, surface);
-  if (blocked) throw rateLimited(`Too many failed authentication attempts from this address. Check ${credential}, then retry after the Retry-After header's seconds.`, retryAfter);
+  if (blocked)
+    throw rateLimited(
+      `Too many failed authentication attempts from this address. Check ${credential}, then retry after the Retry-After header's seconds.`,
+      retryAfter,
+    );
 };
 
 /**
@@ -31,14 +40,30 @@ export const countFailedAuthentication = async (deps: Deps, sourceIp: string, su
  * team's windows (spec §8): `counted` settles with the count, rejecting with 429 when over, so a
  * host may read beside it and await it before its first write.
  */
-export const identifyKey = async (deps: Deps, secret: string, sourceIp: string): Promise<{ caller: Caller; counted: Promise<void> }> => {
+export const identifyKey = async (
+  deps: Deps,
+  secret: string,
+  sourceIp: string,
+): Promise<{ caller: Caller; counted: Promise<void> }> => {
   const key = secret ? await findKeyBySecret(deps, secret) : undefined;
-  if (!key || key.revoked) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'));
-  const counted = Promise.all([countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]).then(() => undefined);
+  if (!key || key.revoked)
+    return refuseAuthentication(
+      deps,
+      sourceIp,
+      new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'),
+    );
+  const counted = Promise.all([countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]).then(
+    () => undefined,
+  );
   // Settled by whoever awaits it; never an unhandled rejection while the team is read.
   counted.catch(() => undefined);
   const team = await getCachedTeam(deps, key.teamId);
-  if (!team) return refuseAuthentication(deps, sourceIp, new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'));
+  if (!team)
+    return refuseAuthentication(
+      deps,
+      sourceIp,
+      new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'),
+    );
   return { caller: callerOfKey(key, team), counted };
 };
 

@@ -39,7 +39,10 @@ export const createApiKey = async (
   };
   const key = apiKeyFromItem(item);
   const subject = `${key.name} (${key.id}, ${key.permission}${key.domainId ? `, domain ${key.domainId}` : ''})`;
-  const out = await transact(deps, [{ put: item, when: { exists: false } }, auditWrite(deps, input.teamId, by, 'api_key.created', subject)]);
+  const out = await transact(deps, [
+    { put: item, when: { exists: false } },
+    auditWrite(deps, input.teamId, by, 'api_key.created', subject),
+  ]);
   if (!out.ok) throw new Error('a new key collided with an existing one; create it again');
   return { key, secret };
 };
@@ -64,7 +67,12 @@ export const listApiKeys = async (deps: Deps, teamId: string): Promise<(ApiKey &
 export const markKeyUsed = async (deps: Deps, key: ApiKey, secret: string): Promise<void> => {
   const now = deps.clock.now();
   if (key.lastUsedAt && now - Date.parse(key.lastUsedAt) < 60_000) return;
-  await updateItem(deps, keys.apiKey.item(hashKey(secret)), { set: { last_used_at: new Date(now).toISOString() } }, { exists: true });
+  await updateItem(
+    deps,
+    keys.apiKey.item(hashKey(secret)),
+    { set: { last_used_at: new Date(now).toISOString() } },
+    { exists: true },
+  );
 };
 
 /**
@@ -83,9 +91,22 @@ export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string, by
 };
 
 /** Mints a key for the actor's team (spec §5 rule 2: only a person in the dashboard does; keys:write). */
-export const mintApiKey = async (deps: Deps, actor: Actor, input: { name: string; permission: Permission; domainId?: string | null }): Promise<{ key: ApiKey; secret: string }> => {
+export const mintApiKey = async (
+  deps: Deps,
+  actor: Actor,
+  input: { name: string; permission: Permission; domainId?: string | null },
+): Promise<{ key: ApiKey; secret: string }> => {
   authorize(actor.role, 'keys:write');
-  return createApiKey(deps, { teamId: actor.team.id, name: input.name.trim().slice(0, 100) || 'API key', permission: input.permission, domainId: input.domainId ?? null }, byPerson(actor.user));
+  return createApiKey(
+    deps,
+    {
+      teamId: actor.team.id,
+      name: input.name.trim().slice(0, 100) || 'API key',
+      permission: input.permission,
+      domainId: input.domainId ?? null,
+    },
+    byPerson(actor.user),
+  );
 };
 
 /** Revokes a key of the actor's team (keys:write); 404 when the team has no such key. */

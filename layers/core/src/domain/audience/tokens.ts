@@ -21,12 +21,18 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
  */
 export const signLink = async (deps: Deps, claims: LinkClaims): Promise<string> => {
   const key = await deps.linkKeys.current();
-  const payload = Buffer.from(JSON.stringify({ k: claims.kind, t: claims.teamId, c: claims.contactId, e: claims.email, p: claims.topicId })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ k: claims.kind, t: claims.teamId, c: claims.contactId, e: claims.email, p: claims.topicId }),
+  ).toString('base64url');
   return `${key.id}.${payload}.${sign(key.secret, `${key.id}.${payload}`)}`;
 };
 
 /** The claims of a token whose signature holds; undefined for a tampered or foreign one. */
-export const verifyLink = async (deps: Deps, token: string, kind: LinkClaims['kind']): Promise<LinkClaims | undefined> => {
+export const verifyLink = async (
+  deps: Deps,
+  token: string,
+  kind: LinkClaims['kind'],
+): Promise<LinkClaims | undefined> => {
   const parts = token.split('.');
   // Two parts: a link from before key ids, signed with the first key.
   const [keyId, payload, mac] = parts.length === 2 ? [undefined, parts[0], parts[1]] : parts;

@@ -5,35 +5,83 @@ import { parseMailbox, parseMailboxList } from '../emails/rules/addresses.ts';
 import { getSegment } from '../segments/segments.ts';
 import { getTopic } from '../topics/topics.ts';
 import { getTemplate } from '../templates/templates.ts';
-import { NEW_CHECKPOINT, deleteDraft, pageBroadcasts, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, type BroadcastItem, type Checkpoint } from '../../table/broadcasts.ts';
+import {
+  NEW_CHECKPOINT,
+  deleteDraft,
+  pageBroadcasts,
+  putBroadcast,
+  readBroadcast,
+  readBroadcastWithCheckpoint,
+  type BroadcastItem,
+  type Checkpoint,
+} from '../../table/broadcasts.ts';
 import { slotAt, storedSchedule } from './plan.ts';
 
 export type { BroadcastItem } from '../../table/broadcasts.ts';
 
 /** Why a broadcast is no longer a draft, in words. */
-export const notDraftAnyMore = (b: Pick<BroadcastItem, 'status'>): string => (b.status === 'canceled' ? 'This broadcast was canceled' : 'This broadcast was already sent or scheduled');
+export const notDraftAnyMore = (b: Pick<BroadcastItem, 'status'>): string =>
+  b.status === 'canceled' ? 'This broadcast was canceled' : 'This broadcast was already sent or scheduled';
 
-const editRefused = (b: BroadcastItem) => new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; only drafts can be changed. Duplicate it (POST /broadcasts/${b.id}/duplicate) and edit the copy.`);
+const editRefused = (b: BroadcastItem) =>
+  new ApiError(
+    'invalid_parameter',
+    `${notDraftAnyMore(b)}; only drafts can be changed. Duplicate it (POST /broadcasts/${b.id}/duplicate) and edit the copy.`,
+  );
 
-const replyToList = (r: string | string[] | null | undefined): string[] | null => (r === undefined || r === null ? null : Array.isArray(r) ? r : [r]);
+const replyToList = (r: string | string[] | null | undefined): string[] | null =>
+  r === undefined || r === null ? null : Array.isArray(r) ? r : [r];
 
-const checkRefs = async (deps: Deps, teamId: string, input: { segment_id?: string | undefined; audience_id?: string | undefined; topic_id?: string | null | undefined; from?: string | undefined; reply_to?: string | string[] | null | undefined }) => {
+const checkRefs = async (
+  deps: Deps,
+  teamId: string,
+  input: {
+    segment_id?: string | undefined;
+    audience_id?: string | undefined;
+    topic_id?: string | null | undefined;
+    from?: string | undefined;
+    reply_to?: string | string[] | null | undefined;
+  },
+) => {
   const segmentId = input.segment_id ?? input.audience_id;
-  if (segmentId) await getSegment(deps, teamId, segmentId).catch(() => { throw validationError(`\`segment_id\`: this team has no segment ${segmentId}.`); });
-  if (input.topic_id) await getTopic(deps, teamId, input.topic_id).catch(() => { throw validationError(`\`topic_id\`: this team has no topic ${input.topic_id}.`); });
+  if (segmentId)
+    await getSegment(deps, teamId, segmentId).catch(() => {
+      throw validationError(`\`segment_id\`: this team has no segment ${segmentId}.`);
+    });
+  if (input.topic_id)
+    await getTopic(deps, teamId, input.topic_id).catch(() => {
+      throw validationError(`\`topic_id\`: this team has no topic ${input.topic_id}.`);
+    });
   if (input.from) parseMailbox(input.from, 'from');
   if (input.reply_to) parseMailboxList(input.reply_to, 'reply_to');
 };
 
 /** The body a template gives a broadcast: its own copy (deleting the template later changes nothing). */
 const fromTemplate = async (deps: Deps, teamId: string, ref: NonNullable<CreateBroadcastRequest['template']>) => {
-  const t = await getTemplate(deps, teamId, ref.id).catch(() => { throw validationError(`\`template.id\`: this team has no template with the id or alias \`${ref.id}\`.`); });
-  const fallbacks = Object.fromEntries(t.variables.filter((x) => typeof x.fallback_value === 'string' || typeof x.fallback_value === 'number').map((x) => [x.key, x.fallback_value as string | number]));
-  return { html: t.html, text: t.text, from: t.from, subject: t.subject, reply_to: t.reply_to, template_variables: { ...fallbacks, ...(ref.variables ?? {}) } };
+  const t = await getTemplate(deps, teamId, ref.id).catch(() => {
+    throw validationError(`\`template.id\`: this team has no template with the id or alias \`${ref.id}\`.`);
+  });
+  const fallbacks = Object.fromEntries(
+    t.variables
+      .filter((x) => typeof x.fallback_value === 'string' || typeof x.fallback_value === 'number')
+      .map((x) => [x.key, x.fallback_value as string | number]),
+  );
+  return {
+    html: t.html,
+    text: t.text,
+    from: t.from,
+    subject: t.subject,
+    reply_to: t.reply_to,
+    template_variables: { ...fallbacks, ...(ref.variables ?? {}) },
+  };
 };
 
 /** Creates a draft (POST /broadcasts; the handler sends it at once when asked). */
-export const createBroadcast = async (deps: Deps, teamId: string, input: CreateBroadcastRequest): Promise<BroadcastItem> => {
+export const createBroadcast = async (
+  deps: Deps,
+  teamId: string,
+  input: CreateBroadcastRequest,
+): Promise<BroadcastItem> => {
   await checkRefs(deps, teamId, input);
   const t = input.template ? await fromTemplate(deps, teamId, input.template) : undefined;
   const from = input.from ?? t?.from;
@@ -42,17 +90,34 @@ export const createBroadcast = async (deps: Deps, teamId: string, input: CreateB
   if (!subject) throw validationError('`subject` is required: the template has no subject, so give `subject`.');
   const now = new Date(deps.clock.now()).toISOString();
   const b: BroadcastItem = {
-    id: deps.ids.next(), team_id: teamId, name: input.name ?? null, segment_id: (input.segment_id ?? input.audience_id)!, topic_id: input.topic_id ?? null,
-    from, subject, reply_to: replyToList(input.reply_to) ?? t?.reply_to ?? null, preview_text: input.preview_text ?? null,
-    html: t ? t.html : input.html ?? null, text: t ? t.text : input.text ?? null, template_variables: t?.template_variables ?? null,
-    status: 'draft', created_at: now, updated_at: now, scheduled_at: null, sent_at: null,
+    id: deps.ids.next(),
+    team_id: teamId,
+    name: input.name ?? null,
+    segment_id: (input.segment_id ?? input.audience_id)!,
+    topic_id: input.topic_id ?? null,
+    from,
+    subject,
+    reply_to: replyToList(input.reply_to) ?? t?.reply_to ?? null,
+    preview_text: input.preview_text ?? null,
+    html: t ? t.html : (input.html ?? null),
+    text: t ? t.text : (input.text ?? null),
+    template_variables: t?.template_variables ?? null,
+    status: 'draft',
+    created_at: now,
+    updated_at: now,
+    scheduled_at: null,
+    sent_at: null,
   };
   await putBroadcast(deps, b);
   return b;
 };
 
 /** Reads a broadcast and its fan-out checkpoint; another team's answers 404. */
-export const getBroadcast = async (deps: Deps, teamId: string, id: string): Promise<{ broadcast: BroadcastItem; checkpoint: Checkpoint }> => {
+export const getBroadcast = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+): Promise<{ broadcast: BroadcastItem; checkpoint: Checkpoint }> => {
   const { broadcast, checkpoint } = await readBroadcastWithCheckpoint(deps, teamId, id);
   if (!broadcast) throw notFound(`Broadcast ${id}`);
   return { broadcast, checkpoint };
@@ -66,14 +131,19 @@ const draftOf = async (deps: Deps, teamId: string, id: string): Promise<Broadcas
 };
 
 /** Changes a draft; a sent broadcast answers 400 invalid_parameter. */
-export const updateBroadcast = async (deps: Deps, teamId: string, id: string, change: UpdateBroadcastRequest): Promise<BroadcastItem> => {
+export const updateBroadcast = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  change: UpdateBroadcastRequest,
+): Promise<BroadcastItem> => {
   const b = await draftOf(deps, teamId, id);
   await checkRefs(deps, teamId, change);
   const t = change.template ? await fromTemplate(deps, teamId, change.template) : undefined;
   const next: BroadcastItem = {
     ...b,
     ...(change.name !== undefined ? { name: change.name } : {}),
-    ...(change.segment_id ?? change.audience_id ? { segment_id: (change.segment_id ?? change.audience_id)! } : {}),
+    ...((change.segment_id ?? change.audience_id) ? { segment_id: (change.segment_id ?? change.audience_id)! } : {}),
     ...(change.topic_id !== undefined ? { topic_id: change.topic_id } : {}),
     ...(change.from !== undefined ? { from: change.from } : t?.from ? { from: t.from } : {}),
     ...(change.subject !== undefined ? { subject: change.subject } : t?.subject ? { subject: t.subject } : {}),
@@ -84,7 +154,8 @@ export const updateBroadcast = async (deps: Deps, teamId: string, id: string, ch
     ...(change.text !== undefined ? { text: change.text } : {}),
     updated_at: new Date(deps.clock.now()).toISOString(),
   };
-  if (!next.html && !next.text) throw validationError('A broadcast needs `html` or `text`; this change would leave it without a body.');
+  if (!next.html && !next.text)
+    throw validationError('A broadcast needs `html` or `text`; this change would leave it without a body.');
   if (!(await putBroadcast(deps, next, 'draft'))) throw editRefused({ ...b, status: 'sending' });
   return next;
 };
@@ -94,7 +165,10 @@ export const deleteBroadcast = async (deps: Deps, teamId: string, id: string): P
   const b = await readBroadcast(deps, teamId, id);
   if (!b) throw notFound(`Broadcast ${id}`);
   if (b.status !== 'draft' || !(await deleteDraft(deps, teamId, id))) {
-    throw new ApiError('invalid_parameter', `Only draft broadcasts can be deleted; this one is no longer a draft (sent, scheduled or canceled). Cancel it with POST /broadcasts/${id}/cancel.`);
+    throw new ApiError(
+      'invalid_parameter',
+      `Only draft broadcasts can be deleted; this one is no longer a draft (sent, scheduled or canceled). Cancel it with POST /broadcasts/${id}/cancel.`,
+    );
   }
 };
 
@@ -104,20 +178,50 @@ export const duplicateBroadcast = async (deps: Deps, teamId: string, id: string)
   if (!b) throw notFound(`Broadcast ${id}`);
   const now = new Date(deps.clock.now()).toISOString();
   const copy: BroadcastItem = {
-    id: deps.ids.next(), team_id: teamId, name: b.name, segment_id: b.segment_id, topic_id: b.topic_id, from: b.from, subject: b.subject,
-    reply_to: b.reply_to, preview_text: b.preview_text, html: b.html, text: b.text, template_variables: b.template_variables,
-    status: 'draft', created_at: now, updated_at: now, scheduled_at: null, sent_at: null,
+    id: deps.ids.next(),
+    team_id: teamId,
+    name: b.name,
+    segment_id: b.segment_id,
+    topic_id: b.topic_id,
+    from: b.from,
+    subject: b.subject,
+    reply_to: b.reply_to,
+    preview_text: b.preview_text,
+    html: b.html,
+    text: b.text,
+    template_variables: b.template_variables,
+    status: 'draft',
+    created_at: now,
+    updated_at: now,
+    scheduled_at: null,
+    sent_at: null,
   };
   await putBroadcast(deps, copy);
   return copy;
 };
 
 /** A page of the team's broadcasts, each with its checkpoint (for the live status). */
-export const listBroadcasts = async (deps: Deps, teamId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) => {
+export const listBroadcasts = async (
+  deps: Deps,
+  teamId: string,
+  page: { limit: number; after?: string | undefined; before?: string | undefined },
+) => {
   const { items, hasMore } = await pageBroadcasts(deps, teamId, page);
   // Broadcasts still sending are read whole (their counters decide sending or sent); the rest need no more.
-  const live = new Map(await Promise.all(items.filter((b) => b.status === 'sending').map(async (b) => [b.id, await readBroadcastWithCheckpoint(deps, teamId, b.id)] as const)));
-  return { items: items.map((b) => ({ broadcast: live.get(b.id)?.broadcast ?? b, checkpoint: live.get(b.id)?.checkpoint ?? NEW_CHECKPOINT })), hasMore };
+  const live = new Map(
+    await Promise.all(
+      items
+        .filter((b) => b.status === 'sending')
+        .map(async (b) => [b.id, await readBroadcastWithCheckpoint(deps, teamId, b.id)] as const),
+    ),
+  );
+  return {
+    items: items.map((b) => ({
+      broadcast: live.get(b.id)?.broadcast ?? b,
+      checkpoint: live.get(b.id)?.checkpoint ?? NEW_CHECKPOINT,
+    })),
+    hasMore,
+  };
 };
 
 /** The eligible count: final once the fan-out is done, else the planned audience less what was skipped so far. */
@@ -174,12 +278,26 @@ export const broadcastView = (b: BroadcastItem, cp: Checkpoint, now: number) => 
   sent_at: b.sent_at,
   sent_count: b.sent_count ?? 0,
   finishes_at: liveFinishesAt(b, cp, now),
-  ...(b.status === 'canceled' ? { canceled_remaining: canceledRemaining(b, cp), canceled_at: b.canceled_at ?? null } : {}),
+  ...(b.status === 'canceled'
+    ? { canceled_remaining: canceledRemaining(b, cp), canceled_at: b.canceled_at ?? null }
+    : {}),
   skipped: { ...cp.skipped },
 });
 
 /** A list row. */
 export const broadcastRow = (b: BroadcastItem, cp: Checkpoint, now: number) => {
   const v = broadcastView(b, cp, now);
-  return { id: v.id, name: v.name, audience_id: v.audience_id, segment_id: v.segment_id, status: v.status, created_at: v.created_at, scheduled_at: v.scheduled_at, sent_at: v.sent_at, topic_id: v.topic_id, sent_count: v.sent_count, finishes_at: v.finishes_at };
+  return {
+    id: v.id,
+    name: v.name,
+    audience_id: v.audience_id,
+    segment_id: v.segment_id,
+    status: v.status,
+    created_at: v.created_at,
+    scheduled_at: v.scheduled_at,
+    sent_at: v.sent_at,
+    topic_id: v.topic_id,
+    sent_count: v.sent_count,
+    finishes_at: v.finishes_at,
+  };
 };

@@ -9,7 +9,10 @@ const linkId = (url: string): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
-const ofBroadcast = (e: EmailItem) => (e.broadcast_id && e.contact_id ? { team_id: e.team_id, broadcast_id: e.broadcast_id, contact_id: e.contact_id } : undefined);
+const ofBroadcast = (e: EmailItem) =>
+  e.broadcast_id && e.contact_id
+    ? { team_id: e.team_id, broadcast_id: e.broadcast_id, contact_id: e.contact_id }
+    : undefined;
 
 /** A person opened a broadcast email: counted on its recipient (other mail: nothing). */
 export const broadcastOpened = async (deps: Deps, e: EmailItem): Promise<void> => {

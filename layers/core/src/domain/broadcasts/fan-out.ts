@@ -3,7 +3,15 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems } from '../../table/ops.ts';
 import {
-  advanceCheckpoint, readBroadcastWithCheckpoint, releaseLane, segmentMemberPage, topicChoicesOf, writeRecipientEmails, writeSkips, type BroadcastItem, type Checkpoint,
+  advanceCheckpoint,
+  readBroadcastWithCheckpoint,
+  releaseLane,
+  segmentMemberPage,
+  topicChoicesOf,
+  writeRecipientEmails,
+  writeSkips,
+  type BroadcastItem,
+  type Checkpoint,
 } from '../../table/broadcasts.ts';
 import { contactFromItem, type Contact } from '../contacts/contact.ts';
 import { propertyTypes } from '../contacts/contact-properties.ts';
@@ -29,7 +37,8 @@ export interface FanOutJob {
 export const fanOutScheduleName = (broadcastId: string): string => `broadcast-${broadcastId}`;
 
 /** Starts (or resumes) a broadcast's fan-out now. */
-export const kickFanOut = (deps: Deps, job: FanOutJob) => deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
+export const kickFanOut = (deps: Deps, job: FanOutJob) =>
+  deps.queue.send(deps.config.FANOUT_QUEUE_URL, [{ body: job }]);
 
 /** Segment members read per page. */
 const FANOUT_PAGE = 100;
@@ -51,19 +60,50 @@ export const recipientEmailId = (broadcastId: string, contactId: string): string
 
 type Skip = 'unsubscribed' | 'suppressed' | 'opted_out';
 
-const preheader = (text: string | null) => (text ? `<div style="display:none;max-height:0;overflow:hidden">${text.replace(/[<>&]/g, '')}</div>` : '');
+const preheader = (text: string | null) =>
+  text ? `<div style="display:none;max-height:0;overflow:hidden">${text.replace(/[<>&]/g, '')}</div>` : '';
 
 /** The email a recipient gets: the broadcast rendered with the contact's values. */
-const recipientEmail = (b: BroadcastItem, contact: Contact, lookup: ReturnType<typeof recipientLookup>, slot: number, now: string): EmailItem => {
+const recipientEmail = (
+  b: BroadcastItem,
+  contact: Contact,
+  lookup: ReturnType<typeof recipientLookup>,
+  slot: number,
+  now: string,
+): EmailItem => {
   const id = recipientEmailId(b.id, contact.id);
   return {
-    type: 'email', id, team_id: b.team_id, from: parseMailbox(b.from, 'from').formatted, to: [contact.email], cc: [], bcc: [], reply_to: b.reply_to ?? [],
-    subject: render(b.subject, lookup, 'text').slice(0, MAX_SUBJECT_LENGTH).replace(/[\uD800-\uDBFF]$/, ''),
+    type: 'email',
+    id,
+    team_id: b.team_id,
+    from: parseMailbox(b.from, 'from').formatted,
+    to: [contact.email],
+    cc: [],
+    bcc: [],
+    reply_to: b.reply_to ?? [],
+    subject: render(b.subject, lookup, 'text')
+      .slice(0, MAX_SUBJECT_LENGTH)
+      .replace(/[\uD800-\uDBFF]$/, ''),
     html: b.html === null ? null : preheader(b.preview_text) + render(b.html, lookup, 'html'),
     text: b.text === null ? null : render(b.text, lookup, 'text'),
-    headers: null, tags: [], topic_id: b.topic_id, attachment_chunks: 0, attachments: [], status: 'queued', created_at: now, scheduled_at: null,
-    message_id: `<${id}@${b.domain_name}>`, provider_message_id: null, domain_id: b.domain_id!, region: b.region!, attempts: 0, failure_reason: null, updated_at: now,
-    broadcast_id: b.id, contact_id: contact.id, slot_at: new Date(slot).toISOString(),
+    headers: null,
+    tags: [],
+    topic_id: b.topic_id,
+    attachment_chunks: 0,
+    attachments: [],
+    status: 'queued',
+    created_at: now,
+    scheduled_at: null,
+    message_id: `<${id}@${b.domain_name}>`,
+    provider_message_id: null,
+    domain_id: b.domain_id!,
+    region: b.region!,
+    attempts: 0,
+    failure_reason: null,
+    updated_at: now,
+    broadcast_id: b.id,
+    contact_id: contact.id,
+    slot_at: new Date(slot).toISOString(),
   };
 };
 
@@ -75,7 +115,13 @@ const recipientEmail = (b: BroadcastItem, contact: Contact, lookup: ReturnType<t
  * rewrites the same object.
  */
 const offTheRow = async (deps: Deps, email: EmailItem): Promise<EmailItem> => {
-  const stored = await storeLargeContent(deps, email.team_id, email.id, { html: email.html, text: email.text, attachments: Buffer.alloc(0) }, MAX_STORED_BODY_BYTES);
+  const stored = await storeLargeContent(
+    deps,
+    email.team_id,
+    email.id,
+    { html: email.html, text: email.text, attachments: Buffer.alloc(0) },
+    MAX_STORED_BODY_BYTES,
+  );
   return stored.refs ? { ...email, html: stored.html, text: stored.text, content_refs: stored.refs } : email;
 };
 
@@ -87,7 +133,11 @@ const offTheRow = async (deps: Deps, email: EmailItem): Promise<EmailItem> => {
  * the checkpoint. Pages no further ahead than the look-ahead: the rest is continued by a schedule. A canceled broadcast's fan-out only counts the rest, writing nothing.
  * Past `budgetMs` (default STEP_BUDGET_MS) a fresh step takes over through the queue.
  */
-export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { budgetMs?: number } = {}): Promise<void> => {
+export const fanOutBroadcast = async (
+  deps: Deps,
+  job: FanOutJob,
+  options: { budgetMs?: number } = {},
+): Promise<void> => {
   const budgetMs = options.budgetMs ?? STEP_BUDGET_MS;
   const began = deps.clock.now();
   const team = await getTeam(deps, job.teamId);
@@ -95,7 +145,12 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
   let declared: Awaited<ReturnType<typeof propertyTypes>> | undefined;
   let topicDefault: 'opt_in' | 'opt_out' | undefined;
   for (;;) {
-    const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(deps, job.teamId, job.broadcastId, false);
+    const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(
+      deps,
+      job.teamId,
+      job.broadcastId,
+      false,
+    );
     if (!b?.plan || b.status === 'draft' || cp.done) return;
     const canceled = b.status === 'canceled';
     const plan = storedSchedule(b.plan);
@@ -104,43 +159,113 @@ export const fanOutBroadcast = async (deps: Deps, job: FanOutJob, options: { bud
       const next = slotAt(plan, cp.index);
       if (next > now + LOOKAHEAD_MS) {
         // Not due yet: come back through the scheduler shortly before the next slot.
-        await deps.scheduler.schedule({ name: fanOutScheduleName(b.id), at: next - LOOKAHEAD_MS / 2, queueUrl: deps.config.FANOUT_QUEUE_URL, body: job });
+        await deps.scheduler.schedule({
+          name: fanOutScheduleName(b.id),
+          at: next - LOOKAHEAD_MS / 2,
+          queueUrl: deps.config.FANOUT_QUEUE_URL,
+          body: job,
+        });
         return;
       }
     }
     declared ??= await propertyTypes(deps, b.team_id);
-    if (b.topic_id && topicDefault === undefined) topicDefault = await getTopic(deps, b.team_id, b.topic_id).then((t) => t.defaultSubscription, () => 'opt_out' as const);
+    if (b.topic_id && topicDefault === undefined)
+      topicDefault = await getTopic(deps, b.team_id, b.topic_id).then(
+        (t) => t.defaultSubscription,
+        () => 'opt_out' as const,
+      );
 
     const page = await segmentMemberPage(deps, b.team_id, b.segment_id, cp.cursor, FANOUT_PAGE);
-    const contacts = new Map((await batchGetItems(deps, page.ids.map((c) => keys.contact.item(b.team_id, c)))).map((i) => [i.id as string, contactFromItem(i)]));
+    const contacts = new Map(
+      (
+        await batchGetItems(
+          deps,
+          page.ids.map((c) => keys.contact.item(b.team_id, c)),
+        )
+      ).map((i) => [i.id as string, contactFromItem(i)]),
+    );
     const present = page.ids.map((c) => contacts.get(c)).filter((c): c is Contact => c !== undefined);
     const [suppressed, choices] = await Promise.all([
-      findSuppressed(deps, b.team_id, present.map((c) => c.email), { withTopic: true }),
-      b.topic_id ? topicChoicesOf(deps, b.team_id, b.topic_id, present.map((c) => c.id)) : Promise.resolve(new Map<string, 'opt_in' | 'opt_out'>()),
+      findSuppressed(
+        deps,
+        b.team_id,
+        present.map((c) => c.email),
+        { withTopic: true },
+      ),
+      b.topic_id
+        ? topicChoicesOf(
+            deps,
+            b.team_id,
+            b.topic_id,
+            present.map((c) => c.id),
+          )
+        : Promise.resolve(new Map<string, 'opt_in' | 'opt_out'>()),
     ]);
     const skipped = { ...cp.skipped };
     const skips: { contact: Contact; reason: Skip }[] = [];
     const eligible: Contact[] = [];
     for (const c of present) {
-      const reason: Skip | null = c.unsubscribed ? 'unsubscribed'
-        : suppressed.has(c.email.toLowerCase()) ? 'suppressed'
-        : b.topic_id && (choices.get(c.id) ?? topicDefault) === 'opt_out' ? 'opted_out' : null;
-      if (reason) { skipped[reason]++; skips.push({ contact: c, reason }); } else eligible.push(c);
+      const reason: Skip | null = c.unsubscribed
+        ? 'unsubscribed'
+        : suppressed.has(c.email.toLowerCase())
+          ? 'suppressed'
+          : b.topic_id && (choices.get(c.id) ?? topicDefault) === 'opt_out'
+            ? 'opted_out'
+            : null;
+      if (reason) {
+        skipped[reason]++;
+        skips.push({ contact: c, reason });
+      } else eligible.push(c);
     }
     if (!canceled) {
       const nowIso = new Date(now).toISOString();
-      const rows = await Promise.all(eligible.map(async (c, k) => {
-        const email = await offTheRow(deps, recipientEmail(b, c, recipientLookup(c, declared!, b.template_variables), slotAt(plan, cp.index + k), nowIso));
-        return { email: { ...keys.email.item(b.team_id, email.id), ...keys.email.listing(b.team_id, email.id), ...keys.email.sendDue(email.id, email.slot_at!), ...email } };
-      }));
-      await writeRecipientEmails(deps, rows.map((r) => r.email));
-      await writeSkips(deps, skips.map(({ contact: c, reason }) => ({ ...keys.broadcast.recipient(b.team_id, b.id, c.id), type: 'broadcast_recipient', contact_id: c.id, email: c.email.toLowerCase(), email_id: null, status: reason, updated_at: nowIso })));
-      await deps.queue.send(deps.config.BROADCAST_QUEUE_URL, rows.map((r) => {
-        const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
-        // Rounded up: a job arriving before its slot would only wait again (broadcastSlotWait).
-        const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
-        return { body, ...(wait > 0 ? { delaySeconds: Math.min(900, Math.ceil(wait / 1000)) } : {}) };
-      }));
+      const rows = await Promise.all(
+        eligible.map(async (c, k) => {
+          const email = await offTheRow(
+            deps,
+            recipientEmail(
+              b,
+              c,
+              recipientLookup(c, declared!, b.template_variables),
+              slotAt(plan, cp.index + k),
+              nowIso,
+            ),
+          );
+          return {
+            email: {
+              ...keys.email.item(b.team_id, email.id),
+              ...keys.email.listing(b.team_id, email.id),
+              ...keys.email.sendDue(email.id, email.slot_at!),
+              ...email,
+            },
+          };
+        }),
+      );
+      await writeRecipientEmails(
+        deps,
+        rows.map((r) => r.email),
+      );
+      await writeSkips(
+        deps,
+        skips.map(({ contact: c, reason }) => ({
+          ...keys.broadcast.recipient(b.team_id, b.id, c.id),
+          type: 'broadcast_recipient',
+          contact_id: c.id,
+          email: c.email.toLowerCase(),
+          email_id: null,
+          status: reason,
+          updated_at: nowIso,
+        })),
+      );
+      await deps.queue.send(
+        deps.config.BROADCAST_QUEUE_URL,
+        rows.map((r) => {
+          const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
+          // Rounded up: a job arriving before its slot would only wait again (broadcastSlotWait).
+          const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
+          return { body, ...(wait > 0 ? { delaySeconds: Math.min(900, Math.ceil(wait / 1000)) } : {}) };
+        }),
+      );
     }
     const next: Checkpoint = {
       cursor: page.ids.at(-1) ?? cp.cursor,

@@ -17,7 +17,12 @@ const FIELDS: Record<string, (c: Contact) => string | null> = {
  * property's fallback), then the broadcast's own variables. An empty field has no value, so the
  * inline fallback (`{{{FIRST_NAME|there}}}`) applies.
  */
-export const recipientLookup = (contact: Contact, declared: ReadonlyMap<string, ContactProperty>, variables: Readonly<Record<string, TemplateValue>> | null) =>
+export const recipientLookup =
+  (
+    contact: Contact,
+    declared: ReadonlyMap<string, ContactProperty>,
+    variables: Readonly<Record<string, TemplateValue>> | null,
+  ) =>
   (name: string): TemplateValue | undefined => {
     const field = FIELDS[name];
     if (field) return field(contact) || undefined;
@@ -30,5 +35,11 @@ export const recipientLookup = (contact: Contact, declared: ReadonlyMap<string, 
   };
 
 /** Whether a placeholder name can take a value for some recipient (a field, a declared property, a variable). */
-export const knownPlaceholder = (name: string, declared: ReadonlyMap<string, ContactProperty>, variables: Readonly<Record<string, TemplateValue>> | null): boolean =>
-  name in FIELDS || declared.has(name.startsWith('contact.') ? name.slice('contact.'.length) : name) || (variables !== null && name in variables);
+export const knownPlaceholder = (
+  name: string,
+  declared: ReadonlyMap<string, ContactProperty>,
+  variables: Readonly<Record<string, TemplateValue>> | null,
+): boolean =>
+  name in FIELDS ||
+  declared.has(name.startsWith('contact.') ? name.slice('contact.'.length) : name) ||
+  (variables !== null && name in variables);

@@ -12,7 +12,8 @@ export const MAX_BROADCAST_DAYS = 24;
 const DAY_MS = 86_400_000;
 
 /** The sends per second broadcasts may take of a provider rate, leaving at least the reserve. */
-export const broadcastRate = (providerRate: number): number => Math.max(1, Math.floor(providerRate * (1 - TRANSACTIONAL_RESERVE)));
+export const broadcastRate = (providerRate: number): number =>
+  Math.max(1, Math.floor(providerRate * (1 - TRANSACTIONAL_RESERVE)));
 
 /** What the planner reads. */
 export interface PlanInput {
@@ -62,8 +63,14 @@ export interface Plan {
 
 /** Refused: the audience needs more than MAX_BROADCAST_DAYS of capacity. */
 export class BroadcastTooLarge extends Error {
-  constructor(readonly audience: number, readonly days: number, readonly perDay: number) {
-    super(`This broadcast needs about ${days} days of sending capacity (${audience} recipients at ${perDay} a day); the limit is ${MAX_BROADCAST_DAYS} days. Split the segment or raise the plan's daily quota.`);
+  constructor(
+    readonly audience: number,
+    readonly days: number,
+    readonly perDay: number,
+  ) {
+    super(
+      `This broadcast needs about ${days} days of sending capacity (${audience} recipients at ${perDay} a day); the limit is ${MAX_BROADCAST_DAYS} days. Split the segment or raise the plan's daily quota.`,
+    );
   }
 }
 
@@ -86,8 +93,12 @@ type Schedule = Pick<Plan, 'startsAt' | 'rate' | 'dailyCap' | 'usedOnStartDay' |
 export const slotAt = (p: Schedule, index: number): number => {
   if (p.periodLeft != null && p.renewsAt != null && index >= p.periodLeft) {
     // The renewed period starts no earlier than one slot after the current period's last send.
-    const lastBefore = p.periodLeft > 0 ? slotAt({ ...p, periodLeft: null }, p.periodLeft - 1) + Math.ceil(1000 / p.rate) : p.startsAt;
-    return slotAt({ ...p, startsAt: Math.max(p.renewsAt, lastBefore), usedOnStartDay: 0, periodLeft: null, renewsAt: null }, index - p.periodLeft);
+    const lastBefore =
+      p.periodLeft > 0 ? slotAt({ ...p, periodLeft: null }, p.periodLeft - 1) + Math.ceil(1000 / p.rate) : p.startsAt;
+    return slotAt(
+      { ...p, startsAt: Math.max(p.renewsAt, lastBefore), usedOnStartDay: 0, periodLeft: null, renewsAt: null },
+      index - p.periodLeft,
+    );
   }
   let left = index;
   for (let d = 0; d < 10_000; d++) {
@@ -109,14 +120,31 @@ export const planBroadcast = (input: PlanInput): Plan => {
   const startsAt = Math.max(input.now, input.requestedAt, input.busyUntil);
   const usedOnStartDay = input.daily && startOfDay(startsAt) === startOfDay(input.now) ? input.daily.usedToday : 0;
   const monthly = input.monthly && input.audience > Math.max(0, input.monthly.left) ? input.monthly : null;
-  const base = { startsAt, rate, dailyCap: input.daily?.cap ?? null, usedOnStartDay, periodLeft: monthly ? Math.max(0, monthly.left) : null, renewsAt: monthly?.renewsAt ?? null };
+  const base = {
+    startsAt,
+    rate,
+    dailyCap: input.daily?.cap ?? null,
+    usedOnStartDay,
+    periodLeft: monthly ? Math.max(0, monthly.left) : null,
+    renewsAt: monthly?.renewsAt ?? null,
+  };
   // Time parked waiting for the renewal does not count toward the 24-day horizon: sending does.
-  const parkedMs = monthly ? Math.max(0, monthly.renewsAt - (base.periodLeft! > 0 ? slotAt({ ...base, periodLeft: null }, base.periodLeft! - 1) : startsAt)) : 0;
+  const parkedMs = monthly
+    ? Math.max(
+        0,
+        monthly.renewsAt -
+          (base.periodLeft! > 0 ? slotAt({ ...base, periodLeft: null }, base.periodLeft! - 1) : startsAt),
+      )
+    : 0;
   const perDay = input.daily ? Math.min(input.daily.cap, rate * 86_400) : rate * 86_400;
   const finishesAt = input.audience === 0 ? startsAt : slotAt(base, input.audience - 1);
   // Days of capacity the audience needs at a full day's rate (or quota), and the calendar span.
   const capacityDays = input.audience / perDay;
-  if (!Number.isFinite(finishesAt) || capacityDays > MAX_BROADCAST_DAYS || (finishesAt - startsAt - parkedMs) / DAY_MS > MAX_BROADCAST_DAYS) {
+  if (
+    !Number.isFinite(finishesAt) ||
+    capacityDays > MAX_BROADCAST_DAYS ||
+    (finishesAt - startsAt - parkedMs) / DAY_MS > MAX_BROADCAST_DAYS
+  ) {
     throw new BroadcastTooLarge(input.audience, Math.ceil(capacityDays), perDay);
   }
   const days = input.audience === 0 ? 0 : Math.floor(finishesAt / DAY_MS) - Math.floor(startsAt / DAY_MS) + 1;
@@ -140,9 +168,10 @@ export const planBroadcast = (input: PlanInput): Plan => {
     warning = {
       type: 'paced',
       days,
-      message: input.daily && input.audience > availableNow
-        ? `${input.audience} recipients exceed what the daily quota (${input.daily.cap} a day) leaves today; the rest is parked and sent on the following UTC days, the last on ${iso(finishesAt)}.`
-        : `${input.audience} recipients at ${rate} a second (the provider rate less the ${TRANSACTIONAL_RESERVE * 100}% kept for transactional mail) run past today into ${days} UTC days; the last send is planned for ${iso(finishesAt)}.`,
+      message:
+        input.daily && input.audience > availableNow
+          ? `${input.audience} recipients exceed what the daily quota (${input.daily.cap} a day) leaves today; the rest is parked and sent on the following UTC days, the last on ${iso(finishesAt)}.`
+          : `${input.audience} recipients at ${rate} a second (the provider rate less the ${TRANSACTIONAL_RESERVE * 100}% kept for transactional mail) run past today into ${days} UTC days; the last send is planned for ${iso(finishesAt)}.`,
     };
   }
   return { ...base, audience: input.audience, finishesAt, days, warning };
@@ -167,6 +196,18 @@ export const regionBusyUntil = (p: Plan): number => {
 };
 
 /** The schedule a broadcast stored at send (its `plan`), as `slotAt` reads it. */
-export const storedSchedule = (p: { starts_at: number; rate: number; daily_cap: number | null; used_on_start_day: number; period_left?: number | null; renews_at?: number | null }): Schedule => ({
-  startsAt: p.starts_at, rate: p.rate, dailyCap: p.daily_cap, usedOnStartDay: p.used_on_start_day, periodLeft: p.period_left ?? null, renewsAt: p.renews_at ?? null,
+export const storedSchedule = (p: {
+  starts_at: number;
+  rate: number;
+  daily_cap: number | null;
+  used_on_start_day: number;
+  period_left?: number | null;
+  renews_at?: number | null;
+}): Schedule => ({
+  startsAt: p.starts_at,
+  rate: p.rate,
+  dailyCap: p.daily_cap,
+  usedOnStartDay: p.used_on_start_day,
+  periodLeft: p.period_left ?? null,
+  renewsAt: p.renews_at ?? null,
 });

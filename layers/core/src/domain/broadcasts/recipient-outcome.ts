@@ -1,6 +1,12 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { EmailItem } from '../emails/email.ts';
-import { cancelQueuedEmail, counterWrite, outcomeWrites, readBroadcast, recipientStatusWrite } from '../../table/broadcasts.ts';
+import {
+  cancelQueuedEmail,
+  counterWrite,
+  outcomeWrites,
+  readBroadcast,
+  recipientStatusWrite,
+} from '../../table/broadcasts.ts';
 import type { Write } from '../../table/ops.ts';
 
 type BroadcastEmail = EmailItem & { broadcast_id: string; contact_id: string };
@@ -29,7 +35,9 @@ const statusOf = (deps: Deps, teamId: string, broadcastId: string): Promise<stri
   if (statuses.size > 1000) statuses.clear();
   statuses.set(broadcastId, { status, until: now + STATUS_TTL_MS });
   // A failed read is not kept: the next job reads again.
-  status.catch(() => { if (statuses.get(broadcastId)?.status === status) statuses.delete(broadcastId); });
+  status.catch(() => {
+    if (statuses.get(broadcastId)?.status === status) statuses.delete(broadcastId);
+  });
   return status;
 };
 
@@ -46,7 +54,9 @@ export const broadcastCanceled = async (deps: Deps, e: EmailItem): Promise<boole
 
 /** The broadcast writes that record a broadcast email's outcome with the email's own (none for other mail). */
 export const broadcastOutcome = (deps: Deps, e: EmailItem, outcome: 'sent' | 'failed'): Write[] =>
-  e.broadcast_id && e.contact_id ? outcomeWrites(e as BroadcastEmail, outcome, new Date(deps.clock.now()).toISOString()) : [];
+  e.broadcast_id && e.contact_id
+    ? outcomeWrites(e as BroadcastEmail, outcome, new Date(deps.clock.now()).toISOString())
+    : [];
 
 const REACHED = new Set(['sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked']);
 
@@ -60,6 +70,7 @@ export const providerEventWrites = (deps: Deps, e: EmailItem, next: string): Wri
   const at = new Date(deps.clock.now()).toISOString();
   const before = REACHED.has(e.status) || e.status === 'failed';
   const row = recipientStatusWrite(e as BroadcastEmail, next, at);
-  if (!before && (REACHED.has(next) || next === 'failed')) return [counterWrite(e as BroadcastEmail, next === 'failed' ? 'failed' : 'sent', at), row];
+  if (!before && (REACHED.has(next) || next === 'failed'))
+    return [counterWrite(e as BroadcastEmail, next === 'failed' ? 'failed' : 'sent', at), row];
   return [row];
 };

@@ -21,17 +21,37 @@ const WHICH: Record<string, RecipientFilter> = {
  * contact order; a row's `id` (the cursor `after` takes) is its contact's id. Opens and clicks are
  * a person's only: machine fetches (proxies, scanners, prefetchers) are not counted.
  */
-export const listRecipients = async (deps: Deps, teamId: string, id: string, query: { type: string; email?: string | undefined; limit: number; after?: string | undefined; before?: string | undefined }) => {
+export const listRecipients = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  query: {
+    type: string;
+    email?: string | undefined;
+    limit: number;
+    after?: string | undefined;
+    before?: string | undefined;
+  },
+) => {
   if (!(await readBroadcast(deps, teamId, id, false))) throw notFound(`Broadcast ${id}`);
   if (query.before) throw validationError('`before` is not supported on this list; page forward with `after`.');
   const which = WHICH[query.type]!;
   const { rows, hasMore } = await recipientPage(deps, teamId, id, which, query.after ?? null, query.limit, query.email);
-  const data = await Promise.all(rows.map(async (r) => ({
-    id: r.contact_id as string, contact_id: r.contact_id as string, email: r.email as string,
-    ...(r.status === 'bounced' && query.type === 'bounced' ? { bounce_type: 'permanent' as const } : {}),
-    ...(query.type === 'opened' ? { count: Number(r.open_count) } : {}),
-    ...(query.type === 'clicked' ? { count: Number(r.click_count), clicked_links: await recipientLinks(deps, teamId, id, r.contact_id as string) } : {}),
-  })));
+  const data = await Promise.all(
+    rows.map(async (r) => ({
+      id: r.contact_id as string,
+      contact_id: r.contact_id as string,
+      email: r.email as string,
+      ...(r.status === 'bounced' && query.type === 'bounced' ? { bounce_type: 'permanent' as const } : {}),
+      ...(query.type === 'opened' ? { count: Number(r.open_count) } : {}),
+      ...(query.type === 'clicked'
+        ? {
+            count: Number(r.click_count),
+            clicked_links: await recipientLinks(deps, teamId, id, r.contact_id as string),
+          }
+        : {}),
+    })),
+  );
   return { object: 'list' as const, has_more: hasMore, data };
 };
 
@@ -39,13 +59,29 @@ export const listRecipients = async (deps: Deps, teamId: string, id: string, que
  * GET /broadcasts/{id}/clicked-links: each link of the broadcast's mail a person clicked, with
  * its clicks and unique clickers, most clicked first; `id` (the cursor `after` takes) is opaque.
  */
-export const listClickedLinks = async (deps: Deps, teamId: string, id: string, query: { limit: number; after?: string | undefined; before?: string | undefined }) => {
+export const listClickedLinks = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  query: { limit: number; after?: string | undefined; before?: string | undefined },
+) => {
   if (!(await readBroadcast(deps, teamId, id, false))) throw notFound(`Broadcast ${id}`);
-  const links = (await linksOf(deps, teamId, id)).sort((a, b) => b.clicks - a.clicks || b.uniqueClicks - a.uniqueClicks || a.url.localeCompare(b.url));
+  const links = (await linksOf(deps, teamId, id)).sort(
+    (a, b) => b.clicks - a.clicks || b.uniqueClicks - a.uniqueClicks || a.url.localeCompare(b.url),
+  );
   const cursor = query.after ?? query.before;
   const at = cursor ? links.findIndex((l) => l.linkId === cursor) : -1;
-  if (cursor && at < 0) throw validationError(`\`${query.after ? 'after' : 'before'}\` must be the id of a row of this list; ${cursor} is not one.`);
-  const page = query.before ? links.slice(Math.max(0, at - query.limit), at) : links.slice(at + 1, at + 1 + query.limit);
+  if (cursor && at < 0)
+    throw validationError(
+      `\`${query.after ? 'after' : 'before'}\` must be the id of a row of this list; ${cursor} is not one.`,
+    );
+  const page = query.before
+    ? links.slice(Math.max(0, at - query.limit), at)
+    : links.slice(at + 1, at + 1 + query.limit);
   const hasMore = query.before ? at - query.limit > 0 : at + 1 + query.limit < links.length;
-  return { object: 'list' as const, has_more: hasMore, data: page.map((l) => ({ id: l.linkId, url: l.url, clicks: l.clicks, unique_clicks: l.uniqueClicks })) };
+  return {
+    object: 'list' as const,
+    has_more: hasMore,
+    data: page.map((l) => ({ id: l.linkId, url: l.url, clicks: l.clicks, unique_clicks: l.uniqueClicks })),
+  };
 };

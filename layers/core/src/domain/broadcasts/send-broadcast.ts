@@ -12,7 +12,17 @@ import { propertyTypes } from '../contacts/contact-properties.ts';
 import { missingVariables } from '../templates/render.ts';
 import { missingVariableError } from '../templates/templates.ts';
 import {
-  activePauses, countSegmentMembers, holdLane, markCanceled, putBroadcast, readBroadcast, readBroadcastWithCheckpoint, regionLanes, releaseLane, setPause, type BroadcastPause,
+  activePauses,
+  countSegmentMembers,
+  holdLane,
+  markCanceled,
+  putBroadcast,
+  readBroadcast,
+  readBroadcastWithCheckpoint,
+  regionLanes,
+  releaseLane,
+  setPause,
+  type BroadcastPause,
 } from '../../table/broadcasts.ts';
 import { BroadcastTooLarge, planBroadcast, regionBusyUntil, type PlanWarning } from './plan.ts';
 import { canceledRemaining, notDraftAnyMore } from './broadcasts.ts';
@@ -28,9 +38,13 @@ export type { FanOutJob } from './fan-out.ts';
  */
 const CANCEL_COUNT_BUDGET_MS = 2_000;
 
-const pausedError = (p: BroadcastPause) => new ApiError('broadcasts_paused', p.scope === 'team'
-  ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`
-  : `Broadcast sending is paused in ${p.target} while the platform's sending rate there recovers${p.until ? ` (until ${new Date(p.until).toISOString()})` : p.untilRecovered ? ' (until its bounce and complaint rates are back under the risk lines)' : ''}. Transactional email is unaffected; the pause clears on its own, retry the send later.`);
+const pausedError = (p: BroadcastPause) =>
+  new ApiError(
+    'broadcasts_paused',
+    p.scope === 'team'
+      ? `Broadcast sending is paused for this team by the operator${p.reason ? ` (${p.reason})` : ''}${p.until ? ` until ${new Date(p.until).toISOString()}` : ''}. Transactional email is unaffected; the pause clears on its own${p.until ? ' then' : ' when the operator lifts it'}.`
+      : `Broadcast sending is paused in ${p.target} while the platform's sending rate there recovers${p.until ? ` (until ${new Date(p.until).toISOString()})` : p.untilRecovered ? ' (until its bounce and complaint rates are back under the risk lines)' : ''}. Transactional email is unaffected; the pause clears on its own, retry the send later.`,
+  );
 
 /** What POST /broadcasts/{id}/send answers. */
 export interface SendAnswer {
@@ -45,11 +59,21 @@ export interface SendAnswer {
  * pacing (refusing past 24 days of capacity), records the plan, takes the region's broadcast lane
  * and starts the fan-out. Answers the planned finish and any warning.
  */
-export const sendBroadcast = async (deps: Deps, team: Team, id: string, scheduledAt: string | null | undefined): Promise<SendAnswer> => {
-  if (team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
+export const sendBroadcast = async (
+  deps: Deps,
+  team: Team,
+  id: string,
+  scheduledAt: string | null | undefined,
+): Promise<SendAnswer> => {
+  if (team.status === 'suspended')
+    throw new ApiError(
+      'team_suspended',
+      'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.',
+    );
   const b = await readBroadcast(deps, team.id, id);
   if (!b) throw notFound(`Broadcast ${id}`);
-  if (b.status !== 'draft') throw new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; duplicate it to send again.`);
+  if (b.status !== 'draft')
+    throw new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; duplicate it to send again.`);
   await assertSendingAllowed(deps, team);
   const now = deps.clock.now();
   const from = parseMailbox(b.from, 'from');
@@ -57,7 +81,10 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   assertNotDisguised(b.subject, 'subject');
   const domainName = from.address.split('@')[1]!.toLowerCase();
   const domain = await findDomainByName(deps, team.id, domainName);
-  if (domain?.status !== 'verified') throw validationError(`The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`);
+  if (domain?.status !== 'verified')
+    throw validationError(
+      `The ${domainName} domain is not verified. Add it with POST /domains and verify it before sending a broadcast from it.`,
+    );
   const [pause, declared, audience, lanes, usedToday, monthly] = await Promise.all([
     broadcastPauseFor(deps, team.id, domain.region),
     propertyTypes(deps, team.id),
@@ -67,16 +94,29 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
     monthLeft(deps, team),
   ]);
   if (pause) throw pausedError(pause);
-  const unknown = missingVariables((name) => (knownPlaceholder(name, declared, b.template_variables) ? '' : undefined), b.html, b.text, b.subject);
+  const unknown = missingVariables(
+    (name) => (knownPlaceholder(name, declared, b.template_variables) ? '' : undefined),
+    b.html,
+    b.text,
+    b.subject,
+  );
   if (unknown.length > 0) throw missingVariableError(unknown, 'html');
   const requestedAt = parseScheduledAt(scheduledAt ?? undefined, now) ?? now;
   const daily = deps.config.CLOUD ? PLANS[team.plan].emailsPerDay : null;
   let plan;
   try {
     plan = planBroadcast({
-      audience, providerRate: deps.config.PROVIDER_RATE_PER_SECOND, now, requestedAt,
+      audience,
+      providerRate: deps.config.PROVIDER_RATE_PER_SECOND,
+      now,
+      requestedAt,
       // Broadcasts running in the region (or due to start by this one's start) hold it; one scheduled later does not.
-      busyUntil: Math.max(0, ...lanes.filter((l) => l.id !== id && l.finishesAt > now && l.startsAt <= Math.max(now, requestedAt)).map((l) => l.finishesAt)),
+      busyUntil: Math.max(
+        0,
+        ...lanes
+          .filter((l) => l.id !== id && l.finishesAt > now && l.startsAt <= Math.max(now, requestedAt))
+          .map((l) => l.finishesAt),
+      ),
       daily: daily === null ? null : { cap: daily, usedToday },
       monthly,
     });
@@ -86,15 +126,40 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
   }
   const nowIso = new Date(now).toISOString();
   const next = {
-    ...b, status: 'sending' as const, sent_at: nowIso, updated_at: nowIso, scheduled_at: requestedAt > now ? new Date(requestedAt).toISOString() : null,
-    domain_id: domain.id, domain_name: domain.name, region: domain.region,
-    plan: { starts_at: plan.startsAt, rate: plan.rate, daily_cap: plan.dailyCap, used_on_start_day: plan.usedOnStartDay, period_left: plan.periodLeft ?? null, renews_at: plan.renewsAt ?? null, audience, finishes_at: plan.finishesAt, days: plan.days },
-    sent_count: 0, failed_count: 0, canceled_count: 0, last_sent_at: null,
+    ...b,
+    status: 'sending' as const,
+    sent_at: nowIso,
+    updated_at: nowIso,
+    scheduled_at: requestedAt > now ? new Date(requestedAt).toISOString() : null,
+    domain_id: domain.id,
+    domain_name: domain.name,
+    region: domain.region,
+    plan: {
+      starts_at: plan.startsAt,
+      rate: plan.rate,
+      daily_cap: plan.dailyCap,
+      used_on_start_day: plan.usedOnStartDay,
+      period_left: plan.periodLeft ?? null,
+      renews_at: plan.renewsAt ?? null,
+      audience,
+      finishes_at: plan.finishesAt,
+      days: plan.days,
+    },
+    sent_count: 0,
+    failed_count: 0,
+    canceled_count: 0,
+    last_sent_at: null,
   };
-  if (!(await putBroadcast(deps, next, 'draft'))) throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');
+  if (!(await putBroadcast(deps, next, 'draft')))
+    throw new ApiError('invalid_parameter', 'This broadcast was sent meanwhile by another request.');
   await holdLane(deps, domain.region, id, team.id, plan.startsAt, regionBusyUntil(plan));
   await kickFanOut(deps, { teamId: team.id, broadcastId: id });
-  return { id, finishes_at: new Date(plan.finishesAt).toISOString(), estimated: true, ...(plan.warning ? { warning: plan.warning } : {}) };
+  return {
+    id,
+    finishes_at: new Date(plan.finishesAt).toISOString(),
+    estimated: true,
+    ...(plan.warning ? { warning: plan.warning } : {}),
+  };
 };
 
 /**
@@ -105,11 +170,19 @@ export const sendBroadcast = async (deps: Deps, team: Team, id: string, schedule
  * sent to; final once the rest of the segment is counted). Canceling a canceled one answers the
  * same again.
  */
-export const cancelBroadcast = async (deps: Deps, teamId: string, id: string): Promise<{ object: 'broadcast'; id: string; canceled_remaining: number }> => {
+export const cancelBroadcast = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+): Promise<{ object: 'broadcast'; id: string; canceled_remaining: number }> => {
   const found = await readBroadcast(deps, teamId, id);
   if (!found) throw notFound(`Broadcast ${id}`);
   // A draft sent at this very moment is no longer a draft: canceled as a sending one instead.
-  if (found.status === 'draft' && !(await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString(), 'draft'))) return cancelBroadcast(deps, teamId, id);
+  if (
+    found.status === 'draft' &&
+    !(await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString(), 'draft'))
+  )
+    return cancelBroadcast(deps, teamId, id);
   if (found.status === 'sending') {
     await markCanceled(deps, teamId, id, new Date(deps.clock.now()).toISOString());
     await deps.scheduler.cancel(fanOutScheduleName(id));
@@ -128,7 +201,11 @@ export const cancelBroadcast = async (deps: Deps, teamId: string, id: string): P
  * first; expired ones do not count, and a region pause that waits for the region's platform rate
  * clears itself (and is removed) once that rate is back under the risk lines.
  */
-export const broadcastPauseFor = async (deps: Deps, teamId: string, region: string): Promise<BroadcastPause | undefined> => {
+export const broadcastPauseFor = async (
+  deps: Deps,
+  teamId: string,
+  region: string,
+): Promise<BroadcastPause | undefined> => {
   const pauses = await activePauses(deps, teamId, region, deps.clock.now());
   const team = pauses.find((p) => p.scope === 'team');
   if (team) return team;
@@ -145,6 +222,18 @@ export const broadcastPauseFor = async (deps: Deps, teamId: string, region: stri
  * a delivery region (until a time, or `untilRecovered`: until the region's platform bounce and
  * complaint rates are back under the risk lines), or lift the pause.
  */
-export const pauseBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string, options: { until?: number | null; reason?: string | null; untilRecovered?: boolean } = {}) =>
-  setPause(deps, { scope, target, until: options.until ?? null, reason: options.reason ?? null, untilRecovered: scope === 'region' && options.untilRecovered === true });
-export const resumeBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string) => setPause(deps, { scope, target, clear: true });
+export const pauseBroadcasts = (
+  deps: Deps,
+  scope: 'team' | 'region',
+  target: string,
+  options: { until?: number | null; reason?: string | null; untilRecovered?: boolean } = {},
+) =>
+  setPause(deps, {
+    scope,
+    target,
+    until: options.until ?? null,
+    reason: options.reason ?? null,
+    untilRecovered: scope === 'region' && options.untilRecovered === true,
+  });
+export const resumeBroadcasts = (deps: Deps, scope: 'team' | 'region', target: string) =>
+  setPause(deps, { scope, target, clear: true });

@@ -10,7 +10,14 @@ import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch } from '../batch.ts';
 import { findContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
-import { contactCapError, deleteContact, insertContacts, releaseContactSlots, reserveContactSlots, updateContact } from './write-contact.ts';
+import {
+  contactCapError,
+  deleteContact,
+  insertContacts,
+  releaseContactSlots,
+  reserveContactSlots,
+  updateContact,
+} from './write-contact.ts';
 import { expandContacts } from './contact-views.ts';
 
 const CONCURRENCY = 16;
@@ -19,30 +26,43 @@ const CONCURRENCY = 16;
 const mapPooled = async <T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 };
 
-type Row = { object: 'contact'; index: number; id: string | null; status: 'created' | 'updated' | 'skipped' | 'failed' };
+type Row = {
+  object: 'contact';
+  index: number;
+  id: string | null;
+  status: 'created' | 'updated' | 'skipped' | 'failed';
+};
 
 /**
  * POST /contacts/batch: 1 to 1,000 contacts in request order. Existing emails are skipped, or
  * updated with on_conflict=upsert. Past the plan's contact cap only the new items fail.
  * Strict mode refuses the whole batch on any invalid item; permissive reports them by index.
  */
-export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly unknown[], options: { upsert: boolean; mode: BatchMode }) => {
+export const batchCreateContacts = async (
+  deps: Deps,
+  team: Team,
+  raw: readonly unknown[],
+  options: { upsert: boolean; mode: BatchMode },
+) => {
   const declared = await propertyTypes(deps, team.id);
   const seen = new Map<string, number>();
   const checked = await checkBatch(raw, options.mode, (item, index) => {
     const input = validate(CreateContactRequest, item);
     checkPropertyValues(declared, input.properties, `[${index}].properties`);
     const key = input.email.toLowerCase();
-    if (seen.has(key)) throw validationError(`the email ${input.email} appears earlier in this batch (item ${seen.get(key)}).`);
+    if (seen.has(key))
+      throw validationError(`the email ${input.email} appears earlier in this batch (item ${seen.get(key)}).`);
     seen.set(key, index);
     return input;
   });
@@ -50,7 +70,14 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
   const parsed: (CreateContactRequest | undefined)[] = raw.map(() => undefined);
   for (const { index, value } of checked.valid) parsed[index] = value;
   const emails = parsed.flatMap((p) => (p ? [p.email] : []));
-  const guards = new Map((await batchGetItems(deps, emails.map((e) => keys.contact.emailGuard(team.id, e)))).map((g) => [g.email as string, g.contact_id as string]));
+  const guards = new Map(
+    (
+      await batchGetItems(
+        deps,
+        emails.map((e) => keys.contact.emailGuard(team.id, e)),
+      )
+    ).map((g) => [g.email as string, g.contact_id as string]),
+  );
   const fresh = parsed.flatMap((p, i) => (p && !guards.has(p.email.toLowerCase()) ? [i] : []));
   const granted = await reserveContactSlots(deps, team, fresh.length);
   const allowed = new Set(fresh.slice(0, granted));
@@ -58,7 +85,16 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
   let unused = 0;
   // The new contacts are written together, many to a transaction; what they came to, by index.
   const newIndexes = [...allowed];
-  const inserted = new Map((await insertContacts(deps, team, newIndexes.map((i) => parsed[i]!), 'api')).map((r, k) => [newIndexes[k]!, r]));
+  const inserted = new Map(
+    (
+      await insertContacts(
+        deps,
+        team,
+        newIndexes.map((i) => parsed[i]!),
+        'api',
+      )
+    ).map((r, k) => [newIndexes[k]!, r]),
+  );
 
   const data: Row[] = await mapPooled(parsed, async (p, index): Promise<Row> => {
     const row = (status: Row['status'], id: string | null): Row => ({ object: 'contact', index, id, status });
@@ -105,9 +141,16 @@ export const batchCreateContacts = async (deps: Deps, team: Team, raw: readonly 
 };
 
 /** Batch get: contacts in request order, with `missing` naming the request indexes not found. */
-export const batchGetContacts = async (deps: Deps, teamId: string, refs: readonly ({ id: string } | { email: string })[], include: readonly string[]) => {
+export const batchGetContacts = async (
+  deps: Deps,
+  teamId: string,
+  refs: readonly ({ id: string } | { email: string })[],
+  include: readonly string[],
+) => {
   const found = await mapPooled(refs, (ref) => findContact(deps, teamId, 'id' in ref ? ref.id : ref.email));
-  const missing = refs.flatMap((ref, index) => (found[index] ? [] : [{ index, id: 'id' in ref ? ref.id : null, email: 'email' in ref ? ref.email : null }]));
+  const missing = refs.flatMap((ref, index) =>
+    found[index] ? [] : [{ index, id: 'id' in ref ? ref.id : null, email: 'email' in ref ? ref.email : null }],
+  );
   const contacts = found.filter((c): c is Contact => !!c);
   return { object: 'list' as const, data: await expandContacts(deps, teamId, contacts, include), missing };
 };
@@ -117,7 +160,11 @@ export const batchGetContacts = async (deps: Deps, teamId: string, refs: readonl
  * in the team's stored emails and event payloads, by the erase worker (the call answers at
  * once; each contact's `contact.erased` event says when the erase finished).
  */
-export const batchRemoveContacts = async (deps: Deps, teamId: string, input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined }) => {
+export const batchRemoveContacts = async (
+  deps: Deps,
+  teamId: string,
+  input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined },
+) => {
   const refs = [...(input.ids ?? []), ...(input.emails ?? [])];
   const removed = await mapPooled(refs, async (ref) => {
     const c = await findContact(deps, teamId, ref);
@@ -127,5 +174,8 @@ export const batchRemoveContacts = async (deps: Deps, teamId: string, input: { i
   });
   const gone = removed.filter((c): c is Contact => !!c);
   if (input.erase) await startErase(deps, teamId, gone);
-  return { object: 'list' as const, data: gone.map((c) => ({ object: 'contact' as const, contact: c.id, id: c.id, deleted: true })) };
+  return {
+    object: 'list' as const,
+    data: gone.map((c) => ({ object: 'contact' as const, contact: c.id, id: c.id, deleted: true })),
+  };
 };

@@ -9,19 +9,31 @@ import { contactsOfSegment } from '../segments/segments.ts';
 
 /** The list row of a contact. */
 const contactRow = (c: Contact) => ({
-  id: c.id, email: c.email, first_name: c.firstName, last_name: c.lastName, created_at: c.createdAt, unsubscribed: c.unsubscribed,
+  id: c.id,
+  email: c.email,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  created_at: c.createdAt,
+  unsubscribed: c.unsubscribed,
 });
 
 /** Adds `properties` and/or `topics` to contact rows, as `include` asks. */
-export const expandContacts = async (deps: Deps, teamId: string, contacts: readonly Contact[], include: readonly string[]) => {
+export const expandContacts = async (
+  deps: Deps,
+  teamId: string,
+  contacts: readonly Contact[],
+  include: readonly string[],
+) => {
   const declared = include.includes('properties') ? await propertyTypes(deps, teamId) : undefined;
   const topics = include.includes('topics') ? await allTopics(deps, teamId) : undefined;
-  return Promise.all(contacts.map(async (c) => ({
-    object: 'contact' as const,
-    ...contactRow(c),
-    ...(declared ? { properties: propertiesView(declared, c.properties) } : {}),
-    ...(topics ? { topics: await contactTopics(deps, teamId, c.id, topics) } : {}),
-  })));
+  return Promise.all(
+    contacts.map(async (c) => ({
+      object: 'contact' as const,
+      ...contactRow(c),
+      ...(declared ? { properties: propertiesView(declared, c.properties) } : {}),
+      ...(topics ? { topics: await contactTopics(deps, teamId, c.id, topics) } : {}),
+    })),
+  );
 };
 
 /** GET /contacts/{id}: the contact, always with its properties. */
@@ -31,8 +43,17 @@ export const contactView = async (deps: Deps, c: Contact) => {
 };
 
 /** A page of the team's contacts (or of one segment's), newest first. */
-export const listContacts = async (deps: Deps, teamId: string, page: Pagination, segmentId?: string): Promise<{ contacts: Contact[]; hasMore: boolean }> => {
+export const listContacts = async (
+  deps: Deps,
+  teamId: string,
+  page: Pagination,
+  segmentId?: string,
+): Promise<{ contacts: Contact[]; hasMore: boolean }> => {
   if (segmentId) return contactsOfSegment(deps, teamId, segmentId, page);
-  const { items, hasMore } = await queryPage(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.prefix }, page);
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.contact.partition(teamId), prefix: keys.contact.prefix },
+    page,
+  );
   return { contacts: items.map(contactFromItem), hasMore };
 };

@@ -19,7 +19,6 @@ export interface Contact {
   readonly updatedAt: string;
 }
 
-
 /** True when a path identifier is an id rather than an email address. */
 export const isId = (idOrEmail: string): boolean => isUuid(idOrEmail);
 

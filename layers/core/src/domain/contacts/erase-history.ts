@@ -19,12 +19,16 @@ export interface EraseJobRef {
 }
 
 const mentions = (value: unknown, addresses: ReadonlySet<string>): boolean =>
-  JSON.stringify(value ?? '').toLowerCase().split(/[\s"<>,]+/).some((t) => addresses.has(t));
+  JSON.stringify(value ?? '')
+    .toLowerCase()
+    .split(/[\s"<>,]+/)
+    .some((t) => addresses.has(t));
 
 const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
   if (typeof value === 'string') return addresses.has(bareAddress(value).toLowerCase()) ? ERASED : value;
   if (Array.isArray(value)) return value.map((v) => scrub(v, addresses));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
   return value;
 };
 
@@ -34,9 +38,20 @@ const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
  * it sends, so a replay would send the address again).
  */
 const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
-  ...Array.from({ length: keys.email.listShards }, (_, s) => ({ index: 'gsi1' as const, pk: keys.email.listPartition(teamId, s), pageSize: PAGE_SIZE })),
-  ...Array.from({ length: keys.event.shards }, (_, s) => ({ pk: keys.event.partition(teamId, s), pageSize: PAGE_SIZE })),
-  ...webhookIds.map((w) => ({ pk: keys.webhook.logPartition(teamId, w), prefix: keys.webhook.deliveryPrefix, pageSize: PAGE_SIZE })),
+  ...Array.from({ length: keys.email.listShards }, (_, s) => ({
+    index: 'gsi1' as const,
+    pk: keys.email.listPartition(teamId, s),
+    pageSize: PAGE_SIZE,
+  })),
+  ...Array.from({ length: keys.event.shards }, (_, s) => ({
+    pk: keys.event.partition(teamId, s),
+    pageSize: PAGE_SIZE,
+  })),
+  ...webhookIds.map((w) => ({
+    pk: keys.webhook.logPartition(teamId, w),
+    prefix: keys.webhook.deliveryPrefix,
+    pageSize: PAGE_SIZE,
+  })),
 ];
 
 /**
@@ -44,7 +59,11 @@ const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
  * webhook delivery logs and hands it to the erase worker; the API answers without waiting. The job and its
  * running-jobs marker are written together, so a lost queue message is found again.
  */
-export const startErase = async (deps: Deps, teamId: string, contacts: readonly Contact[]): Promise<string | undefined> => {
+export const startErase = async (
+  deps: Deps,
+  teamId: string,
+  contacts: readonly Contact[],
+): Promise<string | undefined> => {
   if (contacts.length === 0) return undefined;
   const jobId = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
@@ -52,9 +71,20 @@ export const startErase = async (deps: Deps, teamId: string, contacts: readonly 
   await transact(deps, [
     {
       put: {
-        ...keys.eraseJob.item(teamId, jobId), type: 'erase_job', id: jobId, team_id: teamId, status: 'running', created_at: now, updated_at: now,
-        contacts: contacts.map((c) => ({ id: c.id, created_at: c.createdAt })), addresses: [...new Set(contacts.map((c) => c.email.toLowerCase()))],
-        webhooks, partition: 0, cursor: null, version: 0, rewritten: 0,
+        ...keys.eraseJob.item(teamId, jobId),
+        type: 'erase_job',
+        id: jobId,
+        team_id: teamId,
+        status: 'running',
+        created_at: now,
+        updated_at: now,
+        contacts: contacts.map((c) => ({ id: c.id, created_at: c.createdAt })),
+        addresses: [...new Set(contacts.map((c) => c.email.toLowerCase()))],
+        webhooks,
+        partition: 0,
+        cursor: null,
+        version: 0,
+        rewritten: 0,
       },
     },
     { put: { ...keys.eraseJob.running(teamId, jobId), type: 'erase_job_running', team_id: teamId, job_id: jobId } },
@@ -63,7 +93,11 @@ export const startErase = async (deps: Deps, teamId: string, contacts: readonly 
   return jobId;
 };
 
-const queueErase = (deps: Deps, jobs: readonly EraseJobRef[]) => deps.queue.send(deps.config.ERASE_QUEUE_URL, jobs.map((body) => ({ body })));
+const queueErase = (deps: Deps, jobs: readonly EraseJobRef[]) =>
+  deps.queue.send(
+    deps.config.ERASE_QUEUE_URL,
+    jobs.map((body) => ({ body })),
+  );
 
 /**
  * Runs an erase job for a bounded number of pages, saving its position after each page (a crash
@@ -76,13 +110,19 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
   if (job?.status !== 'running') return 'done';
   const addresses = new Set<string>(job.addresses);
   const history = historyOf(ref.teamId, (job.webhooks as string[] | undefined) ?? []);
-  for (let budget = pages; job.partition < history.length;) {
+  for (let budget = pages; job.partition < history.length; ) {
     for await (const page of queryPages(deps, history[job.partition]!, job.cursor ?? undefined)) {
       let rewritten = 0;
       for (const item of page.items) if (await scrubItem(deps, item, addresses)) rewritten++;
-      const next = page.next ? { partition: job.partition, cursor: page.next } : { partition: job.partition + 1, cursor: null };
-      const saved: Item | undefined = await updateItem(deps, keys.eraseJob.item(ref.teamId, ref.jobId),
-        { set: { ...next, updated_at: new Date(deps.clock.now()).toISOString() }, add: { version: 1, rewritten } }, { attr: 'version', eq: job.version });
+      const next = page.next
+        ? { partition: job.partition, cursor: page.next }
+        : { partition: job.partition + 1, cursor: null };
+      const saved: Item | undefined = await updateItem(
+        deps,
+        keys.eraseJob.item(ref.teamId, ref.jobId),
+        { set: { ...next, updated_at: new Date(deps.clock.now()).toISOString() }, add: { version: 1, rewritten } },
+        { attr: 'version', eq: job.version },
+      );
       // Another run of the same job moved on meanwhile: it carries on, this one stops.
       if (!saved) return 'done';
       job = saved;
@@ -91,15 +131,32 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
     }
   }
   const finishedAt = new Date(deps.clock.now()).toISOString();
-  const events = (job.contacts as { id: string; created_at: string }[]).map((c) => eventItem(deps, ref.teamId, 'contact.erased', {
-    id: c.id, email: ERASED, created_at: c.created_at, erase_job_id: ref.jobId, started_at: job!.created_at, finished_at: finishedAt, items_rewritten: job!.rewritten, source: 'api',
-  }));
+  const events = (job.contacts as { id: string; created_at: string }[]).map((c) =>
+    eventItem(deps, ref.teamId, 'contact.erased', {
+      id: c.id,
+      email: ERASED,
+      created_at: c.created_at,
+      erase_job_id: ref.jobId,
+      started_at: job!.created_at,
+      finished_at: finishedAt,
+      items_rewritten: job!.rewritten,
+      source: 'api',
+    }),
+  );
   const finished = await transact(deps, [
-    { update: keys.eraseJob.item(ref.teamId, ref.jobId), change: { set: { status: 'finished', finished_at: finishedAt } }, when: { attr: 'status', eq: 'running' } },
+    {
+      update: keys.eraseJob.item(ref.teamId, ref.jobId),
+      change: { set: { status: 'finished', finished_at: finishedAt } },
+      when: { attr: 'status', eq: 'running' },
+    },
     { delete: keys.eraseJob.running(ref.teamId, ref.jobId) },
     ...events.map((e) => ({ put: e.item })),
   ]);
-  if (finished.ok) await publishEvents(deps, events.map((e) => e.record));
+  if (finished.ok)
+    await publishEvents(
+      deps,
+      events.map((e) => e.record),
+    );
   return 'done';
 };
 
@@ -113,13 +170,20 @@ const scrubItem = async (deps: Deps, item: Item, addresses: ReadonlySet<string>)
   }
   const fields = item.type === 'email' ? ['to', 'cc', 'bcc', 'reply_to'] : ['data'];
   if (!fields.some((f) => mentions(item[f], addresses))) return false;
-  await updateItem(deps, { pk: item.pk, sk: item.sk }, { set: Object.fromEntries(fields.map((f) => [f, scrub(item[f], addresses)])) });
+  await updateItem(
+    deps,
+    { pk: item.pk, sk: item.sk },
+    { set: Object.fromEntries(fields.map((f) => [f, scrub(item[f], addresses)])) },
+  );
   return true;
 };
 
 /** Queues every erase job still running again (a lost message, a crashed worker). */
 export const resumeEraseJobs = async (deps: Deps): Promise<{ resumed: number }> => {
   const running = await queryAll(deps, { pk: keys.eraseJob.runningPartition() });
-  await queueErase(deps, running.map((r) => ({ teamId: r.team_id as string, jobId: r.job_id as string })));
+  await queueErase(
+    deps,
+    running.map((r) => ({ teamId: r.team_id as string, jobId: r.job_id as string })),
+  );
   return { resumed: running.length };
 };

@@ -18,7 +18,11 @@ import type { CreateContactRequest } from '../../schemas/contacts.ts';
 export const reserveContactSlots = async (deps: Deps, team: Team, n: number): Promise<number> => {
   if (n <= 0) return 0;
   const cap = limitsFor(deps.config.CLOUD, team.plan)?.contacts ?? null;
-  const add = async (k: number) => !!(await addToCounters(deps, keys.contact.counter(team.id), { add: { count: k }, ...(cap !== null ? { ceilings: { count: cap } } : {}) }));
+  const add = async (k: number) =>
+    !!(await addToCounters(deps, keys.contact.counter(team.id), {
+      add: { count: k },
+      ...(cap !== null ? { ceilings: { count: cap } } : {}),
+    }));
   if (await add(n)) return n;
   const counter = await getItem(deps, keys.contact.counter(team.id));
   const room = Math.max(0, (cap ?? 0) - Number(counter?.count ?? 0));
@@ -34,10 +38,16 @@ export const releaseContactSlots = async (deps: Deps, teamId: string, n: number)
 
 /** The plan refusal for a new contact past the cap. */
 export const contactCapError = (team: Team): ApiError =>
-  new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limitsFor(true, team.plan)?.contacts} contacts; delete some or upgrade the plan. Existing contacts can still be updated.`);
+  new ApiError(
+    'plan_limit_reached',
+    `The ${team.plan} plan allows ${limitsFor(true, team.plan)?.contacts} contacts; delete some or upgrade the plan. Existing contacts can still be updated.`,
+  );
 
 const segmentIdsOf = (input: CreateContactRequest): string[] => [
-  ...new Set([...(input.segments ?? []).map((s) => (typeof s === 'string' ? s : s.id)), ...(input.audience_id ? [input.audience_id] : [])]),
+  ...new Set([
+    ...(input.segments ?? []).map((s) => (typeof s === 'string' ? s : s.id)),
+    ...(input.audience_id ? [input.audience_id] : []),
+  ]),
 ];
 
 /**
@@ -45,24 +55,61 @@ const segmentIdsOf = (input: CreateContactRequest): string[] => [
  * memberships and the contact.created event in one transaction. Returns undefined when the email
  * is taken (the caller decides: conflict, skip or update).
  */
-const insertContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource): Promise<Contact | undefined> => {
+const insertContact = async (
+  deps: Deps,
+  team: Team,
+  input: CreateContactRequest,
+  source: EventSource,
+): Promise<Contact | undefined> => {
   const segmentIds = segmentIdsOf(input);
   if (segmentIds.length > 0) {
-    const found = new Set((await batchGetItems(deps, segmentIds.map((id) => keys.segment.item(team.id, id)))).map((s) => s.id as string));
+    const found = new Set(
+      (
+        await batchGetItems(
+          deps,
+          segmentIds.map((id) => keys.segment.item(team.id, id)),
+        )
+      ).map((s) => s.id as string),
+    );
     const missing = segmentIds.find((id) => !found.has(id));
     if (missing) throw validationError(`\`segments\`: this team has no segment ${missing}.`);
   }
   const now = new Date(deps.clock.now()).toISOString();
-  const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([, value]) => value !== null)) as Record<string, string | number>;
+  const properties = Object.fromEntries(
+    Object.entries(input.properties ?? {}).filter(([, value]) => value !== null),
+  ) as Record<string, string | number>;
   const contact: Contact = {
-    id: deps.ids.next(), teamId: team.id, email: input.email, firstName: input.first_name ?? null, lastName: input.last_name ?? null,
-    unsubscribed: input.unsubscribed ?? false, properties, segmentIds, createdAt: now, updatedAt: now,
+    id: deps.ids.next(),
+    teamId: team.id,
+    email: input.email,
+    firstName: input.first_name ?? null,
+    lastName: input.last_name ?? null,
+    unsubscribed: input.unsubscribed ?? false,
+    properties,
+    segmentIds,
+    createdAt: now,
+    updatedAt: now,
   };
   const created = eventItem(deps, team.id, 'contact.created', contactEventData(contact, source));
   const written = await transact(deps, [
-    { put: { ...keys.contact.emailGuard(team.id, input.email), type: 'contact_email', email: input.email.toLowerCase(), contact_id: contact.id }, when: { exists: false } },
+    {
+      put: {
+        ...keys.contact.emailGuard(team.id, input.email),
+        type: 'contact_email',
+        email: input.email.toLowerCase(),
+        contact_id: contact.id,
+      },
+      when: { exists: false },
+    },
     { put: contactItem(contact) },
-    ...segmentIds.map((sid) => ({ put: { ...keys.contact.membership(team.id, sid, contact.id), type: 'segment_member', segment_id: sid, contact_id: contact.id } })),
+    ...segmentIds.map((sid) => ({
+      put: {
+        ...keys.contact.membership(team.id, sid, contact.id),
+        type: 'segment_member',
+        segment_id: sid,
+        contact_id: contact.id,
+      },
+    })),
     { put: created.item },
   ]);
   if (!written.ok) return undefined;
@@ -80,7 +127,10 @@ const TRANSACTIONS_AT_ONCE = 8;
  * What `insertContacts` did with one input: made it (with `error` when its topic choices were
  * refused afterwards, a topic deleted meanwhile), found its email taken, or refused it unwritten.
  */
-export type Inserted = { readonly contact: Contact; readonly error?: ApiError } | { readonly taken: true } | { readonly error: ApiError };
+export type Inserted =
+  | { readonly contact: Contact; readonly error?: ApiError }
+  | { readonly taken: true }
+  | { readonly error: ApiError };
 
 /**
  * Creates many contacts whose slots are already reserved, as `insertContact` does one: each
@@ -91,36 +141,90 @@ export type Inserted = { readonly contact: Contact; readonly error?: ApiError } 
  * written again without it. Segments and topics are checked once for the whole call; each
  * transaction's events are queued together as it lands.
  */
-export const insertContacts = async (deps: Deps, team: Team, inputs: readonly CreateContactRequest[], source: EventSource): Promise<Inserted[]> => {
+export const insertContacts = async (
+  deps: Deps,
+  team: Team,
+  inputs: readonly CreateContactRequest[],
+  source: EventSource,
+): Promise<Inserted[]> => {
   const out: Inserted[] = new Array(inputs.length);
   const segmentIds = inputs.map(segmentIdsOf);
   const topicIds = [...new Set(inputs.flatMap((i) => (i.topics ?? []).map((t) => t.id)))];
   const [segments, topics] = await Promise.all([
-    batchGetItems(deps, [...new Set(segmentIds.flat())].map((id) => keys.segment.item(team.id, id))),
-    batchGetItems(deps, topicIds.map((id) => keys.topic.item(team.id, id))),
+    batchGetItems(
+      deps,
+      [...new Set(segmentIds.flat())].map((id) => keys.segment.item(team.id, id)),
+    ),
+    batchGetItems(
+      deps,
+      topicIds.map((id) => keys.topic.item(team.id, id)),
+    ),
   ]);
   const knownSegments = new Set(segments.map((s) => s.id as string));
   const knownTopics = new Set(topics.map((t) => t.id as string));
   const now = new Date(deps.clock.now()).toISOString();
-  const pending: { at: number; contact: Contact; writes: Write[]; record: ReturnType<typeof eventItem>['record']; bytes: number }[] = [];
+  const pending: {
+    at: number;
+    contact: Contact;
+    writes: Write[];
+    record: ReturnType<typeof eventItem>['record'];
+    bytes: number;
+  }[] = [];
   inputs.forEach((input, at) => {
     const missingSegment = segmentIds[at]!.find((id) => !knownSegments.has(id));
-    if (missingSegment) { out[at] = { error: validationError(`\`segments\`: this team has no segment ${missingSegment}.`) }; return; }
+    if (missingSegment) {
+      out[at] = { error: validationError(`\`segments\`: this team has no segment ${missingSegment}.`) };
+      return;
+    }
     const missingTopic = (input.topics ?? []).find((t) => !knownTopics.has(t.id));
-    if (missingTopic) { out[at] = { error: validationError(`\`topics\`: this team has no topic ${missingTopic.id}.`) }; return; }
-    const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([, value]) => value !== null)) as Record<string, string | number>;
+    if (missingTopic) {
+      out[at] = { error: validationError(`\`topics\`: this team has no topic ${missingTopic.id}.`) };
+      return;
+    }
+    const properties = Object.fromEntries(
+      Object.entries(input.properties ?? {}).filter(([, value]) => value !== null),
+    ) as Record<string, string | number>;
     const contact: Contact = {
-      id: deps.ids.next(), teamId: team.id, email: input.email, firstName: input.first_name ?? null, lastName: input.last_name ?? null,
-      unsubscribed: input.unsubscribed ?? false, properties, segmentIds: segmentIds[at]!, createdAt: now, updatedAt: now,
+      id: deps.ids.next(),
+      teamId: team.id,
+      email: input.email,
+      firstName: input.first_name ?? null,
+      lastName: input.last_name ?? null,
+      unsubscribed: input.unsubscribed ?? false,
+      properties,
+      segmentIds: segmentIds[at]!,
+      createdAt: now,
+      updatedAt: now,
     };
     const created = eventItem(deps, team.id, 'contact.created', contactEventData(contact, source));
     const writes: Write[] = [
-      { put: { ...keys.contact.emailGuard(team.id, input.email), type: 'contact_email', email: input.email.toLowerCase(), contact_id: contact.id }, when: { exists: false } },
+      {
+        put: {
+          ...keys.contact.emailGuard(team.id, input.email),
+          type: 'contact_email',
+          email: input.email.toLowerCase(),
+          contact_id: contact.id,
+        },
+        when: { exists: false },
+      },
       { put: contactItem(contact) },
-      ...contact.segmentIds.map((sid) => ({ put: { ...keys.contact.membership(team.id, sid, contact.id), type: 'segment_member', segment_id: sid, contact_id: contact.id } })),
+      ...contact.segmentIds.map((sid) => ({
+        put: {
+          ...keys.contact.membership(team.id, sid, contact.id),
+          type: 'segment_member',
+          segment_id: sid,
+          contact_id: contact.id,
+        },
+      })),
       { put: created.item },
     ];
-    pending.push({ at, contact, writes, record: created.record, bytes: JSON.stringify(writes).length + 256 * writes.length });
+    pending.push({
+      at,
+      contact,
+      writes,
+      record: created.record,
+      bytes: JSON.stringify(writes).length + 256 * writes.length,
+    });
   });
   // Contacts packed into transactions whole (a contact's writes are never split between two).
   const chunks: (typeof pending)[] = [];
@@ -128,7 +232,12 @@ export const insertContacts = async (deps: Deps, team: Team, inputs: readonly Cr
   let writes = 0;
   let bytes = 0;
   for (const p of pending) {
-    if (current.length > 0 && (writes + p.writes.length > TRANSACTION_WRITES || bytes + p.bytes > TRANSACTION_BYTES)) { chunks.push(current); current = []; writes = 0; bytes = 0; }
+    if (current.length > 0 && (writes + p.writes.length > TRANSACTION_WRITES || bytes + p.bytes > TRANSACTION_BYTES)) {
+      chunks.push(current);
+      current = [];
+      writes = 0;
+      bytes = 0;
+    }
     current.push(p);
     writes += p.writes.length;
     bytes += p.bytes;
@@ -136,39 +245,56 @@ export const insertContacts = async (deps: Deps, team: Team, inputs: readonly Cr
   if (current.length) chunks.push(current);
   const made: (typeof pending)[number][] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(TRANSACTIONS_AT_ONCE, chunks.length) }, async () => {
-    while (next < chunks.length) {
-      let chunk = chunks[next++]!;
-      while (chunk.length > 0) {
-        const written = await transact(deps, chunk.flatMap((p) => p.writes));
-        if (written.ok) {
-          made.push(...chunk);
-          // Queued as each transaction lands, while the next ones are written.
-          await publishEvents(deps, chunk.map((p) => p.record));
-          break;
+  await Promise.all(
+    Array.from({ length: Math.min(TRANSACTIONS_AT_ONCE, chunks.length) }, async () => {
+      while (next < chunks.length) {
+        let chunk = chunks[next++]!;
+        while (chunk.length > 0) {
+          const written = await transact(
+            deps,
+            chunk.flatMap((p) => p.writes),
+          );
+          if (written.ok) {
+            made.push(...chunk);
+            // Queued as each transaction lands, while the next ones are written.
+            await publishEvents(
+              deps,
+              chunk.map((p) => p.record),
+            );
+            break;
+          }
+          // The failed write is a guard: its contact's email is taken; the others go again without it.
+          let first = 0;
+          const lost = chunk.findIndex((p) => (first += p.writes.length) > written.failed);
+          out[chunk[lost]!.at] = { taken: true };
+          chunk = chunk.filter((_, k) => k !== lost);
         }
-        // The failed write is a guard: its contact's email is taken; the others go again without it.
-        let first = 0;
-        const lost = chunk.findIndex((p) => (first += p.writes.length) > written.failed);
-        out[chunk[lost]!.at] = { taken: true };
-        chunk = chunk.filter((_, k) => k !== lost);
       }
-    }
-  }));
+    }),
+  );
   for (const p of made) out[p.at] = { contact: p.contact };
-  await Promise.all(made.filter((p) => inputs[p.at]!.topics?.length).map(async (p) => {
-    try {
-      await setTopicChoices(deps, team.id, p.contact, inputs[p.at]!.topics!, source);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      out[p.at] = { contact: p.contact, error };
-    }
-  }));
+  await Promise.all(
+    made
+      .filter((p) => inputs[p.at]!.topics?.length)
+      .map(async (p) => {
+        try {
+          await setTopicChoices(deps, team.id, p.contact, inputs[p.at]!.topics!, source);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          out[p.at] = { contact: p.contact, error };
+        }
+      }),
+  );
   return out;
 };
 
 /** POST /contacts: a new contact; its email must be new to the team; past the plan cap, 403. */
-export const createContact = async (deps: Deps, team: Team, input: CreateContactRequest, source: EventSource = 'api'): Promise<Contact> => {
+export const createContact = async (
+  deps: Deps,
+  team: Team,
+  input: CreateContactRequest,
+  source: EventSource = 'api',
+): Promise<Contact> => {
   checkPropertyValues(await propertyTypes(deps, team.id), input.properties);
   if ((await reserveContactSlots(deps, team, 1)) === 0) throw contactCapError(team);
   let contact: Contact | undefined;
@@ -180,7 +306,10 @@ export const createContact = async (deps: Deps, team: Team, input: CreateContact
   }
   if (!contact) {
     await releaseContactSlots(deps, team.id, 1);
-    throw new ApiError('conflict', `A contact with the email ${input.email} already exists in this team; update it with PATCH /contacts/{id or email}.`);
+    throw new ApiError(
+      'conflict',
+      `A contact with the email ${input.email} already exists in this team; update it with PATCH /contacts/{id or email}.`,
+    );
   }
   return contact;
 };
@@ -198,7 +327,14 @@ export interface ContactChange {
  * restates stored values changes nothing and emits nothing; otherwise contact.updated, plus
  * contact.unsubscribed / contact.resubscribed when the global opt-out flips.
  */
-export const updateContact = async (deps: Deps, teamId: string, idOrEmail: string, change: ContactChange, source: EventSource, checked = false): Promise<Contact> => {
+export const updateContact = async (
+  deps: Deps,
+  teamId: string,
+  idOrEmail: string,
+  change: ContactChange,
+  source: EventSource,
+  checked = false,
+): Promise<Contact> => {
   const c = await loadContact(deps, teamId, idOrEmail);
   if (!checked) checkPropertyValues(await propertyTypes(deps, teamId), change.properties);
   const properties: Record<string, string | number> = { ...c.properties };
@@ -213,29 +349,55 @@ export const updateContact = async (deps: Deps, teamId: string, idOrEmail: strin
     unsubscribed: change.unsubscribed ?? c.unsubscribed,
     properties,
   };
-  const same = next.firstName === c.firstName && next.lastName === c.lastName && next.unsubscribed === c.unsubscribed && JSON.stringify(Object.entries(next.properties).sort()) === JSON.stringify(Object.entries(c.properties).sort());
+  const same =
+    next.firstName === c.firstName &&
+    next.lastName === c.lastName &&
+    next.unsubscribed === c.unsubscribed &&
+    JSON.stringify(Object.entries(next.properties).sort()) === JSON.stringify(Object.entries(c.properties).sort());
   if (same) return c;
   const updated: Contact = { ...next, updatedAt: new Date(deps.clock.now()).toISOString() };
   const events = [eventItem(deps, teamId, 'contact.updated', contactEventData(updated, source))];
-  if (!c.unsubscribed && updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.unsubscribed', contactEventData(updated, source)));
-  if (c.unsubscribed && !updated.unsubscribed) events.push(eventItem(deps, teamId, 'contact.resubscribed', contactEventData(updated, source)));
+  if (!c.unsubscribed && updated.unsubscribed)
+    events.push(eventItem(deps, teamId, 'contact.unsubscribed', contactEventData(updated, source)));
+  if (c.unsubscribed && !updated.unsubscribed)
+    events.push(eventItem(deps, teamId, 'contact.resubscribed', contactEventData(updated, source)));
   const written = await transact(deps, [
     { put: contactItem(updated), when: { attr: 'updated_at', eq: c.updatedAt } },
     ...events.map((e) => ({ put: e.item })),
   ]);
-  if (!written.ok) throw new ApiError('conflict', `The contact ${c.email} changed while this update was applied; read it again and retry.`);
-  await publishEvents(deps, events.map((e) => e.record));
+  if (!written.ok)
+    throw new ApiError(
+      'conflict',
+      `The contact ${c.email} changed while this update was applied; read it again and retry.`,
+    );
+  await publishEvents(
+    deps,
+    events.map((e) => e.record),
+  );
   return updated;
 };
 
 /** Deletes a contact with its guard, memberships and choices, and records contact.deleted. */
-export const deleteContact = async (deps: Deps, teamId: string, idOrEmail: string, source: EventSource = 'api', erased = false): Promise<Contact> => {
+export const deleteContact = async (
+  deps: Deps,
+  teamId: string,
+  idOrEmail: string,
+  source: EventSource = 'api',
+  erased = false,
+): Promise<Contact> => {
   const c = await loadContact(deps, teamId, idOrEmail);
   const extras = [
     ...c.segmentIds.map((sid) => keys.contact.membership(teamId, sid, c.id)),
-    ...(await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(c.id) })).map((i) => ({ pk: i.pk as string, sk: i.sk as string })),
+    ...(await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(c.id) })).map(
+      (i) => ({ pk: i.pk as string, sk: i.sk as string }),
+    ),
   ];
-  const deleted = eventItem(deps, teamId, 'contact.deleted', contactEventData(erased ? { ...c, email: ERASED, firstName: null, lastName: null } : c, source));
+  const deleted = eventItem(
+    deps,
+    teamId,
+    'contact.deleted',
+    contactEventData(erased ? { ...c, email: ERASED, firstName: null, lastName: null } : c, source),
+  );
   const writes: Write[] = [
     { delete: keys.contact.item(teamId, c.id) },
     { delete: keys.contact.emailGuard(teamId, c.email) },

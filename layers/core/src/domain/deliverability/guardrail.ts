@@ -29,14 +29,24 @@ export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[])
   dayCount(deps, (day) => keys.deliverability.day(teamId, day), outcomes);
 
 /** The same write for the platform's counts in the email's delivery region (every team's mail sent from it). */
-export const regionOutcomeCount = (deps: Deps, region: string, ...outcomes: Outcome[]): { update: Key; change: Change } =>
-  dayCount(deps, (day) => keys.deliverability.regionDay(region, day), outcomes);
+export const regionOutcomeCount = (
+  deps: Deps,
+  region: string,
+  ...outcomes: Outcome[]
+): { update: Key; change: Change } => dayCount(deps, (day) => keys.deliverability.regionDay(region, day), outcomes);
 
-const dayCount = (deps: Deps, keyOf: (day: string) => Key, outcomes: readonly Outcome[]): { update: Key; change: Change } => {
+const dayCount = (
+  deps: Deps,
+  keyOf: (day: string) => Key,
+  outcomes: readonly Outcome[],
+): { update: Key; change: Change } => {
   const now = deps.clock.now();
   return {
     update: keyOf(new Date(now).toISOString().slice(0, 10)),
-    change: { add: Object.fromEntries(outcomes.map((o) => [o, 1])), expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS },
+    change: {
+      add: Object.fromEntries(outcomes.map((o) => [o, 1])),
+      expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
+    },
   };
 };
 
@@ -61,21 +71,29 @@ const ratesOver = async (deps: Deps, keyOf: (day: string) => Key) => {
 };
 
 /** The team's bounce and complaint rates over the window. */
-export const windowRates = (deps: Deps, teamId: string) => ratesOver(deps, (day) => keys.deliverability.day(teamId, day));
+export const windowRates = (deps: Deps, teamId: string) =>
+  ratesOver(deps, (day) => keys.deliverability.day(teamId, day));
 
 /** The platform's bounce and complaint rates in a delivery region over the window (every team's mail). */
-export const regionRates = (deps: Deps, region: string) => ratesOver(deps, (day) => keys.deliverability.regionDay(region, day));
+export const regionRates = (deps: Deps, region: string) =>
+  ratesOver(deps, (day) => keys.deliverability.regionDay(region, day));
 
 /**
  * True once a delivery region's platform rates are back under the risk lines (or too little was
  * sent there to tell): what a region pause of broadcasts waits for.
  */
-export const regionRecovered = async (deps: Deps, region: string): Promise<boolean> => !over(await regionRates(deps, region), 'warning');
+export const regionRecovered = async (deps: Deps, region: string): Promise<boolean> =>
+  !over(await regionRates(deps, region), 'warning');
 
 const over = (rates: Awaited<ReturnType<typeof windowRates>>, line: 'warning' | 'pause'): Metric | undefined =>
   rates.sent < MIN_SENT ? undefined : (Object.keys(LINES) as Metric[]).find((m) => rates[m] >= LINES[m][line]);
 
-const episode = (metric: Metric, rate: number) => ({ metric, rate: Number(rate.toFixed(4)), limit: LINES[metric].pause, window_days: WINDOW_DAYS });
+const episode = (metric: Metric, rate: number) => ({
+  metric,
+  rate: Number(rate.toFixed(4)),
+  limit: LINES[metric].pause,
+  window_days: WINDOW_DAYS,
+});
 
 /**
  * After a bounce or complaint: past the pause line the team's sends are paused (once per episode,
@@ -87,16 +105,49 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
   const paused = over(rates, 'pause');
   if (paused) {
     const data = episode(paused, rates[paused]);
-    const newly = await updateItem(deps, keys.team.item(teamId), { set: { sending_paused: data } },
-      { and: [{ exists: true }, { or: [{ attr: 'sending_paused', absent: true }, { attr: 'sending_paused', eq: null }] }] });
+    const newly = await updateItem(
+      deps,
+      keys.team.item(teamId),
+      { set: { sending_paused: data } },
+      {
+        and: [
+          { exists: true },
+          {
+            or: [
+              { attr: 'sending_paused', absent: true },
+              { attr: 'sending_paused', eq: null },
+            ],
+          },
+        ],
+      },
+    );
     if (newly) await recordEvent(deps, teamId, 'deliverability.paused', { ...data, dashboard_url: dashboard });
     return;
   }
   const warned = over(rates, 'warning');
   if (!warned) return;
-  const newly = await updateItem(deps, keys.team.item(teamId), { set: { deliverability_warned: warned } },
-    { and: [{ exists: true }, { or: [{ attr: 'deliverability_warned', absent: true }, { attr: 'deliverability_warned', ne: warned }] }] });
-  if (newly) await recordEvent(deps, teamId, 'deliverability.warning', { ...episode(warned, rates[warned]), limit: LINES[warned].warning, dashboard_url: dashboard });
+  const newly = await updateItem(
+    deps,
+    keys.team.item(teamId),
+    { set: { deliverability_warned: warned } },
+    {
+      and: [
+        { exists: true },
+        {
+          or: [
+            { attr: 'deliverability_warned', absent: true },
+            { attr: 'deliverability_warned', ne: warned },
+          ],
+        },
+      ],
+    },
+  );
+  if (newly)
+    await recordEvent(deps, teamId, 'deliverability.warning', {
+      ...episode(warned, rates[warned]),
+      limit: LINES[warned].warning,
+      dashboard_url: dashboard,
+    });
 };
 
 /**
@@ -111,17 +162,29 @@ export const assertSendingAllowed = async (deps: Deps, team: Team): Promise<void
     await updateItem(deps, keys.team.item(team.id), { remove: ['sending_paused', 'deliverability_warned'] });
     return;
   }
-  throw new ApiError('sending_paused', `Sending is paused: the team's ${p.metric.replace('_', ' ')} is ${(p.rate * 100).toFixed(2)}% over the last ${p.window_days} days, above the ${(p.limit * 100).toFixed(2)}% limit. Clean the list (bounced and complaining addresses are suppressed) and sending resumes when the rate falls under the limit.`);
+  throw new ApiError(
+    'sending_paused',
+    `Sending is paused: the team's ${p.metric.replace('_', ' ')} is ${(p.rate * 100).toFixed(2)}% over the last ${p.window_days} days, above the ${(p.limit * 100).toFixed(2)}% limit. Clean the list (bounced and complaining addresses are suppressed) and sending resumes when the rate falls under the limit.`,
+  );
 };
 
 /** Sent, bounced and complained counts per UTC day over the last `days` days, oldest first (the dashboard's chart). */
 export const dailyOutcomes = async (deps: Deps, teamId: string, days = 30) => {
   const now = deps.clock.now();
   const list = Array.from({ length: days }, (_, i) => new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10));
-  const rows = await batchGetItems(deps, list.map((d) => keys.deliverability.day(teamId, d)), false);
+  const rows = await batchGetItems(
+    deps,
+    list.map((d) => keys.deliverability.day(teamId, d)),
+    false,
+  );
   const byPk = new Map(rows.map((r) => [r.pk, r]));
   return list.map((day) => {
     const r = byPk.get(keys.deliverability.day(teamId, day).pk);
-    return { day, sent: Number(r?.sent ?? 0), bounced: Number(r?.bounced ?? 0), complained: Number(r?.complained ?? 0) };
+    return {
+      day,
+      sent: Number(r?.sent ?? 0),
+      bounced: Number(r?.bounced ?? 0),
+      complained: Number(r?.complained ?? 0),
+    };
   });
 };

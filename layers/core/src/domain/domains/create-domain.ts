@@ -12,19 +12,33 @@ import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts'
 import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 
 const claimedElsewhere = (name: string) =>
-  new ApiError('conflict', `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`);
+  new ApiError(
+    'conflict',
+    `The domain ${name} is already added to another team of this service. A domain sends for one team at a time: remove it from the other team first.`,
+  );
 
 /**
  * Creates the team's domain counter from its domains when it has none yet (a team from before
  * the counter), so the conditional write in createDomain starts from the truth.
  */
 export const seedDomainCounter = (deps: Deps, teamId: string): Promise<void> =>
-  seedCounter(deps, keys.domain.counter(teamId), 'domain_count', { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix });
+  seedCounter(deps, keys.domain.counter(teamId), 'domain_count', {
+    pk: keys.domain.partition(teamId),
+    prefix: keys.domain.prefix,
+  });
 
 const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), 3_600_000);
-  const counted = await addToCounters(deps, keys.domain.creationWindow(teamId, w.index), { add: { count: 1 }, ceilings: { count: DOMAIN_CREATIONS_PER_HOUR }, expiresAt: w.expiresAt });
-  if (!counted) throw rateLimited(`A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`, w.retryAfterSeconds);
+  const counted = await addToCounters(deps, keys.domain.creationWindow(teamId, w.index), {
+    add: { count: 1 },
+    ceilings: { count: DOMAIN_CREATIONS_PER_HOUR },
+    expiresAt: w.expiresAt,
+  });
+  if (!counted)
+    throw rateLimited(
+      `A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`,
+      w.retryAfterSeconds,
+    );
 };
 
 /** Adds a sending domain: checks region and caps, registers the provider identity, stores it. */
@@ -32,20 +46,31 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   const regions = deps.config.DELIVERY_REGIONS;
   const region = input.region ?? regions[0] ?? 'us-east-1';
   if (!regions.includes(region)) {
-    throw validationError(`\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`);
+    throw validationError(
+      `\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`,
+    );
   }
   const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains ?? null;
-  const capError = () => new ApiError('plan_limit_reached', `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`);
+  const capError = () =>
+    new ApiError(
+      'plan_limit_reached',
+      `The ${team.plan} plan allows ${limit} sending domain(s); delete one or upgrade the plan.`,
+    );
   await seedDomainCounter(deps, team.id);
   // A quick refusal before the hourly window is spent; the transaction below is what holds the cap.
-  if (limit !== null && Number((await getItem(deps, keys.domain.counter(team.id)))?.count ?? 0) >= limit) throw capError();
+  if (limit !== null && Number((await getItem(deps, keys.domain.counter(team.id)))?.count ?? 0) >= limit)
+    throw capError();
   // Checked before the provider is touched: another team's identity must never be re-created or changed.
   const holder = await findDomainClaim(deps, input.name);
   if (holder && holder.teamId !== team.id) throw claimedElsewhere(input.name);
   if (holder) throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   await countCreation(deps, team.id);
   const returnPath = input.custom_return_path ?? 'send';
-  const identity = await deps.identities.create({ domain: input.name, region, mailFromDomain: `${returnPath}.${input.name}` });
+  const identity = await deps.identities.create({
+    domain: input.name,
+    region,
+    mailFromDomain: `${returnPath}.${input.name}`,
+  });
   const id = deps.ids.next();
   const item = {
     ...keys.domain.item(team.id, id),
@@ -61,12 +86,17 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     return_path: returnPath,
     tracking_subdomain: input.tracking_subdomain ?? null,
     dkim_tokens: identity.dkimTokens,
-    ...(input.capabilities?.receiving === 'enabled' ? { receiving: true, receiving_region: deps.config.AWS_REGION } : {}),
+    ...(input.capabilities?.receiving === 'enabled'
+      ? { receiving: true, receiving_region: deps.config.AWS_REGION }
+      : {}),
   };
   const underCap: Condition | undefined = limit !== null ? { attr: 'count', lt: limit } : undefined;
   const created = eventItem(deps, team.id, 'domain.created', domainEventData(domainFromItem(item), deps.config));
   const written = await transact(deps, [
-    { put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id }, when: { exists: false } },
+    {
+      put: { ...keys.domain.nameGuard(team.id, input.name), type: 'domain_name', domain_id: id },
+      when: { exists: false },
+    },
     { put: item },
     claimDomainWrite(input.name, { teamId: team.id, domainId: id }),
     { update: keys.domain.counter(team.id), change: { add: { count: 1 } }, ...(underCap ? { when: underCap } : {}) },

@@ -75,7 +75,9 @@ export const needsTrackingRecord = (d: Domain, config: TrackingConfig): boolean 
  * else the API origin.
  */
 export const trackingOrigin = (d: Domain, config: TrackingConfig): string =>
-  config.TRACKING_CNAME_TARGET !== '' && d.trackingHostVerified ? `https://${d.trackingHostVerified}` : config.PUBLIC_BASE_URL.replace(/\/$/, '');
+  config.TRACKING_CNAME_TARGET !== '' && d.trackingHostVerified
+    ? `https://${d.trackingHostVerified}`
+    : config.PUBLIC_BASE_URL.replace(/\/$/, '');
 
 /**
  * The DNS records a domain must publish (DKIM CNAMEs; SPF MX and TXT on the return-path
@@ -83,15 +85,71 @@ export const trackingOrigin = (d: Domain, config: TrackingConfig): string =>
  * a deployment that serves tracking hosts, the Tracking CNAME of its tracking subdomain).
  */
 export const dnsRecords = (d: Domain, config: TrackingConfig) => {
-  const status = d.status === 'verified' ? 'verified' : d.status === 'failed' ? 'failed' : d.status === 'pending' ? 'pending' : 'not_started';
+  const status =
+    d.status === 'verified'
+      ? 'verified'
+      : d.status === 'failed'
+        ? 'failed'
+        : d.status === 'pending'
+          ? 'pending'
+          : 'not_started';
   // The Tracking record has its own state: verified once its CNAME was seen, else waiting with the domain.
-  const trackingStatus = d.trackingHostVerified === trackingHost(d) ? 'verified' : d.status === 'not_started' ? 'not_started' : 'pending';
+  const trackingStatus =
+    d.trackingHostVerified === trackingHost(d) ? 'verified' : d.status === 'not_started' ? 'not_started' : 'pending';
   return [
-    { record: 'SPF', name: d.returnPath, type: 'MX', ttl: 'Auto', status, value: `feedback-smtp.${d.region}.amazonses.com`, priority: 10 },
-    { record: 'SPF', name: d.returnPath, type: 'TXT', ttl: 'Auto', status, value: '"v=spf1 include:amazonses.com ~all"', priority: null },
-    ...d.dkimTokens.map((token) => ({ record: 'DKIM', name: `${token}._domainkey`, type: 'CNAME', ttl: 'Auto', status, value: `${token}.dkim.amazonses.com`, priority: null })),
-    ...(d.receiving ? [{ record: 'Receiving', name: '@', type: 'MX', ttl: 'Auto', status, value: inboundMxHost(d.receivingRegion ?? d.region), priority: 10 }] : []),
-    ...(needsTrackingRecord(d, config) ? [{ record: 'Tracking', name: trackingSubdomainOf(d), type: 'CNAME', ttl: 'Auto', status: trackingStatus, value: config.TRACKING_CNAME_TARGET, priority: null }] : []),
+    {
+      record: 'SPF',
+      name: d.returnPath,
+      type: 'MX',
+      ttl: 'Auto',
+      status,
+      value: `feedback-smtp.${d.region}.amazonses.com`,
+      priority: 10,
+    },
+    {
+      record: 'SPF',
+      name: d.returnPath,
+      type: 'TXT',
+      ttl: 'Auto',
+      status,
+      value: '"v=spf1 include:amazonses.com ~all"',
+      priority: null,
+    },
+    ...d.dkimTokens.map((token) => ({
+      record: 'DKIM',
+      name: `${token}._domainkey`,
+      type: 'CNAME',
+      ttl: 'Auto',
+      status,
+      value: `${token}.dkim.amazonses.com`,
+      priority: null,
+    })),
+    ...(d.receiving
+      ? [
+          {
+            record: 'Receiving',
+            name: '@',
+            type: 'MX',
+            ttl: 'Auto',
+            status,
+            value: inboundMxHost(d.receivingRegion ?? d.region),
+            priority: 10,
+          },
+        ]
+      : []),
+    ...(needsTrackingRecord(d, config)
+      ? [
+          {
+            record: 'Tracking',
+            name: trackingSubdomainOf(d),
+            type: 'CNAME',
+            ttl: 'Auto',
+            status: trackingStatus,
+            value: config.TRACKING_CNAME_TARGET,
+            priority: null,
+          },
+        ]
+      : []),
   ];
 };
 
@@ -109,10 +167,21 @@ export const domainSummary = (d: Domain) => ({
 });
 
 /** The `data` of domain.* events (reference §5.3): id, name, status, created_at, region, records. */
-export const domainEventData = (d: Domain, config: TrackingConfig) => ({ id: d.id, name: d.name, status: d.status, created_at: d.createdAt, region: d.region, records: dnsRecords(d, config) });
+export const domainEventData = (d: Domain, config: TrackingConfig) => ({
+  id: d.id,
+  name: d.name,
+  status: d.status,
+  created_at: d.createdAt,
+  region: d.region,
+  records: dnsRecords(d, config),
+});
 
 /** The full domain object, with its DNS records. */
-export const domainView = (d: Domain, config: TrackingConfig) => ({ object: 'domain' as const, ...domainSummary(d), records: dnsRecords(d, config) });
+export const domainView = (d: Domain, config: TrackingConfig) => ({
+  object: 'domain' as const,
+  ...domainSummary(d),
+  records: dnsRecords(d, config),
+});
 
 /** Reads a team's domain by id; another team's id answers 404. */
 export const loadDomain = async (deps: Deps, teamId: string, domainId: string): Promise<Domain> => {

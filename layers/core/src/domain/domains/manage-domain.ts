@@ -5,7 +5,15 @@ import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
-import { domainEventData, domainFromItem, loadDomain, needsTrackingRecord, trackingHost, type Domain, type DomainStatus } from './domain.ts';
+import {
+  domainEventData,
+  domainFromItem,
+  loadDomain,
+  needsTrackingRecord,
+  trackingHost,
+  type Domain,
+  type DomainStatus,
+} from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 import { seedDomainCounter } from './create-domain.ts';
 import { canonicalHostName } from '../../ports/dns.ts';
@@ -13,7 +21,8 @@ import { eventItem, publishEvents, recordEvent } from '../events/record-event.ts
 
 const setStatus = async (deps: Deps, d: Domain, status: DomainStatus): Promise<Domain> => {
   if (d.status === status) return d;
-  if (!(await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { status } }, { exists: true }))) throw notFound('Domain');
+  if (!(await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { status } }, { exists: true })))
+    throw notFound('Domain');
   const next = { ...d, status };
   await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next, deps.config));
   return next;
@@ -36,7 +45,12 @@ const checkTracking = async (deps: Deps, d: Domain): Promise<Domain> => {
   if (d.trackingHostVerified === host) return d;
   const targets = await deps.cnames.cname(host);
   if (!targets.some((t) => canonicalHostName(t) === deps.config.TRACKING_CNAME_TARGET)) return d;
-  const out = await updateItem(deps, keys.domain.item(d.teamId, d.id), { set: { tracking_host_verified: host } }, { exists: true });
+  const out = await updateItem(
+    deps,
+    keys.domain.item(d.teamId, d.id),
+    { set: { tracking_host_verified: host } },
+    { exists: true },
+  );
   if (!out) throw notFound('Domain');
   const next = domainFromItem(out);
   await recordEvent(deps, d.teamId, 'domain.updated', domainEventData(next, deps.config));
@@ -58,24 +72,56 @@ export const verifyDomain = async (deps: Deps, teamId: string, id: string): Prom
 
 /** A page of the team's domains, newest first. */
 export const listDomains = async (deps: Deps, teamId: string, page: Pagination) => {
-  const { items, hasMore } = await queryPage(deps, { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix }, page);
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix },
+    page,
+  );
   return { domains: items.map(domainFromItem), hasMore };
 };
 
 const mailboxesRemain = (d: Domain) =>
-  new ApiError('conflict', `The domain ${d.name} has ${d.mailboxCount} mailbox(es): delete them first (receiving cannot be turned off, nor the domain deleted, while mail to them is accepted).`);
+  new ApiError(
+    'conflict',
+    `The domain ${d.name} has ${d.mailboxCount} mailbox(es): delete them first (receiving cannot be turned off, nor the domain deleted, while mail to them is accepted).`,
+  );
 
 /** Changes the tracking switches and receiving of a domain. */
-export const updateDomain = async (deps: Deps, teamId: string, id: string, change: UpdateDomainRequest): Promise<Domain> => {
+export const updateDomain = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  change: UpdateDomainRequest,
+): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
-  const receiving = change.capabilities?.receiving === undefined ? undefined : change.capabilities.receiving === 'enabled';
-  const set = Object.fromEntries(Object.entries({
-    open_tracking: change.open_tracking, click_tracking: change.click_tracking, tracking_subdomain: change.tracking_subdomain,
-    ...(receiving === undefined || receiving === d.receiving ? {} : { receiving, receiving_region: receiving ? deps.config.AWS_REGION : null }),
-  }).filter(([, value]) => value !== undefined));
+  const receiving =
+    change.capabilities?.receiving === undefined ? undefined : change.capabilities.receiving === 'enabled';
+  const set = Object.fromEntries(
+    Object.entries({
+      open_tracking: change.open_tracking,
+      click_tracking: change.click_tracking,
+      tracking_subdomain: change.tracking_subdomain,
+      ...(receiving === undefined || receiving === d.receiving
+        ? {}
+        : { receiving, receiving_region: receiving ? deps.config.AWS_REGION : null }),
+    }).filter(([, value]) => value !== undefined),
+  );
   if (Object.keys(set).length === 0) return d;
   // Receiving stays on while a mailbox lives on the domain (its mail would have nowhere to go).
-  const when = receiving === false ? { and: [{ exists: true }, { or: [{ attr: 'mailbox_count', absent: true as const }, { attr: 'mailbox_count', lt: 1 }] }] } : { exists: true };
+  const when =
+    receiving === false
+      ? {
+          and: [
+            { exists: true },
+            {
+              or: [
+                { attr: 'mailbox_count', absent: true as const },
+                { attr: 'mailbox_count', lt: 1 },
+              ],
+            },
+          ],
+        }
+      : { exists: true };
   const out = await updateItem(deps, keys.domain.item(teamId, id), { set }, when);
   if (!out) {
     if (receiving === false && (await loadDomain(deps, teamId, id)).mailboxCount > 0) throw mailboxesRemain(d);
@@ -99,7 +145,20 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
   await seedDomainCounter(deps, teamId);
   // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.
   const removed = await transact(deps, [
-    { delete: keys.domain.item(teamId, id), when: { and: [{ exists: true }, { or: [{ attr: 'mailbox_count', absent: true }, { attr: 'mailbox_count', lt: 1 }] }] } },
+    {
+      delete: keys.domain.item(teamId, id),
+      when: {
+        and: [
+          { exists: true },
+          {
+            or: [
+              { attr: 'mailbox_count', absent: true },
+              { attr: 'mailbox_count', lt: 1 },
+            ],
+          },
+        ],
+      },
+    },
     { delete: keys.domain.nameGuard(teamId, d.name) },
     { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
     ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),

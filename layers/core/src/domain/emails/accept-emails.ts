@@ -17,13 +17,19 @@ const CHUNK_BYTES = 280_000;
 export const scheduleName = (emailId: string): string => `email-${emailId}`;
 
 /** The send-queue message of an email. */
-export const sendJob = (e: { team_id: string; id: string }): { body: SendJob } => ({ body: { teamId: e.team_id, emailId: e.id } });
+export const sendJob = (e: { team_id: string; id: string }): { body: SendJob } => ({
+  body: { teamId: e.team_id, emailId: e.id },
+});
 
 const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
   // Large bodies and attachments go to the content store first; the row keeps their keys.
-  const content = await storeLargeContent(deps, teamId, id, { html: p.html, text: p.text, attachments: Buffer.concat(p.attachments.map((a) => a.content)) });
+  const content = await storeLargeContent(deps, teamId, id, {
+    html: p.html,
+    text: p.text,
+    attachments: Buffer.concat(p.attachments.map((a) => a.content)),
+  });
   const all = content.inlineAttachments;
   const chunks: Buffer[] = [];
   for (let i = 0; i < all.length; i += CHUNK_BYTES) chunks.push(all.subarray(i, i + CHUNK_BYTES));
@@ -44,7 +50,11 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
     tags: p.tags,
     topic_id: p.topicId,
     attachment_chunks: chunks.length,
-    attachments: p.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, size: a.content.length })),
+    attachments: p.attachments.map((a) => ({
+      filename: a.filename,
+      content_type: a.contentType,
+      size: a.content.length,
+    })),
     status,
     created_at: now,
     scheduled_at: p.scheduledAt === undefined ? null : new Date(p.scheduledAt).toISOString(),
@@ -63,8 +73,17 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
   return {
     email,
     items: [
-      { ...keys.email.item(teamId, id), ...keys.email.listing(teamId, id), ...waitingKeys(email, parkedUntil), ...email },
-      ...chunks.map((c, n) => ({ ...keys.email.attachment(teamId, id, n), type: 'email_attachment', content: c.toString('base64') })),
+      {
+        ...keys.email.item(teamId, id),
+        ...keys.email.listing(teamId, id),
+        ...waitingKeys(email, parkedUntil),
+        ...email,
+      },
+      ...chunks.map((c, n) => ({
+        ...keys.email.attachment(teamId, id, n),
+        type: 'email_attachment',
+        content: c.toString('base64'),
+      })),
     ],
   };
 };
@@ -77,27 +96,66 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
  * caller's request-rate count is in. Where the quota only counts (self-hosted), the count and the
  * items are written in the same round trip.
  */
-export const acceptEmails = async (deps: Deps, caller: Caller, prepared: readonly PreparedEmail[]): Promise<EmailItem[]> => {
+export const acceptEmails = async (
+  deps: Deps,
+  caller: Caller,
+  prepared: readonly PreparedEmail[],
+): Promise<EmailItem[]> => {
   if (prepared.length === 0) return [];
   await caller.admitted;
   const counting = reserveQuota(deps, caller.team, prepared.length);
   const admissions = quotaOnlyCounts(deps) ? prepared.map(() => 'send' as const) : await counting;
-  const built = await Promise.all(prepared.map((p, i) => toItems(deps, caller.team.id, p, p.held ? 'held' : admissions[i] === 'park' ? 'queued_quota' : p.scheduledAt !== undefined ? 'scheduled' : 'queued')));
+  const built = await Promise.all(
+    prepared.map((p, i) =>
+      toItems(
+        deps,
+        caller.team.id,
+        p,
+        p.held
+          ? 'held'
+          : admissions[i] === 'park'
+            ? 'queued_quota'
+            : p.scheduledAt !== undefined
+              ? 'scheduled'
+              : 'queued',
+      ),
+    ),
+  );
   // email.scheduled is stored with the email it describes (same batch write).
-  const scheduledEvents = built.filter((b) => b.email.status === 'scheduled').map((b) => eventItem(deps, caller.team.id, 'email.scheduled', emailEventData(b.email)));
+  const scheduledEvents = built
+    .filter((b) => b.email.status === 'scheduled')
+    .map((b) => eventItem(deps, caller.team.id, 'email.scheduled', emailEventData(b.email)));
   // email.suppressed, one per recipient left out for being on the suppression list, likewise.
-  const suppressedEvents = built.flatMap((b, i) => (prepared[i]!.suppressed ?? []).map((s) => eventItem(deps, caller.team.id, 'email.suppressed', suppressedEventData(b.email, s.address, s.origin))));
+  const suppressedEvents = built.flatMap((b, i) =>
+    (prepared[i]!.suppressed ?? []).map((s) =>
+      eventItem(deps, caller.team.id, 'email.suppressed', suppressedEventData(b.email, s.address, s.origin)),
+    ),
+  );
   await Promise.all([
     counting,
-    batchWriteItems(deps, { put: [...built.flatMap((b) => b.items), ...scheduledEvents.map((e) => e.item), ...suppressedEvents.map((e) => e.item)] }),
+    batchWriteItems(deps, {
+      put: [
+        ...built.flatMap((b) => b.items),
+        ...scheduledEvents.map((e) => e.item),
+        ...suppressedEvents.map((e) => e.item),
+      ],
+    }),
   ]);
   const emails = built.map((b) => b.email);
   await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
   deps.metrics.addMetric('EmailsAccepted', 'Count', emails.length);
   deps.logger.info('emails accepted', { email_ids: emails.map((e) => e.id) });
   for (const e of emails.filter((x) => x.status === 'scheduled')) {
-    await deps.scheduler.schedule({ name: scheduleName(e.id), at: Date.parse(e.scheduled_at!), queueUrl: deps.config.SEND_QUEUE_URL, body: sendJob(e).body });
+    await deps.scheduler.schedule({
+      name: scheduleName(e.id),
+      at: Date.parse(e.scheduled_at!),
+      queueUrl: deps.config.SEND_QUEUE_URL,
+      body: sendJob(e).body,
+    });
   }
-  await publishEvents(deps, [...scheduledEvents, ...suppressedEvents].map((e) => e.record));
+  await publishEvents(
+    deps,
+    [...scheduledEvents, ...suppressedEvents].map((e) => e.record),
+  );
   return emails;
 };

@@ -20,7 +20,8 @@ export interface ContentRefs {
 export const CONTENT_KEY_PREFIX = 'emails/';
 
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
-const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string => `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
+const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string =>
+  `${CONTENT_KEY_PREFIX}${teamId}/${emailId}/${part}`;
 
 /**
  * Stores the parts of an email too large for its row, before the row is written (so a row never
@@ -29,7 +30,11 @@ const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): s
  * for the row's chunk items. `inlineMax` is the largest body kept on the row.
  */
 export const storeLargeContent = async (
-  deps: Deps, teamId: string, emailId: string, content: { html: string | null; text: string | null; attachments: Buffer }, inlineMax = CONTENT_INLINE_MAX_BYTES,
+  deps: Deps,
+  teamId: string,
+  emailId: string,
+  content: { html: string | null; text: string | null; attachments: Buffer },
+  inlineMax = CONTENT_INLINE_MAX_BYTES,
 ): Promise<{ html: string | null; text: string | null; refs: ContentRefs | undefined; inlineAttachments: Buffer }> => {
   const isLarge = (body: string | null): body is string => body !== null && Buffer.byteLength(body, 'utf8') > inlineMax;
   const refs: { html?: string; text?: string; attachments?: string } = {};
@@ -52,7 +57,10 @@ export const storeLargeContent = async (
   return { html, text, refs: Object.keys(refs).length ? refs : undefined, inlineAttachments };
 };
 
-const missing = (e: EmailItem, key: string) => new Error(`email ${e.id}: its content ${key} is missing from the content store (expired after EMAIL_CONTENT_RETENTION_DAYS, or deleted)`);
+const missing = (e: EmailItem, key: string) =>
+  new Error(
+    `email ${e.id}: its content ${key} is missing from the content store (expired after EMAIL_CONTENT_RETENTION_DAYS, or deleted)`,
+  );
 
 /**
  * The email with its bodies in hand (read from the content store where the row names them).

@@ -1,7 +1,8 @@
 import type { EmailItem } from './email.ts';
 
 /** The wire value of `last_event` for a stored status. */
-export const lastEvent = (status: EmailItem['status']): string => (status === 'queued_quota' || status === 'sending' || status === 'held' ? 'queued' : status);
+export const lastEvent = (status: EmailItem['status']): string =>
+  status === 'queued_quota' || status === 'sending' || status === 'held' ? 'queued' : status;
 
 /** The Email object of GET /emails/{id} (reference §3.1), every field present, null where empty. */
 export const emailView = (e: EmailItem) => ({
@@ -18,7 +19,8 @@ export const emailView = (e: EmailItem) => ({
   text: e.text,
   created_at: e.created_at,
   scheduled_at: e.scheduled_at,
-  last_event: e.engagement && ['sent', 'delivered', 'delivery_delayed'].includes(e.status) ? e.engagement : lastEvent(e.status),
+  last_event:
+    e.engagement && ['sent', 'delivered', 'delivery_delayed'].includes(e.status) ? e.engagement : lastEvent(e.status),
   tags: e.tags,
   topic_id: e.topic_id,
 });

@@ -10,16 +10,21 @@ import type { ContentRefs } from './email-content.ts';
 
 /** The states an email moves through; `last_event` on the wire. */
 export type EmailStatus =
-  | 'scheduled'      // waiting for scheduled_at
-  | 'queued'         // accepted, waiting for the send worker
-  | 'queued_quota'   // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
-  | 'sending'        // claimed by a send worker (wire: 'queued')
-  | 'held'           // waiting for review: a new team imitating a bank, carrier, tax office or security notice (wire: 'queued')
-  | 'sent'           // the provider accepted it
-  | 'delivered' | 'delivery_delayed' | 'bounced' | 'complained' | 'opened' | 'clicked'
-  | 'failed'         // the provider refused it permanently (reason in failure_reason)
+  | 'scheduled' // waiting for scheduled_at
+  | 'queued' // accepted, waiting for the send worker
+  | 'queued_quota' // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
+  | 'sending' // claimed by a send worker (wire: 'queued')
+  | 'held' // waiting for review: a new team imitating a bank, carrier, tax office or security notice (wire: 'queued')
+  | 'sent' // the provider accepted it
+  | 'delivered'
+  | 'delivery_delayed'
+  | 'bounced'
+  | 'complained'
+  | 'opened'
+  | 'clicked'
+  | 'failed' // the provider refused it permanently (reason in failure_reason)
   | 'canceled'
-  | 'suppressed';    // every recipient was suppressed after acceptance
+  | 'suppressed'; // every recipient was suppressed after acceptance
 
 /** States from which the email can still leave, or be canceled. */
 export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota', 'held'];
@@ -36,13 +41,21 @@ export const isDue = (e: Pick<EmailItem, 'status' | 'scheduled_at'>, now: number
  * (at acceptance or at scheduled_at), parked mail is due for release at `parkedUntil`, held
  * mail waits in its team's held list. Mail that has left has none.
  */
-export const waitingKeys = (e: Pick<EmailItem, 'id' | 'team_id' | 'status' | 'created_at' | 'scheduled_at'>, parkedUntil?: string) => {
+export const waitingKeys = (
+  e: Pick<EmailItem, 'id' | 'team_id' | 'status' | 'created_at' | 'scheduled_at'>,
+  parkedUntil?: string,
+) => {
   switch (e.status) {
-    case 'queued': return keys.email.sendDue(e.id, e.created_at);
-    case 'scheduled': return keys.email.sendDue(e.id, e.scheduled_at ?? e.created_at);
-    case 'queued_quota': return keys.email.parkedDue(e.id, parkedUntil ?? e.created_at);
-    case 'held': return keys.email.held(e.team_id, e.id);
-    default: return {};
+    case 'queued':
+      return keys.email.sendDue(e.id, e.created_at);
+    case 'scheduled':
+      return keys.email.sendDue(e.id, e.scheduled_at ?? e.created_at);
+    case 'queued_quota':
+      return keys.email.parkedDue(e.id, parkedUntil ?? e.created_at);
+    case 'held':
+      return keys.email.held(e.team_id, e.id);
+    default:
+      return {};
   }
 };
 
@@ -109,5 +122,7 @@ export interface SendJob {
 }
 
 /** The queue an email's send job goes to: broadcast mail has its own, so transactional mail never waits behind it. */
-export const sendQueueOf = (config: { SEND_QUEUE_URL: string; BROADCAST_QUEUE_URL: string }, e: Pick<EmailItem, 'broadcast_id'>): string =>
-  e.broadcast_id && config.BROADCAST_QUEUE_URL ? config.BROADCAST_QUEUE_URL : config.SEND_QUEUE_URL;
+export const sendQueueOf = (
+  config: { SEND_QUEUE_URL: string; BROADCAST_QUEUE_URL: string },
+  e: Pick<EmailItem, 'broadcast_id'>,
+): string => (e.broadcast_id && config.BROADCAST_QUEUE_URL ? config.BROADCAST_QUEUE_URL : config.SEND_QUEUE_URL);

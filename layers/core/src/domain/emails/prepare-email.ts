@@ -5,7 +5,12 @@ import type { ResolvedEmail } from '../../schemas/emails.ts';
 import { PLANS } from '../teams/plans.ts';
 import { MAX_RECIPIENTS } from '../../limits.ts';
 import { findSendingDomain, type Domain } from '../domains/domain.ts';
-import { findSuppressed, suppressionLookup, type SuppressionLookup, type SuppressionOrigin } from '../suppressions/suppression-store.ts';
+import {
+  findSuppressed,
+  suppressionLookup,
+  type SuppressionLookup,
+  type SuppressionOrigin,
+} from '../suppressions/suppression-store.ts';
 import { topicOptOuts } from '../audience/topic-opt-outs.ts';
 import { parseMailbox, parseMailboxList, type Mailbox } from './rules/addresses.ts';
 import { assertNotDisguised } from './rules/lookalikes.ts';
@@ -48,7 +53,10 @@ export interface SendLookups {
 }
 
 /** Fresh lookups for one call of `caller`. */
-export const sendLookups = (deps: Deps, caller: Caller): SendLookups => ({ domains: new Map(), suppressions: suppressionLookup(deps, caller.team.id) });
+export const sendLookups = (deps: Deps, caller: Caller): SendLookups => ({
+  domains: new Map(),
+  suppressions: suppressionLookup(deps, caller.team.id),
+});
 
 const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups: SendLookups): Promise<Domain> => {
   const name = from.address.split('@')[1]!.toLowerCase();
@@ -59,7 +67,9 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups:
     throw new ApiError('restricted_api_key', `This API key may only send from its own domain; ${name} is not it.`);
   }
   if (domain?.status !== 'verified') {
-    throw validationError(`The ${name} domain is not verified. Add it with POST /domains and verify it (POST /domains/{id}/verify) before sending from it.`);
+    throw validationError(
+      `The ${name} domain is not verified. Add it with POST /domains and verify it (POST /domains/{id}/verify) before sending from it.`,
+    );
   }
   return domain;
 };
@@ -70,7 +80,12 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups:
  * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored. The
  * team-level refusals (suspension, pause) are the caller's, checked once per call (admitSender).
  */
-export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEmail, lookups: SendLookups = sendLookups(deps, caller)): Promise<PreparedEmail> => {
+export const prepareEmail = async (
+  deps: Deps,
+  caller: Caller,
+  input: ResolvedEmail,
+  lookups: SendLookups = sendLookups(deps, caller),
+): Promise<PreparedEmail> => {
   const from = parseMailbox(input.from, 'from');
   let to = parseMailboxList(input.to, 'to');
   let cc = parseMailboxList(input.cc, 'cc');
@@ -78,7 +93,10 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
   const replyTo = parseMailboxList(input.reply_to, 'reply_to');
   if (to.length === 0) throw validationError('`to` needs at least one recipient.');
   const count = to.length + cc.length + bcc.length;
-  if (count > MAX_RECIPIENTS) throw validationError(`An email may have at most ${MAX_RECIPIENTS} recipients across \`to\`, \`cc\` and \`bcc\`; this one has ${count}.`);
+  if (count > MAX_RECIPIENTS)
+    throw validationError(
+      `An email may have at most ${MAX_RECIPIENTS} recipients across \`to\`, \`cc\` and \`bcc\`; this one has ${count}.`,
+    );
   if (from.name) assertNotDisguised(from.name, 'from');
   assertNotDisguised(input.subject, 'subject');
   const headers = validateCustomHeaders(input.headers);
@@ -97,7 +115,9 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
   const blocked = new Set([...suppressed.keys(), ...optedOut]);
   const allowed = (m: Mailbox) => !blocked.has(m.address.toLowerCase());
   if (!to.some(allowed)) throw new ApiError('all_recipients_suppressed', 'All recipients are suppressed');
-  const leftOut = [...to, ...cc, ...bcc].map((m) => m.address.toLowerCase()).filter((a, i, all) => suppressed.has(a) && all.indexOf(a) === i);
+  const leftOut = [...to, ...cc, ...bcc]
+    .map((m) => m.address.toLowerCase())
+    .filter((a, i, all) => suppressed.has(a) && all.indexOf(a) === i);
   to = to.filter(allowed);
   cc = cc.filter(allowed);
   bcc = bcc.filter(allowed);
@@ -118,6 +138,12 @@ export const prepareEmail = async (deps: Deps, caller: Caller, input: ResolvedEm
     scheduledAt,
     domain,
     suppressed: leftOut.map((address) => ({ address, origin: suppressed.get(address)! })),
-    held: needsReview({ teamCreatedAt: caller.team.createdAt, paymentBlocked: caller.team.paymentBlocked, senderName: from.name, subject: input.subject, now: deps.clock.now() }),
+    held: needsReview({
+      teamCreatedAt: caller.team.createdAt,
+      paymentBlocked: caller.team.paymentBlocked,
+      senderName: from.name,
+      subject: input.subject,
+      now: deps.clock.now(),
+    }),
   };
 };

@@ -13,7 +13,12 @@ export const releaseHeldEmails = async (deps: Deps, teamId: string): Promise<num
   const jobs: { body: SendJob }[] = [];
   for await (const page of queryPages(deps, { index: 'gsi2', pk: keys.email.heldPartition(teamId) })) {
     for (const e of page.items) {
-      const moved = await updateItem(deps, keys.email.item(teamId, e.id), { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) }, remove: ['gsi2pk', 'gsi2sk'] }, { attr: 'status', eq: 'held' });
+      const moved = await updateItem(
+        deps,
+        keys.email.item(teamId, e.id),
+        { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) }, remove: ['gsi2pk', 'gsi2sk'] },
+        { attr: 'status', eq: 'held' },
+      );
       if (moved) jobs.push(sendJob({ team_id: teamId, id: e.id }));
     }
   }

@@ -19,12 +19,21 @@ export interface SendOptions {
 
 /** The team-level refusals of a send, answered once per call: a suspended team, a paused one. */
 const admitSender = async (deps: Deps, caller: Caller): Promise<void> => {
-  if (caller.team.status === 'suspended') throw new ApiError('team_suspended', 'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.');
+  if (caller.team.status === 'suspended')
+    throw new ApiError(
+      'team_suspended',
+      'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.',
+    );
   await assertSendingAllowed(deps, caller.team);
 };
 
 /** POST /emails (and each SMTP relay message): one email (a template applied) through every send rule, stored and queued. */
-export const sendEmail = async (deps: Deps, caller: Caller, input: SendEmailRequest, options: SendOptions = {}): Promise<{ id: string }> => {
+export const sendEmail = async (
+  deps: Deps,
+  caller: Caller,
+  input: SendEmailRequest,
+  options: SendOptions = {},
+): Promise<{ id: string }> => {
   await admitSender(deps, caller);
   const messageId = options.messageId === undefined ? undefined : validateMessageId(options.messageId);
   const prepared = await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, input));
@@ -43,14 +52,24 @@ export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unkn
   const templates: TemplateCache = new Map();
   const { valid, errors } = await checkBatch(items, mode, async (raw) => {
     try {
-      return await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates), lookups);
+      return await prepareEmail(
+        deps,
+        caller,
+        await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates),
+        lookups,
+      );
     } catch (error) {
       // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
-      if (isApiError(error) && error.name === 'all_recipients_suppressed') throw new ApiError('validation_error', error.message);
+      if (isApiError(error) && error.name === 'all_recipients_suppressed')
+        throw new ApiError('validation_error', error.message);
       throw error;
     }
   });
-  const emails = await acceptEmails(deps, caller, valid.map((p) => p.value));
+  const emails = await acceptEmails(
+    deps,
+    caller,
+    valid.map((p) => p.value),
+  );
   const data = emails.map((e) => ({ id: e.id }));
   return mode === 'permissive' ? { data, errors } : { data };
 };

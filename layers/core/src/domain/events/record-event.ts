@@ -4,15 +4,41 @@ import { putItem, queryPages } from '../../table/ops.ts';
 
 /** Every event type the service records (spec §6); each can be subscribed to by a webhook endpoint. */
 export const EVENT_TYPES = [
-  'email.sent', 'email.scheduled', 'email.delivered', 'email.delivery_delayed', 'email.complained', 'email.bounced',
-  'email.opened', 'email.clicked', 'email.prefetched', 'email.failed', 'email.suppressed', 'email.canceled', 'email.received',
-  'contact.created', 'contact.updated', 'contact.deleted', 'contact.unsubscribed', 'contact.resubscribed',
-  'contact.topic_opt_in', 'contact.topic_opt_out', 'contact.topics.updated', 'contact.erased',
-  'suppression.added', 'suppression.removed',
-  'domain.created', 'domain.updated', 'domain.deleted',
-  'topic.created', 'topic.updated', 'topic.deleted',
-  'deliverability.warning', 'deliverability.paused',
-  'quota.warning', 'quota.reached', 'quota.paused',
+  'email.sent',
+  'email.scheduled',
+  'email.delivered',
+  'email.delivery_delayed',
+  'email.complained',
+  'email.bounced',
+  'email.opened',
+  'email.clicked',
+  'email.prefetched',
+  'email.failed',
+  'email.suppressed',
+  'email.canceled',
+  'email.received',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'contact.unsubscribed',
+  'contact.resubscribed',
+  'contact.topic_opt_in',
+  'contact.topic_opt_out',
+  'contact.topics.updated',
+  'contact.erased',
+  'suppression.added',
+  'suppression.removed',
+  'domain.created',
+  'domain.updated',
+  'domain.deleted',
+  'topic.created',
+  'topic.updated',
+  'topic.deleted',
+  'deliverability.warning',
+  'deliverability.paused',
+  'quota.warning',
+  'quota.reached',
+  'quota.paused',
 ] as const;
 
 /** An event type the service records. */
@@ -57,7 +83,12 @@ export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Rec
 };
 
 /** Records one event on its own (when no other write accompanies it). */
-export const recordEvent = async (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>): Promise<EventRecord> => {
+export const recordEvent = async (
+  deps: Deps,
+  teamId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<EventRecord> => {
   const { record, item } = eventItem(deps, teamId, type, data);
   await putItem(deps, item);
   await publishEvents(deps, [record]);
@@ -67,7 +98,10 @@ export const recordEvent = async (deps: Deps, teamId: string, type: EventType, d
 /** Hands recorded events to the events queue for webhook fan-out (no-op while no queue is configured). */
 export const publishEvents = async (deps: Deps, records: readonly EventRecord[]): Promise<void> => {
   if (!deps.config.EVENTS_QUEUE_URL || records.length === 0) return;
-  await deps.queue.send(deps.config.EVENTS_QUEUE_URL, records.map((r) => ({ body: { eventId: r.id, teamId: r.teamId, type: r.type } })));
+  await deps.queue.send(
+    deps.config.EVENTS_QUEUE_URL,
+    records.map((r) => ({ body: { eventId: r.id, teamId: r.teamId, type: r.type } })),
+  );
 };
 
 /**
@@ -77,14 +111,21 @@ export const publishEvents = async (deps: Deps, records: readonly EventRecord[])
  */
 export const emailTimeline = async (deps: Deps, teamId: string, emailId: string, pages = 4): Promise<EventRecord[]> => {
   const found: EventRecord[] = [];
-  await Promise.all(Array.from({ length: keys.event.shards }, async (_, shard) => {
-    let n = 0;
-    for await (const page of queryPages(deps, { pk: keys.event.partition(teamId, shard), from: `${keys.event.prefix}${emailId}`, pageSize: 200 })) {
-      for (const i of page.items) {
-        if (i.data?.email_id === emailId) found.push({ id: i.id, teamId, type: i.event_type, createdAt: i.created_at, data: i.data });
+  await Promise.all(
+    Array.from({ length: keys.event.shards }, async (_, shard) => {
+      let n = 0;
+      for await (const page of queryPages(deps, {
+        pk: keys.event.partition(teamId, shard),
+        from: `${keys.event.prefix}${emailId}`,
+        pageSize: 200,
+      })) {
+        for (const i of page.items) {
+          if (i.data?.email_id === emailId)
+            found.push({ id: i.id, teamId, type: i.event_type, createdAt: i.created_at, data: i.data });
+        }
+        if (++n >= pages) break;
       }
-      if (++n >= pages) break;
-    }
-  }));
+    }),
+  );
   return found.sort((a, b) => (a.id < b.id ? -1 : 1));
 };

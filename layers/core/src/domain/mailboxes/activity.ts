@@ -32,30 +32,72 @@ export interface MailboxActor {
 }
 
 /** A mailbox key acting through the agent API or the mailbox MCP endpoint, as its records name it. */
-export const keyActor = (key: { readonly id: string; readonly name: string }, via: 'api' | 'mcp'): MailboxActor => ({ actor: `key:${key.id}`, actorName: key.name, via });
+export const keyActor = (key: { readonly id: string; readonly name: string }, via: 'api' | 'mcp'): MailboxActor => ({
+  actor: `key:${key.id}`,
+  actorName: key.name,
+  via,
+});
 
 /** Records one activity of a mailbox (kept MAILBOX_ACTIVITY_DAYS). */
 export const recordActivity = async (
-  deps: Deps, teamId: string, mailboxId: string, who: MailboxActor, action: MailboxActivityAction, subject: string, detail = '',
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  who: MailboxActor,
+  action: MailboxActivityAction,
+  subject: string,
+  detail = '',
 ): Promise<void> => {
   await putItem(deps, activityItem(deps, teamId, mailboxId, who, action, subject, detail));
 };
 
 /** The item of an activity record (for a transaction that writes it with what it records). */
 export const activityItem = (
-  deps: Deps, teamId: string, mailboxId: string, who: MailboxActor, action: MailboxActivityAction, subject: string, detail = '',
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  who: MailboxActor,
+  action: MailboxActivityAction,
+  subject: string,
+  detail = '',
 ): Item => {
   const id = deps.ids.next();
   const now = deps.clock.now();
   return {
-    ...keys.mailbox.activity(teamId, mailboxId, id), type: 'mailbox_activity', id, at: new Date(now).toISOString(), action,
-    actor: who.actor, actor_name: who.actorName, subject, via: who.via, detail: detail.slice(0, 500),
+    ...keys.mailbox.activity(teamId, mailboxId, id),
+    type: 'mailbox_activity',
+    id,
+    at: new Date(now).toISOString(),
+    action,
+    actor: who.actor,
+    actor_name: who.actorName,
+    subject,
+    via: who.via,
+    detail: detail.slice(0, 500),
     ttl: Math.floor(now / 1000) + MAILBOX_ACTIVITY_DAYS * 86_400,
   };
 };
 
 /** The latest activity of a mailbox, newest first. */
-export const listActivity = async (deps: Deps, teamId: string, mailboxId: string, limit = 100): Promise<MailboxActivity[]> => {
-  const { items } = await queryPage(deps, { pk: keys.mailbox.threadPartition(teamId, mailboxId), prefix: keys.mailbox.activityPrefix }, { limit });
-  return items.map((i) => ({ id: i.id, at: i.at, action: i.action, actor: i.actor, actorName: i.actor_name ?? '', subject: i.subject ?? '', via: i.via, detail: i.detail ?? '' }));
+export const listActivity = async (
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  limit = 100,
+): Promise<MailboxActivity[]> => {
+  const { items } = await queryPage(
+    deps,
+    { pk: keys.mailbox.threadPartition(teamId, mailboxId), prefix: keys.mailbox.activityPrefix },
+    { limit },
+  );
+  return items.map((i) => ({
+    id: i.id,
+    at: i.at,
+    action: i.action,
+    actor: i.actor,
+    actorName: i.actor_name ?? '',
+    subject: i.subject ?? '',
+    via: i.via,
+    detail: i.detail ?? '',
+  }));
 };

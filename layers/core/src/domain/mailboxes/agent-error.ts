@@ -22,8 +22,18 @@ export type MailboxAgentErrorName =
 export type MailboxAgentStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
 export const MAILBOX_AGENT_ERROR_STATUS: Record<MailboxAgentErrorName, MailboxAgentStatus> = {
-  invalid_request: 400, missing_mailbox_key: 401, invalid_mailbox_key: 401, forbidden: 403, not_found: 404, stale_revision: 409,
-  license_required: 409, storage_exhausted: 409, allowance_exhausted: 409, conflict: 409, payload_too_large: 413, rate_limit_exceeded: 429,
+  invalid_request: 400,
+  missing_mailbox_key: 401,
+  invalid_mailbox_key: 401,
+  forbidden: 403,
+  not_found: 404,
+  stale_revision: 409,
+  license_required: 409,
+  storage_exhausted: 409,
+  allowance_exhausted: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
   transport_unavailable: 503,
 };
 

@@ -5,7 +5,8 @@
 export const MAILBOX_CONTENT_PREFIX = 'mailboxes/';
 
 /** The content-store key of a message's raw MIME: `mailboxes/<team>/<message>/raw.eml`. */
-export const rawKeyOf = (teamId: string, messageId: string): string => `${MAILBOX_CONTENT_PREFIX}${teamId}/${messageId}/raw.eml`;
+export const rawKeyOf = (teamId: string, messageId: string): string =>
+  `${MAILBOX_CONTENT_PREFIX}${teamId}/${messageId}/raw.eml`;
 
 /** Where the SES receipt rule stores each inbound message in the content bucket (`inbound/<SES message id>`). */
 export const INBOUND_RAW_PREFIX = 'inbound/';

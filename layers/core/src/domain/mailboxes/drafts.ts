@@ -3,7 +3,12 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem, type Item } from '../../table/ops.ts';
 import { isApiError } from '../../errors/api-error.ts';
-import { MAILBOX_MAX_ATTACHMENTS, MAILBOX_MAX_ATTACHMENT_BYTES, MAILBOX_MAX_MIME_BYTES, MAILBOX_MAX_TEXT_BYTES } from '../../limits.ts';
+import {
+  MAILBOX_MAX_ATTACHMENTS,
+  MAILBOX_MAX_ATTACHMENT_BYTES,
+  MAILBOX_MAX_MIME_BYTES,
+  MAILBOX_MAX_TEXT_BYTES,
+} from '../../limits.ts';
 import { formatMailbox, parseMailbox } from '../emails/rules/addresses.ts';
 import { decodeBase64, typeFor } from '../emails/rules/attachments.ts';
 import type * as v from 'valibot';
@@ -64,11 +69,33 @@ export interface MailboxDraft {
 }
 
 export const draftFromItem = (i: Item): MailboxDraft => ({
-  id: i.id, teamId: i.team_id, mailboxId: i.mailbox_id, revision: Number(i.revision), to: i.to ?? [], subject: i.subject ?? '', text: i.text ?? '',
-  attachments: (i.attachments ?? []).map((a: Item) => ({ index: a.index, filename: a.filename, size: a.size, contentType: a.content_type, contentKey: a.content_key })),
-  sourceItemId: i.source_item_id ?? null, threadId: i.thread_id ?? null, inReplyTo: i.in_reply_to ?? null, references: i.references ?? [],
-  status: i.status, approvalRevision: i.approval_revision ?? null, approvalRequestedBy: i.approval_requested_by ?? null,
-  sentRevision: i.sent_revision ?? null, emailId: i.email_id ?? null, claimedAt: i.claimed_at ?? null, sizeBytes: Number(i.size_bytes ?? 0), createdAt: i.created_at, updatedAt: i.updated_at,
+  id: i.id,
+  teamId: i.team_id,
+  mailboxId: i.mailbox_id,
+  revision: Number(i.revision),
+  to: i.to ?? [],
+  subject: i.subject ?? '',
+  text: i.text ?? '',
+  attachments: (i.attachments ?? []).map((a: Item) => ({
+    index: a.index,
+    filename: a.filename,
+    size: a.size,
+    contentType: a.content_type,
+    contentKey: a.content_key,
+  })),
+  sourceItemId: i.source_item_id ?? null,
+  threadId: i.thread_id ?? null,
+  inReplyTo: i.in_reply_to ?? null,
+  references: i.references ?? [],
+  status: i.status,
+  approvalRevision: i.approval_revision ?? null,
+  approvalRequestedBy: i.approval_requested_by ?? null,
+  sentRevision: i.sent_revision ?? null,
+  emailId: i.email_id ?? null,
+  claimedAt: i.claimed_at ?? null,
+  sizeBytes: Number(i.size_bytes ?? 0),
+  createdAt: i.created_at,
+  updatedAt: i.updated_at,
 });
 
 /** A draft of a mailbox, or undefined. */
@@ -78,7 +105,11 @@ export const findDraft = async (deps: Deps, mailbox: Mailbox, id: string): Promi
 };
 
 /** A message of this mailbox by id (another mailbox's, or another team's, is undefined). */
-export const findMailboxMessage = async (deps: Deps, mailbox: Mailbox, id: string): Promise<MailboxMessage | undefined> => {
+export const findMailboxMessage = async (
+  deps: Deps,
+  mailbox: Mailbox,
+  id: string,
+): Promise<MailboxMessage | undefined> => {
   const item = await getItem(deps, keys.message.item(mailbox.teamId, id));
   return item && item.mailbox_id === mailbox.id ? messageFromItem(item) : undefined;
 };
@@ -87,21 +118,34 @@ export const findMailboxMessage = async (deps: Deps, mailbox: Mailbox, id: strin
 export const senderOf = (m: Mailbox): string => formatMailbox(m.name, m.address);
 
 /** The whole MIME message a draft makes (what the 1 MiB limit of spec §8 is measured on). */
-const composeDraft = (mailbox: Mailbox, d: { to: readonly string[]; subject: string; text: string; inReplyTo: string | null; references: readonly string[] }, files: readonly { filename: string; contentType: string; content: Buffer }[], messageId?: string): Promise<Buffer> =>
+const composeDraft = (
+  mailbox: Mailbox,
+  d: { to: readonly string[]; subject: string; text: string; inReplyTo: string | null; references: readonly string[] },
+  files: readonly { filename: string; contentType: string; content: Buffer }[],
+  messageId?: string,
+): Promise<Buffer> =>
   new MailComposer({
-    from: senderOf(mailbox), to: [...d.to], subject: d.subject, text: d.text,
+    from: senderOf(mailbox),
+    to: [...d.to],
+    subject: d.subject,
+    text: d.text,
     ...(messageId ? { messageId } : {}),
     ...(d.inReplyTo ? { inReplyTo: `<${d.inReplyTo}>`, references: d.references.map((r) => `<${r}>`).join(' ') } : {}),
     attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, content: f.content })),
-  }).compile().build();
+  })
+    .compile()
+    .build();
 
 /** Reads a draft's attachment bytes back from the content store. */
 export const draftFiles = async (deps: Deps, d: MailboxDraft) =>
-  Promise.all(d.attachments.map(async (a) => {
-    const content = await deps.content.get(a.contentKey);
-    if (!content) throw new Error(`draft ${d.id}: attachment ${a.index} is missing from the content store (${a.contentKey})`);
-    return { filename: a.filename, contentType: a.contentType, content };
-  }));
+  Promise.all(
+    d.attachments.map(async (a) => {
+      const content = await deps.content.get(a.contentKey);
+      if (!content)
+        throw new Error(`draft ${d.id}: attachment ${a.index} is missing from the content store (${a.contentKey})`);
+      return { filename: a.filename, contentType: a.contentType, content };
+    }),
+  );
 
 /** The file bytes of an upload: the send rules' base64 decoding, refused with the agent API's 400. */
 const uploadBytes = (value: string, at: number): Buffer => {
@@ -135,7 +179,8 @@ const checkRecipients = (to: readonly string[]): string[] => {
 export const recipientAddress = (formatted: string): string => parseMailbox(formatted, 'to').address;
 
 /** The distinct recipient addresses of a draft (each one unit of the outbound allowance). */
-export const distinctRecipients = (to: readonly string[]): number => new Set(to.map((r) => recipientAddress(r).toLowerCase())).size;
+export const distinctRecipients = (to: readonly string[]): number =>
+  new Set(to.map((r) => recipientAddress(r).toLowerCase())).size;
 
 export interface SavedDraft {
   readonly id: string;
@@ -145,8 +190,17 @@ export interface SavedDraft {
 
 /** What a save answers an agent (the API's body and the MCP tools' result): the draft's id, revision, status, recipients, subject and attachments' metadata. */
 export const savedDraftView = (saved: SavedDraft): v.InferOutput<typeof SavedDraftResponse> => ({
-  id: saved.id, revision: saved.revision, status: saved.draft.status, to: saved.draft.to, subject: saved.draft.subject,
-  attachments: saved.draft.attachments.map((a) => ({ index: a.index, filename: a.filename, contentType: a.contentType, size: a.size })),
+  id: saved.id,
+  revision: saved.revision,
+  status: saved.draft.status,
+  to: saved.draft.to,
+  subject: saved.draft.subject,
+  attachments: saved.draft.attachments.map((a) => ({
+    index: a.index,
+    filename: a.filename,
+    contentType: a.contentType,
+    size: a.size,
+  })),
 });
 
 /**
@@ -156,108 +210,200 @@ export const savedDraftView = (saved: SavedDraft): v.InferOutput<typeof SavedDra
  * and room in its storage. 400 for a bad field, 404 for a source or draft not in this mailbox,
  * 409 for a stale revision, the license or storage, 413 past the attachment or message size.
  */
-export const saveDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxActor, input: SaveDraftRequest): Promise<SavedDraft> => {
+export const saveDraft = async (
+  deps: Deps,
+  caller: MailboxCaller,
+  who: MailboxActor,
+  input: SaveDraftRequest,
+): Promise<SavedDraft> => {
   const { mailbox } = caller;
-  if (!caller.can('draft')) throw new MailboxAgentError('forbidden', 'This mailbox key may not write drafts (it lacks the draft permission).');
+  if (!caller.can('draft'))
+    throw new MailboxAgentError('forbidden', 'This mailbox key may not write drafts (it lacks the draft permission).');
   const license = await mailboxEntitlement(deps, mailbox);
   const to = checkRecipients(input.to);
-  if (Buffer.byteLength(input.text) > MAILBOX_MAX_TEXT_BYTES) throw new MailboxAgentError('payload_too_large', `\`text\` is ${Buffer.byteLength(input.text)} bytes; a draft's text is at most ${MAILBOX_MAX_TEXT_BYTES} bytes.`);
+  if (Buffer.byteLength(input.text) > MAILBOX_MAX_TEXT_BYTES)
+    throw new MailboxAgentError(
+      'payload_too_large',
+      `\`text\` is ${Buffer.byteLength(input.text)} bytes; a draft's text is at most ${MAILBOX_MAX_TEXT_BYTES} bytes.`,
+    );
   if (/[\r\n]/.test(input.subject)) throw badRequest('`subject` must not contain line breaks.');
 
   // Where it comes from: the draft being edited, or the inbox message it answers.
   let previous: MailboxDraft | undefined;
   let source: MailboxMessage | undefined;
   if (input.id !== undefined) {
-    if (input.sourceItemId != null && input.sourceItemId !== input.id) throw badRequest('To edit a draft, `sourceItemId` must equal its `id` (or be left out).');
+    if (input.sourceItemId != null && input.sourceItemId !== input.id)
+      throw badRequest('To edit a draft, `sourceItemId` must equal its `id` (or be left out).');
     previous = await findDraft(deps, mailbox, input.id);
     if (!previous) throw new MailboxAgentError('not_found', `No draft ${input.id} in ${mailbox.address}.`);
     if (previous.revision !== input.expectedRevision) throw staleRevision(previous, input.expectedRevision);
-    if (previous.status === 'sending') throw new MailboxAgentError('conflict', `Draft ${previous.id} is being sent right now; read it again in a moment.`);
+    if (previous.status === 'sending')
+      throw new MailboxAgentError(
+        'conflict',
+        `Draft ${previous.id} is being sent right now; read it again in a moment.`,
+      );
   } else {
-    if (input.expectedRevision !== 0) throw badRequest('`expectedRevision` must be 0 for a new draft (give `id` to edit an existing one).');
+    if (input.expectedRevision !== 0)
+      throw badRequest('`expectedRevision` must be 0 for a new draft (give `id` to edit an existing one).');
     if (input.sourceItemId != null) {
       source = await findMailboxMessage(deps, mailbox, input.sourceItemId);
-      if (!source) throw new MailboxAgentError('not_found', `No message ${input.sourceItemId} in ${mailbox.address} to answer.`);
+      if (!source)
+        throw new MailboxAgentError('not_found', `No message ${input.sourceItemId} in ${mailbox.address} to answer.`);
     }
   }
 
   // Attachments: the kept ones of the source, then the uploads.
   const retained = [...new Set(input.retainedAttachments)];
-  if (retained.length !== input.retainedAttachments.length) throw badRequest('`retainedAttachments` names an index twice.');
+  if (retained.length !== input.retainedAttachments.length)
+    throw badRequest('`retainedAttachments` names an index twice.');
   const sourceCount = previous ? previous.attachments.length : source ? source.attachments.length : 0;
   for (const index of retained) {
     if (index >= sourceCount) {
-      throw badRequest(`\`retainedAttachments\` names attachment ${index}, but the ${previous ? 'draft' : source ? 'source message' : 'draft (no sourceItemId)'} has ${sourceCount} (indexes 0 to ${sourceCount - 1}).`);
+      throw badRequest(
+        `\`retainedAttachments\` names attachment ${index}, but the ${previous ? 'draft' : source ? 'source message' : 'draft (no sourceItemId)'} has ${sourceCount} (indexes 0 to ${sourceCount - 1}).`,
+      );
     }
   }
   const total = retained.length + input.uploads.length;
-  if (total > MAILBOX_MAX_ATTACHMENTS) throw badRequest(`A draft has at most ${MAILBOX_MAX_ATTACHMENTS} attachments; this one would have ${total}.`);
-  const uploads = input.uploads.map((u, i) => ({ filename: u.filename, contentType: typeFor(u.filename), content: uploadBytes(u.base64, i) }));
+  if (total > MAILBOX_MAX_ATTACHMENTS)
+    throw badRequest(`A draft has at most ${MAILBOX_MAX_ATTACHMENTS} attachments; this one would have ${total}.`);
+  const uploads = input.uploads.map((u, i) => ({
+    filename: u.filename,
+    contentType: typeFor(u.filename),
+    content: uploadBytes(u.base64, i),
+  }));
   const kept: { filename: string; contentType: string; content: Buffer; contentKey?: string }[] = [];
   if (previous && retained.length) {
     const files = await draftFiles(deps, { ...previous, attachments: retained.map((i) => previous!.attachments[i]!) });
-    files.forEach((f, n) => { kept.push({ ...f, contentKey: previous!.attachments[retained[n]!]!.contentKey }); });
+    files.forEach((f, n) => {
+      kept.push({ ...f, contentKey: previous!.attachments[retained[n]!]!.contentKey });
+    });
   } else if (source && retained.length) {
     const parsed = await parseMime(await readRaw(deps, source));
     for (const index of retained) {
       const meta = source.attachments[index]!;
       const part = parsed.attachments[meta.index];
       if (!part) throw new Error(`message ${source.id}: attachment ${meta.index} is missing from its raw message`);
-      kept.push({ filename: meta.filename ?? `attachment-${index + 1}`, contentType: meta.contentType, content: part.content });
+      kept.push({
+        filename: meta.filename ?? `attachment-${index + 1}`,
+        contentType: meta.contentType,
+        content: part.content,
+      });
     }
   }
-  const files: { filename: string; contentType: string; content: Buffer; contentKey?: string }[] = [...kept, ...uploads];
+  const files: { filename: string; contentType: string; content: Buffer; contentKey?: string }[] = [
+    ...kept,
+    ...uploads,
+  ];
   files.forEach((f, i) => {
     if (f.content.length > MAILBOX_MAX_ATTACHMENT_BYTES) {
-      throw new MailboxAgentError('payload_too_large', `Attachment ${i} (${f.filename}) is ${f.content.length} bytes; each attachment is at most ${MAILBOX_MAX_ATTACHMENT_BYTES} bytes (256 KiB).`);
+      throw new MailboxAgentError(
+        'payload_too_large',
+        `Attachment ${i} (${f.filename}) is ${f.content.length} bytes; each attachment is at most ${MAILBOX_MAX_ATTACHMENT_BYTES} bytes (256 KiB).`,
+      );
     }
   });
 
   const threading = previous
     ? { threadId: previous.threadId, inReplyTo: previous.inReplyTo, references: previous.references }
     : source
-      ? { threadId: source.threadId, inReplyTo: source.messageId, references: [...source.references, source.messageId].slice(-20) }
+      ? {
+          threadId: source.threadId,
+          inReplyTo: source.messageId,
+          references: [...source.references, source.messageId].slice(-20),
+        }
       : { threadId: null, inReplyTo: null, references: [] as string[] };
   const mime = await composeDraft(mailbox, { to, subject: input.subject, text: input.text, ...threading }, files);
   if (mime.length > MAILBOX_MAX_MIME_BYTES) {
-    throw new MailboxAgentError('payload_too_large', `The message this draft makes is ${mime.length} bytes; a mailbox message is at most ${MAILBOX_MAX_MIME_BYTES} bytes (1 MiB) with its attachments encoded.`);
+    throw new MailboxAgentError(
+      'payload_too_large',
+      `The message this draft makes is ${mime.length} bytes; a mailbox message is at most ${MAILBOX_MAX_MIME_BYTES} bytes (1 MiB) with its attachments encoded.`,
+    );
   }
 
   // Storage first (409 when full), then the new attachment bytes, then the row.
   const id = previous?.id ?? deps.ids.next();
   const revision = previous ? previous.revision + 1 : 0;
-  const sizeBytes = files.reduce((n, f) => n + f.content.length, 0) + Buffer.byteLength(input.text) + Buffer.byteLength(input.subject);
+  const sizeBytes =
+    files.reduce((n, f) => n + f.content.length, 0) + Buffer.byteLength(input.text) + Buffer.byteLength(input.subject);
   const delta = sizeBytes - (previous?.sizeBytes ?? 0);
   await changeStorage(deps, mailbox.teamId, delta, license);
-  const attachments = await Promise.all(files.map(async (f, index) => {
-    const contentKey = f.contentKey ?? `${MAILBOX_CONTENT_PREFIX}${mailbox.teamId}/drafts/${id}/${deps.ids.next()}`;
-    if (!f.contentKey) await deps.content.put(contentKey, f.content);
-    return { index, filename: f.filename, size: f.content.length, content_type: f.contentType, content_key: contentKey };
-  }));
+  const attachments = await Promise.all(
+    files.map(async (f, index) => {
+      const contentKey = f.contentKey ?? `${MAILBOX_CONTENT_PREFIX}${mailbox.teamId}/drafts/${id}/${deps.ids.next()}`;
+      if (!f.contentKey) await deps.content.put(contentKey, f.content);
+      return {
+        index,
+        filename: f.filename,
+        size: f.content.length,
+        content_type: f.contentType,
+        content_key: contentKey,
+      };
+    }),
+  );
   const now = new Date(deps.clock.now()).toISOString();
   const fields = {
-    revision, to, subject: input.subject, text: input.text, attachments, size_bytes: sizeBytes, status: 'draft', updated_at: now,
+    revision,
+    to,
+    subject: input.subject,
+    text: input.text,
+    attachments,
+    size_bytes: sizeBytes,
+    status: 'draft',
+    updated_at: now,
   };
   // The row as stored: the update's answer, or the new item.
   let stored: Item | undefined;
   if (previous) {
-    stored = await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, id), { set: fields }, { and: [{ attr: 'revision', eq: previous.revision }, { attr: 'status', ne: 'sending' }] });
+    stored = await updateItem(
+      deps,
+      keys.mailbox.draft(mailbox.teamId, mailbox.id, id),
+      { set: fields },
+      {
+        and: [
+          { attr: 'revision', eq: previous.revision },
+          { attr: 'status', ne: 'sending' },
+        ],
+      },
+    );
   } else {
     const item = {
-      ...keys.mailbox.draft(mailbox.teamId, mailbox.id, id), type: 'mailbox_draft', id, team_id: mailbox.teamId, mailbox_id: mailbox.id, ...fields,
-      source_item_id: source?.id ?? null, thread_id: threading.threadId, in_reply_to: threading.inReplyTo, references: threading.references, created_at: now,
+      ...keys.mailbox.draft(mailbox.teamId, mailbox.id, id),
+      type: 'mailbox_draft',
+      id,
+      team_id: mailbox.teamId,
+      mailbox_id: mailbox.id,
+      ...fields,
+      source_item_id: source?.id ?? null,
+      thread_id: threading.threadId,
+      in_reply_to: threading.inReplyTo,
+      references: threading.references,
+      created_at: now,
     };
     stored = (await putItem(deps, item, { exists: false })) ? item : undefined;
   }
   if (!stored) {
     await changeStorage(deps, mailbox.teamId, -delta);
     const now2 = await findDraft(deps, mailbox, id);
-    throw now2 ? staleRevision(now2, input.expectedRevision) : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
+    throw now2
+      ? staleRevision(now2, input.expectedRevision)
+      : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
   }
-  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'draft', id, `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`);
+  await recordActivity(
+    deps,
+    mailbox.teamId,
+    mailbox.id,
+    who,
+    'draft',
+    id,
+    `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`,
+  );
   return { id, revision, draft: draftFromItem(stored) };
 };
 
 /** 409 for a save or send made from a revision that is no longer the latest. */
 export const staleRevision = (d: MailboxDraft, expected: number) =>
-  new MailboxAgentError('stale_revision', `Draft ${d.id} is at revision ${d.revision}, not ${expected}: someone saved it meanwhile. Read it again (GET /api/mailbox-agent/items?id=${d.id}) and save from its latest revision.`);
+  new MailboxAgentError(
+    'stale_revision',
+    `Draft ${d.id} is at revision ${d.revision}, not ${expected}: someone saved it meanwhile. Read it again (GET /api/mailbox-agent/items?id=${d.id}) and save from its latest revision.`,
+  );

@@ -35,12 +35,18 @@ export interface LicenseGrant {
 }
 
 const licenseFromItem = (i: Record<string, any>): MailboxLicense => ({
-  teamId: i.team_id, seats: Number(i.seats), storageBytes: Number(i.storage_bytes), recipientAllowance: Number(i.recipient_allowance),
-  periodStart: i.period_start, periodEnd: i.period_end, grantedAt: i.granted_at,
+  teamId: i.team_id,
+  seats: Number(i.seats),
+  storageBytes: Number(i.storage_bytes),
+  recipientAllowance: Number(i.recipient_allowance),
+  periodStart: i.period_start,
+  periodEnd: i.period_end,
+  grantedAt: i.granted_at,
 });
 
 const wholeAtLeast = (name: string, value: number, min: number): number => {
-  if (!Number.isSafeInteger(value) || value < min) throw validationError(`\`${name}\` must be a whole number of at least ${min}; got ${value}.`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw validationError(`\`${name}\` must be a whole number of at least ${min}; got ${value}.`);
   return value;
 };
 
@@ -54,13 +60,21 @@ const isoTime = (name: string, value: string): string => {
 export const grantMailboxLicense = async (deps: Deps, teamId: string, grant: LicenseGrant): Promise<MailboxLicense> => {
   const now = deps.clock.now();
   const periodStart = grant.periodStart ? isoTime('periodStart', grant.periodStart) : new Date(now).toISOString();
-  const periodEnd = grant.periodEnd ? isoTime('periodEnd', grant.periodEnd) : new Date(Date.parse(periodStart) + 30 * 86_400_000).toISOString();
-  if (Date.parse(periodEnd) <= Date.parse(periodStart)) throw validationError(`\`periodEnd\` (${periodEnd}) must come after \`periodStart\` (${periodStart}).`);
+  const periodEnd = grant.periodEnd
+    ? isoTime('periodEnd', grant.periodEnd)
+    : new Date(Date.parse(periodStart) + 30 * 86_400_000).toISOString();
+  if (Date.parse(periodEnd) <= Date.parse(periodStart))
+    throw validationError(`\`periodEnd\` (${periodEnd}) must come after \`periodStart\` (${periodStart}).`);
   const item = {
-    ...keys.mailbox.license(teamId), type: 'mailbox_license', team_id: teamId,
-    seats: wholeAtLeast('seats', grant.seats, 0), storage_bytes: wholeAtLeast('storageBytes', grant.storageBytes, 0),
+    ...keys.mailbox.license(teamId),
+    type: 'mailbox_license',
+    team_id: teamId,
+    seats: wholeAtLeast('seats', grant.seats, 0),
+    storage_bytes: wholeAtLeast('storageBytes', grant.storageBytes, 0),
     recipient_allowance: wholeAtLeast('recipientAllowance', grant.recipientAllowance, 0),
-    period_start: periodStart, period_end: periodEnd, granted_at: new Date(now).toISOString(),
+    period_start: periodStart,
+    period_end: periodEnd,
+    granted_at: new Date(now).toISOString(),
   };
   await putItem(deps, item);
   return licenseFromItem(item);
@@ -76,7 +90,8 @@ export const licenseState = (l: MailboxLicense, now: number): LicenseState =>
   now < Date.parse(l.periodStart) ? 'not_started' : now >= Date.parse(l.periodEnd) ? 'expired' : 'active';
 
 /** Bytes the team's mailboxes hold. */
-export const storageUsed = async (deps: Deps, teamId: string): Promise<number> => Number((await getItem(deps, keys.mailbox.storage(teamId)))?.bytes ?? 0);
+export const storageUsed = async (deps: Deps, teamId: string): Promise<number> =>
+  Number((await getItem(deps, keys.mailbox.storage(teamId)))?.bytes ?? 0);
 
 /** Recipients a mailbox has used of its allowance in the license's period. */
 const allowanceUsed = async (deps: Deps, mailbox: Mailbox, license: MailboxLicense): Promise<number> =>
@@ -90,39 +105,65 @@ const allowanceUsed = async (deps: Deps, mailbox: Mailbox, license: MailboxLicen
 export const mailboxEntitlement = async (deps: Deps, mailbox: Mailbox): Promise<MailboxLicense | undefined> => {
   if (!deps.config.CLOUD) return undefined;
   const license = await getMailboxLicense(deps, mailbox.teamId);
-  if (!license) throw new MailboxAgentError('license_required', `The team of ${mailbox.address} has no mailbox license: the operator grants one (npm run admin -- mailboxes license). Reading mail still works.`);
+  if (!license)
+    throw new MailboxAgentError(
+      'license_required',
+      `The team of ${mailbox.address} has no mailbox license: the operator grants one (npm run admin -- mailboxes license). Reading mail still works.`,
+    );
   const state = licenseState(license, deps.clock.now());
   if (state !== 'active') {
-    throw new MailboxAgentError('license_required', state === 'expired'
-      ? `The team's mailbox license expired at ${license.periodEnd}: drafting and sending wait for the operator to renew it.`
-      : `The team's mailbox license starts at ${license.periodStart}: drafting and sending wait until then.`);
+    throw new MailboxAgentError(
+      'license_required',
+      state === 'expired'
+        ? `The team's mailbox license expired at ${license.periodEnd}: drafting and sending wait for the operator to renew it.`
+        : `The team's mailbox license starts at ${license.periodStart}: drafting and sending wait until then.`,
+    );
   }
-  const mailboxes = await queryAll(deps, { pk: keys.mailbox.partition(mailbox.teamId), prefix: keys.mailbox.prefix, project: ['id'] });
+  const mailboxes = await queryAll(deps, {
+    pk: keys.mailbox.partition(mailbox.teamId),
+    prefix: keys.mailbox.prefix,
+    project: ['id'],
+  });
   const order = mailboxes.map((m) => m.id as string).sort();
   const seat = order.indexOf(mailbox.id);
   if (seat < 0 || seat >= license.seats) {
-    throw new MailboxAgentError('license_required', `The team's mailbox license has ${license.seats} seat(s), all taken by older mailboxes than ${mailbox.address}: the operator can grant more seats, or an older mailbox can be deleted.`);
+    throw new MailboxAgentError(
+      'license_required',
+      `The team's mailbox license has ${license.seats} seat(s), all taken by older mailboxes than ${mailbox.address}: the operator can grant more seats, or an older mailbox can be deleted.`,
+    );
   }
   return license;
 };
 
 /** The write that adds received mail to the team's storage, in the transaction that stores it (never refused: mail is not lost). */
-export const storageReceived = (teamId: string, bytes: number): Write =>
-  ({ update: keys.mailbox.storage(teamId), change: { add: { bytes }, set: { type: 'mailbox_storage' } } });
+export const storageReceived = (teamId: string, bytes: number): Write => ({
+  update: keys.mailbox.storage(teamId),
+  change: { add: { bytes }, set: { type: 'mailbox_storage' } },
+});
 
 /**
  * Changes the bytes a team's mailboxes hold: a positive change under a license must fit its
  * storage (409 storage_exhausted otherwise); a release or uncapped use always applies.
  */
-export const changeStorage = async (deps: Deps, teamId: string, bytes: number, license?: MailboxLicense): Promise<void> => {
+export const changeStorage = async (
+  deps: Deps,
+  teamId: string,
+  bytes: number,
+  license?: MailboxLicense,
+): Promise<void> => {
   if (bytes === 0) return;
   const capped = license !== undefined && bytes > 0;
   const done = await addToCounters(deps, keys.mailbox.storage(teamId), {
-    add: { bytes }, set: { type: 'mailbox_storage' }, ...(capped ? { ceilings: { bytes: license.storageBytes } } : {}),
+    add: { bytes },
+    set: { type: 'mailbox_storage' },
+    ...(capped ? { ceilings: { bytes: license.storageBytes } } : {}),
   });
   if (!done) {
     const used = await storageUsed(deps, teamId);
-    throw new MailboxAgentError('storage_exhausted', `Mailbox storage is full: ${used} of ${license!.storageBytes} bytes used, and this needs ${bytes} more. Delete drafts or ask the operator for more storage.`);
+    throw new MailboxAgentError(
+      'storage_exhausted',
+      `Mailbox storage is full: ${used} of ${license!.storageBytes} bytes used, and this needs ${bytes} more. Delete drafts or ask the operator for more storage.`,
+    );
   }
 };
 
@@ -130,28 +171,51 @@ export const changeStorage = async (deps: Deps, teamId: string, bytes: number, l
  * Reserves `recipients` units of the mailbox's outbound allowance for the license period, or
  * refuses with 409 allowance_exhausted. Without a license (self-hosted) nothing is counted.
  */
-export const reserveAllowance = async (deps: Deps, mailbox: Mailbox, recipients: number, license: MailboxLicense | undefined): Promise<void> => {
+export const reserveAllowance = async (
+  deps: Deps,
+  mailbox: Mailbox,
+  recipients: number,
+  license: MailboxLicense | undefined,
+): Promise<void> => {
   if (!license) return;
-  const done = recipients <= license.recipientAllowance && await addToCounters(deps, keys.mailbox.allowance(mailbox.teamId, mailbox.id, license.periodStart), {
-    add: { used: recipients }, ceilings: { used: license.recipientAllowance }, set: { type: 'mailbox_allowance', period_end: license.periodEnd },
-    expiresAt: Math.floor(Date.parse(license.periodEnd) / 1000) + 90 * 86_400,
-  });
+  const done =
+    recipients <= license.recipientAllowance &&
+    (await addToCounters(deps, keys.mailbox.allowance(mailbox.teamId, mailbox.id, license.periodStart), {
+      add: { used: recipients },
+      ceilings: { used: license.recipientAllowance },
+      set: { type: 'mailbox_allowance', period_end: license.periodEnd },
+      expiresAt: Math.floor(Date.parse(license.periodEnd) / 1000) + 90 * 86_400,
+    }));
   if (!done) {
     const used = await allowanceUsed(deps, mailbox, license);
-    throw new MailboxAgentError('allowance_exhausted', `${mailbox.address} has used ${used} of its ${license.recipientAllowance} outbound recipients this license period (until ${license.periodEnd}); this message needs ${recipients}. The draft is kept.`);
+    throw new MailboxAgentError(
+      'allowance_exhausted',
+      `${mailbox.address} has used ${used} of its ${license.recipientAllowance} outbound recipients this license period (until ${license.periodEnd}); this message needs ${recipients}. The draft is kept.`,
+    );
   }
 };
 
 /** Gives back units reserved for a send that did not happen. */
-export const refundAllowance = async (deps: Deps, mailbox: Mailbox, recipients: number, license: MailboxLicense | undefined): Promise<void> => {
+export const refundAllowance = async (
+  deps: Deps,
+  mailbox: Mailbox,
+  recipients: number,
+  license: MailboxLicense | undefined,
+): Promise<void> => {
   if (!license) return;
-  await addToCounters(deps, keys.mailbox.allowance(mailbox.teamId, mailbox.id, license.periodStart), { add: { used: -recipients } });
+  await addToCounters(deps, keys.mailbox.allowance(mailbox.teamId, mailbox.id, license.periodStart), {
+    add: { used: -recipients },
+  });
 };
 
 /** Whether the operator lets a team's mailboxes send: on unless turned off for every team or for this one. */
 export const mailboxTransportEnabled = async (deps: Deps, teamId: string): Promise<boolean> => {
-  const [all, team] = await batchGetItems(deps, [keys.mailbox.transport('*'), keys.mailbox.transport(teamId)]).then((rows) =>
-    [rows.find((r) => r.sk === keys.mailbox.transport('*').sk), rows.find((r) => r.sk === keys.mailbox.transport(teamId).sk)]);
+  const [all, team] = await batchGetItems(deps, [keys.mailbox.transport('*'), keys.mailbox.transport(teamId)]).then(
+    (rows) => [
+      rows.find((r) => r.sk === keys.mailbox.transport('*').sk),
+      rows.find((r) => r.sk === keys.mailbox.transport(teamId).sk),
+    ],
+  );
   return all?.enabled !== false && team?.enabled !== false;
 };
 
@@ -160,5 +224,10 @@ export const mailboxTransportEnabled = async (deps: Deps, teamId: string): Promi
  * and drafts are kept).
  */
 export const setMailboxTransport = async (deps: Deps, enabled: boolean, teamId?: string): Promise<void> => {
-  await putItem(deps, { ...keys.mailbox.transport(teamId ?? '*'), type: 'mailbox_transport', enabled, changed_at: new Date(deps.clock.now()).toISOString() });
+  await putItem(deps, {
+    ...keys.mailbox.transport(teamId ?? '*'),
+    type: 'mailbox_transport',
+    enabled,
+    changed_at: new Date(deps.clock.now()).toISOString(),
+  });
 };

@@ -39,8 +39,15 @@ export interface MailboxKey {
 const hashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 const keyFromItem = (i: Record<string, any>): MailboxKey => ({
-  id: i.id, teamId: i.team_id, mailboxId: i.mailbox_id, name: i.name ?? '', permissions: i.permissions ?? [], expiresAt: i.expires_at ?? null,
-  revoked: i.revoked === true, createdBy: i.created_by, createdAt: i.created_at,
+  id: i.id,
+  teamId: i.team_id,
+  mailboxId: i.mailbox_id,
+  name: i.name ?? '',
+  permissions: i.permissions ?? [],
+  expiresAt: i.expires_at ?? null,
+  revoked: i.revoked === true,
+  createdBy: i.created_by,
+  createdAt: i.created_at,
 });
 
 /**
@@ -49,40 +56,75 @@ const keyFromItem = (i: Record<string, any>): MailboxKey => ({
  */
 export const createMailboxKey = async (
   deps: Deps,
-  input: { teamId: string; mailboxId: string; actorUserId: string; name?: string; send: boolean; expiresAt?: string | null },
+  input: {
+    teamId: string;
+    mailboxId: string;
+    actorUserId: string;
+    name?: string;
+    send: boolean;
+    expiresAt?: string | null;
+  },
 ): Promise<{ key: MailboxKey; secret: string }> => {
   const mailbox = await loadMailbox(deps, input.teamId, input.mailboxId);
-  if (mailbox.ownerUserId !== input.actorUserId) throw new ApiError('forbidden', `Only the owner of ${mailbox.address} creates its keys.`);
+  if (mailbox.ownerUserId !== input.actorUserId)
+    throw new ApiError('forbidden', `Only the owner of ${mailbox.address} creates its keys.`);
   let expiresAt: string | null = null;
   if (input.expiresAt) {
     const at = Date.parse(input.expiresAt);
-    if (Number.isNaN(at) || at <= deps.clock.now()) throw validationError(`\`expiresAt\` must be a future ISO 8601 time; got \`${input.expiresAt}\`.`);
+    if (Number.isNaN(at) || at <= deps.clock.now())
+      throw validationError(`\`expiresAt\` must be a future ISO 8601 time; got \`${input.expiresAt}\`.`);
     expiresAt = new Date(at).toISOString();
   }
   const secret = `${MAILBOX_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const hash = hashOf(secret);
   const id = deps.ids.next();
   const item = {
-    ...keys.mailbox.key(hash), ...keys.mailbox.keyListing(input.teamId, input.mailboxId, id),
-    type: 'mailbox_key', id, hash, team_id: input.teamId, mailbox_id: input.mailboxId, name: input.name ?? 'Mailbox key',
-    permissions: input.send ? ['read', 'draft', 'send'] : ['read', 'draft'], expires_at: expiresAt, revoked: false,
-    created_by: input.actorUserId, created_at: new Date(deps.clock.now()).toISOString(),
+    ...keys.mailbox.key(hash),
+    ...keys.mailbox.keyListing(input.teamId, input.mailboxId, id),
+    type: 'mailbox_key',
+    id,
+    hash,
+    team_id: input.teamId,
+    mailbox_id: input.mailboxId,
+    name: input.name ?? 'Mailbox key',
+    permissions: input.send ? ['read', 'draft', 'send'] : ['read', 'draft'],
+    expires_at: expiresAt,
+    revoked: false,
+    created_by: input.actorUserId,
+    created_at: new Date(deps.clock.now()).toISOString(),
   };
-  if (!(await putItem(deps, item, { exists: false }))) throw new Error('a new mailbox key collided with an existing one; create it again');
+  if (!(await putItem(deps, item, { exists: false })))
+    throw new Error('a new mailbox key collided with an existing one; create it again');
   return { key: keyFromItem(item), secret };
 };
 
 /** The keys of a mailbox, revoked ones included. */
-export const listMailboxKeys = async (deps: Deps, teamId: string, mailboxId: string): Promise<(MailboxKey & { hash: string })[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.keyListPartition(teamId, mailboxId) })).map((i) => ({ ...keyFromItem(i), hash: i.hash as string }));
+export const listMailboxKeys = async (
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+): Promise<(MailboxKey & { hash: string })[]> =>
+  (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.keyListPartition(teamId, mailboxId) })).map((i) => ({
+    ...keyFromItem(i),
+    hash: i.hash as string,
+  }));
 
 /** Revokes a key (by the mailbox's owner); the next request with it is refused. 404 for a key of another mailbox. */
-export const revokeMailboxKey = async (deps: Deps, input: { teamId: string; mailboxId: string; keyId: string; actorUserId: string }): Promise<void> => {
+export const revokeMailboxKey = async (
+  deps: Deps,
+  input: { teamId: string; mailboxId: string; keyId: string; actorUserId: string },
+): Promise<void> => {
   const mailbox = await loadMailbox(deps, input.teamId, input.mailboxId);
-  if (mailbox.ownerUserId !== input.actorUserId) throw new ApiError('forbidden', `Only the owner of ${mailbox.address} revokes its keys.`);
+  if (mailbox.ownerUserId !== input.actorUserId)
+    throw new ApiError('forbidden', `Only the owner of ${mailbox.address} revokes its keys.`);
   const found = (await listMailboxKeys(deps, input.teamId, input.mailboxId)).find((k) => k.id === input.keyId);
   if (!found) throw notFound('Mailbox key');
-  await updateItem(deps, keys.mailbox.key(found.hash), { set: { revoked: true, revoked_at: new Date(deps.clock.now()).toISOString() } }, { exists: true });
+  await updateItem(
+    deps,
+    keys.mailbox.key(found.hash),
+    { set: { revoked: true, revoked_at: new Date(deps.clock.now()).toISOString() } },
+    { exists: true },
+  );
 };
 
 /** Who calls the mailbox agent API: the one mailbox the key selects, and what the key may do there. */
@@ -95,7 +137,7 @@ export interface MailboxCaller {
 /** A refusal of a mailbox key: 401 (no key, not a mailbox key, unknown) or 403 (revoked, expired, mailbox or owner gone). */
 export class MailboxAuthError extends MailboxAgentError {
   constructor(status: 401 | 403, message: string, name?: 'missing_mailbox_key' | 'invalid_mailbox_key') {
-    super(status === 403 ? 'forbidden' : name ?? 'invalid_mailbox_key', message);
+    super(status === 403 ? 'forbidden' : (name ?? 'invalid_mailbox_key'), message);
   }
 }
 
@@ -107,7 +149,12 @@ export class MailboxAuthError extends MailboxAgentError {
 const refuseMailboxKey = async (deps: Deps, sourceIp: string | undefined, message: string): Promise<never> => {
   if (sourceIp !== undefined) {
     const { blocked, retryAfter } = await countFailedAuth(deps, sourceIp, 'mailbox');
-    if (blocked) throw new MailboxAgentError('rate_limit_exceeded', `Too many failed mailbox key attempts from this address. Check the key, then retry after the Retry-After header's ${retryAfter} seconds.`, retryAfter);
+    if (blocked)
+      throw new MailboxAgentError(
+        'rate_limit_exceeded',
+        `Too many failed mailbox key attempts from this address. Check the key, then retry after the Retry-After header's ${retryAfter} seconds.`,
+        retryAfter,
+      );
   }
   throw new MailboxAuthError(401, message);
 };
@@ -117,19 +164,46 @@ const refuseMailboxKey = async (deps: Deps, sourceIp: string | undefined, messag
  * not a mailbox key; 403 when it expired, was revoked, its mailbox is gone or its owner is no
  * longer a person of the team. Read strongly consistent, so revocation holds on the next request.
  */
-export const authenticateMailboxKey = async (deps: Deps, authorization: string | undefined, sourceIp?: string): Promise<MailboxCaller> => {
+export const authenticateMailboxKey = async (
+  deps: Deps,
+  authorization: string | undefined,
+  sourceIp?: string,
+): Promise<MailboxCaller> => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new MailboxAuthError(401, 'Missing mailbox key: send `Authorization: Bearer mmb_...` (a key the mailbox owner created in the dashboard).', 'missing_mailbox_key');
+  if (!match)
+    throw new MailboxAuthError(
+      401,
+      'Missing mailbox key: send `Authorization: Bearer mmb_...` (a key the mailbox owner created in the dashboard).',
+      'missing_mailbox_key',
+    );
   const secret = match[1]!;
-  if (!secret.startsWith(MAILBOX_KEY_PREFIX)) return refuseMailboxKey(deps, sourceIp, 'This is not a mailbox key (they start with `mmb_`): API keys and OAuth tokens are not accepted here.');
+  if (!secret.startsWith(MAILBOX_KEY_PREFIX))
+    return refuseMailboxKey(
+      deps,
+      sourceIp,
+      'This is not a mailbox key (they start with `mmb_`): API keys and OAuth tokens are not accepted here.',
+    );
   const item = await getItem(deps, keys.mailbox.key(hashOf(secret)));
-  if (!item) return refuseMailboxKey(deps, sourceIp, 'Unknown mailbox key: check it was copied whole, or ask the mailbox owner for a new one.');
+  if (!item)
+    return refuseMailboxKey(
+      deps,
+      sourceIp,
+      'Unknown mailbox key: check it was copied whole, or ask the mailbox owner for a new one.',
+    );
   const key = keyFromItem(item);
   if (key.revoked) throw new MailboxAuthError(403, 'This mailbox key was revoked by the mailbox owner.');
-  if (key.expiresAt && Date.parse(key.expiresAt) <= deps.clock.now()) throw new MailboxAuthError(403, `This mailbox key expired at ${key.expiresAt}; ask the mailbox owner for a new one.`);
+  if (key.expiresAt && Date.parse(key.expiresAt) <= deps.clock.now())
+    throw new MailboxAuthError(
+      403,
+      `This mailbox key expired at ${key.expiresAt}; ask the mailbox owner for a new one.`,
+    );
   const mailboxItem = await getItem(deps, keys.mailbox.item(key.teamId, key.mailboxId));
   if (!mailboxItem) throw new MailboxAuthError(403, 'The mailbox of this key no longer exists.');
   const mailbox = mailboxFromItem(mailboxItem);
-  if (!(await findMembership(deps, mailbox.teamId, mailbox.ownerUserId))) throw new MailboxAuthError(403, `The owner of ${mailbox.address} is no longer a person of the team: its keys are suspended until a new owner is set.`);
+  if (!(await findMembership(deps, mailbox.teamId, mailbox.ownerUserId)))
+    throw new MailboxAuthError(
+      403,
+      `The owner of ${mailbox.address} is no longer a person of the team: its keys are suspended until a new owner is set.`,
+    );
   return { key, mailbox, can: (p) => key.permissions.includes(p) };
 };

@@ -24,30 +24,43 @@ const MAX_NAME_LENGTH = 100;
 const checkLocalPart = (raw: string): string => {
   const localPart = raw.trim().toLowerCase();
   if (!LOCAL_PART.test(localPart)) {
-    throw validationError(`\`localPart\` must be 1 to 64 letters, digits and . _ + - (starting and ending with a letter or digit), the part before the @ of the mailbox address; got \`${raw}\`.`);
+    throw validationError(
+      `\`localPart\` must be 1 to 64 letters, digits and . _ + - (starting and ending with a letter or digit), the part before the @ of the mailbox address; got \`${raw}\`.`,
+    );
   }
   return localPart;
 };
 
 const checkName = (name: string | null | undefined): string | null => {
   if (name === undefined || name === null || name.trim() === '') return null;
-  if (name.length > MAX_NAME_LENGTH || /[\r\n<>"]/.test(name)) throw validationError(`\`name\` must be at most ${MAX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`);
+  if (name.length > MAX_NAME_LENGTH || /[\r\n<>"]/.test(name))
+    throw validationError(
+      `\`name\` must be at most ${MAX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
+    );
   return name.trim();
 };
 
 const addressTaken = (address: string) =>
-  new ApiError('conflict', `The address ${address} is already a mailbox (of this or another team); choose another local part.`);
+  new ApiError(
+    'conflict',
+    `The address ${address} is already a mailbox (of this or another team); choose another local part.`,
+  );
 
 const usableDomain = (d: Domain): void => {
   if (d.status !== 'verified') {
-    throw validationError(`The domain ${d.name} is ${d.status}: a mailbox needs a verified domain (verify it with POST /domains/${d.id}/verify once its DNS records are published).`);
+    throw validationError(
+      `The domain ${d.name} is ${d.status}: a mailbox needs a verified domain (verify it with POST /domains/${d.id}/verify once its DNS records are published).`,
+    );
   }
 };
 
 /** The domain's item gains a mailbox (and receiving, if it was off), while it is still verified. */
 const domainGainsMailbox = (deps: Deps, d: Domain) => ({
   update: keys.domain.item(d.teamId, d.id),
-  change: { add: { mailbox_count: 1 }, set: d.receiving ? {} : { receiving: true, receiving_region: deps.config.AWS_REGION } },
+  change: {
+    add: { mailbox_count: 1 },
+    set: d.receiving ? {} : { receiving: true, receiving_region: deps.config.AWS_REGION },
+  },
   when: { and: [{ exists: true }, { attr: 'status', eq: 'verified' }] } as Condition,
 });
 
@@ -62,19 +75,32 @@ export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mail
   const domain = await loadDomain(deps, input.teamId, input.domainId);
   usableDomain(domain);
   if (!(await findMembership(deps, input.teamId, input.ownerUserId))) {
-    throw validationError(`The owner ${input.ownerUserId} is not a person of this team: a mailbox's owner must be a member (invite them first).`);
+    throw validationError(
+      `The owner ${input.ownerUserId} is not a person of this team: a mailbox's owner must be a member (invite them first).`,
+    );
   }
   const id = deps.ids.next();
   const address = `${localPart}@${domain.name}`;
   const now = new Date(deps.clock.now()).toISOString();
   const item = {
     ...keys.mailbox.item(input.teamId, id),
-    type: 'mailbox', id, team_id: input.teamId, domain_id: domain.id, local_part: localPart, address, name,
-    owner_user_id: input.ownerUserId, created_at: now, updated_at: now,
+    type: 'mailbox',
+    id,
+    team_id: input.teamId,
+    domain_id: domain.id,
+    local_part: localPart,
+    address,
+    name,
+    owner_user_id: input.ownerUserId,
+    created_at: now,
+    updated_at: now,
   };
   const written = await transact(deps, [
     { put: item, when: { exists: false } },
-    { put: { ...keys.mailbox.addressGuard(address), type: 'mailbox_address', team_id: input.teamId, mailbox_id: id }, when: { exists: false } },
+    {
+      put: { ...keys.mailbox.addressGuard(address), type: 'mailbox_address', team_id: input.teamId, mailbox_id: id },
+      when: { exists: false },
+    },
     domainGainsMailbox(deps, domain),
   ]);
   if (!written.ok) {
@@ -90,14 +116,18 @@ export const listMailboxes = async (deps: Deps, teamId: string): Promise<Mailbox
   (await queryAll(deps, { pk: keys.mailbox.partition(teamId), prefix: keys.mailbox.prefix })).map(mailboxFromItem);
 
 /** A team's mailbox by id (404 for another team's). */
-export const getMailbox = (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> => loadMailbox(deps, teamId, mailboxId);
+export const getMailbox = (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> =>
+  loadMailbox(deps, teamId, mailboxId);
 
 /**
  * Renames a mailbox: a new local part (its address moves; mail to the old address is no longer
  * accepted) and/or a new display name. 409 when the new address is already a mailbox.
  */
 export const renameMailbox = async (
-  deps: Deps, teamId: string, mailboxId: string, change: { localPart?: string | undefined; name?: string | null | undefined },
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  change: { localPart?: string | undefined; name?: string | null | undefined },
 ): Promise<Mailbox> => {
   const m = await loadMailbox(deps, teamId, mailboxId);
   const localPart = change.localPart === undefined ? m.localPart : checkLocalPart(change.localPart);
@@ -111,14 +141,25 @@ export const renameMailbox = async (
     { update: keys.mailbox.item(teamId, mailboxId), change: { set }, when: { attr: 'address', eq: m.address } },
     ...(moves
       ? [
-          { put: { ...keys.mailbox.addressGuard(address), type: 'mailbox_address', team_id: teamId, mailbox_id: mailboxId }, when: { exists: false } },
+          {
+            put: {
+              ...keys.mailbox.addressGuard(address),
+              type: 'mailbox_address',
+              team_id: teamId,
+              mailbox_id: mailboxId,
+            },
+            when: { exists: false },
+          },
           { delete: keys.mailbox.addressGuard(m.address), when: { attr: 'mailbox_id', eq: mailboxId } },
         ]
       : []),
   ]);
   if (!written.ok) {
     if (written.failed === 1) throw addressTaken(address);
-    throw new ApiError('conflict', `The mailbox ${m.address} changed meanwhile (renamed or deleted); read it again and retry.`);
+    throw new ApiError(
+      'conflict',
+      `The mailbox ${m.address} changed meanwhile (renamed or deleted); read it again and retry.`,
+    );
   }
   return { ...m, localPart, address, name, updatedAt: now };
 };
@@ -145,12 +186,18 @@ export const deleteMailbox = async (deps: Deps, teamId: string, mailboxId: strin
  * storage they held is given back to the team (its received mail stays, readable until erased).
  */
 const discardDrafts = async (deps: Deps, m: Mailbox): Promise<void> => {
-  const drafts = await queryAll(deps, { pk: keys.mailbox.threadPartition(m.teamId, m.id), prefix: keys.mailbox.draftPrefix });
+  const drafts = await queryAll(deps, {
+    pk: keys.mailbox.threadPartition(m.teamId, m.id),
+    prefix: keys.mailbox.draftPrefix,
+  });
   if (drafts.length === 0) return;
   const sent = new Set<string>();
   // Attachments a sent copy still names stay (its message row points at them).
-  for (const d of drafts) if (d.sent_revision !== undefined && d.sent_revision !== null) for (const a of d.attachments ?? []) sent.add(a.content_key);
-  for (const d of drafts) for (const a of d.attachments ?? []) if (!sent.has(a.content_key)) await deps.content.delete(a.content_key);
+  for (const d of drafts)
+    if (d.sent_revision !== undefined && d.sent_revision !== null)
+      for (const a of d.attachments ?? []) sent.add(a.content_key);
+  for (const d of drafts)
+    for (const a of d.attachments ?? []) if (!sent.has(a.content_key)) await deps.content.delete(a.content_key);
   await batchWriteItems(deps, { delete: drafts.map((d) => ({ pk: d.pk, sk: d.sk })) });
   await changeStorage(deps, m.teamId, -drafts.reduce((n, d) => n + Number(d.size_bytes ?? 0), 0));
 };

@@ -99,7 +99,13 @@ export const messageFromItem = (i: Record<string, any>): MailboxMessage => ({
   bodiesInRaw: i.bodies_in_raw === true,
   headers: i.headers ?? {},
   attachments: (i.attachments ?? []).map((a: Record<string, any>) => ({
-    id: a.id, index: a.index, filename: a.filename ?? null, size: a.size, contentType: a.content_type, contentId: a.content_id ?? null, contentDisposition: a.content_disposition,
+    id: a.id,
+    index: a.index,
+    filename: a.filename ?? null,
+    size: a.size,
+    contentType: a.content_type,
+    contentId: a.content_id ?? null,
+    contentDisposition: a.content_disposition,
   })),
   verdicts: { ...NO_VERDICTS, ...(i.verdicts ?? {}) },
   size: i.size ?? 0,
@@ -124,7 +130,13 @@ export const readRaw = async (deps: Deps, m: MailboxMessage): Promise<Buffer> =>
 
 /** Parses raw MIME as the mailbox store reads it (attachments kept, no body conversions). */
 export const parseMime = (raw: Buffer): Promise<ParsedMail> =>
-  simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  simpleParser(raw, {
+    keepCidLinks: true,
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+  });
 
 /** The message with its bodies in hand (parsed back from the raw message when they were too large for the row). */
 export const withBodies = async (deps: Deps, m: MailboxMessage): Promise<MailboxMessage> => {
@@ -134,7 +146,11 @@ export const withBodies = async (deps: Deps, m: MailboxMessage): Promise<Mailbox
 };
 
 /** One attachment's bytes, read from the raw message; 404 when the message has no such attachment. */
-export const attachmentContent = async (deps: Deps, m: MailboxMessage, attachmentId: string): Promise<{ attachment: MessageAttachment; content: Buffer }> => {
+export const attachmentContent = async (
+  deps: Deps,
+  m: MailboxMessage,
+  attachmentId: string,
+): Promise<{ attachment: MessageAttachment; content: Buffer }> => {
   const attachment = m.attachments.find((a) => a.id === attachmentId);
   if (!attachment) throw notFound('Attachment');
   const parsed = await parseMime(await readRaw(deps, m));
@@ -145,11 +161,13 @@ export const attachmentContent = async (deps: Deps, m: MailboxMessage, attachmen
 
 /** The addresses of an address header, each as written (`Name <a@b>` or `a@b`). */
 export const addressList = (field: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(field) ? field : field ? [field] : []).flatMap((o) => o.value.flatMap((a) => (a.group ? a.group : [a])))
+  (Array.isArray(field) ? field : field ? [field] : [])
+    .flatMap((o) => o.value.flatMap((a) => (a.group ? a.group : [a])))
     .filter((a) => a.address)
     .map((a) => (a.name ? `${a.name} <${a.address}>` : a.address!));
 
 /** The bare addresses of an address header (lower-cased). */
 export const bareAddresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(field) ? field : field ? [field] : []).flatMap((o) => o.value.flatMap((a) => (a.group ? a.group : [a])))
+  (Array.isArray(field) ? field : field ? [field] : [])
+    .flatMap((o) => o.value.flatMap((a) => (a.group ? a.group : [a])))
     .flatMap((a) => (a.address ? [a.address.toLowerCase()] : []));

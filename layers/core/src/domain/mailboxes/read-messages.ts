@@ -17,16 +17,35 @@ export interface Page {
  * A page of the team's received messages, newest first: of every mailbox, or only of `within`
  * (a caller restricted to some mailboxes; none reads nothing).
  */
-export const listReceivedMessages = async (deps: Deps, teamId: string, page: Page, within?: readonly string[]): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+export const listReceivedMessages = async (
+  deps: Deps,
+  teamId: string,
+  page: Page,
+  within?: readonly string[],
+): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
   if (within && within.length === 0) return { messages: [], hasMore: false };
   const filter = within ? { attr: 'mailbox_id', in: [...within] } : undefined;
-  const { items, hasMore } = await queryPage(deps, { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) }, page);
+  const { items, hasMore } = await queryPage(
+    deps,
+    { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) },
+    page,
+  );
   return { messages: items.map(messageFromItem), hasMore };
 };
 
 /** A page of one folder of a mailbox, newest first. */
-export const listFolder = async (deps: Deps, teamId: string, mailboxId: string, folder: MailboxFolder, page: Page): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
-  const { items, hasMore } = await queryPage(deps, { index: 'gsi1', pk: keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' }, page);
+export const listFolder = async (
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  folder: MailboxFolder,
+  page: Page,
+): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+  const { items, hasMore } = await queryPage(
+    deps,
+    { index: 'gsi1', pk: keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' },
+    page,
+  );
   return { messages: items.map(messageFromItem), hasMore };
 };
 
@@ -46,9 +65,17 @@ export interface Thread {
 }
 
 const threadFromItem = (i: Record<string, any>): Thread => ({
-  id: i.id, mailboxId: i.mailbox_id, subject: i.subject ?? '', folder: i.folder, labels: i.labels ?? [], read: i.read === true,
-  messageCount: Number(i.message_count ?? 0), hasAttachment: i.has_attachment === true, hasDraft: i.has_draft === true,
-  createdAt: i.created_at, lastMessageAt: i.last_message_at,
+  id: i.id,
+  mailboxId: i.mailbox_id,
+  subject: i.subject ?? '',
+  folder: i.folder,
+  labels: i.labels ?? [],
+  read: i.read === true,
+  messageCount: Number(i.message_count ?? 0),
+  hasAttachment: i.has_attachment === true,
+  hasDraft: i.has_draft === true,
+  createdAt: i.created_at,
+  lastMessageAt: i.last_message_at,
 });
 
 /** A thread of a team's mailbox by id (404 for another team's or mailbox's). */

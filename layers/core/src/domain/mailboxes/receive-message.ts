@@ -8,8 +8,14 @@ import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
 import { storageReceived } from './licenses.ts';
 import { rawKeyOf } from './content-keys.ts';
 import {
-  NO_VERDICTS, addressList, bareAddresses, messageIdHash, normalizeMessageId, parseMime,
-  type MessageAttachment, type Verdicts,
+  NO_VERDICTS,
+  addressList,
+  bareAddresses,
+  messageIdHash,
+  normalizeMessageId,
+  parseMime,
+  type MessageAttachment,
+  type Verdicts,
 } from './message.ts';
 
 /** How a message arrived: its envelope recipients and what the provider made of it. */
@@ -24,8 +30,17 @@ export interface InboundEnvelope {
 
 /** What became of one inbound message: a stored copy per mailbox, and the recipients no mailbox took. */
 export interface InboundOutcome {
-  readonly stored: readonly { readonly teamId: string; readonly mailboxId: string; readonly messageId: string; readonly threadId: string; readonly duplicate: boolean }[];
-  readonly dropped: readonly { readonly recipient: string; readonly reason: 'unknown_mailbox' | 'virus' | 'too_large' }[];
+  readonly stored: readonly {
+    readonly teamId: string;
+    readonly mailboxId: string;
+    readonly messageId: string;
+    readonly threadId: string;
+    readonly duplicate: boolean;
+  }[];
+  readonly dropped: readonly {
+    readonly recipient: string;
+    readonly reason: 'unknown_mailbox' | 'virus' | 'too_large';
+  }[];
 }
 
 /** The day a drop is counted under (UTC). */
@@ -35,12 +50,22 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Records mail no mailbox takes: a log line naming the recipient and why, and a count per day
  * (`INBOUND#DROPPED`). Nothing of it is stored in any team.
  */
-const recordDrop = async (deps: Deps, recipient: string, reason: InboundOutcome['dropped'][number]['reason'], detail: Record<string, unknown> = {}): Promise<void> => {
+const recordDrop = async (
+  deps: Deps,
+  recipient: string,
+  reason: InboundOutcome['dropped'][number]['reason'],
+  detail: Record<string, unknown> = {},
+): Promise<void> => {
   deps.logger.warn('inbound mail dropped', { recipient, reason, ...detail });
   const now = deps.clock.now();
   await addToCounters(deps, keys.inbound.dropped(dayOf(now)), {
     add: { count: 1, [`count_${reason}`]: 1 },
-    set: { type: 'inbound_drops', last_recipient: recipient, last_reason: reason, last_at: new Date(now).toISOString() },
+    set: {
+      type: 'inbound_drops',
+      last_recipient: recipient,
+      last_reason: reason,
+      last_at: new Date(now).toISOString(),
+    },
     expiresAt: Math.floor(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
   });
 };
@@ -48,23 +73,37 @@ const recordDrop = async (deps: Deps, recipient: string, reason: InboundOutcome[
 const headerMap = (parsed: ParsedMail): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const line of parsed.headerLines) {
-    const value = line.line.slice(line.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+    const value = line.line
+      .slice(line.line.indexOf(':') + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim();
     out[line.key] = out[line.key] === undefined ? value : `${out[line.key]}, ${value}`;
   }
   return out;
 };
 
 const referencesOf = (parsed: ParsedMail): string[] => {
-  const refs = typeof parsed.references === 'string' ? [parsed.references] : parsed.references ?? [];
-  return refs.flatMap((r) => r.split(/\s+/)).map(normalizeMessageId).filter(Boolean);
+  const refs = typeof parsed.references === 'string' ? [parsed.references] : (parsed.references ?? []);
+  return refs
+    .flatMap((r) => r.split(/\s+/))
+    .map(normalizeMessageId)
+    .filter(Boolean);
 };
 
 /** The thread a message joins: the thread of the newest message it answers that this mailbox has, else a new one. */
-const threadFor = async (deps: Deps, m: Mailbox, inReplyTo: string | null, references: readonly string[]): Promise<string | undefined> => {
+const threadFor = async (
+  deps: Deps,
+  m: Mailbox,
+  inReplyTo: string | null,
+  references: readonly string[],
+): Promise<string | undefined> => {
   const candidates = [...new Set([...(inReplyTo ? [inReplyTo] : []), ...[...references].reverse()])].slice(0, 50);
   if (candidates.length === 0) return undefined;
   const hashes = candidates.map(messageIdHash);
-  const found = await batchGetItems(deps, hashes.map((h) => keys.mailbox.messageId(m.teamId, m.id, h)));
+  const found = await batchGetItems(
+    deps,
+    hashes.map((h) => keys.mailbox.messageId(m.teamId, m.id, h)),
+  );
   for (const h of hashes) {
     const hit = found.find((f) => f.sk.endsWith(h));
     if (hit) return hit.thread_id as string;
@@ -74,7 +113,12 @@ const threadFor = async (deps: Deps, m: Mailbox, inReplyTo: string | null, refer
 
 /** Stores one copy of a parsed message in one mailbox (idempotent per Message-ID: a redelivery finds the first copy). */
 const storeCopy = async (
-  deps: Deps, m: Mailbox, raw: Buffer, parsed: ParsedMail, envelope: InboundEnvelope, recipient: string,
+  deps: Deps,
+  m: Mailbox,
+  raw: Buffer,
+  parsed: ParsedMail,
+  envelope: InboundEnvelope,
+  recipient: string,
 ): Promise<InboundOutcome['stored'][number]> => {
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
@@ -82,7 +126,8 @@ const storeCopy = async (
   const messageId = parsed.messageId ? normalizeMessageId(parsed.messageId) : `${id}@${domain}`;
   const ownKey = keys.mailbox.messageId(m.teamId, m.id, messageIdHash(messageId));
   const seen = await getItem(deps, ownKey);
-  if (seen) return { teamId: m.teamId, mailboxId: m.id, messageId: seen.message_id, threadId: seen.thread_id, duplicate: true };
+  if (seen)
+    return { teamId: m.teamId, mailboxId: m.id, messageId: seen.message_id, threadId: seen.thread_id, duplicate: true };
 
   const inReplyTo = parsed.inReplyTo ? normalizeMessageId(parsed.inReplyTo.split(/\s+/)[0] ?? '') || null : null;
   const references = referencesOf(parsed);
@@ -94,8 +139,13 @@ const storeCopy = async (
   const text = parsed.text ?? null;
   const bodiesInRaw = Buffer.byteLength(html ?? '') + Buffer.byteLength(text ?? '') > CONTENT_INLINE_MAX_BYTES;
   const attachments: MessageAttachment[] = parsed.attachments.map((a, index) => ({
-    id: deps.ids.next(), index, filename: a.filename ?? null, size: a.size ?? a.content.length, contentType: a.contentType,
-    contentId: a.contentId ? normalizeMessageId(a.contentId) : null, contentDisposition: a.contentDisposition === 'inline' ? 'inline' : 'attachment',
+    id: deps.ids.next(),
+    index,
+    filename: a.filename ?? null,
+    size: a.size ?? a.content.length,
+    contentType: a.contentType,
+    contentId: a.contentId ? normalizeMessageId(a.contentId) : null,
+    contentDisposition: a.contentDisposition === 'inline' ? 'inline' : 'attachment',
   }));
   const from = addressList(parsed.from)[0] ?? envelope.mailFrom ?? '';
   const to = addressList(parsed.to);
@@ -109,38 +159,99 @@ const storeCopy = async (
   await deps.content.put(rawKey, raw);
 
   const attachmentRows = attachments.map((a) => ({
-    id: a.id, index: a.index, filename: a.filename, size: a.size, content_type: a.contentType, content_id: a.contentId, content_disposition: a.contentDisposition,
+    id: a.id,
+    index: a.index,
+    filename: a.filename,
+    size: a.size,
+    content_type: a.contentType,
+    content_id: a.contentId,
+    content_disposition: a.contentDisposition,
   }));
   const item = {
     ...keys.message.item(m.teamId, id),
     ...keys.message.folderListing(m.teamId, m.id, folder, id),
     ...keys.message.receivedListing(m.teamId, id),
     ...keys.message.threadListing(m.teamId, threadId, id),
-    type: 'message', id, team_id: m.teamId, mailbox_id: m.id, thread_id: threadId, direction: 'inbound', folder,
-    from, to, cc, bcc, reply_to: addressList(parsed.replyTo), received_for: [recipient.toLowerCase()], subject,
-    message_id: messageId, in_reply_to: inReplyTo, references,
-    html: bodiesInRaw ? null : html, text: bodiesInRaw ? null : text, bodies_in_raw: bodiesInRaw,
-    headers: headerMap(parsed), attachments: attachmentRows, verdicts, size: raw.length, raw_key: rawKey,
-    read: false, labels: [], created_at: now,
+    type: 'message',
+    id,
+    team_id: m.teamId,
+    mailbox_id: m.id,
+    thread_id: threadId,
+    direction: 'inbound',
+    folder,
+    from,
+    to,
+    cc,
+    bcc,
+    reply_to: addressList(parsed.replyTo),
+    received_for: [recipient.toLowerCase()],
+    subject,
+    message_id: messageId,
+    in_reply_to: inReplyTo,
+    references,
+    html: bodiesInRaw ? null : html,
+    text: bodiesInRaw ? null : text,
+    bodies_in_raw: bodiesInRaw,
+    headers: headerMap(parsed),
+    attachments: attachmentRows,
+    verdicts,
+    size: raw.length,
+    raw_key: rawKey,
+    read: false,
+    labels: [],
+    created_at: now,
   };
   const received = eventItem(deps, m.teamId, 'email.received', {
-    email_id: id, created_at: now, from, to: bareAddresses(parsed.to), bcc: bareAddresses(parsed.bcc), cc: bareAddresses(parsed.cc),
-    received_for: [recipient.toLowerCase()], message_id: messageId, subject,
-    attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, content_type: a.contentType, content_disposition: a.contentDisposition, content_id: a.contentId })),
+    email_id: id,
+    created_at: now,
+    from,
+    to: bareAddresses(parsed.to),
+    bcc: bareAddresses(parsed.bcc),
+    cc: bareAddresses(parsed.cc),
+    received_for: [recipient.toLowerCase()],
+    message_id: messageId,
+    subject,
+    attachments: attachments.map((a) => ({
+      id: a.id,
+      filename: a.filename,
+      content_type: a.contentType,
+      content_disposition: a.contentDisposition,
+      content_id: a.contentId,
+    })),
   });
   const hasAttachment = attachments.some((a) => a.contentDisposition === 'attachment');
   const threadKey = keys.mailbox.thread(m.teamId, m.id, threadId);
   const threadWrite: Write = existingThread
     ? {
         update: threadKey,
-        change: { add: { message_count: 1 }, set: { gsi1sk: `${now}#${threadId}`, last_message_at: now, read: false, ...(hasAttachment ? { has_attachment: true } : {}) } },
+        change: {
+          add: { message_count: 1 },
+          set: {
+            gsi1sk: `${now}#${threadId}`,
+            last_message_at: now,
+            read: false,
+            ...(hasAttachment ? { has_attachment: true } : {}),
+          },
+        },
         when: { exists: true },
       }
     : {
         put: {
-          ...threadKey, ...keys.mailbox.threadListing(m.teamId, m.id, folder, now, threadId),
-          type: 'thread', id: threadId, team_id: m.teamId, mailbox_id: m.id, subject, folder, labels: [], read: false,
-          message_count: 1, has_attachment: hasAttachment, has_draft: false, created_at: now, last_message_at: now,
+          ...threadKey,
+          ...keys.mailbox.threadListing(m.teamId, m.id, folder, now, threadId),
+          type: 'thread',
+          id: threadId,
+          team_id: m.teamId,
+          mailbox_id: m.id,
+          subject,
+          folder,
+          labels: [],
+          read: false,
+          message_count: 1,
+          has_attachment: hasAttachment,
+          has_draft: false,
+          created_at: now,
+          last_message_at: now,
         },
         when: { exists: false },
       };
@@ -154,11 +265,26 @@ const storeCopy = async (
   if (!written.ok) {
     // A concurrent delivery of the same message won: its copy is the one.
     const winner = await getItem(deps, ownKey);
-    if (written.failed === 0 && winner) return { teamId: m.teamId, mailboxId: m.id, messageId: winner.message_id, threadId: winner.thread_id, duplicate: true };
-    throw new Error(`inbound message ${messageId} for ${m.address}: its thread ${threadId} changed meanwhile; the delivery is retried`);
+    if (written.failed === 0 && winner)
+      return {
+        teamId: m.teamId,
+        mailboxId: m.id,
+        messageId: winner.message_id,
+        threadId: winner.thread_id,
+        duplicate: true,
+      };
+    throw new Error(
+      `inbound message ${messageId} for ${m.address}: its thread ${threadId} changed meanwhile; the delivery is retried`,
+    );
   }
   await publishEvents(deps, [received.record]);
-  deps.logger.info('inbound mail stored', { team_id: m.teamId, mailbox_id: m.id, message_id: id, thread_id: threadId, size: raw.length });
+  deps.logger.info('inbound mail stored', {
+    team_id: m.teamId,
+    mailbox_id: m.id,
+    message_id: id,
+    thread_id: threadId,
+    size: raw.length,
+  });
   return { teamId: m.teamId, mailboxId: m.id, messageId: id, threadId, duplicate: false };
 };
 
@@ -172,7 +298,11 @@ const storeCopy = async (
 export const receiveInbound = async (deps: Deps, raw: Buffer, envelope: InboundEnvelope): Promise<InboundOutcome> => {
   const recipients = [...new Set(envelope.recipients.map((r) => r.trim().toLowerCase()))];
   const dropped: InboundOutcome['dropped'][number][] = [];
-  const drop = async (recipient: string, reason: InboundOutcome['dropped'][number]['reason'], detail: Record<string, unknown> = {}) => {
+  const drop = async (
+    recipient: string,
+    reason: InboundOutcome['dropped'][number]['reason'],
+    detail: Record<string, unknown> = {},
+  ) => {
     dropped.push({ recipient, reason });
     await recordDrop(deps, recipient, reason, { mail_from: envelope.mailFrom, size: raw.length, ...detail });
   };
@@ -184,7 +314,8 @@ export const receiveInbound = async (deps: Deps, raw: Buffer, envelope: InboundE
   for (const recipient of recipients) {
     const mailbox = await findMailboxByAddress(deps, recipient);
     if (!mailbox) await drop(recipient, 'unknown_mailbox');
-    else if (envelope.verdicts?.virus === 'FAIL') await drop(recipient, 'virus', { team_id: mailbox.teamId, mailbox_id: mailbox.id });
+    else if (envelope.verdicts?.virus === 'FAIL')
+      await drop(recipient, 'virus', { team_id: mailbox.teamId, mailbox_id: mailbox.id });
     else targets.push({ recipient, mailbox });
   }
   if (targets.length === 0) return { stored: [], dropped };
@@ -195,4 +326,5 @@ export const receiveInbound = async (deps: Deps, raw: Buffer, envelope: InboundE
 };
 
 /** Whether an address is a mailbox of this service (the SMTP listener's RCPT TO check). */
-export const isMailboxAddress = async (deps: Deps, address: string): Promise<boolean> => (await findMailboxByAddress(deps, address)) !== undefined;
+export const isMailboxAddress = async (deps: Deps, address: string): Promise<boolean> =>
+  (await findMailboxByAddress(deps, address)) !== undefined;

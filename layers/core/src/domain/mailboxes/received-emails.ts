@@ -1,7 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound } from '../../errors/api-error.ts';
-import { attachmentContent, loadMessage, readRaw, withBodies, type MailboxMessage, type MessageAttachment } from './message.ts';
+import {
+  attachmentContent,
+  loadMessage,
+  readRaw,
+  withBodies,
+  type MailboxMessage,
+  type MessageAttachment,
+} from './message.ts';
 import { listReceivedMessages, type Page } from './read-messages.ts';
 
 /**
@@ -14,7 +21,8 @@ import { listReceivedMessages, type Page } from './read-messages.ts';
 const DOWNLOAD_LINK_SECONDS = 3600;
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const mac = (secret: string, payload: string) => createHmac('sha256', secret).update(`download:${payload}`).digest('base64url');
+const mac = (secret: string, payload: string) =>
+  createHmac('sha256', secret).update(`download:${payload}`).digest('base64url');
 
 /** What a download link names: a message's raw MIME, or one of its attachments. */
 interface DownloadClaims {
@@ -26,12 +34,20 @@ interface DownloadClaims {
 }
 
 /** A signed, expiring download link (`<base>/downloads/<key id>.<claims>.<mac>`). */
-const downloadLink = async (deps: Deps, claims: Omit<DownloadClaims, 'expires'>): Promise<{ download_url: string; expires_at: string }> => {
+const downloadLink = async (
+  deps: Deps,
+  claims: Omit<DownloadClaims, 'expires'>,
+): Promise<{ download_url: string; expires_at: string }> => {
   const expires = Math.floor(deps.clock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
   const key = await deps.linkKeys.current();
-  const payload = Buffer.from(JSON.stringify({ t: claims.teamId, m: claims.messageId, a: claims.attachmentId, x: expires })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ t: claims.teamId, m: claims.messageId, a: claims.attachmentId, x: expires }),
+  ).toString('base64url');
   const token = `${key.id}.${payload}.${mac(key.secret, `${key.id}.${payload}`)}`;
-  return { download_url: `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/downloads/${token}`, expires_at: new Date(expires * 1000).toISOString() };
+  return {
+    download_url: `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/downloads/${token}`,
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
 };
 
 /** The claims of a download token whose signature holds and that has not expired; undefined otherwise. */
@@ -54,7 +70,10 @@ const verifyDownload = async (deps: Deps, token: string): Promise<DownloadClaims
 };
 
 /** What a download link serves: the bytes and a file name. */
-export const download = async (deps: Deps, token: string): Promise<{ filename: string; content: Buffer } | undefined> => {
+export const download = async (
+  deps: Deps,
+  token: string,
+): Promise<{ filename: string; content: Buffer } | undefined> => {
   const claims = await verifyDownload(deps, token);
   if (!claims) return undefined;
   const m = await loadMessage(deps, claims.teamId, claims.messageId).catch(() => undefined);
@@ -68,7 +87,12 @@ export const download = async (deps: Deps, token: string): Promise<{ filename: s
  * A received message of the team (404 for another team's, for mail this service sent, and for
  * a mailbox outside `within` when the caller is restricted to some mailboxes).
  */
-export const getReceivedMessage = async (deps: Deps, teamId: string, id: string, within?: readonly string[]): Promise<MailboxMessage> => {
+export const getReceivedMessage = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  within?: readonly string[],
+): Promise<MailboxMessage> => {
   const m = await loadMessage(deps, teamId, id);
   if (m.direction !== 'inbound' || (within && !within.includes(m.mailboxId))) throw notFound('Email');
   return m;
@@ -77,7 +101,12 @@ export const getReceivedMessage = async (deps: Deps, teamId: string, id: string,
 const nullIfEmpty = (list: readonly string[]) => (list.length ? [...list] : null);
 
 const attachmentMeta = (a: MessageAttachment) => ({
-  id: a.id, filename: a.filename, size: a.size, content_type: a.contentType, content_id: a.contentId, content_disposition: a.contentDisposition,
+  id: a.id,
+  filename: a.filename,
+  size: a.size,
+  content_type: a.contentType,
+  content_id: a.contentId,
+  content_disposition: a.contentDisposition,
 });
 
 /** The list row of a received email (the reference's ListReceivingEmail). */
@@ -100,11 +129,20 @@ const receivedEmailRow = (m: MailboxMessage) => ({
  * `cid:` references unless `htmlFormat` is `data_uri` (the reference default), which inlines
  * each as a base64 data URI.
  */
-export const receivedEmailView = async (deps: Deps, message: MailboxMessage, htmlFormat: 'data_uri' | 'cid' = 'data_uri') => {
+export const receivedEmailView = async (
+  deps: Deps,
+  message: MailboxMessage,
+  htmlFormat: 'data_uri' | 'cid' = 'data_uri',
+) => {
   const m = await withBodies(deps, message);
   let html = m.html;
   const inline = m.attachments.filter((a) => a.contentId);
-  if (html && htmlFormat === 'data_uri' && inline.length > 0 && inline.some((a) => html!.includes(`cid:${a.contentId}`))) {
+  if (
+    html &&
+    htmlFormat === 'data_uri' &&
+    inline.length > 0 &&
+    inline.some((a) => html!.includes(`cid:${a.contentId}`))
+  ) {
     for (const a of inline) {
       if (!html.includes(`cid:${a.contentId}`)) continue;
       const { content } = await attachmentContent(deps, m, a.id);
@@ -134,17 +172,39 @@ const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageA
 });
 
 /** A page of a received email's attachments, in message order, with download links. */
-export const listReceivedAttachments = async (deps: Deps, teamId: string, id: string, page: Page, within?: readonly string[]) => {
+export const listReceivedAttachments = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  page: Page,
+  within?: readonly string[],
+) => {
   const m = await getReceivedMessage(deps, teamId, id, within);
   let list = [...m.attachments];
   if (page.after) list = list.slice(list.findIndex((a) => a.id === page.after) + 1);
-  if (page.before) list = list.slice(0, Math.max(0, list.findIndex((a) => a.id === page.before)));
+  if (page.before)
+    list = list.slice(
+      0,
+      Math.max(
+        0,
+        list.findIndex((a) => a.id === page.before),
+      ),
+    );
   const slice = page.before ? list.slice(-page.limit) : list.slice(0, page.limit);
-  return { rows: await Promise.all(slice.map((a) => receivedAttachmentView(deps, m, a))), hasMore: list.length > slice.length };
+  return {
+    rows: await Promise.all(slice.map((a) => receivedAttachmentView(deps, m, a))),
+    hasMore: list.length > slice.length,
+  };
 };
 
 /** One attachment of a received email. */
-export const getReceivedAttachment = async (deps: Deps, teamId: string, id: string, attachmentId: string, within?: readonly string[]) => {
+export const getReceivedAttachment = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  attachmentId: string,
+  within?: readonly string[],
+) => {
   const m = await getReceivedMessage(deps, teamId, id, within);
   const a = m.attachments.find((x) => x.id === attachmentId);
   if (!a) throw notFound('Attachment');

@@ -17,14 +17,27 @@ import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, isMailboxAgentError } from './agent-error.ts';
 import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './licenses.ts';
 import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
-import { distinctRecipients, draftFiles, draftFromItem, findDraft, recipientAddress, senderOf, staleRevision, type MailboxDraft } from './drafts.ts';
+import {
+  distinctRecipients,
+  draftFiles,
+  draftFromItem,
+  findDraft,
+  recipientAddress,
+  senderOf,
+  staleRevision,
+  type MailboxDraft,
+} from './drafts.ts';
 import { messageIdHash } from './message.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
 export type SendOutcome = v.InferOutput<typeof SendDraftResponse>;
 
-const outcome = (d: MailboxDraft, status: SendOutcome['status'], duplicate: boolean, emailId: string | null = null): SendOutcome =>
-  ({ id: d.id, revision: d.revision, status, duplicate, emailId });
+const outcome = (
+  d: MailboxDraft,
+  status: SendOutcome['status'],
+  duplicate: boolean,
+  emailId: string | null = null,
+): SendOutcome => ({ id: d.id, revision: d.revision, status, duplicate, emailId });
 
 /** A claim older than this with no email is a send that died mid-way: it may be taken again. */
 const STALE_CLAIM_MS = 60_000;
@@ -36,9 +49,15 @@ const STALE_CLAIM_MS = 60_000;
  * emailed at most once per 10 minutes per mailbox). A repeat for the same revision answers 200
  * with `duplicate: true`. 404 for a draft not in this mailbox, 409 for a stale revision.
  */
-export const sendDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxActor, input: SendDraftRequest): Promise<SendOutcome> => {
+export const sendDraft = async (
+  deps: Deps,
+  caller: MailboxCaller,
+  who: MailboxActor,
+  input: SendDraftRequest,
+): Promise<SendOutcome> => {
   const { mailbox } = caller;
-  if (!caller.can('draft') && !caller.can('send')) throw new MailboxAgentError('forbidden', 'This mailbox key may not send drafts.');
+  if (!caller.can('draft') && !caller.can('send'))
+    throw new MailboxAgentError('forbidden', 'This mailbox key may not send drafts.');
   const d = await findDraft(deps, mailbox, input.id);
   if (!d) throw new MailboxAgentError('not_found', `No draft ${input.id} in ${mailbox.address}.`);
   if (d.revision !== input.expectedRevision) throw staleRevision(d, input.expectedRevision);
@@ -49,26 +68,61 @@ export const sendDraft = async (deps: Deps, caller: MailboxCaller, who: MailboxA
 
 /** A send that took the draft and died before its email was accepted. */
 const staleClaim = (deps: Deps, d: MailboxDraft): boolean =>
-  d.status === 'sending' && d.emailId === null && deps.clock.now() - Date.parse(d.claimedAt ?? d.updatedAt) > STALE_CLAIM_MS;
+  d.status === 'sending' &&
+  d.emailId === null &&
+  deps.clock.now() - Date.parse(d.claimedAt ?? d.updatedAt) > STALE_CLAIM_MS;
 
 /** Puts the draft's revision before its owner; the owner hears of it at most once per 10 minutes per mailbox. */
-const requestApproval = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: MailboxActor): Promise<SendOutcome> => {
-  if (d.approvalRevision === d.revision && d.status === 'awaiting_approval') return outcome(d, 'awaiting_approval', true);
+const requestApproval = async (
+  deps: Deps,
+  mailbox: Mailbox,
+  d: MailboxDraft,
+  who: MailboxActor,
+): Promise<SendOutcome> => {
+  if (d.approvalRevision === d.revision && d.status === 'awaiting_approval')
+    return outcome(d, 'awaiting_approval', true);
   if (d.approvalRevision === d.revision && d.status === 'rejected') {
-    throw new MailboxAgentError('conflict', `The owner of ${mailbox.address} rejected revision ${d.revision} of draft ${d.id}; edit it (a new revision) before asking again.`);
+    throw new MailboxAgentError(
+      'conflict',
+      `The owner of ${mailbox.address} rejected revision ${d.revision} of draft ${d.id}; edit it (a new revision) before asking again.`,
+    );
   }
   const now = deps.clock.now();
-  const changed = await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, d.id), {
-    set: { status: 'awaiting_approval', approval_revision: d.revision, approval_requested_by: who.actorName || who.actor, approval_requested_at: new Date(now).toISOString() },
-  }, { and: [{ attr: 'revision', eq: d.revision }, { attr: 'status', in: ['draft', 'rejected'] }] });
+  const changed = await updateItem(
+    deps,
+    keys.mailbox.draft(mailbox.teamId, mailbox.id, d.id),
+    {
+      set: {
+        status: 'awaiting_approval',
+        approval_revision: d.revision,
+        approval_requested_by: who.actorName || who.actor,
+        approval_requested_at: new Date(now).toISOString(),
+      },
+    },
+    {
+      and: [
+        { attr: 'revision', eq: d.revision },
+        { attr: 'status', in: ['draft', 'rejected'] },
+      ],
+    },
+  );
   if (!changed) {
     const again = (await findDraft(deps, mailbox, d.id))!;
     if (again.revision !== d.revision) throw staleRevision(again, d.revision);
-    if (again.status === 'awaiting_approval' && again.approvalRevision === d.revision) return outcome(again, 'awaiting_approval', true);
+    if (again.status === 'awaiting_approval' && again.approvalRevision === d.revision)
+      return outcome(again, 'awaiting_approval', true);
     if (again.sentRevision === d.revision) return outcome(again, 'admitted', true, again.emailId);
     throw new MailboxAgentError('conflict', `Draft ${d.id} changed meanwhile; read it again.`);
   }
-  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'approval_requested', d.id, `revision ${d.revision} to ${d.to.join(', ')}`);
+  await recordActivity(
+    deps,
+    mailbox.teamId,
+    mailbox.id,
+    who,
+    'approval_requested',
+    d.id,
+    `revision ${d.revision} to ${d.to.join(', ')}`,
+  );
   await noticeOwner(deps, mailbox, d);
   return outcome(draftFromItem(changed), 'awaiting_approval', false);
 };
@@ -76,10 +130,17 @@ const requestApproval = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, wh
 /** Emails the mailbox's owner that drafts await approval, unless they were told in the last 10 minutes. */
 const noticeOwner = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft): Promise<void> => {
   const now = deps.clock.now();
-  const claimed = await putItem(deps, {
-    ...keys.mailbox.approvalNotice(mailbox.teamId, mailbox.id), type: 'mailbox_approval_notice', last_at: now, draft_id: d.id,
-    ttl: Math.floor(now / 1000) + 2 * MAILBOX_APPROVAL_NOTICE_SECONDS,
-  }, { or: [{ exists: false }, { attr: 'last_at', lt: now - MAILBOX_APPROVAL_NOTICE_SECONDS * 1000 }] });
+  const claimed = await putItem(
+    deps,
+    {
+      ...keys.mailbox.approvalNotice(mailbox.teamId, mailbox.id),
+      type: 'mailbox_approval_notice',
+      last_at: now,
+      draft_id: d.id,
+      ttl: Math.floor(now / 1000) + 2 * MAILBOX_APPROVAL_NOTICE_SECONDS,
+    },
+    { or: [{ exists: false }, { attr: 'last_at', lt: now - MAILBOX_APPROVAL_NOTICE_SECONDS * 1000 }] },
+  );
   if (!claimed) return;
   const owner = await getUser(deps, mailbox.ownerUserId);
   if (!owner) return;
@@ -103,9 +164,18 @@ const noticeOwner = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft): Promi
  * unverified domain: 409 with their message, the draft kept and the units given back), with
  * In-Reply-To and References on a reply; the message is kept in the sent folder and its thread.
  */
-const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: MailboxActor, approvedBy?: string): Promise<SendOutcome> => {
+const admitDraft = async (
+  deps: Deps,
+  mailbox: Mailbox,
+  d: MailboxDraft,
+  who: MailboxActor,
+  approvedBy?: string,
+): Promise<SendOutcome> => {
   if (!(await mailboxTransportEnabled(deps, mailbox.teamId))) {
-    throw new MailboxAgentError('transport_unavailable', 'Outbound mail from mailboxes is turned off by the operator right now; the draft is kept. Send it again later.');
+    throw new MailboxAgentError(
+      'transport_unavailable',
+      'Outbound mail from mailboxes is turned off by the operator right now; the draft is kept. Send it again later.',
+    );
   }
   const license = await mailboxEntitlement(deps, mailbox);
   const team = await getTeam(deps, mailbox.teamId);
@@ -115,15 +185,36 @@ const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: Ma
 
   const draftKey = keys.mailbox.draft(mailbox.teamId, mailbox.id, d.id);
   const now = deps.clock.now();
-  const claimed = await updateItem(deps, draftKey, {
-    set: { status: 'sending', sent_revision: d.revision, claimed_at: new Date(now).toISOString(), ...(approvedBy ? { approved_by: approvedBy } : {}) },
-  }, {
-    and: [
-      { attr: 'revision', eq: d.revision },
-      { or: [{ attr: 'sent_revision', absent: true }, { attr: 'sent_revision', ne: d.revision }, { and: [{ attr: 'status', eq: 'sending' }, { attr: 'claimed_at', lt: new Date(now - STALE_CLAIM_MS).toISOString() }] }] },
-      ...(approvedBy ? [{ attr: 'status', eq: 'awaiting_approval' } as const] : []),
-    ],
-  });
+  const claimed = await updateItem(
+    deps,
+    draftKey,
+    {
+      set: {
+        status: 'sending',
+        sent_revision: d.revision,
+        claimed_at: new Date(now).toISOString(),
+        ...(approvedBy ? { approved_by: approvedBy } : {}),
+      },
+    },
+    {
+      and: [
+        { attr: 'revision', eq: d.revision },
+        {
+          or: [
+            { attr: 'sent_revision', absent: true },
+            { attr: 'sent_revision', ne: d.revision },
+            {
+              and: [
+                { attr: 'status', eq: 'sending' },
+                { attr: 'claimed_at', lt: new Date(now - STALE_CLAIM_MS).toISOString() },
+              ],
+            },
+          ],
+        },
+        ...(approvedBy ? [{ attr: 'status', eq: 'awaiting_approval' } as const] : []),
+      ],
+    },
+  );
   if (!claimed) {
     await refundAllowance(deps, mailbox, recipients, license);
     const again = await findDraft(deps, mailbox, d.id);
@@ -140,16 +231,45 @@ const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: Ma
   try {
     const files = await draftFiles(deps, d);
     const request = validate(SendEmailRequest, {
-      from: senderOf(mailbox), to: [...d.to], subject: d.subject, text: d.text,
-      ...(d.inReplyTo ? { headers: { 'In-Reply-To': `<${d.inReplyTo}>`, References: [...d.references].map((r) => `<${r}>`).join(' ') } } : {}),
-      ...(files.length ? { attachments: files.map((f) => ({ filename: f.filename, content: f.content.toString('base64'), content_type: f.contentType })) } : {}),
+      from: senderOf(mailbox),
+      to: [...d.to],
+      subject: d.subject,
+      text: d.text,
+      ...(d.inReplyTo
+        ? {
+            headers: {
+              'In-Reply-To': `<${d.inReplyTo}>`,
+              References: [...d.references].map((r) => `<${r}>`).join(' '),
+            },
+          }
+        : {}),
+      ...(files.length
+        ? {
+            attachments: files.map((f) => ({
+              filename: f.filename,
+              content: f.content.toString('base64'),
+              content_type: f.contentType,
+            })),
+          }
+        : {}),
     });
-    ({ id: emailId } = await sendEmail(deps, { team, keyId: who.actor, scope: 'sending_access', domainId: mailbox.domainId }, request, { messageId: `<${messageId}>` }));
+    ({ id: emailId } = await sendEmail(
+      deps,
+      { team, keyId: who.actor, scope: 'sending_access', domainId: mailbox.domainId },
+      request,
+      { messageId: `<${messageId}>` },
+    ));
   } catch (error) {
     // Nothing went out: the draft is as it was and the units come back.
-    await updateItem(deps, draftKey, { set: { status: d.status === 'sending' ? 'draft' : d.status }, remove: ['sent_revision', 'claimed_at'] }, { attr: 'sent_revision', eq: d.revision });
+    await updateItem(
+      deps,
+      draftKey,
+      { set: { status: d.status === 'sending' ? 'draft' : d.status }, remove: ['sent_revision', 'claimed_at'] },
+      { attr: 'sent_revision', eq: d.revision },
+    );
     await refundAllowance(deps, mailbox, recipients, license);
-    if (isApiError(error)) throw new MailboxAgentError('conflict', `The send was refused: ${error.message} The draft is kept.`);
+    if (isApiError(error))
+      throw new MailboxAgentError('conflict', `The send was refused: ${error.message} The draft is kept.`);
     throw error;
   }
 
@@ -157,38 +277,116 @@ const admitDraft = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft, who: Ma
   const at = new Date(deps.clock.now()).toISOString();
   const threadId = d.threadId ?? deps.ids.next();
   const threadKey = keys.mailbox.thread(mailbox.teamId, mailbox.id, threadId);
-  const threadWrite: Write = d.threadId && (await getItem(deps, threadKey))
-    ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at } } }
-    : {
-        put: {
-          ...threadKey, ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId), type: 'thread', id: threadId, team_id: mailbox.teamId,
-          mailbox_id: mailbox.id, subject: d.subject, folder: 'sent', labels: [], read: true, message_count: 1, has_attachment: d.attachments.length > 0,
-          has_draft: false, created_at: at, last_message_at: at,
-        },
-      };
+  const threadWrite: Write =
+    d.threadId && (await getItem(deps, threadKey))
+      ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at } } }
+      : {
+          put: {
+            ...threadKey,
+            ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId),
+            type: 'thread',
+            id: threadId,
+            team_id: mailbox.teamId,
+            mailbox_id: mailbox.id,
+            subject: d.subject,
+            folder: 'sent',
+            labels: [],
+            read: true,
+            message_count: 1,
+            has_attachment: d.attachments.length > 0,
+            has_draft: false,
+            created_at: at,
+            last_message_at: at,
+          },
+        };
   await transact(deps, [
     {
       put: {
-        ...keys.message.item(mailbox.teamId, sentId), ...keys.message.folderListing(mailbox.teamId, mailbox.id, 'sent', sentId),
+        ...keys.message.item(mailbox.teamId, sentId),
+        ...keys.message.folderListing(mailbox.teamId, mailbox.id, 'sent', sentId),
         ...keys.message.threadListing(mailbox.teamId, threadId, sentId),
-        type: 'message', id: sentId, team_id: mailbox.teamId, mailbox_id: mailbox.id, thread_id: threadId, direction: 'outbound', folder: 'sent',
-        from: senderOf(mailbox), to: d.to.map(recipientAddress), cc: [], bcc: [], reply_to: [], received_for: [], subject: d.subject, message_id: messageId,
-        in_reply_to: d.inReplyTo, references: d.references, html: null, text: d.text, bodies_in_raw: false, headers: {},
-        attachments: d.attachments.map((a) => ({ id: `${sentId}-${a.index}`, index: a.index, filename: a.filename, size: a.size, content_type: a.contentType, content_id: null, content_disposition: 'attachment', content_key: a.contentKey })),
-        verdicts: {}, size: 0, raw_key: null, email_id: emailId, draft_id: d.id, draft_revision: d.revision, read: true, labels: [], created_at: at,
+        type: 'message',
+        id: sentId,
+        team_id: mailbox.teamId,
+        mailbox_id: mailbox.id,
+        thread_id: threadId,
+        direction: 'outbound',
+        folder: 'sent',
+        from: senderOf(mailbox),
+        to: d.to.map(recipientAddress),
+        cc: [],
+        bcc: [],
+        reply_to: [],
+        received_for: [],
+        subject: d.subject,
+        message_id: messageId,
+        in_reply_to: d.inReplyTo,
+        references: d.references,
+        html: null,
+        text: d.text,
+        bodies_in_raw: false,
+        headers: {},
+        attachments: d.attachments.map((a) => ({
+          id: `${sentId}-${a.index}`,
+          index: a.index,
+          filename: a.filename,
+          size: a.size,
+          content_type: a.contentType,
+          content_id: null,
+          content_disposition: 'attachment',
+          content_key: a.contentKey,
+        })),
+        verdicts: {},
+        size: 0,
+        raw_key: null,
+        email_id: emailId,
+        draft_id: d.id,
+        draft_revision: d.revision,
+        read: true,
+        labels: [],
+        created_at: at,
       },
     },
-    { put: { ...keys.mailbox.messageId(mailbox.teamId, mailbox.id, messageIdHash(messageId)), type: 'message_id', message_id: sentId, thread_id: threadId } },
+    {
+      put: {
+        ...keys.mailbox.messageId(mailbox.teamId, mailbox.id, messageIdHash(messageId)),
+        type: 'message_id',
+        message_id: sentId,
+        thread_id: threadId,
+      },
+    },
     threadWrite,
-    { update: draftKey, change: { set: { status: 'sent', email_id: emailId, sent_message_id: sentId, sent_at: at, thread_id: threadId } }, when: { attr: 'sent_revision', eq: d.revision } },
-    { put: activityItem(deps, mailbox.teamId, mailbox.id, who, 'send', d.id, `revision ${d.revision} to ${d.to.join(', ')} as email ${emailId}${approvedBy ? ' (approved)' : ''}`) },
+    {
+      update: draftKey,
+      change: { set: { status: 'sent', email_id: emailId, sent_message_id: sentId, sent_at: at, thread_id: threadId } },
+      when: { attr: 'sent_revision', eq: d.revision },
+    },
+    {
+      put: activityItem(
+        deps,
+        mailbox.teamId,
+        mailbox.id,
+        who,
+        'send',
+        d.id,
+        `revision ${d.revision} to ${d.to.join(', ')} as email ${emailId}${approvedBy ? ' (approved)' : ''}`,
+      ),
+    },
   ]);
   return outcome(d, 'admitted', false, emailId);
 };
 
 /** The drafts of a mailbox waiting for their owner's approval, newest first. */
 export const listAwaitingApproval = async (deps: Deps, teamId: string, mailboxId: string): Promise<MailboxDraft[]> => {
-  const { items } = await queryPage(deps, { pk: keys.mailbox.threadPartition(teamId, mailboxId), prefix: keys.mailbox.draftPrefix, filter: { attr: 'status', eq: 'awaiting_approval' } }, { limit: MAILBOX_LIST_LIMIT });
+  const { items } = await queryPage(
+    deps,
+    {
+      pk: keys.mailbox.threadPartition(teamId, mailboxId),
+      prefix: keys.mailbox.draftPrefix,
+      filter: { attr: 'status', eq: 'awaiting_approval' },
+    },
+    { limit: MAILBOX_LIST_LIMIT },
+  );
   return items.map(draftFromItem);
 };
 
@@ -204,11 +402,19 @@ export interface ApprovalDecision {
 
 const decidable = async (deps: Deps, input: ApprovalDecision): Promise<{ mailbox: Mailbox; draft: MailboxDraft }> => {
   const mailbox = await loadMailbox(deps, input.teamId, input.mailboxId);
-  if (mailbox.ownerUserId !== input.actorUserId) throw new ApiError('forbidden', `Only the owner of ${mailbox.address} approves or rejects its drafts.`);
+  if (mailbox.ownerUserId !== input.actorUserId)
+    throw new ApiError('forbidden', `Only the owner of ${mailbox.address} approves or rejects its drafts.`);
   const draft = await findDraft(deps, mailbox, input.draftId);
   if (!draft) throw new ApiError('not_found', 'Draft not found.');
-  if (draft.status !== 'awaiting_approval' || draft.approvalRevision !== input.revision || draft.revision !== input.revision) {
-    throw new ApiError('conflict', `Draft ${draft.id} is no longer waiting at revision ${input.revision} (it is ${draft.status} at revision ${draft.revision}); reload the panel.`);
+  if (
+    draft.status !== 'awaiting_approval' ||
+    draft.approvalRevision !== input.revision ||
+    draft.revision !== input.revision
+  ) {
+    throw new ApiError(
+      'conflict',
+      `Draft ${draft.id} is no longer waiting at revision ${input.revision} (it is ${draft.status} at revision ${draft.revision}); reload the panel.`,
+    );
   }
   return { mailbox, draft };
 };
@@ -234,8 +440,17 @@ export const approveDraft = async (deps: Deps, input: ApprovalDecision): Promise
 export const rejectDraft = async (deps: Deps, input: ApprovalDecision): Promise<void> => {
   const { mailbox, draft } = await decidable(deps, input);
   const who: MailboxActor = { actor: `user:${input.actorUserId}`, actorName: input.actorName, via: 'dashboard' };
-  const changed = await updateItem(deps, keys.mailbox.draft(mailbox.teamId, mailbox.id, draft.id), { set: { status: 'rejected', rejected_at: new Date(deps.clock.now()).toISOString() } },
-    { and: [{ attr: 'revision', eq: draft.revision }, { attr: 'status', eq: 'awaiting_approval' }] });
+  const changed = await updateItem(
+    deps,
+    keys.mailbox.draft(mailbox.teamId, mailbox.id, draft.id),
+    { set: { status: 'rejected', rejected_at: new Date(deps.clock.now()).toISOString() } },
+    {
+      and: [
+        { attr: 'revision', eq: draft.revision },
+        { attr: 'status', eq: 'awaiting_approval' },
+      ],
+    },
+  );
   if (!changed) throw new ApiError('conflict', `Draft ${draft.id} changed meanwhile; reload the panel.`);
   await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'rejected', draft.id, `revision ${draft.revision}`);
 };

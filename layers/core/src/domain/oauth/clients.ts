@@ -39,14 +39,20 @@ const redirectUriProblem = (uri: unknown): string | undefined => {
 };
 
 const fromItem = (i: Record<string, any>): OAuthClient => ({
-  clientId: i.client_id, clientName: i.client_name, redirectUris: i.redirect_uris ?? [], logoUri: i.logo_uri ?? null,
-  clientUri: i.client_uri ?? null, scope: i.scope ?? null, createdAt: Number(i.created_at),
+  clientId: i.client_id,
+  clientName: i.client_name,
+  redirectUris: i.redirect_uris ?? [],
+  logoUri: i.logo_uri ?? null,
+  clientUri: i.client_uri ?? null,
+  scope: i.scope ?? null,
+  createdAt: Number(i.created_at),
 });
 
 const optionalString = (metadata: Record<string, unknown>, field: string, max: number): string | null => {
   const value = metadata[field];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > max) throw new OAuthError('invalid_client_metadata', `${field} must be a string of at most ${max} characters.`);
+  if (typeof value !== 'string' || value.length > max)
+    throw new OAuthError('invalid_client_metadata', `${field} must be a string of at most ${max} characters.`);
   return value;
 };
 
@@ -72,39 +78,66 @@ export const registrationResponse = (client: OAuthClient) => ({
 export const registerClient = async (deps: Deps, metadata: unknown, sourceIp: string): Promise<OAuthClient> => {
   const now = deps.clock.now();
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    throw new OAuthError('invalid_client_metadata', 'The registration body must be a JSON object of client metadata (RFC 7591 §2), with redirect_uris.');
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'The registration body must be a JSON object of client metadata (RFC 7591 §2), with redirect_uris.',
+    );
   }
   const m = metadata as Record<string, unknown>;
   const uris = m.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10) {
-    throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be an array of 1 to 10 redirect URIs (https, or http to 127.0.0.1, [::1] or localhost).');
+    throw new OAuthError(
+      'invalid_redirect_uri',
+      'redirect_uris must be an array of 1 to 10 redirect URIs (https, or http to 127.0.0.1, [::1] or localhost).',
+    );
   }
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new OAuthError('invalid_redirect_uri', `The redirect URI ${JSON.stringify(String(uri).slice(0, 200))} ${problem}.`);
+    if (problem)
+      throw new OAuthError(
+        'invalid_redirect_uri',
+        `The redirect URI ${JSON.stringify(String(uri).slice(0, 200))} ${problem}.`,
+      );
   }
   const method = m.token_endpoint_auth_method;
   if (method !== undefined && method !== 'none') {
-    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method ${JSON.stringify(method)} is not supported: clients are public ("none") and prove themselves with PKCE.`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method ${JSON.stringify(method)} is not supported: clients are public ("none") and prove themselves with PKCE.`,
+    );
   }
-  for (const [field, allowed] of [['grant_types', ['authorization_code', 'refresh_token']], ['response_types', ['code']]] as const) {
+  for (const [field, allowed] of [
+    ['grant_types', ['authorization_code', 'refresh_token']],
+    ['response_types', ['code']],
+  ] as const) {
     const value = m[field];
-    if (value !== undefined && (!Array.isArray(value) || value.some((x) => !(allowed as readonly string[]).includes(x)))) {
+    if (
+      value !== undefined &&
+      (!Array.isArray(value) || value.some((x) => !(allowed as readonly string[]).includes(x)))
+    ) {
       throw new OAuthError('invalid_client_metadata', `${field} may only hold ${allowed.join(', ')}.`);
     }
   }
   const logoUri = optionalString(m, 'logo_uri', 2000);
-  if (logoUri && !logoUri.startsWith('https://')) throw new OAuthError('invalid_client_metadata', 'logo_uri must be an https URL.');
+  if (logoUri && !logoUri.startsWith('https://'))
+    throw new OAuthError('invalid_client_metadata', 'logo_uri must be an https URL.');
   const clientName = optionalString(m, 'client_name', 200) ?? 'Unnamed MCP client';
   const clientUri = optionalString(m, 'client_uri', 2000);
   const scope = optionalString(m, 'scope', 2000);
   const quarter = Math.floor(now / 900_000);
   const counted = await addToCounters(deps, keys.oauth.registrations(sourceIp, quarter), {
-    add: { n: 1 }, ceilings: { n: OAUTH_REGISTRATIONS_PER_QUARTER_HOUR }, expiresAt: Math.floor(now / 1000) + 1800,
+    add: { n: 1 },
+    ceilings: { n: OAUTH_REGISTRATIONS_PER_QUARTER_HOUR },
+    expiresAt: Math.floor(now / 1000) + 1800,
   });
   if (!counted) {
     const retryAfter = Math.ceil(((quarter + 1) * 900_000 - now) / 1000);
-    throw new OAuthError('too_many_requests', `At most ${OAUTH_REGISTRATIONS_PER_QUARTER_HOUR} client registrations per 15 minutes from one address; retry after ${retryAfter} seconds, or reuse the client_id you registered.`, 429, retryAfter);
+    throw new OAuthError(
+      'too_many_requests',
+      `At most ${OAUTH_REGISTRATIONS_PER_QUARTER_HOUR} client registrations per 15 minutes from one address; retry after ${retryAfter} seconds, or reuse the client_id you registered.`,
+      429,
+      retryAfter,
+    );
   }
   const client: OAuthClient = {
     clientId: deps.ids.next(),
@@ -115,10 +148,21 @@ export const registerClient = async (deps: Deps, metadata: unknown, sourceIp: st
     scope,
     createdAt: now,
   };
-  await putItem(deps, {
-    ...keys.oauth.client(client.clientId), type: 'oauth_client', client_id: client.clientId, client_name: client.clientName,
-    redirect_uris: client.redirectUris, logo_uri: client.logoUri, client_uri: client.clientUri, scope: client.scope, created_at: client.createdAt,
-  }, { exists: false });
+  await putItem(
+    deps,
+    {
+      ...keys.oauth.client(client.clientId),
+      type: 'oauth_client',
+      client_id: client.clientId,
+      client_name: client.clientName,
+      redirect_uris: client.redirectUris,
+      logo_uri: client.logoUri,
+      client_uri: client.clientUri,
+      scope: client.scope,
+      created_at: client.createdAt,
+    },
+    { exists: false },
+  );
   return client;
 };
 

@@ -29,19 +29,51 @@ export interface OAuthGrant {
 }
 
 const fromItem = (i: Item): OAuthGrant => ({
-  id: i.id, teamId: i.team_id, userId: i.user_id, clientId: i.client_id, clientName: i.client_name,
-  clientLogoUri: i.client_logo_uri ?? null, scopes: i.scopes ?? [], mailboxIds: i.mailbox_ids ?? [], resource: i.resource, createdAt: i.created_at,
-  revokedAt: i.revoked_at ?? null, revokedReason: i.revoked_reason ?? null,
+  id: i.id,
+  teamId: i.team_id,
+  userId: i.user_id,
+  clientId: i.client_id,
+  clientName: i.client_name,
+  clientLogoUri: i.client_logo_uri ?? null,
+  scopes: i.scopes ?? [],
+  mailboxIds: i.mailbox_ids ?? [],
+  resource: i.resource,
+  createdAt: i.created_at,
+  revokedAt: i.revoked_at ?? null,
+  revokedReason: i.revoked_reason ?? null,
 });
 
 /** Records a new grant. */
-export const createGrant = async (deps: Deps, g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason' | 'mailboxIds'> & { mailboxIds?: string[] }): Promise<OAuthGrant> => {
-  const grant: OAuthGrant = { ...g, mailboxIds: g.mailboxIds ?? [], id: deps.ids.next(), createdAt: new Date(deps.clock.now()).toISOString(), revokedAt: null, revokedReason: null };
-  await putItem(deps, {
-    ...keys.oauth.grant(grant.teamId, grant.id), type: 'oauth_grant', id: grant.id, team_id: grant.teamId, user_id: grant.userId,
-    client_id: grant.clientId, client_name: grant.clientName, client_logo_uri: grant.clientLogoUri, scopes: grant.scopes,
-    mailbox_ids: grant.mailboxIds, resource: grant.resource, created_at: grant.createdAt,
-  }, { exists: false });
+export const createGrant = async (
+  deps: Deps,
+  g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason' | 'mailboxIds'> & { mailboxIds?: string[] },
+): Promise<OAuthGrant> => {
+  const grant: OAuthGrant = {
+    ...g,
+    mailboxIds: g.mailboxIds ?? [],
+    id: deps.ids.next(),
+    createdAt: new Date(deps.clock.now()).toISOString(),
+    revokedAt: null,
+    revokedReason: null,
+  };
+  await putItem(
+    deps,
+    {
+      ...keys.oauth.grant(grant.teamId, grant.id),
+      type: 'oauth_grant',
+      id: grant.id,
+      team_id: grant.teamId,
+      user_id: grant.userId,
+      client_id: grant.clientId,
+      client_name: grant.clientName,
+      client_logo_uri: grant.clientLogoUri,
+      scopes: grant.scopes,
+      mailbox_ids: grant.mailboxIds,
+      resource: grant.resource,
+      created_at: grant.createdAt,
+    },
+    { exists: false },
+  );
   return grant;
 };
 
@@ -64,9 +96,19 @@ export type RevokedReason = 'revoked_by_user' | 'revoked_by_api' | 'refresh_toke
  * Revokes a grant (idempotent: a second revocation keeps the first time and reason). 404 when
  * the grant is not the team's.
  */
-export const revokeGrant = async (deps: Deps, teamId: string, grantId: string, reason: RevokedReason): Promise<OAuthGrant> => {
+export const revokeGrant = async (
+  deps: Deps,
+  teamId: string,
+  grantId: string,
+  reason: RevokedReason,
+): Promise<OAuthGrant> => {
   const at = new Date(deps.clock.now()).toISOString();
-  const out = await updateItem(deps, keys.oauth.grant(teamId, grantId), { set: { revoked_at: at, revoked_reason: reason } }, { and: [{ exists: true }, { attr: 'revoked_at', absent: true }] });
+  const out = await updateItem(
+    deps,
+    keys.oauth.grant(teamId, grantId),
+    { set: { revoked_at: at, revoked_reason: reason } },
+    { and: [{ exists: true }, { attr: 'revoked_at', absent: true }] },
+  );
   if (out) return fromItem(out);
   const existing = await getGrant(deps, teamId, grantId);
   if (!existing) throw notFound('OAuth grant');

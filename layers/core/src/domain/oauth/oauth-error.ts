@@ -5,12 +5,26 @@
  * catalog name of the status so the body is also a spec error body.
  */
 export type OAuthErrorCode =
-  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
-  | 'invalid_scope' | 'access_denied' | 'unsupported_response_type' | 'invalid_target'
-  | 'invalid_redirect_uri' | 'invalid_client_metadata' | 'too_many_requests';
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'invalid_target'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'too_many_requests';
 
 export class OAuthError extends Error {
-  constructor(readonly error: OAuthErrorCode, readonly description: string, readonly status: 400 | 429 = 400, readonly retryAfter?: number) {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly status: 400 | 429 = 400,
+    readonly retryAfter?: number,
+  ) {
     super(description);
   }
 }

@@ -14,7 +14,8 @@ export const mcpResourceUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>): string 
 export const issuerUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>): string => base(config);
 
 /** The protected-resource metadata document (RFC 9728). */
-export const protectedResourceMetadataUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>): string => `${base(config)}/.well-known/oauth-protected-resource`;
+export const protectedResourceMetadataUrl = (config: Pick<Config, 'PUBLIC_BASE_URL'>): string =>
+  `${base(config)}/.well-known/oauth-protected-resource`;
 
 /** The authorization server's endpoints. */
 export const oauthEndpoints = (config: Pick<Config, 'PUBLIC_BASE_URL'>) => ({
@@ -29,5 +30,8 @@ export const oauthEndpoints = (config: Pick<Config, 'PUBLIC_BASE_URL'>) => ({
  * where the protected-resource metadata is, and `error="invalid_token"` when a token was
  * presented but refused (unknown, expired, revoked, bound to another resource, or an API key).
  */
-export const bearerChallenge = (config: Pick<Config, 'PUBLIC_BASE_URL'>, options: { tokenPresented?: boolean } = {}): string =>
+export const bearerChallenge = (
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+  options: { tokenPresented?: boolean } = {},
+): string =>
   `Bearer resource_metadata="${protectedResourceMetadataUrl(config)}"${options.tokenPresented ? ', error="invalid_token", error_description="The access token is unknown, expired, revoked or for another resource; authorize again."' : ''}`;

@@ -17,9 +17,24 @@ import { allows, type Action, type Role } from '../people/roles.ts';
  * | api-keys:write    | `keys:write` (owner, admin) |
  */
 export const SCOPES = [
-  'emails:send', 'emails:read', 'audience:read', 'audience:write', 'broadcasts:read', 'broadcasts:write',
-  'domains:read', 'domains:write', 'templates:read', 'templates:write', 'webhooks:write', 'api-keys:write',
-  'mailboxes:read', 'mailboxes:write', 'mail:read', 'mail:draft', 'mail:send', 'offline_access',
+  'emails:send',
+  'emails:read',
+  'audience:read',
+  'audience:write',
+  'broadcasts:read',
+  'broadcasts:write',
+  'domains:read',
+  'domains:write',
+  'templates:read',
+  'templates:write',
+  'webhooks:write',
+  'api-keys:write',
+  'mailboxes:read',
+  'mailboxes:write',
+  'mail:read',
+  'mail:draft',
+  'mail:send',
+  'offline_access',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -29,24 +44,36 @@ interface ScopeInfo {
 }
 
 const SCOPE_INFO: Readonly<Record<Scope, ScopeInfo>> = {
-  'emails:send': { description: 'Send emails from the team\'s verified domains', needs: 'audience:write' },
+  'emails:send': { description: "Send emails from the team's verified domains", needs: 'audience:write' },
   'emails:read': { description: 'Read the emails the team sent and their delivery status', needs: 'read' },
-  'audience:read': { description: 'Read contacts, segments, topics, contact properties and suppressions', needs: 'read' },
-  'audience:write': { description: 'Add, change and delete contacts, segments, topics, contact properties and suppressions', needs: 'audience:write' },
+  'audience:read': {
+    description: 'Read contacts, segments, topics, contact properties and suppressions',
+    needs: 'read',
+  },
+  'audience:write': {
+    description: 'Add, change and delete contacts, segments, topics, contact properties and suppressions',
+    needs: 'audience:write',
+  },
   'broadcasts:read': { description: 'Read broadcasts and their recipients', needs: 'read' },
   'broadcasts:write': { description: 'Create, change, send and cancel broadcasts', needs: 'broadcasts:send' },
-  'domains:read': { description: 'Read the team\'s sending domains and their DNS records', needs: 'read' },
+  'domains:read': { description: "Read the team's sending domains and their DNS records", needs: 'read' },
   'domains:write': { description: 'Add, verify, change and delete sending domains', needs: 'domains:write' },
   'templates:read': { description: 'Read templates', needs: 'read' },
   'templates:write': { description: 'Create, change, publish and delete templates', needs: 'templates:write' },
-  'webhooks:write': { description: 'Add, change and delete webhook endpoints (and read them)', needs: 'webhooks:write' },
-  'api-keys:write': { description: 'Manage the team\'s API keys', needs: 'keys:write' },
-  'mailboxes:read': { description: 'Read the team\'s mailboxes', needs: 'read' },
-  'mailboxes:write': { description: 'Create, rename and delete the team\'s mailboxes', needs: 'mailboxes:write' },
+  'webhooks:write': {
+    description: 'Add, change and delete webhook endpoints (and read them)',
+    needs: 'webhooks:write',
+  },
+  'api-keys:write': { description: "Manage the team's API keys", needs: 'keys:write' },
+  'mailboxes:read': { description: "Read the team's mailboxes", needs: 'read' },
+  'mailboxes:write': { description: "Create, rename and delete the team's mailboxes", needs: 'mailboxes:write' },
   'mail:read': { description: 'Read mail in the mailboxes you select', needs: 'read' },
   'mail:draft': { description: 'Write drafts in the mailboxes you select', needs: 'read' },
   'mail:send': { description: 'Send mail from the mailboxes you select', needs: 'audience:write' },
-  offline_access: { description: 'Stay connected: renew access without asking you again, until you revoke it', needs: 'read' },
+  offline_access: {
+    description: 'Stay connected: renew access without asking you again, until you revoke it',
+    needs: 'read',
+  },
 };
 
 /** True for the scopes that act only in the mailboxes chosen at consent (spec §5). */

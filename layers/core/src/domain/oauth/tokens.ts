@@ -17,7 +17,14 @@ import { roleMayGrant } from './scopes.ts';
  */
 
 /** Who an accepted access token stands for. */
-export type OAuthPrincipal = { grantId: string; clientId: string; teamId: string; userId: string; scopes: string[]; mailboxIds: string[] };
+export type OAuthPrincipal = {
+  grantId: string;
+  clientId: string;
+  teamId: string;
+  userId: string;
+  scopes: string[];
+  mailboxIds: string[];
+};
 
 const ACCESS_PREFIX = 'mcp_at_';
 const REFRESH_PREFIX = 'mcp_rt_';
@@ -45,16 +52,46 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
   const now = nowSeconds(deps);
   const accessLifetime = deps.config.OAUTH_ACCESS_TOKEN_SECONDS;
   const access = newSecret(ACCESS_PREFIX);
-  const common = { type: 'oauth_token', team_id: grant.teamId, grant_id: grant.id, client_id: grant.clientId, user_id: grant.userId };
-  const writes = [putItem(deps, { ...keys.oauth.accessToken(secretHash(access)), ...common, resource: grant.resource, expires_at: now + accessLifetime, ttl: now + accessLifetime }, { exists: false })];
+  const common = {
+    type: 'oauth_token',
+    team_id: grant.teamId,
+    grant_id: grant.id,
+    client_id: grant.clientId,
+    user_id: grant.userId,
+  };
+  const writes = [
+    putItem(
+      deps,
+      {
+        ...keys.oauth.accessToken(secretHash(access)),
+        ...common,
+        resource: grant.resource,
+        expires_at: now + accessLifetime,
+        ttl: now + accessLifetime,
+      },
+      { exists: false },
+    ),
+  ];
   let refresh: string | undefined;
   if (grant.scopes.includes('offline_access')) {
     refresh = newSecret(REFRESH_PREFIX);
     const until = now + deps.config.OAUTH_REFRESH_TOKEN_SECONDS;
-    writes.push(putItem(deps, { ...keys.oauth.refreshToken(secretHash(refresh)), ...common, expires_at: until, ttl: until }, { exists: false }));
+    writes.push(
+      putItem(
+        deps,
+        { ...keys.oauth.refreshToken(secretHash(refresh)), ...common, expires_at: until, ttl: until },
+        { exists: false },
+      ),
+    );
   }
   await Promise.all(writes);
-  return { access_token: access, token_type: 'Bearer', expires_in: accessLifetime, scope: grant.scopes.join(' '), ...(refresh ? { refresh_token: refresh } : {}) };
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: accessLifetime,
+    scope: grant.scopes.join(' '),
+    ...(refresh ? { refresh_token: refresh } : {}),
+  };
 };
 
 /**
@@ -63,14 +100,28 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
  * team. Its scopes are the grant's that the person's current role still allows. Never throws
  * for a bad token.
  */
-export const verifyAccessToken = async (deps: Deps, token: string, resource: string): Promise<OAuthPrincipal | null> => {
+export const verifyAccessToken = async (
+  deps: Deps,
+  token: string,
+  resource: string,
+): Promise<OAuthPrincipal | null> => {
   if (!TOKEN_SHAPE.test(token) || !token.startsWith(ACCESS_PREFIX)) return null;
   const item = await getItem(deps, keys.oauth.accessToken(secretHash(token)));
   if (!item || Number(item.expires_at) <= nowSeconds(deps) || item.resource !== resource) return null;
-  const [grant, membership] = await Promise.all([getGrant(deps, item.team_id, item.grant_id), findMembership(deps, item.team_id, item.user_id)]);
+  const [grant, membership] = await Promise.all([
+    getGrant(deps, item.team_id, item.grant_id),
+    findMembership(deps, item.team_id, item.user_id),
+  ]);
   if (!grant || grant.revokedAt || grant.resource !== resource || !membership) return null;
   // A person who left the team, or whose role no longer allows a scope, no longer lends it.
-  return { grantId: grant.id, clientId: grant.clientId, teamId: grant.teamId, userId: grant.userId, scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)), mailboxIds: grant.mailboxIds };
+  return {
+    grantId: grant.id,
+    clientId: grant.clientId,
+    teamId: grant.teamId,
+    userId: grant.userId,
+    scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)),
+    mailboxIds: grant.mailboxIds,
+  };
 };
 
 /**
@@ -78,20 +129,37 @@ export const verifyAccessToken = async (deps: Deps, token: string, resource: str
  * used in a conditional write, so two uses cannot both pass) and issues new tokens. A second use
  * of a rotated token revokes the grant: whoever holds the old token, the grant is no longer safe.
  */
-export const refreshTokens = async (deps: Deps, refreshToken: string, clientId: string, resource: string | undefined): Promise<TokenResponse> => {
+export const refreshTokens = async (
+  deps: Deps,
+  refreshToken: string,
+  clientId: string,
+  resource: string | undefined,
+): Promise<TokenResponse> => {
   const invalid = (why: string) => new OAuthError('invalid_grant', `The refresh_token ${why}; authorize again.`);
-  if (!TOKEN_SHAPE.test(refreshToken) || !refreshToken.startsWith(REFRESH_PREFIX)) throw invalid('is not one this server issued');
+  if (!TOKEN_SHAPE.test(refreshToken) || !refreshToken.startsWith(REFRESH_PREFIX))
+    throw invalid('is not one this server issued');
   const key = keys.oauth.refreshToken(secretHash(refreshToken));
   const item = await getItem(deps, key);
   if (!item || Number(item.expires_at) <= nowSeconds(deps)) throw invalid('is unknown or expired');
   if (item.client_id !== clientId) throw invalid('was issued to another client_id');
   const grant = await getGrant(deps, item.team_id, item.grant_id);
   if (!grant || grant.revokedAt) throw invalid('belongs to a revoked grant');
-  if (resource !== undefined && resource !== grant.resource) throw new OAuthError('invalid_target', `The resource ${resource} is not the one this grant is for (${grant.resource}).`);
-  const rotated = await updateItem(deps, key, { set: { used_at: nowSeconds(deps) } }, { attr: 'used_at', absent: true });
+  if (resource !== undefined && resource !== grant.resource)
+    throw new OAuthError(
+      'invalid_target',
+      `The resource ${resource} is not the one this grant is for (${grant.resource}).`,
+    );
+  const rotated = await updateItem(
+    deps,
+    key,
+    { set: { used_at: nowSeconds(deps) } },
+    { attr: 'used_at', absent: true },
+  );
   if (!rotated) {
     await revokeGrant(deps, grant.teamId, grant.id, 'refresh_token_reused');
-    throw invalid('was already used (refresh tokens are single-use); the grant has been revoked because a used refresh token came back');
+    throw invalid(
+      'was already used (refresh tokens are single-use); the grant has been revoked because a used refresh token came back',
+    );
   }
   return issueTokens(deps, grant);
 };
@@ -102,7 +170,9 @@ export const refreshTokens = async (deps: Deps, refreshToken: string, clientId: 
  */
 export const revokeToken = async (deps: Deps, token: string, clientId: string): Promise<void> => {
   if (!TOKEN_SHAPE.test(token)) return;
-  const key = token.startsWith(REFRESH_PREFIX) ? keys.oauth.refreshToken(secretHash(token)) : keys.oauth.accessToken(secretHash(token));
+  const key = token.startsWith(REFRESH_PREFIX)
+    ? keys.oauth.refreshToken(secretHash(token))
+    : keys.oauth.accessToken(secretHash(token));
   const item = await getItem(deps, key);
   if (!item || item.client_id !== clientId) return;
   if (token.startsWith(REFRESH_PREFIX)) await revokeGrant(deps, item.team_id, item.grant_id, 'revoked_by_client');

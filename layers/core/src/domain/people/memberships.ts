@@ -26,7 +26,12 @@ export interface Actor {
 }
 
 const membershipFromItem = (i: Record<string, any>): Membership => ({
-  teamId: i.team_id, userId: i.user_id, email: i.email, name: i.name ?? '', role: i.role, createdAt: i.created_at,
+  teamId: i.team_id,
+  userId: i.user_id,
+  email: i.email,
+  name: i.name ?? '',
+  role: i.role,
+  createdAt: i.created_at,
 });
 
 /**
@@ -36,25 +41,55 @@ const membershipFromItem = (i: Record<string, any>): Membership => ({
  */
 const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => {
   const limit = limitsFor(deps.config.CLOUD, plan)?.teams;
-  const when: Condition = limit == null
-    ? { exists: true }
-    : { and: [{ exists: true }, { or: [{ attr: 'team_count', absent: true }, { attr: 'team_count', lt: limit }] }] };
+  const when: Condition =
+    limit == null
+      ? { exists: true }
+      : {
+          and: [
+            { exists: true },
+            {
+              or: [
+                { attr: 'team_count', absent: true },
+                { attr: 'team_count', lt: limit },
+              ],
+            },
+          ],
+        };
   return { update: keys.user.item(user.id), change: { add: { team_count: 1 } }, when };
 };
 
 const teamsCapError = (deps: Deps, plan: Team['plan']): ApiError =>
-  new ApiError('plan_limit_reached', `A person may belong to ${limitsFor(deps.config.CLOUD, plan)?.teams} team(s) on the ${plan} plan; leave a team or upgrade the plan first.`);
+  new ApiError(
+    'plan_limit_reached',
+    `A person may belong to ${limitsFor(deps.config.CLOUD, plan)?.teams} team(s) on the ${plan} plan; leave a team or upgrade the plan first.`,
+  );
 
 const memberItem = (deps: Deps, teamId: string, user: User, role: Role) => ({
-  ...keys.member.item(teamId, user.id), ...keys.member.listing(user.id, teamId),
-  type: 'member', team_id: teamId, user_id: user.id, email: user.email, name: user.name, role,
+  ...keys.member.item(teamId, user.id),
+  ...keys.member.listing(user.id, teamId),
+  type: 'member',
+  team_id: teamId,
+  user_id: user.id,
+  email: user.email,
+  name: user.name,
+  role,
   created_at: new Date(deps.clock.now()).toISOString(),
 });
 
 /** Adds a person to a team: 409 conflict when already a member, 403 plan_limit_reached past the cap. */
-export const addMember = async (deps: Deps, team: Team, user: User, role: Role, alsoWrite: readonly Write[] = []): Promise<Membership> => {
+export const addMember = async (
+  deps: Deps,
+  team: Team,
+  user: User,
+  role: Role,
+  alsoWrite: readonly Write[] = [],
+): Promise<Membership> => {
   const item = memberItem(deps, team.id, user, role);
-  const out = await transact(deps, [{ put: item, when: { exists: false } }, countTeam(deps, user, team.plan), ...alsoWrite]);
+  const out = await transact(deps, [
+    { put: item, when: { exists: false } },
+    countTeam(deps, user, team.plan),
+    ...alsoWrite,
+  ]);
   if (!out.ok) {
     if (out.failed === 0) throw new ApiError('conflict', `${user.email} is already a member of this team.`);
     if (out.failed === 1) throw teamsCapError(deps, team.plan);
@@ -90,7 +125,10 @@ export const actorIn = async (deps: Deps, user: User, teamId: string): Promise<A
 
 /** The teams a person belongs to, with their role. */
 export const teamsOf = async (deps: Deps, userId: string): Promise<{ teamId: string; role: Role }[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.member.teamsPartition(userId) })).map((i) => ({ teamId: i.team_id, role: i.role }));
+  (await queryAll(deps, { index: 'gsi1', pk: keys.member.teamsPartition(userId) })).map((i) => ({
+    teamId: i.team_id,
+    role: i.role,
+  }));
 
 /** The members of a team. */
 export const listMembers = async (deps: Deps, teamId: string): Promise<Membership[]> =>
@@ -111,7 +149,8 @@ const loadMember = async (deps: Deps, teamId: string, userId: string): Promise<M
 const keepAnOwner = async (deps: Deps, teamId: string, target: Membership) => {
   if (target.role !== 'owner') return;
   const owners = (await listMembers(deps, teamId)).filter((m) => m.role === 'owner');
-  if (owners.length <= 1) throw new ApiError('conflict', 'A team keeps at least one owner: make another member owner first.');
+  if (owners.length <= 1)
+    throw new ApiError('conflict', 'A team keeps at least one owner: make another member owner first.');
 };
 
 /** Changes a member's role. */

@@ -21,7 +21,11 @@ export const issueToken = async (deps: Deps, kind: TokenKind, data: Record<strin
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const expires = Math.floor(now / 1000) + TOKEN_LIFETIME_SECONDS[kind];
-  await putItem(deps, { ...keys.oneTime.item(tokenHash(token)), type: 'one_time_token', kind, data, expires_at: expires, ttl: expires }, { exists: false });
+  await putItem(
+    deps,
+    { ...keys.oneTime.item(tokenHash(token)), type: 'one_time_token', kind, data, expires_at: expires, ttl: expires },
+    { exists: false },
+  );
   return token;
 };
 
@@ -29,12 +33,26 @@ export const issueToken = async (deps: Deps, kind: TokenKind, data: Record<strin
  * Uses a token once: the first call marks it used (a conditional write, so two concurrent uses
  * cannot both succeed) and returns its data; an unknown, used, expired or other-kind token gives undefined.
  */
-export const consumeToken = async (deps: Deps, token: string, kind: TokenKind): Promise<Record<string, string> | undefined> => {
+export const consumeToken = async (
+  deps: Deps,
+  token: string,
+  kind: TokenKind,
+): Promise<Record<string, string> | undefined> => {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const nowSeconds = Math.floor(deps.clock.now() / 1000);
-  const out = await updateItem(deps, keys.oneTime.item(tokenHash(token)), { set: { used_at: nowSeconds } }, {
-    and: [{ exists: true }, { attr: 'used_at', absent: true }, { attr: 'kind', eq: kind }, { attr: 'expires_at', ne: null }],
-  });
+  const out = await updateItem(
+    deps,
+    keys.oneTime.item(tokenHash(token)),
+    { set: { used_at: nowSeconds } },
+    {
+      and: [
+        { exists: true },
+        { attr: 'used_at', absent: true },
+        { attr: 'kind', eq: kind },
+        { attr: 'expires_at', ne: null },
+      ],
+    },
+  );
   if (!out || Number(out.expires_at) < nowSeconds) return undefined;
   return out.data as Record<string, string>;
 };

@@ -22,12 +22,35 @@ import { ApiError } from '../../errors/api-error.ts';
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-const ACTIONS = ['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write', 'team:write'] as const;
+const ACTIONS = [
+  'read',
+  'audience:write',
+  'domains:write',
+  'keys:write',
+  'mailboxes:write',
+  'webhooks:write',
+  'templates:write',
+  'broadcasts:write',
+  'broadcasts:send',
+  'members:write',
+  'team:write',
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const ALLOWED: Readonly<Record<Role, ReadonlySet<Action>>> = {
   owner: new Set(ACTIONS),
-  admin: new Set<Action>(['read', 'audience:write', 'domains:write', 'keys:write', 'mailboxes:write', 'webhooks:write', 'templates:write', 'broadcasts:write', 'broadcasts:send', 'members:write']),
+  admin: new Set<Action>([
+    'read',
+    'audience:write',
+    'domains:write',
+    'keys:write',
+    'mailboxes:write',
+    'webhooks:write',
+    'templates:write',
+    'broadcasts:write',
+    'broadcasts:send',
+    'members:write',
+  ]),
   member: new Set<Action>(['read', 'audience:write', 'broadcasts:write']),
 };
 
@@ -37,9 +60,13 @@ export const allows = (role: Role, action: Action): boolean => ALLOWED[role].has
 /** Throws 403 forbidden when the role does not allow the action, naming both. */
 export const authorize = (role: Role, action: Action): void => {
   if (!allows(role, action)) {
-    throw new ApiError('forbidden', `Your role in this team (${role}) does not allow ${action}; ask an owner or admin of the team.`);
+    throw new ApiError(
+      'forbidden',
+      `Your role in this team (${role}) does not allow ${action}; ask an owner or admin of the team.`,
+    );
   }
 };
 
 /** True for a role name. */
-export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+export const isRole = (value: unknown): value is Role =>
+  typeof value === 'string' && (ROLES as readonly string[]).includes(value);

@@ -21,7 +21,11 @@ export const startSession = async (deps: Deps, userId: string): Promise<{ id: st
   const id = randomBytes(32).toString('base64url');
   const csrf = randomBytes(24).toString('base64url');
   const expires = Math.floor(deps.clock.now() / 1000) + SESSION_LIFETIME_SECONDS;
-  await putItem(deps, { ...keys.session.item(hashId(id)), type: 'session', user_id: userId, csrf, expires_at: expires, ttl: expires }, { exists: false });
+  await putItem(
+    deps,
+    { ...keys.session.item(hashId(id)), type: 'session', user_id: userId, csrf, expires_at: expires, ttl: expires },
+    { exists: false },
+  );
   return { id, csrf };
 };
 

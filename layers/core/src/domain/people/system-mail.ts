@@ -23,7 +23,10 @@ const systemTeam = async (deps: Deps): Promise<{ team: Team; made: boolean }> =>
   const configured = deps.config.SYSTEM_TEAM_ID;
   if (configured) {
     const team = await getTeam(deps, configured);
-    if (!team) throw new Error(`SYSTEM_TEAM_ID names the team ${configured}, which does not exist: create it (npm run admin -- teams create) or unset SYSTEM_TEAM_ID to let the service make its own`);
+    if (!team)
+      throw new Error(
+        `SYSTEM_TEAM_ID names the team ${configured}, which does not exist: create it (npm run admin -- teams create) or unset SYSTEM_TEAM_ID to let the service make its own`,
+      );
     return { team, made: false };
   }
   return { team: await ownSystemTeam(deps), made: true };
@@ -36,13 +39,16 @@ const ownSystemTeam = async (deps: Deps): Promise<Team> => {
     if (team) return team;
   }
   const made = await createTeam(deps, { name: 'mailstack system mail', plan: 'scale' });
-  if (await putItem(deps, { ...keys.system.team(), type: 'system_team', team_id: made.id }, { exists: false })) return made;
+  if (await putItem(deps, { ...keys.system.team(), type: 'system_team', team_id: made.id }, { exists: false }))
+    return made;
   // Another process made it first: use theirs.
   return (await getTeam(deps, (await getItem(deps, keys.system.team()))!.team_id))!;
 };
 
 const ensureSenderDomain = async (deps: Deps, team: Team, name: string): Promise<void> => {
-  const domain = (await findDomainByName(deps, team.id, name)) ?? (await createDomain(deps, team, validate(CreateDomainRequest, { name })));
+  const domain =
+    (await findDomainByName(deps, team.id, name)) ??
+    (await createDomain(deps, team, validate(CreateDomainRequest, { name })));
   if (domain.status !== 'verified') await verifyDomain(deps, team.id, domain.id);
 };
 
@@ -61,12 +67,16 @@ export const sendSystemEmail = async (deps: Deps, message: SystemMessage): Promi
   const { team, made } = await systemTeam(deps);
   // The service's own team gets its sender domain; an operator's team brings a verified one.
   if (made) await ensureSenderDomain(deps, team, from.address.split('@')[1]!);
-  return sendEmail(deps, { team, keyId: 'system', scope: 'full_access', domainId: null }, validate(SendEmailRequest, {
-    from: deps.config.SYSTEM_SENDER,
-    to: typeof message.to === 'string' ? [message.to] : [...message.to],
-    subject: message.subject,
-    text: message.text,
-    ...(message.html ? { html: message.html } : {}),
-    ...(message.tags ? { tags: [...message.tags] } : {}),
-  }));
+  return sendEmail(
+    deps,
+    { team, keyId: 'system', scope: 'full_access', domainId: null },
+    validate(SendEmailRequest, {
+      from: deps.config.SYSTEM_SENDER,
+      to: typeof message.to === 'string' ? [message.to] : [...message.to],
+      subject: message.subject,
+      text: message.text,
+      ...(message.html ? { html: message.html } : {}),
+      ...(message.tags ? { tags: [...message.tags] } : {}),
+    }),
+  );
 };

@@ -21,7 +21,11 @@ export const MIN_PASSWORD_LENGTH = 10;
 const MAX_PASSWORD_LENGTH = 200;
 
 const scrypt = (password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> =>
-  new Promise((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise((resolve, reject) =>
+    scryptCb(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
 
 /** The stored form of a password: `scrypt$N$r$p$salt$hash` (base64url). */
 const hashPassword = async (password: string): Promise<string> => {
@@ -35,7 +39,12 @@ export const verifyPassword = async (password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  const key = await scrypt(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 };
 
@@ -46,7 +55,9 @@ export const decoyHash = (): Promise<string> => (decoy ??= hashPassword(randomBy
 /** Refuses a password the service will not store. */
 export const checkPassword = (password: string): void => {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-    throw validationError(`\`password\` must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long; it has ${password.length}.`);
+    throw validationError(
+      `\`password\` must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long; it has ${password.length}.`,
+    );
   }
 };
 
@@ -55,19 +66,36 @@ const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 /** A lower-cased, trimmed address, or a validation error naming the field. */
 export const normalizeEmail = (email: string, field = 'email'): string => {
   const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e) || e.length > 254) throw validationError(`\`${field}\` must be an email address such as jane@example.com; got "${email.slice(0, 80)}".`);
+  if (!EMAIL.test(e) || e.length > 254)
+    throw validationError(
+      `\`${field}\` must be an email address such as jane@example.com; got "${email.slice(0, 80)}".`,
+    );
   return e;
 };
 
-export const userFromItem = (i: Record<string, any>): User => ({ id: i.id, email: i.email, name: i.name ?? '', createdAt: i.created_at, teamCount: Number(i.team_count ?? 0) });
+export const userFromItem = (i: Record<string, any>): User => ({
+  id: i.id,
+  email: i.email,
+  name: i.name ?? '',
+  createdAt: i.created_at,
+  teamCount: Number(i.team_count ?? 0),
+});
 
 /** Creates a person; 409 conflict when the address already has an account. */
-export const createUser = async (deps: Deps, input: { email: string; name?: string; password?: string | undefined }): Promise<User> => {
+export const createUser = async (
+  deps: Deps,
+  input: { email: string; name?: string; password?: string | undefined },
+): Promise<User> => {
   const email = normalizeEmail(input.email);
   if (input.password !== undefined) checkPassword(input.password);
   const id = deps.ids.next();
   const item = {
-    ...keys.user.item(id), type: 'user', id, email, name: (input.name ?? '').trim().slice(0, 100), team_count: 0,
+    ...keys.user.item(id),
+    type: 'user',
+    id,
+    email,
+    name: (input.name ?? '').trim().slice(0, 100),
+    team_count: 0,
     password: input.password === undefined ? null : await hashPassword(input.password),
     created_at: new Date(deps.clock.now()).toISOString(),
   };
@@ -75,7 +103,8 @@ export const createUser = async (deps: Deps, input: { email: string; name?: stri
     { put: { ...keys.user.emailGuard(email), type: 'user_email', user_id: id }, when: { exists: false } },
     { put: item, when: { exists: false } },
   ]);
-  if (!out.ok) throw new ApiError('conflict', `An account for ${email} already exists; sign in, or ask for a sign-in link.`);
+  if (!out.ok)
+    throw new ApiError('conflict', `An account for ${email} already exists; sign in, or ask for a sign-in link.`);
   return userFromItem(item);
 };
 

@@ -13,9 +13,18 @@ export const releaseParkedEmails = async (deps: Deps): Promise<{ released: numbe
   const now = new Date(deps.clock.now()).toISOString();
   const jobs: { body: SendJob }[] = [];
   for (let shard = 0; shard < keys.email.dueShards; shard++) {
-    for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.email.parkedDuePartition(shard), below: now })) {
+    for await (const page of queryPages(deps, {
+      index: 'gsi3',
+      pk: keys.email.parkedDuePartition(shard),
+      below: now,
+    })) {
       for (const e of page.items) {
-        const moved = await updateItem(deps, keys.email.item(e.team_id, e.id), { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) } }, { attr: 'status', eq: 'queued_quota' });
+        const moved = await updateItem(
+          deps,
+          keys.email.item(e.team_id, e.id),
+          { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) } },
+          { attr: 'status', eq: 'queued_quota' },
+        );
         // Not moved: canceled or deleted meanwhile; it is no longer parked.
         if (moved) jobs.push(sendJob({ team_id: e.team_id, id: e.id }));
       }

@@ -29,8 +29,18 @@ const OVERAGE_HARD_STOP_FACTOR = 5;
 /** How each of `n` accepted emails goes: out now, or parked until the daily rollover. */
 export type Admission = 'send' | 'park';
 
-const addAtMost = async (deps: Deps, key: Key, n: number, max: number | null, expiresAt: number | null): Promise<number | undefined> => {
-  const out = await addToCounters(deps, key, { add: { emails_sent: n }, ...(max !== null ? { ceilings: { emails_sent: max } } : {}), ...(expiresAt ? { expiresAt } : {}) });
+const addAtMost = async (
+  deps: Deps,
+  key: Key,
+  n: number,
+  max: number | null,
+  expiresAt: number | null,
+): Promise<number | undefined> => {
+  const out = await addToCounters(deps, key, {
+    add: { emails_sent: n },
+    ...(max !== null ? { ceilings: { emails_sent: max } } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+  });
   return out ? Number(out.emails_sent) : undefined;
 };
 
@@ -40,8 +50,19 @@ type Calendar = ReturnType<typeof calendarOf>;
 const dailyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: number, n: number): Promise<void> => {
   const cap = PLANS[team.plan].emailsPerDay!;
   const passing = Math.floor(cap * DAILY_PASS_FACTOR);
-  const data = { used: Math.min(total, passing), limit: cap, period: 'day', resets_at: new Date(cal.nextMidnight).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, ceiling: passing };
-  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(cap * QUOTA_WARNING_SHARE)], ['quota.reached', cap], ['quota.paused', passing + 1]])) {
+  const data = {
+    used: Math.min(total, passing),
+    limit: cap,
+    period: 'day',
+    resets_at: new Date(cal.nextMidnight).toISOString(),
+    dashboard_url: `${deps.config.APP_URL}/usage`,
+    ceiling: passing,
+  };
+  for (const type of crossedLines(total - n, total, [
+    ['quota.warning', Math.ceil(cap * QUOTA_WARNING_SHARE)],
+    ['quota.reached', cap],
+    ['quota.paused', passing + 1],
+  ])) {
     await recordEvent(deps, team.id, type, data);
   }
 };
@@ -49,8 +70,18 @@ const dailyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: n
 /** The quota.* events of a monthly plan whose period counter went from `total - n` to `total`. */
 const monthlyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: number, n: number): Promise<void> => {
   const included = PLANS[team.plan].emailsPerMonth!;
-  const data = { used: total, limit: included, period: 'month', resets_at: new Date(cal.monthEnd).toISOString(), dashboard_url: `${deps.config.APP_URL}/usage`, overage: team.overageEnabled ? 'billed' : 'refused' };
-  for (const type of crossedLines(total - n, total, [['quota.warning', Math.ceil(included * QUOTA_WARNING_SHARE)], ['quota.reached', included]])) {
+  const data = {
+    used: total,
+    limit: included,
+    period: 'month',
+    resets_at: new Date(cal.monthEnd).toISOString(),
+    dashboard_url: `${deps.config.APP_URL}/usage`,
+    overage: team.overageEnabled ? 'billed' : 'refused',
+  };
+  for (const type of crossedLines(total - n, total, [
+    ['quota.warning', Math.ceil(included * QUOTA_WARNING_SHARE)],
+    ['quota.reached', included],
+  ])) {
     await recordEvent(deps, team.id, type, data);
   }
 };
@@ -73,9 +104,19 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
   const plan = PLANS[team.plan];
   if (plan.emailsPerDay !== null) {
     const cap = plan.emailsPerDay;
-    const total = await addAtMost(deps, keys.usage.day(team.id, cal.day), n, Math.floor(cap * DAILY_PASS_FACTOR) + cap * PARKED_BACKLOG_FACTOR, dayTtl);
+    const total = await addAtMost(
+      deps,
+      keys.usage.day(team.id, cal.day),
+      n,
+      Math.floor(cap * DAILY_PASS_FACTOR) + cap * PARKED_BACKLOG_FACTOR,
+      dayTtl,
+    );
     if (total === undefined) {
-      throw rateLimited(`Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and parks at most ${cap * PARKED_BACKLOG_FACTOR} more for after midnight; ${n === 1 ? 'this email' : `these ${n} emails`} would go past that. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`, (cal.nextMidnight - deps.clock.now()) / 1000, 'daily_quota_exceeded');
+      throw rateLimited(
+        `Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and parks at most ${cap * PARKED_BACKLOG_FACTOR} more for after midnight; ${n === 1 ? 'this email' : `these ${n} emails`} would go past that. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`,
+        (cal.nextMidnight - deps.clock.now()) / 1000,
+        'daily_quota_exceeded',
+      );
     }
     const passing = Math.floor(cap * DAILY_PASS_FACTOR);
     await dailyLinesCrossed(deps, team, cal, total, n);
@@ -86,10 +127,13 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
   const total = await addAtMost(deps, keys.usage.month(team.id, cal.month), n, max, null);
   if (total === undefined) {
     const renewal = new Date(cal.monthEnd).toISOString().slice(0, 10);
-    throw rateLimited(team.overageEnabled
-      ? `Monthly hard stop reached: ${max} emails (5 times the included ${included}). The period renews on ${renewal}.`
-      : `Monthly quota spent: the ${team.plan} plan includes ${included} emails and overage is off. The period renews on ${renewal}.`,
-      (cal.monthEnd - deps.clock.now()) / 1000, 'monthly_quota_exceeded');
+    throw rateLimited(
+      team.overageEnabled
+        ? `Monthly hard stop reached: ${max} emails (5 times the included ${included}). The period renews on ${renewal}.`
+        : `Monthly quota spent: the ${team.plan} plan includes ${included} emails and overage is off. The period renews on ${renewal}.`,
+      (cal.monthEnd - deps.clock.now()) / 1000,
+      'monthly_quota_exceeded',
+    );
   }
   await monthlyLinesCrossed(deps, team, cal, total, n);
   await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
@@ -104,10 +148,23 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
 export const countSends = async (deps: Deps, team: Team, n: number): Promise<void> => {
   if (n === 0) return;
   const cal = calendarOf(deps.clock.now());
-  const day = (await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS))!;
+  const day = (await addAtMost(
+    deps,
+    keys.usage.day(team.id, cal.day),
+    n,
+    null,
+    Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
+  ))!;
   if (!deps.config.CLOUD) return;
   // A broadcast crossing a line of the quota tells the team as an API send would (spec §6 quota.*).
-  if (PLANS[team.plan].emailsPerMonth !== null) await monthlyLinesCrossed(deps, team, cal, (await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null))!, n);
+  if (PLANS[team.plan].emailsPerMonth !== null)
+    await monthlyLinesCrossed(
+      deps,
+      team,
+      cal,
+      (await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null))!,
+      n,
+    );
   else await dailyLinesCrossed(deps, team, cal, day, n);
 };
 

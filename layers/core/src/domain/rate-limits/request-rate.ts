@@ -43,7 +43,10 @@ export const countMcpCall = async (deps: Deps, userId: string): Promise<void> =>
     expiresAt: w.expiresAt,
   });
   if (!counted) {
-    throw rateLimited(`Too many MCP calls: a signed-in person may make ${limit} calls per minute to the MCP server. Retry after the Retry-After header's seconds.`, w.retryAfterSeconds);
+    throw rateLimited(
+      `Too many MCP calls: a signed-in person may make ${limit} calls per minute to the MCP server. Retry after the Retry-After header's seconds.`,
+      w.retryAfterSeconds,
+    );
   }
 };
 
@@ -59,8 +62,18 @@ export type AuthSurface = 'api' | 'mailbox' | 'mcp';
  * (more than FAILED_AUTH_LIMIT_PER_MINUTE failures this minute on that surface). Successful
  * requests cost nothing.
  */
-export const countFailedAuth = async (deps: Deps, ip: string, surface: AuthSurface = 'api'): Promise<{ blocked: boolean; retryAfter: number }> => {
+export const countFailedAuth = async (
+  deps: Deps,
+  ip: string,
+  surface: AuthSurface = 'api',
+): Promise<{ blocked: boolean; retryAfter: number }> => {
   const w = fixedWindow(deps.clock.now(), MINUTE);
-  const out = await addToCounters(deps, keys.rate.authFailures(ip, w.index, surface), { add: { failures: 1 }, expiresAt: w.expiresAt });
-  return { blocked: Number(out?.failures ?? 0) > deps.config.FAILED_AUTH_LIMIT_PER_MINUTE, retryAfter: w.retryAfterSeconds };
+  const out = await addToCounters(deps, keys.rate.authFailures(ip, w.index, surface), {
+    add: { failures: 1 },
+    expiresAt: w.expiresAt,
+  });
+  return {
+    blocked: Number(out?.failures ?? 0) > deps.config.FAILED_AUTH_LIMIT_PER_MINUTE,
+    retryAfter: w.retryAfterSeconds,
+  };
 };

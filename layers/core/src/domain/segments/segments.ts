@@ -28,7 +28,14 @@ export const segmentView = (s: Segment, object: 'segment' | 'audience' = 'segmen
 /** Creates a segment. */
 export const createSegment = async (deps: Deps, teamId: string, name: string): Promise<Segment> => {
   const id = deps.ids.next();
-  const item = { ...keys.segment.item(teamId, id), type: 'segment', id, team_id: teamId, name, created_at: new Date(deps.clock.now()).toISOString() };
+  const item = {
+    ...keys.segment.item(teamId, id),
+    type: 'segment',
+    id,
+    team_id: teamId,
+    name,
+    created_at: new Date(deps.clock.now()).toISOString(),
+  };
   await putItem(deps, item);
   return fromItem(item);
 };
@@ -42,7 +49,11 @@ export const getSegment = async (deps: Deps, teamId: string, id: string): Promis
 
 /** A page of the team's segments. */
 export const listSegments = async (deps: Deps, teamId: string, page: Pagination) => {
-  const { items, hasMore } = await queryPage(deps, { pk: keys.segment.partition(teamId), prefix: keys.segment.prefix }, page);
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.segment.partition(teamId), prefix: keys.segment.prefix },
+    page,
+  );
   return { segments: items.map(fromItem), hasMore };
 };
 
@@ -56,7 +67,10 @@ export const renameSegment = async (deps: Deps, teamId: string, id: string, name
 /** Deletes a segment and its memberships (the contacts stay). */
 export const deleteSegment = async (deps: Deps, teamId: string, id: string): Promise<Segment> => {
   const s = await getSegment(deps, teamId, id);
-  for (const m of await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(id) })) {
+  for (const m of await queryAll(deps, {
+    pk: keys.contact.partition(teamId),
+    prefix: keys.contact.membershipPrefix(id),
+  })) {
     await removeFromSegment(deps, teamId, m.contact_id, id).catch(() => undefined);
   }
   await deleteItem(deps, keys.segment.item(teamId, id));
@@ -64,21 +78,44 @@ export const deleteSegment = async (deps: Deps, teamId: string, id: string): Pro
 };
 
 /** Adds a contact to a segment (idempotent). */
-export const addToSegment = async (deps: Deps, teamId: string, idOrEmail: string, segmentId: string): Promise<{ contact: Contact; segment: Segment }> => {
-  const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
+export const addToSegment = async (
+  deps: Deps,
+  teamId: string,
+  idOrEmail: string,
+  segmentId: string,
+): Promise<{ contact: Contact; segment: Segment }> => {
+  const [contact, segment] = await Promise.all([
+    loadContact(deps, teamId, idOrEmail),
+    getSegment(deps, teamId, segmentId),
+  ]);
   if (!contact.segmentIds.includes(segmentId)) {
     const next = { ...contact, segmentIds: [...contact.segmentIds, segmentId] };
     await transact(deps, [
       { put: contactItem(next) },
-      { put: { ...keys.contact.membership(teamId, segmentId, contact.id), type: 'segment_member', segment_id: segmentId, contact_id: contact.id } },
+      {
+        put: {
+          ...keys.contact.membership(teamId, segmentId, contact.id),
+          type: 'segment_member',
+          segment_id: segmentId,
+          contact_id: contact.id,
+        },
+      },
     ]);
   }
   return { contact, segment };
 };
 
 /** Removes a contact from a segment. */
-export const removeFromSegment = async (deps: Deps, teamId: string, idOrEmail: string, segmentId: string): Promise<{ contact: Contact; segment: Segment }> => {
-  const [contact, segment] = await Promise.all([loadContact(deps, teamId, idOrEmail), getSegment(deps, teamId, segmentId)]);
+export const removeFromSegment = async (
+  deps: Deps,
+  teamId: string,
+  idOrEmail: string,
+  segmentId: string,
+): Promise<{ contact: Contact; segment: Segment }> => {
+  const [contact, segment] = await Promise.all([
+    loadContact(deps, teamId, idOrEmail),
+    getSegment(deps, teamId, segmentId),
+  ]);
   if (!contact.segmentIds.includes(segmentId)) throw notFound('Contact in this segment');
   await transact(deps, [
     { put: contactItem({ ...contact, segmentIds: contact.segmentIds.filter((s) => s !== segmentId) }) },
@@ -91,14 +128,28 @@ export const removeFromSegment = async (deps: Deps, teamId: string, idOrEmail: s
 export const segmentsOfContact = async (deps: Deps, teamId: string, idOrEmail: string): Promise<Segment[]> => {
   const contact = await loadContact(deps, teamId, idOrEmail);
   // Newest first, as every list: ids are UUIDv7, so their order is their creation order.
-  return (await batchGetItems(deps, contact.segmentIds.map((id) => keys.segment.item(teamId, id)))).map(fromItem).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return (
+    await batchGetItems(
+      deps,
+      contact.segmentIds.map((id) => keys.segment.item(teamId, id)),
+    )
+  )
+    .map(fromItem)
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 };
 
 /** A page of a segment's contacts, newest first (the memberships are read, then the contacts). */
 export const contactsOfSegment = async (deps: Deps, teamId: string, segmentId: string, page: Pagination) => {
   await getSegment(deps, teamId, segmentId);
-  const { items, hasMore } = await queryPage(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId) }, page);
-  const rows = await batchGetItems(deps, items.map((m) => keys.contact.item(teamId, m.contact_id)));
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.contact.partition(teamId), prefix: keys.contact.membershipPrefix(segmentId) },
+    page,
+  );
+  const rows = await batchGetItems(
+    deps,
+    items.map((m) => keys.contact.item(teamId, m.contact_id)),
+  );
   const byId = new Map(rows.map((r) => [r.id as string, contactFromItem(r)]));
   return { contacts: items.map((m) => byId.get(m.contact_id)).filter((c): c is Contact => !!c), hasMore };
 };

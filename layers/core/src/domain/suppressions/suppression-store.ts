@@ -32,7 +32,13 @@ export const suppressionFromItem = (i: Record<string, any>): Suppression => ({
 });
 
 /** The `data` of suppression.added / suppression.removed events. */
-export const suppressionEventData = (s: Suppression) => ({ id: s.id, email: s.email, origin: s.origin, source: s.source, created_at: s.createdAt });
+export const suppressionEventData = (s: Suppression) => ({
+  id: s.id,
+  email: s.email,
+  origin: s.origin,
+  source: s.source,
+  created_at: s.createdAt,
+});
 
 /**
  * Puts an address on the team's suppression list and records suppression.added, in one
@@ -40,7 +46,13 @@ export const suppressionEventData = (s: Suppression) => ({ id: s.id, email: s.em
  */
 export const addSuppression = async (
   deps: Deps,
-  input: { teamId: string; email: string; origin: SuppressionOrigin; source: EventSource | null; sourceId?: string | null },
+  input: {
+    teamId: string;
+    email: string;
+    origin: SuppressionOrigin;
+    source: EventSource | null;
+    sourceId?: string | null;
+  },
 ): Promise<{ suppression: Suppression; created: boolean }> => {
   const email = input.email.trim().toLowerCase();
   const id = deps.ids.next();
@@ -69,7 +81,11 @@ export const addSuppression = async (
 };
 
 /** Reads the entry for an address, if listed. */
-export const getSuppressionByAddress = async (deps: Deps, teamId: string, email: string): Promise<Suppression | undefined> => {
+export const getSuppressionByAddress = async (
+  deps: Deps,
+  teamId: string,
+  email: string,
+): Promise<Suppression | undefined> => {
   const item = await getItem(deps, keys.suppression.byAddress(teamId, email));
   return item ? suppressionFromItem(item) : undefined;
 };
@@ -82,11 +98,17 @@ export type SuppressionLookup = (emails: readonly string[]) => Promise<ReadonlyM
  * (100 addresses a request): the items of a batch send are checked together, not one read each.
  */
 export const suppressionLookup = (deps: Deps, teamId: string): SuppressionLookup => {
-  const loader = new DataLoader<string, SuppressionOrigin | undefined>(async (addresses) => {
-    const rows = await batchGetItems(deps, addresses.map((e) => keys.suppression.byAddress(teamId, e)));
-    const origins = new Map(rows.map((r) => [r.email as string, r.origin as SuppressionOrigin]));
-    return addresses.map((a) => origins.get(a));
-  }, { maxBatchSize: 100 });
+  const loader = new DataLoader<string, SuppressionOrigin | undefined>(
+    async (addresses) => {
+      const rows = await batchGetItems(
+        deps,
+        addresses.map((e) => keys.suppression.byAddress(teamId, e)),
+      );
+      const origins = new Map(rows.map((r) => [r.email as string, r.origin as SuppressionOrigin]));
+      return addresses.map((a) => origins.get(a));
+    },
+    { maxBatchSize: 100 },
+  );
   return async (emails) => {
     const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
     const origins = await loader.loadMany(unique);
@@ -105,7 +127,12 @@ export const suppressionLookup = (deps: Deps, teamId: string): SuppressionLookup
  * complaint and manual entries always count; unsubscribe entries only when the send has a topic.
  * One batch read per 100 addresses; `lookup` shares the reads of one call's sends.
  */
-export const findSuppressed = async (deps: Deps, teamId: string, emails: readonly string[], options: { withTopic: boolean; lookup?: SuppressionLookup }): Promise<Map<string, SuppressionOrigin>> => {
+export const findSuppressed = async (
+  deps: Deps,
+  teamId: string,
+  emails: readonly string[],
+  options: { withTopic: boolean; lookup?: SuppressionLookup },
+): Promise<Map<string, SuppressionOrigin>> => {
   const origins = await (options.lookup ?? suppressionLookup(deps, teamId))(emails);
   return new Map([...origins].filter(([, origin]) => origin !== 'unsubscribe' || options.withTopic));
 };

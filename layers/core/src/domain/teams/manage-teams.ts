@@ -30,14 +30,30 @@ export const createTeam = async (deps: Deps, input: { name: string; plan?: PlanN
 };
 
 /** Lists every team (operator only). */
-export const listTeams = async (deps: Deps): Promise<Team[]> => (await queryAll(deps, { index: 'gsi1', pk: keys.team.listPartition() })).map(teamFromItem);
+export const listTeams = async (deps: Deps): Promise<Team[]> =>
+  (await queryAll(deps, { index: 'gsi1', pk: keys.team.listPartition() })).map(teamFromItem);
 
 /** Changes a team's plan, status, overage switch or owner addresses; throws when the team does not exist. */
-export const updateTeam = async (deps: Deps, teamId: string, change: { plan?: PlanName; status?: Team['status']; overageEnabled?: boolean; paymentBlocked?: boolean; ownerEmails?: readonly string[] }): Promise<Team> => {
-  const set = Object.fromEntries(Object.entries({
-    plan: change.plan, status: change.status, overage_enabled: change.overageEnabled, payment_blocked: change.paymentBlocked,
-    owner_emails: change.ownerEmails === undefined ? undefined : [...change.ownerEmails],
-  }).filter(([, value]) => value !== undefined));
+export const updateTeam = async (
+  deps: Deps,
+  teamId: string,
+  change: {
+    plan?: PlanName;
+    status?: Team['status'];
+    overageEnabled?: boolean;
+    paymentBlocked?: boolean;
+    ownerEmails?: readonly string[];
+  },
+): Promise<Team> => {
+  const set = Object.fromEntries(
+    Object.entries({
+      plan: change.plan,
+      status: change.status,
+      overage_enabled: change.overageEnabled,
+      payment_blocked: change.paymentBlocked,
+      owner_emails: change.ownerEmails === undefined ? undefined : [...change.ownerEmails],
+    }).filter(([, value]) => value !== undefined),
+  );
   const out = await updateItem(deps, keys.team.item(teamId), { set }, { exists: true });
   if (!out) throw notFound('Team');
   return teamFromItem(out);

@@ -20,12 +20,16 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c
 /** The names of the placeholders in `sources` (pipeline ones excluded), in order of appearance. */
 export const placeholderNames = (...sources: (string | null | undefined)[]): string[] => {
   const names = new Set<string>();
-  for (const source of sources) for (const m of (source ?? '').matchAll(PLACEHOLDER)) if (!PIPELINE_PLACEHOLDERS.has(m[1]!)) names.add(m[1]!);
+  for (const source of sources)
+    for (const m of (source ?? '').matchAll(PLACEHOLDER)) if (!PIPELINE_PLACEHOLDERS.has(m[1]!)) names.add(m[1]!);
   return [...names];
 };
 
 /** Names that have neither a value nor a fallback (declared or inline), in order of appearance. */
-export const missingVariables = (lookup: (name: string) => TemplateValue | undefined, ...sources: (string | null | undefined)[]): string[] => {
+export const missingVariables = (
+  lookup: (name: string) => TemplateValue | undefined,
+  ...sources: (string | null | undefined)[]
+): string[] => {
   const missing = new Set<string>();
   for (const source of sources) {
     for (const m of (source ?? '').matchAll(PLACEHOLDER)) {
@@ -41,7 +45,11 @@ export const missingVariables = (lookup: (name: string) => TemplateValue | undef
  * (callers refuse missing values first with `missingVariables`). `html` escapes values, not the
  * author's inline fallbacks.
  */
-export const render = (source: string, lookup: (name: string) => TemplateValue | undefined, mode: 'html' | 'text'): string =>
+export const render = (
+  source: string,
+  lookup: (name: string) => TemplateValue | undefined,
+  mode: 'html' | 'text',
+): string =>
   source.replace(PLACEHOLDER, (whole, name: string, fallback: string | undefined) => {
     if (PIPELINE_PLACEHOLDERS.has(name)) return whole;
     const value = lookup(name);

@@ -17,19 +17,62 @@ export interface Topic {
   readonly createdAt: string;
 }
 
-const fromItem = (i: Record<string, any>): Topic => ({ id: i.id, name: i.name, description: i.description ?? null, defaultSubscription: i.default_subscription, visibility: i.visibility ?? 'private', createdAt: i.created_at });
+const fromItem = (i: Record<string, any>): Topic => ({
+  id: i.id,
+  name: i.name,
+  description: i.description ?? null,
+  defaultSubscription: i.default_subscription,
+  visibility: i.visibility ?? 'private',
+  createdAt: i.created_at,
+});
 
 /** The `data` of topic.* events (the SDK's TopicEventData). */
-const topicEventData = (t: Topic, updatedAt: string, deleted = false) => ({ id: t.id, name: t.name, description: t.description, default_subscription: t.defaultSubscription, deleted, created_at: t.createdAt, updated_at: updatedAt });
+const topicEventData = (t: Topic, updatedAt: string, deleted = false) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  default_subscription: t.defaultSubscription,
+  deleted,
+  created_at: t.createdAt,
+  updated_at: updatedAt,
+});
 
 /** The wire topic. */
-export const topicView = (t: Topic) => ({ object: 'topic' as const, id: t.id, name: t.name, description: t.description, default_subscription: t.defaultSubscription, visibility: t.visibility, created_at: t.createdAt });
+export const topicView = (t: Topic) => ({
+  object: 'topic' as const,
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  default_subscription: t.defaultSubscription,
+  visibility: t.visibility,
+  created_at: t.createdAt,
+});
 
 /** Creates a topic (visibility private unless given). */
-export const createTopic = async (deps: Deps, teamId: string, input: { name: string; default_subscription: 'opt_in' | 'opt_out'; description?: string | null | undefined; visibility?: 'public' | 'private' | undefined }): Promise<Topic> => {
+export const createTopic = async (
+  deps: Deps,
+  teamId: string,
+  input: {
+    name: string;
+    default_subscription: 'opt_in' | 'opt_out';
+    description?: string | null | undefined;
+    visibility?: 'public' | 'private' | undefined;
+  },
+): Promise<Topic> => {
   const id = deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
-  const item = { ...keys.topic.item(teamId, id), type: 'topic', id, team_id: teamId, name: input.name, description: input.description ?? null, default_subscription: input.default_subscription, visibility: input.visibility ?? 'private', created_at: now, updated_at: now };
+  const item = {
+    ...keys.topic.item(teamId, id),
+    type: 'topic',
+    id,
+    team_id: teamId,
+    name: input.name,
+    description: input.description ?? null,
+    default_subscription: input.default_subscription,
+    visibility: input.visibility ?? 'private',
+    created_at: now,
+    updated_at: now,
+  };
   const created = eventItem(deps, teamId, 'topic.created', topicEventData(fromItem(item), now));
   await transact(deps, [{ put: item }, { put: created.item }]);
   await publishEvents(deps, [created.record]);
@@ -45,18 +88,44 @@ export const getTopic = async (deps: Deps, teamId: string, id: string): Promise<
 
 /** A page of the team's topics. */
 export const listTopics = async (deps: Deps, teamId: string, page: Pagination) => {
-  const { items, hasMore } = await queryPage(deps, { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix }, page);
+  const { items, hasMore } = await queryPage(
+    deps,
+    { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix },
+    page,
+  );
   return { topics: items.map(fromItem), hasMore };
 };
 
 /** Every topic of a team. */
-export const allTopics = async (deps: Deps, teamId: string): Promise<Topic[]> => (await queryAll(deps, { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix })).map(fromItem);
+export const allTopics = async (deps: Deps, teamId: string): Promise<Topic[]> =>
+  (await queryAll(deps, { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix })).map(fromItem);
 
 /** Changes name, description or visibility. */
-export const updateTopic = async (deps: Deps, teamId: string, id: string, change: { name?: string | undefined; description?: string | null | undefined; visibility?: 'public' | 'private' | undefined }): Promise<Topic> => {
+export const updateTopic = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  change: {
+    name?: string | undefined;
+    description?: string | null | undefined;
+    visibility?: 'public' | 'private' | undefined;
+  },
+): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
-  const next = { ...t, ...(change.name !== undefined ? { name: change.name } : {}), ...(change.description !== undefined ? { description: change.description } : {}), ...(change.visibility !== undefined ? { visibility: change.visibility } : {}) };
-  await updateItem(deps, keys.topic.item(teamId, id), { set: { name: next.name, description: next.description, visibility: next.visibility, updated_at: new Date(deps.clock.now()).toISOString() } });
+  const next = {
+    ...t,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.description !== undefined ? { description: change.description } : {}),
+    ...(change.visibility !== undefined ? { visibility: change.visibility } : {}),
+  };
+  await updateItem(deps, keys.topic.item(teamId, id), {
+    set: {
+      name: next.name,
+      description: next.description,
+      visibility: next.visibility,
+      updated_at: new Date(deps.clock.now()).toISOString(),
+    },
+  });
   await recordEvent(deps, teamId, 'topic.updated', topicEventData(next, new Date(deps.clock.now()).toISOString()));
   return next;
 };
@@ -64,7 +133,12 @@ export const updateTopic = async (deps: Deps, teamId: string, id: string, change
 /** Deletes a topic. */
 export const deleteTopic = async (deps: Deps, teamId: string, id: string): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
-  const deleted = eventItem(deps, teamId, 'topic.deleted', topicEventData(t, new Date(deps.clock.now()).toISOString(), true));
+  const deleted = eventItem(
+    deps,
+    teamId,
+    'topic.deleted',
+    topicEventData(t, new Date(deps.clock.now()).toISOString(), true),
+  );
   await transact(deps, [{ delete: keys.topic.item(teamId, id) }, { put: deleted.item }]);
   await publishEvents(deps, [deleted.record]);
   return t;
@@ -73,7 +147,11 @@ export const deleteTopic = async (deps: Deps, teamId: string, id: string): Promi
 /** A contact's entry for each topic: the effective subscription and whether it was chosen. */
 export const contactTopics = async (deps: Deps, teamId: string, contactId: string, topics?: Topic[]) => {
   const all = topics ?? (await allTopics(deps, teamId));
-  const choices = new Map((await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(contactId) })).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']));
+  const choices = new Map(
+    (
+      await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(contactId) })
+    ).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']),
+  );
   return all.map((t) => ({
     id: t.id,
     name: t.name,
@@ -88,30 +166,68 @@ export const contactTopics = async (deps: Deps, teamId: string, contactId: strin
  * Records a contact's explicit topic choices, and contact.topic_opt_in / opt_out events where the
  * effective subscription flips, and one contact.topics.updated when a recorded choice changed.
  */
-export const setTopicChoices = async (deps: Deps, teamId: string, contact: Contact, choices: readonly { id: string; subscription: 'opt_in' | 'opt_out' }[], source: EventSource): Promise<void> => {
+export const setTopicChoices = async (
+  deps: Deps,
+  teamId: string,
+  contact: Contact,
+  choices: readonly { id: string; subscription: 'opt_in' | 'opt_out' }[],
+  source: EventSource,
+): Promise<void> => {
   if (choices.length === 0) return;
-  const topics = new Map((await batchGetItems(deps, [...new Set(choices.map((c) => c.id))].map((id) => keys.topic.item(teamId, id)))).map((i) => [i.id as string, fromItem(i)]));
+  const topics = new Map(
+    (
+      await batchGetItems(
+        deps,
+        [...new Set(choices.map((c) => c.id))].map((id) => keys.topic.item(teamId, id)),
+      )
+    ).map((i) => [i.id as string, fromItem(i)]),
+  );
   for (const c of choices) if (!topics.has(c.id)) throw validationError(`\`topics\`: this team has no topic ${c.id}.`);
-  const current = new Map((await batchGetItems(deps, choices.map((c) => keys.contact.topicChoice(teamId, contact.id, c.id)))).map((i) => [i.topic_id as string, i.subscription as string]));
+  const current = new Map(
+    (
+      await batchGetItems(
+        deps,
+        choices.map((c) => keys.contact.topicChoice(teamId, contact.id, c.id)),
+      )
+    ).map((i) => [i.topic_id as string, i.subscription as string]),
+  );
   const writes: Write[] = [];
   const events: ReturnType<typeof eventItem>[] = [];
   for (const c of choices) {
     const topic = topics.get(c.id)!;
     const before = current.get(c.id) ?? topic.defaultSubscription;
-    writes.push({ put: { ...keys.contact.topicChoice(teamId, contact.id, c.id), type: 'topic_choice', contact_id: contact.id, topic_id: c.id, subscription: c.subscription } });
+    writes.push({
+      put: {
+        ...keys.contact.topicChoice(teamId, contact.id, c.id),
+        type: 'topic_choice',
+        contact_id: contact.id,
+        topic_id: c.id,
+        subscription: c.subscription,
+      },
+    });
     if (before !== c.subscription) {
       const type: EventType = c.subscription === 'opt_in' ? 'contact.topic_opt_in' : 'contact.topic_opt_out';
-      const e = eventItem(deps, teamId, type, { ...contactEventData(contact, source), topic_id: topic.id, topic_name: topic.name });
+      const e = eventItem(deps, teamId, type, {
+        ...contactEventData(contact, source),
+        topic_id: topic.id,
+        topic_name: topic.name,
+      });
       events.push(e);
       writes.push({ put: e.item });
     }
   }
   // The reference's contact.topics.updated: once per change of the contact's recorded choices, with every choice made.
   if (choices.some((c) => current.get(c.id) !== c.subscription)) {
-    const e = eventItem(deps, teamId, 'contact.topics.updated', { ...contactEventData(contact, source), topics: choices.map((c) => ({ id: c.id, subscription: c.subscription })) });
+    const e = eventItem(deps, teamId, 'contact.topics.updated', {
+      ...contactEventData(contact, source),
+      topics: choices.map((c) => ({ id: c.id, subscription: c.subscription })),
+    });
     events.push(e);
     writes.push({ put: e.item });
   }
   for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
-  await publishEvents(deps, events.map((e) => e.record));
+  await publishEvents(
+    deps,
+    events.map((e) => e.record),
+  );
 };

@@ -18,7 +18,8 @@ export const TOO_SOON_MS = 3_000;
 const inRanges = (ip: string, ranges: readonly string[]): boolean => {
   if (!ipaddr.isValid(ip)) return false;
   let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   return ranges.some((r) => {
     const [net, bits] = ipaddr.parseCIDR(r);
     return net.kind() === addr.kind() && addr.match([net, bits] as any);
@@ -44,18 +45,29 @@ const majorOf = (f: Fetch, browser: string) => Number(new RegExp(`${browser}/(\\
  * scanners come before the generic `isbot` list so the reason says who fetched.
  */
 const RULES: readonly Rule[] = [
-  { reason: 'apple_privacy_proxy', matches: (f) => f.kind === 'open' && (f.userAgent.trim() === 'Mozilla/5.0' || inRanges(f.ipAddress, APPLE)) },
+  {
+    reason: 'apple_privacy_proxy',
+    matches: (f) => f.kind === 'open' && (f.userAgent.trim() === 'Mozilla/5.0' || inRanges(f.ipAddress, APPLE)),
+  },
   { reason: 'gmail_image_proxy', matches: ua(/GoogleImageProxy|ggpht\.com/i) },
   { reason: 'yahoo_image_proxy', matches: ua(/YahooMailProxy/i) },
-  { reason: 'microsoft_safe_links', matches: (f) => /safelinks|Microsoft Office Existence Discovery/i.test(f.userAgent) || inRanges(f.ipAddress, MICROSOFT_EOP) },
+  {
+    reason: 'microsoft_safe_links',
+    matches: (f) =>
+      /safelinks|Microsoft Office Existence Discovery/i.test(f.userAgent) || inRanges(f.ipAddress, MICROSOFT_EOP),
+  },
   { reason: 'proofpoint', matches: ua(/proofpoint/i) },
   { reason: 'mimecast', matches: ua(/mimecast/i) },
   { reason: 'barracuda', matches: ua(/barracuda/i) },
   { reason: 'bot_user_agent', matches: (f) => f.userAgent.trim() !== '' && isbot(f.userAgent) },
   {
     reason: 'implausible_browser',
-    matches: (f) => f.userAgent.trim() === '' || /MSIE \d|Trident\//.test(f.userAgent) || majorOf(f, 'Chrome') < 70 || majorOf(f, 'Firefox') < 60
-      || (/iPhone|Android/.test(f.userAgent) && /Windows NT/.test(f.userAgent)),
+    matches: (f) =>
+      f.userAgent.trim() === '' ||
+      /MSIE \d|Trident\//.test(f.userAgent) ||
+      majorOf(f, 'Chrome') < 70 ||
+      majorOf(f, 'Firefox') < 60 ||
+      (/iPhone|Android/.test(f.userAgent) && /Windows NT/.test(f.userAgent)),
   },
   { reason: 'too_soon_after_delivery', matches: (f) => f.sentAt !== null && f.at - f.sentAt < TOO_SOON_MS },
 ];

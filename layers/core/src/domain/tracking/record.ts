@@ -35,7 +35,12 @@ export const recordOpen = async (deps: Deps, claims: TrackingClaims, who: Reques
   await recordEvent(deps, e.team_id, 'email.opened', { ...emailEventData(e), open });
 };
 
-const clickData = (c: StoredClick) => ({ ipAddress: c.ipAddress, link: c.link, timestamp: c.timestamp, userAgent: c.userAgent });
+const clickData = (c: StoredClick) => ({
+  ipAddress: c.ipAddress,
+  link: c.link,
+  timestamp: c.timestamp,
+  userAgent: c.userAgent,
+});
 
 /**
  * A link fetch. A machine's records email.prefetched with data.click.reason. A fetch of a
@@ -49,12 +54,25 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
   const e = await trackingStore.email(deps, claims.teamId, claims.emailId);
   if (!e) return;
   const at = deps.clock.now();
-  const click: StoredClick = { id: deps.ids.next(), at, link: claims.url!, ipAddress: who.ipAddress, userAgent: who.userAgent, timestamp: iso(at), human: true, announced: false };
+  const click: StoredClick = {
+    id: deps.ids.next(),
+    at,
+    link: claims.url!,
+    ipAddress: who.ipAddress,
+    userAgent: who.userAgent,
+    timestamp: iso(at),
+    human: true,
+    announced: false,
+  };
   const base = emailEventData(e);
   // Stored first, then the window read: two fetches racing each other both see each other.
   await trackingStore.addClick(deps, e, click);
-  const neighbours = (await trackingStore.clicksBetween(deps, e, at - ALL_LINKS_WINDOW_MS, at + ALL_LINKS_WINDOW_MS)).filter((c) => c.id !== click.id && c.link !== click.link);
-  const reason = classifyFetch({ kind: 'click', ...who, at, sentAt: e.sent_at ? Date.parse(e.sent_at) : null }) ?? (neighbours.length > 0 ? 'every_link_within_a_second' : undefined);
+  const neighbours = (
+    await trackingStore.clicksBetween(deps, e, at - ALL_LINKS_WINDOW_MS, at + ALL_LINKS_WINDOW_MS)
+  ).filter((c) => c.id !== click.id && c.link !== click.link);
+  const reason =
+    classifyFetch({ kind: 'click', ...who, at, sentAt: e.sent_at ? Date.parse(e.sent_at) : null }) ??
+    (neighbours.length > 0 ? 'every_link_within_a_second' : undefined);
   if (reason) {
     await trackingStore.reclassify(deps, e, click);
     await recordEvent(deps, e.team_id, 'email.prefetched', { ...base, click: { ...clickData(click), reason } });
@@ -63,7 +81,10 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
         const before = await trackingStore.reclassify(deps, e, n);
         if (before?.announced) {
           await broadcastClicked(deps, e, before.link, -1);
-          await recordEvent(deps, e.team_id, 'email.prefetched', { ...base, click: { ...clickData(before), reason: 'every_link_within_a_second' } });
+          await recordEvent(deps, e.team_id, 'email.prefetched', {
+            ...base,
+            click: { ...clickData(before), reason: 'every_link_within_a_second' },
+          });
         }
       }
     }
@@ -71,12 +92,18 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
   }
   if (!(await trackingStore.announce(deps, e, click))) {
     // A neighbour reclassified this click between the store and now.
-    await recordEvent(deps, e.team_id, 'email.prefetched', { ...base, click: { ...clickData(click), reason: 'every_link_within_a_second' } });
+    await recordEvent(deps, e.team_id, 'email.prefetched', {
+      ...base,
+      click: { ...clickData(click), reason: 'every_link_within_a_second' },
+    });
     return;
   }
   if (await trackingStore.firstHumanOpen(deps, e)) {
     await broadcastOpened(deps, e);
-    await recordEvent(deps, e.team_id, 'email.opened', { ...base, open: { ipAddress: who.ipAddress, userAgent: who.userAgent, timestamp: iso(at - 1), reason: 'click' } });
+    await recordEvent(deps, e.team_id, 'email.opened', {
+      ...base,
+      open: { ipAddress: who.ipAddress, userAgent: who.userAgent, timestamp: iso(at - 1), reason: 'click' },
+    });
   }
   await trackingStore.engage(deps, e, 'clicked');
   await broadcastClicked(deps, e, click.link, 1);

@@ -17,7 +17,8 @@ export interface TrackingKey {
 }
 
 // A purpose prefix keeps tracking tokens and unsubscribe tokens from standing in for each other.
-const mac = (secret: string, signed: string) => createHmac('sha256', secret).update(`track.${signed}`).digest('base64url');
+const mac = (secret: string, signed: string) =>
+  createHmac('sha256', secret).update(`track.${signed}`).digest('base64url');
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -29,12 +30,18 @@ export const trackingKey = (deps: Deps): Promise<TrackingKey> => deps.linkKeys.c
  * signed it, so keys rotate without breaking links already sent.
  */
 export const signTracking = (key: TrackingKey, claims: TrackingClaims): string => {
-  const payload = Buffer.from(JSON.stringify({ k: claims.kind, t: claims.teamId, e: claims.emailId, u: claims.url })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ k: claims.kind, t: claims.teamId, e: claims.emailId, u: claims.url }),
+  ).toString('base64url');
   return `${key.id}.${payload}.${mac(key.secret, `${key.id}.${payload}`)}`;
 };
 
 /** The claims of a token whose signature holds; undefined for a tampered, foreign or malformed one. */
-export const verifyTracking = async (deps: Deps, token: string, kind: TrackingClaims['kind']): Promise<TrackingClaims | undefined> => {
+export const verifyTracking = async (
+  deps: Deps,
+  token: string,
+  kind: TrackingClaims['kind'],
+): Promise<TrackingClaims | undefined> => {
   const [keyId, payload, given, ...rest] = token.split('.');
   if (!keyId || !payload || !given || rest.length > 0 || !KEY_ID.test(keyId)) return undefined;
   const secret = await deps.linkKeys.byId(keyId);

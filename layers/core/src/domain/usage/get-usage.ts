@@ -34,13 +34,16 @@ export const getUsage = async (deps: Deps, team: Team) => {
     domains: plan.domains,
     contacts: plan.contacts,
   };
-  const period = plan.emailsPerMonth === null ? null : {
-    emails_sent: sent(monthKey),
-    included: plan.emailsPerMonth,
-    overage_enabled: team.overageEnabled,
-    overage_usd_per_1k: OVERAGE_USD_PER_1K,
-    starts_at: new Date(cal.monthStart).toISOString(),
-    ends_at: new Date(cal.monthEnd).toISOString(),
-  };
+  const period =
+    plan.emailsPerMonth === null
+      ? null
+      : {
+          emails_sent: sent(monthKey),
+          included: plan.emailsPerMonth,
+          overage_enabled: team.overageEnabled,
+          overage_usd_per_1k: OVERAGE_USD_PER_1K,
+          starts_at: new Date(cal.monthStart).toISOString(),
+          ends_at: new Date(cal.monthEnd).toISOString(),
+        };
   return { ...base, cloud: true, plan: team.plan, limits, today, period };
 };

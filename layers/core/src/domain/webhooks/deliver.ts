@@ -1,6 +1,12 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
-import { deliveryStore, endpointLimits, webhookStore, type DeliveryRecord, type WebhookRecord } from '../../table/webhooks.ts';
+import {
+  deliveryStore,
+  endpointLimits,
+  webhookStore,
+  type DeliveryRecord,
+  type WebhookRecord,
+} from '../../table/webhooks.ts';
 import { eventStore } from '../../table/events.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPages } from '../../table/ops.ts';
@@ -66,16 +72,32 @@ const done: JobOutcome = { kind: 'done' };
  * The Standard Webhooks signature header: `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}`
  * keyed with the base64-decoded part of each `whsec_` secret, space-separated, first secret first.
  */
-const signatureHeader = (secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): string =>
-  secrets.map((s) => `v1,${createHmac('sha256', Buffer.from(s.slice('whsec_'.length), 'base64')).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64')}`).join(' ');
+const signatureHeader = (
+  secrets: readonly string[],
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+): string =>
+  secrets
+    .map(
+      (s) =>
+        `v1,${createHmac('sha256', Buffer.from(s.slice('whsec_'.length), 'base64'))
+          .update(`${messageId}.${timestampSeconds}.${body}`)
+          .digest('base64')}`,
+    )
+    .join(' ');
 
 /** The headers of one attempt: webhook-* and the same three as svix-*. */
 const deliveryHeaders = (w: WebhookRecord, d: DeliveryRecord, now: number): Record<string, string> => {
   const timestamp = Math.floor(now / 1000);
   const signature = signatureHeader(signingSecrets(w, now), d.messageId, timestamp, d.payload);
   return {
-    'webhook-id': d.messageId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature,
-    'svix-id': d.messageId, 'svix-timestamp': String(timestamp), 'svix-signature': signature,
+    'webhook-id': d.messageId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signature,
+    'svix-id': d.messageId,
+    'svix-timestamp': String(timestamp),
+    'svix-signature': signature,
   };
 };
 
@@ -100,20 +122,41 @@ const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): P
  * a delivery row per endpoint (created once, however often the message repeats) and a job on
  * the webhook queue. Endpoints disabled now never see the event, even when re-enabled later.
  */
-export const fanOutEvent = async (deps: Deps, message: EventMessage, teamEndpoints?: readonly WebhookRecord[]): Promise<number> => {
-  const endpoints = (teamEndpoints ?? (await webhookStore.all(deps, message.teamId))).filter((w) => w.status === 'enabled' && w.events.includes(message.type));
+export const fanOutEvent = async (
+  deps: Deps,
+  message: EventMessage,
+  teamEndpoints?: readonly WebhookRecord[],
+): Promise<number> => {
+  const endpoints = (teamEndpoints ?? (await webhookStore.all(deps, message.teamId))).filter(
+    (w) => w.status === 'enabled' && w.events.includes(message.type),
+  );
   const event = endpoints.length === 0 ? undefined : await eventStore.get(deps, message.teamId, message.eventId);
   if (event) {
     const now = deps.clock.now();
     const payload = envelope(event);
-    await Promise.all(endpoints.map(async (w) => {
-      await deliveryStore.create(deps, {
-        teamId: event.teamId, webhookId: w.id, eventId: event.id, eventType: event.type, payload, messageId: `msg_${event.id}`,
-        status: 'pending', queuedAt: now, createdAt: event.createdAt, failures: 0, nextAttemptAt: now,
-      }, deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS);
-      // Sent even when the row already existed: a fan-out that died before queuing must still queue.
-      await enqueueDelivery(deps, { teamId: event.teamId, webhookId: w.id, eventId: event.id }, 0);
-    }));
+    await Promise.all(
+      endpoints.map(async (w) => {
+        await deliveryStore.create(
+          deps,
+          {
+            teamId: event.teamId,
+            webhookId: w.id,
+            eventId: event.id,
+            eventType: event.type,
+            payload,
+            messageId: `msg_${event.id}`,
+            status: 'pending',
+            queuedAt: now,
+            createdAt: event.createdAt,
+            failures: 0,
+            nextAttemptAt: now,
+          },
+          deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+        );
+        // Sent even when the row already existed: a fan-out that died before queuing must still queue.
+        await enqueueDelivery(deps, { teamId: event.teamId, webhookId: w.id, eventId: event.id }, 0);
+      }),
+    );
   }
   // Handed over (or nothing to hand over): the event sweeper stops watching it. Only after the
   // deliveries are queued, so a fan-out that dies midway leaves the event for its queue message.
@@ -130,8 +173,16 @@ export const sweepUndispatchedEvents = async (deps: Deps): Promise<{ requeued: n
   const cutoff = new Date(deps.clock.now() - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
   const messages: { body: EventMessage }[] = [];
   for (let shard = 0; shard < keys.event.dueShards; shard++) {
-    for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.event.undispatchedPartition(shard), below: cutoff })) {
-      messages.push(...page.items.map((e) => ({ body: { eventId: e.id as string, teamId: e.team_id as string, type: e.event_type as string } })));
+    for await (const page of queryPages(deps, {
+      index: 'gsi3',
+      pk: keys.event.undispatchedPartition(shard),
+      below: cutoff,
+    })) {
+      messages.push(
+        ...page.items.map((e) => ({
+          body: { eventId: e.id as string, teamId: e.team_id as string, type: e.event_type as string },
+        })),
+      );
     }
   }
   if (deps.config.EVENTS_QUEUE_URL) await deps.queue.send(deps.config.EVENTS_QUEUE_URL, messages);
@@ -155,7 +206,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Promise<boolean> => {
   const giveUp = Date.now() + DELIVERY.limitWaitMs;
   for (let tries = 1; ; tries++) {
-    if (await endpointLimits.takeSlot(deps, webhookId, DELIVERY.maxInFlight, holder, DELIVERY.leaseMs, Date.now())) return true;
+    if (await endpointLimits.takeSlot(deps, webhookId, DELIVERY.maxInFlight, holder, DELIVERY.leaseMs, Date.now()))
+      return true;
     // Now and then, free the places of workers that died holding them.
     if (tries % 10 === 0 && (await endpointLimits.reapLapsed(deps, webhookId, Date.now())) > 0) continue;
     if (Date.now() > giveUp) return false;
@@ -172,7 +224,12 @@ const takeSecond = async (deps: Deps, webhookId: string): Promise<void> => {
   const inTime = (second: number) => Date.now() < (second + 1) * 1000 - DELIVERY.secondMarginMs;
   for (;;) {
     const second = Math.floor(Date.now() / 1000);
-    if (inTime(second) && await endpointLimits.takeSecond(deps, webhookId, deps.config.WEBHOOK_RATE_PER_SECOND, second) && inTime(second)) return;
+    if (
+      inTime(second) &&
+      (await endpointLimits.takeSecond(deps, webhookId, deps.config.WEBHOOK_RATE_PER_SECOND, second)) &&
+      inTime(second)
+    )
+      return;
     const wait = (second + 1) * 1000 - Date.now();
     if (wait > 0) await sleep(wait + Math.random() * 20);
   }
@@ -203,12 +260,15 @@ const settleExhausted = async (deps: Deps, current: WebhookRecord, observer: Del
 
 /** Only "the last ten all exhausted" and the consecutive count read the outcomes: a success matters after an exhausted one. */
 const settleSuccess = async (deps: Deps, w: WebhookRecord): Promise<void> => {
-  if (w.consecutiveExhausted > 0 || w.recentOutcomes.includes('exhausted')) await webhookStore.settle(deps, w, 'success');
+  if (w.consecutiveExhausted > 0 || w.recentOutcomes.includes('exhausted'))
+    await webhookStore.settle(deps, w, 'success');
 };
 
 const describeFailure = (error: unknown): string =>
-  error instanceof TargetRefused ? `target refused: ${error.message}`
-    : (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `no response within ${DELIVERY.requestTimeoutMs / 1000} s`
+  error instanceof TargetRefused
+    ? `target refused: ${error.message}`
+    : (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+      ? `no response within ${DELIVERY.requestTimeoutMs / 1000} s`
       : `connection failed: ${(error as Error).message}`;
 
 /**
@@ -218,13 +278,18 @@ const describeFailure = (error: unknown): string =>
  * expire; the queue redelivers the job and the next worker attempts again with the same
  * webhook-id.
  */
-export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: DeliveryObserver = {}): Promise<JobOutcome> => {
+export const deliverWebhook = async (
+  deps: Deps,
+  job: DeliveryJob,
+  observer: DeliveryObserver = {},
+): Promise<JobOutcome> => {
   const now = deps.clock.now();
   const d = await deliveryStore.claim(deps, job.teamId, job.webhookId, job.eventId, now + 1_000, DELIVERY.leaseMs);
   if (!d) {
     const row = await deliveryStore.get(deps, job.teamId, job.webhookId, job.eventId);
     // Another worker holds it: look again after its claim; if that worker died, this attempts.
-    if (row?.status === 'attempting' && row.claimedUntil !== null) return { kind: 'later', delaySeconds: Math.max(1, Math.ceil((row.claimedUntil - now) / 1000) + 1) };
+    if (row?.status === 'attempting' && row.claimedUntil !== null)
+      return { kind: 'later', delaySeconds: Math.max(1, Math.ceil((row.claimedUntil - now) / 1000) + 1) };
     // Gone, settled, or not due yet (an early copy: the row's own job comes at the due time).
     return done;
   }
@@ -232,7 +297,12 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
   const expired = now >= d.queuedAt + DELIVERY.lifetimeMs;
   if (!w || w.status === 'disabled' || expired) {
     const reason = expired ? 'exhausted' : !w ? 'endpoint_deleted' : 'endpoint_disabled';
-    await deliveryStore.release(deps, d, { status: 'failed', failures: d.failures, nextAttemptAt: null, endReason: reason });
+    await deliveryStore.release(deps, d, {
+      status: 'failed',
+      failures: d.failures,
+      nextAttemptAt: null,
+      endReason: reason,
+    });
     if (expired && w) await settleExhausted(deps, w, observer);
     return done;
   }
@@ -251,7 +321,12 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
   try {
     const target: CheckedTarget = await checkTarget(w.endpoint, deps.config.WEBHOOK_TARGETS, deps.dns);
     await takeSecond(deps, w.id);
-    result = await deps.webhookPoster.post(target, deliveryHeaders(w, d, attemptAt), d.payload, DELIVERY.requestTimeoutMs);
+    result = await deps.webhookPoster.post(
+      target,
+      deliveryHeaders(w, d, attemptAt),
+      d.payload,
+      DELIVERY.requestTimeoutMs,
+    );
   } catch (error) {
     failure = describeFailure(error);
   } finally {
@@ -259,11 +334,23 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
     await endpointLimits.releaseSlot(deps, w.id, holder);
   }
   const after = deps.clock.now();
-  const attempt = { id: deps.ids.next(), eventId: d.eventId, httpStatusCode: result?.status ?? 0, response: result?.excerpt ?? failure ?? '', sentAt: new Date(attemptAt).toISOString() };
+  const attempt = {
+    id: deps.ids.next(),
+    eventId: d.eventId,
+    httpStatusCode: result?.status ?? 0,
+    response: result?.excerpt ?? failure ?? '',
+    sentAt: new Date(attemptAt).toISOString(),
+  };
   const retention = deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS;
 
   if (result && result.status >= 200 && result.status < 300) {
-    await deliveryStore.release(deps, d, { status: 'success', failures: d.failures, nextAttemptAt: null }, attempt, retention);
+    await deliveryStore.release(
+      deps,
+      d,
+      { status: 'success', failures: d.failures, nextAttemptAt: null },
+      attempt,
+      retention,
+    );
     await settleSuccess(deps, w);
     return done;
   }
@@ -279,7 +366,13 @@ export const deliverWebhook = async (deps: Deps, job: DeliveryJob, observer: Del
     if (wait !== undefined) nextAt = after + wait;
   }
   if (nextAt === undefined) {
-    await deliveryStore.release(deps, d, { status: 'failed', failures, nextAttemptAt: null, endReason: 'exhausted' }, attempt, retention);
+    await deliveryStore.release(
+      deps,
+      d,
+      { status: 'failed', failures, nextAttemptAt: null, endReason: 'exhausted' },
+      attempt,
+      retention,
+    );
     await settleExhausted(deps, w, observer);
     return done;
   }

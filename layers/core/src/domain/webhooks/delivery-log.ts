@@ -7,7 +7,12 @@ import { replayDelivery } from './deliver.ts';
 type Page = { limit: number; after?: string | undefined; before?: string | undefined };
 
 /** A row of GET /webhooks/{id}/events (the SDK's WebhookEventLog). */
-export const deliveryRow = (d: DeliveryRecord) => ({ id: d.eventId, type: d.eventType, created_at: d.createdAt, status: d.status });
+export const deliveryRow = (d: DeliveryRecord) => ({
+  id: d.eventId,
+  type: d.eventType,
+  created_at: d.createdAt,
+  status: d.status,
+});
 
 /** GET /webhooks/{id}/events/{event_id} (the SDK's GetWebhookEventResponseSuccess). */
 export const deliveryView = (d: DeliveryRecord) => ({
@@ -24,7 +29,12 @@ export const listDeliveries = async (deps: Deps, teamId: string, webhookId: stri
 };
 
 /** One delivery; 404 for an unknown event or another team's endpoint. */
-export const getDelivery = async (deps: Deps, teamId: string, webhookId: string, eventId: string): Promise<DeliveryRecord> => {
+export const getDelivery = async (
+  deps: Deps,
+  teamId: string,
+  webhookId: string,
+  eventId: string,
+): Promise<DeliveryRecord> => {
   await getWebhook(deps, teamId, webhookId);
   const d = await deliveryStore.get(deps, teamId, webhookId, eventId);
   if (!d) throw notFound('Webhook event');
@@ -38,7 +48,12 @@ export const listAttempts = async (deps: Deps, teamId: string, webhookId: string
 };
 
 /** Sends a logged event to the endpoint again, whatever its state. */
-export const replayEvent = async (deps: Deps, teamId: string, webhookId: string, eventId: string): Promise<DeliveryRecord> => {
+export const replayEvent = async (
+  deps: Deps,
+  teamId: string,
+  webhookId: string,
+  eventId: string,
+): Promise<DeliveryRecord> => {
   const d = await getDelivery(deps, teamId, webhookId, eventId);
   await replayDelivery(deps, d);
   return d;

@@ -20,10 +20,12 @@ const DEFAULT_OVERLAP_HOURS = 24;
  * Returns the refusal message, or undefined when valid.
  */
 const secretRefusal = (secret: string): string | undefined => {
-  const shape = '`signing_secret` must be `whsec_` followed by standard base64 (A-Z a-z 0-9 + /, padded with =) of 24 to 64 random bytes';
+  const shape =
+    '`signing_secret` must be `whsec_` followed by standard base64 (A-Z a-z 0-9 + /, padded with =) of 24 to 64 random bytes';
   if (!secret.startsWith('whsec_')) return `${shape}; it does not start with whsec_.`;
   const b64 = secret.slice('whsec_'.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return `${shape}; the part after whsec_ is not standard base64.`;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0)
+    return `${shape}; the part after whsec_ is not standard base64.`;
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.toString('base64') !== b64) return `${shape}; the part after whsec_ is not canonical base64.`;
   if (bytes.length < 24 || bytes.length > 64) return `${shape}; it decodes to ${bytes.length} bytes.`;
@@ -52,14 +54,19 @@ const requireTarget = async (deps: Deps, endpoint: string): Promise<string> => {
 const requireEvents = (events: readonly string[]): string[] => {
   const known = new Set<string>(WEBHOOK_EVENT_TYPES);
   const unknown = events.filter((e) => !known.has(e));
-  if (unknown.length > 0) throw validationError(`\`events\`: unknown event type ${unknown.map((u) => `"${u}"`).join(', ')}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+  if (unknown.length > 0)
+    throw validationError(
+      `\`events\`: unknown event type ${unknown.map((u) => `"${u}"`).join(', ')}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+    );
   if (events.length === 0) throw validationError('`events` must name at least one event type.');
   return [...new Set(events)];
 };
 
 /** The secret of a previous rotation while it still signs, else null. */
 const livePreviousExpiry = (w: WebhookRecord, now: number): number | null =>
-  w.previousSecret && w.previousSecretExpiresAt !== null && w.previousSecretExpiresAt > now ? w.previousSecretExpiresAt : null;
+  w.previousSecret && w.previousSecretExpiresAt !== null && w.previousSecretExpiresAt > now
+    ? w.previousSecretExpiresAt
+    : null;
 
 /** The wire webhook of GET (with its secret) and of the list (without). */
 export const webhookView = (w: WebhookRecord, now: number) => {
@@ -77,20 +84,40 @@ export const webhookView = (w: WebhookRecord, now: number) => {
 };
 
 /** A list row: no object, no secrets. */
-export const webhookRow = (w: WebhookRecord) => ({ id: w.id, endpoint: w.endpoint, events: [...w.events], status: w.status, created_at: w.createdAt });
+export const webhookRow = (w: WebhookRecord) => ({
+  id: w.id,
+  endpoint: w.endpoint,
+  events: [...w.events],
+  status: w.status,
+  created_at: w.createdAt,
+});
 
 /** The secrets that sign a delivery now: the current one first, then the previous during its overlap. */
 export const signingSecrets = (w: WebhookRecord, now: number): string[] =>
   livePreviousExpiry(w, now) !== null ? [w.secret, w.previousSecret!] : [w.secret];
 
 /** POST /webhooks */
-export const createWebhook = async (deps: Deps, teamId: string, input: { endpoint: string; events: readonly string[]; signing_secret?: string | undefined }): Promise<WebhookRecord> => {
+export const createWebhook = async (
+  deps: Deps,
+  teamId: string,
+  input: { endpoint: string; events: readonly string[]; signing_secret?: string | undefined },
+): Promise<WebhookRecord> => {
   const events = requireEvents(input.events);
   const secret = requireSecret(input.signing_secret);
   const endpoint = await requireTarget(deps, input.endpoint);
   const w: WebhookRecord = {
-    id: deps.ids.next(), teamId, endpoint, events, status: 'enabled', createdAt: new Date(deps.clock.now()).toISOString(), secret,
-    previousSecret: null, previousSecretExpiresAt: null, consecutiveExhausted: 0, recentOutcomes: [], noticesSentAt: {},
+    id: deps.ids.next(),
+    teamId,
+    endpoint,
+    events,
+    status: 'enabled',
+    createdAt: new Date(deps.clock.now()).toISOString(),
+    secret,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    consecutiveExhausted: 0,
+    recentOutcomes: [],
+    noticesSentAt: {},
   };
   await webhookStore.put(deps, w);
   return w;
@@ -104,14 +131,26 @@ export const getWebhook = async (deps: Deps, teamId: string, id: string): Promis
 };
 
 /** A page of the team's endpoints, newest first. */
-export const listWebhooks = (deps: Deps, teamId: string, page: { limit: number; after?: string | undefined; before?: string | undefined }) =>
-  webhookStore.page(deps, teamId, page);
+export const listWebhooks = (
+  deps: Deps,
+  teamId: string,
+  page: { limit: number; after?: string | undefined; before?: string | undefined },
+) => webhookStore.page(deps, teamId, page);
 
 /**
  * PATCH /webhooks/{id}: endpoint, events, status. Re-enabling a disabled endpoint starts its
  * exhausted count again; events recorded while it was disabled are not replayed.
  */
-export const updateWebhook = async (deps: Deps, teamId: string, id: string, change: { endpoint?: string | undefined; events?: readonly string[] | undefined; status?: 'enabled' | 'disabled' | undefined }): Promise<WebhookRecord> => {
+export const updateWebhook = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  change: {
+    endpoint?: string | undefined;
+    events?: readonly string[] | undefined;
+    status?: 'enabled' | 'disabled' | undefined;
+  },
+): Promise<WebhookRecord> => {
   const current = await getWebhook(deps, teamId, id);
   const set: Parameters<typeof webhookStore.update>[3] = {};
   if (change.events !== undefined) set.events = requireEvents(change.events);
@@ -138,18 +177,27 @@ export const deleteWebhook = async (deps: Deps, teamId: string, id: string): Pro
  * `overlap_hours` (default 24, at most 72; 0 drops it at once). A rotation inside an overlap
  * window replaces the previous secret with the one just rotated out.
  */
-export const rotateWebhookSecret = async (deps: Deps, teamId: string, id: string, input: { signing_secret?: string | undefined; overlap_hours?: number | undefined }): Promise<WebhookRecord> => {
+export const rotateWebhookSecret = async (
+  deps: Deps,
+  teamId: string,
+  id: string,
+  input: { signing_secret?: string | undefined; overlap_hours?: number | undefined },
+): Promise<WebhookRecord> => {
   const current = await getWebhook(deps, teamId, id);
   const secret = requireSecret(input.signing_secret);
   const hours = input.overlap_hours ?? DEFAULT_OVERLAP_HOURS;
-  if (!Number.isInteger(hours) || hours < 0 || hours > MAX_OVERLAP_HOURS) throw validationError(`\`overlap_hours\` must be a whole number from 0 to ${MAX_OVERLAP_HOURS}; got ${hours}.`);
+  if (!Number.isInteger(hours) || hours < 0 || hours > MAX_OVERLAP_HOURS)
+    throw validationError(`\`overlap_hours\` must be a whole number from 0 to ${MAX_OVERLAP_HOURS}; got ${hours}.`);
   if (secret === current.secret) throw validationError('`signing_secret` must differ from the current secret.');
   const now = deps.clock.now();
   const keepOld = hours > 0;
-  if (!(await webhookStore.update(deps, teamId, id, {
-    secret,
-    previous_secret: keepOld ? current.secret : null,
-    previous_secret_expires_at: keepOld ? now + hours * 3_600_000 : null,
-  }))) throw notFound('Webhook');
+  if (
+    !(await webhookStore.update(deps, teamId, id, {
+      secret,
+      previous_secret: keepOld ? current.secret : null,
+      previous_secret_expires_at: keepOld ? now + hours * 3_600_000 : null,
+    }))
+  )
+    throw notFound('Webhook');
   return getWebhook(deps, teamId, id);
 };

@@ -31,9 +31,15 @@ const addressRefusal = (address: string): string | undefined => {
   const range = ip.range();
   if (range === 'unicast') return undefined;
   const names: Record<string, string> = {
-    private: 'a private address', loopback: 'a loopback address', linkLocal: 'a link-local address (this includes the cloud metadata service)',
-    uniqueLocal: 'a unique-local address', carrierGradeNat: 'a carrier-grade NAT address', unspecified: 'the unspecified address',
-    multicast: 'a multicast address', broadcast: 'the broadcast address', reserved: 'a reserved address',
+    private: 'a private address',
+    loopback: 'a loopback address',
+    linkLocal: 'a link-local address (this includes the cloud metadata service)',
+    uniqueLocal: 'a unique-local address',
+    carrierGradeNat: 'a carrier-grade NAT address',
+    unspecified: 'the unspecified address',
+    multicast: 'a multicast address',
+    broadcast: 'the broadcast address',
+    reserved: 'a reserved address',
   };
   return `${ip.toString()} is ${names[range] ?? `a special-purpose address (${range})`}`;
 };
@@ -45,23 +51,34 @@ const addressRefusal = (address: string): string | undefined => {
  * and the request (rebinding) cannot reach a private network. Under `any` (the local host)
  * http and loopback are allowed.
  */
-export const checkTarget = async (endpoint: string, policy: TargetPolicy, dns: HostResolver): Promise<CheckedTarget> => {
+export const checkTarget = async (
+  endpoint: string,
+  policy: TargetPolicy,
+  dns: HostResolver,
+): Promise<CheckedTarget> => {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    throw new TargetRefused(`\`endpoint\` must be an absolute URL such as https://example.com/webhooks; got "${endpoint}".`);
+    throw new TargetRefused(
+      `\`endpoint\` must be an absolute URL such as https://example.com/webhooks; got "${endpoint}".`,
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TargetRefused(`\`endpoint\` must be an http(s) URL; got the scheme "${url.protocol}".`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new TargetRefused(`\`endpoint\` must be an http(s) URL; got the scheme "${url.protocol}".`);
   if (policy === 'public' && url.protocol !== 'https:') throw new TargetRefused('`endpoint` must use https.');
-  if (url.username || url.password) throw new TargetRefused('`endpoint` must not carry credentials (user:password@); verify requests with the signing secret instead.');
+  if (url.username || url.password)
+    throw new TargetRefused(
+      '`endpoint` must not carry credentials (user:password@); verify requests with the signing secret instead.',
+    );
   // The URL parser has already turned decimal (2130706433), octal (0177.0.0.1) and hex forms into dotted IPv4.
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: readonly ResolvedAddress[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
   } else {
-    if (policy === 'public' && PRIVATE_NAMES.test(host.replace(/\.$/, ''))) throw new TargetRefused(`\`endpoint\` host ${host} names a local or private network.`);
+    if (policy === 'public' && PRIVATE_NAMES.test(host.replace(/\.$/, '')))
+      throw new TargetRefused(`\`endpoint\` host ${host} names a local or private network.`);
     try {
       addresses = await dns.resolve(host);
     } catch {

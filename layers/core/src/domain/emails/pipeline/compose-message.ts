@@ -12,9 +12,17 @@ const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIB
 
 const attachmentsOf = async (deps: Deps, e: EmailItem) => {
   if (e.attachments.length === 0) return [];
-  const all = await storedAttachments(deps, e) ?? Buffer.concat(
-    (await queryAll(deps, { pk: keys.email.item(e.team_id, e.id).pk, prefix: keys.email.attachmentPrefix, consistent: true }))
-      .map((i) => Buffer.from(i.content as string, 'base64')));
+  const all =
+    (await storedAttachments(deps, e)) ??
+    Buffer.concat(
+      (
+        await queryAll(deps, {
+          pk: keys.email.item(e.team_id, e.id).pk,
+          prefix: keys.email.attachmentPrefix,
+          consistent: true,
+        })
+      ).map((i) => Buffer.from(i.content as string, 'base64')),
+    );
   let offset = 0;
   return e.attachments.map((a) => {
     const content = all.subarray(offset, offset + a.size);
@@ -24,12 +32,21 @@ const attachmentsOf = async (deps: Deps, e: EmailItem) => {
 };
 
 /** Builds the MIME message of an email with nodemailer's composer. */
-export const composeMessage = async (deps: Deps, row: EmailItem, unsubscribeUrl: string | null, tracking: { open: boolean; click: boolean; origin: string } = { open: false, click: false, origin: '' }): Promise<Buffer> => {
+export const composeMessage = async (
+  deps: Deps,
+  row: EmailItem,
+  unsubscribeUrl: string | null,
+  tracking: { open: boolean; click: boolean; origin: string } = { open: false, click: false, origin: '' },
+): Promise<Buffer> => {
   const e = await withBodies(deps, row, { strict: true });
-  const fill = (body: string | null) => (body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body);
+  const fill = (body: string | null) =>
+    body && unsubscribeUrl ? UNSUBSCRIBE_PLACEHOLDERS.reduce((b, p) => b.replaceAll(p, unsubscribeUrl), body) : body;
   // On a tracked domain the HTML body gets rewritten links and the open pixel (the text part is left alone).
   const html = fill(e.html);
-  const trackedHtml = html && (tracking.open || tracking.click) ? await trackHtml(deps, html, { teamId: e.team_id, emailId: e.id, ...tracking }) : html;
+  const trackedHtml =
+    html && (tracking.open || tracking.click)
+      ? await trackHtml(deps, html, { teamId: e.team_id, emailId: e.id, ...tracking })
+      : html;
   const headers: Record<string, string> = { ...(e.headers ?? {}) };
   if (unsubscribeUrl && !hasUnsubscribePair(e.headers)) {
     headers['List-Unsubscribe'] = `<${unsubscribeUrl}>`;

@@ -6,7 +6,14 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import { eventItem, publishEvents } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { awaitProviderWindow, CALL_TOLERANCE_MS, HANDOFF_MS, placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-slots.ts';
+import {
+  awaitProviderWindow,
+  CALL_TOLERANCE_MS,
+  HANDOFF_MS,
+  placeInstant,
+  takeBroadcastSlot,
+  takeSendSlot,
+} from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
@@ -28,31 +35,73 @@ const MAX_ATTEMPTS = 12;
 /** Open and click tracking of the sending domain (a domain deleted meanwhile tracks nothing). */
 const trackingOf = async (deps: Deps, e: EmailItem) => {
   const domain = await loadDomain(deps, e.team_id, e.domain_id).catch(() => undefined);
-  return { open: domain?.openTracking === true, click: domain?.clickTracking === true, origin: domain ? trackingOrigin(domain, deps.config) : '' };
+  return {
+    open: domain?.openTracking === true,
+    click: domain?.clickTracking === true,
+    origin: domain ? trackingOrigin(domain, deps.config) : '',
+  };
 };
 
 /** What the worker does with the job afterwards: a retry goes back on the queue as `job`, after the delay. */
-export type Outcome = { readonly kind: 'done' } | { readonly kind: 'retry'; readonly delaySeconds: number; readonly job: SendJob };
+export type Outcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'retry'; readonly delaySeconds: number; readonly job: SendJob };
 
 const done: Outcome = { kind: 'done' };
 
 const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
   const now = deps.clock.now();
   const token = randomUUID();
-  const claimed = await updateItem(deps, keys.email.item(e.team_id, e.id), {
-    set: { status: 'sending', claim_token: token, claimed_until: now + CLAIM_LEASE_MS, updated_at: new Date(now).toISOString() },
-    add: { attempts: 1 },
-  }, { or: [{ attr: 'status', in: CLAIMABLE_STATUSES }, { and: [{ attr: 'status', eq: 'sending' }, { attr: 'claimed_until', lt: now - CLAIM_GRACE_MS }] }] });
+  const claimed = await updateItem(
+    deps,
+    keys.email.item(e.team_id, e.id),
+    {
+      set: {
+        status: 'sending',
+        claim_token: token,
+        claimed_until: now + CLAIM_LEASE_MS,
+        updated_at: new Date(now).toISOString(),
+      },
+      add: { attempts: 1 },
+    },
+    {
+      or: [
+        { attr: 'status', in: CLAIMABLE_STATUSES },
+        {
+          and: [
+            { attr: 'status', eq: 'sending' },
+            { attr: 'claimed_until', lt: now - CLAIM_GRACE_MS },
+          ],
+        },
+      ],
+    },
+  );
   return claimed ? token : undefined;
 };
 
 /** Only the claim holder records the outcome, and only while the provider's events have not moved it on. */
-const heldClaim = (token: string): Condition => ({ and: [{ attr: 'status', eq: 'sending' }, { attr: 'claim_token', eq: token }] });
+const heldClaim = (token: string): Condition => ({
+  and: [
+    { attr: 'status', eq: 'sending' },
+    { attr: 'claim_token', eq: token },
+  ],
+});
 
 /** Records the outcome with its event (and a broadcast email's counter and recipient row) in one transaction; false when the claim was lost meanwhile. */
-const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<string, unknown>, event: ReturnType<typeof eventItem>, also: readonly Write[] = []): Promise<boolean> => {
+const finish = async (
+  deps: Deps,
+  e: EmailItem,
+  token: string,
+  set: Record<string, unknown>,
+  event: ReturnType<typeof eventItem>,
+  also: readonly Write[] = [],
+): Promise<boolean> => {
   const written = await transact(deps, [
-    { update: keys.email.item(e.team_id, e.id), change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] }, when: heldClaim(token) },
+    {
+      update: keys.email.item(e.team_id, e.id),
+      change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] },
+      when: heldClaim(token),
+    },
     { put: event.item },
     ...also,
   ]);
@@ -67,11 +116,16 @@ const finish = async (deps: Deps, e: EmailItem, token: string, set: Record<strin
  */
 const release = async (deps: Deps, e: EmailItem, token: string, bookedAt?: number) => {
   const waits = bookedAt !== undefined;
-  await updateItem(deps, keys.email.item(e.team_id, e.id), {
-    set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedAt).toISOString()) : {}) },
-    remove: ['claim_token', 'claimed_until'],
-    ...(waits ? { add: { attempts: -1 } } : {}),
-  }, heldClaim(token));
+  await updateItem(
+    deps,
+    keys.email.item(e.team_id, e.id),
+    {
+      set: { status: 'queued', ...(waits ? keys.email.sendDue(e.id, new Date(bookedAt).toISOString()) : {}) },
+      remove: ['claim_token', 'claimed_until'],
+      ...(waits ? { add: { attempts: -1 } } : {}),
+    },
+    heldClaim(token),
+  );
 };
 
 /**
@@ -88,7 +142,8 @@ const MAX_HANDOFF_MS = 1_500;
 const MAX_WINDOW_TRIES = 5;
 
 /** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
-const backBefore = (deps: Deps, at: number): number => Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
+const backBefore = (deps: Deps, at: number): number =>
+  Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
 
 /**
  * Sends one queued email to the provider exactly once: claims it (so no two workers send it),
@@ -133,7 +188,10 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   let providerMessageId: string;
   try {
     // Topic sends and broadcasts carry the service's one-click unsubscribe link (for the first recipient).
-    const unsubscribe = e.topic_id || e.broadcast_id ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id }) : null;
+    const unsubscribe =
+      e.topic_id || e.broadcast_id
+        ? await unsubscribeUrl(deps, { teamId: e.team_id, email: bareAddress(e.to[0]!), topicId: e.topic_id })
+        : null;
     const raw = await composeMessage(deps, e, unsubscribe, await trackingOf(deps, e));
     // The message is ready: the call goes out at the place's instant, through its provider window.
     // It is handed to the transport that long before the instant (longer for a larger message,
@@ -177,8 +235,14 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       const reason = error.message;
       deps.logger.warn('the provider refused the email', { reason, attempts });
       deps.metrics.addMetric('EmailsFailed', 'Count', 1);
-      await finish(deps, e, token, { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
-        eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }), broadcastOutcome(deps, e, 'failed'));
+      await finish(
+        deps,
+        e,
+        token,
+        { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
+        eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }),
+        broadcastOutcome(deps, e, 'failed'),
+      );
       return done;
     }
     await release(deps, e, token);
@@ -187,8 +251,20 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
-  const recorded = await finish(deps, e, token, { status: 'sent', provider_message_id: providerMessageId, updated_at: now, sent_at: now, ...keys.email.byProviderMessage(providerMessageId) },
-    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)), broadcastOutcome(deps, e, 'sent'));
+  const recorded = await finish(
+    deps,
+    e,
+    token,
+    {
+      status: 'sent',
+      provider_message_id: providerMessageId,
+      updated_at: now,
+      sent_at: now,
+      ...keys.email.byProviderMessage(providerMessageId),
+    },
+    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)),
+    broadcastOutcome(deps, e, 'sent'),
+  );
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
   if (recorded) await countOutcome(deps, e.team_id, 'sent', e.region);
   return done;

@@ -16,13 +16,21 @@ export const emailEventData = (e: EmailItem) => ({
  * The `data` of email.suppressed: the email as sent to the one recipient left out, and why (the
  * SDK's {type, message}; the reference's reason for bounces and complaints).
  */
-export const suppressedEventData = (e: EmailItem, address: string, origin: 'bounce' | 'complaint' | 'unsubscribe' | 'manual') => ({
+export const suppressedEventData = (
+  e: EmailItem,
+  address: string,
+  origin: 'bounce' | 'complaint' | 'unsubscribe' | 'manual',
+) => ({
   ...emailEventData(e),
   to: [address],
   suppressed: {
     type: 'OnAccountSuppressionList',
     message: `${address} is on this team's suppression list (${origin}), so it was left out of this email.`,
-    ...(origin === 'bounce' ? { reason: 'previous_bounce' } : origin === 'complaint' ? { reason: 'previous_complaint' } : {}),
+    ...(origin === 'bounce'
+      ? { reason: 'previous_bounce' }
+      : origin === 'complaint'
+        ? { reason: 'previous_complaint' }
+        : {}),
     diagnosticCode: [],
   },
 });

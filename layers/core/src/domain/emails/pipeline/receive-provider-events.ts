@@ -17,7 +17,10 @@ export type ProviderEventRefusal = 'foreign_topic' | 'malformed_envelope' | 'not
 
 /** A provider message refused before anything is recorded, with the reason. */
 export class ProviderEventRefused extends Error {
-  constructor(readonly reason: ProviderEventRefusal, message: string) {
+  constructor(
+    readonly reason: ProviderEventRefusal,
+    message: string,
+  ) {
     super(message);
     this.name = 'ProviderEventRefused';
   }
@@ -38,24 +41,39 @@ export const receiveProviderNotification = async (deps: Deps, body: unknown): Pr
     try {
       notification = JSON.parse(body);
     } catch {
-      throw new ProviderEventRefused('malformed_envelope', 'provider message refused: its body is not JSON (an SNS notification)');
+      throw new ProviderEventRefused(
+        'malformed_envelope',
+        'provider message refused: its body is not JSON (an SNS notification)',
+      );
     }
   }
   if (typeof notification !== 'object' || notification === null || Array.isArray(notification)) {
-    throw new ProviderEventRefused('malformed_envelope', 'provider message refused: its body is not an SNS notification object');
+    throw new ProviderEventRefused(
+      'malformed_envelope',
+      'provider message refused: its body is not an SNS notification object',
+    );
   }
   const topic = (notification as { TopicArn?: unknown }).TopicArn;
   const expected = deps.config.SES_EVENTS_TOPIC_ARN;
   if (!expected || topic !== expected) {
-    throw new ProviderEventRefused('foreign_topic', `provider event from topic ${JSON.stringify(topic)} refused: only SES_EVENTS_TOPIC_ARN (${JSON.stringify(expected)}) may publish here`);
+    throw new ProviderEventRefused(
+      'foreign_topic',
+      `provider event from topic ${JSON.stringify(topic)} refused: only SES_EVENTS_TOPIC_ARN (${JSON.stringify(expected)}) may publish here`,
+    );
   }
   const envelope = v.safeParse(SnsEnvelope, notification);
   const messageId = String((notification as { MessageId?: unknown }).MessageId ?? '');
   if (!envelope.success) {
-    throw new ProviderEventRefused('malformed_envelope', `provider message ${messageId} refused: not an SNS envelope (${describeIssue(envelope.issues[0])})`);
+    throw new ProviderEventRefused(
+      'malformed_envelope',
+      `provider message ${messageId} refused: not an SNS envelope (${describeIssue(envelope.issues[0])})`,
+    );
   }
   if (envelope.output.Type !== 'Notification') {
-    deps.logger.info('provider message ignored: nothing to apply', { sns_type: envelope.output.Type, sns_message_id: messageId });
+    deps.logger.info('provider message ignored: nothing to apply', {
+      sns_type: envelope.output.Type,
+      sns_message_id: messageId,
+    });
     return 'ignored';
   }
   let message: unknown;
@@ -66,7 +84,10 @@ export const receiveProviderNotification = async (deps: Deps, body: unknown): Pr
   }
   const event = v.safeParse(SesEventMessage, message);
   if (!event.success) {
-    throw new ProviderEventRefused('not_an_ses_event', `provider event ${messageId} refused: not an SES event (${describeIssue(event.issues[0])})`);
+    throw new ProviderEventRefused(
+      'not_an_ses_event',
+      `provider event ${messageId} refused: not an SES event (${describeIssue(event.issues[0])})`,
+    );
   }
   return recordProviderEvent(deps, event.output as SesEvent);
 };

@@ -12,7 +12,11 @@ import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
 export interface SesEvent {
   readonly eventType: string;
   readonly mail: { readonly messageId: string; readonly tags?: Record<string, string[]> };
-  readonly bounce?: { bounceType: string; bounceSubType: string; bouncedRecipients?: { emailAddress: string; diagnosticCode?: string }[] };
+  readonly bounce?: {
+    bounceType: string;
+    bounceSubType: string;
+    bouncedRecipients?: { emailAddress: string; diagnosticCode?: string }[];
+  };
   readonly complaint?: { complainedRecipients?: { emailAddress: string }[]; complaintFeedbackType?: string };
   readonly deliveryDelay?: { delayType?: string };
   readonly reject?: { reason?: string };
@@ -23,33 +27,71 @@ export interface SesEvent {
 
 /** How far along an email is; a later provider event never moves it back. */
 const RANK: Record<EmailStatus, number> = {
-  scheduled: 0, queued: 0, queued_quota: 0, held: 0, sending: 1, canceled: 1, sent: 2, delivery_delayed: 3, delivered: 4,
-  opened: 5, clicked: 6, failed: 7, suppressed: 7, bounced: 8, complained: 9,
+  scheduled: 0,
+  queued: 0,
+  queued_quota: 0,
+  held: 0,
+  sending: 1,
+  canceled: 1,
+  sent: 2,
+  delivery_delayed: 3,
+  delivered: 4,
+  opened: 5,
+  clicked: 6,
+  failed: 7,
+  suppressed: 7,
+  bounced: 8,
+  complained: 9,
 };
 
-const mapping = (e: SesEvent): { status: EmailStatus; type: EventType; extra?: Record<string, unknown> } | undefined => {
+const mapping = (
+  e: SesEvent,
+): { status: EmailStatus; type: EventType; extra?: Record<string, unknown> } | undefined => {
   switch (e.eventType) {
-    case 'Send': return { status: 'sent', type: 'email.sent' };
-    case 'Delivery': return { status: 'delivered', type: 'email.delivered' };
-    case 'DeliveryDelay': return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
+    case 'Send':
+      return { status: 'sent', type: 'email.sent' };
+    case 'Delivery':
+      return { status: 'delivered', type: 'email.delivered' };
+    case 'DeliveryDelay':
+      return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
     case 'Bounce':
       if (e.bounce?.bounceType !== 'Permanent') return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
       return {
-        status: 'bounced', type: 'email.bounced',
-        extra: { bounce: {
-          // The receiving servers' SMTP replies, one per bounced recipient that has one (the reference's `diagnosticCode`).
-          diagnosticCode: (e.bounce.bouncedRecipients ?? []).flatMap((r) => (r.diagnosticCode ? [r.diagnosticCode] : [])),
-          message: e.bounce.bouncedRecipients?.[0]?.diagnosticCode ?? `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`,
-          type: e.bounce.bounceType,
-          subType: e.bounce.bounceSubType,
-        } },
+        status: 'bounced',
+        type: 'email.bounced',
+        extra: {
+          bounce: {
+            // The receiving servers' SMTP replies, one per bounced recipient that has one (the reference's `diagnosticCode`).
+            diagnosticCode: (e.bounce.bouncedRecipients ?? []).flatMap((r) =>
+              r.diagnosticCode ? [r.diagnosticCode] : [],
+            ),
+            message:
+              e.bounce.bouncedRecipients?.[0]?.diagnosticCode ??
+              `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`,
+            type: e.bounce.bounceType,
+            subType: e.bounce.bounceSubType,
+          },
+        },
       };
-    case 'Complaint': return { status: 'complained', type: 'email.complained' };
-    case 'Reject': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.reject?.reason ?? 'rejected by the provider' } } };
-    case 'Rendering Failure': case 'RenderingFailure': return { status: 'failed', type: 'email.failed', extra: { failed: { reason: e.failure?.errorMessage ?? 'rendering failure' } } };
+    case 'Complaint':
+      return { status: 'complained', type: 'email.complained' };
+    case 'Reject':
+      return {
+        status: 'failed',
+        type: 'email.failed',
+        extra: { failed: { reason: e.reject?.reason ?? 'rejected by the provider' } },
+      };
+    case 'Rendering Failure':
+    case 'RenderingFailure':
+      return {
+        status: 'failed',
+        type: 'email.failed',
+        extra: { failed: { reason: e.failure?.errorMessage ?? 'rendering failure' } },
+      };
     // 'Open' and 'Click' are not published (the service tracks those itself, with machine opens
     // told apart); one that arrives anyway is ignored rather than counted twice.
-    default: return undefined;
+    default:
+      return undefined;
   }
 };
 
@@ -67,17 +109,31 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   const teamId = event.mail.tags?.team_id?.[0];
   const emailId = event.mail.tags?.email_id?.[0];
   const change = mapping(event);
-  deps.logger.info('provider event', { event_type: event.eventType, email_id: emailId, team_id: teamId, provider_message_id: event.mail.messageId });
+  deps.logger.info('provider event', {
+    event_type: event.eventType,
+    email_id: emailId,
+    team_id: teamId,
+    provider_message_id: event.mail.messageId,
+  });
   deps.metrics.addMetric('EmailsProviderEvent', 'Count', 1);
   if (!teamId || !emailId || !change) return 'ignored';
 
   if (change.type === 'email.bounced') {
-    for (const r of event.bounce?.bouncedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'bounce', source: null, sourceId: emailId });
+    for (const r of event.bounce?.bouncedRecipients ?? [])
+      await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'bounce', source: null, sourceId: emailId });
   }
   if (change.type === 'email.complained') {
-    for (const r of event.complaint?.complainedRecipients ?? []) await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'complaint', source: null, sourceId: emailId });
+    for (const r of event.complaint?.complainedRecipients ?? [])
+      await addSuppression(deps, {
+        teamId,
+        email: r.emailAddress,
+        origin: 'complaint',
+        source: null,
+        sourceId: emailId,
+      });
   }
-  const outcome: 'bounced' | 'complained' | undefined = change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
+  const outcome: 'bounced' | 'complained' | undefined =
+    change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
   for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
     const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
     if (!email || RANK[change.status] <= RANK[email.status]) return 'ignored';
@@ -88,25 +144,38 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
       {
         update: keys.email.item(teamId, emailId),
         change: {
-          set: { status: change.status, updated_at: new Date(deps.clock.now()).toISOString(), provider_message_id: event.mail.messageId },
+          set: {
+            status: change.status,
+            updated_at: new Date(deps.clock.now()).toISOString(),
+            provider_message_id: event.mail.messageId,
+          },
           remove: ['gsi3pk', 'gsi3sk', 'claim_token', 'claimed_until'],
         },
         when: { attr: 'status', eq: email.status },
       },
       { put: record.item },
       ...providerEventWrites(deps, email, change.status),
-      ...(outcome || leftHere ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))] : []),
+      ...(outcome || leftHere
+        ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))]
+        : []),
     ]);
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
     if (!written.ok) continue;
     // The region's platform counts, once the change is in (outside the transaction: one item every team's events share).
     if (outcome || leftHere) {
-      const count = regionOutcomeCount(deps, email.region, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []));
+      const count = regionOutcomeCount(
+        deps,
+        email.region,
+        ...(leftHere ? ['sent' as const] : []),
+        ...(outcome ? [outcome] : []),
+      );
       await updateItem(deps, count.update, count.change);
     }
     await publishEvents(deps, [record.record]);
     if (outcome) await reviewDeliverability(deps, teamId);
     return 'applied';
   }
-  throw new Error(`provider event ${event.eventType} for email ${emailId}: the email kept moving over ${MAX_APPLY_ATTEMPTS} attempts; SNS will deliver it again`);
+  throw new Error(
+    `provider event ${event.eventType} for email ${emailId}: the email kept moving over ${MAX_APPLY_ATTEMPTS} attempts; SNS will deliver it again`,
+  );
 };

@@ -16,7 +16,11 @@ export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number }
   const jobs = new Map<string, { body: SendJob }[]>();
   let requeued = 0;
   for (let shard = 0; shard < keys.email.dueShards; shard++) {
-    for await (const page of queryPages(deps, { index: 'gsi3', pk: keys.email.sendDuePartition(shard), below: cutoff })) {
+    for await (const page of queryPages(deps, {
+      index: 'gsi3',
+      pk: keys.email.sendDuePartition(shard),
+      below: cutoff,
+    })) {
       for (const e of page.items) {
         const queue = sendQueueOf(deps.config, e);
         jobs.set(queue, [...(jobs.get(queue) ?? []), sendJob({ team_id: e.team_id, id: e.id })]);

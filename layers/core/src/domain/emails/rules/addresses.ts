@@ -68,24 +68,27 @@ export const parseMailbox = (input: string, field: string): Mailbox => {
   }
   const address = one.address;
   if (!validAddress(address)) {
-    throw validationError(`\`${field}\` has an invalid address ${JSON.stringify(address)}; expected local@domain with a dotted domain. ${FORMS}`);
+    throw validationError(
+      `\`${field}\` has an invalid address ${JSON.stringify(address)}; expected local@domain with a dotted domain. ${FORMS}`,
+    );
   }
   const rawName = one.name === null ? null : one.name.trim();
   const name = rawName === null || rawName === '' ? null : rawName;
   if (name !== null && name.length > MAX_DISPLAY_NAME_LENGTH) {
-    throw validationError(`\`${field}\` has a display name of ${name.length} characters; a display name is at most ${MAX_DISPLAY_NAME_LENGTH}.`);
+    throw validationError(
+      `\`${field}\` has a display name of ${name.length} characters; a display name is at most ${MAX_DISPLAY_NAME_LENGTH}.`,
+    );
   }
   if (name?.includes('@')) {
-    throw validationError(`\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`);
+    throw validationError(
+      `\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`,
+    );
   }
   return { name, address, formatted: formatMailbox(name, address) };
 };
 
 /** Parses a single value or a list of values, each exactly one mailbox; absent gives []. */
-export const parseMailboxList = (
-  input: string | readonly string[] | undefined | null,
-  field: string,
-): Mailbox[] => {
+export const parseMailboxList = (input: string | readonly string[] | undefined | null, field: string): Mailbox[] => {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') return [parseMailbox(input, field)];
   if (!Array.isArray(input)) {

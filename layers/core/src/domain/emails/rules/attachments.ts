@@ -61,16 +61,25 @@ export const decodeBase64 = (raw: string, field: string): Buffer => {
  */
 const decodeContent = (raw: unknown, field: string): Buffer => {
   if (typeof raw === 'string') return decodeBase64(raw, field);
-  const isBufferJson = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'Buffer' && Array.isArray((raw as { data?: unknown }).data);
+  const isBufferJson =
+    raw !== null &&
+    typeof raw === 'object' &&
+    !Array.isArray(raw) &&
+    (raw as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((raw as { data?: unknown }).data);
   const bytes = isBufferJson ? (raw as { data: unknown[] }).data : raw;
   if (!Array.isArray(bytes)) {
-    throw validationError(`\`${field}\` is required: the file bytes as a base64 string or an array of byte values (integers 0 to 255).`);
+    throw validationError(
+      `\`${field}\` is required: the file bytes as a base64 string or an array of byte values (integers 0 to 255).`,
+    );
   }
   const out = Buffer.allocUnsafe(bytes.length);
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) {
-      throw validationError(`\`${field}${isBufferJson ? '.data' : ''}[${i}]\` is ${JSON.stringify(b) ?? 'missing'}; an array of byte values holds integers from 0 to 255 only (or send the file base64-encoded).`);
+      throw validationError(
+        `\`${field}${isBufferJson ? '.data' : ''}[${i}]\` is ${JSON.stringify(b) ?? 'missing'}; an array of byte values holds integers from 0 to 255 only (or send the file base64-encoded).`,
+      );
     }
     out[i] = b;
   }
@@ -78,7 +87,9 @@ const decodeContent = (raw: unknown, field: string): Buffer => {
 };
 
 const human = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB` : `${bytes} bytes`;
+  bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MB`
+    : `${bytes} bytes`;
 
 /**
  * Decodes inline attachments, base64 or byte arrays (spec send rule 4); paths and content ids
@@ -90,24 +101,33 @@ export const decodeAttachments = (
 ): DecodedAttachment[] => {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw validationError('`attachments` must be an array.');
-  if (input.length > MAX_ATTACHMENTS) throw validationError(`\`attachments\` holds ${input.length} files; at most ${MAX_ATTACHMENTS} are allowed.`);
+  if (input.length > MAX_ATTACHMENTS)
+    throw validationError(`\`attachments\` holds ${input.length} files; at most ${MAX_ATTACHMENTS} are allowed.`);
   let total = 0;
   const out = input.map((item: unknown, index): DecodedAttachment => {
     const at = `attachments[${index}]`;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw validationError(`\`${at}\` must be an object with \`filename\` and \`content\` (base64 or an array of byte values).`);
+      throw validationError(
+        `\`${at}\` must be an object with \`filename\` and \`content\` (base64 or an array of byte values).`,
+      );
     }
     const record = { ...(item as Record<string, unknown>) };
     for (const key of OPTIONAL_KEYS) if (record[key] === '' || record[key] === null) delete record[key];
     if (record.path !== undefined) {
-      throw validationError(`\`${at}.path\` is not supported: attachments are accepted as inline base64 \`content\` only; \`path\` URLs are never fetched.`);
+      throw validationError(
+        `\`${at}.path\` is not supported: attachments are accepted as inline base64 \`content\` only; \`path\` URLs are never fetched.`,
+      );
     }
     if (record.content_id !== undefined || record.contentId !== undefined || record.inline_content_id !== undefined) {
-      throw validationError(`\`${at}.content_id\` is not supported: inline (cid:) attachments are not accepted; send a regular attachment with \`filename\` and base64 \`content\`.`);
+      throw validationError(
+        `\`${at}.content_id\` is not supported: inline (cid:) attachments are not accepted; send a regular attachment with \`filename\` and base64 \`content\`.`,
+      );
     }
     for (const key of Object.keys(record)) {
       if (!KNOWN_KEYS.has(key)) {
-        throw validationError(`\`${at}.${key}\` is not a known attachment field; allowed: content, filename, content_type.`);
+        throw validationError(
+          `\`${at}.${key}\` is not a known attachment field; allowed: content, filename, content_type.`,
+        );
       }
     }
     const { content, filename } = record;
@@ -117,15 +137,28 @@ export const decodeAttachments = (
     }
     if (filename.length > 255) throw validationError(`\`${at}.filename\` is longer than 255 characters.`);
     if (/[/\\]/.test(filename) || /[\0-\x1f\x7f]/.test(filename)) {
-      throw validationError(`\`${at}.filename\` must be a plain file name without path separators (/ or \\) or control characters.`);
+      throw validationError(
+        `\`${at}.filename\` must be a plain file name without path separators (/ or \\) or control characters.`,
+      );
     }
-    if (declared !== undefined && declared !== null && (typeof declared !== 'string' || declared.length > MAX_CONTENT_TYPE_LENGTH || !CONTENT_TYPE.test(declared) || /[\r\n]/.test(declared))) {
-      throw validationError(`\`${at}.content_type\` must be a MIME type such as "application/pdf" (at most ${MAX_CONTENT_TYPE_LENGTH} characters).`);
+    if (
+      declared !== undefined &&
+      declared !== null &&
+      (typeof declared !== 'string' ||
+        declared.length > MAX_CONTENT_TYPE_LENGTH ||
+        !CONTENT_TYPE.test(declared) ||
+        /[\r\n]/.test(declared))
+    ) {
+      throw validationError(
+        `\`${at}.content_type\` must be a MIME type such as "application/pdf" (at most ${MAX_CONTENT_TYPE_LENGTH} characters).`,
+      );
     }
     const bytes = decodeContent(content, `${at}.content`);
     total += bytes.length;
     if (maxTotalBytes !== null && total > maxTotalBytes) {
-      throw validationError(`\`attachments\` total ${human(total)} after decoding exceeds the limit of ${human(maxTotalBytes)} (${maxTotalBytes} bytes) for your plan.`);
+      throw validationError(
+        `\`attachments\` total ${human(total)} after decoding exceeds the limit of ${human(maxTotalBytes)} (${maxTotalBytes} bytes) for your plan.`,
+      );
     }
     return {
       filename,

@@ -33,7 +33,9 @@ const checkListUnsubscribe = (value: string): void => {
     targets.push(match[1]!);
     remaining = remaining.slice(match[0].length);
     if (match[2] === ',' && remaining.trim() === '') {
-      throw validationError('`headers.List-Unsubscribe` ends with a comma; list targets like <https://example.com/unsub>, <mailto:unsub@example.com>.');
+      throw validationError(
+        '`headers.List-Unsubscribe` ends with a comma; list targets like <https://example.com/unsub>, <mailto:unsub@example.com>.',
+      );
     }
   }
   if (targets.length === 0) {
@@ -44,17 +46,23 @@ const checkListUnsubscribe = (value: string): void => {
     try {
       url = new URL(target);
     } catch {
-      throw validationError(`\`headers.List-Unsubscribe\` target <${target}> is not a URL; only https: and mailto: targets are allowed.`);
+      throw validationError(
+        `\`headers.List-Unsubscribe\` target <${target}> is not a URL; only https: and mailto: targets are allowed.`,
+      );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'mailto:') {
-      throw validationError(`\`headers.List-Unsubscribe\` target <${target}> uses ${url.protocol}; only https: and mailto: targets are allowed.`);
+      throw validationError(
+        `\`headers.List-Unsubscribe\` target <${target}> uses ${url.protocol}; only https: and mailto: targets are allowed.`,
+      );
     }
     if (url.protocol === 'https:' && url.hostname === '') {
       throw validationError(`\`headers.List-Unsubscribe\` target <${target}> has no host.`);
     }
   }
   if (!targets.some((target) => target.toLowerCase().startsWith('https://'))) {
-    throw validationError('`headers.List-Unsubscribe` needs at least one https target (one-click unsubscribe), e.g. <https://example.com/unsub>.');
+    throw validationError(
+      '`headers.List-Unsubscribe` needs at least one https target (one-click unsubscribe), e.g. <https://example.com/unsub>.',
+    );
   }
 };
 
@@ -69,21 +77,29 @@ export const validateCustomHeaders = (
   const entries = Object.entries(headers);
   if (entries.length === 0) return null;
   if (entries.length > MAX_CUSTOM_HEADERS) {
-    throw validationError(`\`headers\` holds ${entries.length} headers; at most ${MAX_CUSTOM_HEADERS} custom headers are allowed.`);
+    throw validationError(
+      `\`headers\` holds ${entries.length} headers; at most ${MAX_CUSTOM_HEADERS} custom headers are allowed.`,
+    );
   }
   const seen = new Map<string, string>();
   for (const [name, value] of entries) {
     if (!FIELD_NAME.test(name)) {
-      throw validationError(`\`headers\` has an invalid header name ${JSON.stringify(name)}; names are printable ASCII without spaces or colons. ${ALLOWED_TEXT}`);
+      throw validationError(
+        `\`headers\` has an invalid header name ${JSON.stringify(name)}; names are printable ASCII without spaces or colons. ${ALLOWED_TEXT}`,
+      );
     }
     if (name.length > MAX_HEADER_NAME_LENGTH) {
-      throw validationError(`\`headers\` has a header name of ${name.length} characters; names are at most ${MAX_HEADER_NAME_LENGTH}.`);
+      throw validationError(
+        `\`headers\` has a header name of ${name.length} characters; names are at most ${MAX_HEADER_NAME_LENGTH}.`,
+      );
     }
     if (typeof value !== 'string') {
       throw validationError(`\`headers.${name}\` must be a string.`);
     }
     if (value.length > MAX_HEADER_VALUE_LENGTH) {
-      throw validationError(`\`headers.${name}\` is ${value.length} characters long; a header value is at most ${MAX_HEADER_VALUE_LENGTH}.`);
+      throw validationError(
+        `\`headers.${name}\` is ${value.length} characters long; a header value is at most ${MAX_HEADER_VALUE_LENGTH}.`,
+      );
     }
     if (/[\r\n\0]/.test(value)) {
       throw validationError(`\`headers.${name}\` must not contain line breaks (CR/LF).`);
@@ -100,11 +116,15 @@ export const validateCustomHeaders = (
   const unsub = seen.get('list-unsubscribe');
   const post = seen.get('list-unsubscribe-post');
   if ((unsub === undefined) !== (post === undefined)) {
-    throw validationError('`headers.List-Unsubscribe` and `headers.List-Unsubscribe-Post` must be sent together (List-Unsubscribe-Post: List-Unsubscribe=One-Click).');
+    throw validationError(
+      '`headers.List-Unsubscribe` and `headers.List-Unsubscribe-Post` must be sent together (List-Unsubscribe-Post: List-Unsubscribe=One-Click).',
+    );
   }
   if (unsub !== undefined) checkListUnsubscribe(unsub);
   if (post !== undefined && post.trim() !== ONE_CLICK) {
-    throw validationError(`\`headers.List-Unsubscribe-Post\` must be exactly "${ONE_CLICK}"; got ${JSON.stringify(post)}.`);
+    throw validationError(
+      `\`headers.List-Unsubscribe-Post\` must be exactly "${ONE_CLICK}"; got ${JSON.stringify(post)}.`,
+    );
   }
   return { ...headers } as Record<string, string>;
 };
@@ -122,7 +142,9 @@ const MESSAGE_ID = /^<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+>$/;
 /** Checks a caller-chosen Message-ID (the SMTP relay keeps the message's own); returns it unchanged. */
 export const validateMessageId = (value: string): string => {
   if (value.length > 998 || !MESSAGE_ID.test(value)) {
-    throw validationError(`The Message-ID header must look like <unique-part@your-domain.com> (printable ASCII, at most 998 characters); got ${JSON.stringify(value.slice(0, 200))}.`);
+    throw validationError(
+      `The Message-ID header must look like <unique-part@your-domain.com> (printable ASCII, at most 998 characters); got ${JSON.stringify(value.slice(0, 200))}.`,
+    );
   }
   return value;
 };

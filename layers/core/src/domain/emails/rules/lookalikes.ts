@@ -41,7 +41,9 @@ const checkInvisible = (text: string, field: string): void => {
   const chars = [...text];
   chars.forEach((char, index) => {
     if (BIDI.test(char)) {
-      throw validationError(`\`${field}\` contains a text-direction control character (${codepoint(char)}), which can disguise what the reader sees; remove it.`);
+      throw validationError(
+        `\`${field}\` contains a text-direction control character (${codepoint(char)}), which can disguise what the reader sees; remove it.`,
+      );
     }
     if (INVISIBLE.test(char)) {
       throw validationError(`\`${field}\` contains an invisible character (${codepoint(char)}); remove it.`);
@@ -53,7 +55,14 @@ const checkInvisible = (text: string, field: string): void => {
       if (char === '\u200D' && PICTO.test(before) && PICTO.test(after)) return;
       // ZWJ/ZWNJ between letters of one non-Latin/Greek/Cyrillic script (Persian, Indic) is normal orthography.
       const sb = scriptOf(before);
-      if (SCRIPT_LETTER.test(before) && SCRIPT_LETTER.test(after) && sb === 'Other' && scriptOf(after) === 'Other' && !COMMON.test(before)) return;
+      if (
+        SCRIPT_LETTER.test(before) &&
+        SCRIPT_LETTER.test(after) &&
+        sb === 'Other' &&
+        scriptOf(after) === 'Other' &&
+        !COMMON.test(before)
+      )
+        return;
       throw validationError(`\`${field}\` contains an invisible joiner (${codepoint(char)}) inside text; remove it.`);
     }
   });
@@ -63,8 +72,13 @@ const checkInvisible = (text: string, field: string): void => {
 export const assertNotDisguised = (text: string, field: string): void => {
   if (typeof text !== 'string' || text === '') return;
   checkInvisible(text, field);
-  const words = text.normalize('NFC').split(/[^\p{L}\p{M}\p{N}]+/u).filter((word) => /\p{L}/u.test(word));
-  const hasLatinWord = words.some((word) => [...word].every((c) => !SCRIPT_LETTER.test(c) || LATIN.test(c) || COMMON.test(c)) && LATIN.test(word));
+  const words = text
+    .normalize('NFC')
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter((word) => /\p{L}/u.test(word));
+  const hasLatinWord = words.some(
+    (word) => [...word].every((c) => !SCRIPT_LETTER.test(c) || LATIN.test(c) || COMMON.test(c)) && LATIN.test(word),
+  );
   for (const word of words) {
     const letters = [...word].filter((c) => /\p{L}/u.test(c));
     const latin = letters.filter((c) => LATIN.test(c));
@@ -72,11 +86,15 @@ export const assertNotDisguised = (text: string, field: string): void => {
     const foreignLookalikes = foreign.filter(isLatinLookalike);
     if (latin.length > 0 && foreignLookalikes.length > 0) {
       const shown = foreignLookalikes.map((c) => `'${c}' (${scriptOf(c)} ${codepoint(c)})`).join(', ');
-      throw validationError(`\`${field}\` word "${word}" mixes Latin letters with look-alike letters of another alphabet: ${shown}. Use one alphabet per word.`);
+      throw validationError(
+        `\`${field}\` word "${word}" mixes Latin letters with look-alike letters of another alphabet: ${shown}. Use one alphabet per word.`,
+      );
     }
     // A word of non-Latin letters that could all pass for Latin letters, beside Latin words.
     if (hasLatinWord && latin.length === 0 && letters.length >= 3 && letters.every((c) => STRICT_LOOKALIKES.has(c))) {
-      throw validationError(`\`${field}\` word "${word}" is spelled entirely in ${scriptOf(letters[0]!)} letters that look like Latin ones, beside Latin text; write it in Latin letters.`);
+      throw validationError(
+        `\`${field}\` word "${word}" is spelled entirely in ${scriptOf(letters[0]!)} letters that look like Latin ones, beside Latin text; write it in Latin letters.`,
+      );
     }
   }
 };
