@@ -4,7 +4,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { ROUTES, routeKey, type RouteEntry } from '../../functions/routes.ts';
 import { ERROR_STATUS } from '@mailstack/core/errors/catalog';
 import { MAILBOX_AGENT_ERROR_STATUS } from '@mailstack/core/domain/mailboxes/agent-error';
-import { local, newTeam } from '../support/local.ts';
+import { local, newTeam, ownLoopbackAddress } from '../support/local.ts';
 
 /**
  * A generated hostile caller: every route of the manifest gets hostile path ids, query strings
@@ -128,6 +128,12 @@ const hostileRequest = (route: RouteEntry) =>
     body,
   });
 
+/**
+ * The loopback address these requests come from: an API key refused by the MCP routes counts as a
+ * failed authentication of its address, and this many would turn other tests' expected 401s into 429.
+ */
+const OWN_ADDRESS = ownLoopbackAddress();
+
 /** Sends one request; what a failure must show to be reproduced. */
 const send = async (
   route: RouteEntry,
@@ -144,6 +150,7 @@ const send = async (
         port: base.port,
         path,
         method: route.method,
+        localAddress: OWN_ADDRESS,
         headers: {
           authorization: `Bearer ${key}`,
           ...(input.body !== undefined

@@ -22,7 +22,7 @@ import { createGrant } from '@mailstack/core/domain/oauth/grants';
 import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/index';
 import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';
-import { local, testDeps } from '../support/local.ts';
+import { local, ownLoopbackAddress, testDeps } from '../support/local.ts';
 import { agentMailbox } from '../support/mailboxes.ts';
 import { mcpHarness } from '../support/mcp.ts';
 
@@ -84,6 +84,8 @@ const authorizingProxy = async (
   authorization: string,
 ): Promise<{ url: string; server: Server }> => {
   const service = new URL(local().baseUrl);
+  // From a loopback address of its own: what the suite's scenarios get refused is counted apart from other tests' requests.
+  const localAddress = ownLoopbackAddress();
   const server = createServer((req, res) => {
     const port = (server.address() as AddressInfo).port;
     const own = [`localhost:${port}`, `127.0.0.1:${port}`];
@@ -91,7 +93,7 @@ const authorizingProxy = async (
     if (own.includes(headers.host ?? '')) headers.host = service.host;
     if (own.some((host) => headers.origin === `http://${host}`)) headers.origin = service.origin;
     const upstream = httpRequest(
-      { host: service.hostname, port: service.port, method: req.method, path: targetPath, headers },
+      { host: service.hostname, port: service.port, method: req.method, path: targetPath, headers, localAddress },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
