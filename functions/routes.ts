@@ -54,7 +54,7 @@ export type RestArea = Exclude<Area, (typeof NON_REST_AREAS)[number]>;
 export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   domains: { sesIdentities: true, queues: ['events'] },
   usage: {},
-  emails: { queues: ['send', 'events'], scheduler: true, contentStore: true },
+  emails: { queues: ['send', 'events'], scheduler: true, contentStore: true, linkSecret: true },
   contacts: { queues: ['events', 'erase'], linkSecret: true },
   segments: {},
   'contact-properties': {},
@@ -77,7 +77,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     contentStore: true,
     mailboxStore: true,
   },
-  receiving: { linkSecret: true, mailboxStore: true },
+  receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -108,6 +108,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('PATCH', '/emails/{id}', 'emails/update-email'),
   r('POST', '/emails/{id}/cancel', 'emails/cancel-email'),
   r('DELETE', '/emails/{id}', 'emails/delete-email'),
+  r('GET', '/emails/{id}/attachments', 'emails/list-email-attachments'),
+  r('GET', '/emails/{id}/attachments/{attachment_id}', 'emails/get-email-attachment'),
   r('POST', '/contacts', 'contacts/create-contact'),
   r('GET', '/contacts', 'contacts/list-contacts'),
   r('GET', '/contacts/{id}', 'contacts/get-contact'),

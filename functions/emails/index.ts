@@ -7,6 +7,8 @@ import { handler as getEmail } from './get-email.ts';
 import { handler as updateEmail } from './update-email.ts';
 import { handler as cancelEmail } from './cancel-email.ts';
 import { handler as deleteEmail } from './delete-email.ts';
+import { handler as listEmailAttachments } from './list-email-attachments.ts';
+import { handler as getEmailAttachment } from './get-email-attachment.ts';
 
 /** The emails Lambda: every /emails route. Its routes, and the handler answering each, come from the route manifest. */
 export const handler = dispatch(
@@ -18,5 +20,7 @@ export const handler = dispatch(
     'update-email': updateEmail,
     'cancel-email': cancelEmail,
     'delete-email': deleteEmail,
+    'list-email-attachments': listEmailAttachments,
+    'get-email-attachment': getEmailAttachment,
   }),
 );

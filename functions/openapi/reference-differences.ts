@@ -60,8 +60,6 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
   {
     operations: [
       'POST /emails/{email_id}/share',
-      'GET /emails/{email_id}/attachments',
-      'GET /emails/{email_id}/attachments/{attachment_id}',
       'GET /emails/metrics',
       'POST /domains/claim',
       'GET /domains/{domain_id}/claim',
@@ -86,7 +84,7 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     ],
     kind: 'deliberate',
     reason:
-      'Spec §1 lists the capabilities; shared links, sent-email attachments, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+      'Spec §1 lists the capabilities; shared links, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

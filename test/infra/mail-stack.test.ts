@@ -738,6 +738,7 @@ describe('MailStack', () => {
       .sort();
     expect(withSecret).toEqual([
       'Functionscontacts',
+      'Functionsemails',
       'Functionsmcp',
       'Functionspreferences',
       'Functionsreceiving',
@@ -752,7 +753,7 @@ describe('MailStack', () => {
           [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId),
       ),
     );
-    expect(readers).toHaveLength(8);
+    expect(readers).toHaveLength(9);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

@@ -1,6 +1,8 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { CONTENT_INLINE_MAX_BYTES } from '../../limits.ts';
 import type { EmailItem } from './email.ts';
+import { keys } from '../../table/keys.ts';
+import { queryAll } from '../../table/ops.ts';
 
 /**
  * Message content off the row: an email's HTML and text bodies and its attachments, when larger
@@ -80,10 +82,39 @@ export const withBodies = async (deps: Deps, e: EmailItem, { strict = false } = 
 };
 
 /** The attachment bytes kept in the content store, or undefined when they are on the row. */
-export const storedAttachments = async (deps: Deps, e: EmailItem): Promise<Buffer | undefined> => {
+const storedAttachments = async (deps: Deps, e: EmailItem): Promise<Buffer | undefined> => {
   const key = e.content_refs?.attachments;
   if (!key) return undefined;
   const blob = await deps.content.get(key);
   if (!blob) throw missing(e, key);
   return blob;
+};
+
+/** An attachment of an email with its bytes, in the order it was sent. */
+export interface AttachmentPart {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
+/** Every attachment of an email with its bytes: from the content store, or from the row's chunk items. */
+export const attachmentParts = async (deps: Deps, e: EmailItem): Promise<AttachmentPart[]> => {
+  if (e.attachments.length === 0) return [];
+  const all =
+    (await storedAttachments(deps, e)) ??
+    Buffer.concat(
+      (
+        await queryAll(deps, {
+          pk: keys.email.item(e.team_id, e.id).pk,
+          prefix: keys.email.attachmentPrefix,
+          consistent: true,
+        })
+      ).map((i) => Buffer.from(i.content as string, 'base64')),
+    );
+  let offset = 0;
+  return e.attachments.map((a) => {
+    const content = all.subarray(offset, offset + a.size);
+    offset += a.size;
+    return { filename: a.filename, contentType: a.content_type, content };
+  });
 };

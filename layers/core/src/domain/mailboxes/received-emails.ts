@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound } from '../../errors/api-error.ts';
 import {
@@ -10,6 +9,8 @@ import {
   type MessageAttachment,
 } from './message.ts';
 import { listReceivedMessages, type Page } from './read-messages.ts';
+import { downloadLink, verifyDownload } from '../downloads.ts';
+import { sentAttachmentFile } from '../emails/sent-attachments.ts';
 
 /**
  * The reference receiving API over the mailbox store: received messages of the team (every
@@ -17,65 +18,17 @@ import { listReceivedMessages, type Page } from './read-messages.ts';
  * attachment (what `resend.emails.receiving.forward` fetches without an API key).
  */
 
-/** How long a download link works. */
-const DOWNLOAD_LINK_SECONDS = 3600;
-
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const mac = (secret: string, payload: string) =>
-  createHmac('sha256', secret).update(`download:${payload}`).digest('base64url');
-
-/** What a download link names: a message's raw MIME, or one of its attachments. */
-interface DownloadClaims {
-  readonly teamId: string;
-  readonly messageId: string;
-  readonly attachmentId?: string | undefined;
-  /** Epoch seconds after which the link no longer works. */
-  readonly expires: number;
-}
-
-/** A signed, expiring download link (`<base>/downloads/<key id>.<claims>.<mac>`). */
-const downloadLink = async (
-  deps: Deps,
-  claims: Omit<DownloadClaims, 'expires'>,
-): Promise<{ download_url: string; expires_at: string }> => {
-  const expires = Math.floor(deps.clock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
-  const key = await deps.linkKeys.current();
-  const payload = Buffer.from(
-    JSON.stringify({ t: claims.teamId, m: claims.messageId, a: claims.attachmentId, x: expires }),
-  ).toString('base64url');
-  const token = `${key.id}.${payload}.${mac(key.secret, `${key.id}.${payload}`)}`;
-  return {
-    download_url: `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/downloads/${token}`,
-    expires_at: new Date(expires * 1000).toISOString(),
-  };
-};
-
-/** The claims of a download token whose signature holds and that has not expired; undefined otherwise. */
-const verifyDownload = async (deps: Deps, token: string): Promise<DownloadClaims | undefined> => {
-  const [keyId, payload, given, ...rest] = token.split('.');
-  if (rest.length > 0 || !keyId || !payload || !given || !KEY_ID.test(keyId)) return undefined;
-  const secret = await deps.linkKeys.byId(keyId);
-  if (!secret) return undefined;
-  const expected = Buffer.from(mac(secret, `${keyId}.${payload}`));
-  const offered = Buffer.from(given);
-  if (expected.length !== offered.length || !timingSafeEqual(expected, offered)) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (typeof c.t !== 'string' || typeof c.m !== 'string' || typeof c.x !== 'number') return undefined;
-    if (c.x * 1000 < deps.clock.now()) return undefined;
-    return { teamId: c.t, messageId: c.m, attachmentId: typeof c.a === 'string' ? c.a : undefined, expires: c.x };
-  } catch {
-    return undefined;
-  }
-};
-
-/** What a download link serves: the bytes and a file name. */
+/** What a download link serves: the bytes and a file name (a received email's, or a sent email's attachment). */
 export const download = async (
   deps: Deps,
   token: string,
 ): Promise<{ filename: string; content: Buffer } | undefined> => {
   const claims = await verifyDownload(deps, token);
   if (!claims) return undefined;
+  if (claims.kind === 'sent')
+    return claims.attachmentId
+      ? sentAttachmentFile(deps, claims.teamId, claims.messageId, claims.attachmentId)
+      : undefined;
   const m = await loadMessage(deps, claims.teamId, claims.messageId).catch(() => undefined);
   if (!m) return undefined;
   if (!claims.attachmentId) return { filename: `${m.id}.eml`, content: await readRaw(deps, m) };

@@ -1,35 +1,12 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Deps } from '../../../runtime/deps.ts';
-import { keys } from '../../../table/keys.ts';
-import { queryAll } from '../../../table/ops.ts';
 import { hasUnsubscribePair } from '../rules/headers.ts';
 import type { EmailItem } from '../email.ts';
 import { trackHtml } from '../../tracking/rewrite.ts';
-import { storedAttachments, withBodies } from '../email-content.ts';
+import { attachmentParts, withBodies } from '../email-content.ts';
 
 /** The service's unsubscribe page for a topic send; replaced by the audience work's signed link when present. */
 const UNSUBSCRIBE_PLACEHOLDERS = ['{{{UNSUBSCRIBE_URL}}}', '{{{RESEND_UNSUBSCRIBE_URL}}}'];
-
-const attachmentsOf = async (deps: Deps, e: EmailItem) => {
-  if (e.attachments.length === 0) return [];
-  const all =
-    (await storedAttachments(deps, e)) ??
-    Buffer.concat(
-      (
-        await queryAll(deps, {
-          pk: keys.email.item(e.team_id, e.id).pk,
-          prefix: keys.email.attachmentPrefix,
-          consistent: true,
-        })
-      ).map((i) => Buffer.from(i.content as string, 'base64')),
-    );
-  let offset = 0;
-  return e.attachments.map((a) => {
-    const content = all.subarray(offset, offset + a.size);
-    offset += a.size;
-    return { filename: a.filename, contentType: a.content_type, content };
-  });
-};
 
 /** Builds the MIME message of an email with nodemailer's composer. */
 export const composeMessage = async (
@@ -63,7 +40,11 @@ export const composeMessage = async (
     messageId: e.message_id,
     date: new Date(e.created_at),
     headers,
-    attachments: await attachmentsOf(deps, e),
+    attachments: (await attachmentParts(deps, e)).map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+    })),
   });
   return composer.compile().build();
 };

@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { ReceivedAttachmentObject } from '@mailstack/core/schemas/receiving';
+import { getSentAttachment } from '@mailstack/core/domain/emails/sent-attachments';
+
+/** GET /emails/{id}/attachments/{attachment_id}: one attachment of a sent email with its download link. */
+export const handler = apiRoute({
+  access: 'full',
+  response: ReceivedAttachmentObject,
+  params: v.object({
+    id: v.pipe(v.string(), v.minLength(1, 'is required.')),
+    attachment_id: v.pipe(v.string(), v.minLength(1, 'is required.')),
+  }),
+  handler: async ({ deps, auth, params }) => getSentAttachment(deps, auth.team.id, params.id, params.attachment_id),
+});

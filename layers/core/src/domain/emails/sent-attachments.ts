@@ -1,0 +1,71 @@
+import { v5 as uuidV5 } from 'uuid';
+import type { Deps } from '../../runtime/deps.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { downloadLink } from '../downloads.ts';
+import { getEmail } from './manage-email.ts';
+import type { EmailItem } from './email.ts';
+import { attachmentParts } from './email-content.ts';
+
+/**
+ * The attachments of an email the team sent (`resend.emails.attachments.list/get`): their
+ * metadata from the email's row, each with a signed download link that works for an hour. An
+ * attachment's id is derived from the email's id and its position, so it is the same on every read.
+ */
+
+/** A page of attachments: after or before an attachment id, at most `limit`. */
+interface Page {
+  readonly limit: number;
+  readonly after?: string | undefined;
+  readonly before?: string | undefined;
+}
+
+/** The stable id of the email's `n`th attachment (a UUID named by the email's id). */
+const attachmentId = (emailId: string, n: number): string => uuidV5(String(n), emailId);
+
+const view = async (deps: Deps, e: EmailItem, n: number) => {
+  const a = e.attachments[n]!;
+  const id = attachmentId(e.id, n);
+  return {
+    id,
+    filename: a.filename,
+    size: a.size,
+    content_type: a.content_type,
+    content_id: null,
+    content_disposition: 'attachment' as const,
+    ...(await downloadLink(deps, { teamId: e.team_id, messageId: e.id, attachmentId: id, kind: 'sent' })),
+  };
+};
+
+/** A page of a sent email's attachments, in the order they were sent (404 for another team's email). */
+export const listSentAttachments = async (deps: Deps, teamId: string, emailId: string, page: Page) => {
+  const e = await getEmail(deps, teamId, emailId);
+  let positions = e.attachments.map((_, n) => n);
+  const at = (id: string | undefined) => positions.findIndex((n) => attachmentId(e.id, n) === id);
+  if (page.after) positions = positions.slice(at(page.after) + 1);
+  if (page.before) positions = positions.slice(0, Math.max(0, at(page.before)));
+  const slice = page.before ? positions.slice(-page.limit) : positions.slice(0, page.limit);
+  return { rows: await Promise.all(slice.map((n) => view(deps, e, n))), hasMore: positions.length > slice.length };
+};
+
+/** One attachment of a sent email (404 when the email is another team's or has none by that id). */
+export const getSentAttachment = async (deps: Deps, teamId: string, emailId: string, id: string) => {
+  const e = await getEmail(deps, teamId, emailId);
+  const n = e.attachments.findIndex((_, i) => attachmentId(e.id, i) === id);
+  if (n < 0) throw notFound('Attachment');
+  return { object: 'attachment' as const, ...(await view(deps, e, n)) };
+};
+
+/** What a sent attachment's download link serves: its bytes and file name (undefined when gone). */
+export const sentAttachmentFile = async (
+  deps: Deps,
+  teamId: string,
+  emailId: string,
+  id: string,
+): Promise<{ filename: string; content: Buffer } | undefined> => {
+  const e = await getEmail(deps, teamId, emailId).catch(() => undefined);
+  if (!e) return undefined;
+  const n = e.attachments.findIndex((_, i) => attachmentId(e.id, i) === id);
+  if (n < 0) return undefined;
+  const part = (await attachmentParts(deps, e).catch(() => []))[n];
+  return part ? { filename: part.filename, content: part.content } : undefined;
+};
