@@ -3,6 +3,8 @@ import { tool as sendEmail } from './send-email.ts';
 import { tool as sendBatchEmails } from './send-batch-emails.ts';
 import { tool as listEmails } from './list-emails.ts';
 import { tool as getEmail } from './get-email.ts';
+import { tool as listEmailAttachments } from './list-email-attachments.ts';
+import { tool as getEmailAttachment } from './get-email-attachment.ts';
 import { tool as updateEmail } from './update-email.ts';
 import { tool as cancelEmail } from './cancel-email.ts';
 import { tool as deleteEmail } from './delete-email.ts';
@@ -90,6 +92,8 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   sendBatchEmails,
   listEmails,
   getEmail,
+  listEmailAttachments,
+  getEmailAttachment,
   updateEmail,
   cancelEmail,
   deleteEmail,
