@@ -312,6 +312,9 @@ ${
     return c.redirect(`/t/${team.id}/`, 303);
   });
 
+  // A team's address without its trailing slash is its overview (the team's own check follows there).
+  app.get('/t/:team{[0-9a-f-]{36}}', (c) => c.redirect(`/t/${c.req.param('team')}/`, 301));
+
   // A team's pages: the person must be a member (another team's URL answers 404).
   app.use('/t/:team/*', async (c, next) => {
     const deps = c.get('deps');

@@ -143,7 +143,7 @@ describe('dashboard account pages in a browser', () => {
     await page.close();
   }, 60_000);
 
-  it('answers an address that is no page with a 404 page that leads back to the dashboard', async () => {
+  it('answers an address that is no page with a 404 page that leads back to the dashboard, and a team address without its slash with the team', async () => {
     // Prepare
     const { team } = await newTeam();
     const page = await freshPage();
@@ -161,6 +161,11 @@ describe('dashboard account pages in a browser', () => {
     await look(page, 'not-found');
     await page.getByRole('link', { name: 'Back to the dashboard' }).click();
     await page.waitForURL(new RegExp(`/t/${team.id}/$`));
+    // A team's address typed without its trailing slash leads to the team's overview.
+    const bare = await page.goto(`${dashboardUrl()}/t/${team.id}`);
+    expect(bare!.status()).toBe(200);
+    expect(page.url()).toBe(`${dashboardUrl()}/t/${team.id}/`);
+    expect(bare!.request().redirectedFrom()?.url()).toBe(`${dashboardUrl()}/t/${team.id}`);
     await page.close();
   }, 60_000);
 
