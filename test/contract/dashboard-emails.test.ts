@@ -80,6 +80,43 @@ describe('dashboard emails page', () => {
     expect(page).toContain(`name="from" value="${day}"`);
   });
 
+  it("shows a sent email's attachments and serves each as it was sent; another team's email is not found", async () => {
+    // Prepare
+    const pdf = Buffer.from('%PDF-1.4 \u0000\u00fe', 'latin1');
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: 'ann@example.com',
+      subject: `With a file ${run}`,
+      text: 'Attached.',
+      attachments: [{ filename: 'invoice 42.pdf', content: pdf, contentType: 'application/pdf' }],
+    });
+    const other = await sendingTeam();
+    const foreign = await other.resend.emails.send({
+      from: other.from,
+      to: 'ann@example.com',
+      subject: 'Theirs',
+      text: 'x',
+      attachments: [{ filename: 'a.txt', content: 'aGk=' }],
+    });
+
+    // Act
+    const page = await (await session.get(`/t/${t.team.id}/emails/${sent.data!.id}`)).text();
+    const file = await session.get(`/t/${t.team.id}/emails/${sent.data!.id}/attachments/0`);
+    const missing = await session.get(`/t/${t.team.id}/emails/${sent.data!.id}/attachments/1`);
+    const theirs = await session.get(`/t/${t.team.id}/emails/${foreign.data!.id}/attachments/0`);
+
+    // Assess
+    expect(page).toContain('<h2>Attachments</h2>');
+    expect(page).toContain(
+      `href="/t/${t.team.id}/emails/${sent.data!.id}/attachments/0" download>invoice 42.pdf</a> (application/pdf, ${pdf.length} bytes)`,
+    );
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''invoice%2042.pdf");
+    expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(missing.status).toBe(404);
+    expect(theirs.status).toBe(404);
+  });
+
   it("serves an email's raw MIME message as text, with its headers and body", async () => {
     const res = await session.get(`/t/${t.team.id}/emails/${ids.bob}/raw`);
     expect(res.status).toBe(200);

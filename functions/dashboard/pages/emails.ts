@@ -3,6 +3,7 @@ import { html } from 'hono/html';
 import { getEmail, listEmails } from '@mailstack/core/domain/emails/manage-email';
 import { emailView, lastEvent } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
+import { attachmentParts } from '@mailstack/core/domain/emails/email-content';
 import { emailTimeline } from '@mailstack/core/domain/events/record-event';
 import type { EmailItem } from '@mailstack/core/domain/emails/email';
 import type { DashboardEnv } from '../app.ts';
@@ -91,6 +92,11 @@ ${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`,
 <dl><dt>From</dt><dd>${view.from}</dd><dt>To</dt><dd>${view.to.join(', ')}</dd>${view.cc ? html`<dt>Cc</dt><dd>${view.cc.join(', ')}</dd>` : ''}
 <dt>Created</dt><dd>${when(view.created_at)}</dd>${view.scheduled_at ? html`<dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>` : ''}<dt>Id</dt><dd><code>${e.id}</code></dd></dl></div>
 <h2>Timeline</h2><ol class="timeline"><li>accepted ${when(e.created_at)}</li>${events.map((ev) => html`<li>${ev.type.replace('email.', '')} ${when(ev.createdAt)}</li>`)}</ol>
+${
+  e.attachments.length
+    ? html`<h2>Attachments</h2><ul>${e.attachments.map((a, n) => html`<li><a href="${base}/attachments/${n}" download>${a.filename}</a> (${a.content_type}, ${a.size} bytes)</li>`)}</ul>`
+    : ''
+}
 ${view.html !== null ? html`<h2>HTML</h2><iframe class="preview" sandbox="" src="${base}/html" title="The email's HTML, rendered without scripts"></iframe>` : ''}
 ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
 <h2>Raw message</h2><p><a href="${base}/raw">The MIME message as it goes to the provider</a></p>`,
@@ -102,6 +108,18 @@ ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
   app.get('/t/:team/emails/:id/html', async (c) => {
     const e = await getEmail(c.get('deps'), c.get('actor').team.id, c.req.param('id'));
     return sandboxedHtml(c, e.html ?? '');
+  });
+
+  // An attachment as it was sent: always a download, never rendered.
+  app.get('/t/:team/emails/:id/attachments/:n{[0-9]+}', async (c) => {
+    const e = await getEmail(c.get('deps'), c.get('actor').team.id, c.req.param('id'));
+    const part = (await attachmentParts(c.get('deps'), e))[Number(c.req.param('n'))];
+    if (!part) return c.notFound();
+    return c.body(new Uint8Array(part.content), 200, {
+      'content-type': 'application/octet-stream',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(part.filename)}`,
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   app.get('/t/:team/emails/:id/raw', async (c) => {
