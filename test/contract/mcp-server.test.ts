@@ -24,7 +24,13 @@ describe('hosted MCP server: tools by scope', () => {
     const reader = await mcp.signIn(['emails:read']);
     const listed = await reader.client.listTools();
     expect(names(listed.tools)).toEqual(names(TOOLS.filter((t) => t.scope === 'emails:read')));
-    expect(names(listed.tools)).toEqual(['get_email', 'get_email_attachment', 'get_usage', 'list_email_attachments', 'list_emails']);
+    expect(names(listed.tools)).toEqual([
+      'get_email',
+      'get_email_attachment',
+      'get_usage',
+      'list_email_attachments',
+      'list_emails',
+    ]);
     expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({
       description: expect.stringMatching(/newest first/),
       inputSchema: { type: 'object' },
