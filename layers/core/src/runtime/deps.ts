@@ -3,7 +3,6 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { readConfig, type Config } from './config.ts';
 import { createClients } from '../adapters/aws/clients.ts';
 import { newCounters, type AdapterCounters } from '../adapters/aws/counters.ts';
@@ -52,7 +51,6 @@ export interface Deps {
   /** Sends webhook requests to the address a target check returned. */
   readonly webhookPoster: WebhookPoster;
   readonly sqs: SQSClient;
-  readonly ses: (region: string) => SESv2Client;
   /**
    * Structured JSON logs; the correlation id is the API request id, carried to the workers on
    * each queued message, with `email_id` and `provider_message_id` appended where known.
@@ -118,7 +116,6 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     webhookPoster: nodeWebhookPoster,
     cnames: systemCnames,
     sqs: clients.sqs,
-    ses: clients.ses,
     logger,
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),
     counters,
