@@ -3,17 +3,14 @@ import { apiRoute, RawResponse } from '@mailstack/core/http/api-route';
 import { html } from '@mailstack/core/http/respond';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { HtmlPage } from '@mailstack/core/schemas/common';
+import type { Page } from './pages.ts';
 
-/** A page the domain renders for a signed token, and the form it may have posted. */
-type RenderPage = (
-  deps: Deps,
-  token: string,
-  form: URLSearchParams,
-) => Promise<{ status: number; html: string }> | { status: number; html: string };
+/** The page for a signed token, and the form it may have posted (pages.ts renders it from the domain's answer). */
+type RenderPage = (deps: Deps, token: string, form: URLSearchParams) => Promise<Page>;
 
 /**
  * A public hosted page (preferences, unsubscribe): the signed token in the path is the credential,
- * a POST carries an HTML form, and the answer is the page the domain rendered.
+ * a POST carries an HTML form, and the answer is the page rendered from the domain's answer.
  */
 export const pageRoute = (render: RenderPage, method: 'GET' | 'POST') =>
   apiRoute({

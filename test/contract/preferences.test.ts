@@ -47,6 +47,30 @@ describe('preferences and unsubscribe', () => {
     expect(event?.data).toMatchObject({ topic_id: news, source: 'hosted_page', email: 'reader@example.com' });
   }, 60_000);
 
+  it("escapes what the team named: a topic's name and description show as text", async () => {
+    // Prepare
+    const { resend, secret } = await newTeam();
+    await resend.topics.create({
+      name: '<b>Deals & "offers"</b>',
+      description: "<img src=x onerror=alert('x')>",
+      defaultSubscription: 'opt_in',
+      visibility: 'public',
+    } as any);
+    const { data: c, error } = await resend.contacts.create({ email: 'reader+news@example.com' });
+    expect(error).toBeNull();
+    const link = await call('POST', `/contacts/${c!.id}/preferences-link`, { key: secret });
+
+    // Act
+    const page = await (await fetch(link.json.url)).text();
+
+    // Assess
+    expect(page).toContain('&lt;b&gt;Deals &amp; &quot;offers&quot;&lt;/b&gt;');
+    expect(page).toContain('&lt;img src=x onerror=alert(&#39;x&#39;)&gt;');
+    expect(page).toContain('For reader+news@example.com');
+    expect(page).not.toContain('<b>Deals');
+    expect(page).not.toContain('<img');
+  });
+
   it('answers a tampered or foreign token with a 404 page, never another contact', async () => {
     const { resend, secret } = await newTeam();
     const { data: c } = await resend.contacts.create({ email: 'private@example.com' });

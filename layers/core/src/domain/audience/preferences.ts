@@ -4,23 +4,6 @@ import { updateContact } from '../contacts/write-contact.ts';
 import { allTopics, contactTopics, setTopicChoices } from '../topics/topics.ts';
 import { addSuppression } from '../suppressions/suppression-store.ts';
 import { verifyLink } from './tokens.ts';
-import { escapeHtml } from '../escape-html.ts';
-
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
-fieldset{border:1px solid #ddd;border-radius:8px;padding:1rem}label{display:block;margin:.5rem 0}
-.muted{color:#666;font-size:.9rem}button{font:inherit;padding:.5rem 1.2rem;border-radius:6px;border:0;background:#111;color:#fff;cursor:pointer}
-.saved{background:#e8f6ec;padding:.5rem 1rem;border-radius:6px}</style></head>
-<body>${body}</body></html>`;
-
-/** The page for a link that does not verify: never another contact's page. */
-const notFoundPage = () =>
-  page(
-    'Link not found',
-    '<h1>This link is not valid</h1><p>The preference link is unknown, was changed, or the contact no longer exists. Use the link from your most recent email.</p>',
-  );
 
 const contactOf = async (deps: Deps, token: string): Promise<Contact | undefined> => {
   const claims = await verifyLink(deps, token, 'p');
@@ -28,34 +11,27 @@ const contactOf = async (deps: Deps, token: string): Promise<Contact | undefined
   return findContact(deps, claims.teamId, claims.contactId);
 };
 
-/** The hosted preference page: public topics with the contact's choices, and global unsubscribe. */
-export const renderPreferences = async (
-  deps: Deps,
-  token: string,
-  saved = false,
-): Promise<{ status: number; html: string }> => {
+/** What the hosted preference page shows: the contact's address, its public topics with its choices, and global unsubscribe. */
+export interface Preferences {
+  readonly email: string;
+  readonly unsubscribed: boolean;
+  readonly topics: readonly { id: string; name: string; description: string | null; subscribed: boolean }[];
+}
+
+/** The preferences a preference link names (undefined: the link does not verify, or its contact is gone). */
+export const preferencesOf = async (deps: Deps, token: string): Promise<Preferences | undefined> => {
   const contact = await contactOf(deps, token);
-  if (!contact) return { status: 404, html: notFoundPage() };
+  if (!contact) return undefined;
   const topics = (await contactTopics(deps, contact.teamId, contact.id)).filter((t) => t.visibility === 'public');
-  const rows = topics
-    .map(
-      (t) =>
-        `<label><input type="checkbox" name="topic" value="${t.id}" ${t.subscription === 'opt_in' ? 'checked' : ''}> ${escapeHtml(t.name)}${t.description ? ` <span class="muted">— ${escapeHtml(t.description)}</span>` : ''}</label>`,
-    )
-    .join('\n');
   return {
-    status: 200,
-    html: page(
-      'Email preferences',
-      `<h1>Email preferences</h1>
-<p class="muted">For ${escapeHtml(contact.email)}</p>
-${saved ? '<p class="saved" role="status">Your preferences were saved.</p>' : ''}
-<form method="post">
-<fieldset><legend>Topics</legend>${rows || '<p class="muted">There are no topics to choose from.</p>'}</fieldset>
-<label><input type="checkbox" name="unsubscribe_all" value="yes" ${contact.unsubscribed ? 'checked' : ''}> Unsubscribe from all marketing email</label>
-<button type="submit">Save preferences</button>
-</form>`,
-    ),
+    email: contact.email,
+    unsubscribed: contact.unsubscribed,
+    topics: topics.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description || null,
+      subscribed: t.subscription === 'opt_in',
+    })),
   };
 };
 
@@ -63,11 +39,11 @@ ${saved ? '<p class="saved" role="status">Your preferences were saved.</p>' : ''
 export const savePreferences = async (
   deps: Deps,
   token: string,
-  form: URLSearchParams,
-): Promise<{ status: number; html: string }> => {
+  choices: { readonly topics: readonly string[]; readonly unsubscribeAll: boolean },
+): Promise<Preferences | undefined> => {
   const contact = await contactOf(deps, token);
-  if (!contact) return { status: 404, html: notFoundPage() };
-  const chosen = new Set(form.getAll('topic'));
+  if (!contact) return undefined;
+  const chosen = new Set(choices.topics);
   const publicTopics = (await allTopics(deps, contact.teamId)).filter((t) => t.visibility === 'public');
   await setTopicChoices(
     deps,
@@ -76,36 +52,22 @@ export const savePreferences = async (
     publicTopics.map((t) => ({ id: t.id, subscription: chosen.has(t.id) ? 'opt_in' : 'opt_out' })),
     'hosted_page',
   );
-  await updateContact(
-    deps,
-    contact.teamId,
-    contact.id,
-    { unsubscribed: form.get('unsubscribe_all') === 'yes' },
-    'hosted_page',
-  );
-  return renderPreferences(deps, token, true);
+  await updateContact(deps, contact.teamId, contact.id, { unsubscribed: choices.unsubscribeAll }, 'hosted_page');
+  return preferencesOf(deps, token);
 };
 
-/** The confirmation page of an unsubscribe link (a GET never unsubscribes: mail scanners prefetch). */
-export const renderUnsubscribe = async (deps: Deps, token: string): Promise<{ status: number; html: string }> => {
-  if (!(await verifyLink(deps, token, 'u'))) return { status: 404, html: notFoundPage() };
-  return {
-    status: 200,
-    html: page(
-      'Unsubscribe',
-      '<h1>Unsubscribe</h1><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>',
-    ),
-  };
-};
+/** Whether an unsubscribe link verifies (its page only asks for confirmation: a GET never unsubscribes, mail scanners prefetch). */
+export const unsubscribeLinkHolds = async (deps: Deps, token: string): Promise<boolean> =>
+  (await verifyLink(deps, token, 'u')) !== undefined;
 
 /**
  * RFC 8058 one-click unsubscribe (source one_click): a contact opts out of the link's topic (or
  * of all marketing mail without one); an address with no contact is suppressed with origin
  * unsubscribe, which counts against topic sends only.
  */
-export const oneClickUnsubscribe = async (deps: Deps, token: string): Promise<{ status: number; html: string }> => {
+export const oneClickUnsubscribe = async (deps: Deps, token: string): Promise<boolean> => {
   const claims = await verifyLink(deps, token, 'u');
-  if (!claims?.email) return { status: 404, html: notFoundPage() };
+  if (!claims?.email) return false;
   const contact = await findContact(deps, claims.teamId, claims.email);
   if (contact && claims.topicId)
     await setTopicChoices(
@@ -123,8 +85,5 @@ export const oneClickUnsubscribe = async (deps: Deps, token: string): Promise<{ 
       origin: 'unsubscribe',
       source: 'one_click',
     });
-  return {
-    status: 200,
-    html: page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not receive these emails any more.</p>'),
-  };
+  return true;
 };
