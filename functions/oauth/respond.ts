@@ -2,7 +2,7 @@ import { RawResponse } from '@mailstack/core/http/api-route';
 import { html } from '@mailstack/core/http/respond';
 import type { ApiEvent } from '@mailstack/core/http/types';
 import { isOAuthError, type OAuthError } from '@mailstack/core/domain/oauth/oauth-error';
-import { escapeHtml } from '@mailstack/core/domain/escape-html';
+import { html as escaped } from 'hono/html';
 
 /** OAuth answers are never cached (RFC 6749 §5.1). */
 const NO_STORE = { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' };
@@ -46,8 +46,9 @@ export const refusalPage = (message: string): RawResponse =>
   new RawResponse(
     html(
       400,
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization refused · mailstack</title></head>
-<body><main><h1>This authorization request was refused</h1><p>${escapeHtml(message)}</p><p>Nothing was sent back to the application. Ask its developer to fix its OAuth settings.</p></main></body></html>`,
+      // hono's template escapes the message; with no asynchronous part it renders at once.
+      String(escaped`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization refused · mailstack</title></head>
+<body><main><h1>This authorization request was refused</h1><p>${message}</p><p>Nothing was sent back to the application. Ask its developer to fix its OAuth settings.</p></main></body></html>`),
     ),
   );
 

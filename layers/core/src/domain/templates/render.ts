@@ -1,3 +1,5 @@
+import { escapeHtml } from '../escape-html.ts';
+
 /**
  * The one renderer of template placeholders, shared by emails sent with a template and by
  * broadcasts: `{{{NAME}}}` (or `{{NAME}}`), with an inline fallback `{{{NAME|fallback}}}`.
@@ -12,10 +14,6 @@ const PIPELINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['UNSUBSCRIBE_URL', '
 
 /** A value a placeholder can take. */
 export type TemplateValue = string | number;
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** HTML-escapes a value for a text or attribute position. */
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** The names of the placeholders in `sources` (pipeline ones excluded), in order of appearance. */
 export const placeholderNames = (...sources: (string | null | undefined)[]): string[] => {
