@@ -47,7 +47,7 @@ describe('preferences and unsubscribe', () => {
     expect(event?.data).toMatchObject({ topic_id: news, source: 'hosted_page', email: 'reader@example.com' });
   }, 60_000);
 
-  it("escapes what the team named: a topic's name and description show as text", async () => {
+  it("escapes what the team and the contact named: a topic's name and description, and an address with an apostrophe, show as text", async () => {
     // Prepare
     const { resend, secret } = await newTeam();
     await resend.topics.create({
@@ -56,7 +56,7 @@ describe('preferences and unsubscribe', () => {
       defaultSubscription: 'opt_in',
       visibility: 'public',
     } as any);
-    const { data: c, error } = await resend.contacts.create({ email: 'reader+news@example.com' });
+    const { data: c, error } = await resend.contacts.create({ email: "o'brien+news@example.com" });
     expect(error).toBeNull();
     const link = await call('POST', `/contacts/${c!.id}/preferences-link`, { key: secret });
 
@@ -66,7 +66,7 @@ describe('preferences and unsubscribe', () => {
     // Assess
     expect(page).toContain('&lt;b&gt;Deals &amp; &quot;offers&quot;&lt;/b&gt;');
     expect(page).toContain('&lt;img src=x onerror=alert(&#39;x&#39;)&gt;');
-    expect(page).toContain('For reader+news@example.com');
+    expect(page).toContain('For o&#39;brien+news@example.com');
     expect(page).not.toContain('<b>Deals');
     expect(page).not.toContain('<img');
   });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Deleted, Id, ListOf, Timestamp } from './common.ts';
 import { MAX_PROPERTY_NUMBER_MAGNITUDE, MAX_PROPERTY_STRING_LENGTH, MIN_PROPERTY_NUMBER_MAGNITUDE } from '../limits.ts';
+import { validAddress } from '../domain/emails/rules/addresses.ts';
 
 /** A string property value or fallback: at most MAX_PROPERTY_STRING_LENGTH characters. */
 const PropertyString = v.pipe(
@@ -29,7 +30,7 @@ const PropertyValue = v.nullable(
 const Email = v.pipe(
   v.string('must be a string.'),
   v.trim(),
-  v.email('must be an email address such as jane@example.com.'),
+  v.check(validAddress, 'must be an email address such as jane@example.com.'),
   v.maxLength(320),
 );
 const Name = v.optional(

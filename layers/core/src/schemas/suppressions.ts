@@ -1,7 +1,12 @@
 import * as v from 'valibot';
 import { Deleted, Id, ObjectRef, Timestamp } from './common.ts';
+import { validAddress } from '../domain/emails/rules/addresses.ts';
 
-const Email = v.pipe(v.string('must be a string.'), v.trim(), v.email('must be an email address.'));
+const Email = v.pipe(
+  v.string('must be a string.'),
+  v.trim(),
+  v.check(validAddress, 'must be an email address such as jane@example.com.'),
+);
 const Emails = v.pipe(
   v.array(Email, 'must be an array of addresses.'),
   v.minLength(1, 'must hold 1 to 1000 addresses.'),

@@ -23,7 +23,8 @@ export const formatMailbox = (name: string | null, address: string): string => {
 const LOCAL = /^[^\s@<>()[\]\\,;:"]+$|^"[^"\r\n]*"$/u;
 const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}-]*[\p{L}\p{N}\p{M}])?$/u;
 
-const validAddress = (address: string): boolean => {
+/** Whether `address` is a bare address the service accepts (the one rule for recipients, senders, contacts and suppressions). */
+export const validAddress = (address: string): boolean => {
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return false;
   const local = address.slice(0, at);
