@@ -38,12 +38,12 @@ import {
   type Needs,
   type TimerEntry,
   type WorkerEntry,
-} from '../functions/workers.ts';
+} from '../functions/background.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
   readonly config: StackConfig;
-  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
+  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/background.ts */
   readonly manifest?: {
     routes?: readonly RouteEntry[];
     workers?: readonly WorkerEntry[];

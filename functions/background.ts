@@ -1,6 +1,6 @@
 /**
- * The worker manifest: the queues, the workers that consume them, and the timers, read by the
- * CDK stack and by the local host alike.
+ * The background manifest: the queues, the workers that consume them (functions/workers/), and the
+ * timers (functions/timers/), read by the CDK stack and by the local host alike.
  */
 
 /** The worker queues; each has a dead-letter queue on AWS. */
@@ -136,21 +136,21 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 export const TIMERS: readonly TimerEntry[] = [
   {
     name: 'sweep-stuck-emails',
-    entry: 'workers/sweep-stuck-emails',
+    entry: 'timers/sweep-stuck-emails',
     everyMinutes: 1,
     needs: { queues: ['send', 'broadcast'] },
   },
   {
     name: 'release-parked-emails',
-    entry: 'workers/release-parked-emails',
+    entry: 'timers/release-parked-emails',
     everyMinutes: 1,
     needs: { queues: ['send'] },
   },
   {
     name: 'sweep-undispatched-events',
-    entry: 'workers/sweep-undispatched-events',
+    entry: 'timers/sweep-undispatched-events',
     everyMinutes: 1,
     needs: { queues: ['events'] },
   },
-  { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
+  { name: 'resume-erase-jobs', entry: 'timers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];
