@@ -20,7 +20,7 @@ import { ContentBucket } from './constructs/content-bucket.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
-import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/content-keys';
 import {
   AREA_FUNCTIONS_ENV,
   AREA_NEEDS,

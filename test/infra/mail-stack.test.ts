@@ -12,7 +12,7 @@ import { QUEUES, WORKERS, consumedQueues } from '../../functions/background.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
-import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
 
 /** The real workers plus a worker and a timer on an existing entry, so the generic wiring is exercised whatever the manifest holds today. */
 const TEST_MANIFEST = {

@@ -1,11 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import type { HostResolver, ResolvedAddress } from '../../ports/dns.ts';
-import type { CheckedTarget } from './target-types.ts';
+import type { CheckedTarget } from '../../ports/webhook-poster.ts';
 
 /** Which targets a deployment allows (config WEBHOOK_TARGETS). */
 export type TargetPolicy = 'public' | 'any';
-
-export type { CheckedTarget } from './target-types.ts';
 
 /** A refused target, with the reason a developer can act on. */
 export class TargetRefused extends Error {
