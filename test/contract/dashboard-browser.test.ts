@@ -4,7 +4,8 @@ import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local } from '../support/local.ts';
-import { dashboardUrl, inboxMessageTo, look as lookAt } from '../support/dashboard.ts';
+import { dashboardUrl, look as lookAt } from '../support/dashboard.ts';
+import { inboxMessageTo } from '../support/inbox.ts';
 import { testDeps } from '../support/local.ts';
 import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 

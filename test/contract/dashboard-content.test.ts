@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-import { dashboardUrl, inboxMessage, look, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { dashboardUrl, look, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { inboxMessage } from '../support/inbox.ts';
 import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
