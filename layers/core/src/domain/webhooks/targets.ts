@@ -1,3 +1,4 @@
+import { MailstackError } from '../../errors/mailstack-error.ts';
 import ipaddr from 'ipaddr.js';
 import type { HostResolver, ResolvedAddress } from '../../ports/dns.ts';
 import type { CheckedTarget } from '../../ports/webhook-poster.ts';
@@ -6,7 +7,7 @@ import type { CheckedTarget } from '../../ports/webhook-poster.ts';
 export type TargetPolicy = 'public' | 'any';
 
 /** A refused target, with the reason a developer can act on. */
-export class TargetRefused extends Error {
+export class TargetRefused extends MailstackError {
   constructor(message: string) {
     super(message);
     this.name = 'TargetRefused';
