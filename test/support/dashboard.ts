@@ -10,6 +10,7 @@ import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { local, testDeps } from './local.ts';
+import { waitFor } from './wait.ts';
 
 /** The dashboard's origin in this test run. */
 export const dashboardUrl = () => local().dashboardUrl;
@@ -119,4 +120,27 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+};
+
+/**
+ * Reloads `page` until what `read` takes from it satisfies `done` (the service works in the
+ * background; the page shows it on its next load); answers that value, or fails naming `what`.
+ */
+export const reloadUntil = <T>(
+  page: Page,
+  read: (page: Page) => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> => {
+  let first = true;
+  return waitFor(
+    async () => {
+      if (!first) await page.reload();
+      first = false;
+      return read(page);
+    },
+    done,
+    { what, timeoutMs, everyMs: 500 },
+  );
 };
