@@ -20,7 +20,7 @@ import { ContentBucket } from './constructs/content-bucket.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
-import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/content-keys';
 import {
   AREA_FUNCTIONS_ENV,
   AREA_NEEDS,
@@ -38,12 +38,12 @@ import {
   type Needs,
   type TimerEntry,
   type WorkerEntry,
-} from '../functions/workers.ts';
+} from '../functions/background.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
   readonly config: StackConfig;
-  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
+  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/background.ts */
   readonly manifest?: {
     routes?: readonly RouteEntry[];
     workers?: readonly WorkerEntry[];
@@ -85,14 +85,22 @@ export class MailStack extends Stack {
       description: 'The data table (the admin CLI takes it as --table)',
     });
     const workerEntries = props.manifest?.workers ?? WORKERS;
+    // An event source mapping needs its queue's visibility at least its function's timeout, or a
+    // batch still running is handed to a second worker: a manifest that breaks this fails synthesis.
+    for (const worker of workerEntries) {
+      const visibility = QUEUES[worker.queue].visibilityTimeoutSeconds;
+      if (visibility < workerTimeoutSeconds(worker)) {
+        throw new Error(
+          `worker "${worker.name}" times out after ${workerTimeoutSeconds(worker)} s but its queue "${worker.queue}" ` +
+            `hides a message for only ${visibility} s: raise QUEUES['${worker.queue}'].visibilityTimeoutSeconds in ` +
+            "functions/background.ts to at least the timeout, or lower the worker's timeoutSeconds",
+        );
+      }
+    }
     // Only queues something consumes exist: a declared need for any other queue is left out (the
     // core skips a queue whose URL is unset), so no queue fills without a reader.
     const queues = new WorkQueues(this, 'Queues', {
       queues: Object.fromEntries(consumedQueues(workerEntries).map((name) => [name, QUEUES[name]])),
-      visibilityTimeoutSeconds: (name) => {
-        const consumers = workerEntries.filter((w) => w.queue === name).map(workerTimeoutSeconds);
-        return consumers.length > 0 ? 6 * Math.max(...consumers) : undefined;
-      },
     });
 
     const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });

@@ -1,7 +1,7 @@
 import type { SESEvent } from 'aws-lambda';
 import { flushMetrics, getDeps } from '@mailstack/core/runtime/deps';
 import { receiveInbound, type InboundOutcome } from '@mailstack/core/domain/mailboxes/receive-message';
-import { INBOUND_RAW_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_PREFIX } from '@mailstack/core/content-keys';
 
 /**
  * The inbound Lambda: the SES receipt rule stored the raw message in the content bucket under

@@ -149,7 +149,9 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
         session.envelope.rcptTo.map((r) => r.address),
       );
     } catch (error) {
-      throw new ApiError('invalid_payload', `The message could not be parsed as MIME: ${(error as Error).message}`);
+      throw new ApiError('invalid_payload', `The message could not be parsed as MIME: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const caller = await authenticateKey(deps, secrets.get(session.id) ?? '', session.remoteAddress);
     const request = validate(SendEmailRequest, message.request);

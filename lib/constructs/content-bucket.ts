@@ -10,8 +10,7 @@ import {
 import { Construct, type IConstruct } from 'constructs';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
-import { CONTENT_KEY_PREFIX } from '@mailstack/core/domain/emails/email-content';
-import { INBOUND_RAW_PREFIX, INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/domain/mailboxes/content-keys';
+import { CONTENT_KEY_PREFIX, INBOUND_RAW_PREFIX, INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
 import { acknowledge } from './acknowledge.ts';
 
 /**

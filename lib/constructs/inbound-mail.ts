@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { ReceiptRule, ReceiptRuleSet, TlsPolicy, type IReceiptRuleSet } from 'aws-cdk-lib/aws-ses';
 import { Lambda, LambdaInvocationType, S3 } from 'aws-cdk-lib/aws-ses-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { INBOUND_RAW_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_PREFIX } from '@mailstack/core/content-keys';
 import type { ContentBucket } from './content-bucket.ts';
 
 /** Props of the inbound mail construct. */

@@ -1,18 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUES, type QueueName } from '../../functions/workers.ts';
+import { QUEUES, type QueueName } from '../../functions/background.ts';
 
 /** Props of the work queues. */
 export interface WorkQueuesProps {
-  /** The queue manifest. @default - the QUEUES of functions/workers.ts */
+  /** The queue manifest. @default - the QUEUES of functions/background.ts */
   readonly queues?: Readonly<Record<string, { env: string; visibilityTimeoutSeconds: number }>>;
-  /**
-   * Seconds a received message stays hidden, per queue: AWS advises six times the timeout of the
-   * function that consumes it, so a slow batch is not handed to a second worker.
-   * @default - the manifest's visibilityTimeoutSeconds
-   */
-  readonly visibilityTimeoutSeconds?: (name: string) => number | undefined;
 }
 
 /** One work queue with its dead-letter queue. */
@@ -38,7 +32,8 @@ export class WorkQueues extends Construct {
         enforceSSL: true,
       });
       const queue = new Queue(this, name, {
-        visibilityTimeout: Duration.seconds(props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds),
+        // The manifest's value, as the local host uses it; the stack checks it covers the consumer's timeout.
+        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         // Two weeks, the SQS maximum: work waits out any outage of the workers.
@@ -53,7 +48,7 @@ export class WorkQueues extends Construct {
   /** The queue of a manifest name; fails synthesis when it is not declared. */
   get(name: QueueName | string): Queue {
     const found = this.byName.get(name);
-    if (!found) throw new Error(`queue "${name}" is not declared in functions/workers.ts QUEUES`);
+    if (!found) throw new Error(`queue "${name}" is not declared in functions/background.ts QUEUES`);
     return found.queue;
   }
 }

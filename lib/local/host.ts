@@ -9,7 +9,7 @@ import { tableScheduler } from '@mailstack/core/adapters/aws/table-scheduler';
 import { listTeams, createTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
+import { QUEUES, consumedQueues, type QueueName } from '../../functions/background.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
 import { startS3Engine } from './s3-engine.ts';

@@ -8,7 +8,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { WORKERS, TIMERS, type QueueName } from '../../functions/workers.ts';
+import { WORKERS, TIMERS, type QueueName } from '../../functions/background.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
 import { countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';

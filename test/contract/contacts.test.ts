@@ -6,6 +6,7 @@ import { eventsOf } from '../support/events.ts';
 import { insertContacts } from '@mailstack/core/domain/contacts/write-contact';
 import { startReceiver } from '../support/receiver.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('contacts through the official SDK', () => {
   it('creates, gets (by id and by email, case-insensitively), lists, updates and deletes a contact', async () => {
@@ -410,11 +411,13 @@ describe('batch operations', () => {
     const out = await call('POST', '/contacts/batch/remove', { key: secret, body: { ids: [a.data!.id], erase: true } });
     expect(out.json.data).toEqual([{ object: 'contact', contact: a.data!.id, id: a.data!.id, deleted: true }]);
     // The erase runs as a job after the answer; the contact's contact.erased event says when it finished.
-    let erased: { type: string; data: any } | undefined;
-    for (let i = 0; i < 200 && !erased; i++) {
-      erased = (await eventsOf(team.id)).find((e) => e.type === 'contact.erased');
-      if (!erased) await new Promise((r) => setTimeout(r, 100));
-    }
+    const erased = (
+      await waitFor(
+        () => eventsOf(team.id),
+        (all) => all.some((e) => e.type === 'contact.erased'),
+        { what: 'the contact.erased event' },
+      )
+    ).find((e) => e.type === 'contact.erased');
     expect(erased?.data).toMatchObject({ id: a.data!.id, email: '[erased]', finished_at: expect.any(String) });
     const email = await d.db.send(new GetCommand({ TableName: d.table, Key: keys.email.item(team.id, emailId) }));
     expect(email.Item!.to).toEqual(['[erased]']);

@@ -4,7 +4,8 @@ import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local } from '../support/local.ts';
-import { dashboardUrl, inboxMessageTo, look as lookAt } from '../support/dashboard.ts';
+import { dashboardUrl, look as lookAt, reloadUntil } from '../support/dashboard.ts';
+import { inboxMessageTo } from '../support/inbox.ts';
 import { testDeps } from '../support/local.ts';
 import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 
@@ -95,11 +96,14 @@ describe('dashboard in a browser', () => {
     const id = sent.data!.id;
 
     await owner.goto(`${dashboardUrl()}${teamPath}emails?status=delivered`);
-    for (let i = 0; i < 60 && !(await owner.textContent('main'))?.includes(subject); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      await owner.reload();
-    }
-    expect(await owner.textContent('main')).toContain(subject);
+    const main = await reloadUntil(
+      owner,
+      async (p) => (await p.textContent('main')) ?? '',
+      (text) => text.includes(subject),
+      `the delivered email "${subject}" listed`,
+      30_000,
+    );
+    expect(main).toContain(subject);
     await look(owner, 'emails');
     await owner.getByRole('link', { name: subject }).click();
     await owner.waitForURL(new RegExp(`/emails/${id}$`));

@@ -4,7 +4,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-import { dashboardUrl, inboxMessage, look, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { dashboardUrl, look, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { inboxMessage } from '../support/inbox.ts';
+import { waitFor } from '../support/wait.ts';
 import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
@@ -23,16 +25,16 @@ const signedIn = async (
 };
 
 /** The text of the sandboxed preview frame's body, once it contains `expected` (the frame is reloaded by the page). */
-const frameText = async (page: Page, name: string, expected: string): Promise<string> => {
-  let text = '';
-  for (let i = 0; i < 50; i++) {
-    const frame = page.frame({ name });
-    text = (await frame?.textContent('body').catch(() => '')) ?? '';
-    if (text.includes(expected)) return text;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return text;
-};
+const frameText = (page: Page, name: string, expected: string): Promise<string> =>
+  waitFor(
+    async () =>
+      (await page
+        .frame({ name })
+        ?.textContent('body')
+        .catch(() => '')) ?? '',
+    (text) => text.includes(expected),
+    { what: `the ${name} frame showing "${expected}"`, timeoutMs: 10_000, everyMs: 200 },
+  );
 
 /**
  * The templates and broadcasts pages in headless Chromium: a template is created, previewed as it
@@ -182,9 +184,11 @@ describe('templates and broadcasts pages in a browser', () => {
     );
     expect(await owner.textContent('#progress')).toContain('planned over 2 UTC days');
     // The progress refreshes in place until today's share is out.
-    for (let i = 0; i < 100 && !(await owner.textContent('#progress .big'))?.includes('3 of 6 sent'); i++)
-      await new Promise((r) => setTimeout(r, 300));
-    expect(await owner.textContent('#progress .big')).toContain('3 of 6 sent');
+    await waitFor(
+      () => owner.textContent('#progress .big'),
+      (text) => Boolean(text?.includes('3 of 6 sent')),
+      { what: 'the progress showing 3 of 6 sent', timeoutMs: 30_000, everyMs: 300 },
+    );
     expect(await owner.textContent('#progress')).toMatch(/sending/);
     await look(owner, 'broadcast-sending', violations);
     await owner.goto(base);
@@ -194,11 +198,11 @@ describe('templates and broadcasts pages in a browser', () => {
     await owner.goto(`${base}/${id}`);
     await owner.getByRole('button', { name: 'Cancel broadcast' }).click();
     await owner.waitForURL(/notice=canceled$/);
-    let read = (await t.resend.broadcasts.get(id)).data as any;
-    for (let i = 0; i < 50 && read.canceled_remaining !== 3; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      read = (await t.resend.broadcasts.get(id)).data as any;
-    }
+    const read = await waitFor(
+      async () => (await t.resend.broadcasts.get(id)).data as any,
+      (b) => b?.canceled_remaining === 3,
+      { what: 'the broadcast canceled with 3 remaining', timeoutMs: 10_000, everyMs: 200 },
+    );
     expect(read).toMatchObject({ status: 'canceled', sent_count: 3, canceled_remaining: 3, finishes_at: null });
     await owner.reload();
     expect(await owner.textContent('#progress')).toContain('3 recipients not sent to');

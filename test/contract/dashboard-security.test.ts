@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newTeam, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
+import { inboxEmails, inboxMessageTo } from '../support/inbox.ts';
 import { createDashboard } from '../../functions/dashboard/app.ts';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { actorIn, addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
@@ -147,18 +148,6 @@ describe('dashboard security', () => {
 });
 
 describe('dashboard mail and team creation', () => {
-  /** The newest local-inbox message to `to` whose subject contains `subject`. */
-  const mailTo = async (to: string, subject: string): Promise<any> => {
-    for (let i = 0; i < 100; i++) {
-      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-      const found = store.emails.find(
-        (m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(to),
-      );
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no "${subject}" message to ${to} reached the local inbox`);
-  };
   /** A signed-out form: the page's pre-session cookie and CSRF token, then the POST. */
   const signedOutPost = async (path: string, form: Record<string, string>) => {
     const page = await fetch(`${local().dashboardUrl}${path}`);
@@ -185,14 +174,13 @@ describe('dashboard mail and team creation', () => {
     const nobody = await signedOutPost('/sign-in/email', { email: stranger });
     expect(nobody.headers.get('location')).toBe('/sign-in?notice=link-sent');
 
-    const mail = await mailTo(user.email, 'Your mailstack sign-in link');
+    const mail = await inboxMessageTo(user.email, 'Your mailstack sign-in link');
     const signInUrl = /href="([^"]+\/sign-in\/link\/[^"]+)"/.exec(mail.body.html)![1]!;
     const passwordUrl = /href="([^"]+\/password\/[^"]+)"/.exec(mail.body.html)![1]!;
     const s = await signInOverHttp(signInUrl);
     expect((await s.get(`/t/${team.id}/`)).status).toBe(200);
     expect((await signedOutPost(new URL(signInUrl).pathname, {})).status).toBe(404); // used once already
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    expect(store.emails.filter((m) => JSON.stringify(m.destination ?? '').includes(stranger))).toEqual([]);
+    expect((await inboxEmails()).filter((m) => JSON.stringify(m.destination ?? '').includes(stranger))).toEqual([]);
 
     const path = new URL(passwordUrl).pathname;
     expect((await signedOutPost(path, { password: 'a brand new password' })).status).toBe(303);

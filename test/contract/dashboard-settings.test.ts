@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
-import { dashboardUrl, inboxMessageTo, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
+import { inboxMessageTo } from '../support/inbox.ts';
 import { listMembers, teamsOf } from '@mailstack/core/domain/people/memberships';
 import { listInvitations } from '@mailstack/core/domain/people/invitations';
 

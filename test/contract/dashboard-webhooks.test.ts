@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
-import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
+import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/dashboard.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { getWebhook } from '@mailstack/core/domain/webhooks/endpoints';
 
@@ -30,16 +30,6 @@ describe('dashboard webhooks in a browser', () => {
   let secret = '';
   const violations: string[] = [];
   const look = (p: Page, name: string) => lookAt(p, name, violations);
-  /** Reloads the page until its main text matches (the delivery engine works in the background). */
-  const reloadUntil = async (test: (text: string) => boolean, what: string, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      if (test((await page.textContent('main')) ?? '')) return;
-      if (Date.now() > until) throw new Error(`the page never showed ${what} within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 500));
-      await page.reload();
-    }
-  };
 
   beforeAll(async () => {
     t = await newTeam();
@@ -75,7 +65,12 @@ describe('dashboard webhooks in a browser', () => {
     const contact = await t.resend.contacts.create({ email: 'webhook-page@example.com' });
     expect(contact.error).toBeNull();
     await rx.waitFor(2, 20_000);
-    await reloadUntil((text) => /contact\.created.*success/s.test(text), 'the delivery as success');
+    await reloadUntil(
+      page,
+      async (p) => (await p.textContent('main')) ?? '',
+      (text) => /contact\.created.*success/s.test(text),
+      'the delivery shown as success',
+    );
 
     // Assess: the log lists the event; its page has both attempts, newest first, and the payload sent.
     const row = page.locator('main tbody tr');
@@ -119,11 +114,14 @@ describe('dashboard webhooks in a browser', () => {
     const attemptRows = page
       .locator('table', { has: page.locator('caption', { hasText: 'Attempts' }) })
       .locator('tbody tr');
-    for (let i = 0; i < 40 && (await attemptRows.count()) < 3; i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      await page.reload();
-    }
-    expect(await attemptRows.count()).toBe(3);
+    expect(
+      await reloadUntil(
+        page,
+        () => attemptRows.count(),
+        (n) => n >= 3,
+        'three delivery attempts',
+      ),
+    ).toBe(3);
     await look(page, 'webhook-replayed');
   }, 60_000);
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
+import { getItem } from '@mailstack/core/table/ops';
+import { getEmail } from '@mailstack/core/domain/emails/manage-email';
 import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -16,14 +19,14 @@ const seed = async (teamId: string, counts: { sent: number; bounced: number; com
   );
 };
 
-const waitForEvent = async (teamId: string, type: string) => {
-  for (let i = 0; i < 100; i++) {
-    const found = (await eventsOf(teamId)).find((e) => e.type === type);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`no ${type} event`);
-};
+const waitForEvent = async (teamId: string, type: string) =>
+  (
+    await waitFor(
+      () => eventsOf(teamId),
+      (events) => events.some((e) => e.type === type),
+      { what: `a ${type} event`, timeoutMs: 15_000 },
+    )
+  ).find((e) => e.type === type)!;
 
 describe('the deliverability guardrail', () => {
   it('pauses a team whose hard-bounce rate crosses the line, refusing sends with sending_paused until it recovers', async () => {
@@ -56,5 +59,50 @@ describe('the deliverability guardrail', () => {
     expect(
       (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
     ).toBeNull();
+  }, 30_000);
+});
+
+describe('provider events for the guardrail', () => {
+  it('counts a replayed bounce notification once', async () => {
+    const t = await sendingTeam();
+    const d = testDeps();
+    const sent = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'Replay', text: 'x' });
+    const id = sent.data!.id;
+    const email = await waitFor(
+      () => getEmail(d, t.team.id, id),
+      (e) => e.status === 'delivered',
+      { what: 'delivery', timeoutMs: 15_000 },
+    );
+    const before = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    const bounce = {
+      eventType: 'Bounce',
+      mail: { messageId: email.provider_message_id, tags: { team_id: [t.team.id], email_id: [id] } },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        bouncedRecipients: [{ emailAddress: 'someone@example.com' }],
+      },
+    };
+    // The same notification delivered three times, as SNS and SQS may deliver it (at least once).
+    const envelope = {
+      Type: 'Notification',
+      MessageId: 'replayed-1',
+      TopicArn: d.config.SES_EVENTS_TOPIC_ARN,
+      Message: JSON.stringify(bounce),
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '1',
+    };
+    await d.queue.send(
+      d.config.PROVIDER_EVENTS_QUEUE_URL,
+      [0, 1, 2].map(() => ({ body: envelope })),
+    );
+    await waitFor(
+      () => getEmail(d, t.team.id, id),
+      (e) => e.status === 'bounced',
+      { what: 'the bounce', timeoutMs: 15_000 },
+    );
+    await new Promise((r) => setTimeout(r, 2_000));
+    const after = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    expect(after - before).toBe(1);
   }, 30_000);
 });

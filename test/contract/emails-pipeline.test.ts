@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { local } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-
-/** Polls an email until its last_event is one of `wanted` (bounded). */
-const waitFor = async (
-  resend: Awaited<ReturnType<typeof sendingTeam>>['resend'],
-  id: string,
-  wanted: string[],
-  timeoutMs = 20_000,
-) => {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    const { data } = await resend.emails.get(id);
-    last = data?.last_event ?? '';
-    if (wanted.includes(last)) return last;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`email ${id} stayed at ${last}, expected ${wanted.join('/')}`);
-};
+import { inboxMail } from '../support/inbox.ts';
+import { emailReaches } from '../support/wait.ts';
 
 describe('the send pipeline, end to end on the local host', () => {
   it.each([
@@ -34,13 +17,13 @@ describe('the send pipeline, end to end on the local host', () => {
     const t = await sendingTeam();
     const { data, error } = await t.resend.emails.send({ from: t.from, to, subject: 'Simulator', text: 'hello' });
     expect(error).toBeNull();
-    expect(await waitFor(t.resend, data!.id, [final])).toBe(final);
+    expect((await emailReaches(t.resend, data!.id, [final])).last_event).toBe(final);
   });
 
   it('suppresses a hard-bounced address so the next send to it alone is refused', async () => {
     const t = await sendingTeam();
     const first = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'One', text: 'x' });
-    await waitFor(t.resend, first.data!.id, ['bounced']);
+    await emailReaches(t.resend, first.data!.id, ['bounced']);
     const again = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'Two', text: 'x' });
     expect(again.error).toMatchObject({
       statusCode: 422,
@@ -60,7 +43,7 @@ describe('the send pipeline, end to end on the local host', () => {
   it('suppresses a complaining address', async () => {
     const t = await sendingTeam();
     const first = await t.resend.emails.send({ from: t.from, to: 'complained@resend.dev', subject: 'One', text: 'x' });
-    await waitFor(t.resend, first.data!.id, ['complained']);
+    await emailReaches(t.resend, first.data!.id, ['complained']);
     const again = await t.resend.emails.send({ from: t.from, to: 'complained@resend.dev', subject: 'Two', text: 'x' });
     expect(again.error).toMatchObject({ statusCode: 422, name: 'all_recipients_suppressed' });
   }, 40_000);
@@ -80,10 +63,8 @@ describe('the send pipeline, end to end on the local host', () => {
       headers: { 'X-Entity-Ref-ID': 'abc' },
       attachments: [{ filename: 'hello.txt', content: Buffer.from('attached').toString('base64') }],
     });
-    await waitFor(t.resend, data!.id, ['delivered']);
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const mail = store.emails.find((m) => m.subject === subject);
-    expect(mail).toBeDefined();
+    await emailReaches(t.resend, data!.id, ['delivered']);
+    const mail = await inboxMail(subject);
     expect(mail.destination.to.join()).toContain('jane@example.com');
     expect(mail.attachments.map((a: any) => a.filename)).toContain('hello.txt');
   }, 30_000);
@@ -112,7 +93,7 @@ describe('the send pipeline, end to end on the local host', () => {
     const canceled = await t.resend.emails.cancel(later.data!.id);
     expect(canceled.data).toMatchObject({ object: 'email', id: later.data!.id });
     expect((await t.resend.emails.get(later.data!.id)).data!.last_event).toBe('canceled');
-    expect(await waitFor(t.resend, soon.data!.id, ['delivered'])).toBe('delivered');
+    expect((await emailReaches(t.resend, soon.data!.id, ['delivered'])).last_event).toBe('delivered');
     const tooLate = await t.resend.emails.cancel(soon.data!.id);
     expect(tooLate.error).toMatchObject({ statusCode: 409, name: 'conflict' });
   }, 40_000);

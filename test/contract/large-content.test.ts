@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { local } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { inboxMail } from '../support/inbox.ts';
+import { emailReaches } from '../support/wait.ts';
 import { CONTENT_INLINE_MAX_BYTES } from '@mailstack/core/limits';
-
-/** Polls GET /emails/{id} until last_event is one of `wanted`. */
-const waitFor = async (
-  resend: Awaited<ReturnType<typeof sendingTeam>>['resend'],
-  id: string,
-  wanted: string[],
-  timeoutMs = 60_000,
-) => {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    const { data } = await resend.emails.get(id);
-    last = data?.last_event ?? '';
-    if (wanted.includes(last)) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return last;
-};
 
 /** An HTML body of `bytes` ASCII bytes (a paragraph repeated), different for every call. */
 const htmlOf = (bytes: number) => {
@@ -79,10 +62,8 @@ describe('message content off the row (content store)', () => {
       ],
     });
     expect(error).toBeNull();
-    expect(await waitFor(t.resend, data!.id, ['delivered', 'failed'])).toBe('delivered');
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const mail = store.emails.find((m) => m.subject === subject);
-    expect(mail).toBeDefined();
+    expect((await emailReaches(t.resend, data!.id, ['delivered', 'failed'], 60_000)).last_event).toBe('delivered');
+    const mail = await inboxMail(subject);
     const [received] = mail.attachments as { filename: string; content: string }[];
     expect(received!.filename).toBe('archive.bin');
     expect(Buffer.from(received!.content, 'base64').equals(attachment)).toBe(true);

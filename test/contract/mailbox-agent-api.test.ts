@@ -5,8 +5,9 @@ import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys'
 import { setMailboxTransport, grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { local, testDeps, uploadSlowly } from '../support/local.ts';
-import { inboxMessageTo } from '../support/dashboard.ts';
-import { agent, agentMailbox, mx, newDraft, waitFor } from '../support/mailboxes.ts';
+import { inboxEmails, inboxMessageTo } from '../support/inbox.ts';
+import { agent, agentMailbox, mx, newDraft } from '../support/mailboxes.ts';
+import { waitFor } from '../support/wait.ts';
 
 const b64 = (bytes: number, fill = 'a') => Buffer.alloc(bytes, fill).toString('base64');
 
@@ -427,16 +428,14 @@ describe('the mailbox agent API: sending', () => {
     const second = await agent(t.draftKey, 'POST', '/send', { id: two.body.id, expectedRevision: 0 });
     const notice = await inboxMessageTo(t.owner.email, `A draft in ${t.m.address} awaits your approval`);
     await new Promise((r) => setTimeout(r, 1500));
-    const store = (await (await fetch(`${(await import('../support/local.ts')).local().inboxUrl}/store`)).json()) as {
-      emails: any[];
-    };
+    const emails = await inboxEmails();
 
     // Assess
     expect(asked).toMatchObject({ status: 202, body: { status: 'awaiting_approval', duplicate: false } });
     expect(repeat).toMatchObject({ status: 200, body: { status: 'awaiting_approval', duplicate: true } });
     expect(second).toMatchObject({ status: 202, body: { status: 'awaiting_approval', duplicate: false } });
     expect(JSON.stringify(notice)).toContain(`/mailboxes/${t.m.id}`);
-    expect(store.emails.filter((m) => String(m.subject).includes(`A draft in ${t.m.address} awaits`))).toHaveLength(1);
+    expect(emails.filter((m) => String(m.subject).includes(`A draft in ${t.m.address} awaits`))).toHaveLength(1);
   });
 
   it('answers 409 without a license, past the storage, and past the outbound allowance (counted per recipient)', async () => {
@@ -648,7 +647,7 @@ describe('the mailbox agent API: tenancy and mailboxes writing to each other', (
     const atB = await waitFor(
       () => agent(b.sendKey, 'GET', '/items?folder=inbox'),
       (r) => r.body.items?.some((i: any) => i.subject === subject),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const received = atB.body.items.find((i: any) => i.subject === subject);
     // b answers
@@ -662,7 +661,7 @@ describe('the mailbox agent API: tenancy and mailboxes writing to each other', (
     const atA = await waitFor(
       () => agent(a.sendKey, 'GET', '/items?folder=inbox'),
       (r) => r.body.items?.some((i: any) => i.subject === `Re: ${subject}`),
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const answer = atA.body.items.find((i: any) => i.subject === `Re: ${subject}`);
     const sentByA = (await agent(a.sendKey, 'GET', '/items?folder=sent')).body.items.find(

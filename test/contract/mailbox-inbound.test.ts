@@ -10,7 +10,8 @@ import {
 } from '@mailstack/core/domain/mailboxes/read-messages';
 import { attachmentContent, loadMessage } from '@mailstack/core/domain/mailboxes/message';
 import { testDeps } from '../support/local.ts';
-import { mailboxTeam, mx, waitFor } from '../support/mailboxes.ts';
+import { mailboxTeam, mx } from '../support/mailboxes.ts';
+import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
 
 const inbox = async (teamId: string, mailboxId: string) =>

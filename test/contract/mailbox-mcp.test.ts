@@ -6,7 +6,8 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { local, testDeps } from '../support/local.ts';
-import { agentMailbox, mx, newDraft, waitFor } from '../support/mailboxes.ts';
+import { agentMailbox, mx, newDraft } from '../support/mailboxes.ts';
+import { waitFor } from '../support/wait.ts';
 import { handlerFetch } from '../support/mcp.ts';
 import { mailboxMcpEndpoint } from '../../functions/mcp/mailbox-endpoint.ts';
 

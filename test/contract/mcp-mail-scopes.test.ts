@@ -14,7 +14,8 @@ import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { authorizeUrl, consentOverHttp, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
-import { mx, newDraft, waitFor } from '../support/mailboxes.ts';
+import { mx, newDraft } from '../support/mailboxes.ts';
+import { waitFor } from '../support/wait.ts';
 import { resultJson, scopeRefusal } from '../support/mcp.ts';
 
 const mcpUrl = () => `${local().baseUrl}/mcp`;

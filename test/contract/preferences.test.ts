@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, local, newTeam } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { inboxMail } from '../support/inbox.ts';
 import { launchBrowser } from '../support/browser.ts';
 
 describe('preferences and unsubscribe', () => {
@@ -112,12 +113,7 @@ describe('preferences and unsubscribe', () => {
       topicId: topic,
     } as any);
     expect(sent.error).toBeNull();
-    let mail: any;
-    for (let i = 0; i < 100 && !mail; i++) {
-      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-      mail = store.emails.find((m) => m.subject === subject);
-      if (!mail) await new Promise((r) => setTimeout(r, 100));
-    }
+    const mail = await inboxMail(subject);
     const header = mail.headers?.find((h: any) => h.name.toLowerCase() === 'list-unsubscribe')?.value ?? '';
     const url = /<(https?:[^>]+)>/.exec(header)?.[1] ?? /href="([^"]+)"/.exec(mail.body.html)?.[1];
     expect(url).toContain('/unsubscribe/');

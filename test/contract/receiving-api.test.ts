@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import { call, local, testDeps } from '../support/local.ts';
-import { mailboxTeam, mx, waitFor } from '../support/mailboxes.ts';
+import { mailboxTeam, mx } from '../support/mailboxes.ts';
+import { waitFor } from '../support/wait.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
 const PDF = Buffer.from('%PDF-1.4 \u0000\u0001\u00fe binary', 'latin1');

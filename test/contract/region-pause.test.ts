@@ -6,21 +6,13 @@ import { getItem, updateItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { waitFor } from '../support/wait.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const regionDay = async (region: string) =>
   (await getItem(testDeps(), keys.deliverability.regionDay(region, today()), false)) ?? {};
 const addToRegion = (region: string, counts: Record<string, number>) =>
   updateItem(testDeps(), keys.deliverability.regionDay(region, today()), { add: counts });
-
-const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 describe("a delivery region's platform rate", () => {
   it("counts every team's sent and bounced mail in the region it was sent from", async () => {
@@ -39,6 +31,7 @@ describe("a delivery region's platform rate", () => {
     const after = await waitFor(
       () => regionDay(region),
       (d) => grew(d, 'sent') >= 2 && grew(d, 'bounced') >= 1,
+      { what: `the ${region} day counting 2 more sent and 1 more bounced`, everyMs: 200 },
     );
     expect(grew(after, 'sent')).toBeGreaterThanOrEqual(2);
     expect(grew(after, 'bounced')).toBeGreaterThanOrEqual(1);

@@ -4,14 +4,7 @@ import { needsReview } from '@mailstack/core/domain/emails/rules/review-hold';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-
-const settle = async (get: () => Promise<string | undefined>, want: string) => {
-  for (let i = 0; i < 100; i++) {
-    if ((await get()) === want) return want;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  return get();
-};
+import { emailReaches } from '../support/wait.ts';
 
 describe('the review hold of a new team', () => {
   it('accepts an email imitating a bank notice with 200, keeps it queued, and sends it when review ends', async () => {
@@ -29,14 +22,10 @@ describe('the review hold of a new team', () => {
       subject: 'Your order shipped',
       text: 'x',
     });
-    expect(await settle(async () => (await t.resend.emails.get(ordinary.data!.id)).data?.last_event, 'delivered')).toBe(
-      'delivered',
-    );
+    expect((await emailReaches(t.resend, ordinary.data!.id, ['delivered'])).last_event).toBe('delivered');
     expect((await t.resend.emails.get(held.data!.id)).data!.last_event).toBe('queued');
     expect(await releaseHeldEmails(testDeps(), t.team.id)).toBe(1);
-    expect(await settle(async () => (await t.resend.emails.get(held.data!.id)).data?.last_event, 'delivered')).toBe(
-      'delivered',
-    );
+    expect((await emailReaches(t.resend, held.data!.id, ['delivered'])).last_event).toBe('delivered');
   }, 30_000);
 
   it('holds every email of a new team whose payment fraud screening blocked', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, local, newTeam } from '../support/local.ts';
+import { call, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { inboxEntry } from '../support/inbox.ts';
 import {
   MAX_ATTACHMENTS,
   MAX_CONTACT_PROPERTIES,
@@ -222,14 +223,7 @@ describe('a broadcast whose rendering grows past the bound', () => {
     });
     accepted(made, 201);
     const rendered = `<p>${bio.repeat(600)}</p>`;
-    const deadline = Date.now() + 60_000;
-    let mail: any;
-    while (!mail && Date.now() < deadline) {
-      const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-      mail = store.emails.find((e) => e.subject.startsWith(subject));
-      if (!mail) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(mail, 'the broadcast email reached the inbox').toBeDefined();
+    const mail = await inboxEntry((e) => String(e.subject).startsWith(subject), `starting "${subject}"`, 60_000);
     // Compared by content, not printed: a failure here would otherwise print 600 KB.
     const inboxHtml: string = mail.body.html;
     expect(inboxHtml.includes(rendered), `the inbox holds the rendered body (${inboxHtml.length} characters)`).toBe(

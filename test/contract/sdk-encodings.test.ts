@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES, routeKey } from '../../functions/routes.ts';
 import { call, local, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { inboxMail } from '../support/inbox.ts';
 
 /**
  * Request encodings of the official SDKs other than Node's and Python's, sent raw: each must be
  * read as the reference reads it.
  */
-
-const inboxMail = async (subject: string) => {
-  for (let i = 0; i < 150; i++) {
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const found = store.emails.find((e) => e.subject === subject);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no email with subject ${subject} reached the inbox`);
-};
 
 const bytesOf = (content: unknown): Buffer =>
   typeof content === 'string' ? Buffer.from(content, 'base64') : Buffer.from((content as { data: number[] }).data);
@@ -37,7 +28,7 @@ describe('attachment content as bytes', () => {
       },
     });
     expect(sent.status, sent.text).toBe(200);
-    const mail = await inboxMail(subject);
+    const mail = await inboxMail(subject, 30_000);
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0].filename).toBe('invoice.pdf');
     expect(bytesOf(mail.attachments[0].content)).toEqual(file);
@@ -65,7 +56,7 @@ describe('attachment content as bytes', () => {
       ],
     });
     expect(batch.status, batch.text).toBe(200);
-    const [one, two] = [await inboxMail(batchSubject), await inboxMail(`${batchSubject} 2`)];
+    const [one, two] = [await inboxMail(batchSubject, 30_000), await inboxMail(`${batchSubject} 2`, 30_000)];
     expect(bytesOf(one.attachments[0].content)).toEqual(file);
     expect(bytesOf(two.attachments[0].content)).toEqual(file);
   }, 40_000);

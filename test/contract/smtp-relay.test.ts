@@ -14,18 +14,10 @@ import { local, ownLoopbackAddress, testDeps, afterLookupStaleness } from '../su
 import { sendingTeam } from '../support/sending.ts';
 import { eventsOf } from '../support/events.ts';
 import { acceptedId, rawSession, relayTransport } from '../support/smtp.ts';
+import { inboxEmails } from '../support/inbox.ts';
+import { emailReaches } from '../support/wait.ts';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
-
-/** Polls an email until its last_event is one of `wanted` (bounded). */
-const waitFor = async (t: Team, id: string, wanted: string[]) => {
-  for (let i = 0; i < 150; i++) {
-    const { data } = await t.resend.emails.get(id);
-    if (wanted.includes(data?.last_event ?? '')) return data!;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`email ${id} never reached ${wanted.join('/')}`);
-};
 
 /** The SMTP error a refused send ends with: its full reply line and the command it answered. */
 const refusal = async (send: Promise<unknown>) => {
@@ -83,8 +75,8 @@ describe('the SMTP relay', () => {
 
     // Assess
     const id = acceptedId(info.response);
-    const viaSmtp = await waitFor(t, id, ['delivered']);
-    const viaApi = await waitFor(t, api.data!.id, ['delivered']);
+    const viaSmtp = await emailReaches(t.resend, id, ['delivered']);
+    const viaApi = await emailReaches(t.resend, api.data!.id, ['delivered']);
     const comparable = ({ id: _id, created_at: _c, message_id: _m, ...rest }: typeof viaSmtp) => rest;
     expect(comparable(viaSmtp)).toEqual(comparable(viaApi));
     expect(viaSmtp).toMatchObject({
@@ -96,8 +88,7 @@ describe('the SMTP relay', () => {
     const types = async (emailId: string) =>
       (await eventsOf(t.team.id)).filter((e) => e.data?.email_id === emailId).map((e) => e.type);
     expect(await types(id)).toEqual(await types(api.data!.id));
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const delivered = store.emails.filter((m) => m.subject === subject);
+    const delivered = (await inboxEmails()).filter((m) => m.subject === subject);
     expect(delivered).toHaveLength(2);
     // The Bcc recipient is on the email, never in the message the provider received.
     for (const m of delivered) expect(JSON.stringify(m)).not.toContain('ooto@simulator.amazonses.com');

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, local, newTeam } from '../support/local.ts';
+import { call, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-
-const inbox = async (subject: string) => {
-  for (let i = 0; i < 100; i++) {
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const found = store.emails.find((e) => e.subject === subject);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`no email with subject ${subject} reached the inbox`);
-};
+import { inboxMail } from '../support/inbox.ts';
 
 describe('templates through the official SDK', () => {
   it('creates, reads by id and by alias, lists, updates, publishes, duplicates and deletes', async () => {
@@ -179,7 +170,7 @@ describe('sending with a template', () => {
     expect(email).toMatchObject({ from: t.from, subject, reply_to: ['help@example.com'] });
     expect(email.html).toBe('<p>Item: Fish &amp; &lt;Chips&gt;, 1 pcs, none</p>');
     expect(email.text).toBe('Item: Fish & <Chips> x1');
-    const delivered = await inbox(subject);
+    const delivered = await inboxMail(subject);
     expect(delivered.body.text.trim()).toBe('Item: Fish & <Chips> x1');
   });
 

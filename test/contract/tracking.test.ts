@@ -4,6 +4,7 @@ import { signTracking, trackingKey } from '@mailstack/core/domain/tracking/token
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { inboxMail } from '../support/inbox.ts';
 
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 afterEach(async () => {
@@ -17,17 +18,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The HTML every test sends: two links, one with an escaped query string. */
 const SENT_HTML =
   '<html><body><p>Hi <a href="https://example.com/a?x=1&amp;y=2">A</a> and <a href="https://example.com/b">B</a></p></body></html>';
-
-/** The email with this subject as the provider received it (the local inbox), waiting up to 30 s. */
-const delivered = async (subject: string) => {
-  for (let i = 0; i < 300; i++) {
-    const store = (await (await fetch(`${local().inboxUrl}/store`)).json()) as { emails: any[] };
-    const mail = store.emails.find((m) => m.subject === subject);
-    if (mail) return mail;
-    await sleep(100);
-  }
-  throw new Error(`no email "${subject}" reached the local inbox`);
-};
 
 /** A tracked team, a receiver for the tracking events, and a sent email's tracking URLs from the inbox. */
 const trackedSend = async () => {
@@ -48,7 +38,7 @@ const trackedSend = async () => {
     text: 'Hi https://example.com/a',
   });
   expect(sent.error).toBeNull();
-  const mail = await delivered(subject);
+  const mail = await inboxMail(subject, 30_000);
   const html: string = mail.body.html;
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+)"/.exec(html)?.[1];
   const links = [...html.matchAll(/href="([^"]+\/t\/c\/[^"]+)"/g)].map((m) => m[1]!);
@@ -214,7 +204,7 @@ describe("a domain's tracking switches decide what the message carries", () => {
         text: 'Hi https://example.com/a',
       });
       expect(sent.error).toBeNull();
-      const mail = await delivered(subject);
+      const mail = await inboxMail(subject, 30_000);
       const html: string = mail.body.html;
       expect(html.includes('/t/o/'), 'open pixel').toBe(open);
       expect(/<img\b/i.test(html), 'any image').toBe(open);

@@ -6,17 +6,17 @@ import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/endpoints';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type startReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 const receiver = useReceivers();
 
 /** Waits until the receiver has seen every one of `types` (in any order); returns the payloads by type. */
 const seen = async (rx: Awaited<ReturnType<typeof startReceiver>>, types: string[], timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const got = rx.received.map((r) => r.json.type as string);
-    if (types.every((t) => got.includes(t))) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor(
+    async () => rx.received.map((r) => r.json.type as string),
+    (got) => types.every((t) => got.includes(t)),
+    { what: `webhook events ${types.join(', ')}`, timeoutMs, everyMs: 200 },
+  );
   expect(rx.received.map((r) => r.json.type).sort()).toEqual(expect.arrayContaining(types));
   const byType = new Map<string, any[]>();
   for (const r of rx.received) byType.set(r.json.type, [...(byType.get(r.json.type) ?? []), r.json]);

@@ -5,7 +5,7 @@ import { deliverWebhook } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, webhookStore } from '@mailstack/core/table/webhooks';
 import type { HostResolver } from '@mailstack/core/ports/dns';
 import type { WebhookPoster } from '@mailstack/core/ports/webhook-poster';
-import type { CheckedTarget } from '@mailstack/core/domain/webhooks/target-types';
+import type { CheckedTarget } from '@mailstack/core/ports/webhook-poster';
 import { nodeWebhookPoster } from '@mailstack/core/adapters/node/webhook-poster';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import { newTeam } from '../support/local.ts';

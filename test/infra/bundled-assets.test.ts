@@ -17,7 +17,7 @@ import { sendingTeam } from '../support/sending.ts';
 import { REST_ROUTES } from '../../functions/routes.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
 import { testDeps } from '../support/local.ts';
-import { INBOUND_RAW_PREFIX } from '@mailstack/core/domain/mailboxes/content-keys';
+import { INBOUND_RAW_PREFIX } from '@mailstack/core/content-keys';
 import { listReceivedMessages } from '@mailstack/core/domain/mailboxes/read-messages';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');

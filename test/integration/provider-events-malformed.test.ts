@@ -5,6 +5,7 @@ import { createDeps, setDeps } from '@mailstack/core/runtime/deps';
 import { handler } from '../../functions/workers/receive-provider-events.worker.ts';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { emailReaches } from '../support/wait.ts';
 
 /**
  * Provider events arrive SES → SNS → the provider-events queue → its worker. Malformed SNS
@@ -53,10 +54,7 @@ describe('malformed SNS messages on the provider-events queue', () => {
     const to = `reader-${randomUUID().slice(0, 8)}@example.com`;
     const sent = await t.resend.emails.send({ from: t.from, to, subject: 'Malformed events', text: 'x' });
     const id = sent.data!.id;
-    const deadline = Date.now() + 30_000;
-    while ((await t.resend.emails.get(id)).data?.last_event !== 'delivered' && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
-    expect((await t.resend.emails.get(id)).data?.last_event).toBe('delivered');
+    expect((await emailReaches(t.resend, id, ['delivered'], 30_000)).last_event).toBe('delivered');
     const topic = local().env.SES_EVENTS_TOPIC_ARN!;
     const bounce = JSON.stringify({
       eventType: 'Bounce',

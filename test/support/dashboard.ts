@@ -10,6 +10,7 @@ import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { local, testDeps } from './local.ts';
+import { waitFor } from './wait.ts';
 
 /** The dashboard's origin in this test run. */
 export const dashboardUrl = () => local().dashboardUrl;
@@ -122,40 +123,24 @@ export const look = async (page: Page, name: string, violations: string[]): Prom
 };
 
 /**
- * Polls the local inbox for the first message `match` accepts. The SES stand-in adds a raw
- * message's headers to its entry a moment after storing it: an entry seen without them is read
- * again until they are there (or, for a message sent without raw MIME, for up to 2 s).
+ * Reloads `page` until what `read` takes from it satisfies `done` (the service works in the
+ * background; the page shows it on its next load); answers that value, or fails naming `what`.
  */
-const inboxEntry = async (match: (m: any) => boolean, what: string, timeoutMs: number): Promise<any> => {
-  const until = Date.now() + timeoutMs;
-  // Only the last two minutes' mail: a test waits for mail it has just caused, and the whole store of a long run is large.
-  const since = Math.floor(Date.now() / 1000) - 120;
-  let seenAt: number | undefined;
-  while (Date.now() < until) {
-    // Each read is bounded: the store of a long run is large, and a stalled read is tried again, not waited on for ever.
-    const store = await fetch(`${local().inboxUrl}/store?since=${since}`, {
-      signal: AbortSignal.timeout(Math.max(1_000, until - Date.now())),
-    })
-      .then((r) => r.json() as Promise<{ emails: any[] }>)
-      .catch(() => ({ emails: [] as any[] }));
-    const found = store.emails.find(match);
-    if (found) {
-      seenAt ??= Date.now();
-      if (found.headers || Date.now() - seenAt > 2_000) return found;
-    }
-    await new Promise((r) => setTimeout(r, found ? 50 : 200));
-  }
-  throw new Error(`no message ${what} reached the local inbox in ${timeoutMs} ms`);
-};
-
-/** Polls the local inbox for a message whose subject contains `subject`. */
-export const inboxMessage = (subject: string, timeoutMs = 20_000): Promise<any> =>
-  inboxEntry((m) => String(m.subject).includes(subject), `with the subject "${subject}"`, timeoutMs);
-
-/** Polls the local inbox for a message to `address` whose subject contains `subject` (others' mail may share the subject). */
-export const inboxMessageTo = (address: string, subject: string, timeoutMs = 20_000): Promise<any> =>
-  inboxEntry(
-    (m) => String(m.subject).includes(subject) && JSON.stringify(m.destination ?? '').includes(address),
-    `with the subject "${subject}" to ${address}`,
-    timeoutMs,
+export const reloadUntil = <T>(
+  page: Page,
+  read: (page: Page) => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> => {
+  let first = true;
+  return waitFor(
+    async () => {
+      if (!first) await page.reload();
+      first = false;
+      return read(page);
+    },
+    done,
+    { what, timeoutMs, everyMs: 500 },
   );
+};

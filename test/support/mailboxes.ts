@@ -28,16 +28,6 @@ export const mailboxTeam = async () => {
 export const mx = () =>
   nodemailer.createTransport({ host: '127.0.0.1', port: local().inbound.port, secure: false, ignoreTLS: true });
 
-/** Reads until `ok` holds or `ms` pass (mail handed on by the SES stand-in arrives a moment later). */
-export const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
-
 /**
  * A team with a mailbox ready for agents: a license (the test host runs in cloud mode), the
  * mailbox, and its owner's keys: one that may send, one that needs approval.

@@ -3,12 +3,14 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const domain = join(root, 'layers', 'core', 'src', 'domain');
+const core = join(root, 'layers', 'core', 'src');
+const domain = join(core, 'domain');
 
-const files = (dir: string): string[] =>
+const files = (dir: string, skip: readonly string[] = []): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+    if (skip.includes(path)) return [];
+    return statSync(path).isDirectory() ? files(path, skip) : path.endsWith('.ts') ? [path] : [];
   });
 
 /** Every module a file imports or re-exports from (static and dynamic). */
@@ -46,5 +48,41 @@ describe('the domain speaks rules only (DESIGN.md §2)', () => {
         "import { X } from '@aws-sdk/lib-dynamodb';\nimport type { Y } from '../../http/auth.ts';\nconst z = await import('../http/z.ts');",
       ),
     ).toEqual(['@aws-sdk/lib-dynamodb', '../../http/auth.ts', '../http/z.ts']);
+  });
+});
+
+/** Whether an import, written from `file`, names a module of layers/core/src/domain (by alias or by path). */
+const namesDomain = (file: string, spec: string): boolean =>
+  spec.startsWith('@mailstack/core/domain/') ||
+  (spec.startsWith('.') && relative(domain, join(file, '..', spec)).split(/[\\/]/)[0] !== '..');
+
+describe('the domain stays behind its ports (DESIGN.md §2)', () => {
+  /** Files whose imports of the domain are offenders, with what each imports from it. */
+  const domainImports = (paths: readonly string[]): string[] =>
+    paths.flatMap((path) =>
+      importsOf(readFileSync(path, 'utf8'))
+        .filter((spec) => namesDomain(path, spec))
+        .map((spec) => `${relative(root, path)} imports ${spec}`),
+    );
+
+  it('the CDK stack (lib/, apart from the local host in lib/local/) imports nothing from the domain: shared constants live in neutral core modules', () => {
+    const stack = files(join(root, 'lib'), [join(root, 'lib', 'local')]);
+    expect(stack.length).toBeGreaterThan(5);
+    expect(domainImports(stack)).toEqual([]);
+  });
+
+  it('adapters and ports import nothing from the domain: the types an adapter implements live in ports/', () => {
+    const adapters = files(join(core, 'adapters'));
+    expect(adapters.length).toBeGreaterThan(5);
+    expect(domainImports([...adapters, ...files(join(core, 'ports'))])).toEqual([]);
+  });
+
+  it('the domain scan sees an import of the domain by alias and by relative path, and nothing else', () => {
+    const adapter = join(core, 'adapters', 'node', 'x.ts');
+    expect(namesDomain(adapter, '../../domain/webhooks/targets.ts')).toBe(true);
+    expect(namesDomain(join(root, 'lib', 'x.ts'), '@mailstack/core/domain/mailboxes/content-keys')).toBe(true);
+    expect(namesDomain(adapter, '../../ports/webhook-poster.ts')).toBe(false);
+    expect(namesDomain(adapter, '../../content-keys.ts')).toBe(false);
+    expect(namesDomain(join(root, 'lib', 'x.ts'), '@mailstack/core/limits')).toBe(false);
   });
 });

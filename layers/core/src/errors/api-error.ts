@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorName } from './catalog.ts';
+import { MailstackError } from './mailstack-error.ts';
 
 /** The error body every non-2xx response carries (spec §7). */
 export interface ErrorBody {
@@ -8,14 +9,14 @@ export interface ErrorBody {
 }
 
 /** A refusal the API answers with: a spec error name, its status, and a message for a developer. */
-export class ApiError extends Error {
+export class ApiError extends MailstackError {
   override readonly name: ErrorName;
   readonly statusCode: number;
   /** Extra response headers, such as Retry-After on a 429. */
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(name: ErrorName, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.name = name;
     this.statusCode = ERROR_STATUS[name];
     this.headers = options.headers ?? {};

@@ -1,3 +1,5 @@
+import { MailstackError } from '../errors/mailstack-error.ts';
+
 /** A raw MIME message for the provider. */
 export interface OutgoingMessage {
   readonly region: string;
@@ -19,7 +21,7 @@ export interface OutgoingMessage {
 export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed';
 
 /** A refusal from the provider, classified for the retry policy. */
-export class TransportError extends Error {
+export class TransportError extends MailstackError {
   /** For `missed`: how far past its instant the call was when it was held back (ms). */
   readonly lateMs: number | undefined;
   constructor(
@@ -27,7 +29,7 @@ export class TransportError extends Error {
     message: string,
     options?: { cause?: unknown; lateMs?: number },
   ) {
-    super(message, options);
+    super(message, { cause: options?.cause });
     this.name = 'TransportError';
     this.lateMs = options?.lateMs;
   }

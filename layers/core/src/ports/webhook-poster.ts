@@ -1,4 +1,10 @@
-import type { CheckedTarget } from '../domain/webhooks/target-types.ts';
+import type { ResolvedAddress } from './dns.ts';
+
+/** A webhook target that passed the checks: the URL and the one address to connect to. */
+export interface CheckedTarget {
+  readonly url: URL;
+  readonly address: ResolvedAddress;
+}
 
 /** What came back from one webhook request. */
 export interface PostResult {

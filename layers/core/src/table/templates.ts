@@ -1,3 +1,4 @@
+import { MailstackError } from '../errors/mailstack-error.ts';
 import type { Deps } from '../runtime/deps.ts';
 import { keys } from './keys.ts';
 import { getItem, transact, type Write } from './ops.ts';
@@ -34,7 +35,7 @@ const strip = (i: Record<string, any>): TemplateItem => {
 };
 
 /** Thrown when an alias is already another template's. */
-export class AliasTaken extends Error {}
+export class AliasTaken extends MailstackError {}
 
 /** Reads a template by id. */
 export const readTemplate = async (deps: Deps, teamId: string, id: string): Promise<TemplateItem | undefined> => {
@@ -66,7 +67,7 @@ export const writeTemplate = async (
       });
     if (previousAlias) writes.push({ delete: keys.template.aliasGuard(t, previousAlias) });
   }
-  if (!(await transact(deps, writes)).ok) throw new AliasTaken();
+  if (!(await transact(deps, writes)).ok) throw new AliasTaken(`the alias ${next.alias} is already another template's`);
 };
 
 /** Deletes a template and its alias guard. */

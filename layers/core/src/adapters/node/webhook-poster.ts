@@ -1,8 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { CheckedTarget } from '../../domain/webhooks/target-types.ts';
-import type { PostResult, WebhookPoster } from '../../ports/webhook-poster.ts';
+import type { CheckedTarget, PostResult, WebhookPoster } from '../../ports/webhook-poster.ts';
 
 const EXCERPT_BYTES = 1024;
 

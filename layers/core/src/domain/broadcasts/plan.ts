@@ -1,3 +1,5 @@
+import { MailstackError } from '../../errors/mailstack-error.ts';
+
 /**
  * The pacing planner: turns a broadcast's eligible audience, the provider rate, the reserve kept
  * for transactional mail and the team's daily quota into a schedule, so `finishes_at` is the
@@ -62,7 +64,7 @@ export interface Plan {
 }
 
 /** Refused: the audience needs more than MAX_BROADCAST_DAYS of capacity. */
-export class BroadcastTooLarge extends Error {
+export class BroadcastTooLarge extends MailstackError {
   constructor(
     readonly audience: number,
     readonly days: number,

@@ -121,7 +121,7 @@ export const sendBroadcast = async (
       monthly,
     });
   } catch (error) {
-    if (error instanceof BroadcastTooLarge) throw new ApiError('broadcast_too_large', error.message);
+    if (error instanceof BroadcastTooLarge) throw new ApiError('broadcast_too_large', error.message, { cause: error });
     throw error;
   }
   const nowIso = new Date(now).toISOString();

@@ -1,5 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { CONTENT_INLINE_MAX_BYTES } from '../../limits.ts';
+import { CONTENT_KEY_PREFIX } from '../../content-keys.ts';
 import type { EmailItem } from './email.ts';
 import { keys } from '../../table/keys.ts';
 import { queryAll } from '../../table/ops.ts';
@@ -17,9 +18,6 @@ export interface ContentRefs {
   /** Every attachment's bytes, concatenated in order (sizes on the row split them). */
   readonly attachments?: string;
 }
-
-/** Every email content key starts with this (the stack grants access under it only). */
-export const CONTENT_KEY_PREFIX = 'emails/';
 
 /** The content-store key of one part of an email: `emails/<team>/<email>/<part>`. */
 const contentKey = (teamId: string, emailId: string, part: keyof ContentRefs): string =>

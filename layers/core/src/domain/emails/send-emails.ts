@@ -61,7 +61,7 @@ export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unkn
     } catch (error) {
       // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
       if (isApiError(error) && error.name === 'all_recipients_suppressed')
-        throw new ApiError('validation_error', error.message);
+        throw new ApiError('validation_error', error.message, { cause: error });
       throw error;
     }
   });

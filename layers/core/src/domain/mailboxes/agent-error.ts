@@ -1,3 +1,5 @@
+import { MailstackError } from '../../errors/mailstack-error.ts';
+
 /**
  * A refusal of the mailbox agent API and the mailbox MCP endpoint (spec §7, mailbox agent API
  * statuses): its HTTP status, a stable name an agent can branch on, and a message saying what was
@@ -37,13 +39,13 @@ export const MAILBOX_AGENT_ERROR_STATUS: Record<MailboxAgentErrorName, MailboxAg
   transport_unavailable: 503,
 };
 
-export class MailboxAgentError extends Error {
+export class MailboxAgentError extends MailstackError {
   override readonly name: MailboxAgentErrorName;
   readonly status: MailboxAgentStatus;
   /** Whole seconds until a retry can succeed (429 only): the Retry-After header. */
   readonly retryAfter: number | undefined;
-  constructor(name: MailboxAgentErrorName, message: string, retryAfter?: number) {
-    super(message);
+  constructor(name: MailboxAgentErrorName, message: string, retryAfter?: number, options: { cause?: unknown } = {}) {
+    super(message, options);
     this.name = name;
     this.status = MAILBOX_AGENT_ERROR_STATUS[name];
     this.retryAfter = retryAfter;

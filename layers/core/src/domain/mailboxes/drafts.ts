@@ -18,7 +18,7 @@ import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
 import { changeStorage, mailboxEntitlement } from './licenses.ts';
 import { recordActivity, type MailboxActor } from './activity.ts';
-import { MAILBOX_CONTENT_PREFIX } from './content-keys.ts';
+import { MAILBOX_CONTENT_PREFIX } from '../../content-keys.ts';
 import { messageFromItem, parseMime, readRaw, type MailboxMessage } from './message.ts';
 
 /**

@@ -431,7 +431,7 @@ export const approveDraft = async (deps: Deps, input: ApprovalDecision): Promise
     await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'approved', draft.id, `revision ${draft.revision}`);
     return sent;
   } catch (error) {
-    if (isMailboxAgentError(error)) throw new ApiError('conflict', error.message);
+    if (isMailboxAgentError(error)) throw new ApiError('conflict', error.message, { cause: error });
     throw error;
   }
 };

@@ -1,3 +1,5 @@
+import { MailstackError } from '../../errors/mailstack-error.ts';
+
 /**
  * A refusal of the authorization server in its protocols' own terms: the `error` code of
  * RFC 6749 §5.2 (token endpoint), §4.1.2.1 (authorization redirect) or RFC 7591 §3.2.2
@@ -18,14 +20,15 @@ export type OAuthErrorCode =
   | 'invalid_client_metadata'
   | 'too_many_requests';
 
-export class OAuthError extends Error {
+export class OAuthError extends MailstackError {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status: 400 | 429 = 400,
     readonly retryAfter?: number,
+    options: { cause?: unknown } = {},
   ) {
-    super(description);
+    super(description, options);
   }
 }
 

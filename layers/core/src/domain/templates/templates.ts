@@ -58,6 +58,7 @@ const saved = async (deps: Deps, next: TemplateItem, previousAlias: string | nul
       throw new ApiError(
         'conflict',
         `Another template of this team already has the alias \`${next.alias}\`; aliases are unique per team.`,
+        { cause: error },
       );
     throw error;
   }

@@ -13,7 +13,7 @@ import { queryPages } from '../../table/ops.ts';
 import type { PostResult } from '../../ports/webhook-poster.ts';
 import { signingSecrets } from './endpoints.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
-import type { CheckedTarget } from './target-types.ts';
+import type { CheckedTarget } from '../../ports/webhook-poster.ts';
 
 /** Delivery rules (spec §6 Delivery behavior, §8 Webhooks). */
 export const DELIVERY = {

@@ -1,14 +1,13 @@
+import { MailstackError } from '../../errors/mailstack-error.ts';
 import ipaddr from 'ipaddr.js';
 import type { HostResolver, ResolvedAddress } from '../../ports/dns.ts';
-import type { CheckedTarget } from './target-types.ts';
+import type { CheckedTarget } from '../../ports/webhook-poster.ts';
 
 /** Which targets a deployment allows (config WEBHOOK_TARGETS). */
 export type TargetPolicy = 'public' | 'any';
 
-export type { CheckedTarget } from './target-types.ts';
-
 /** A refused target, with the reason a developer can act on. */
-export class TargetRefused extends Error {
+export class TargetRefused extends MailstackError {
   constructor(message: string) {
     super(message);
     this.name = 'TargetRefused';

@@ -1,3 +1,4 @@
+import { MailstackError } from '../../../errors/mailstack-error.ts';
 import * as v from 'valibot';
 import type { Deps } from '../../../runtime/deps.ts';
 import { SesEventMessage, SnsEnvelope } from '../../../schemas/provider-events.ts';
@@ -16,7 +17,7 @@ export interface SnsNotification {
 export type ProviderEventRefusal = 'foreign_topic' | 'malformed_envelope' | 'not_an_ses_event';
 
 /** A provider message refused before anything is recorded, with the reason. */
-export class ProviderEventRefused extends Error {
+export class ProviderEventRefused extends MailstackError {
   constructor(
     readonly reason: ProviderEventRefusal,
     message: string,

@@ -1,9 +1,13 @@
 /**
- * The worker manifest: the queues, the workers that consume them, and the timers, read by the
- * CDK stack and by the local host alike.
+ * The background manifest: the queues, the workers that consume them (functions/workers/), and the
+ * timers (functions/timers/), read by the CDK stack and by the local host alike.
  */
 
-/** The worker queues; each has a dead-letter queue on AWS. */
+/**
+ * The worker queues; each has a dead-letter queue on AWS. `visibilityTimeoutSeconds` is how long a
+ * received message stays hidden, on AWS and locally alike: at least the timeout of the worker that
+ * consumes it (the stack refuses to synthesize otherwise).
+ */
 export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   /** SES events, from the configuration set's SNS topic (a local stand-in puts them here directly). */
@@ -50,7 +54,7 @@ export interface WorkerEntry {
   readonly batchSize?: number;
   /** @default - the table only */
   readonly needs?: Needs;
-  /** The function's timeout on AWS; its queue's visibility is six times this. @default - 50 */
+  /** The function's timeout on AWS; its queue's visibilityTimeoutSeconds must be at least this. @default - 50 */
   readonly timeoutSeconds?: number;
   /** Pollers of the local host (Lambda scales its own on AWS). @default - 1 */
   readonly concurrency?: number;
@@ -136,21 +140,21 @@ export const consumedQueues = (workers: readonly WorkerEntry[] = WORKERS): Queue
 export const TIMERS: readonly TimerEntry[] = [
   {
     name: 'sweep-stuck-emails',
-    entry: 'workers/sweep-stuck-emails',
+    entry: 'timers/sweep-stuck-emails',
     everyMinutes: 1,
     needs: { queues: ['send', 'broadcast'] },
   },
   {
     name: 'release-parked-emails',
-    entry: 'workers/release-parked-emails',
+    entry: 'timers/release-parked-emails',
     everyMinutes: 1,
     needs: { queues: ['send'] },
   },
   {
     name: 'sweep-undispatched-events',
-    entry: 'workers/sweep-undispatched-events',
+    entry: 'timers/sweep-undispatched-events',
     everyMinutes: 1,
     needs: { queues: ['events'] },
   },
-  { name: 'resume-erase-jobs', entry: 'workers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
+  { name: 'resume-erase-jobs', entry: 'timers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
 ];

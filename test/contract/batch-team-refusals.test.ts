@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
-import { getItem, putItem, updateItem } from '@mailstack/core/table/ops';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { putItem, updateItem } from '@mailstack/core/table/ops';
 import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
 import { call, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
@@ -14,15 +13,6 @@ const permissiveBatch = (secret: string, from: string, body?: unknown[]) =>
     headers: { 'x-batch-validation': 'permissive' },
     body: body ?? [mail(from, 1), mail(from, 2), { from, to: 'not an address', subject: 'bad', text: 'x' }],
   });
-
-const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
-  for (let i = 0; i < 150; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('team-level refusals answer once for a whole batch', () => {
   it('refuses a permissive batch from a paused team with one 403 sending_paused, storing nothing', async () => {
@@ -56,49 +46,4 @@ describe('team-level refusals answer once for a whole batch', () => {
     expect(res.json.data).toHaveLength(2);
     expect(res.json.errors).toEqual([{ index: 2, message: expect.stringContaining('to') }]);
   });
-});
-
-describe('provider events', () => {
-  it('counts a replayed bounce notification once for the deliverability guardrail', async () => {
-    const t = await sendingTeam();
-    const d = testDeps();
-    const sent = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'Replay', text: 'x' });
-    const id = sent.data!.id;
-    const email = await waitFor(
-      () => getEmail(d, t.team.id, id),
-      (e) => e.status === 'delivered',
-      'delivery',
-    );
-    const before = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
-    const bounce = {
-      eventType: 'Bounce',
-      mail: { messageId: email.provider_message_id, tags: { team_id: [t.team.id], email_id: [id] } },
-      bounce: {
-        bounceType: 'Permanent',
-        bounceSubType: 'General',
-        bouncedRecipients: [{ emailAddress: 'someone@example.com' }],
-      },
-    };
-    // The same notification delivered three times, as SNS and SQS may deliver it (at least once).
-    const envelope = {
-      Type: 'Notification',
-      MessageId: 'replayed-1',
-      TopicArn: d.config.SES_EVENTS_TOPIC_ARN,
-      Message: JSON.stringify(bounce),
-      Timestamp: new Date().toISOString(),
-      SignatureVersion: '1',
-    };
-    await d.queue.send(
-      d.config.PROVIDER_EVENTS_QUEUE_URL,
-      [0, 1, 2].map(() => ({ body: envelope })),
-    );
-    await waitFor(
-      () => getEmail(d, t.team.id, id),
-      (e) => e.status === 'bounced',
-      'bounce',
-    );
-    await new Promise((r) => setTimeout(r, 2_000));
-    const after = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
-    expect(after - before).toBe(1);
-  }, 30_000);
 });
