@@ -85,6 +85,8 @@ export class MailStack extends Stack {
       description: 'The data table (the admin CLI takes it as --table)',
     });
     const workerEntries = props.manifest?.workers ?? WORKERS;
+    // Only queues something consumes exist: a declared need for any other queue is left out (the
+    // core skips a queue whose URL is unset), so no queue fills without a reader.
     // An event source mapping needs its queue's visibility at least its function's timeout, or a
     // batch still running is handed to a second worker: a manifest that breaks this fails synthesis.
     for (const worker of workerEntries) {
@@ -97,8 +99,6 @@ export class MailStack extends Stack {
         );
       }
     }
-    // Only queues something consumes exist: a declared need for any other queue is left out (the
-    // core skips a queue whose URL is unset), so no queue fills without a reader.
     const queues = new WorkQueues(this, 'Queues', {
       queues: Object.fromEntries(consumedQueues(workerEntries).map((name) => [name, QUEUES[name]])),
     });
