@@ -4,9 +4,12 @@
  */
 
 /**
- * The worker queues; each has a dead-letter queue on AWS. `visibilityTimeoutSeconds` is how long a
- * received message stays hidden, on AWS and locally alike: at least the timeout of the worker that
- * consumes it (the stack refuses to synthesize otherwise).
+ * The worker queues; each has a dead-letter queue on AWS. `visibilityTimeoutSeconds` is how long the
+ * local host hides a received message: a minute or two, so work a killed `npm start` held comes
+ * back soon after a restart. On AWS the stack derives each queue's visibility from this manifest's
+ * worker timeouts instead: six times the longest consumer's, as AWS advises for Lambda event
+ * sources (a throttled batch keeps its messages hidden while Lambda retries it), a deliberate
+ * difference (test/infra/mail-stack.test.ts holds it).
  */
 export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
@@ -54,7 +57,7 @@ export interface WorkerEntry {
   readonly batchSize?: number;
   /** @default - the table only */
   readonly needs?: Needs;
-  /** The function's timeout on AWS; its queue's visibilityTimeoutSeconds must be at least this. @default - 50 */
+  /** The function's timeout on AWS; its queue's visibility is six times this. @default - 50 */
   readonly timeoutSeconds?: number;
   /** Pollers of the local host (Lambda scales its own on AWS). @default - 1 */
   readonly concurrency?: number;

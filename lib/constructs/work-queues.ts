@@ -7,6 +7,12 @@ import { QUEUES, type QueueName } from '../../functions/background.ts';
 export interface WorkQueuesProps {
   /** The queue manifest. @default - the QUEUES of functions/background.ts */
   readonly queues?: Readonly<Record<string, { env: string; visibilityTimeoutSeconds: number }>>;
+  /**
+   * Seconds a received message stays hidden, per queue: AWS advises six times the timeout of the
+   * function that consumes it, so a slow batch is not handed to a second worker.
+   * @default - the manifest's visibilityTimeoutSeconds
+   */
+  readonly visibilityTimeoutSeconds?: (name: string) => number | undefined;
 }
 
 /** One work queue with its dead-letter queue. */
@@ -32,8 +38,7 @@ export class WorkQueues extends Construct {
         enforceSSL: true,
       });
       const queue = new Queue(this, name, {
-        // The manifest's value, as the local host uses it; the stack checks it covers the consumer's timeout.
-        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+        visibilityTimeout: Duration.seconds(props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         // Two weeks, the SQS maximum: work waits out any outage of the workers.

@@ -8,7 +8,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
 import { AREA_FUNCTIONS_ENV, AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
-import { QUEUES, WORKERS, consumedQueues } from '../../functions/background.ts';
+import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/background.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
@@ -904,37 +904,16 @@ describe('MailStack', () => {
     });
   });
 
-  it("keeps each work queue invisible for the manifest's time, at least its worker's timeout", () => {
+  it('keeps each work queue invisible for six times its worker timeout', () => {
     const queues = Object.entries(template.findResources('AWS::SQS::Queue'));
-    const functions = template.findResources('AWS::Lambda::Function');
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
     for (const name of consumedQueues(TEST_MANIFEST.workers)) {
-      const [queueId, queue] = queues.find(
+      const [, queue] = queues.find(
         ([id, q]) => id.startsWith(`Queues${name.replace(/-/g, '')}`) && q.Properties?.RedrivePolicy,
       )!;
-      const visibility = queue.Properties.VisibilityTimeout;
-      expect({ name, visibility }).toEqual({ name, visibility: QUEUES[name].visibilityTimeoutSeconds });
-      // Every function the queue feeds, as the template wires it (event source mapping → function).
-      const consumers = mappings.filter((m) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === queueId);
-      expect(consumers.length, name).toBeGreaterThan(0);
-      for (const mapping of consumers) {
-        const fnId = mapping.Properties.FunctionName.Ref;
-        const timeout = functions[fnId]?.Properties.Timeout;
-        expect(timeout, `${name} → ${fnId}`).toBeTypeOf('number');
-        expect(visibility, `${name} → ${fnId}`).toBeGreaterThanOrEqual(timeout);
-      }
+      const longest = Math.max(...TEST_MANIFEST.workers.filter((w) => w.queue === name).map(workerTimeoutSeconds));
+      expect({ name, visibility: queue.Properties.VisibilityTimeout }).toEqual({ name, visibility: 6 * longest });
     }
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 40 });
-  });
-
-  it('refuses a worker whose timeout outlasts its queue visibility, naming the worker and the field', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    const config = readStackConfig((k) => app.node.tryGetContext(k));
-    const slow = { name: 'slow-worker', queue: 'send' as const, entry: 'usage/index', timeoutSeconds: 900 };
-    const manifest = { workers: [...WORKERS, slow], timers: [] };
-    expect(() => new MailStack(app, 'Slow', { config, manifest })).toThrow(
-      /worker "slow-worker" times out after 900 s but its queue "send" hides a message for only 60 s: raise QUEUES\['send'\]\.visibilityTimeoutSeconds/,
-    );
   });
 
   it('passes the cdk-nag AwsSolutions pack: every finding fixed or acknowledged in code with a reason', () => {
