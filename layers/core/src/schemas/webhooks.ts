@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { MAX_WEBHOOK_OVERLAP_HOURS } from '../limits.ts';
 
 const Endpoint = v.pipe(
   v.string('must be a URL string.'),
@@ -29,11 +30,20 @@ export const UpdateWebhookRequest = v.strictObject({
   status: v.optional(v.picklist(['enabled', 'disabled'], 'must be `enabled` or `disabled`.')),
 });
 
+const OVERLAP_MESSAGE = `must be a whole number of hours from 0 to ${MAX_WEBHOOK_OVERLAP_HOURS}.`;
+
 /** POST /webhooks/{id}/rotate (the SDK's signing-secret/rotate sends no body) */
 export const RotateWebhookRequest = v.optional(
   v.strictObject({
     signing_secret: v.optional(Secret),
-    overlap_hours: v.optional(v.number('must be a whole number of hours from 0 to 72.')),
+    overlap_hours: v.optional(
+      v.pipe(
+        v.number(OVERLAP_MESSAGE),
+        v.integer(OVERLAP_MESSAGE),
+        v.minValue(0, OVERLAP_MESSAGE),
+        v.maxValue(MAX_WEBHOOK_OVERLAP_HOURS, OVERLAP_MESSAGE),
+      ),
+    ),
   }),
   {},
 );
