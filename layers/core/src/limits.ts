@@ -47,6 +47,9 @@ export const CONTENT_INLINE_MAX_BYTES = 32 * 1024;
  */
 export const EMAIL_CONTENT_RETENTION_DAYS = 90;
 
+/** How far ahead `scheduled_at` may name (spec §8): at most this many days. */
+export const MAX_SCHEDULE_AHEAD_DAYS = 30;
+
 /** The longest overlap (hours) a rotated webhook secret keeps signing for (spec §8 Webhooks). */
 export const MAX_WEBHOOK_OVERLAP_HOURS = 72;
 
