@@ -13,6 +13,7 @@ import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
 import { createContact, deleteContact } from '@mailstack/core/domain/contacts/write-contact';
 import { createSegment, deleteSegment, listSegments } from '@mailstack/core/domain/segments/segments';
 import { createTopic, deleteTopic, listTopics } from '@mailstack/core/domain/topics/topics';
+import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '@mailstack/core/domain/topics/vocabulary';
 import {
   createContactProperty,
   deleteContactProperty,
@@ -139,7 +140,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listTopics(deps, teamId, page);
       return { items: r.topics, hasMore: r.hasMore };
     },
-    fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateTopicRequest, 'name'))}></label><label>Default <select name="default_subscription"><option value="opt_in">opt in</option><option value="opt_out">opt out</option></select></label><label>Visibility <select name="visibility"><option>public</option><option>private</option></select></label><button>Add topic</button>`,
+    fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateTopicRequest, 'name'))}></label><label>Default <select name="default_subscription">${SUBSCRIPTIONS.map((s) => html`<option value="${s}">${s.replace('_', ' ')}</option>`)}</select></label><label>Visibility <select name="visibility">${TOPIC_VISIBILITIES.map((x) => html`<option>${x}</option>`)}</select></label><button>Add topic</button>`,
     cells: (x) =>
       html`<td>${x.name}</td><td>${x.defaultSubscription}</td><td>${x.visibility}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete topic ${x.name}`,
