@@ -5,6 +5,7 @@ import { webhookStore, type WebhookRecord } from '../../table/webhooks.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 import { EVENT_TYPES } from '../events/record-event.ts';
 import { MAX_WEBHOOK_OVERLAP_HOURS } from '../../limits.ts';
+import type { WebhookStatus } from './vocabulary.ts';
 
 /**
  * The event names an endpoint may subscribe to: every event the service records (spec §6), one
@@ -147,7 +148,7 @@ export const updateWebhook = async (
   change: {
     endpoint?: string | undefined;
     events?: readonly string[] | undefined;
-    status?: 'enabled' | 'disabled' | undefined;
+    status?: WebhookStatus | undefined;
   },
 ): Promise<WebhookRecord> => {
   const current = await getWebhook(deps, teamId, id);
