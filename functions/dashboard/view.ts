@@ -125,6 +125,16 @@ type AnySchema = v.GenericSchema & {
 const actionsOf = (s: AnySchema): { readonly type: string; readonly requirement?: unknown }[] =>
   s.pipe ? [...(s.pipe[0] !== s ? actionsOf(s.pipe[0] as AnySchema) : []), ...s.pipe.slice(1)] : [];
 
+/** Whether a browser takes `pattern` as an input's pattern (it compiles it as `^(?:pattern)$` with the v flag). */
+const validPattern = (pattern: string): boolean => {
+  try {
+    new RegExp(`^(?:${pattern})$`, 'v');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Through optional, nullable and nullish to the schema they wrap. */
 const unwrap = (s: AnySchema): AnySchema => (s.wrapped ? unwrap(s.wrapped) : s);
 
@@ -142,15 +152,20 @@ export const fieldLimits = (schema: v.GenericSchema, ...path: string[]): FieldLi
     s = unwrap(next);
   }
   const limits: FieldLimits = {};
+  // A pattern checked after the value is rewritten (lower-cased, transformed) does not hold for what is typed.
+  let rewritten = false;
   for (const a of actionsOf(s)) {
-    if (a.type === 'max_length') limits.maxlength = a.requirement as number;
+    if (a.type === 'to_lower_case' || a.type === 'to_upper_case' || a.type === 'transform') rewritten = true;
+    else if (a.type === 'max_length') limits.maxlength = a.requirement as number;
     else if (a.type === 'min_length') limits.minlength = a.requirement as number;
     else if (a.type === 'min_value') limits.min = a.requirement as number;
     else if (a.type === 'max_value') limits.max = a.requirement as number;
     else if (a.type === 'regex') {
       const re = a.requirement as RegExp;
-      // An input's pattern matches the whole value without flags: the anchors go, flagged patterns stay out.
-      if (!re.flags) limits.pattern = re.source.replace(/^\^/, '').replace(/\$$/, '');
+      // An input's pattern matches the whole value, compiled with the v flag: the anchors go, and a
+      // flagged pattern or one the v flag refuses stays out (the API still checks it).
+      const pattern = re.source.replace(/^\^/, '').replace(/\$$/, '');
+      if (!rewritten && !re.flags && validPattern(pattern)) limits.pattern = pattern;
     }
   }
   return limits;

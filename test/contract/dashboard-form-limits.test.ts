@@ -4,7 +4,12 @@ import { newTeam } from '../support/local.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { fieldLimits } from '../../functions/dashboard/view.ts';
 import { CreateBroadcastRequest } from '@mailstack/core/schemas/broadcasts';
-import { CreateContactPropertyRequest, CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
+import {
+  CreateContactPropertyRequest,
+  CreateContactRequest,
+  CreateSegmentRequest,
+} from '@mailstack/core/schemas/contacts';
+import { CreateDomainRequest } from '@mailstack/core/schemas/domains';
 import { CreateTemplateRequest } from '@mailstack/core/schemas/templates';
 import { CreateTopicRequest } from '@mailstack/core/schemas/topics';
 import { CreateWebhookRequest, RotateWebhookRequest, UpdateWebhookRequest } from '@mailstack/core/schemas/webhooks';
@@ -39,7 +44,7 @@ const expected = (schema: GenericSchema, ...path: string[]): Record<string, stri
  * page as served (a limit typed into a page by hand, or changed in the schema alone, fails here).
  */
 describe('dashboard form limits are the API schemas', () => {
-  it('segments, topics, contact properties, templates, broadcasts and webhooks carry the API limits', async () => {
+  it('contacts, segments, topics, contact properties, templates, broadcasts, domains and webhooks carry the API limits', async () => {
     const t = await newTeam();
     const session = await signInOverHttp((await personIn(t.team.id, 'owner')).link);
     const base = `/t/${t.team.id}`;
@@ -53,16 +58,21 @@ describe('dashboard form limits are the API schemas', () => {
 
     /** [page, input name, schema, path in the schema] */
     const fields: [string, string, GenericSchema, ...string[]][] = [
+      ['/contacts', 'email', CreateContactRequest, 'email'],
+      ['/contacts', 'first_name', CreateContactRequest, 'first_name'],
+      ['/contacts', 'last_name', CreateContactRequest, 'last_name'],
       ['/segments', 'name', CreateSegmentRequest, 'name'],
       ['/topics', 'name', CreateTopicRequest, 'name'],
       ['/properties', 'key', CreateContactPropertyRequest, 'key'],
       ['/templates/new', 'name', CreateTemplateRequest, 'name'],
       ['/templates/new', 'subject', CreateTemplateRequest, 'subject'],
+      ['/templates/new', 'alias', CreateTemplateRequest, 'alias'],
       ['/templates/new', 'var_key_0', CreateTemplateRequest, 'variables', 'key'],
       ['/templates/new', 'var_key_1', CreateTemplateRequest, 'variables', 'key'],
       ['/broadcasts/new', 'name', CreateBroadcastRequest, 'name'],
       ['/broadcasts/new', 'subject', CreateBroadcastRequest, 'subject'],
       ['/broadcasts/new', 'preview_text', CreateBroadcastRequest, 'preview_text'],
+      ['/domains', 'name', CreateDomainRequest, 'name'],
       ['/webhooks', 'endpoint', CreateWebhookRequest, 'endpoint'],
       [`/webhooks/${webhook.data!.id}`, 'endpoint', UpdateWebhookRequest, 'endpoint'],
       [`/webhooks/${webhook.data!.id}`, 'overlap_hours', RotateWebhookRequest, 'overlap_hours'],

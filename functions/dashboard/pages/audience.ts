@@ -98,7 +98,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listContacts(deps, teamId, page);
       return { items: r.contacts, hasMore: r.hasMore };
     },
-    fields: html`<label>Email <input type="email" name="email" required></label><label>First name <input name="first_name"></label><label>Last name <input name="last_name"></label><button>Add contact</button>`,
+    fields: html`<label>Email <input type="email" name="email" required${limitAttrs(fieldLimits(CreateContactRequest, 'email'))}></label><label>First name <input name="first_name"${limitAttrs(fieldLimits(CreateContactRequest, 'first_name'))}></label><label>Last name <input name="last_name"${limitAttrs(fieldLimits(CreateContactRequest, 'last_name'))}></label><button>Add contact</button>`,
     cells: (x) =>
       html`<td>${x.email}</td><td>${[x.firstName, x.lastName].filter(Boolean).join(' ')}</td><td>${x.unsubscribed ? 'unsubscribed' : 'subscribed'}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete ${x.email}`,

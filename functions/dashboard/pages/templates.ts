@@ -149,7 +149,7 @@ const editor = (c: Ctx, v: Form, action: string, saveLabel: string, previewSrc: 
 <form method="post" action="${action}" class="editor" data-live-preview>${csrfField(c.get('ctx').csrf)}
 <div class="fields">
 ${field('f-name', 'Name', html`<input id="f-name" name="name" required${limitAttrs(fieldLimits(CreateTemplateRequest, 'name'))} value="${v.name ?? ''}">`)}
-${field('f-alias', 'Alias (optional; send with it instead of the id)', html`<input id="f-alias" name="alias" value="${v.alias ?? ''}" placeholder="order-shipped">`)}
+${field('f-alias', 'Alias (optional; send with it instead of the id)', html`<input id="f-alias" name="alias"${limitAttrs(fieldLimits(CreateTemplateRequest, 'alias'))} value="${v.alias ?? ''}" placeholder="order-shipped">`)}
 ${field('f-from', 'From (optional)', html`<input id="f-from" name="from" value="${v.from ?? ''}" placeholder="Acme &lt;hello@acme.com&gt;">`)}
 ${field('f-reply_to', 'Reply-to (optional; addresses separated by commas)', html`<input id="f-reply_to" name="reply_to" value="${v.reply_to ?? ''}">`)}
 ${field('f-subject', 'Subject (optional)', html`<input id="f-subject" name="subject"${limitAttrs(fieldLimits(CreateTemplateRequest, 'subject'))} value="${v.subject ?? ''}" placeholder="Your order {{{ORDER_ID}}} has shipped">`)}
