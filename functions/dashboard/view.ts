@@ -1,4 +1,5 @@
 import { html, raw } from 'hono/html';
+import type * as v from 'valibot';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { Actor } from '@mailstack/core/domain/people/memberships';
 import { isApiError } from '@mailstack/core/errors/api-error';
@@ -103,6 +104,76 @@ export const sandboxedHtml = (c: Ctx, body: string) => {
  */
 export const field = (id: string, label: string, control: Html) =>
   html`<div class="field"><label for="${id}">${label}</label>${control}</div>`;
+
+/** The input attributes that carry a field's limits. */
+export interface FieldLimits {
+  maxlength?: number;
+  minlength?: number;
+  pattern?: string;
+  min?: number;
+  max?: number;
+}
+
+type AnySchema = v.GenericSchema & {
+  readonly pipe?: readonly { readonly type: string; readonly requirement?: unknown }[];
+  readonly entries?: Readonly<Record<string, AnySchema>>;
+  readonly wrapped?: AnySchema;
+  readonly item?: AnySchema;
+};
+
+/** A schema's own pipe actions, those of the schemas it pipes included (v.pipe(v.pipe(...), ...)). */
+const actionsOf = (s: AnySchema): { readonly type: string; readonly requirement?: unknown }[] =>
+  s.pipe ? [...(s.pipe[0] !== s ? actionsOf(s.pipe[0] as AnySchema) : []), ...s.pipe.slice(1)] : [];
+
+/** Whether a browser takes `pattern` as an input's pattern (it compiles it as `^(?:pattern)$` with the v flag). */
+const validPattern = (pattern: string): boolean => {
+  try {
+    new RegExp(`^(?:${pattern})$`, 'v');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Through optional, nullable and nullish to the schema they wrap. */
+const unwrap = (s: AnySchema): AnySchema => (s.wrapped ? unwrap(s.wrapped) : s);
+
+/**
+ * The limits an API body schema puts on one field, as input attributes: `path` walks object
+ * entries (and the items of arrays), e.g. `fieldLimits(CreateTemplateRequest, 'variables', 'key')`.
+ * A form renders them with `limitAttrs`, so the dashboard refuses what the API refuses, no more.
+ */
+export const fieldLimits = (schema: v.GenericSchema, ...path: string[]): FieldLimits => {
+  let s = unwrap(schema as AnySchema);
+  for (const key of path) {
+    if (s.item) s = unwrap(s.item);
+    const next = s.entries?.[key];
+    if (!next) throw new Error(`fieldLimits: the schema has no field \`${path.join('.')}\` (at \`${key}\`).`);
+    s = unwrap(next);
+  }
+  const limits: FieldLimits = {};
+  // A pattern checked after the value is rewritten (lower-cased, transformed) does not hold for what is typed.
+  let rewritten = false;
+  for (const a of actionsOf(s)) {
+    if (a.type === 'to_lower_case' || a.type === 'to_upper_case' || a.type === 'transform') rewritten = true;
+    else if (a.type === 'max_length') limits.maxlength = a.requirement as number;
+    else if (a.type === 'min_length') limits.minlength = a.requirement as number;
+    else if (a.type === 'min_value') limits.min = a.requirement as number;
+    else if (a.type === 'max_value') limits.max = a.requirement as number;
+    else if (a.type === 'regex') {
+      const re = a.requirement as RegExp;
+      // An input's pattern matches the whole value, compiled with the v flag: the anchors go, and a
+      // flagged pattern or one the v flag refuses stays out (the API still checks it).
+      const pattern = re.source.replace(/^\^/, '').replace(/\$$/, '');
+      if (!rewritten && !re.flags && validPattern(pattern)) limits.pattern = pattern;
+    }
+  }
+  return limits;
+};
+
+/** Limits as input attributes (` maxlength="200" minlength="1"`), escaped. */
+export const limitAttrs = (limits: FieldLimits) =>
+  html`${Object.entries(limits).map(([name, value]) => html` ${raw(name)}="${String(value)}"`)}`;
 
 /** The alert a refused form shows above itself. */
 export const formError = (message: string | undefined) =>

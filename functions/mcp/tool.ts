@@ -5,34 +5,16 @@ import type { RouteHandler } from '@mailstack/core/http/api-route';
 import { validationError } from '@mailstack/core/errors/api-error';
 import type { McpActor } from './server.ts';
 import type { Deps } from '@mailstack/core/runtime/deps';
-import type { Scope } from '@mailstack/core/domain/oauth/scopes';
+import { SCOPES, type Scope } from '@mailstack/core/domain/oauth/scopes';
 
 /**
  * The scopes of the hosted MCP server's OAuth tokens that its tools need (spec §5). The mail:*
  * scopes act only in the mailboxes the person chose at consent (the caller carries them):
  * mail:read reads received mail, mail:draft writes drafts, mail:send sends them. mailboxes:read
- * lists the team's mailboxes, mailboxes:write creates, renames and deletes them; offline_access
- * belongs to the token.
+ * lists the team's mailboxes, mailboxes:write creates, renames and deletes them. Every scope of
+ * SCOPES but offline_access, which belongs to the token.
  */
-export const TOOL_SCOPES = [
-  'emails:send',
-  'emails:read',
-  'audience:read',
-  'audience:write',
-  'broadcasts:read',
-  'broadcasts:write',
-  'domains:read',
-  'domains:write',
-  'templates:read',
-  'templates:write',
-  'webhooks:write',
-  'api-keys:write',
-  'mailboxes:read',
-  'mailboxes:write',
-  'mail:read',
-  'mail:draft',
-  'mail:send',
-] as const satisfies readonly Scope[];
+export const TOOL_SCOPES = SCOPES.filter((s): s is Exclude<Scope, 'offline_access'> => s !== 'offline_access');
 export type ToolScope = (typeof TOOL_SCOPES)[number];
 
 type Json = Record<string, any>;

@@ -4,6 +4,7 @@ import { listApiKeys, mintApiKey, revokeApiKeyAs } from '@mailstack/core/domain/
 import { listAudit } from '@mailstack/core/domain/api-keys/key-audit';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { allows } from '@mailstack/core/domain/people/roles';
+import { MAX_KEY_NAME_LENGTH } from '@mailstack/core/limits';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { badge, button, postForm, table, teamPage, when } from '../view.ts';
 
@@ -34,7 +35,7 @@ ${
     ? postForm(
         csrf,
         `${t}/api-keys`,
-        html`<label>Name <input name="name" required maxlength="100"></label>
+        html`<label>Name <input name="name" required maxlength="${MAX_KEY_NAME_LENGTH}"></label>
 <label>Permission <select name="permission"><option value="full_access">Full access</option><option value="sending_access">Sending access</option></select></label>
 <label>Domain <select name="domain_id"><option value="">All domains</option>${domains.map((d) => html`<option value="${d.id}">${d.name}</option>`)}</select></label><button>Create key</button>`,
       )

@@ -13,6 +13,7 @@ import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
 import { createContact, deleteContact } from '@mailstack/core/domain/contacts/write-contact';
 import { createSegment, deleteSegment, listSegments } from '@mailstack/core/domain/segments/segments';
 import { createTopic, deleteTopic, listTopics } from '@mailstack/core/domain/topics/topics';
+import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '@mailstack/core/domain/topics/vocabulary';
 import {
   createContactProperty,
   deleteContactProperty,
@@ -24,7 +25,7 @@ import { authorize } from '@mailstack/core/domain/people/roles';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import type { Actor } from '@mailstack/core/domain/people/memberships';
 import type { DashboardEnv, Ctx } from '../app.ts';
-import { button, postForm, table, teamPage, when, type Html } from '../view.ts';
+import { button, fieldLimits, limitAttrs, postForm, table, teamPage, when, type Html } from '../view.ts';
 
 /**
  * One audience section: a list page with an add form and a delete button per row, the add and
@@ -97,7 +98,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listContacts(deps, teamId, page);
       return { items: r.contacts, hasMore: r.hasMore };
     },
-    fields: html`<label>Email <input type="email" name="email" required></label><label>First name <input name="first_name"></label><label>Last name <input name="last_name"></label><button>Add contact</button>`,
+    fields: html`<label>Email <input type="email" name="email" required${limitAttrs(fieldLimits(CreateContactRequest, 'email'))}></label><label>First name <input name="first_name"${limitAttrs(fieldLimits(CreateContactRequest, 'first_name'))}></label><label>Last name <input name="last_name"${limitAttrs(fieldLimits(CreateContactRequest, 'last_name'))}></label><button>Add contact</button>`,
     cells: (x) =>
       html`<td>${x.email}</td><td>${[x.firstName, x.lastName].filter(Boolean).join(' ')}</td><td>${x.unsubscribed ? 'unsubscribed' : 'subscribed'}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete ${x.email}`,
@@ -123,7 +124,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listSegments(deps, teamId, page);
       return { items: r.segments, hasMore: r.hasMore };
     },
-    fields: html`<label>Name <input name="name" required maxlength="200"></label><button>Add segment</button>`,
+    fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateSegmentRequest, 'name'))}></label><button>Add segment</button>`,
     cells: (x) => html`<td>${x.name}</td><td><code>${x.id}</code></td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete segment ${x.name}`,
     add: (deps, actor, f) =>
@@ -139,7 +140,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listTopics(deps, teamId, page);
       return { items: r.topics, hasMore: r.hasMore };
     },
-    fields: html`<label>Name <input name="name" required maxlength="50"></label><label>Default <select name="default_subscription"><option value="opt_in">opt in</option><option value="opt_out">opt out</option></select></label><label>Visibility <select name="visibility"><option>public</option><option>private</option></select></label><button>Add topic</button>`,
+    fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateTopicRequest, 'name'))}></label><label>Default <select name="default_subscription">${SUBSCRIPTIONS.map((s) => html`<option value="${s}">${s.replace('_', ' ')}</option>`)}</select></label><label>Visibility <select name="visibility">${TOPIC_VISIBILITIES.map((x) => html`<option>${x}</option>`)}</select></label><button>Add topic</button>`,
     cells: (x) =>
       html`<td>${x.name}</td><td>${x.defaultSubscription}</td><td>${x.visibility}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete topic ${x.name}`,
@@ -164,7 +165,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
       const r = await listContactProperties(deps, teamId, page);
       return { items: r.properties, hasMore: r.hasMore };
     },
-    fields: html`<label>Key <input name="key" required pattern="[A-Za-z0-9_]+" maxlength="50"></label><label>Type <select name="type"><option>string</option><option>number</option></select></label><label>Fallback <input name="fallback_value"></label><button>Add property</button>`,
+    fields: html`<label>Key <input name="key" required${limitAttrs(fieldLimits(CreateContactPropertyRequest, 'key'))}></label><label>Type <select name="type"><option>string</option><option>number</option></select></label><label>Fallback <input name="fallback_value"></label><button>Add property</button>`,
     cells: (x) =>
       html`<td><code>${x.key}</code></td><td>${x.type}</td><td>${x.fallbackValue ?? ''}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete property ${x.key}`,

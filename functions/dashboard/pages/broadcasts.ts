@@ -33,6 +33,8 @@ import {
   button,
   csrfField,
   field,
+  fieldLimits,
+  limitAttrs,
   formError,
   orFormAgain,
   postForm,
@@ -111,13 +113,13 @@ const draftForm = async (c: Ctx, v: Form, action: string, saveLabel: string, err
   const { segments, topics, templates } = await choices(c);
   return html`${formError(error)}
 <form method="post" action="${action}" class="stack">${csrfField(c.get('ctx').csrf)}
-${field('f-name', 'Name (for you; recipients do not see it)', html`<input id="f-name" name="name" maxlength="200" value="${v.name ?? ''}">`)}
+${field('f-name', 'Name (for you; recipients do not see it)', html`<input id="f-name" name="name"${limitAttrs(fieldLimits(CreateBroadcastRequest, 'name'))} value="${v.name ?? ''}">`)}
 ${field('f-segment_id', 'Segment (the audience to send to)', html`<select id="f-segment_id" name="segment_id" required>${options(segments, v.segment_id, segments.length ? 'Choose a segment' : 'No segment yet: add one under Segments')}</select>`)}
 ${field('f-topic_id', 'Topic (optional; contacts who opted out of it are skipped)', html`<select id="f-topic_id" name="topic_id">${options(topics, v.topic_id, 'No topic')}</select>`)}
 ${field('f-from', 'From', html`<input id="f-from" name="from" value="${v.from ?? ''}" placeholder="Acme &lt;news@acme.com&gt;">`)}
 ${field('f-reply_to', 'Reply-to (optional; addresses separated by commas)', html`<input id="f-reply_to" name="reply_to" value="${v.reply_to ?? ''}">`)}
-${field('f-subject', 'Subject', html`<input id="f-subject" name="subject" maxlength="998" value="${v.subject ?? ''}">`)}
-${field('f-preview_text', 'Preview text (optional; the line inboxes show after the subject)', html`<input id="f-preview_text" name="preview_text" maxlength="500" value="${v.preview_text ?? ''}">`)}
+${field('f-subject', 'Subject', html`<input id="f-subject" name="subject"${limitAttrs(fieldLimits(CreateBroadcastRequest, 'subject'))} value="${v.subject ?? ''}">`)}
+${field('f-preview_text', 'Preview text (optional; the line inboxes show after the subject)', html`<input id="f-preview_text" name="preview_text"${limitAttrs(fieldLimits(CreateBroadcastRequest, 'preview_text'))} value="${v.preview_text ?? ''}">`)}
 ${field('f-template_id', 'Body from a template (optional; its HTML and text replace the fields below, and its sender and subject fill empty ones)', html`<select id="f-template_id" name="template_id">${options(templates, v.template_id, 'No template: use the HTML and text below')}</select>`)}
 ${field('f-html', 'HTML', html`<textarea id="f-html" name="html" rows="12" class="code" spellcheck="false">${v.html ?? ''}</textarea>`)}
 ${field('f-text', 'Text version', html`<textarea id="f-text" name="text" rows="5" class="code" spellcheck="false">${v.text ?? ''}</textarea>`)}

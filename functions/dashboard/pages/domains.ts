@@ -13,7 +13,7 @@ import {
 import { dnsRecords } from '@mailstack/core/domain/domains/domain';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv } from '../app.ts';
-import { badge, button, postForm, table, teamPage, when } from '../view.ts';
+import { badge, button, fieldLimits, limitAttrs, postForm, table, teamPage, when } from '../view.ts';
 
 const copy = (value: string, what: string) =>
   html` <button type="button" class="secondary" data-copy="${value}" aria-label="Copy ${what}" hidden>Copy</button>`;
@@ -32,7 +32,7 @@ export const registerDomains = (app: Hono<DashboardEnv>): void => {
 ${postForm(
   csrf,
   `${t}/domains`,
-  html`<label>Domain <input name="name" required placeholder="example.com"></label>
+  html`<label>Domain <input name="name" required${limitAttrs(fieldLimits(CreateDomainRequest, 'name'))} placeholder="example.com"></label>
 <label>Region <select name="region">${deps.config.DELIVERY_REGIONS.map((r) => html`<option>${r}</option>`)}</select></label><button>Add domain</button>`,
 )}
 ${table(

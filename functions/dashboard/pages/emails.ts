@@ -5,24 +5,10 @@ import { emailView, lastEvent } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
 import { attachmentParts } from '@mailstack/core/domain/emails/email-content';
 import { emailTimeline } from '@mailstack/core/domain/events/record-event';
-import type { EmailItem } from '@mailstack/core/domain/emails/email';
+import { LAST_EVENTS, type EmailItem } from '@mailstack/core/domain/emails/email';
 import type { DashboardEnv } from '../app.ts';
 import { badge, sandboxedHtml, table, teamPage, when } from '../view.ts';
 
-const STATUSES = [
-  'queued',
-  'scheduled',
-  'sent',
-  'delivered',
-  'delivery_delayed',
-  'bounced',
-  'complained',
-  'opened',
-  'clicked',
-  'failed',
-  'canceled',
-  'suppressed',
-];
 /** Newest emails read per filtered page (filters apply to these). */
 const SCAN = 500;
 
@@ -58,7 +44,7 @@ export const registerEmails = (app: Hono<DashboardEnv>): void => {
         'Emails',
         html`
 <form method="get" class="row" role="search" aria-label="Filter emails">
-<label>Status <select name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === q.status ? html` selected` : ''}>${s}</option>`)}</select></label>
+<label>Status <select name="status"><option value="">any</option>${LAST_EVENTS.map((s) => html`<option${s === q.status ? html` selected` : ''}>${s}</option>`)}</select></label>
 <label>Recipient <input name="to" value="${q.to}" placeholder="jane@example.com"></label>
 <label>From date <input type="date" name="from" value="${q.from}"></label><label>To date <input type="date" name="until" value="${q.until}"></label>
 <button>Filter</button></form>

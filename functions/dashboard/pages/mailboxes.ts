@@ -5,15 +5,17 @@ import {
   deleteMailbox,
   getMailbox,
   listMailboxes,
+  MAX_MAILBOX_NAME_LENGTH,
   renameMailbox,
 } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { MAX_KEY_NAME_LENGTH } from '@mailstack/core/limits';
 import {
   createMailboxKey,
   listMailboxKeys,
   revokeMailboxKey,
   type MailboxKey,
 } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
+import { MAX_LOCAL_PART_LENGTH, type Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { listMembers, type Membership } from '@mailstack/core/domain/people/memberships';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
@@ -99,7 +101,7 @@ ${
     ? html`${formError(refused?.form === 'key' ? refused.error : undefined)}${postForm(
         csrf,
         `${base}/keys`,
-        html`${field('k-name', 'Key name', html`<input id="k-name" name="name" required maxlength="100" value="${v.name ?? ''}">`)}
+        html`${field('k-name', 'Key name', html`<input id="k-name" name="name" required maxlength="${MAX_KEY_NAME_LENGTH}" value="${v.name ?? ''}">`)}
 ${field('k-expires', 'Expires on (optional, end of that day UTC)', html`<input id="k-expires" type="date" name="expires_at" min="${new Date(now).toISOString().slice(0, 10)}" value="${v.expires_at ?? ''}">`)}
 <label class="check"><input type="checkbox" name="send" value="on"${v.send === 'on' ? html` checked` : ''}> May send without approval</label><button>Create key</button>`,
       )}`
@@ -127,8 +129,8 @@ const renameSection: MailboxSection = ({ mailbox: m, base, csrf, mayManage, refu
 ${formError(refused?.form === 'rename' ? refused.error : undefined)}${postForm(
   csrf,
   `${base}/rename`,
-  html`${field('r-local_part', `Local part (before ${domain})`, html`<input id="r-local_part" name="local_part" required maxlength="64" value="${v.local_part ?? ''}">`)}
-${field('r-name', 'Display name', html`<input id="r-name" name="name" maxlength="100" value="${v.name ?? ''}">`)}<button>Save</button>`,
+  html`${field('r-local_part', `Local part (before ${domain})`, html`<input id="r-local_part" name="local_part" required maxlength="${MAX_LOCAL_PART_LENGTH}" value="${v.local_part ?? ''}">`)}
+${field('r-name', 'Display name', html`<input id="r-name" name="name" maxlength="${MAX_MAILBOX_NAME_LENGTH}" value="${v.name ?? ''}">`)}<button>Save</button>`,
 )}`;
 };
 
@@ -194,9 +196,9 @@ const listPage = async (c: Ctx, v?: Form, error?: string) => {
       : html`${formError(error)}${postForm(
           csrf,
           `${t}/mailboxes`,
-          html`${field('m-local_part', 'Local part', html`<input id="m-local_part" name="local_part" required maxlength="64" placeholder="support" value="${v?.local_part ?? ''}">`)}
+          html`${field('m-local_part', 'Local part', html`<input id="m-local_part" name="local_part" required maxlength="${MAX_LOCAL_PART_LENGTH}" placeholder="support" value="${v?.local_part ?? ''}">`)}
 ${field('m-domain', 'Domain', html`<select id="m-domain" name="domain_id" required>${verified.map((d) => html`<option value="${d.id}"${d.id === v?.domain_id ? html` selected` : ''}>@${d.name}</option>`)}</select>`)}
-${field('m-name', 'Display name (optional)', html`<input id="m-name" name="name" maxlength="100" placeholder="Acme Support" value="${v?.name ?? ''}">`)}
+${field('m-name', 'Display name (optional)', html`<input id="m-name" name="name" maxlength="${MAX_MAILBOX_NAME_LENGTH}" placeholder="Acme Support" value="${v?.name ?? ''}">`)}
 ${field('m-owner', 'Owner', html`<select id="m-owner" name="owner_user_id">${members.map((m) => html`<option value="${m.userId}"${m.userId === owner ? html` selected` : ''}>${m.name ? `${m.name} (${m.email})` : m.email}</option>`)}</select>`)}<button>Create mailbox</button>`,
         )}`;
   return teamPage(

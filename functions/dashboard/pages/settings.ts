@@ -6,6 +6,7 @@ import { allows, isRole, ROLES } from '@mailstack/core/domain/people/roles';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
 import { PLANS } from '@mailstack/core/domain/teams/plans';
 import { validationError } from '@mailstack/core/errors/api-error';
+import { MAX_TEAM_NAME_LENGTH } from '@mailstack/core/limits';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { button, postForm, table, teamPage, when } from '../view.ts';
 
@@ -69,7 +70,7 @@ ${table(
                 .join(', ')}).`
             : ''
         }</p>
-${postForm(csrf, '/teams', html`<div class="field"><label for="new-team">Team name</label><input id="new-team" name="name" required maxlength="100"></div><button class="secondary">Create a team</button>`)}
+${postForm(csrf, '/teams', html`<div class="field"><label for="new-team">Team name</label><input id="new-team" name="name" required maxlength="${MAX_TEAM_NAME_LENGTH}"></div><button class="secondary">Create a team</button>`)}
 <h2>What each role may do</h2>
 <div class="table-wrap"><table><thead><tr><th scope="col">Role</th><th scope="col">May</th></tr></thead><tbody>
 <tr><td>owner</td><td>everything, including granting or taking the owner role</td></tr>

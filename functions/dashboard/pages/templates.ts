@@ -21,7 +21,9 @@ import {
   button,
   csrfField,
   field,
+  fieldLimits,
   formError,
+  limitAttrs,
   orFormAgain,
   sandboxedHtml,
   table,
@@ -32,7 +34,7 @@ import {
 /** Empty rows the variables table offers past the declared ones. */
 const BLANK_VARIABLE_ROWS = 2;
 /** The most variables a template declares (the schema's limit). */
-const MAX_VARIABLES = 50;
+const MAX_VARIABLES = fieldLimits(CreateTemplateRequest, 'variables').maxlength ?? 50;
 
 type Form = Record<string, string>;
 
@@ -131,7 +133,7 @@ ${Array.from(
   (
     _,
     i,
-  ) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}"${i === 0 ? html` placeholder="PRODUCT"` : ''} pattern="[A-Za-z_][A-Za-z0-9_]{0,49}"></td>
+  ) => html`<tr><td><input name="var_key_${i}" value="${v[`var_key_${i}`] ?? ''}" aria-label="Name of variable ${i + 1}"${i === 0 ? html` placeholder="PRODUCT"` : ''}${limitAttrs(fieldLimits(CreateTemplateRequest, 'variables', 'key'))}></td>
 <td><select name="var_type_${i}" aria-label="Type of variable ${i + 1}">${VARIABLE_TYPES.map((t) => html`<option${t === (v[`var_type_${i}`] ?? 'string') ? html` selected` : ''}>${t}</option>`)}</select></td>
 <td><input name="var_fallback_${i}" value="${v[`var_fallback_${i}`] ?? ''}" aria-label="Fallback value of variable ${i + 1}"></td></tr>`,
 )}</tbody></table></div>`;
@@ -146,11 +148,11 @@ const editor = (c: Ctx, v: Form, action: string, saveLabel: string, previewSrc: 
   return html`${formError(error)}
 <form method="post" action="${action}" class="editor" data-live-preview>${csrfField(c.get('ctx').csrf)}
 <div class="fields">
-${field('f-name', 'Name', html`<input id="f-name" name="name" required maxlength="200" value="${v.name ?? ''}">`)}
-${field('f-alias', 'Alias (optional; send with it instead of the id)', html`<input id="f-alias" name="alias" value="${v.alias ?? ''}" placeholder="order-shipped">`)}
+${field('f-name', 'Name', html`<input id="f-name" name="name" required${limitAttrs(fieldLimits(CreateTemplateRequest, 'name'))} value="${v.name ?? ''}">`)}
+${field('f-alias', 'Alias (optional; send with it instead of the id)', html`<input id="f-alias" name="alias"${limitAttrs(fieldLimits(CreateTemplateRequest, 'alias'))} value="${v.alias ?? ''}" placeholder="order-shipped">`)}
 ${field('f-from', 'From (optional)', html`<input id="f-from" name="from" value="${v.from ?? ''}" placeholder="Acme &lt;hello@acme.com&gt;">`)}
 ${field('f-reply_to', 'Reply-to (optional; addresses separated by commas)', html`<input id="f-reply_to" name="reply_to" value="${v.reply_to ?? ''}">`)}
-${field('f-subject', 'Subject (optional)', html`<input id="f-subject" name="subject" maxlength="998" value="${v.subject ?? ''}" placeholder="Your order {{{ORDER_ID}}} has shipped">`)}
+${field('f-subject', 'Subject (optional)', html`<input id="f-subject" name="subject"${limitAttrs(fieldLimits(CreateTemplateRequest, 'subject'))} value="${v.subject ?? ''}" placeholder="Your order {{{ORDER_ID}}} has shipped">`)}
 ${field('f-html', 'HTML', html`<textarea id="f-html" name="html" rows="14" class="code" required spellcheck="false">${v.html ?? ''}</textarea>`)}
 ${field('f-text', 'Text version (optional)', html`<textarea id="f-text" name="text" rows="5" class="code" spellcheck="false">${v.text ?? ''}</textarea>`)}
 <fieldset><legend>Variables</legend><p class="muted">Use them as <code>{{{NAME}}}</code> (or <code>{{{NAME|inline fallback}}}</code>). A send must give a value for each variable without a fallback. Save to get more empty rows.</p>${variableRows(v)}</fieldset>

@@ -15,7 +15,10 @@ import { getDelivery, listAttempts, listDeliveries, replayEvent } from '@mailsta
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { WebhookRecord } from '@mailstack/core/table/webhooks';
 import type { DashboardEnv, Ctx } from '../app.ts';
-import { badge, button, postForm, table, teamPage, when } from '../view.ts';
+import { badge, button, fieldLimits, limitAttrs, postForm, table, teamPage, when } from '../view.ts';
+
+/** The rotation overlap's bounds, the API's. */
+const OVERLAP = fieldLimits(RotateWebhookRequest, 'overlap_hours');
 
 /** The events field: names separated by commas, spaces or new lines (the form has no repeated fields). */
 const eventsOf = (text: string | undefined): string[] => (text ?? '').split(/[\s,]+/).filter(Boolean);
@@ -41,7 +44,7 @@ ${
     ? postForm(
         csrf,
         `${t}/webhooks`,
-        html`<label>Endpoint URL <input name="endpoint" type="url" required placeholder="https://example.com/hooks"></label>
+        html`<label>Endpoint URL <input name="endpoint" type="url" required${limitAttrs(fieldLimits(CreateWebhookRequest, 'endpoint'))} placeholder="https://example.com/hooks"></label>
 <label>Events <input name="events" required placeholder="email.delivered, email.bounced" aria-describedby="event-help"></label><button>Add endpoint</button>`,
       )
     : html`<p class="muted">Your role (${actor.role}) may see endpoints but not change them.</p>`
@@ -81,11 +84,11 @@ ${
 ${postForm(
   csrf,
   `${base}/edit`,
-  html`<label>Endpoint URL <input name="endpoint" type="url" required value="${w.endpoint}"></label>
+  html`<label>Endpoint URL <input name="endpoint" type="url" required${limitAttrs(fieldLimits(UpdateWebhookRequest, 'endpoint'))} value="${w.endpoint}"></label>
 <label>Events <input name="events" required value="${w.events.join(', ')}"></label><button>Save endpoint</button>`,
 )}
 <h2>Signing secret</h2>
-${postForm(csrf, `${base}/rotate`, html`<label>Old secret keeps signing for (hours, 0 to 72) <input name="overlap_hours" type="number" min="0" max="72" value="24"></label><button>Rotate secret</button>`)}
+${postForm(csrf, `${base}/rotate`, html`<label>Old secret keeps signing for (hours, ${OVERLAP.min} to ${OVERLAP.max}) <input name="overlap_hours" type="number"${limitAttrs(OVERLAP)} value="24"></label><button>Rotate secret</button>`)}
 ${w.status === 'enabled' ? html`<h2>Disable</h2>${button(csrf, `${base}/disable`, 'Disable endpoint', 'secondary')}` : ''}
 <h2>Delete</h2>${button(csrf, `${base}/delete`, 'Delete endpoint', 'danger')}`
     : ''

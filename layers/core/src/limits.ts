@@ -47,6 +47,18 @@ export const CONTENT_INLINE_MAX_BYTES = 32 * 1024;
  */
 export const EMAIL_CONTENT_RETENTION_DAYS = 90;
 
+/** How far ahead `scheduled_at` may name (spec §8): at most this many days. */
+export const MAX_SCHEDULE_AHEAD_DAYS = 30;
+
+/** The longest overlap (hours) a rotated webhook secret keeps signing for (spec §8 Webhooks). */
+export const MAX_WEBHOOK_OVERLAP_HOURS = 72;
+
+/** A team's name (dashboard and admin CLI): at most this many characters. */
+export const MAX_TEAM_NAME_LENGTH = 100;
+
+/** An API key's or a mailbox key's name (the dashboard names them): at most this many characters. */
+export const MAX_KEY_NAME_LENGTH = 100;
+
 /** Domains a team may create per rolling hour (spec §8, Creation), apart from the plan's domain count. */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;
 

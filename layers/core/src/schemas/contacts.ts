@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Deleted, Id, ListOf, Timestamp } from './common.ts';
 import { MAX_PROPERTY_NUMBER_MAGNITUDE, MAX_PROPERTY_STRING_LENGTH, MIN_PROPERTY_NUMBER_MAGNITUDE } from '../limits.ts';
 import { validAddress } from '../domain/emails/rules/addresses.ts';
+import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '../domain/topics/vocabulary.ts';
 
 /** A string property value or fallback: at most MAX_PROPERTY_STRING_LENGTH characters. */
 const PropertyString = v.pipe(
@@ -50,7 +51,7 @@ const SegmentRef = v.union(
 );
 export const TopicChoice = v.strictObject({
   id: v.pipe(v.string('is required.'), v.uuid('must be a topic id.')),
-  subscription: v.picklist(['opt_in', 'opt_out'], 'must be `opt_in` or `opt_out`.'),
+  subscription: v.picklist(SUBSCRIPTIONS, 'must be `opt_in` or `opt_out`.'),
 });
 
 /** POST /contacts (and each item of POST /contacts/batch). */
@@ -177,7 +178,7 @@ export const UpdateSegmentRequest = v.strictObject({
   name: v.pipe(v.string('is required.'), v.minLength(1), v.maxLength(256)),
 });
 
-const Subscription = v.picklist(['opt_in', 'opt_out']);
+const Subscription = v.picklist(SUBSCRIPTIONS);
 /** A topic as a contact sees it: the effective subscription, and whether the contact chose it. */
 export const ContactTopic = v.object({
   id: Id,
@@ -185,7 +186,7 @@ export const ContactTopic = v.object({
   description: v.nullable(v.string()),
   subscription: Subscription,
   explicit: v.boolean(),
-  visibility: v.picklist(['public', 'private']),
+  visibility: v.picklist(TOPIC_VISIBILITIES),
 });
 /** A contact as lists show it; `properties` and `topics` when `include` asks. */
 export const ContactListItem = v.object({

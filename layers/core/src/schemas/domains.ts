@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { DOMAIN_STATUSES } from '../domain/domains/domain.ts';
 
 const Hostname = v.pipe(
   v.string('must be a string.'),
@@ -45,7 +46,7 @@ export const UpdateDomainRequest = v.strictObject({
 });
 export type UpdateDomainRequest = v.InferOutput<typeof UpdateDomainRequest>;
 
-const RecordStatus = v.picklist(['not_started', 'pending', 'verified', 'failed', 'temporary_failure']);
+const RecordStatus = v.picklist([...DOMAIN_STATUSES, 'temporary_failure']);
 /** One DNS record a domain must publish. */
 export const DomainRecord = v.object({
   record: v.picklist(['SPF', 'DKIM', 'Receiving', 'Tracking']),
@@ -60,7 +61,7 @@ export const DomainRecord = v.object({
 export const DomainSummary = v.object({
   id: Id,
   name: v.string(),
-  status: v.picklist(['not_started', 'pending', 'verified', 'failed']),
+  status: v.picklist(DOMAIN_STATUSES),
   created_at: Timestamp,
   region: v.string(),
   capabilities: v.object({

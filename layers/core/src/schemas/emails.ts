@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Id, ReplyToList, Timestamp } from './common.ts';
 import { EmailTemplateRef } from './templates.ts';
 import { MAX_SUBJECT_LENGTH, MAX_TAGS } from '../limits.ts';
+import { LAST_EVENTS } from '../domain/emails/email.ts';
 
 const AddressOrList = (field: string) =>
   v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
@@ -86,20 +87,7 @@ export const UpdateEmailRequest = v.strictObject({
 });
 
 /** The wire values of `last_event`. */
-export const LastEvent = v.picklist([
-  'bounced',
-  'canceled',
-  'clicked',
-  'complained',
-  'delivered',
-  'delivery_delayed',
-  'failed',
-  'opened',
-  'queued',
-  'scheduled',
-  'sent',
-  'suppressed',
-]);
+export const LastEvent = v.picklist(LAST_EVENTS);
 /** The Email object (GET /emails/{id}, list items, cancel). */
 export const EmailObject = v.object({
   object: v.literal('email'),

@@ -76,7 +76,8 @@ const Alias = v.nullable(
   v.pipe(
     v.string('must be a string.'),
     v.regex(
-      /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/,
+      // biome-ignore lint/complexity/noUselessEscapeInRegex: the dashboard renders this as an input pattern, which browsers compile with the v flag, where a bare `-` ending a class is refused.
+      /^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$/,
       'must be 1 to 100 letters, digits, `_`, `-` or `.`, starting with a letter or digit.',
     ),
     v.check((a) => !/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(a), 'must not look like a template id (a UUID).'),

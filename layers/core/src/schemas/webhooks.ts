@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { MAX_WEBHOOK_OVERLAP_HOURS } from '../limits.ts';
+import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from '../domain/webhooks/vocabulary.ts';
 
 const Endpoint = v.pipe(
   v.string('must be a URL string.'),
@@ -26,14 +28,23 @@ export const CreateWebhookRequest = v.strictObject({
 export const UpdateWebhookRequest = v.strictObject({
   endpoint: v.optional(Endpoint),
   events: v.optional(Events),
-  status: v.optional(v.picklist(['enabled', 'disabled'], 'must be `enabled` or `disabled`.')),
+  status: v.optional(v.picklist(WEBHOOK_STATUSES, 'must be `enabled` or `disabled`.')),
 });
+
+const OVERLAP_MESSAGE = `must be a whole number of hours from 0 to ${MAX_WEBHOOK_OVERLAP_HOURS}.`;
 
 /** POST /webhooks/{id}/rotate (the SDK's signing-secret/rotate sends no body) */
 export const RotateWebhookRequest = v.optional(
   v.strictObject({
     signing_secret: v.optional(Secret),
-    overlap_hours: v.optional(v.number('must be a whole number of hours from 0 to 72.')),
+    overlap_hours: v.optional(
+      v.pipe(
+        v.number(OVERLAP_MESSAGE),
+        v.integer(OVERLAP_MESSAGE),
+        v.minValue(0, OVERLAP_MESSAGE),
+        v.maxValue(MAX_WEBHOOK_OVERLAP_HOURS, OVERLAP_MESSAGE),
+      ),
+    ),
   }),
   {},
 );
@@ -44,9 +55,9 @@ export const WebhookEventParams = v.object({
   event_id: v.pipe(v.string(), v.minLength(1)),
 });
 
-const Status = v.picklist(['enabled', 'disabled']);
+const Status = v.picklist(WEBHOOK_STATUSES);
 const EventTypes = v.nullable(v.array(v.string()));
-const LogStatus = v.picklist(['success', 'pending', 'attempting', 'failed']);
+const LogStatus = v.picklist(DELIVERY_STATUSES);
 
 /** POST /webhooks (the SDK's CreateWebhookResponseSuccess) */
 export const CreatedWebhook = v.object({ object: v.literal('webhook'), id: Id, signing_secret: v.string() });

@@ -17,6 +17,7 @@ import {
   type Write,
 } from './ops.ts';
 import { queryPage } from './query-page.ts';
+import type { Subscription } from '../domain/topics/vocabulary.ts';
 
 /** The stored broadcast (attribute names as stored). */
 export interface BroadcastItem {
@@ -227,7 +228,7 @@ export const topicChoicesOf = async (
   teamId: string,
   topicId: string,
   contactIds: readonly string[],
-): Promise<Map<string, 'opt_in' | 'opt_out'>> =>
+): Promise<Map<string, Subscription>> =>
   new Map(
     (
       await batchGetItems(

@@ -2,6 +2,7 @@ import type { Deps } from '../runtime/deps.ts';
 import { keys } from './keys.ts';
 import { queryPage } from './query-page.ts';
 import { addToCounters, deleteItem, getItem, putItem, queryAll, transact, updateItem, type Condition } from './ops.ts';
+import type { DeliveryStatus, WebhookStatus } from '../domain/webhooks/vocabulary.ts';
 
 /**
  * Storage of webhook endpoints, their delivery log and their per-endpoint limits. Every
@@ -14,7 +15,7 @@ export interface WebhookRecord {
   readonly teamId: string;
   readonly endpoint: string;
   readonly events: readonly string[];
-  readonly status: 'enabled' | 'disabled';
+  readonly status: WebhookStatus;
   readonly createdAt: string;
   readonly secret: string;
   readonly previousSecret: string | null;
@@ -168,9 +169,6 @@ export const webhookStore = {
     return (await updateItem(deps, keys.webhook.item(teamId, id), { set: { [attr]: now } }, when)) !== undefined;
   },
 };
-
-/** Where a delivery stands (the SDK's WebhookEventLogStatus). */
-export type DeliveryStatus = 'pending' | 'attempting' | 'success' | 'failed';
 
 /** One event's delivery to one endpoint. */
 export interface DeliveryRecord {

@@ -3,6 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { queryAll, transact, updateItem } from '../../table/ops.ts';
 import { cachedItem } from '../../table/item-cache.ts';
 import { notFound } from '../../errors/api-error.ts';
+import { MAX_KEY_NAME_LENGTH } from '../../limits.ts';
 import { authorize } from '../people/roles.ts';
 import type { Actor } from '../people/memberships.ts';
 import { loadDomain } from '../domains/domain.ts';
@@ -101,7 +102,7 @@ export const mintApiKey = async (
     deps,
     {
       teamId: actor.team.id,
-      name: input.name.trim().slice(0, 100) || 'API key',
+      name: input.name.trim().slice(0, MAX_KEY_NAME_LENGTH) || 'API key',
       permission: input.permission,
       domainId: input.domainId ?? null,
     },

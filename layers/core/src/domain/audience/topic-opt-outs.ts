@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems, getItem } from '../../table/ops.ts';
+import type { Subscription } from '../topics/vocabulary.ts';
 
 /**
  * The addresses among `emails` whose effective subscription to the topic is opt_out: the
@@ -15,7 +16,7 @@ export const topicOptOuts = async (
 ): Promise<Set<string> | undefined> => {
   const topic = await getItem(deps, keys.topic.item(teamId, topicId), false);
   if (!topic) return undefined;
-  const fallback = topic.default_subscription as 'opt_in' | 'opt_out';
+  const fallback = topic.default_subscription as Subscription;
   const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
   const guards = await batchGetItems(
     deps,
@@ -26,7 +27,7 @@ export const topicOptOuts = async (
     deps,
     [...contactOf.values()].map((c) => keys.contact.topicChoice(teamId, c, topicId)),
   );
-  const choiceOf = new Map(choices.map((c) => [c.contact_id as string, c.subscription as 'opt_in' | 'opt_out']));
+  const choiceOf = new Map(choices.map((c) => [c.contact_id as string, c.subscription as Subscription]));
   const out = new Set<string>();
   for (const email of unique) {
     const contactId = contactOf.get(email);

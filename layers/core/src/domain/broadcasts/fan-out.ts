@@ -26,6 +26,7 @@ import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
 import { slotAt, storedSchedule } from './plan.ts';
+import type { Subscription } from '../topics/vocabulary.ts';
 
 /** The message the fan-out worker takes. */
 export interface FanOutJob {
@@ -143,7 +144,7 @@ export const fanOutBroadcast = async (
   const team = await getTeam(deps, job.teamId);
   if (!team) return;
   let declared: Awaited<ReturnType<typeof propertyTypes>> | undefined;
-  let topicDefault: 'opt_in' | 'opt_out' | undefined;
+  let topicDefault: Subscription | undefined;
   for (;;) {
     const { broadcast: b, checkpoint: cp } = await readBroadcastWithCheckpoint(
       deps,
@@ -199,7 +200,7 @@ export const fanOutBroadcast = async (
             b.topic_id,
             present.map((c) => c.id),
           )
-        : Promise.resolve(new Map<string, 'opt_in' | 'opt_out'>()),
+        : Promise.resolve(new Map<string, Subscription>()),
     ]);
     const skipped = { ...cp.skipped };
     const skips: { contact: Contact; reason: Skip }[] = [];

@@ -5,8 +5,9 @@ import { getItem } from '../../table/ops.ts';
 import { cachedItem } from '../../table/item-cache.ts';
 import { notFound } from '../../errors/api-error.ts';
 
-/** Domain verification states (the Resend set). */
-export type DomainStatus = 'not_started' | 'pending' | 'verified' | 'failed';
+/** Domain verification states (the Resend set); a DNS record's status adds `temporary_failure`. */
+export const DOMAIN_STATUSES = ['not_started', 'pending', 'verified', 'failed'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 /** A sending domain of a team, in one delivery region. */
 export interface Domain {

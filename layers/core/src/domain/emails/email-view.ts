@@ -1,8 +1,8 @@
-import type { EmailItem } from './email.ts';
+import { QUEUED_STATUSES, type EmailItem, type EmailStatus, type LAST_EVENTS } from './email.ts';
 
 /** The wire value of `last_event` for a stored status. */
-export const lastEvent = (status: EmailItem['status']): string =>
-  status === 'queued_quota' || status === 'sending' || status === 'held' ? 'queued' : status;
+export const lastEvent = (status: EmailStatus): (typeof LAST_EVENTS)[number] =>
+  (QUEUED_STATUSES as readonly string[]).includes(status) ? 'queued' : (status as (typeof LAST_EVENTS)[number]);
 
 /** The Email object of GET /emails/{id} (reference §3.1), every field present, null where empty. */
 export const emailView = (e: EmailItem) => ({

@@ -8,23 +8,34 @@ import type { ContentRefs } from './email-content.ts';
  * attachments past CONTENT_INLINE_MAX_BYTES live in the content store instead (`content_refs`).
  */
 
-/** The states an email moves through; `last_event` on the wire. */
-export type EmailStatus =
-  | 'scheduled' // waiting for scheduled_at
-  | 'queued' // accepted, waiting for the send worker
-  | 'queued_quota' // parked past the daily cap (cloud, daily plans); drains after UTC midnight (wire: 'queued')
-  | 'sending' // claimed by a send worker (wire: 'queued')
-  | 'held' // waiting for review: a new team imitating a bank, carrier, tax office or security notice (wire: 'queued')
-  | 'sent' // the provider accepted it
-  | 'delivered'
-  | 'delivery_delayed'
-  | 'bounced'
-  | 'complained'
-  | 'opened'
-  | 'clicked'
-  | 'failed' // the provider refused it permanently (reason in failure_reason)
-  | 'canceled'
-  | 'suppressed'; // every recipient was suppressed after acceptance
+/**
+ * The states an email shows on the wire (`last_event`), in the order it moves through them: the
+ * schemas, the dashboard's filter and the MCP tools' descriptions read this list.
+ */
+export const LAST_EVENTS = [
+  'scheduled', // waiting for scheduled_at
+  'queued', // accepted, waiting for the send worker
+  'sent', // the provider accepted it
+  'delivered',
+  'delivery_delayed',
+  'bounced',
+  'complained',
+  'opened',
+  'clicked',
+  'failed', // the provider refused it permanently (reason in failure_reason)
+  'canceled',
+  'suppressed', // every recipient was suppressed after acceptance
+] as const;
+
+/** Stored states the wire shows as `queued`. */
+export const QUEUED_STATUSES = [
+  'queued_quota', // parked past the daily cap (cloud, daily plans); drains after UTC midnight
+  'sending', // claimed by a send worker
+  'held', // waiting for review: a new team imitating a bank, carrier, tax office or security notice
+] as const;
+
+/** Every state an email is stored in. */
+export type EmailStatus = (typeof LAST_EVENTS)[number] | (typeof QUEUED_STATUSES)[number];
 
 /** States from which the email can still leave, or be canceled. */
 export const PRE_SEND_STATUSES: readonly EmailStatus[] = ['queued', 'scheduled', 'queued_quota', 'held'];

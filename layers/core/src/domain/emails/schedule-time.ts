@@ -1,7 +1,8 @@
 import { validationError } from '../../errors/api-error.ts';
+import { MAX_SCHEDULE_AHEAD_DAYS } from '../../limits.ts';
 
 /** How far ahead an email may be scheduled. */
-const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
+const MAX_SCHEDULE_AHEAD_MS = MAX_SCHEDULE_AHEAD_DAYS * 24 * 3600 * 1000;
 
 const UNITS: Record<string, number> = {
   second: 1000,
@@ -51,6 +52,7 @@ export const parseScheduledAt = (value: string | undefined, now: number): number
     throw validationError(
       `\`scheduled_at\` must be a real ISO 8601 date-time such as \`2026-12-01T09:00:00Z\`, or "in 10 min" / "in 2 hours"; got ${JSON.stringify(value.slice(0, 64))}.`,
     );
-  if (at - now > MAX_SCHEDULE_AHEAD_MS) throw validationError('`scheduled_at` may be at most 30 days ahead.');
+  if (at - now > MAX_SCHEDULE_AHEAD_MS)
+    throw validationError(`\`scheduled_at\` may be at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead.`);
   return at > now ? at : undefined;
 };

@@ -3,6 +3,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, queryAll, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
+import { MAX_KEY_NAME_LENGTH } from '../../limits.ts';
 import { findMembership } from '../people/memberships.ts';
 import { loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
 import { MailboxAgentError } from './agent-error.ts';
@@ -86,7 +87,7 @@ export const createMailboxKey = async (
     hash,
     team_id: input.teamId,
     mailbox_id: input.mailboxId,
-    name: input.name ?? 'Mailbox key',
+    name: input.name?.trim().slice(0, MAX_KEY_NAME_LENGTH) || 'Mailbox key',
     permissions: input.send ? ['read', 'draft', 'send'] : ['read', 'draft'],
     expires_at: expiresAt,
     revoked: false,

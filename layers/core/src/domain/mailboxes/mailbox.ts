@@ -27,8 +27,9 @@ export interface Mailbox {
 const MAILBOX_FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'] as const;
 export type MailboxFolder = (typeof MAILBOX_FOLDERS)[number];
 
-/** A mailbox's local part: letters, digits and . _ + - (lower-cased), at most 64 characters. */
-export const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
+/** A mailbox's local part: letters, digits and . _ + - (lower-cased), at most MAX_LOCAL_PART_LENGTH characters. */
+export const MAX_LOCAL_PART_LENGTH = 64;
+export const LOCAL_PART = new RegExp(`^[a-z0-9](?:[a-z0-9._+-]{0,${MAX_LOCAL_PART_LENGTH - 2}}[a-z0-9])?$`);
 
 /** Item -> Mailbox. */
 export const mailboxFromItem = (i: Record<string, any>): Mailbox => ({

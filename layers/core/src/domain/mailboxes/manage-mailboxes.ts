@@ -5,7 +5,7 @@ import { changeStorage } from './licenses.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { loadDomain, type Domain } from '../domains/domain.ts';
 import { findMembership } from '../people/memberships.ts';
-import { LOCAL_PART, loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
+import { LOCAL_PART, MAX_LOCAL_PART_LENGTH, loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
 
 /** What a new mailbox is made of. */
 export interface NewMailbox {
@@ -19,13 +19,14 @@ export interface NewMailbox {
   readonly ownerUserId: string;
 }
 
-const MAX_NAME_LENGTH = 100;
+/** A mailbox's display name: at most this many characters. */
+export const MAX_MAILBOX_NAME_LENGTH = 100;
 
 const checkLocalPart = (raw: string): string => {
   const localPart = raw.trim().toLowerCase();
   if (!LOCAL_PART.test(localPart)) {
     throw validationError(
-      `\`localPart\` must be 1 to 64 letters, digits and . _ + - (starting and ending with a letter or digit), the part before the @ of the mailbox address; got \`${raw}\`.`,
+      `\`localPart\` must be 1 to ${MAX_LOCAL_PART_LENGTH} letters, digits and . _ + - (starting and ending with a letter or digit), the part before the @ of the mailbox address; got \`${raw}\`.`,
     );
   }
   return localPart;
@@ -33,9 +34,9 @@ const checkLocalPart = (raw: string): string => {
 
 const checkName = (name: string | null | undefined): string | null => {
   if (name === undefined || name === null || name.trim() === '') return null;
-  if (name.length > MAX_NAME_LENGTH || /[\r\n<>"]/.test(name))
+  if (name.length > MAX_MAILBOX_NAME_LENGTH || /[\r\n<>"]/.test(name))
     throw validationError(
-      `\`name\` must be at most ${MAX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
+      `\`name\` must be at most ${MAX_MAILBOX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
     );
   return name.trim();
 };

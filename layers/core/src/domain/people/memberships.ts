@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, queryAll, transact, updateItem, type Condition, type Write } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
+import { MAX_TEAM_NAME_LENGTH } from '../../limits.ts';
 import { limitsFor } from '../teams/plans.ts';
 import { newTeamItem } from '../teams/manage-teams.ts';
 import { getTeam, teamFromItem, type Team } from '../teams/team.ts';
@@ -100,7 +101,7 @@ export const addMember = async (
 
 /** Creates a team with the person as its owner, in one transaction with the cap guard. */
 export const createTeamFor = async (deps: Deps, user: User, name: string): Promise<Team> => {
-  const teamItem = newTeamItem(deps, { name: name.trim().slice(0, 100) || 'My team' });
+  const teamItem = newTeamItem(deps, { name: name.trim().slice(0, MAX_TEAM_NAME_LENGTH) || 'My team' });
   const out = await transact(deps, [
     { put: teamItem, when: { exists: false } },
     { put: memberItem(deps, teamItem.id, user, 'owner'), when: { exists: false } },

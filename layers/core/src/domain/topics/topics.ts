@@ -6,14 +6,15 @@ import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { eventItem, publishEvents, recordEvent, type EventSource, type EventType } from '../events/record-event.ts';
 import { contactEventData, type Contact } from '../contacts/contact.ts';
+import type { Subscription, TopicVisibility } from './vocabulary.ts';
 
 /** A topic contacts subscribe to. */
 export interface Topic {
   readonly id: string;
   readonly name: string;
   readonly description: string | null;
-  readonly defaultSubscription: 'opt_in' | 'opt_out';
-  readonly visibility: 'public' | 'private';
+  readonly defaultSubscription: Subscription;
+  readonly visibility: TopicVisibility;
   readonly createdAt: string;
 }
 
@@ -54,9 +55,9 @@ export const createTopic = async (
   teamId: string,
   input: {
     name: string;
-    default_subscription: 'opt_in' | 'opt_out';
+    default_subscription: Subscription;
     description?: string | null | undefined;
-    visibility?: 'public' | 'private' | undefined;
+    visibility?: TopicVisibility | undefined;
   },
 ): Promise<Topic> => {
   const id = deps.ids.next();
@@ -108,7 +109,7 @@ export const updateTopic = async (
   change: {
     name?: string | undefined;
     description?: string | null | undefined;
-    visibility?: 'public' | 'private' | undefined;
+    visibility?: TopicVisibility | undefined;
   },
 ): Promise<Topic> => {
   const t = await getTopic(deps, teamId, id);
@@ -150,7 +151,7 @@ export const contactTopics = async (deps: Deps, teamId: string, contactId: strin
   const choices = new Map(
     (
       await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(contactId) })
-    ).map((c) => [c.topic_id as string, c.subscription as 'opt_in' | 'opt_out']),
+    ).map((c) => [c.topic_id as string, c.subscription as Subscription]),
   );
   return all.map((t) => ({
     id: t.id,
@@ -170,7 +171,7 @@ export const setTopicChoices = async (
   deps: Deps,
   teamId: string,
   contact: Contact,
-  choices: readonly { id: string; subscription: 'opt_in' | 'opt_out' }[],
+  choices: readonly { id: string; subscription: Subscription }[],
   source: EventSource,
 ): Promise<void> => {
   if (choices.length === 0) return;

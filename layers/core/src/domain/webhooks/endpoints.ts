@@ -4,6 +4,8 @@ import { notFound, validationError } from '../../errors/api-error.ts';
 import { webhookStore, type WebhookRecord } from '../../table/webhooks.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 import { EVENT_TYPES } from '../events/record-event.ts';
+import { MAX_WEBHOOK_OVERLAP_HOURS } from '../../limits.ts';
+import type { WebhookStatus } from './vocabulary.ts';
 
 /**
  * The event names an endpoint may subscribe to: every event the service records (spec §6), one
@@ -11,8 +13,6 @@ import { EVENT_TYPES } from '../events/record-event.ts';
  */
 export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
 
-/** The longest rotation overlap (spec §8 Webhooks). */
-const MAX_OVERLAP_HOURS = 72;
 const DEFAULT_OVERLAP_HOURS = 24;
 
 /**
@@ -148,7 +148,7 @@ export const updateWebhook = async (
   change: {
     endpoint?: string | undefined;
     events?: readonly string[] | undefined;
-    status?: 'enabled' | 'disabled' | undefined;
+    status?: WebhookStatus | undefined;
   },
 ): Promise<WebhookRecord> => {
   const current = await getWebhook(deps, teamId, id);
@@ -186,8 +186,10 @@ export const rotateWebhookSecret = async (
   const current = await getWebhook(deps, teamId, id);
   const secret = requireSecret(input.signing_secret);
   const hours = input.overlap_hours ?? DEFAULT_OVERLAP_HOURS;
-  if (!Number.isInteger(hours) || hours < 0 || hours > MAX_OVERLAP_HOURS)
-    throw validationError(`\`overlap_hours\` must be a whole number from 0 to ${MAX_OVERLAP_HOURS}; got ${hours}.`);
+  if (!Number.isInteger(hours) || hours < 0 || hours > MAX_WEBHOOK_OVERLAP_HOURS)
+    throw validationError(
+      `\`overlap_hours\` must be a whole number from 0 to ${MAX_WEBHOOK_OVERLAP_HOURS}; got ${hours}.`,
+    );
   if (secret === current.secret) throw validationError('`signing_secret` must differ from the current secret.');
   const now = deps.clock.now();
   const keepOld = hours > 0;
