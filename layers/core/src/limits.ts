@@ -129,6 +129,8 @@ export const MAX_HEADER_VALUE_LENGTH = 998;
 
 /** `tags` of an email: at most this many. */
 export const MAX_TAGS = 50;
+/** The longest tag name or value (ASCII letters, digits, `_` and `-`), as in the reference. */
+export const MAX_TAG_LENGTH = 256;
 
 /** `reply_to` addresses of an email, template or broadcast: at most this many. */
 export const MAX_REPLY_TO = 20;

@@ -21,13 +21,13 @@ import {
   MAX_SCHEDULE_AHEAD_DAYS,
   MAX_STORED_BODY_BYTES,
   MAX_SUBJECT_LENGTH,
+  MAX_TAG_LENGTH,
   MAX_TAGS,
   MAX_TEMPLATE_VARIABLES_BYTES,
   MIN_PROPERTY_NUMBER_MAGNITUDE,
   TOO_LARGE_DRAIN_FACTOR,
 } from '@mailstack/core/limits';
 import { Pagination } from '@mailstack/core/schemas/common';
-import { SendEmailRequest } from '@mailstack/core/schemas/emails';
 import { CreateTemplateRequest } from '@mailstack/core/schemas/templates';
 import { fieldLimits } from '../../../functions/dashboard/view.ts';
 
@@ -36,12 +36,6 @@ const KiB = 1024;
 const MiB = 1024 * 1024;
 /** A number as the page writes it (thousands separated by commas). */
 const n = (x: number) => x.toLocaleString('en-US');
-
-/** The longest tag name or value, from the tag schema's pattern (`{1,256}`). */
-const tagLength = () => {
-  const pattern = fieldLimits(SendEmailRequest, 'tags', 'name').pattern ?? '';
-  return Number(/\{1,(\d+)\}/.exec(pattern)?.[1]);
-};
 
 /**
  * What each row of the limits table says, written from the sources: every phrase must be in the
@@ -90,7 +84,7 @@ const ROWS: Record<string, { says: string[]; others?: string[] }> = {
     ],
     others: ['RFC 5322'],
   },
-  'email `tags`': { says: [`at most ${MAX_TAGS}`, `at most ${tagLength()} characters each`] },
+  'email `tags`': { says: [`at most ${MAX_TAGS}`, `at most ${MAX_TAG_LENGTH} characters each`] },
   '`reply_to`': { says: [`at most ${MAX_REPLY_TO} addresses`] },
   'email `attachments`': {
     says: [`at most ${MAX_ATTACHMENTS} files`, `\`content_type\` at most ${MAX_CONTENT_TYPE_LENGTH} characters`],

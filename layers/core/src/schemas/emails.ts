@@ -1,21 +1,19 @@
 import * as v from 'valibot';
 import { Id, ReplyToList, Timestamp } from './common.ts';
 import { EmailTemplateRef } from './templates.ts';
-import { MAX_SUBJECT_LENGTH, MAX_TAGS } from '../limits.ts';
+import { MAX_SUBJECT_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from '../limits.ts';
 import { LAST_EVENTS } from '../domain/emails/email.ts';
 
 const AddressOrList = (field: string) =>
   v.union([v.string(), v.array(v.string())], `must be an address or an array of addresses (${field}).`);
-const Tag = v.strictObject({
-  name: v.pipe(
-    v.string('must be a string.'),
-    v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).'),
+const TagPart = v.pipe(
+  v.string('must be a string.'),
+  v.regex(
+    new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TAG_LENGTH}}$`),
+    `may hold only ASCII letters, digits, underscores and dashes (at most ${MAX_TAG_LENGTH}).`,
   ),
-  value: v.pipe(
-    v.string('must be a string.'),
-    v.regex(/^[A-Za-z0-9_-]{1,256}$/, 'may hold only ASCII letters, digits, underscores and dashes (at most 256).'),
-  ),
-});
+);
+const Tag = v.strictObject({ name: TagPart, value: TagPart });
 
 /** One email to send (POST /emails, and each item of POST /emails/batch). */
 export const SendEmailRequest = v.pipe(
