@@ -1,4 +1,4 @@
-import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
+import { DEFAULTS } from '@mailstack/core/defaults';
 import { canonicalHostName } from '@mailstack/core/ports/dns';
 
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
@@ -103,7 +103,7 @@ const inboundRuleSet = (get: (key: string) => unknown): StackConfig['inbound'] =
 
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
 export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
-  const regions = String(get('mailstack:deliveryRegions') ?? 'us-east-1')
+  const regions = String(get('mailstack:deliveryRegions') ?? DEFAULTS.deliveryRegion)
     .split(',')
     .map((r) => r.trim())
     .filter(Boolean);
@@ -145,17 +145,17 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     );
   return {
     deliveryRegions: regions,
-    cloud: cloud === true || cloud === 'true',
-    providerRatePerSecond: positive('mailstack:providerRatePerSecond', DEFAULT_PROVIDER_RATE_PER_SECOND),
-    apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', 600),
-    systemSender: String(get('mailstack:systemSender') ?? 'mailstack <no-reply@mailstack.localhost>'),
+    cloud: cloud === undefined ? DEFAULTS.cloud : cloud === true || cloud === 'true',
+    providerRatePerSecond: positive('mailstack:providerRatePerSecond', DEFAULTS.providerRatePerSecond),
+    apiRateLimitPerMinute: positive('mailstack:apiRateLimitPerMinute', DEFAULTS.apiRateLimitPerMinute),
+    systemSender: String(get('mailstack:systemSender') ?? DEFAULTS.systemSender),
     systemTeamId: String(get('mailstack:systemTeamId') ?? ''),
     smtp: {
-      enabled: flag(get, 'mailstack:smtpRelay', false),
-      tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? 'mailstack/smtp-tls'),
+      enabled: flag(get, 'mailstack:smtpRelay', DEFAULTS.smtpRelay),
+      tlsSecretName: String(get('mailstack:smtpTlsSecretName') ?? DEFAULTS.smtpTlsSecretName),
       hostname: get('mailstack:smtpHostname') ? String(get('mailstack:smtpHostname')) : undefined,
-      desiredCount: positive('mailstack:smtpDesiredCount', 2),
-      maxCount: positive('mailstack:smtpMaxCount', 10),
+      desiredCount: positive('mailstack:smtpDesiredCount', DEFAULTS.smtpDesiredCount),
+      maxCount: positive('mailstack:smtpMaxCount', DEFAULTS.smtpMaxCount),
     },
     ...customDomain(get),
     sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { canonicalHostName } from '../ports/dns.ts';
-import { DEFAULT_PROVIDER_RATE_PER_SECOND, LOOKUP_STALENESS_MS } from '../limits.ts';
+import { LOOKUP_STALENESS_MS } from '../limits.ts';
+import { DEFAULTS } from '../defaults.ts';
 
 const Bool = v.pipe(
   v.optional(v.picklist(['true', 'false', '1', '0', '']), 'false'),
@@ -39,7 +40,7 @@ export const Config = v.object({
   MAILBOX_AGENT_DISABLED: Bool,
   /** Delivery regions this deployment serves; the first is the default. */
   DELIVERY_REGIONS: v.pipe(
-    v.optional(v.string(), 'us-east-1'),
+    v.optional(v.string(), DEFAULTS.deliveryRegion),
     v.transform((s) =>
       s
         .split(',')
@@ -47,12 +48,12 @@ export const Config = v.object({
         .filter(Boolean),
     ),
   ),
-  API_RATE_LIMIT_PER_MINUTE: Int(600),
+  API_RATE_LIMIT_PER_MINUTE: Int(DEFAULTS.apiRateLimitPerMinute),
   TEAM_RATE_LIMIT_PER_MINUTE: Int(3000),
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
   /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
   MCP_RATE_LIMIT_PER_MINUTE: Int(600),
-  PROVIDER_RATE_PER_SECOND: Int(DEFAULT_PROVIDER_RATE_PER_SECOND),
+  PROVIDER_RATE_PER_SECOND: Int(DEFAULTS.providerRatePerSecond),
   /** How long API keys, teams and sending domains are served from a process's copy (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
   LOOKUP_CACHE_MS: Int(LOOKUP_STALENESS_MS),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
@@ -78,7 +79,7 @@ export const Config = v.object({
    * The sender of all the service's own mail (invitations, sign-in links, password resets, the
    * owner notices of webhook endpoints failing, disabled or backlogged).
    */
-  SYSTEM_SENDER: v.optional(v.string(), 'mailstack <no-reply@mailstack.localhost>'),
+  SYSTEM_SENDER: v.optional(v.string(), DEFAULTS.systemSender),
   /**
    * The team that mail goes out as (on AWS: one with a verified domain for SYSTEM_SENDER). Empty:
    * the service makes its own system team on first use (locally its sender domain verifies itself).
