@@ -105,5 +105,8 @@ const forward = (
   upstream.end(body);
 };
 
+// Idle connections stay open until the client closes them: a client reusing one the server had just
+// timed out would see a reset (the SES client makes one attempt per send).
+server.keepAliveTimeout = 0;
 server.on('error', (error) => tell({ error: error.message }));
 server.listen(options.port, '127.0.0.1', () => tell({ listening: true }));

@@ -398,6 +398,8 @@ export const startSesStandIn = async (
     upstream.on('error', (error) => send(res, 502, { message: error.message }, 'InternalFailure'));
     upstream.end(body);
   });
+  // The gate keeps its connections to this server open; so does this server (no idle reset to race).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(gate.target, '127.0.0.1', resolve));
   const close = (s: Server) =>
     new Promise<void>((resolve) => {

@@ -37,6 +37,7 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     { step: 'initialize', name: 'countCalls' },
   );
   const sesByRegion = new Map<string, SESv2Client>();
+  const sesIdentitiesByRegion = new Map<string, SESv2Client>();
   return {
     dynamo,
     db,
@@ -48,6 +49,17 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
         sesByRegion.set(
           region,
           (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, maxAttempts: 1 })),
+        );
+      return client;
+    },
+    // Identity calls (create, read, delete a sending domain) keep the SDK's retries: a connection
+    // reset or a throttle there is worth another try, and nothing paces them.
+    sesIdentities: (region: string) => {
+      let client = sesIdentitiesByRegion.get(region);
+      if (!client)
+        sesIdentitiesByRegion.set(
+          region,
+          (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region })),
         );
       return client;
     },
