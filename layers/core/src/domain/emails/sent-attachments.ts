@@ -5,19 +5,14 @@ import { downloadLink } from '../downloads.ts';
 import { getEmail } from './manage-email.ts';
 import type { EmailItem } from './email.ts';
 import { attachmentParts } from './email-content.ts';
+import { pageOf } from '../paging.ts';
+import type { Pagination } from '../../schemas/common.ts';
 
 /**
  * The attachments of an email the team sent (`resend.emails.attachments.list/get`): their
  * metadata from the email's row, each with a signed download link that works for an hour. An
  * attachment's id is derived from the email's id and its position, so it is the same on every read.
  */
-
-/** A page of attachments: after or before an attachment id, at most `limit`. */
-interface Page {
-  readonly limit: number;
-  readonly after?: string | undefined;
-  readonly before?: string | undefined;
-}
 
 /** The stable id of the email's `n`th attachment (a UUID named by the email's id). */
 const attachmentId = (emailId: string, n: number): string => uuidV5(String(n), emailId);
@@ -37,14 +32,11 @@ const view = async (deps: Deps, e: EmailItem, n: number) => {
 };
 
 /** A page of a sent email's attachments, in the order they were sent (404 for another team's email). */
-export const listSentAttachments = async (deps: Deps, teamId: string, emailId: string, page: Page) => {
+export const listSentAttachments = async (deps: Deps, teamId: string, emailId: string, page: Pagination) => {
   const e = await getEmail(deps, teamId, emailId);
-  let positions = e.attachments.map((_, n) => n);
-  const at = (id: string | undefined) => positions.findIndex((n) => attachmentId(e.id, n) === id);
-  if (page.after) positions = positions.slice(at(page.after) + 1);
-  if (page.before) positions = positions.slice(0, Math.max(0, at(page.before)));
-  const slice = page.before ? positions.slice(-page.limit) : positions.slice(0, page.limit);
-  return { rows: await Promise.all(slice.map((n) => view(deps, e, n))), hasMore: positions.length > slice.length };
+  const positions = e.attachments.map((_, n) => ({ id: attachmentId(e.id, n), n }));
+  const { items, hasMore } = pageOf(positions, page);
+  return { rows: await Promise.all(items.map(({ n }) => view(deps, e, n))), hasMore };
 };
 
 /** One attachment of a sent email (404 when the email is another team's or has none by that id). */

@@ -10,6 +10,7 @@ import {
 } from './message.ts';
 import { listReceivedMessages, type Page } from './read-messages.ts';
 import { downloadLink, verifyDownload } from '../downloads.ts';
+import { pageOf } from '../paging.ts';
 import { sentAttachmentFile } from '../emails/sent-attachments.ts';
 
 /**
@@ -133,21 +134,8 @@ export const listReceivedAttachments = async (
   within?: readonly string[],
 ) => {
   const m = await getReceivedMessage(deps, teamId, id, within);
-  let list = [...m.attachments];
-  if (page.after) list = list.slice(list.findIndex((a) => a.id === page.after) + 1);
-  if (page.before)
-    list = list.slice(
-      0,
-      Math.max(
-        0,
-        list.findIndex((a) => a.id === page.before),
-      ),
-    );
-  const slice = page.before ? list.slice(-page.limit) : list.slice(0, page.limit);
-  return {
-    rows: await Promise.all(slice.map((a) => receivedAttachmentView(deps, m, a))),
-    hasMore: list.length > slice.length,
-  };
+  const { items, hasMore } = pageOf(m.attachments, page);
+  return { rows: await Promise.all(items.map((a) => receivedAttachmentView(deps, m, a))), hasMore };
 };
 
 /** One attachment of a received email. */
