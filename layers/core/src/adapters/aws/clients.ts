@@ -36,33 +36,28 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     },
     { step: 'initialize', name: 'countCalls' },
   );
-  const sesByRegion = new Map<string, SESv2Client>();
-  const sesIdentitiesByRegion = new Map<string, SESv2Client>();
+  /** One SES client per region, made on first use with `settings`. */
+  const sesPerRegion = (settings: { maxAttempts?: number }) => {
+    const byRegion = new Map<string, SESv2Client>();
+    return (region: string): SESv2Client => {
+      let client = byRegion.get(region);
+      if (!client)
+        byRegion.set(
+          region,
+          (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, ...settings })),
+        );
+      return client;
+    };
+  };
   return {
     dynamo,
     db,
     sqs: new SQSClient(common(config, config.SQS_ENDPOINT)),
-    ses: (region: string) => {
-      let client = sesByRegion.get(region);
-      // One attempt: a throttled or failed send is retried by the send line, never outside its pacing.
-      if (!client)
-        sesByRegion.set(
-          region,
-          (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region, maxAttempts: 1 })),
-        );
-      return client;
-    },
+    // One attempt: a throttled or failed send is retried by the send line, never outside its pacing.
+    ses: sesPerRegion({ maxAttempts: 1 }),
     // Identity calls (create, read, delete a sending domain) keep the SDK's retries: a connection
     // reset or a throttle there is worth another try, and nothing paces them.
-    sesIdentities: (region: string) => {
-      let client = sesIdentitiesByRegion.get(region);
-      if (!client)
-        sesIdentitiesByRegion.set(
-          region,
-          (client = new SESv2Client({ ...common(config, config.SES_ENDPOINT), region })),
-        );
-      return client;
-    },
+    sesIdentities: sesPerRegion({}),
     scheduler: new SchedulerClient({ region: config.AWS_REGION }),
     // Path-style addressing locally: the embedded S3 server answers on 127.0.0.1, not bucket subdomains.
     s3: new S3Client({
