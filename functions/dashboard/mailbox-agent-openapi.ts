@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { API_VERSION, errorSchema, jsonSchemaOf } from '@mailstack/core/http/openapi';
+import { API_VERSION, errorSchema, jsonSchemaOf, refusalResponses } from '@mailstack/core/http/openapi';
 import { MAILBOX_AGENT_ERROR_STATUS, type MailboxAgentErrorName } from '@mailstack/core/domain/mailboxes/agent-error';
 import { AGENT_FOLDERS } from '@mailstack/core/domain/mailboxes/agent-items';
 import {
@@ -28,35 +28,13 @@ const EVERY_ROUTE: readonly MailboxAgentErrorName[] = [
 
 /** The refusals of one route grouped by status (spec §7, mailbox agent API statuses), plus the one 500. */
 const errorResponses = (own: readonly MailboxAgentErrorName[]): Record<string, Json> => {
-  const byStatus = new Map<number, string[]>();
   const names = (Object.keys(MAILBOX_AGENT_ERROR_STATUS) as MailboxAgentErrorName[]).filter(
     (name) => EVERY_ROUTE.includes(name) || own.includes(name),
   );
-  for (const name of names) {
-    const status = MAILBOX_AGENT_ERROR_STATUS[name];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
-  }
-  byStatus.set(500, ['internal_server_error']);
-  return Object.fromEntries(
-    [...byStatus]
-      .sort(([a], [b]) => a - b)
-      .map(([status, list]) => [
-        String(status),
-        {
-          description: list.join(', '),
-          ...(status === 429
-            ? {
-                headers: {
-                  'Retry-After': {
-                    description: 'Whole seconds until a retry can succeed.',
-                    schema: { type: 'integer' },
-                  },
-                },
-              }
-            : {}),
-          content: { 'application/json': { schema: errorSchema(status, list) } },
-        },
-      ]),
+  return refusalResponses<MailboxAgentErrorName | 'internal_server_error'>(
+    [...names, 'internal_server_error'],
+    (name) => (name === 'internal_server_error' ? 500 : MAILBOX_AGENT_ERROR_STATUS[name]),
+    (status, list) => errorSchema(status, list),
   );
 };
 

@@ -224,19 +224,24 @@ const errorRef = (status: number, names: readonly string[], oauth: boolean): Jso
   properties: { statusCode: { const: status }, name: { enum: [...names] } },
 });
 
-const errorResponses = (route: RouteDeclaration, path: string): Record<string, Json> => {
-  const byStatus = new Map<number, ErrorName[]>();
-  for (const name of routeErrors(route, path)) {
-    const status = ERROR_STATUS[name];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
-  }
+/**
+ * The refusal answers of an operation: `names` grouped by their status (`statusOf`), each status
+ * one response naming its errors, with its body schema (`schemaOf`), and a 429 with Retry-After.
+ */
+export const refusalResponses = <N extends string>(
+  names: readonly N[],
+  statusOf: (name: N) => number,
+  schemaOf: (status: number, names: readonly N[]) => Json,
+): Record<string, Json> => {
+  const byStatus = new Map<number, N[]>();
+  for (const name of names) byStatus.set(statusOf(name), [...(byStatus.get(statusOf(name)) ?? []), name]);
   return Object.fromEntries(
     [...byStatus]
       .sort(([a], [b]) => a - b)
-      .map(([status, names]) => [
+      .map(([status, list]) => [
         String(status),
         {
-          description: names.join(', '),
+          description: list.join(', '),
           ...(status === 429
             ? {
                 headers: {
@@ -247,11 +252,18 @@ const errorResponses = (route: RouteDeclaration, path: string): Record<string, J
                 },
               }
             : {}),
-          content: { 'application/json': { schema: errorRef(status, names, route.errorFormat === 'oauth') } },
+          content: { 'application/json': { schema: schemaOf(status, list) } },
         },
       ]),
   );
 };
+
+const errorResponses = (route: RouteDeclaration, path: string): Record<string, Json> =>
+  refusalResponses(
+    routeErrors(route, path),
+    (name: ErrorName) => ERROR_STATUS[name],
+    (status, names) => errorRef(status, names, route.errorFormat === 'oauth'),
+  );
 
 /** A readable, unique operation id: `PATCH /audiences/{id}/contacts/{contact_id}` -> `patchAudiencesByIdContactsByContactId`. */
 const operationId = (method: string, path: string): string =>
