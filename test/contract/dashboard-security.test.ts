@@ -239,4 +239,19 @@ describe('people, teams and roles in the core', () => {
     const other = await newTeam();
     await expect(actorIn(d, user, other.team.id)).rejects.toMatchObject({ name: 'not_found' });
   });
+
+  it('refuses a key permission the service does not have, naming the field (a crafted form is not read as full access)', async () => {
+    const d = testDeps();
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'admin');
+    const actor = await actorIn(d, user, team.id);
+    await expect(mintApiKey(d, actor, { name: 'x', permission: 'admin_access' })).rejects.toMatchObject({
+      name: 'validation_error',
+      statusCode: 422,
+      message: expect.stringContaining('permission: "admin_access"'),
+    });
+    await expect(mintApiKey(d, actor, { name: 'y', permission: 'sending_access' })).resolves.toMatchObject({
+      key: { permission: 'sending_access' },
+    });
+  });
 });

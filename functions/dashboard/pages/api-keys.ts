@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { listApiKeys, mintApiKey, revokeApiKeyAs } from '@mailstack/core/domain/api-keys/manage-keys';
+import { PERMISSIONS } from '@mailstack/core/domain/api-keys/api-key';
 import { listAudit } from '@mailstack/core/domain/api-keys/key-audit';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
 import { allows } from '@mailstack/core/domain/people/roles';
@@ -36,7 +37,7 @@ ${
         csrf,
         `${t}/api-keys`,
         html`<label>Name <input name="name" required maxlength="${MAX_KEY_NAME_LENGTH}"></label>
-<label>Permission <select name="permission"><option value="full_access">Full access</option><option value="sending_access">Sending access</option></select></label>
+<label>Permission <select name="permission">${Object.entries(PERMISSIONS).map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></label>
 <label>Domain <select name="domain_id"><option value="">All domains</option>${domains.map((d) => html`<option value="${d.id}">${d.name}</option>`)}</select></label><button>Create key</button>`,
       )
     : html`<p class="muted">Your role (${actor.role}) may see keys but not create or revoke them.</p>`
@@ -73,7 +74,7 @@ export const registerApiKeys = (app: Hono<DashboardEnv>): void => {
     const f = c.get('form');
     const { key, secret } = await mintApiKey(c.get('deps'), c.get('actor'), {
       name: f.name ?? '',
-      permission: f.permission === 'sending_access' ? 'sending_access' : 'full_access',
+      permission: f.permission ?? '',
       domainId: f.domain_id || null,
     });
     return c.html(await keysPage(c, { name: key.name, secret }), 201);

@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** What a key may do: everything, or only send email (spec §5). */
-export type Permission = 'full_access' | 'sending_access';
+/** What a key may do: everything, or only send email (spec §5), each with its label for people. */
+export const PERMISSIONS = { full_access: 'Full access', sending_access: 'Sending access' } as const;
+export type Permission = keyof typeof PERMISSIONS;
+
+/** Whether a value (a form field, say) names a permission. */
+export const isPermission = (value: unknown): value is Permission =>
+  typeof value === 'string' && Object.hasOwn(PERMISSIONS, value);
 
 /** An API key as stored: the secret itself is never kept, only its hash. */
 export interface ApiKey {

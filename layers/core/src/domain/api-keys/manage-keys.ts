@@ -2,12 +2,20 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryAll, transact, updateItem } from '../../table/ops.ts';
 import { cachedItem } from '../../table/item-cache.ts';
-import { notFound } from '../../errors/api-error.ts';
+import { notFound, validationError } from '../../errors/api-error.ts';
 import { MAX_KEY_NAME_LENGTH } from '../../limits.ts';
 import { authorize } from '../people/roles.ts';
 import type { Actor } from '../people/memberships.ts';
 import { loadDomain } from '../domains/domain.ts';
-import { apiKeyFromItem, hashKey, newKeySecret, type ApiKey, type Permission } from './api-key.ts';
+import {
+  apiKeyFromItem,
+  hashKey,
+  isPermission,
+  newKeySecret,
+  PERMISSIONS,
+  type ApiKey,
+  type Permission,
+} from './api-key.ts';
 import { auditWrite, byPerson, type KeyActor } from './key-audit.ts';
 
 /**
@@ -95,9 +103,13 @@ export const revokeApiKey = async (deps: Deps, teamId: string, keyId: string, by
 export const mintApiKey = async (
   deps: Deps,
   actor: Actor,
-  input: { name: string; permission: Permission; domainId?: string | null },
+  input: { name: string; permission: string; domainId?: string | null },
 ): Promise<{ key: ApiKey; secret: string }> => {
   authorize(actor.role, 'keys:write');
+  if (!isPermission(input.permission))
+    throw validationError(
+      `permission: ${JSON.stringify(input.permission)} is not a key permission; use one of ${Object.keys(PERMISSIONS).join(', ')}.`,
+    );
   return createApiKey(
     deps,
     {
