@@ -28,6 +28,7 @@ import {
   type MailboxDraft,
 } from './drafts.ts';
 import { messageIdHash } from './message.ts';
+import { spokenDuration } from '../people/system-messages.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
 export type SendOutcome = v.InferOutput<typeof SendDraftResponse>;
@@ -149,7 +150,7 @@ const noticeOwner = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft): Promi
     await sendSystemEmail(deps, {
       to: owner.email,
       subject: `A draft in ${mailbox.address} awaits your approval`,
-      text: `An agent asked to send a draft from ${mailbox.address}:\n\n  To: ${d.to.join(', ')}\n  Subject: ${d.subject}\n\nApprove or reject it in the mailbox panel:\n${panel}\n\nYou hear of waiting drafts at most once every 10 minutes per mailbox; the panel lists them all.\n`,
+      text: `An agent asked to send a draft from ${mailbox.address}:\n\n  To: ${d.to.join(', ')}\n  Subject: ${d.subject}\n\nApprove or reject it in the mailbox panel:\n${panel}\n\nYou hear of waiting drafts at most once every ${spokenDuration(MAILBOX_APPROVAL_NOTICE_SECONDS)} per mailbox; the panel lists them all.\n`,
     });
   } catch (error) {
     // The request stands and the panel lists the draft; the notice is best effort.

@@ -3,12 +3,12 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, queryAll, deleteItem } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
 import { getTeam } from '../teams/team.ts';
-import { escapeHtml } from '../escape-html.ts';
 import { authorize, type Role } from './roles.ts';
 import { addMember, listMembers, type Actor } from './memberships.ts';
 import { consumeToken, issueToken, TOKEN_LIFETIME_SECONDS, tokenHash } from './one-time-tokens.ts';
 import { checkPassword, createUser, findUserByEmail, normalizeEmail, type User } from './users.ts';
 import { sendSystemEmail } from './system-mail.ts';
+import { invitationMessage } from './system-messages.ts';
 
 /** A pending invitation to a team. */
 export interface Invitation {
@@ -68,12 +68,9 @@ export const inviteMember = async (
   };
   await putItem(deps, item, { exists: false });
   const link = `${deps.config.DASHBOARD_URL}/invitations/${token}`;
-  const teamName = actor.team.name;
   await sendSystemEmail(deps, {
     to: email,
-    subject: `You are invited to the team ${teamName.slice(0, 80)} on mailstack`,
-    text: `${actor.user.email} invited you to join the team "${teamName}" as ${input.role}.\n\nAccept (the link works once, for 7 days):\n${link}\n`,
-    html: `<p>${escapeHtml(actor.user.email)} invited you to join the team “${escapeHtml(teamName)}” as ${input.role}.</p><p><a href="${link}">Accept the invitation</a> (the link works once, for 7 days).</p>`,
+    ...invitationMessage({ inviter: actor.user.email, teamName: actor.team.name, role: input.role, link }),
   });
   return invitationFromItem(item);
 };

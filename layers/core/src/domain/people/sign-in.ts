@@ -17,6 +17,7 @@ import {
 } from './users.ts';
 import { consumeToken, issueToken } from './one-time-tokens.ts';
 import { sendSystemEmail } from './system-mail.ts';
+import { signInMessage } from './system-messages.ts';
 
 /** Failed password sign-ins allowed per address in one window, before the address is locked until the window ends. */
 const SIGN_IN_FAILURES_PER_WINDOW = 10;
@@ -73,12 +74,7 @@ export const emailSignInLink = async (deps: Deps, email: string): Promise<void> 
   if (!user) return;
   const link = await signInLink(deps, user);
   const reset = `${deps.config.DASHBOARD_URL}/password/${await issueToken(deps, 'password_reset', { user_id: user.id })}`;
-  await sendSystemEmail(deps, {
-    to: user.email,
-    subject: 'Your mailstack sign-in link',
-    text: `Sign in to the mailstack dashboard (the link works once, for 15 minutes):\n${link}\n\nTo choose a new password instead (works for an hour):\n${reset}\n\nIf you did not ask for this, ignore this message.`,
-    html: `<p>Sign in to the mailstack dashboard (the link works once, for 15 minutes):</p><p><a href="${link}">Sign in</a></p><p>To choose a new password instead (works for an hour): <a href="${reset}">choose a new password</a></p><p>If you did not ask for this, ignore this message.</p>`,
-  });
+  await sendSystemEmail(deps, { to: user.email, ...signInMessage({ link, reset }) });
 };
 
 /** Sets a new password with a password link; the person, or undefined when the link is not valid. */
