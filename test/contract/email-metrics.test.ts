@@ -6,6 +6,7 @@ import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches, waitFor } from '../support/wait.ts';
 import { inboxMail } from '../support/inbox.ts';
+import { mailboxTeam, mx } from '../support/mailboxes.ts';
 
 const HUMAN =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -152,6 +153,47 @@ describe('GET /emails/metrics (resend.emails.metrics)', () => {
     expect((await totals(other.resend, { dimensions: ['domain'] })).data).toEqual([]);
     expect((await totals(other.resend, { emailId: [t.ids.opened] })).totals).toMatchObject({ sent: 0, clicked: 0 });
   }, 90_000);
+
+  it("counts mail received by the team's mailboxes and a recipient's one-click unsubscribe, once each", async () => {
+    const t = await mailboxTeam();
+    await t.mailbox('support');
+    const info = await mx().sendMail({
+      from: 'ada@customer.example.org',
+      to: `support@${t.domain}`,
+      subject: 'Hello',
+      text: 'x',
+    });
+    expect(info.response).toMatch(/^250 /);
+
+    const topic = (await t.resend.topics.create({ name: 'Deals', defaultSubscription: 'opt_in' } as never)).data!.id;
+    await t.resend.contacts.create({ email: 'fan@example.com' });
+    const subject = `Topic send ${crypto.randomUUID()}`;
+    const sent = await t.resend.emails.send({
+      from: t.from,
+      to: 'fan@example.com',
+      subject,
+      text: 'x',
+      topicId: topic,
+    } as never);
+    expect(sent.error).toBeNull();
+    const header = (await inboxMail(subject)).headers.find((h: any) => h.name.toLowerCase() === 'list-unsubscribe');
+    const url = /<(https?:[^>]+)>/.exec(header.value)![1]!;
+    // The mail client's one-click POST, and the same again (a retry changes nothing).
+    for (const _ of [1, 2]) {
+      const click = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(click.status).toBe(200);
+    }
+    const m = await waitFor(
+      () => totals(t.resend, { metrics: ['received', 'unsubscribed', 'delivered', 'unsubscribe_rate'] }),
+      (x) => x.totals.received === 1 && x.totals.unsubscribed === 1 && x.totals.delivered === 1,
+      { what: 'the received mail and the unsubscribe counted' },
+    );
+    expect(m.totals).toEqual({ received: 1, unsubscribed: 1, delivered: 1, unsubscribe_rate: 100 });
+  }, 60_000);
 
   it('refuses bad parameters with 422 validation_error naming the parameter', async () => {
     const t = await sendingTeam();
