@@ -195,6 +195,34 @@ describe('GET /emails/metrics (resend.emails.metrics)', () => {
     expect(m.totals).toEqual({ received: 1, unsubscribed: 1, delivered: 1, unsubscribe_rate: 100 });
   }, 60_000);
 
+  it("breaks a broadcast's mail out by broadcast, with its name, apart from the team's other mail", async () => {
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'Readers' })).data!.id;
+    for (const email of ['delivered+1@resend.dev', 'delivered+2@resend.dev'])
+      await t.resend.contacts.create({ email, segments: [{ id: segment }] } as never);
+    const created = await t.resend.broadcasts.create({
+      segmentId: segment,
+      name: 'Autumn news',
+      from: t.from,
+      subject: 'News',
+      html: '<p>News. <a href="{{{UNSUBSCRIBE_URL}}}">unsubscribe</a></p>',
+    });
+    expect(created.error).toBeNull();
+    await t.resend.broadcasts.send(created.data!.id);
+    const solo = await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'Solo', text: 'x' });
+    await emailReaches(t.resend, solo.data!.id, ['delivered']);
+    const m = await waitFor(
+      () => totals(t.resend, { dimensions: ['broadcast'], metrics: ['sent', 'delivered'] }),
+      (x) => x.data?.[0]?.delivered === 2,
+      { what: "the broadcast's deliveries counted", timeoutMs: 30_000 },
+    );
+    expect(m.data).toEqual([{ broadcast_id: created.data!.id, broadcast_name: 'Autumn news', sent: 2, delivered: 2 }]);
+    expect(m.totals).toEqual({ sent: 2, delivered: 2 });
+    const filtered = await totals(t.resend, { broadcastId: [created.data!.id], metrics: ['delivered'] });
+    expect(filtered.totals).toEqual({ delivered: 2 });
+    expect((await totals(t.resend, { metrics: ['delivered'] })).totals).toEqual({ delivered: 3 });
+  }, 60_000);
+
   it('refuses bad parameters with 422 validation_error naming the parameter', async () => {
     const t = await sendingTeam();
     const refusals: [Parameters<Resend['emails']['metrics']>[0], RegExp][] = [
