@@ -7,7 +7,7 @@ import {
   type EmailMetric,
   type MetricsDimension,
 } from '../domain/metrics/email-metrics.ts';
-import { METRICS_MAX_FILTER_IDS } from '../limits.ts';
+import { METRICS_HOURLY_MAX_DAYS, METRICS_MAX_FILTER_IDS } from '../limits.ts';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
@@ -20,9 +20,10 @@ const DateBound = v.pipe(
 );
 
 /** A comma-separated list (the SDKs join arrays with commas; a repeated parameter arrives joined the same way). */
-const commaList = <const T extends readonly string[]>(allowed: T, what: string) =>
+const commaList = <const T extends readonly string[]>(allowed: T, what: string, description: string) =>
   v.pipe(
     v.string(),
+    v.description(description),
     v.transform((s) =>
       s
         .split(',')
@@ -32,9 +33,10 @@ const commaList = <const T extends readonly string[]>(allowed: T, what: string) 
     v.array(v.picklist(allowed, `must be a comma-separated list of ${what}: ${allowed.join(', ')}.`)),
   );
 
-const idList = (what: string) =>
+const idList = (what: string, description: string) =>
   v.pipe(
     v.string(),
+    v.description(description),
     v.transform((s) =>
       s
         .split(',')
@@ -47,15 +49,58 @@ const idList = (what: string) =>
 
 /** GET /emails/metrics: the query (lists comma-separated, as the SDKs send them). */
 export const MetricsQuery = v.object({
-  start_date: v.optional(DateBound),
-  end_date: v.optional(DateBound),
-  timezone: v.optional(v.pipe(v.string(), v.maxLength(64, 'must be an IANA timezone name.')), 'UTC'),
-  granularity: v.optional(v.picklist(GRANULARITIES, `must be one of ${GRANULARITIES.join(', ')}.`), 'daily'),
-  metrics: v.optional(commaList(EMAIL_METRICS, 'metrics') as v.GenericSchema<string, EmailMetric[]>),
-  dimensions: v.optional(commaList(METRICS_DIMENSIONS, 'dimensions') as v.GenericSchema<string, MetricsDimension[]>),
-  domain_id: v.optional(idList('domain')),
-  email_id: v.optional(idList('email')),
-  broadcast_id: v.optional(idList('broadcast')),
+  start_date: v.optional(
+    v.pipe(
+      DateBound,
+      v.description(
+        'The start of the range: an ISO 8601 date (midnight in `timezone`) or a datetime with its offset. Defaults to 6 days before `end_date`.',
+      ),
+    ),
+  ),
+  end_date: v.optional(
+    v.pipe(
+      DateBound,
+      v.description(
+        'The end of the range: an ISO 8601 date (that whole day in `timezone`) or a datetime with its offset. Defaults to now; a later end counts as now.',
+      ),
+    ),
+  ),
+  timezone: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(64, 'must be an IANA timezone name.'),
+      v.description('The IANA timezone (`Europe/Paris`) the periods are bucketed in.'),
+    ),
+    'UTC',
+  ),
+  granularity: v.optional(
+    v.pipe(
+      v.picklist(GRANULARITIES, `must be one of ${GRANULARITIES.join(', ')}.`),
+      v.description(
+        `The period's size when \`period\` is a dimension; hourly covers at most ${METRICS_HOURLY_MAX_DAYS} days.`,
+      ),
+    ),
+    'daily',
+  ),
+  metrics: v.optional(
+    commaList(
+      EMAIL_METRICS,
+      'metrics',
+      `Comma-separated metrics to answer (default all): ${EMAIL_METRICS.join(', ')}.`,
+    ) as v.GenericSchema<string, EmailMetric[]>,
+  ),
+  dimensions: v.optional(
+    commaList(
+      METRICS_DIMENSIONS,
+      'dimensions',
+      'Comma-separated breakdowns: period, domain, email (needs email_id), broadcast. `email` and `email_id` exclude `broadcast` and `broadcast_id`, as `domain` and `domain_id` do. Default none: totals only.',
+    ) as v.GenericSchema<string, MetricsDimension[]>,
+  ),
+  domain_id: v.optional(idList('domain', `Comma-separated sending domain ids (at most ${METRICS_MAX_FILTER_IDS}).`)),
+  email_id: v.optional(
+    idList('email', `Comma-separated email ids (at most ${METRICS_MAX_FILTER_IDS}), counted from their own rows.`),
+  ),
+  broadcast_id: v.optional(idList('broadcast', `Comma-separated broadcast ids (at most ${METRICS_MAX_FILTER_IDS}).`)),
 });
 
 const Counts = v.record(v.string(), v.number());
