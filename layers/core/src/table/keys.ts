@@ -55,8 +55,9 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
- * | email metrics per team, UTC hour and | pk TEAM#<t>#METRICS#<yyyy-mm>, sk HOUR#<yyyy-mm-ddThh>#<shard   |
- * |   shard (domains', broadcasts' too)  |   0-3> (a range of hours is one query per month; ttl 400 days)  |
+ * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
+ * |   domain or broadcast, and shard     |   id or ->#<shard 0-3> / ...#B#<broadcast id>#<shard> (a range  |
+ * |                                      |   of hours is one query per month; ttl 400 days)                |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
@@ -175,13 +176,13 @@ export const keys = {
   },
   metrics: {
     /**
-     * One UTC hour's email counts of a team in one shard (the email id picks it, so one hot hour
-     * spreads over METRICS_SHARDS items); `hour` is `yyyy-mm-ddThh`. The team's totals, each
-     * domain's and each broadcast's are attributes of the same item, so one event is one write.
+     * One UTC hour's email counts in one shard (the email id picks it, so a hot hour spreads over
+     * METRICS_SHARDS items) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
+     * broadcast (`B#<id>`); `hour` is `yyyy-mm-ddThh`. The team's totals are its domains' sum.
      */
-    hour: (teamId: string, hour: string, emailId: string) => ({
+    hour: (teamId: string, hour: string, owner: string, emailId: string) => ({
       pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}`,
-      sk: `HOUR#${hour}#${shardOf(emailId, METRICS_SHARDS)}`,
+      sk: `HOUR#${hour}#${owner}#${shardOf(emailId, METRICS_SHARDS)}`,
     }),
     /** The month partition holding the hours of `yyyy-mm`. */
     month: (teamId: string, month: string) => `${team(teamId)}#METRICS#${month}`,

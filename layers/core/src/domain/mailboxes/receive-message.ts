@@ -279,7 +279,7 @@ const storeCopy = async (
     );
   }
   // Counted once: a duplicate delivery of the message fails the guard above.
-  await countMetrics(deps, { team_id: m.teamId, id }, { received: 1 });
+  await countMetrics(deps, { team_id: m.teamId, id, domain_id: m.domainId }, { received: 1 });
   await publishEvents(deps, [received.record]);
   deps.logger.info('inbound mail stored', {
     team_id: m.teamId,

@@ -34,37 +34,34 @@ export interface Counting {
   readonly broadcast_id?: string | null | undefined;
 }
 
-/** The attribute holding one metric of a domain (`D#<id>#<metric>`) or a broadcast (`B#<id>#<metric>`) in an hour item. */
-const domainAttr = (domainId: string, metric: Counted) => `D#${domainId}#${metric}`;
-const broadcastAttr = (broadcastId: string, metric: Counted) => `B#${broadcastId}#${metric}`;
-
 /**
- * Counts `counts` for the email in the current UTC hour: one write, to the hour's item of the
- * email's shard, holding the team's totals and its domain's and broadcast's. Callers count only
- * after the conditional state change the count stands for succeeded (so a redelivered event,
- * which changes nothing, counts nothing), outside that change's transaction: the hour item is
- * shared by every email of the team. A count that cannot be written is logged and dropped, never
- * failing the change it follows.
+ * Counts `counts` for the email in the current UTC hour: one write to the hour's item of its
+ * domain (and one to its broadcast's, for broadcast mail), in the email's shard. An item holds
+ * one owner's counts, so a write stays 1 WCU however many domains and broadcasts the team has.
+ * Callers count only after the conditional state change the count stands for succeeded (so a
+ * redelivered event, which changes nothing, counts nothing), outside that change's transaction:
+ * the hour item is shared by every email of the domain. A count that cannot be written is logged
+ * and dropped, never failing the change it follows.
  */
 export const countMetrics = async (
   deps: Deps,
   e: Counting,
   counts: Partial<Record<Counted, number>>,
 ): Promise<void> => {
-  const add: Record<string, number> = {};
-  for (const [metric, n] of Object.entries(counts) as [Counted, number][]) {
-    if (!n) continue;
-    add[metric] = n;
-    if (e.domain_id) add[domainAttr(e.domain_id, metric)] = n;
-    if (e.broadcast_id) add[broadcastAttr(e.broadcast_id, metric)] = n;
-  }
+  const add = Object.fromEntries(Object.entries(counts).filter(([, n]) => n)) as Record<string, number>;
   if (Object.keys(add).length === 0) return;
   const now = deps.clock.now();
+  const hour = new Date(now).toISOString().slice(0, 13);
+  const owners = [`D#${e.domain_id || '-'}`, ...(e.broadcast_id ? [`B#${e.broadcast_id}`] : [])];
   try {
-    await updateItem(deps, keys.metrics.hour(e.team_id, new Date(now).toISOString().slice(0, 13), e.id), {
-      add,
-      expiresAt: Math.ceil(now / 1000) + METRICS_RETENTION_DAYS * 86_400,
-    });
+    await Promise.all(
+      owners.map((owner) =>
+        updateItem(deps, keys.metrics.hour(e.team_id, hour, owner, e.id), {
+          add,
+          expiresAt: Math.ceil(now / 1000) + METRICS_RETENTION_DAYS * 86_400,
+        }),
+      ),
+    );
   } catch (error) {
     deps.logger.warn('email metrics not counted', {
       team_id: e.team_id,

@@ -151,31 +151,23 @@ const hourItems = async (deps: Deps, teamId: string, start: number, end: number)
   return pages.flat();
 };
 
-const hourAt = (sk: string): number => Date.parse(`${sk.slice(5, 18)}:00:00Z`);
-
-/** Splits the hour items into the cells asked for: the team's, each domain's or each broadcast's. */
+/** Splits the hour items into the cells asked for: the team's (its domains' sum), each domain's or each broadcast's. */
 const counterCells = (items: readonly Item[], by: 'team' | 'domain' | 'broadcast'): Cell[] => {
   const counted = new Set<string>(COUNTED);
   const cells = new Map<string, { at: number; id?: string; counts: Partial<Record<Counted, number>> }>();
   for (const item of items) {
-    const at = hourAt(item.sk);
-    for (const [attr, value] of Object.entries(item)) {
-      if (typeof value !== 'number') continue;
-      let id: string | undefined;
-      let metric = attr;
-      if (by === 'team') {
-        if (!counted.has(attr)) continue;
-      } else {
-        const [kind, owner, name] = attr.split('#');
-        if (kind !== (by === 'domain' ? 'D' : 'B') || !owner || !name || !counted.has(name)) continue;
-        id = owner;
-        metric = name;
-      }
-      const key = `${at}#${id ?? ''}`;
-      const cell = cells.get(key) ?? { at, ...(id ? { id } : {}), counts: {} };
-      cell.counts[metric as Counted] = (cell.counts[metric as Counted] ?? 0) + value;
-      cells.set(key, cell);
-    }
+    // sk HOUR#<yyyy-mm-ddThh>#<D|B>#<id or ->#<shard>
+    const [, hour, kind, owner] = String(item.sk).split('#');
+    if (kind !== (by === 'broadcast' ? 'B' : 'D') || !hour || !owner) continue;
+    const id = by === 'team' || owner === '-' ? undefined : owner;
+    if (by === 'domain' && !id) continue;
+    const at = Date.parse(`${hour}:00:00Z`);
+    const key = `${at}#${id ?? ''}`;
+    const cell = cells.get(key) ?? { at, ...(id ? { id } : {}), counts: {} };
+    for (const [attr, value] of Object.entries(item))
+      if (typeof value === 'number' && counted.has(attr))
+        cell.counts[attr as Counted] = (cell.counts[attr as Counted] ?? 0) + value;
+    cells.set(key, cell);
   }
   return [...cells.values()].map((c) => ({
     at: c.at,
