@@ -63,7 +63,7 @@ const check = (schema: Schema, value: unknown, path: string, problems: string[])
       // A field the reference itself calls conditional ("Only present when `type` is `bounced`",
       // "Present when `domain` is in `dimensions`", "Omitted when `dimensions` is empty") may be absent.
       if (!(name in (value as object))) {
-        if (!/^(only )?present when|omitted when/i.test(String(prop.description ?? '')))
+        if (!/only present when|^present when|omitted when/i.test(String(prop.description ?? '')))
           problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
       } else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
     }
