@@ -309,16 +309,16 @@ export const emailMetrics = async (deps: Deps, teamId: string, q: MetricsQuery):
   if (dims.length === 1 && dims[0] === 'period')
     for (const h of hoursIn(start, end)) {
       const row = rowOf({}, Date.parse(`${h}:00:00Z`));
-      if (!groups.has(row.period!)) groups.set(row.period!, { row, counts: {} });
+      if (!groups.has(JSON.stringify(row))) groups.set(JSON.stringify(row), { row, counts: {} });
     }
   for (const c of cells) {
     addInto(totals, c.counts);
     if (dims.length === 0) continue;
     const row = rowOf(c, c.at);
     const key = JSON.stringify(row);
-    const group = groups.get(dims.length === 1 && dims[0] === 'period' ? row.period! : key) ?? { row, counts: {} };
+    const group = groups.get(key) ?? { row, counts: {} };
     addInto(group.counts, c.counts);
-    groups.set(dims.length === 1 && dims[0] === 'period' ? row.period! : key, group);
+    groups.set(key, group);
   }
   const rows = [...groups.values()];
   const domainNames = dims.includes('domain')
