@@ -104,6 +104,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('POST', '/emails', 'emails/send-email'),
   r('POST', '/emails/batch', 'emails/send-batch'),
   r('GET', '/emails', 'emails/list-emails'),
+  r('GET', '/emails/metrics', 'emails/get-email-metrics'),
   r('GET', '/emails/{id}', 'emails/get-email'),
   r('PATCH', '/emails/{id}', 'emails/update-email'),
   r('POST', '/emails/{id}/cancel', 'emails/cancel-email'),

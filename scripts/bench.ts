@@ -6,7 +6,8 @@
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
  * beside it, and 100,000 contacts through the send line under a simulated clock), and mailboxes
- * (inbound mail stored through the local MX, the agent API's draft saves and sends), measured in
+ * (inbound mail stored through the local MX, the agent API's draft saves and sends), and the email
+ * metrics (the counters' writes per delivered event, GET /emails/metrics' reads), measured in
  * one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
@@ -30,6 +31,7 @@ import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 import { benchMailboxes } from './bench-mailboxes.ts';
+import { benchMetrics } from './bench-metrics.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -46,7 +48,17 @@ const SLIDING_BATCHES = Number(process.env.BENCH_SLIDING_BATCHES ?? 4);
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
-const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
+const SECTIONS = [
+  'sending',
+  'pacing',
+  'contacts',
+  'sweeper',
+  'webhooks',
+  'large',
+  'broadcast',
+  'mailboxes',
+  'metrics',
+] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -504,6 +516,15 @@ try {
   // at POST /emails's concurrency, their send latency against section 1's p50.
   if (runs('mailboxes')) {
     await benchMailboxes(host, { concurrency: CONCURRENCY, emailsP50Ms: pct(latencies, 50) });
+  }
+
+  // 9. Email metrics: the hourly counters' writes per delivered event, and GET /emails/metrics' reads.
+  if (runs('metrics')) {
+    await benchMetrics(deps, resend, {
+      teamId: team.id,
+      emailId: ids[0]!,
+      events: Number(process.env.BENCH_METRIC_EVENTS ?? 200),
+    });
   }
 } finally {
   await host.stop();

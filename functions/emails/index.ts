@@ -4,6 +4,7 @@ import { handler as sendEmail } from './send-email.ts';
 import { handler as sendBatch } from './send-batch.ts';
 import { handler as listEmails } from './list-emails.ts';
 import { handler as getEmail } from './get-email.ts';
+import { handler as getEmailMetrics } from './get-email-metrics.ts';
 import { handler as updateEmail } from './update-email.ts';
 import { handler as cancelEmail } from './cancel-email.ts';
 import { handler as deleteEmail } from './delete-email.ts';
@@ -17,6 +18,7 @@ export const handler = dispatch(
     'send-batch': sendBatch,
     'list-emails': listEmails,
     'get-email': getEmail,
+    'get-email-metrics': getEmailMetrics,
     'update-email': updateEmail,
     'cancel-email': cancelEmail,
     'delete-email': deleteEmail,

@@ -62,6 +62,7 @@ import {
 import { TemplateObject, TemplateRow } from '@mailstack/core/schemas/templates';
 import { TopicObject, TopicRow } from '@mailstack/core/schemas/topics';
 import { UsageObject } from '@mailstack/core/schemas/usage';
+import { EmailMetricsObject, EmailMetricsRow } from '@mailstack/core/schemas/metrics';
 import {
   CreatedWebhook,
   RotatedWebhook,
@@ -88,6 +89,8 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   DomainRecord,
   CreatedDomain,
   Usage: UsageObject,
+  EmailMetrics: EmailMetricsObject,
+  EmailMetricsDataRow: EmailMetricsRow,
   Contact: ContactObject,
   ContactSummary: ContactListItem,
   DeletedContact,

@@ -60,7 +60,6 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
   {
     operations: [
       'POST /emails/{email_id}/share',
-      'GET /emails/metrics',
       'POST /domains/claim',
       'GET /domains/{domain_id}/claim',
       'POST /domains/{domain_id}/claim/verify',
@@ -84,7 +83,7 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     ],
     kind: 'deliberate',
     reason:
-      'Spec §1 lists the capabilities; shared links, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+      'Spec §1 lists the capabilities; shared links, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

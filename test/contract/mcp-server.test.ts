@@ -27,6 +27,7 @@ describe('hosted MCP server: tools by scope', () => {
     expect(names(listed.tools)).toEqual([
       'get_email',
       'get_email_attachment',
+      'get_email_metrics',
       'get_usage',
       'list_email_attachments',
       'list_emails',

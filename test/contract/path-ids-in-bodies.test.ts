@@ -78,7 +78,7 @@ describe('path identifiers repeated in request bodies', () => {
     for (const [method, path] of [
       ['GET', '/contacts/imports'],
       ['POST', '/contacts/imports'],
-      ['GET', '/emails/metrics'],
+      ['GET', '/domains/claim'],
       ['POST', '/domains/claim'],
       ['GET', '/contacts/imports/abc'],
     ]) {

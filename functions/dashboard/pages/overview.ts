@@ -1,36 +1,38 @@
 import type { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
-import { dailyOutcomes, LINES, windowRates, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
+import { LINES, windowRates, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
+import { emailMetrics } from '@mailstack/core/domain/metrics/email-metrics';
 import type { DashboardEnv } from '../app.ts';
 import { teamPage } from '../view.ts';
+import { figuresTable, ratesChart, volumeChart, type ChartDay } from './overview-charts.ts';
+
+/** The chart ranges the overview offers (`?days=`), in days. */
+const RANGES = [7, 30] as const;
+
+/** The team's emails per UTC day over the last `days` days, today included, from the email metrics. */
+const chartDays = async (deps: Parameters<typeof emailMetrics>[0], teamId: string, days: number) => {
+  const m = await emailMetrics(deps, teamId, {
+    start_date: new Date(deps.clock.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10),
+    timezone: 'UTC',
+    granularity: 'daily',
+    dimensions: ['period'],
+    metrics: [
+      'sent',
+      'delivered',
+      'bounced',
+      'complained',
+      'opened',
+      'clicked',
+      'delivery_rate',
+      'bounce_rate',
+      'complaint_rate',
+    ],
+  });
+  return (m.data ?? []).map((r) => ({ day: r.period!.slice(0, 10), ...r }) as ChartDay);
+};
 
 const pct = (n: number) => `${(n * 100).toFixed(n > 0 && n < 0.01 ? 2 : 1)}%`;
-
-/** The last 30 days of sends as a bar chart, drawn on the server (SVG, no script). */
-const sendsChart = (days: readonly { day: string; sent: number; bounced: number }[]) => {
-  const w = 720,
-    h = 200,
-    left = 40,
-    bottom = 24,
-    top = 10;
-  const max = Math.max(1, ...days.map((d) => d.sent));
-  const bw = (w - left) / days.length;
-  const y = (v: number) => top + (h - top - bottom) * (1 - v / max);
-  const bars = days.map(
-    (d, i) =>
-      html`<rect x="${(left + i * bw + 1).toFixed(1)}" y="${y(d.sent).toFixed(1)}" width="${(bw - 2).toFixed(1)}" height="${(h - bottom - y(d.sent)).toFixed(1)}" fill="#1f4fd1"><title>${d.day}: ${d.sent} sent, ${d.bounced} bounced</title></rect>`,
-  );
-  const labels = days
-    .filter((_, i) => i % 5 === 0 || i === days.length - 1)
-    .map((d) => {
-      const i = days.indexOf(d);
-      return html`<text x="${(left + i * bw + bw / 2).toFixed(1)}" y="${h - 6}" text-anchor="${i === days.length - 1 ? 'end' : 'middle'}">${d.day.slice(5)}</text>`;
-    });
-  const total = days.reduce((n, d) => n + d.sent, 0);
-  return html`<svg class="chart" viewBox="0 0 ${w} ${h}" role="img" aria-labelledby="chart-title"><title id="chart-title">Emails sent per day over the last ${days.length} days: ${total} in all, at most ${max} in a day</title>
-<line x1="${left}" y1="${h - bottom}" x2="${w}" y2="${h - bottom}" stroke="#8c96a3"/><text x="0" y="${top + 8}">${max}</text><text x="0" y="${h - bottom}">0</text>${bars}${labels}</svg>`;
-};
 
 /** A rate against its warning and pause lines, as a bar. */
 const rateBar = (label: string, rate: number, lines: { warning: number; pause: number }) => {
@@ -48,9 +50,10 @@ export const registerOverview = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/', async (c) => {
     const deps = c.get('deps');
     const { team } = c.get('actor');
+    const range = RANGES.find((r) => String(r) === c.req.query('days')) ?? 30;
     const [usage, days, rates] = await Promise.all([
       getUsage(deps, team),
-      dailyOutcomes(deps, team.id),
+      chartDays(deps, team.id, range),
       windowRates(deps, team.id),
     ]);
     const limit = usage.limits
@@ -67,8 +70,11 @@ export const registerOverview = (app: Hono<DashboardEnv>): void => {
 ${usage.period ? html`<div class="card stat"><b>${usage.period.emails_sent}</b><span>this month of ${usage.period.included}</span></div>` : ''}
 <div class="card stat"><b>${usage.plan ?? 'self-hosted'}</b><span>plan: ${limit}</span></div>
 <div class="card stat"><b>${team.status}</b><span>${team.sendingPaused ? raw('sending <strong>paused</strong> by the guardrail') : 'sending allowed'}</span></div></div>
-<h2>Sends, last 30 days</h2><div class="card">${sendsChart(days)}</div>
-<h2>Deliverability</h2>${rateBar('Bounce rate', rates.bounce_rate, LINES.bounce_rate)}${rateBar('Complaint rate', rates.complaint_rate, LINES.complaint_rate)}
+<h2>Emails, last ${range} days</h2>
+<p>Show: ${RANGES.map((r, i) => html`${i ? ' · ' : ''}<a href="?days=${r}"${r === range ? raw(' aria-current="true"') : ''}>${r} days</a>`)}</p>
+<div class="card">${volumeChart(days)}</div>
+<h2>Deliverability</h2><div class="card">${ratesChart(days)}</div>${figuresTable(days)}
+${rateBar('Bounce rate', rates.bounce_rate, LINES.bounce_rate)}${rateBar('Complaint rate', rates.complaint_rate, LINES.complaint_rate)}
 <p class="muted">${rates.sent} emails counted over the last ${WINDOW_DAYS} days; the lines apply from 100.</p>`,
       ),
     );

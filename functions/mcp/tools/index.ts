@@ -2,6 +2,7 @@ import { createMailboxTool, deleteMailboxTool, listMailboxesTool, renameMailboxT
 import { tool as sendEmail } from './send-email.ts';
 import { tool as sendBatchEmails } from './send-batch-emails.ts';
 import { tool as listEmails } from './list-emails.ts';
+import { tool as getEmailMetrics } from './get-email-metrics.ts';
 import { tool as getEmail } from './get-email.ts';
 import { tool as listEmailAttachments } from './list-email-attachments.ts';
 import { tool as getEmailAttachment } from './get-email-attachment.ts';
@@ -92,6 +93,7 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   sendBatchEmails,
   listEmails,
   getEmail,
+  getEmailMetrics,
   listEmailAttachments,
   getEmailAttachment,
   updateEmail,

@@ -19,6 +19,17 @@ export const DEFAULT_PROVIDER_RATE_PER_SECOND = 14;
 export const DAILY_COUNTER_RETENTION_SECONDS = 40 * 86_400;
 
 /**
+ * Email metrics (GET /emails/metrics): the hourly counters are kept 400 days, so a range reaches
+ * at most 400 days back (a year by month, with room for the partial months at its ends). Hourly
+ * periods cover at most 31 days: 744 rows, times the domains or broadcasts asked for, keep the
+ * answer far under the 6 MB a Lambda can answer; any other granularity sums the same hours.
+ */
+export const METRICS_RETENTION_DAYS = 400;
+export const METRICS_HOURLY_MAX_DAYS = 31;
+/** At most this many ids in each of domain_id, email_id and broadcast_id (the reference's bound). */
+export const METRICS_MAX_FILTER_IDS = 100;
+
+/**
  * The longest path identifier (bytes, UTF-8): ids are UUIDs or addresses (at most 320
  * characters), so anything longer names nothing and answers 404 before the table is read.
  */

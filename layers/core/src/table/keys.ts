@@ -55,6 +55,9 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
+ * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
+ * |   domain or broadcast, and shard     |   id or ->#<shard 0-3> / ...#B#<broadcast id>#<shard> (a range  |
+ * |                                      |   of hours is one query per month; ttl 400 days)                |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
@@ -124,6 +127,7 @@ const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
 const EVENT_SHARDS = 8;
 const EVENT_DUE_SHARDS = 4;
+const METRICS_SHARDS = 4;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -169,6 +173,21 @@ export const keys = {
     day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
     /** The platform's counts in one delivery region and day (every team's mail sent from it). */
     regionDay: (region: string, day: string) => ({ pk: `REGION#${region}#DELIV#${day}`, sk: 'DELIV' }),
+  },
+  metrics: {
+    /**
+     * One UTC hour's email counts in one shard (the email id picks it, so a hot hour spreads over
+     * METRICS_SHARDS items) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
+     * broadcast (`B#<id>`); `hour` is `yyyy-mm-ddThh`. The team's totals are its domains' sum.
+     */
+    hour: (teamId: string, hour: string, owner: string, emailId: string) => ({
+      pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}`,
+      sk: `HOUR#${hour}#${owner}#${shardOf(emailId, METRICS_SHARDS)}`,
+    }),
+    /** The month partition holding the hours of `yyyy-mm`. */
+    month: (teamId: string, month: string) => `${team(teamId)}#METRICS#${month}`,
+    /** Sort keys of the hours from `from` to `to` (`yyyy-mm-ddThh`, both included) in their month's partition. */
+    hoursBetween: (from: string, to: string) => [`HOUR#${from}#`, `HOUR#${to}#~`] as const,
   },
   pacing: {
     /**

@@ -45,6 +45,18 @@ export const trackingStore = {
     );
   },
 
+  /** Marks that a person clicked a link of the email; true only the first time (the metrics' unique clicks). */
+  async firstHumanClick(deps: Deps, e: EmailItem): Promise<boolean> {
+    return (
+      (await updateItem(
+        deps,
+        keys.email.item(e.team_id, e.id),
+        { set: { human_click: true } },
+        { and: [{ exists: true }, { attr: 'human_click', absent: true }] },
+      )) !== undefined
+    );
+  },
+
   /** Moves the email's engagement up (opened, then clicked; never back). */
   async engage(deps: Deps, e: EmailItem, level: 'opened' | 'clicked'): Promise<void> {
     await updateItem(

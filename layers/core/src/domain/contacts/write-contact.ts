@@ -10,6 +10,7 @@ import { contactEventData, contactItem, loadContact, type Contact } from './cont
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
 import { setTopicChoices } from '../topics/topics.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
+import { countMetrics } from '../metrics/count-metrics.ts';
 
 /**
  * Reserves `n` contact slots against the plan's cap (cloud mode), atomically; returns how many
@@ -370,6 +371,9 @@ export const updateContact = async (
       'conflict',
       `The contact ${c.email} changed while this update was applied; read it again and retry.`,
     );
+  // The email metrics count a recipient's own unsubscribe (the link in the mail, the preference page), once: the write above held.
+  if (!c.unsubscribed && updated.unsubscribed && (source === 'one_click' || source === 'hosted_page'))
+    await countMetrics(deps, { team_id: teamId, id: c.id }, { unsubscribed: 1 });
   await publishEvents(
     deps,
     events.map((e) => e.record),

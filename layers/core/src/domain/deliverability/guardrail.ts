@@ -167,24 +167,3 @@ export const assertSendingAllowed = async (deps: Deps, team: Team): Promise<void
     `Sending is paused: the team's ${p.metric.replace('_', ' ')} is ${(p.rate * 100).toFixed(2)}% over the last ${p.window_days} days, above the ${(p.limit * 100).toFixed(2)}% limit. Clean the list (bounced and complaining addresses are suppressed) and sending resumes when the rate falls under the limit.`,
   );
 };
-
-/** Sent, bounced and complained counts per UTC day over the last `days` days, oldest first (the dashboard's chart). */
-export const dailyOutcomes = async (deps: Deps, teamId: string, days = 30) => {
-  const now = deps.clock.now();
-  const list = Array.from({ length: days }, (_, i) => new Date(now - (days - 1 - i) * DAY).toISOString().slice(0, 10));
-  const rows = await batchGetItems(
-    deps,
-    list.map((d) => keys.deliverability.day(teamId, d)),
-    false,
-  );
-  const byPk = new Map(rows.map((r) => [r.pk, r]));
-  return list.map((day) => {
-    const r = byPk.get(keys.deliverability.day(teamId, day).pk);
-    return {
-      day,
-      sent: Number(r?.sent ?? 0),
-      bounced: Number(r?.bounced ?? 0),
-      complained: Number(r?.complained ?? 0),
-    };
-  });
-};

@@ -1,5 +1,6 @@
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { emailEventData, suppressedEventData } from './pipeline/email-event-data.ts';
+import { countMetrics } from '../metrics/count-metrics.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
 import { keys } from '../../table/keys.ts';
@@ -142,6 +143,8 @@ export const acceptEmails = async (
     }),
   ]);
   const emails = built.map((b) => b.email);
+  // The metrics count each recipient left out once: an accept runs once per email (a retried request replays its answer).
+  await Promise.all(emails.map((e, i) => countMetrics(deps, e, { suppressed: prepared[i]!.suppressed?.length ?? 0 })));
   await deps.queue.send(deps.config.SEND_QUEUE_URL, emails.filter((e) => e.status === 'queued').map(sendJob));
   deps.metrics.addMetric('EmailsAccepted', 'Count', emails.length);
   deps.logger.info('emails accepted', { email_ids: emails.map((e) => e.id) });

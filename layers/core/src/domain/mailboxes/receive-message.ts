@@ -7,6 +7,7 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
 import { storageReceived } from './licenses.ts';
 import { rawKeyOf } from './content-keys.ts';
+import { countMetrics } from '../metrics/count-metrics.ts';
 import {
   NO_VERDICTS,
   addressList,
@@ -277,6 +278,8 @@ const storeCopy = async (
       `inbound message ${messageId} for ${m.address}: its thread ${threadId} changed meanwhile; the delivery is retried`,
     );
   }
+  // Counted once: a duplicate delivery of the message fails the guard above.
+  await countMetrics(deps, { team_id: m.teamId, id, domain_id: m.domainId }, { received: 1 });
   await publishEvents(deps, [received.record]);
   deps.logger.info('inbound mail stored', {
     team_id: m.teamId,

@@ -7,6 +7,7 @@ import type { Pagination } from '../../schemas/common.ts';
 import { eventItem, publishEvents, recordEvent, type EventSource, type EventType } from '../events/record-event.ts';
 import { contactEventData, type Contact } from '../contacts/contact.ts';
 import type { Subscription, TopicVisibility } from './vocabulary.ts';
+import { countMetrics } from '../metrics/count-metrics.ts';
 
 /** A topic contacts subscribe to. */
 export interface Topic {
@@ -227,6 +228,13 @@ export const setTopicChoices = async (
     writes.push({ put: e.item });
   }
   for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
+  // A recipient's one-click opt-out (the mail's List-Unsubscribe link) counts once in the email metrics' unsubscribes
+  // (the preference page's save counts its unsubscribe from everything, in updateContact, rather than each topic).
+  const optedOut = choices.some(
+    (c) => c.subscription === 'opt_out' && (current.get(c.id) ?? topics.get(c.id)!.defaultSubscription) !== 'opt_out',
+  );
+  if (optedOut && source === 'one_click')
+    await countMetrics(deps, { team_id: teamId, id: contact.id }, { unsubscribed: 1 });
   await publishEvents(
     deps,
     events.map((e) => e.record),

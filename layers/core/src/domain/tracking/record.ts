@@ -5,6 +5,7 @@ import { emailEventData } from '../emails/pipeline/email-event-data.ts';
 import { broadcastClicked, broadcastOpened } from '../broadcasts/engagement.ts';
 import { ALL_LINKS_WINDOW_MS, classifyFetch } from './classify.ts';
 import type { TrackingClaims } from './tokens.ts';
+import { countMetrics } from '../metrics/count-metrics.ts';
 
 /** Who fetched: the request's address and user agent. */
 export interface Requester {
@@ -29,8 +30,9 @@ export const recordOpen = async (deps: Deps, claims: TrackingClaims, who: Reques
     await recordEvent(deps, e.team_id, 'email.prefetched', { ...emailEventData(e), open: { ...open, reason } });
     return;
   }
-  await trackingStore.firstHumanOpen(deps, e);
+  const first = await trackingStore.firstHumanOpen(deps, e);
   await trackingStore.engage(deps, e, 'opened');
+  await countMetrics(deps, e, { opened: 1, unique_opened: first ? 1 : 0 });
   await broadcastOpened(deps, e);
   await recordEvent(deps, e.team_id, 'email.opened', { ...emailEventData(e), open });
 };
@@ -81,6 +83,7 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
         const before = await trackingStore.reclassify(deps, e, n);
         if (before?.announced) {
           await broadcastClicked(deps, e, before.link, -1);
+          await countMetrics(deps, e, { clicked: -1 });
           await recordEvent(deps, e.team_id, 'email.prefetched', {
             ...base,
             click: { ...clickData(before), reason: 'every_link_within_a_second' },
@@ -98,7 +101,15 @@ export const recordClick = async (deps: Deps, claims: TrackingClaims, who: Reque
     });
     return;
   }
-  if (await trackingStore.firstHumanOpen(deps, e)) {
+  const firstOpen = await trackingStore.firstHumanOpen(deps, e);
+  const firstClick = await trackingStore.firstHumanClick(deps, e);
+  await countMetrics(deps, e, {
+    clicked: 1,
+    unique_clicked: firstClick ? 1 : 0,
+    opened: firstOpen ? 1 : 0,
+    unique_opened: firstOpen ? 1 : 0,
+  });
+  if (firstOpen) {
     await broadcastOpened(deps, e);
     await recordEvent(deps, e.team_id, 'email.opened', {
       ...base,

@@ -19,6 +19,7 @@ import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { emailEventData } from './email-event-data.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
+import { countMetrics } from '../../metrics/count-metrics.ts';
 import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
 import { broadcastRate } from '../../broadcasts/plan.ts';
 
@@ -235,7 +236,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       const reason = error.message;
       deps.logger.warn('the provider refused the email', { reason, attempts });
       deps.metrics.addMetric('EmailsFailed', 'Count', 1);
-      await finish(
+      const failed = await finish(
         deps,
         e,
         token,
@@ -243,6 +244,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
         eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }),
         broadcastOutcome(deps, e, 'failed'),
       );
+      if (failed) await countMetrics(deps, e, { failed: 1 });
       return done;
     }
     await release(deps, e, token);
@@ -266,6 +268,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     broadcastOutcome(deps, e, 'sent'),
   );
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
-  if (recorded) await countOutcome(deps, e.team_id, 'sent', e.region);
+  if (recorded)
+    await Promise.all([countOutcome(deps, e.team_id, 'sent', e.region), countMetrics(deps, e, { sent: 1 })]);
   return done;
 };

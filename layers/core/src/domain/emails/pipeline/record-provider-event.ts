@@ -7,6 +7,7 @@ import type { EmailItem, EmailStatus } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
 import { outcomeCount, regionOutcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
 import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
+import { countMetrics, type Counted } from '../../metrics/count-metrics.ts';
 
 /** An SES event notification (the parts we read). */
 export interface SesEvent {
@@ -95,6 +96,30 @@ const mapping = (
   }
 };
 
+/** The email metric an applied provider event counts (a bounce by its kind; `Send` counts through `leftHere`). */
+const metricOf = (e: SesEvent): Counted | undefined => {
+  switch (e.eventType) {
+    case 'Delivery':
+      return 'delivered';
+    case 'DeliveryDelay':
+      return 'delivery_delayed';
+    case 'Bounce':
+      return e.bounce?.bounceType === 'Permanent'
+        ? 'bounced_permanent'
+        : e.bounce?.bounceType === 'Transient'
+          ? 'bounced_transient'
+          : 'bounced_undetermined';
+    case 'Complaint':
+      return 'complained';
+    case 'Reject':
+    case 'Rendering Failure':
+    case 'RenderingFailure':
+      return 'failed';
+    default:
+      return undefined;
+  }
+};
+
 /** A provider event is applied again on the email's new state at most this many times. */
 const MAX_APPLY_ATTEMPTS = 5;
 
@@ -103,7 +128,8 @@ const MAX_APPLY_ATTEMPTS = 5;
  * email moves): status and last_event forward only, an event record per change, and a
  * suppression for a hard bounce or a complaint. A bounce or complaint is counted for the
  * deliverability guardrail in the same transaction as the status change, so a replayed or
- * retried event counts once.
+ * retried event counts once; the email metrics count the change once it is in (a replay, which
+ * changes nothing, counts nothing).
  */
 export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<'applied' | 'ignored'> => {
   const teamId = event.mail.tags?.team_id?.[0];
@@ -171,6 +197,13 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
       );
       await updateItem(deps, count.update, count.change);
     }
+    // A complaint that got there before the delivery stands for it too (the delivery, arriving later, moves nothing).
+    const deliveredHere = change.status === 'complained' && RANK[email.status] < RANK.delivered;
+    await countMetrics(deps, email, {
+      ...(leftHere ? { sent: 1 } : {}),
+      ...(deliveredHere ? { delivered: 1 } : {}),
+      ...(metricOf(event) ? { [metricOf(event)!]: 1 } : {}),
+    });
     await publishEvents(deps, [record.record]);
     if (outcome) await reviewDeliverability(deps, teamId);
     return 'applied';
