@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
-import { AREA_FUNCTIONS_ENV, AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
+import { AREA_FUNCTIONS_ENV, AREAS, ROUTES, areaNeeds, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/background.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
@@ -302,7 +302,7 @@ describe('MailStack', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
     for (const area of AREAS) {
       const fn = areaFunction(area);
-      const needs = AREA_NEEDS[area];
+      const needs = areaNeeds(area);
       const env = fn.Properties.Environment.Variables;
       const actions = actionsOfRole(fn);
       // only the declared queues that exist (something consumes them)

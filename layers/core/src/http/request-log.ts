@@ -1,0 +1,47 @@
+import { queueRequestLog } from '../domain/logs/request-logs.ts';
+import type { Deps } from '../runtime/deps.ts';
+import type { Caller } from '../domain/caller.ts';
+import type { ApiEvent, ApiResult } from './types.ts';
+
+const jsonOrText = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+const requestBodyOf = (event: ApiEvent): unknown => {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  return raw.trim() === '' ? undefined : jsonOrText(raw);
+};
+
+const responseBodyOf = (result: ApiResult): unknown => {
+  const type = String(result.headers?.['content-type'] ?? '');
+  if (!type.startsWith('application/json') || typeof result.body !== 'string' || result.body === '') return undefined;
+  return jsonOrText(result.body);
+};
+
+const userAgentOf = (event: ApiEvent): string | null => {
+  for (const [name, value] of Object.entries(event.headers ?? {}))
+    if (name.toLowerCase() === 'user-agent' && value) return value;
+  return null;
+};
+
+/**
+ * Hands an answered request of an authenticated team to the request-log recorder (GET /logs),
+ * after its answer is formed; waits a bounded moment and never fails the request.
+ */
+export const recordAnswer = async (deps: Deps, event: ApiEvent, caller: Caller, result: ApiResult): Promise<void> => {
+  await queueRequestLog(deps, {
+    teamId: caller.team.id,
+    method: event.requestContext?.http?.method ?? '',
+    endpoint: event.rawPath ?? '',
+    status: result.statusCode ?? 200,
+    userAgent: userAgentOf(event),
+    requestBody: requestBodyOf(event),
+    responseBody: responseBodyOf(result),
+    receivedAt: event.requestContext?.timeEpoch ?? deps.clock.now(),
+  });
+};
