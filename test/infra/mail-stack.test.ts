@@ -327,6 +327,31 @@ describe('MailStack', () => {
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('iam:PassRole');
   });
 
+  it("hands every REST area's answered requests to the request-log queue, read only by the recorder, which writes the table and sends to no queue", () => {
+    const env = QUEUES['request-logs'].env;
+    for (const area of AREAS) {
+      const fn = areaFunction(area);
+      const sends = area !== 'mcp';
+      expect(env in fn.Properties.Environment.Variables, area).toBe(sends);
+      if (sends) expect(actionsOfRole(fn), area).toContain('sqs:SendMessage');
+    }
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('Queuesrequestlogs'),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const recorderId = mappings[0]!.Properties.FunctionName.Ref as string;
+    expect(recorderId).toMatch(/^Workersrecordrequestlogs/);
+    const recorder = template.findResources('AWS::Lambda::Function')[recorderId]!;
+    const variables = Object.keys(recorder.Properties.Environment.Variables);
+    expect(variables.filter((name) => name.endsWith('_QUEUE_URL'))).toEqual([]);
+    expect(actionsOfRole(recorder)).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem']));
+    expect(actionsOfRole(recorder)).not.toContain('sqs:SendMessage');
+  });
+
   it('keeps large message content in one encrypted, never public, TLS-only bucket that expires it with the retention', () => {
     const buckets = Object.entries(template.findResources('AWS::S3::Bucket'));
     expect(buckets).toHaveLength(1);
