@@ -21,12 +21,14 @@ export const benchRequestLogs = async (
 ): Promise<void> => {
   const modes = { on: { latencies: [] as number[], seconds: 0 }, off: { latencies: [] as number[], seconds: 0 } };
   const queued = { on: 0, off: 0 };
+  const calls = { on: 0, off: 0 };
   let n = 0;
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const mode = round % 4 === 0 || round % 4 === 3 ? 'on' : 'off';
       setDeps({ ...host.deps, config: { ...host.deps.config, REQUEST_LOGS_DISABLED: mode === 'off' } });
       const messagesBefore = host.deps.counters.queueMessages;
+      const callsBefore = host.deps.counters.queueRequests;
       let done = 0;
       const t0 = performance.now();
       await Promise.all(
@@ -41,6 +43,7 @@ export const benchRequestLogs = async (
       );
       modes[mode].seconds += (performance.now() - t0) / 1000;
       queued[mode] += host.deps.counters.queueMessages - messagesBefore;
+      calls[mode] += host.deps.counters.queueRequests - callsBefore;
     }
   } finally {
     setDeps(host.deps);
@@ -52,6 +55,7 @@ export const benchRequestLogs = async (
       p50: pct(sorted, 50),
       p99: pct(sorted, 99),
       queuedPerRequest: queued[mode] / sorted.length,
+      callsPerRequest: calls[mode] / sorted.length,
     };
   };
   const on = figure('on');
@@ -61,6 +65,6 @@ export const benchRequestLogs = async (
     `request logs        POST /emails, ${concurrency} concurrent, ${ROUNDS} alternating rounds of ${PER_ROUND}: logging on ${on.rate.toFixed(1)} accepted/s, p50 ${on.p50.toFixed(1)} ms, p99 ${on.p99.toFixed(1)} ms; off ${off.rate.toFixed(1)} accepted/s, p50 ${off.p50.toFixed(1)} ms, p99 ${off.p99.toFixed(1)} ms`,
   );
   console.log(
-    `  on against off: throughput ${change(on.rate, off.rate)}, p50 ${change(on.p50, off.p50)}, p99 ${change(on.p99, off.p99)} (goal: within 5%); queue messages per request ${on.queuedPerRequest.toFixed(2)} on, ${off.queuedPerRequest.toFixed(2)} off`,
+    `  on against off: throughput ${change(on.rate, off.rate)}, p50 ${change(on.p50, off.p50)}, p99 ${change(on.p99, off.p99)} (goal: within 5%); per request ${on.queuedPerRequest.toFixed(2)} queue messages in ${on.callsPerRequest.toFixed(2)} queue calls on, ${off.queuedPerRequest.toFixed(2)} in ${off.callsPerRequest.toFixed(2)} off`,
   );
 };

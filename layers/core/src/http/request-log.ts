@@ -1,4 +1,4 @@
-import { queueRequestLog } from '../domain/logs/request-logs.ts';
+import { LOG_SEND_LINGER_MS, queueRequestLog } from '../domain/logs/request-logs.ts';
 import type { Deps } from '../runtime/deps.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
@@ -29,19 +29,44 @@ const userAgentOf = (event: ApiEvent): string | null => {
   return null;
 };
 
+/** What a host finishes once it has sent the answer, by request (see answerFirst). */
+const afterAnswer = new WeakMap<ApiEvent, Promise<void>[]>();
+
+/**
+ * For a host that can answer before its handler's remaining work is done (the local host, whose
+ * process lives on): the request's log is then queued after the answer is sent, and the returned
+ * function waits for it. Lambda cannot (its environment freezes once the handler returns), so
+ * there the handler waits for the log, a bounded LOG_ENQUEUE_TIMEOUT_MS at most, before it returns.
+ */
+export const answerFirst = (event: ApiEvent): (() => Promise<void>) => {
+  const pending: Promise<void>[] = [];
+  afterAnswer.set(event, pending);
+  return async () => {
+    await Promise.all(pending);
+  };
+};
+
 /**
  * Hands an answered request of an authenticated team to the request-log recorder (GET /logs),
- * after its answer is formed; waits a bounded moment and never fails the request.
+ * after its answer is formed; waits a bounded moment (or leaves that to a host that answers
+ * first) and never fails the request.
  */
 export const recordAnswer = async (deps: Deps, event: ApiEvent, caller: Caller, result: ApiResult): Promise<void> => {
-  await queueRequestLog(deps, {
-    teamId: caller.team.id,
-    method: event.requestContext?.http?.method ?? '',
-    endpoint: event.rawPath ?? '',
-    status: result.statusCode ?? 200,
-    userAgent: userAgentOf(event),
-    requestBody: requestBodyOf(event),
-    responseBody: responseBodyOf(result),
-    receivedAt: event.requestContext?.timeEpoch ?? deps.clock.now(),
-  });
+  const later = afterAnswer.get(event);
+  const recording = queueRequestLog(
+    deps,
+    {
+      teamId: caller.team.id,
+      method: event.requestContext?.http?.method ?? '',
+      endpoint: event.rawPath ?? '',
+      status: result.statusCode ?? 200,
+      userAgent: userAgentOf(event),
+      requestBody: requestBodyOf(event),
+      responseBody: responseBodyOf(result),
+      receivedAt: event.requestContext?.timeEpoch ?? deps.clock.now(),
+    },
+    later ? LOG_SEND_LINGER_MS : 0,
+  );
+  if (later) later.push(recording);
+  else await recording;
 };

@@ -5,6 +5,7 @@ import { batchWriteItems, getItem, type Item } from '../../table/ops.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS, LOG_RETENTION_DAYS } from '../../limits.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { QueueMessage } from '../../ports/queue.ts';
 
 /**
  * Request logs (GET /logs): every API request of a team, recorded after its answer is formed and
@@ -136,17 +137,54 @@ export const logMessageOf = (deps: Pick<Deps, 'ids'>, request: AnsweredRequest):
   };
 };
 
+/** Logs waiting for the next send to a queue, and that send. */
+interface Outbox {
+  readonly waiting: QueueMessage[];
+  readonly sent: Promise<void>;
+}
+const outboxes = new Map<string, Outbox>();
+/** SQS takes ten messages a call. */
+const SEND_BATCH = 10;
+/**
+ * How long a log waits for others to share its queue call (ms) when the request's answer has
+ * already gone out (a host that answers first): the caller waits for none of it.
+ */
+export const LOG_SEND_LINGER_MS = 50;
+
+/**
+ * Adds a log to the queue's next send: the logs of the requests answered in one turn of the event
+ * loop (or within `lingerMs`) go out in one call, up to ten, so a busy process adds about one
+ * queue call per ten requests instead of one each. Answers when that send is done.
+ */
+const send = (deps: Deps, queueUrl: string, message: LogMessage, lingerMs: number): Promise<void> => {
+  let box = outboxes.get(queueUrl);
+  if (!box || box.waiting.length >= SEND_BATCH) {
+    const waiting: QueueMessage[] = [];
+    const flush = async () => {
+      if (outboxes.get(queueUrl)?.waiting === waiting) outboxes.delete(queueUrl);
+      await deps.queue.send(queueUrl, waiting);
+    };
+    const sent = new Promise<void>((resolve) =>
+      lingerMs > 0 ? setTimeout(resolve, lingerMs) : setImmediate(resolve),
+    ).then(flush);
+    box = { waiting, sent };
+    outboxes.set(queueUrl, box);
+  }
+  box.waiting.push({ body: message });
+  if (box.waiting.length >= SEND_BATCH) outboxes.delete(queueUrl);
+  return box.sent;
+};
+
 /**
  * Queues the log of an answered request, best effort: it waits at most LOG_ENQUEUE_TIMEOUT_MS
  * and never throws (a lost log is logged and dropped; the answer goes out either way).
  */
-export const queueRequestLog = async (deps: Deps, request: AnsweredRequest): Promise<void> => {
+export const queueRequestLog = async (deps: Deps, request: AnsweredRequest, lingerMs = 0): Promise<void> => {
   const queueUrl = deps.config.REQUEST_LOGS_QUEUE_URL;
   if (!queueUrl || deps.config.REQUEST_LOGS_DISABLED) return;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const message = logMessageOf(deps, request);
-    const sent = deps.queue.send(queueUrl, [{ body: message }]);
+    const sent = send(deps, queueUrl, logMessageOf(deps, request), lingerMs);
     sent.catch(() => undefined);
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), LOG_ENQUEUE_TIMEOUT_MS);
