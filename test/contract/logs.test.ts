@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Resend } from 'resend';
 import { keys } from '@mailstack/core/table/keys';
 import { queryAll } from '@mailstack/core/table/ops';
+import { LOG_RETENTION_DAYS } from '@mailstack/core/limits';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { waitFor } from '../support/wait.ts';
@@ -146,6 +147,8 @@ describe('request logs (resend.logs.*)', () => {
       expect(stored.includes(secret), what).toBe(false);
     }
     expect(stored).toContain('[redacted]');
+    // Each row goes with DynamoDB TTL after the retention.
+    for (const row of rows) expect(row.ttl).toBeCloseTo(Date.now() / 1000 + LOG_RETENTION_DAYS * 86_400, -3);
     // What is not secret stays: the endpoint, the attachment's name, the contact's address.
     expect(stored).toContain('a.bin');
     expect(stored).toContain('reader@example.com');
