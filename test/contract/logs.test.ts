@@ -124,10 +124,12 @@ describe('request logs (resend.logs.*)', () => {
     const password = `pw-${randomBytes(8).toString('hex')}`;
     await call('POST', '/contacts', { key: t.secret, body: { email: 'x@example.com', password } });
     await call('POST', '/contacts', { key: t.secret, body: { email: 'y@example.com', first_name: t.secret } });
+    const mailboxKey = `mmb_${randomBytes(24).toString('base64url')}`;
+    await t.resend.contacts.create({ email: 'z@example.com', lastName: mailboxKey });
 
     const rows = await waitFor(
       () => storedLogs(t.team.id),
-      (all) => all.filter((r) => r.endpoint === '/contacts' && r.method === 'POST').length >= 3,
+      (all) => all.filter((r) => r.endpoint === '/contacts' && r.method === 'POST').length >= 4,
       { what: 'the stored logs of every request', timeoutMs: 5_000 },
     );
     const stored = JSON.stringify(rows);
@@ -141,6 +143,7 @@ describe('request logs (resend.logs.*)', () => {
       preferences: link.json.url.slice(link.json.url.lastIndexOf('/') + 1),
       password,
       key: t.secret,
+      mailboxKey,
     };
     for (const [what, secret] of Object.entries(secrets)) {
       expect(typeof secret, what).toBe('string');
