@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { logMessageOf } from '@mailstack/core/domain/logs/request-logs';
-import { LOG_BODY_MAX_BYTES } from '@mailstack/core/limits';
+import { logMessageOf, queueRequestLog } from '@mailstack/core/domain/logs/request-logs';
+import type { Deps } from '@mailstack/core/runtime/deps';
+import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS } from '@mailstack/core/limits';
 
 const ids = { next: () => '01a2123b-bf9b-774c-bdf1-09dd1d94ac0b' };
 const answered = (requestBody: unknown, responseBody: unknown = { id: 'x' }) =>
@@ -52,5 +53,40 @@ describe('the log of an answered request', () => {
     const log = answered({ emails: ['Gone <gone@example.com>', 'b@x.org'], erase: true });
     expect(JSON.parse(log.request_body!)).toEqual({ emails: ['Gone <[erased]>', '[erased]'], erase: true });
     expect(answered(undefined).request_body).toBeNull();
+  });
+
+  it('never fails or holds the request past LOG_ENQUEUE_TIMEOUT_MS: a queue that refuses or hangs drops the log with a warning', async () => {
+    const request = {
+      teamId: 't',
+      method: 'GET',
+      endpoint: '/domains',
+      status: 200,
+      userAgent: null,
+      requestBody: undefined,
+      responseBody: undefined,
+      receivedAt: 0,
+    };
+    const warnings: string[] = [];
+    const depsWith = (send: () => Promise<void>) =>
+      ({
+        config: { REQUEST_LOGS_QUEUE_URL: 'q', REQUEST_LOGS_DISABLED: false },
+        ids,
+        queue: { send },
+        logger: { warn: (message: string) => warnings.push(message) },
+      }) as unknown as Deps;
+    await expect(
+      queueRequestLog(
+        depsWith(() => Promise.reject(new Error('down'))),
+        request,
+      ),
+    ).resolves.toBeUndefined();
+    const started = Date.now();
+    await queueRequestLog(
+      depsWith(() => new Promise(() => undefined)),
+      request,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LOG_ENQUEUE_TIMEOUT_MS - 5);
+    expect(Date.now() - started).toBeLessThan(LOG_ENQUEUE_TIMEOUT_MS + 200);
+    expect(warnings).toEqual(['request log not queued; dropped', 'request log not queued in time; dropped']);
   });
 });

@@ -53,20 +53,27 @@ export const answerFirst = (event: ApiEvent): (() => Promise<void>) => {
  */
 export const recordAnswer = async (deps: Deps, event: ApiEvent, caller: Caller, result: ApiResult): Promise<void> => {
   const later = afterAnswer.get(event);
-  const recording = queueRequestLog(
-    deps,
-    {
-      teamId: caller.team.id,
-      method: event.requestContext?.http?.method ?? '',
-      endpoint: event.rawPath ?? '',
-      status: result.statusCode ?? 200,
-      userAgent: userAgentOf(event),
-      requestBody: requestBodyOf(event),
-      responseBody: responseBodyOf(result),
-      receivedAt: event.requestContext?.timeEpoch ?? deps.clock.now(),
-    },
-    later ? LOG_SEND_LINGER_MS : 0,
-  );
+  let recording: Promise<void>;
+  try {
+    recording = queueRequestLog(
+      deps,
+      {
+        teamId: caller.team.id,
+        method: event.requestContext?.http?.method ?? '',
+        endpoint: event.rawPath ?? '',
+        status: result.statusCode ?? 200,
+        userAgent: userAgentOf(event),
+        requestBody: requestBodyOf(event),
+        responseBody: responseBodyOf(result),
+        receivedAt: event.requestContext?.timeEpoch ?? deps.clock.now(),
+      },
+      later ? LOG_SEND_LINGER_MS : 0,
+    );
+  } catch (error) {
+    // A request whose log cannot even be formed is still answered.
+    deps.logger.warn('request log not formed; dropped', { endpoint: event.rawPath, error: String(error) });
+    return;
+  }
   if (later) later.push(recording);
   else await recording;
 };
