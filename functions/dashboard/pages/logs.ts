@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { getRequestLog, listRequestLogs, type RequestLog } from '@mailstack/core/domain/logs/request-logs';
+import { LOG_RETENTION_DAYS } from '@mailstack/core/limits';
 import type { DashboardEnv } from '../app.ts';
 import { table, teamPage, when } from '../view.ts';
 
@@ -45,7 +46,7 @@ export const registerLogs = (app: Hono<DashboardEnv>): void => {
         c.get('ctx'),
         'Logs',
         html`
-<p class="muted">Every API request of the team, newest first, kept 30 days; secrets and attachment content are redacted.</p>
+<p class="muted">Every API request of the team, newest first, kept ${LOG_RETENTION_DAYS} days; secrets and attachment content are redacted.</p>
 <form method="get" class="row" role="search" aria-label="Filter logs">
 <label>Method <select name="method"><option value="">any</option>${METHODS.map((m) => html`<option${m === q.method ? html` selected` : ''}>${m}</option>`)}</select></label>
 <label>Status <select name="status"><option value="">any</option>${STATUS_CLASSES.map((s) => html`<option${s === q.status ? html` selected` : ''}>${s}</option>`)}</select></label>

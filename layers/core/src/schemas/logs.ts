@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
+import { LOG_BODY_MAX_BYTES } from '../limits.ts';
 
 const Body = (what: string) =>
   v.pipe(
     v.nullable(v.unknown()),
     v.description(
-      `The ${what} as JSON, with secrets and attachment content replaced by "[redacted]"; past 16 KiB, \`{ truncated: true, bytes, preview }\`; null without one.`,
+      `The ${what} as JSON, with secrets and attachment content replaced by "[redacted]"; past ${LOG_BODY_MAX_BYTES / 1024} KiB, \`{ truncated: true, bytes, preview }\`; null without one.`,
     ),
   );
 
