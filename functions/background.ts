@@ -22,6 +22,8 @@ export const QUEUES = {
   broadcast: { env: 'BROADCAST_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   /** Broadcast fan-out steps (also dropped here by the scheduler for later pages). */
   fanout: { env: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 120 },
+  /** Request logs, one message per API request, queued after its answer is formed (GET /logs). */
+  'request-logs': { env: 'REQUEST_LOGS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
 } as const;
 
 /** A queue name. */
@@ -129,6 +131,12 @@ export const WORKERS: readonly WorkerEntry[] = [
     batchSize: 10,
     concurrency: 4,
     needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true },
+  },
+  {
+    name: 'record-request-logs',
+    queue: 'request-logs',
+    entry: 'workers/record-request-logs.worker',
+    batchSize: 10,
   },
 ];
 

@@ -39,6 +39,7 @@ export const AREAS = [
   'oauth',
   'mcp',
   'receiving',
+  'logs',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -51,7 +52,7 @@ export const NON_REST_AREAS = ['mcp'] as const satisfies readonly Area[];
 export type RestArea = Exclude<Area, (typeof NON_REST_AREAS)[number]>;
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
-export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
+const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   domains: { sesIdentities: true, queues: ['events'] },
   usage: {},
   emails: { queues: ['send', 'events'], scheduler: true, contentStore: true, linkSecret: true },
@@ -78,6 +79,17 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     mailboxStore: true,
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
+  logs: {},
+};
+
+/**
+ * What an area's Lambda needs: its AREA_NEEDS, and for a REST area the request-log queue, to
+ * which it hands each answered request of a team (GET /logs).
+ */
+export const areaNeeds = (area: Area): Needs => {
+  const needs = AREA_NEEDS[area];
+  if ((NON_REST_AREAS as readonly Area[]).includes(area)) return needs;
+  return { ...needs, queues: [...(needs.queues ?? []), 'request-logs'] };
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -212,6 +224,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),
   r('GET', '/emails/receiving/{id}/attachments/{attachment_id}', 'receiving/get-received-attachment'),
   r('GET', '/downloads/{token}', 'receiving/download'),
+  r('GET', '/logs', 'logs/list-logs'),
+  r('GET', '/logs/{id}', 'logs/get-log'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

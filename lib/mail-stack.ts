@@ -23,7 +23,7 @@ import { InboundMail } from './constructs/inbound-mail.ts';
 import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/content-keys';
 import {
   AREA_FUNCTIONS_ENV,
-  AREA_NEEDS,
+  areaNeeds,
   ROUTES,
   UNMATCHED_ENTRY,
   type Area,
@@ -244,7 +244,7 @@ export class MailStack extends Stack {
       if (!fn) {
         fn = wire(
           new ServiceFunction(functions, area, { entry: `${area}/index`, environment, tracing }),
-          AREA_NEEDS[area],
+          areaNeeds(area),
         );
         byArea.set(area, fn);
       }

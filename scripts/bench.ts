@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the
- * provider send rate against the configured rate, the pacing alone (send slots under a backlog),
+ * `npm run bench`: accept throughput and latency, adapter calls per accepted email, the accept
+ * path with request logging on and off, the provider send rate against the configured rate, the
+ * pacing alone (send slots under a backlog),
  * contacts, the sweeper's reads per run against stored mail that is not due, webhook
  * delivery (throughput to one endpoint and to 100, record-to-receipt latency), large email (content
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
@@ -32,6 +33,7 @@ import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 import { benchMailboxes } from './bench-mailboxes.ts';
 import { benchMetrics } from './bench-metrics.ts';
+import { benchRequestLogs } from './bench-logs.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -49,6 +51,7 @@ const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
 const SECTIONS = [
+  'logs',
   'sending',
   'pacing',
   'contacts',
@@ -134,6 +137,19 @@ try {
   console.log(
     `  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`,
   );
+
+  if (runs('logs')) {
+    // 1b. The accept path with request logging on and off (the workers not yet running, as in 1).
+    await benchRequestLogs(
+      host,
+      async (n) => {
+        const out = await resend.emails.send(email(40_000 + n));
+        if (out.error) throw new Error(`send failed: ${out.error.message}`);
+        ids.push(out.data!.id);
+      },
+      CONCURRENCY,
+    );
+  }
 
   if (runs('sending')) {
     // 2. Batches of 100 through POST /emails/batch.

@@ -23,6 +23,7 @@ const SECTIONS = [
   ['mailboxes', 'Mailboxes'],
   ['api-keys', 'API keys'],
   ['webhooks', 'Webhooks'],
+  ['logs', 'Logs'],
   ['connections', 'MCP connections'],
   ['settings', 'Team settings'],
 ] as const;

@@ -59,6 +59,7 @@ import {
   BatchRemovedSuppressions,
   SuppressionObject,
 } from '@mailstack/core/schemas/suppressions';
+import { LogObject, LogRow } from '@mailstack/core/schemas/logs';
 import { TemplateObject, TemplateRow } from '@mailstack/core/schemas/templates';
 import { TopicObject, TopicRow } from '@mailstack/core/schemas/topics';
 import { UsageObject } from '@mailstack/core/schemas/usage';
@@ -141,6 +142,8 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   ClientRegistration,
   ProtectedResourceMetadata,
   AuthorizationServerMetadata,
+  Log: LogObject,
+  LogSummary: LogRow,
 };
 
 /**

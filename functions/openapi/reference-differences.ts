@@ -63,8 +63,6 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
       'POST /domains/claim',
       'GET /domains/{domain_id}/claim',
       'POST /domains/{domain_id}/claim/verify',
-      'GET /logs',
-      'GET /logs/{log_id}',
       'GET /automations',
       'POST /automations',
       'GET /automations/{automation_id}',
@@ -83,7 +81,7 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     ],
     kind: 'deliberate',
     reason:
-      'Spec §1 lists the capabilities; shared links, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+      'Spec §1 lists the capabilities; shared links, domain claims, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

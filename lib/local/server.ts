@@ -1,3 +1,4 @@
+import { answerFirst } from '@mailstack/core/http/request-log';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -150,14 +151,18 @@ export const createApiServer = (
       const key = routeKey(hit.route);
       const handler = await load(hit.route.area);
       // One API Gateway request and one Lambda invocation, timed as Lambda bills it.
+      // Its request log is queued once the answer is sent (Lambda's invocation waits for it: counted in).
       const started = performance.now();
-      const result = await handler(toApiEvent(req, url, key, params, body), lambdaContext(hit.route.area));
+      const event = toApiEvent(req, url, key, params, body);
+      const logged = answerFirst(event);
+      const result = await handler(event, lambdaContext(hit.route.area));
+      send(res, result);
+      await logged();
       const counted = counters();
       if (counted) {
         counted.apiRequests += 1;
         countInvocation(counted, performance.now() - started);
       }
-      send(res, result);
     } catch (error) {
       console.error('local host: unhandled error', error);
       if (res.destroyed) return;

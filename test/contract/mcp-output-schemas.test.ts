@@ -78,6 +78,7 @@ describe('MCP tool output schemas', () => {
     await call('get_domain', { id: agent.domainId });
     await call('get_usage');
     await call('get_email_metrics', { dimensions: 'period,domain', metrics: 'sent,delivery_rate' });
+    await call('list_logs');
     const contact = await call('create_contact', { email: 'structured@example.com', first_name: 'Ada' });
     await call('get_contact', { id: contact.id });
     await call('update_contact', { id: contact.id, last_name: 'Lovelace' });

@@ -28,9 +28,11 @@ describe('hosted MCP server: tools by scope', () => {
       'get_email',
       'get_email_attachment',
       'get_email_metrics',
+      'get_log',
       'get_usage',
       'list_email_attachments',
       'list_emails',
+      'list_logs',
     ]);
     expect(listed.tools.find((t) => t.name === 'list_emails')).toMatchObject({
       description: expect.stringMatching(/newest first/),

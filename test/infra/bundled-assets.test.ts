@@ -267,6 +267,20 @@ describe('synthesized Lambda bundles', () => {
       'Workers/broadcast-fanout': sqsEvent('fanout', [{ teamId: t.team.id, broadcastId: randomUUID() }]),
       'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
       'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
+      'Functions/logs': apiEvent('GET', '/logs', '/logs', { key: t.secret }),
+      'Workers/record-request-logs': sqsEvent('request-logs', [
+        {
+          id: randomUUID(),
+          team_id: t.team.id,
+          created_at: new Date().toISOString(),
+          method: 'GET',
+          endpoint: '/logs',
+          response_status: 200,
+          user_agent: null,
+          request_body: null,
+          response_body: null,
+        },
+      ]),
       'Functions/tracking': apiEvent('GET', '/t/c/not-a-token', '/t/c/{token}', { params: { token: 'not-a-token' } }),
       'Functions/oauth': apiEvent(
         'GET',
@@ -361,6 +375,7 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/record-request-logs')).toEqual({ batchItemFailures: [] });
     expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
     expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
     const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;

@@ -7,7 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
-import { AREA_FUNCTIONS_ENV, AREA_NEEDS, AREAS, ROUTES, routeKey } from '../../functions/routes.ts';
+import { AREA_FUNCTIONS_ENV, AREAS, ROUTES, areaNeeds, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/background.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
@@ -302,7 +302,7 @@ describe('MailStack', () => {
     const consumed = consumedQueues(TEST_MANIFEST.workers);
     for (const area of AREAS) {
       const fn = areaFunction(area);
-      const needs = AREA_NEEDS[area];
+      const needs = areaNeeds(area);
       const env = fn.Properties.Environment.Variables;
       const actions = actionsOfRole(fn);
       // only the declared queues that exist (something consumes them)
@@ -325,6 +325,31 @@ describe('MailStack', () => {
     // The public preference pages can never create schedules.
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('scheduler:CreateSchedule');
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('iam:PassRole');
+  });
+
+  it("hands every REST area's answered requests to the request-log queue, read only by the recorder, which writes the table and sends to no queue", () => {
+    const env = QUEUES['request-logs'].env;
+    for (const area of AREAS) {
+      const fn = areaFunction(area);
+      const sends = area !== 'mcp';
+      expect(env in fn.Properties.Environment.Variables, area).toBe(sends);
+      if (sends) expect(actionsOfRole(fn), area).toContain('sqs:SendMessage');
+    }
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('Queuesrequestlogs'),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const recorderId = mappings[0]!.Properties.FunctionName.Ref as string;
+    expect(recorderId).toMatch(/^Workersrecordrequestlogs/);
+    const recorder = template.findResources('AWS::Lambda::Function')[recorderId]!;
+    const variables = Object.keys(recorder.Properties.Environment.Variables);
+    expect(variables.filter((name) => name.endsWith('_QUEUE_URL'))).toEqual([]);
+    expect(actionsOfRole(recorder)).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem']));
+    expect(actionsOfRole(recorder)).not.toContain('sqs:SendMessage');
   });
 
   it('keeps large message content in one encrypted, never public, TLS-only bucket that expires it with the retention', () => {

@@ -12,6 +12,7 @@ import { registerWebhooks } from './webhooks.ts';
 import { registerTemplates } from './templates.ts';
 import { registerBroadcasts } from './broadcasts.ts';
 import { registerConnections } from './connections.ts';
+import { registerLogs } from './logs.ts';
 
 /** Every page of a team (under /t/:team/), each calling the core's use cases. */
 export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
@@ -25,6 +26,7 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerMailboxApprovals(app);
   registerApiKeys(app);
   registerWebhooks(app);
+  registerLogs(app);
   registerConnections(app);
   registerSettings(app);
 };

@@ -16,6 +16,8 @@ import { tool as updateDomain } from './update-domain.ts';
 import { tool as deleteDomain } from './delete-domain.ts';
 import { tool as verifyDomain } from './verify-domain.ts';
 import { tool as getUsage } from './get-usage.ts';
+import { tool as listLogs } from './list-logs.ts';
+import { tool as getLog } from './get-log.ts';
 import { tool as createContact } from './create-contact.ts';
 import { tool as listContacts } from './list-contacts.ts';
 import { tool as getContact } from './get-contact.ts';
@@ -106,6 +108,8 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   deleteDomain,
   verifyDomain,
   getUsage,
+  listLogs,
+  getLog,
   createContact,
   listContacts,
   getContact,

@@ -174,3 +174,20 @@ export const TOO_LARGE_UPLOAD_IDLE_MS = 5_000;
  * LOOKUP_CACHE_MS.
  */
 export const LOOKUP_STALENESS_MS = 5_000;
+
+/**
+ * The most of a request's or a response's body a request log keeps (bytes of its JSON, UTF-8):
+ * enough for every JSON request of the API but an email's large bodies; longer, the log keeps
+ * `{ truncated: true, bytes, preview }` with this much of the JSON. Two of them fit one queue
+ * message (SQS: 256 KiB) and one table item (DynamoDB: 400 KB) with room for the rest.
+ */
+export const LOG_BODY_MAX_BYTES = 16 * 1024;
+
+/** Days a request log is kept before DynamoDB TTL purges it (what GET /logs can list). */
+export const LOG_RETENTION_DAYS = 30;
+
+/**
+ * How long a request waits, after its answer is formed, for its log to be queued (ms): past it
+ * the answer goes out and the log may be lost (request logs are best effort, mail never is).
+ */
+export const LOG_ENQUEUE_TIMEOUT_MS = 250;

@@ -78,6 +78,7 @@ describe('MCP tools cover the REST API', () => {
       'webhooks',
       'usage',
       'receiving',
+      'logs',
     ]) {
       expect(withTools.has(area as never), area).toBe(true);
     }
@@ -103,6 +104,7 @@ describe('MCP tools cover the REST API', () => {
         case 'emails':
           return read ? 'emails:read' : 'emails:send';
         case 'usage':
+        case 'logs':
           return 'emails:read';
         case 'domains':
           return read ? 'domains:read' : 'domains:write';

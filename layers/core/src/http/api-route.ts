@@ -11,6 +11,7 @@ import { validate } from '../schemas/validate.ts';
 import { absorbPathIds, endpointDoesNotExist, namesUnservedPath } from './path-ids.ts';
 import { answersList, checkBodyKind, checkListParams, checkPathIds, validatePathIds } from './boundary.ts';
 import type { ErrorName } from '../errors/catalog.ts';
+import { recordAnswer } from './request-log.ts';
 import type { ApiContext, ApiEvent, ApiHandler, ApiResult } from './types.ts';
 
 /** What a route's handler receives: validated input, the caller, and the dependencies. */
@@ -188,7 +189,13 @@ export const apiRoute = <
   spec: RouteSpec<BS, QS, PS, A>,
 ): RouteHandler => {
   let built: ApiHandler | undefined;
-  const handler: ApiHandler = (event, context) => (built ??= buildChain(spec))(event, context);
+  const handler: ApiHandler = async (event, context) => {
+    const result = await (built ??= buildChain(spec))(event, context);
+    // The request log (GET /logs) of an authenticated team's request, once its answer is formed.
+    const caller = requestState.get(event)?.auth;
+    if (caller) await recordAnswer(getDeps(), event, caller, result);
+    return result;
+  };
   const { handler: _handler, ...route } = spec;
   return Object.assign(handler, { route: route as RouteDeclaration, run: (call: RouteCall) => runRoute(spec, call) });
 };

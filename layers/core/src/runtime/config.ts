@@ -33,6 +33,9 @@ export const Config = v.object({
   ERASE_QUEUE_URL: v.optional(v.string(), ''),
   BROADCAST_QUEUE_URL: v.optional(v.string(), ''),
   FANOUT_QUEUE_URL: v.optional(v.string(), ''),
+  REQUEST_LOGS_QUEUE_URL: v.optional(v.string(), ''),
+  /** Turns request logs (GET /logs) off: no request is recorded (the bench compares the accept path with and without). */
+  REQUEST_LOGS_DISABLED: Bool,
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,

@@ -60,6 +60,7 @@
  * |                                      |   of hours is one query per month; ttl 400 days)                |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
+ * | request logs of a team, newest first | pk TEAM#<t>#LOGS, sk LOG#<id> (ttl LOG_RETENTION_DAYS)           |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
@@ -309,6 +310,12 @@ export const keys = {
     /** The running-jobs marker the erase worker's sweep reads (removed when the job finishes). */
     running: (teamId: string, jobId: string) => ({ pk: 'ERASEJOBS', sk: `${teamId}#${jobId}` }),
     runningPartition: () => 'ERASEJOBS',
+  },
+  /** Request logs (GET /logs): one partition per team, written by the recorder worker only. */
+  requestLog: {
+    item: (teamId: string, id: string) => ({ pk: `${team(teamId)}#LOGS`, sk: `LOG#${id}` }),
+    partition: (teamId: string) => `${team(teamId)}#LOGS`,
+    prefix: 'LOG#',
   },
   webhook: {
     item: (teamId: string, webhookId: string) => ({ pk: team(teamId), sk: `WEBHOOK#${webhookId}` }),

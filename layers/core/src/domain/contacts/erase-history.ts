@@ -33,9 +33,9 @@ const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
 };
 
 /**
- * Where a team's history lives: its email listing shards, its event shards, then the delivery
- * log of each webhook endpoint the team had when the erase began (each delivery keeps the body
- * it sends, so a replay would send the address again).
+ * Where a team's history lives: its email listing shards, its event shards, the delivery log of
+ * each webhook endpoint the team had when the erase began (each delivery keeps the body it
+ * sends, so a replay would send the address again), then its request logs (GET /logs).
  */
 const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
   ...Array.from({ length: keys.email.listShards }, (_, s) => ({
@@ -52,6 +52,7 @@ const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
     prefix: keys.webhook.deliveryPrefix,
     pageSize: PAGE_SIZE,
   })),
+  { pk: keys.requestLog.partition(teamId), prefix: keys.requestLog.prefix, pageSize: PAGE_SIZE },
 ];
 
 /**
@@ -160,7 +161,28 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
   return 'done';
 };
 
+/** A request log's body (a JSON text): the address wherever it stands, a cut preview's text included. */
+const scrubLogBody = (text: unknown, addresses: ReadonlySet<string>): unknown => {
+  if (typeof text !== 'string') return text;
+  let json = JSON.stringify(scrub(JSON.parse(text), addresses));
+  for (const address of addresses) json = json.replaceAll(new RegExp(escapeRegExp(address), 'gi'), ERASED);
+  return json;
+};
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const scrubItem = async (deps: Deps, item: Item, addresses: ReadonlySet<string>): Promise<boolean> => {
+  if (item.type === 'request_log') {
+    const fields = ['request_body', 'response_body'];
+    const text = fields.map((f) => String(item[f] ?? '').toLowerCase());
+    if (![...addresses].some((a) => text.some((t) => t.includes(a)))) return false;
+    await updateItem(
+      deps,
+      { pk: item.pk, sk: item.sk },
+      { set: Object.fromEntries(fields.map((f) => [f, scrubLogBody(item[f], addresses)])) },
+    );
+    return true;
+  }
   if (item.type === 'webhook_delivery') {
     // The body as sent (a JSON text): retries and replays send the scrubbed one, signed afresh.
     const body: unknown = JSON.parse(String(item.payload));

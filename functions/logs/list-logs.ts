@@ -1,0 +1,15 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { ListOf, Pagination, listOf } from '@mailstack/core/schemas/common';
+import { LogRow } from '@mailstack/core/schemas/logs';
+import { listRequestLogs, logRow } from '@mailstack/core/domain/logs/request-logs';
+
+/** GET /logs: the team's API requests, newest first */
+export const handler = apiRoute({
+  access: 'full',
+  response: ListOf(LogRow),
+  query: Pagination,
+  handler: async ({ deps, auth, query }) => {
+    const { logs, hasMore } = await listRequestLogs(deps, auth.team.id, query);
+    return listOf(logs.map(logRow), hasMore);
+  },
+});
