@@ -39,6 +39,7 @@ export const AREAS = [
   'oauth',
   'mcp',
   'receiving',
+  'inboxes',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -78,6 +79,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     mailboxStore: true,
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
+  inboxes: { mailboxStore: true, contentStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -211,6 +213,11 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),
   r('GET', '/emails/receiving/{id}/attachments/{attachment_id}', 'receiving/get-received-attachment'),
   r('GET', '/downloads/{token}', 'receiving/download'),
+  r('POST', '/inboxes', 'inboxes/create-inbox'),
+  r('GET', '/inboxes', 'inboxes/list-inboxes'),
+  r('GET', '/inboxes/{id}', 'inboxes/get-inbox'),
+  r('PATCH', '/inboxes/{id}', 'inboxes/update-inbox'),
+  r('DELETE', '/inboxes/{id}', 'inboxes/delete-inbox'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -3,6 +3,7 @@ import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
 import * as domains from '@mailstack/core/schemas/domains';
 import * as emails from '@mailstack/core/schemas/emails';
+import * as inboxes from '@mailstack/core/schemas/inboxes';
 import * as receiving from '@mailstack/core/schemas/receiving';
 import * as suppressions from '@mailstack/core/schemas/suppressions';
 import * as templates from '@mailstack/core/schemas/templates';
@@ -47,6 +48,7 @@ import {
   RevokedGrant,
   TokenResponse,
 } from '@mailstack/core/schemas/oauth';
+import { InboxObject, InboxRow } from '@mailstack/core/schemas/inboxes';
 import {
   InboundAttachment,
   ReceivedAttachmentObject,
@@ -132,6 +134,8 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   InboundAttachment,
   ReceivedAttachment: ReceivedAttachmentObject,
   ReceivedAttachmentSummary: ReceivedAttachmentRow,
+  Inbox: InboxObject,
+  InboxSummary: InboxRow,
   OAuthGrant: OAuthGrantRow,
   RevokedGrant,
   TokenResponse,
@@ -146,7 +150,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  * whose body is one refers to it.
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
-  [broadcasts, contacts, domains, emails, receiving, suppressions, templates, topics, webhooks]
+  [broadcasts, contacts, domains, emails, inboxes, receiving, suppressions, templates, topics, webhooks]
     .flatMap((module) => Object.entries<unknown>(module))
     .filter(
       (entry): entry is [string, v.GenericSchema] =>

@@ -17,6 +17,8 @@ export interface NewMailbox {
   readonly name?: string | null | undefined;
   /** The person of the team who owns it. */
   readonly ownerUserId: string;
+  /** Its own name in lists (the reference inboxes' `name`), not shown on mail. */
+  readonly title?: string | null | undefined;
 }
 
 /** A mailbox's display name: at most this many characters. */
@@ -32,11 +34,11 @@ const checkLocalPart = (raw: string): string => {
   return localPart;
 };
 
-const checkName = (name: string | null | undefined): string | null => {
+const checkName = (name: string | null | undefined, field = 'name'): string | null => {
   if (name === undefined || name === null || name.trim() === '') return null;
   if (name.length > MAX_MAILBOX_NAME_LENGTH || /[\r\n<>"]/.test(name))
     throw validationError(
-      `\`name\` must be at most ${MAX_MAILBOX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
+      `\`${field}\` must be at most ${MAX_MAILBOX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
     );
   return name.trim();
 };
@@ -73,6 +75,7 @@ const domainGainsMailbox = (deps: Deps, d: Domain) => ({
 export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mailbox> => {
   const localPart = checkLocalPart(input.localPart);
   const name = checkName(input.name);
+  const title = checkName(input.title, 'title');
   const domain = await loadDomain(deps, input.teamId, input.domainId);
   usableDomain(domain);
   if (!(await findMembership(deps, input.teamId, input.ownerUserId))) {
@@ -92,6 +95,7 @@ export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mail
     local_part: localPart,
     address,
     name,
+    ...(title ? { title } : {}),
     owner_user_id: input.ownerUserId,
     created_at: now,
     updated_at: now,
@@ -128,15 +132,16 @@ export const renameMailbox = async (
   deps: Deps,
   teamId: string,
   mailboxId: string,
-  change: { localPart?: string | undefined; name?: string | null | undefined },
+  change: { localPart?: string | undefined; name?: string | null | undefined; title?: string | null | undefined },
 ): Promise<Mailbox> => {
   const m = await loadMailbox(deps, teamId, mailboxId);
   const localPart = change.localPart === undefined ? m.localPart : checkLocalPart(change.localPart);
   const name = change.name === undefined ? m.name : checkName(change.name);
+  const title = change.title === undefined ? m.title : checkName(change.title, 'title');
   const domainName = m.address.slice(m.address.indexOf('@') + 1);
   const address = `${localPart}@${domainName}`;
   const now = new Date(deps.clock.now()).toISOString();
-  const set = { local_part: localPart, address, name, updated_at: now };
+  const set = { local_part: localPart, address, name, title, updated_at: now };
   const moves = address !== m.address;
   const written = await transact(deps, [
     { update: keys.mailbox.item(teamId, mailboxId), change: { set }, when: { attr: 'address', eq: m.address } },
@@ -162,7 +167,7 @@ export const renameMailbox = async (
       `The mailbox ${m.address} changed meanwhile (renamed or deleted); read it again and retry.`,
     );
   }
-  return { ...m, localPart, address, name, updatedAt: now };
+  return { ...m, localPart, address, name, title, updatedAt: now };
 };
 
 /**
