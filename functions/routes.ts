@@ -218,6 +218,13 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/inboxes/{id}', 'inboxes/get-inbox'),
   r('PATCH', '/inboxes/{id}', 'inboxes/update-inbox'),
   r('DELETE', '/inboxes/{id}', 'inboxes/delete-inbox'),
+  r('GET', '/inboxes/{id}/threads', 'inboxes/list-inbox-threads'),
+  r('GET', '/inboxes/{id}/threads/search', 'inboxes/search-inbox-threads'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}', 'inboxes/get-inbox-thread'),
+  r('PATCH', '/inboxes/{id}/threads/{thread_id}', 'inboxes/update-inbox-thread'),
+  r('DELETE', '/inboxes/{id}/threads/{thread_id}', 'inboxes/delete-inbox-thread'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}/emails', 'inboxes/list-thread-emails'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}', 'inboxes/get-thread-email'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -5,6 +5,13 @@ import { handler as listInboxes } from './list-inboxes.ts';
 import { handler as getInbox } from './get-inbox.ts';
 import { handler as updateInbox } from './update-inbox.ts';
 import { handler as deleteInbox } from './delete-inbox.ts';
+import { handler as listInboxThreads } from './list-inbox-threads.ts';
+import { handler as searchInboxThreads } from './search-inbox-threads.ts';
+import { handler as getInboxThread } from './get-inbox-thread.ts';
+import { handler as updateInboxThread } from './update-inbox-thread.ts';
+import { handler as deleteInboxThread } from './delete-inbox-thread.ts';
+import { handler as listThreadEmails } from './list-thread-emails.ts';
+import { handler as getThreadEmail } from './get-thread-email.ts';
 
 /** The inboxes Lambda (the reference SDK's `inboxes` over the mailboxes). Its routes come from the route manifest. */
 export const handler = dispatch(
@@ -14,5 +21,12 @@ export const handler = dispatch(
     'get-inbox': getInbox,
     'update-inbox': updateInbox,
     'delete-inbox': deleteInbox,
+    'list-inbox-threads': listInboxThreads,
+    'search-inbox-threads': searchInboxThreads,
+    'get-inbox-thread': getInboxThread,
+    'update-inbox-thread': updateInboxThread,
+    'delete-inbox-thread': deleteInboxThread,
+    'list-thread-emails': listThreadEmails,
+    'get-thread-email': getThreadEmail,
   }),
 );

@@ -44,6 +44,15 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/get-inbox': 'an inbox is a mailbox: list_mailboxes gives each one (mailboxes:read)',
   'inboxes/update-inbox': 'an inbox is a mailbox: rename_mailbox does the same (mailboxes:write)',
   'inboxes/delete-inbox': 'an inbox is a mailbox: delete_mailbox does the same (mailboxes:write)',
+  'inboxes/list-inbox-threads':
+    'a thread list for agents is not yet a hosted tool: list_received_emails reads the same mail',
+  'inboxes/search-inbox-threads': 'thread search for agents is not yet a hosted tool (mail:* scopes)',
+  'inboxes/get-inbox-thread': 'a thread for agents is not yet a hosted tool: get_received_email reads its mail',
+  'inboxes/update-inbox-thread': 'thread state is not yet a hosted tool (mail:* scopes)',
+  'inboxes/delete-inbox-thread': 'deleting mail is not yet a hosted tool (mail:* scopes)',
+  'inboxes/list-thread-emails':
+    'a thread for agents is not yet a hosted tool: list_received_emails reads the same mail',
+  'inboxes/get-thread-email': 'an email of a thread: get_received_email reads the same message',
 };
 
 const byHandler = new Map<string, RouteEntry[]>();

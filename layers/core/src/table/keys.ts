@@ -431,6 +431,7 @@ export const keys = {
       sk: `LABEL#${labelId}`,
     }),
     draftPrefix: 'DRAFT#',
+    labelPrefix: 'LABEL#',
     /** The recipients a mailbox has sent to in one license period (the outbound allowance). */
     allowance: (teamId: string, mailboxId: string, periodStart: string) => ({
       pk: `${team(teamId)}#MBOX#${mailboxId}`,

@@ -27,6 +27,7 @@ import {
   staleRevision,
   type MailboxDraft,
 } from './drafts.ts';
+import { threadDigest } from './thread-digest.ts';
 import { messageIdHash } from './message.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
@@ -277,28 +278,38 @@ const admitDraft = async (
   const at = new Date(deps.clock.now()).toISOString();
   const threadId = d.threadId ?? deps.ids.next();
   const threadKey = keys.mailbox.thread(mailbox.teamId, mailbox.id, threadId);
-  const threadWrite: Write =
-    d.threadId && (await getItem(deps, threadKey))
-      ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at } } }
-      : {
-          put: {
-            ...threadKey,
-            ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId),
-            type: 'thread',
-            id: threadId,
-            team_id: mailbox.teamId,
-            mailbox_id: mailbox.id,
-            subject: d.subject,
-            folder: 'sent',
-            labels: [],
-            read: true,
-            message_count: 1,
-            has_attachment: d.attachments.length > 0,
-            has_draft: false,
-            created_at: at,
-            last_message_at: at,
-          },
-        };
+  const previous = d.threadId ? await getItem(deps, threadKey) : undefined;
+  // The thread shows its latest message's people, and its search digest gains the sent words.
+  const sentTo = d.to.map(recipientAddress);
+  const shown = {
+    last_from: senderOf(mailbox),
+    last_to: sentTo,
+    last_cc: [],
+    last_bcc: [],
+    ...threadDigest(previous, { subject: d.subject, text: d.text, from: senderOf(mailbox), recipients: sentTo }),
+  };
+  const threadWrite: Write = previous
+    ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at, ...shown } } }
+    : {
+        put: {
+          ...threadKey,
+          ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId),
+          type: 'thread',
+          id: threadId,
+          team_id: mailbox.teamId,
+          mailbox_id: mailbox.id,
+          subject: d.subject,
+          folder: 'sent',
+          labels: [],
+          read: true,
+          message_count: 1,
+          has_attachment: d.attachments.length > 0,
+          has_draft: false,
+          ...shown,
+          created_at: at,
+          last_message_at: at,
+        },
+      };
   await transact(deps, [
     {
       put: {
@@ -313,7 +324,7 @@ const admitDraft = async (
         direction: 'outbound',
         folder: 'sent',
         from: senderOf(mailbox),
-        to: d.to.map(recipientAddress),
+        to: sentTo,
         cc: [],
         bcc: [],
         reply_to: [],
