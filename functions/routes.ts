@@ -79,7 +79,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     mailboxStore: true,
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
-  inboxes: { mailboxStore: true, contentStore: true },
+  inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -225,6 +225,12 @@ export const ROUTES: readonly RouteEntry[] = [
   r('DELETE', '/inboxes/{id}/threads/{thread_id}', 'inboxes/delete-inbox-thread'),
   r('GET', '/inboxes/{id}/threads/{thread_id}/emails', 'inboxes/list-thread-emails'),
   r('GET', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}', 'inboxes/get-thread-email'),
+  r('GET', '/inboxes/{id}/drafts', 'inboxes/list-inbox-drafts'),
+  r('POST', '/inboxes/{id}/drafts', 'inboxes/create-inbox-draft'),
+  r('GET', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/get-inbox-draft'),
+  r('PATCH', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/update-inbox-draft'),
+  r('DELETE', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/delete-inbox-draft'),
+  r('POST', '/inboxes/{id}/drafts/{draft_id}/send', 'inboxes/send-inbox-draft'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

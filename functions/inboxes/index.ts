@@ -12,6 +12,12 @@ import { handler as updateInboxThread } from './update-inbox-thread.ts';
 import { handler as deleteInboxThread } from './delete-inbox-thread.ts';
 import { handler as listThreadEmails } from './list-thread-emails.ts';
 import { handler as getThreadEmail } from './get-thread-email.ts';
+import { handler as listInboxDrafts } from './list-inbox-drafts.ts';
+import { handler as createInboxDraft } from './create-inbox-draft.ts';
+import { handler as getInboxDraft } from './get-inbox-draft.ts';
+import { handler as updateInboxDraft } from './update-inbox-draft.ts';
+import { handler as deleteInboxDraft } from './delete-inbox-draft.ts';
+import { handler as sendInboxDraft } from './send-inbox-draft.ts';
 
 /** The inboxes Lambda (the reference SDK's `inboxes` over the mailboxes). Its routes come from the route manifest. */
 export const handler = dispatch(
@@ -28,5 +34,11 @@ export const handler = dispatch(
     'delete-inbox-thread': deleteInboxThread,
     'list-thread-emails': listThreadEmails,
     'get-thread-email': getThreadEmail,
+    'list-inbox-drafts': listInboxDrafts,
+    'create-inbox-draft': createInboxDraft,
+    'get-inbox-draft': getInboxDraft,
+    'update-inbox-draft': updateInboxDraft,
+    'delete-inbox-draft': deleteInboxDraft,
+    'send-inbox-draft': sendInboxDraft,
   }),
 );

@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/local.ts';
-import { mailboxTeam, mx } from '../support/mailboxes.ts';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { call, testDeps } from '../support/local.ts';
+import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
 /** A team with an inbox made through the SDK, and a way to deliver mail to it through the local MX. */
-const inboxTeam = async () => {
+const inboxTeam = async (options: { license?: boolean } = {}) => {
   const t = await mailboxTeam();
+  if (options.license !== false)
+    await grantMailboxLicense(testDeps(), t.team.id, {
+      seats: 5,
+      storageBytes: 50 * 1024 * 1024,
+      recipientAllowance: 1000,
+    });
   const address = `desk@${t.domain}`;
   const { data } = await t.resend.inboxes.create({ emailAddress: address, fromName: 'Desk' });
   const deliver = (mail: Record<string, unknown>) =>
@@ -377,5 +384,136 @@ describe('inbox thread search through the official SDK', () => {
     expect(future.data!.data).toEqual([]);
     expect(today.data!.data).toHaveLength(2);
     expect(bad.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+  });
+});
+
+describe('inbox drafts through the official SDK (the mailbox drafts, with revisions)', () => {
+  it('creates, reads, lists, edits and sends a draft; a stale revision is 409; a repeat send is a duplicate; counters follow', async () => {
+    // Prepare
+    const t = await inboxTeam();
+    const sel = { inboxId: t.inboxId };
+
+    // Act
+    const created = await t.resend.inboxes.drafts.create({
+      ...sel,
+      to: 'reader@customer.example.org',
+      subject: 'Quote',
+      text: 'Our quote is attached.',
+      attachments: [
+        { filename: 'quote.txt', content: Buffer.from('42 EUR').toString('base64'), contentType: 'text/plain' },
+      ],
+    });
+    const id = created.data!.id;
+    const got = await t.resend.inboxes.drafts.get({ ...sel, draftId: id });
+    const counted = (await t.resend.inboxes.get(t.inboxId)).data!.drafts;
+    const edited = await t.resend.inboxes.drafts.update({ ...sel, draftId: id, text: 'Our quote, revised.' });
+    const stale = await t.resend.inboxes.drafts.update({ ...sel, draftId: id, text: 'Mine!', revision: 0 } as never);
+    const listed = await t.resend.inboxes.drafts.list({ emailAddress: t.address });
+    const sent = await t.resend.inboxes.drafts.send({ ...sel, draftId: id });
+    const again = await t.resend.inboxes.drafts.send({ ...sel, draftId: id });
+    const afterSend = await t.resend.inboxes.get(t.inboxId);
+    const listedAfter = await t.resend.inboxes.drafts.list(sel);
+    const email = await t.resend.emails.get(sent.data!.id);
+
+    // Assess
+    expect(created.error).toBeNull();
+    expect(created.data).toMatchObject({ object: 'inbox_draft', id: expect.any(String) });
+    expect(got.data).toMatchObject({
+      object: 'inbox_draft',
+      id,
+      type: 'standalone',
+      to: ['reader@customer.example.org'],
+      cc: [],
+      bcc: [],
+      subject: 'Quote',
+      html: null,
+      text: 'Our quote is attached.',
+      thread_id: null,
+      reply_to_email_id: null,
+      email_id: null,
+      attachments: [{ id: expect.any(String), filename: 'quote.txt', content_type: 'text/plain', size: 6 }],
+      revision: 0,
+      status: 'draft',
+    });
+    expect(counted).toBe(1);
+    expect(edited.data).toMatchObject({ id, revision: 1 });
+    expect(stale.error).toMatchObject({ statusCode: 409, name: 'conflict' });
+    expect(stale.error!.message).toMatch(/^stale_revision: .*revision 1, not 0/);
+    expect(listed.data!.data.map((d) => [d.id, d.snippet, d.attachments.length])).toEqual([
+      [id, 'Our quote, revised.', 1],
+    ]);
+    expect(sent.error).toBeNull();
+    expect(sent.data).toMatchObject({ id: expect.any(String), draft_id: id, revision: 1, duplicate: false });
+    expect(again.data).toMatchObject({ id: sent.data!.id, duplicate: true });
+    expect(afterSend.data!.drafts).toBe(0);
+    expect(listedAfter.data!.data).toEqual([]);
+    expect(email.data).toMatchObject({ subject: 'Quote', to: ['reader@customer.example.org'] });
+  });
+
+  it('is the same object as an agent-API draft, and a removed draft is gone from both', async () => {
+    // Prepare
+    const t = await agentMailbox();
+    const saved = await agent(t.draftKey, 'POST', '/drafts', newDraft({ subject: 'From the agent' }));
+
+    // Act
+    const listed = await t.resend.inboxes.drafts.list({ inboxId: t.m.id });
+    const removed = await t.resend.inboxes.drafts.remove({ inboxId: t.m.id, draftId: saved.body.id });
+    const read = await agent(t.draftKey, 'GET', `/items?id=${saved.body.id}`);
+
+    // Assess
+    expect(listed.data!.data.map((d) => [d.id, d.subject, (d as { revision?: number }).revision])).toEqual([
+      [saved.body.id, 'From the agent', 0],
+    ]);
+    expect(removed.data).toEqual({ object: 'inbox_draft', id: saved.body.id, deleted: true });
+    expect(read.status).toBe(404);
+    expect((await t.resend.inboxes.get(t.m.id)).data!.drafts).toBe(0);
+  });
+
+  it("answers 404 for another team's draft, 403 for a sending-access key, 409 without a license, 422 for what a draft cannot hold", async () => {
+    // Prepare
+    const t = await inboxTeam();
+    const other = await inboxTeam();
+    const theirs = (
+      await other.resend.inboxes.drafts.create({ inboxId: other.inboxId, to: 'x@customer.example.org', text: 'hi' })
+    ).data!.id;
+    const unlicensed = await inboxTeam({ license: false });
+    const sending = await t.addKey('sending_access');
+
+    // Act
+    const notFound = [
+      await t.resend.inboxes.drafts.get({ inboxId: t.inboxId, draftId: theirs }),
+      await t.resend.inboxes.drafts.get({ inboxId: other.inboxId, draftId: theirs }),
+      await t.resend.inboxes.drafts.update({ inboxId: t.inboxId, draftId: theirs, text: 'x' }),
+      await t.resend.inboxes.drafts.send({ inboxId: t.inboxId, draftId: theirs }),
+      await t.resend.inboxes.drafts.remove({ inboxId: t.inboxId, draftId: theirs }),
+    ];
+    const forbidden = await sending.resend.inboxes.drafts.create({ inboxId: t.inboxId, to: 'x@customer.example.org' });
+    const noLicense = await unlicensed.resend.inboxes.drafts.create({
+      inboxId: unlicensed.inboxId,
+      to: 'x@customer.example.org',
+      text: 'hi',
+    });
+    const html = await t.resend.inboxes.drafts.create({
+      inboxId: t.inboxId,
+      to: 'x@customer.example.org',
+      html: '<p>hi</p>',
+    });
+    const cc = await t.resend.inboxes.drafts.create({
+      inboxId: t.inboxId,
+      to: 'x@customer.example.org',
+      cc: 'y@customer.example.org',
+    });
+
+    // Assess
+    for (const a of notFound) expect(a.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(forbidden.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect(noLicense.error).toMatchObject({ statusCode: 409, name: 'conflict' });
+    expect(noLicense.error!.message).toMatch(/^license_required: /);
+    expect(html.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(html.error!.message).toContain('plain text');
+    expect(cc.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect((await other.resend.inboxes.drafts.get({ inboxId: other.inboxId, draftId: theirs })).data).toMatchObject({
+      revision: 0,
+    });
   });
 });

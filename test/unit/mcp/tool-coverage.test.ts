@@ -52,6 +52,13 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/delete-inbox-thread': 'deleting mail is not yet a hosted tool (mail:* scopes)',
   'inboxes/list-thread-emails':
     'a thread for agents is not yet a hosted tool: list_received_emails reads the same mail',
+  'inboxes/list-inbox-drafts':
+    'mailbox drafts for agents: save_mailbox_draft and send_mailbox_draft (mail:draft, mail:send)',
+  'inboxes/create-inbox-draft': 'save_mailbox_draft does the same (mail:draft)',
+  'inboxes/get-inbox-draft': 'mailbox drafts for agents: save_mailbox_draft answers the draft (mail:draft)',
+  'inboxes/update-inbox-draft': 'save_mailbox_draft does the same with an id (mail:draft)',
+  'inboxes/delete-inbox-draft': 'deleting drafts is not yet a hosted tool (mail:draft)',
+  'inboxes/send-inbox-draft': 'send_mailbox_draft does the same (mail:send)',
   'inboxes/get-thread-email': 'an email of a thread: get_received_email reads the same message',
 };
 

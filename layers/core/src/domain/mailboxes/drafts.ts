@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, putItem, updateItem, type Item } from '../../table/ops.ts';
+import { getItem, transact, updateItem, type Item, type Write } from '../../table/ops.ts';
 import { isApiError } from '../../errors/api-error.ts';
 import {
   MAILBOX_MAX_ATTACHMENTS,
@@ -354,7 +354,15 @@ export const saveDraft = async (
   };
   // The row as stored: the update's answer, or the new item.
   let stored: Item | undefined;
-  if (previous) {
+  const draftKey = keys.mailbox.draft(mailbox.teamId, mailbox.id, id);
+  if (previous?.status === 'sent') {
+    // An edit after a send makes a draft again: the inbox counts it (drafts: kept on write).
+    const written = await transact(deps, [
+      { update: draftKey, change: { set: fields }, when: { attr: 'revision', eq: previous.revision } },
+      draftsCounted(mailbox, 1),
+    ]);
+    stored = written.ok ? await getItem(deps, draftKey) : undefined;
+  } else if (previous) {
     stored = await updateItem(
       deps,
       keys.mailbox.draft(mailbox.teamId, mailbox.id, id),
@@ -380,7 +388,9 @@ export const saveDraft = async (
       references: threading.references,
       created_at: now,
     };
-    stored = (await putItem(deps, item, { exists: false })) ? item : undefined;
+    stored = (await transact(deps, [{ put: item, when: { exists: false } }, draftsCounted(mailbox, 1)])).ok
+      ? item
+      : undefined;
   }
   if (!stored) {
     await changeStorage(deps, mailbox.teamId, -delta);
@@ -400,6 +410,13 @@ export const saveDraft = async (
   );
   return { id, revision, draft: draftFromItem(stored) };
 };
+
+/** The write that moves a mailbox's count of drafts not sent (the SDK inbox's `drafts`). */
+const draftsCounted = (mailbox: Mailbox, by: 1 | -1): Write => ({
+  update: keys.mailbox.item(mailbox.teamId, mailbox.id),
+  change: { add: { draft_count: by } },
+  when: { exists: true },
+});
 
 /** 409 for a save or send made from a revision that is no longer the latest. */
 export const staleRevision = (d: MailboxDraft, expected: number) =>

@@ -384,6 +384,8 @@ const admitDraft = async (
       ),
     },
   ]);
+  // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
+  await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   return outcome(d, 'admitted', false, emailId);
 };
 
