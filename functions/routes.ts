@@ -225,6 +225,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('DELETE', '/inboxes/{id}/threads/{thread_id}', 'inboxes/delete-inbox-thread'),
   r('GET', '/inboxes/{id}/threads/{thread_id}/emails', 'inboxes/list-thread-emails'),
   r('GET', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}', 'inboxes/get-thread-email'),
+  r('POST', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}/reply', 'inboxes/reply-thread-email'),
+  r('POST', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}/forward', 'inboxes/forward-thread-email'),
   r('GET', '/inboxes/{id}/drafts', 'inboxes/list-inbox-drafts'),
   r('POST', '/inboxes/{id}/drafts', 'inboxes/create-inbox-draft'),
   r('GET', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/get-inbox-draft'),

@@ -12,6 +12,8 @@ import { handler as updateInboxThread } from './update-inbox-thread.ts';
 import { handler as deleteInboxThread } from './delete-inbox-thread.ts';
 import { handler as listThreadEmails } from './list-thread-emails.ts';
 import { handler as getThreadEmail } from './get-thread-email.ts';
+import { handler as replyThreadEmail } from './reply-thread-email.ts';
+import { handler as forwardThreadEmail } from './forward-thread-email.ts';
 import { handler as listInboxDrafts } from './list-inbox-drafts.ts';
 import { handler as createInboxDraft } from './create-inbox-draft.ts';
 import { handler as getInboxDraft } from './get-inbox-draft.ts';
@@ -34,6 +36,8 @@ export const handler = dispatch(
     'delete-inbox-thread': deleteInboxThread,
     'list-thread-emails': listThreadEmails,
     'get-thread-email': getThreadEmail,
+    'reply-thread-email': replyThreadEmail,
+    'forward-thread-email': forwardThreadEmail,
     'list-inbox-drafts': listInboxDrafts,
     'create-inbox-draft': createInboxDraft,
     'get-inbox-draft': getInboxDraft,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { call, testDeps } from '../support/local.ts';
+import { waitFor } from '../support/wait.ts';
 import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
 /** A team with an inbox made through the SDK, and a way to deliver mail to it through the local MX. */
@@ -515,5 +516,119 @@ describe('inbox drafts through the official SDK (the mailbox drafts, with revisi
     expect((await other.resend.inboxes.drafts.get({ inboxId: other.inboxId, draftId: theirs })).data).toMatchObject({
       revision: 0,
     });
+  });
+});
+
+describe('replies and forwards through the official SDK', () => {
+  it('replies in the thread: the reply lands in the same thread of the other mailbox, with In-Reply-To kept', async () => {
+    // Prepare: bob writes to the desk from his own inbox
+    const t = await inboxTeam();
+    const bob = (await t.resend.inboxes.create({ emailAddress: `bob@${t.domain}`, fromName: 'Bob' })).data!.id;
+    const draft = await t.resend.inboxes.drafts.create({
+      inboxId: bob,
+      to: t.address,
+      subject: 'Lunch',
+      text: 'Friday?',
+    });
+    await t.resend.inboxes.drafts.send({ inboxId: bob, draftId: draft.data!.id });
+    const [atDesk] = (
+      await waitFor(
+        () => t.resend.inboxes.threads.list({ inboxId: t.inboxId }),
+        (r) => (r.data?.data.length ?? 0) > 0,
+        { what: "bob's message in the desk's inbox" },
+      )
+    ).data!.data;
+    const [received] = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: atDesk!.id })).data!
+      .data;
+
+    // Act
+    const reply = await t.resend.inboxes.threads.emails.reply({
+      inboxId: t.inboxId,
+      threadId: atDesk!.id,
+      emailId: received!.id,
+      text: 'Friday works.',
+    });
+    const atBob = await waitFor(
+      () => t.resend.inboxes.threads.list({ inboxId: bob }),
+      (r) => r.data?.data[0]?.email_count === 2,
+      { what: "the reply in bob's thread" },
+    );
+    const bobThread = atBob.data!.data[0]!;
+    const bobEmails = (await t.resend.inboxes.threads.emails.list({ inboxId: bob, threadId: bobThread.id })).data!.data;
+    const deskEmails = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: atDesk!.id })).data!
+      .data;
+
+    // Assess
+    expect(reply.error).toBeNull();
+    expect(reply.data).toMatchObject({ id: expect.any(String), thread_id: atDesk!.id });
+    expect(atBob.data!.data).toHaveLength(1);
+    expect(bobEmails.map((e) => [e.direction, e.subject, (e as { untrusted?: boolean }).untrusted])).toEqual([
+      ['outbound', 'Lunch', false],
+      ['inbound', 'Re: Lunch', true],
+    ]);
+    expect(bobEmails[1]!.text).toContain('Friday works.');
+    expect(deskEmails.map((e) => e.direction)).toEqual(['inbound', 'outbound']);
+    expect(deskEmails[1]!.to).toEqual([`bob@${t.domain}`]);
+    expect((await t.resend.emails.get(reply.data!.id)).data).toMatchObject({ subject: 'Re: Lunch' });
+  });
+
+  it('forwards an email with its attachments into the thread, and refuses what a mailbox send cannot do', async () => {
+    // Prepare
+    const t = await inboxTeam();
+    const other = await inboxTeam();
+    await t.deliver({
+      subject: 'Contract',
+      text: 'Signed copy attached.',
+      attachments: [
+        { filename: 'contract.pdf', content: Buffer.from('%PDF contract'), contentType: 'application/pdf' },
+      ],
+    });
+    await other.deliver({ subject: 'Theirs', text: 'x' });
+    const thread = (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data[0]!;
+    const email = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread.id })).data!
+      .data[0]!;
+    const theirThread = (await other.resend.inboxes.threads.list({ inboxId: other.inboxId })).data!.data[0]!;
+    const theirEmail = (
+      await other.resend.inboxes.threads.emails.list({ inboxId: other.inboxId, threadId: theirThread.id })
+    ).data!.data[0]!;
+    const sending = await t.addKey('sending_access');
+    const at = { inboxId: t.inboxId, threadId: thread.id, emailId: email.id };
+
+    // Act
+    const forwarded = await t.resend.inboxes.threads.emails.forward({
+      ...at,
+      to: 'legal@customer.example.org',
+      text: 'FYI',
+    });
+    const emails = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread.id })).data!.data;
+    const refusals = {
+      theirs: await t.resend.inboxes.threads.emails.reply({ ...at, emailId: theirEmail.id, text: 'x' }),
+      theirThread: await t.resend.inboxes.threads.emails.forward({
+        ...at,
+        threadId: theirThread.id,
+        to: 'a@b.example',
+      }),
+      html: await t.resend.inboxes.threads.emails.reply({ ...at, html: '<p>x</p>' }),
+      headers: await t.resend.inboxes.threads.emails.reply({ ...at, text: 'x', headers: { 'X-Thing': '1' } }),
+      sending: await sending.resend.inboxes.threads.emails.reply({ ...at, text: 'x' }),
+    };
+
+    // Assess
+    expect(forwarded.error).toBeNull();
+    expect((await t.resend.emails.get(forwarded.data!.id)).data).toMatchObject({
+      subject: 'Fwd: Contract',
+      to: ['legal@customer.example.org'],
+    });
+    expect(emails).toHaveLength(2);
+    expect(emails[1]).toMatchObject({ direction: 'outbound', subject: 'Fwd: Contract' });
+    expect(emails[1]!.text).toMatch(
+      /^FYI\n\n---------- Forwarded message ---------\nFrom: Ada <ada@customer.example.org>/,
+    );
+    expect(emails[1]!.attachments.map((a) => a.filename)).toEqual(['contract.pdf']);
+    expect(refusals.theirs.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(refusals.theirThread.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(refusals.html.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(refusals.headers.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(refusals.sending.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
   });
 });

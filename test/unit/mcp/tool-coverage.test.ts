@@ -59,6 +59,8 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/update-inbox-draft': 'save_mailbox_draft does the same with an id (mail:draft)',
   'inboxes/delete-inbox-draft': 'deleting drafts is not yet a hosted tool (mail:draft)',
   'inboxes/send-inbox-draft': 'send_mailbox_draft does the same (mail:send)',
+  'inboxes/reply-thread-email': 'save_mailbox_draft with sourceItemId, then send_mailbox_draft, does the same',
+  'inboxes/forward-thread-email': 'save_mailbox_draft with sourceItemId and its attachments, then send_mailbox_draft',
   'inboxes/get-thread-email': 'an email of a thread: get_received_email reads the same message',
 };
 

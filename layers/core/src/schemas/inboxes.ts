@@ -336,3 +336,41 @@ export const SentInboxDraft = v.object({
   revision: v.number(),
   duplicate: v.pipe(v.boolean(), v.description('True when this revision had been sent already: nothing new went out.')),
 });
+
+/** POST /inboxes/{id}/threads/{thread_id}/emails/{email_id}/reply (`threads.emails.reply`) */
+export const ReplyInboxEmailRequest = v.strictObject({
+  text: v.pipe(
+    v.string('is required: a mailbox reply is plain text (`html` is not offered).'),
+    v.minLength(1, 'must not be empty.'),
+  ),
+  html: DraftFields.html,
+  cc: NotOnDrafts('cc', 'a reply goes to the sender, or with `reply_all` to everyone the email went to'),
+  bcc: NotOnDrafts('bcc', 'a reply goes to the sender, or with `reply_all` to everyone the email went to'),
+  subject: v.optional(v.pipe(v.string('must be a string.'), v.maxLength(998, 'must be at most 998 characters.'))),
+  reply_all: v.optional(v.boolean('must be a boolean.')),
+  attachments: v.optional(v.nullable(v.array(DraftFile, 'must be a list of {filename, content}.'))),
+  headers: NotOnDrafts('headers', 'a mailbox sets In-Reply-To, References and its own headers'),
+});
+
+/** POST /inboxes/{id}/threads/{thread_id}/emails/{email_id}/forward (`threads.emails.forward`) */
+export const ForwardInboxEmailRequest = v.strictObject({
+  to: v.pipe(
+    v.union([v.string(), v.array(v.string('must be an address.'))], 'is required: an address or a list of 1 to 20.'),
+    v.transform((x) => (typeof x === 'string' ? [x] : x)),
+    v.minLength(1, 'must name at least one recipient.'),
+  ),
+  text: v.optional(v.string('must be a string: the note above the forwarded message.')),
+  html: DraftFields.html,
+  cc: NotOnDrafts('cc', 'a forward goes to its `to` recipients (1 to 20)'),
+  bcc: NotOnDrafts('bcc', 'a forward goes to its `to` recipients (1 to 20)'),
+  subject: v.optional(v.pipe(v.string('must be a string.'), v.maxLength(998, 'must be at most 998 characters.'))),
+  attachments: v.optional(v.nullable(v.array(DraftFile, 'must be a list of {filename, content}.'))),
+  headers: NotOnDrafts('headers', 'a mailbox sets In-Reply-To, References and its own headers'),
+});
+
+/** What a reply or forward answers: the email sent, the draft it was made as, and its thread. */
+export const SentInboxEmail = v.object({
+  id: v.pipe(Id, v.description('The email sent (GET /emails/{id}).')),
+  draft_id: Id,
+  thread_id: v.nullable(Id),
+});

@@ -22,7 +22,7 @@ import { changeStorage } from './licenses.ts';
  */
 
 /** The mailbox caller a full-access API key stands for in one of its team's mailboxes. */
-const apiKeyMailboxCaller = (caller: Caller, mailbox: Mailbox): MailboxCaller => ({
+export const apiKeyMailboxCaller = (caller: Caller, mailbox: Mailbox): MailboxCaller => ({
   key: {
     id: caller.keyId,
     teamId: mailbox.teamId,
@@ -39,7 +39,7 @@ const apiKeyMailboxCaller = (caller: Caller, mailbox: Mailbox): MailboxCaller =>
 });
 
 /** Who acts through an API key, as the mailbox activity records it. */
-const apiKeyActor = (caller: Caller): MailboxActor => ({
+export const apiKeyActor = (caller: Caller): MailboxActor => ({
   actor: `api_key:${caller.keyId}`,
   actorName: `API key ${caller.keyId}`,
   via: 'api',
@@ -63,7 +63,7 @@ const API_NAME: Readonly<Record<MailboxAgentErrorName, ErrorName>> = {
 };
 
 /** Runs a mailbox use case for the email API: its refusals become the API's errors, with the agent API's name first in the message (`stale_revision: ...`). */
-const asApi = async <T>(work: () => Promise<T>): Promise<T> => {
+export const asApi = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (e) {
