@@ -1,5 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { CreateInboxDraftRequest, InboxParams, SavedInboxDraft } from '@mailstack/core/schemas/inboxes';
+import { CreateInboxDraftRequest, SavedInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
+import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { createInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
-import { DraftParams } from '@mailstack/core/schemas/inboxes';
+import { DraftParams } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { removeInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

@@ -1,5 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { ForwardInboxEmailRequest, SentInboxEmail, ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
+import { ForwardInboxEmailRequest, SentInboxEmail } from '@mailstack/core/schemas/inbox-drafts';
+import { ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { forwardEmail } from '@mailstack/core/domain/mailboxes/inbox-replies';
 

@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { DraftParams, InboxDraftObject } from '@mailstack/core/schemas/inboxes';
+import { DraftParams, InboxDraftObject } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { getInboxDraft, inboxDraftView } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

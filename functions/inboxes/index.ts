@@ -12,6 +12,13 @@ import { handler as updateInboxThread } from './update-inbox-thread.ts';
 import { handler as deleteInboxThread } from './delete-inbox-thread.ts';
 import { handler as listThreadEmails } from './list-thread-emails.ts';
 import { handler as getThreadEmail } from './get-thread-email.ts';
+import { handler as listInboxLabels } from './list-inbox-labels.ts';
+import { handler as createInboxLabel } from './create-inbox-label.ts';
+import { handler as updateInboxLabel } from './update-inbox-label.ts';
+import { handler as deleteInboxLabel } from './delete-inbox-label.ts';
+import { handler as addThreadLabels } from './add-thread-labels.ts';
+import { handler as setThreadLabels } from './set-thread-labels.ts';
+import { handler as removeThreadLabels } from './remove-thread-labels.ts';
 import { handler as replyThreadEmail } from './reply-thread-email.ts';
 import { handler as forwardThreadEmail } from './forward-thread-email.ts';
 import { handler as listInboxDrafts } from './list-inbox-drafts.ts';
@@ -36,6 +43,13 @@ export const handler = dispatch(
     'delete-inbox-thread': deleteInboxThread,
     'list-thread-emails': listThreadEmails,
     'get-thread-email': getThreadEmail,
+    'list-inbox-labels': listInboxLabels,
+    'create-inbox-label': createInboxLabel,
+    'update-inbox-label': updateInboxLabel,
+    'delete-inbox-label': deleteInboxLabel,
+    'add-thread-labels': addThreadLabels,
+    'set-thread-labels': setThreadLabels,
+    'remove-thread-labels': removeThreadLabels,
     'reply-thread-email': replyThreadEmail,
     'forward-thread-email': forwardThreadEmail,
     'list-inbox-drafts': listInboxDrafts,

@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { InboxDraftRow, InboxParams } from '@mailstack/core/schemas/inboxes';
+import { InboxDraftRow } from '@mailstack/core/schemas/inbox-drafts';
+import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { listInboxDrafts } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

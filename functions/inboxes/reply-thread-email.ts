@@ -1,5 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { ReplyInboxEmailRequest, SentInboxEmail, ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
+import { ReplyInboxEmailRequest, SentInboxEmail } from '@mailstack/core/schemas/inbox-drafts';
+import { ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { replyToEmail } from '@mailstack/core/domain/mailboxes/inbox-replies';
 

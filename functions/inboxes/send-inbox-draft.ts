@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { DraftParams, SendInboxDraftRequest, SentInboxDraft } from '@mailstack/core/schemas/inboxes';
+import { DraftParams, SendInboxDraftRequest, SentInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { sendInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

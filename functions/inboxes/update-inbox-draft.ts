@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { DraftParams, SavedInboxDraft, UpdateInboxDraftRequest } from '@mailstack/core/schemas/inboxes';
+import { DraftParams, SavedInboxDraft, UpdateInboxDraftRequest } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { updateInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
 

@@ -3,6 +3,8 @@ import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
 import * as domains from '@mailstack/core/schemas/domains';
 import * as emails from '@mailstack/core/schemas/emails';
+import * as inboxDrafts from '@mailstack/core/schemas/inbox-drafts';
+import * as inboxLabels from '@mailstack/core/schemas/inbox-labels';
 import * as inboxes from '@mailstack/core/schemas/inboxes';
 import * as receiving from '@mailstack/core/schemas/receiving';
 import * as suppressions from '@mailstack/core/schemas/suppressions';
@@ -48,7 +50,16 @@ import {
   RevokedGrant,
   TokenResponse,
 } from '@mailstack/core/schemas/oauth';
-import { InboxObject, InboxRow } from '@mailstack/core/schemas/inboxes';
+import { InboxDraftObject, InboxDraftRow } from '@mailstack/core/schemas/inbox-drafts';
+import { InboxLabelObject } from '@mailstack/core/schemas/inbox-labels';
+import {
+  InboxEmailObject,
+  InboxObject,
+  InboxRow,
+  InboxThreadObject,
+  InboxThreadRow,
+  InboxThreadSearchRow,
+} from '@mailstack/core/schemas/inboxes';
 import {
   InboundAttachment,
   ReceivedAttachmentObject,
@@ -136,6 +147,13 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   ReceivedAttachmentSummary: ReceivedAttachmentRow,
   Inbox: InboxObject,
   InboxSummary: InboxRow,
+  InboxThread: InboxThreadObject,
+  InboxThreadSummary: InboxThreadRow,
+  InboxThreadSearchResult: InboxThreadSearchRow,
+  InboxEmail: InboxEmailObject,
+  InboxDraft: InboxDraftObject,
+  InboxDraftSummary: InboxDraftRow,
+  InboxLabel: InboxLabelObject,
   OAuthGrant: OAuthGrantRow,
   RevokedGrant,
   TokenResponse,
@@ -150,7 +168,20 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  * whose body is one refers to it.
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
-  [broadcasts, contacts, domains, emails, inboxes, receiving, suppressions, templates, topics, webhooks]
+  [
+    broadcasts,
+    contacts,
+    domains,
+    emails,
+    inboxDrafts,
+    inboxLabels,
+    inboxes,
+    receiving,
+    suppressions,
+    templates,
+    topics,
+    webhooks,
+  ]
     .flatMap((module) => Object.entries<unknown>(module))
     .filter(
       (entry): entry is [string, v.GenericSchema] =>

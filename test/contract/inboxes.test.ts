@@ -632,3 +632,91 @@ describe('replies and forwards through the official SDK', () => {
     expect(refusals.sending.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
   });
 });
+
+describe('inbox labels through the official SDK', () => {
+  it('creates, lists, updates and removes labels, puts them on threads, filters threads by them', async () => {
+    // Prepare
+    const t = await inboxTeam();
+    const sel = { inboxId: t.inboxId };
+    await t.deliver({ subject: 'Refund', text: 'please' });
+    await t.deliver({ subject: 'Hello', text: 'hi' });
+    const [hello, refund] = (await t.resend.inboxes.threads.list(sel)).data!.data;
+
+    // Act
+    const urgent = (await t.resend.inboxes.labels.create({ ...sel, name: 'Urgent', color: '#E93D82' })).data!.id;
+    const billing = (await t.resend.inboxes.labels.create({ ...sel, name: 'Billing' })).data!.id;
+    const duplicate = await t.resend.inboxes.labels.create({ ...sel, name: 'urgent' });
+    const badColor = await t.resend.inboxes.labels.create({ ...sel, name: 'Red', color: 'red' });
+    const listed = await t.resend.inboxes.labels.list(sel);
+    const added = await t.resend.inboxes.threads.labels.add({
+      ...sel,
+      threadId: refund!.id,
+      labels: [urgent, billing],
+    });
+    const set = await t.resend.inboxes.threads.labels.set({ ...sel, threadId: hello!.id, labels: [billing] });
+    const removedOne = await t.resend.inboxes.threads.labels.remove({ ...sel, threadId: refund!.id, labelId: billing });
+    const renamed = await t.resend.inboxes.labels.update({ ...sel, labelId: urgent, name: 'Now', color: '#000000' });
+    const byLabel = await t.resend.inboxes.threads.list({ ...sel, labels: [urgent] });
+    const thread = await t.resend.inboxes.threads.get({ ...sel, threadId: refund!.id });
+    const removed = await t.resend.inboxes.labels.remove({ ...sel, labelId: urgent });
+    const afterRemoval = await t.resend.inboxes.threads.get({ ...sel, threadId: refund!.id });
+    const relisted = await t.resend.inboxes.labels.list(sel);
+
+    // Assess
+    expect(duplicate.error).toMatchObject({ statusCode: 409, name: 'conflict' });
+    expect(badColor.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(listed.data).toMatchObject({ object: 'list' });
+    expect(listed.data!.data).toEqual([
+      { id: urgent, name: 'Urgent', color: '#E93D82', created_at: expect.any(String) },
+      { id: billing, name: 'Billing', color: '#6B7280', created_at: expect.any(String) },
+    ]);
+    expect(added.data).toEqual({
+      object: 'list',
+      data: [
+        { id: urgent, name: 'Urgent', color: '#E93D82' },
+        { id: billing, name: 'Billing', color: '#6B7280' },
+      ],
+    });
+    expect(set.data!.data.map((l) => l.id)).toEqual([billing]);
+    expect(removedOne.data!.data.map((l) => l.id)).toEqual([urgent]);
+    expect(renamed.data).toEqual({ object: 'inbox_label', id: urgent });
+    expect(byLabel.data!.data.map((x) => x.id)).toEqual([refund!.id]);
+    expect(byLabel.data!.data[0]!.labels).toEqual([{ id: urgent, name: 'Now', color: '#000000' }]);
+    expect(thread.data!.labels).toEqual([{ id: urgent, name: 'Now', color: '#000000' }]);
+    expect(removed.data).toEqual({ object: 'inbox_label', id: urgent, deleted: true });
+    expect(afterRemoval.data!.labels).toEqual([]);
+    expect(relisted.data!.data.map((l) => l.id)).toEqual([billing]);
+    // The removed label's name is free again.
+    expect((await t.resend.inboxes.labels.create({ ...sel, name: 'Urgent' })).error).toBeNull();
+  });
+
+  it("answers 404 for another team's or inbox's label, and 403 for a sending-access key", async () => {
+    // Prepare
+    const t = await inboxTeam();
+    const other = await inboxTeam();
+    await t.deliver({ subject: 'Mine', text: 'x' });
+    const thread = (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data[0]!;
+    const theirs = (await other.resend.inboxes.labels.create({ inboxId: other.inboxId, name: 'Theirs' })).data!.id;
+    const second = (await t.resend.inboxes.create({ emailAddress: `second@${t.domain}` })).data!.id;
+    const sibling = (await t.resend.inboxes.labels.create({ inboxId: second, name: 'Sibling' })).data!.id;
+    const sending = await t.addKey('sending_access');
+
+    // Act
+    const answers = [
+      await t.resend.inboxes.labels.update({ inboxId: t.inboxId, labelId: theirs, name: 'Mine' }),
+      await t.resend.inboxes.labels.remove({ inboxId: t.inboxId, labelId: theirs }),
+      await t.resend.inboxes.labels.list({ inboxId: other.inboxId }),
+      await t.resend.inboxes.threads.labels.add({ inboxId: t.inboxId, threadId: thread.id, labels: [sibling] }),
+      await t.resend.inboxes.threads.labels.set({ inboxId: t.inboxId, threadId: thread.id, labels: [theirs] }),
+      await t.resend.inboxes.threads.labels.remove({ inboxId: second, threadId: thread.id, labelId: sibling }),
+    ];
+    const forbidden = await sending.resend.inboxes.labels.list({ inboxId: t.inboxId });
+
+    // Assess
+    for (const a of answers) expect(a.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(forbidden.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await other.resend.inboxes.labels.list({ inboxId: other.inboxId })).data!.data.map((l) => l.name)).toEqual([
+      'Theirs',
+    ]);
+  });
+});
