@@ -218,6 +218,8 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/inboxes/{id}', 'inboxes/get-inbox'),
   r('PATCH', '/inboxes/{id}', 'inboxes/update-inbox'),
   r('DELETE', '/inboxes/{id}', 'inboxes/delete-inbox'),
+  r('GET', '/inboxes/{id}/agent', 'inboxes/get-inbox-agent'),
+  r('PATCH', '/inboxes/{id}/agent', 'inboxes/update-inbox-agent'),
   r('GET', '/inboxes/{id}/threads', 'inboxes/list-inbox-threads'),
   r('GET', '/inboxes/{id}/threads/search', 'inboxes/search-inbox-threads'),
   r('GET', '/inboxes/{id}/threads/{thread_id}', 'inboxes/get-inbox-thread'),

@@ -12,6 +12,8 @@ import { handler as updateInboxThread } from './update-inbox-thread.ts';
 import { handler as deleteInboxThread } from './delete-inbox-thread.ts';
 import { handler as listThreadEmails } from './list-thread-emails.ts';
 import { handler as getThreadEmail } from './get-thread-email.ts';
+import { handler as getInboxAgent } from './get-inbox-agent.ts';
+import { handler as updateInboxAgent } from './update-inbox-agent.ts';
 import { handler as listInboxLabels } from './list-inbox-labels.ts';
 import { handler as createInboxLabel } from './create-inbox-label.ts';
 import { handler as updateInboxLabel } from './update-inbox-label.ts';
@@ -43,6 +45,8 @@ export const handler = dispatch(
     'delete-inbox-thread': deleteInboxThread,
     'list-thread-emails': listThreadEmails,
     'get-thread-email': getThreadEmail,
+    'get-inbox-agent': getInboxAgent,
+    'update-inbox-agent': updateInboxAgent,
     'list-inbox-labels': listInboxLabels,
     'create-inbox-label': createInboxLabel,
     'update-inbox-label': updateInboxLabel,

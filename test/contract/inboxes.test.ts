@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
-import { call, testDeps } from '../support/local.ts';
+import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
 import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
@@ -718,5 +720,63 @@ describe('inbox labels through the official SDK', () => {
     expect((await other.resend.inboxes.labels.list({ inboxId: other.inboxId })).data!.data.map((l) => l.name)).toEqual([
       'Theirs',
     ]);
+  });
+});
+
+describe('inbox agent settings through the official SDK', () => {
+  it("stores instructions, tone and actions per inbox and serves them to agents as the mailbox MCP endpoint's instructions", async () => {
+    // Prepare
+    const t = await agentMailbox();
+    const sel = { inboxId: t.m.id };
+    const other = await inboxTeam();
+    const sending = await t.addKey('sending_access');
+
+    // Act
+    const before = await t.resend.inboxes.agent.get(sel);
+    const updated = await t.resend.inboxes.agent.update({
+      ...sel,
+      instructions: 'Answer billing questions; never promise refunds.',
+      tone: 'concise_professional',
+      actions: ['draft_reply', 'add_labels', 'draft_reply'],
+    });
+    const partly = await t.resend.inboxes.agent.update({ emailAddress: t.m.address, tone: null });
+    const after = await t.resend.inboxes.agent.get(sel);
+    const client = new Client({ name: 'inbox-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${local().baseUrl}/mcp/${t.m.id}`), {
+        requestInit: { headers: { authorization: `Bearer ${t.draftKey}` } },
+      }),
+    );
+    const served = client.getInstructions();
+    await client.close();
+    const refusals = {
+      tone: await call('PATCH', `/inboxes/${t.m.id}/agent`, { key: t.secret, body: { tone: 'angry' } }),
+      empty: await call('PATCH', `/inboxes/${t.m.id}/agent`, { key: t.secret, body: {} }),
+      theirs: await t.resend.inboxes.agent.get({ inboxId: other.inboxId }),
+      theirUpdate: await t.resend.inboxes.agent.update({ inboxId: other.inboxId, instructions: 'x' }),
+      sending: await sending.resend.inboxes.agent.get(sel),
+    };
+
+    // Assess
+    expect(before.data).toEqual({ object: 'inbox_agent', instructions: null, tone: null, actions: [] });
+    expect(updated.data).toEqual({ object: 'inbox_agent', id: t.m.id });
+    expect(partly.error).toBeNull();
+    expect(after.data).toEqual({
+      object: 'inbox_agent',
+      instructions: 'Answer billing questions; never promise refunds.',
+      tone: null,
+      actions: ['draft_reply', 'add_labels'],
+    });
+    expect(served).toContain(
+      "The mailbox owner's instructions for its agents:\nAnswer billing questions; never promise refunds.",
+    );
+    expect(served).toContain('Actions the owner allows: draft_reply, add_labels.');
+    expect(served).toContain(t.m.address);
+    expect(refusals.tone.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(refusals.empty.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(refusals.theirs.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(refusals.theirUpdate.error).toMatchObject({ statusCode: 404, name: 'not_found' });
+    expect(refusals.sending.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    expect((await other.resend.inboxes.agent.get({ inboxId: other.inboxId })).data!.instructions).toBeNull();
   });
 });

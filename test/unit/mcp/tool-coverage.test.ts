@@ -68,6 +68,8 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/add-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/set-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/remove-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/get-inbox-agent': "an agent receives its inbox's settings as the mailbox MCP endpoint's server instructions",
+  'inboxes/update-inbox-agent': "what an inbox's agents are told is the owner's to set, not an agent's",
   'inboxes/get-thread-email': 'an email of a thread: get_received_email reads the same message',
 };
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { Id, Timestamp, paginatedWith } from './common.ts';
 import { MAX_MAILBOX_NAME_LENGTH } from '../domain/mailboxes/manage-mailboxes.ts';
 import { MOVE_FOLDERS } from '../domain/mailboxes/inbox-threads.ts';
+import { AGENT_ACTIONS, AGENT_TONES, MAX_AGENT_INSTRUCTIONS } from '../domain/mailboxes/inbox-agent.ts';
 
 const Name = (what: string) =>
   v.pipe(
@@ -204,4 +205,32 @@ export const InboxThreadSearchRow = v.object({
     v.nullable(Id),
     v.description("The thread's newest email holding every word of `query` (null without one)."),
   ),
+});
+
+/** PATCH /inboxes/{id}/agent (`resend.inboxes.agent.update`): at least one setting; null clears instructions or tone. */
+export const UpdateInboxAgentRequest = v.pipe(
+  v.strictObject({
+    instructions: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string('must be a string or null.'),
+          v.maxLength(MAX_AGENT_INSTRUCTIONS, `must be at most ${MAX_AGENT_INSTRUCTIONS} characters.`),
+        ),
+      ),
+    ),
+    tone: v.optional(v.nullable(v.picklist(AGENT_TONES, `must be one of ${AGENT_TONES.join(', ')}, or null.`))),
+    actions: v.optional(v.array(v.picklist(AGENT_ACTIONS, `must each be one of ${AGENT_ACTIONS.join(', ')}.`))),
+  }),
+  v.check(
+    (b) => b.instructions !== undefined || b.tone !== undefined || b.actions !== undefined,
+    'Give `instructions`, `tone`, `actions` or several.',
+  ),
+);
+
+/** GET /inboxes/{id}/agent (the SDK's `InboxAgentSettings`). */
+export const InboxAgentObject = v.object({
+  object: v.literal('inbox_agent'),
+  instructions: v.nullable(v.string()),
+  tone: v.nullable(v.picklist(AGENT_TONES)),
+  actions: v.array(v.picklist(AGENT_ACTIONS)),
 });
