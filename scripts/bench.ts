@@ -30,6 +30,7 @@ import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 import { benchMailboxes } from './bench-mailboxes.ts';
+import { benchInboxes } from './bench-inboxes.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -46,7 +47,17 @@ const SLIDING_BATCHES = Number(process.env.BENCH_SLIDING_BATCHES ?? 4);
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
-const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
+const SECTIONS = [
+  'sending',
+  'pacing',
+  'contacts',
+  'sweeper',
+  'webhooks',
+  'large',
+  'broadcast',
+  'mailboxes',
+  'inboxes',
+] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -505,6 +516,9 @@ try {
   if (runs('mailboxes')) {
     await benchMailboxes(host, { concurrency: CONCURRENCY, emailsP50Ms: pct(latencies, 50) });
   }
+
+  // 9. Inboxes: resend.inboxes.threads.list on an inbox of 10,000 messages, and the counters' cost.
+  if (runs('inboxes')) await benchInboxes(host);
 } finally {
   await host.stop();
 }

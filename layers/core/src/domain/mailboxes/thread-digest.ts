@@ -6,9 +6,9 @@
  */
 
 /** Characters of one message's text the digest keeps. */
-const TEXT_PER_MESSAGE = 1000;
-/** Characters each digest field keeps at most (a thread row stays far below DynamoDB's 400 KB item limit). */
-const FIELD_CAP = 8000;
+const TEXT_PER_MESSAGE = 300;
+/** Characters each digest field keeps at most (a thread row stays a few KB: each of its writes costs a WCU a KB). */
+const FIELD_CAP = 2000;
 
 const keep = (previous: unknown, added: string): string => {
   const joined = `${typeof previous === 'string' ? previous : ''} ${added.toLowerCase()}`.trim();
