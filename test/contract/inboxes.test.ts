@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
+import { eventsOf } from '../support/events.ts';
 import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
 /** A team with an inbox made through the SDK, and a way to deliver mail to it through the local MX. */
@@ -778,5 +779,75 @@ describe('inbox agent settings through the official SDK', () => {
     expect(refusals.theirUpdate.error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect(refusals.sending.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
     expect((await other.resend.inboxes.agent.get({ inboxId: other.inboxId })).data!.instructions).toBeNull();
+  });
+});
+
+describe('inbox events', () => {
+  it('records the inbox events of the SDK with the change each describes, for webhooks to deliver', async () => {
+    // Prepare
+    const t = await inboxTeam();
+    await t.resend.inboxes.update(t.inboxId, { name: 'Desk' });
+    await t.deliver({ subject: 'Hello', text: 'first' });
+    const thread = (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data[0]!;
+    const email = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread.id })).data!
+      .data[0]!;
+    const label = (await t.resend.inboxes.labels.create({ inboxId: t.inboxId, name: 'VIP' })).data!.id;
+
+    // Act
+    await t.resend.inboxes.threads.update({ inboxId: t.inboxId, threadId: thread.id, folder: 'archive' });
+    await t.resend.inboxes.threads.labels.add({ inboxId: t.inboxId, threadId: thread.id, labels: [label] });
+    const reply = await t.resend.inboxes.threads.emails.reply({
+      inboxId: t.inboxId,
+      threadId: thread.id,
+      emailId: email.id,
+      text: 'Hello back.',
+    });
+    await t.resend.inboxes.remove(t.inboxId);
+    const events = (await eventsOf(t.team.id)).filter((e) => e.type.startsWith('inbox.'));
+
+    // Assess
+    expect(events.map((e) => e.type)).toEqual([
+      'inbox.created',
+      'inbox.updated',
+      'inbox.thread.created',
+      'inbox.email.received',
+      'inbox.thread.folder.updated',
+      'inbox.thread.labels.updated',
+      'inbox.email.sent',
+      'inbox.deleted',
+    ]);
+    const of = (type: string) => events.find((e) => e.type === type)!.data;
+    expect(of('inbox.created')).toMatchObject({
+      source: 'api',
+      inbox_id: t.inboxId,
+      inbox: { object: 'inbox', id: t.inboxId, email_address: t.address },
+    });
+    expect(of('inbox.updated').inbox).toMatchObject({ name: 'Desk' });
+    expect(of('inbox.email.received')).toMatchObject({
+      source: 'system',
+      inbox_id: t.inboxId,
+      thread_id: thread.id,
+      email_id: email.id,
+      email: { id: email.id, direction: 'inbound', subject: 'Hello', read: false },
+    });
+    expect(of('inbox.email.received').email).not.toHaveProperty('text');
+    expect(of('inbox.thread.folder.updated')).toEqual({
+      source: 'api',
+      inbox_id: t.inboxId,
+      thread_id: thread.id,
+      from: 'inbox',
+      to: 'archive',
+    });
+    expect(of('inbox.thread.labels.updated')).toMatchObject({
+      added: [{ id: label, name: 'VIP', color: '#6B7280' }],
+      removed: [],
+    });
+    expect(of('inbox.email.sent')).toMatchObject({
+      source: 'api',
+      thread_id: thread.id,
+      email: { direction: 'outbound', subject: 'Re: Hello' },
+    });
+    expect(reply.error).toBeNull();
+    expect(of('inbox.deleted')).toEqual({ source: 'api', inbox_id: t.inboxId });
   });
 });

@@ -3,6 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { getItem, queryAll, transact, type Write } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { Mailbox } from './mailbox.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
 
 /**
  * The labels of an inbox (the SDK's `inboxes.labels` and `threads.labels`): `LABEL#` rows of the
@@ -153,13 +154,28 @@ export const changeThreadLabels = async (
     throw validationError(
       `A thread carries at most ${MAX_THREAD_LABELS} labels; this change would give it ${after.length}.`,
     );
+  const ref = (id: string) => {
+    const l = known.get(id)!;
+    return { id: l.id, name: l.name, color: l.color };
+  };
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  const changed =
+    added.length || removed.length
+      ? eventItem(deps, m.teamId, 'inbox.thread.labels.updated', {
+          source: 'api',
+          inbox_id: m.id,
+          thread_id: threadId,
+          added: added.map(ref),
+          removed: removed.map(ref),
+        })
+      : undefined;
   const written = await transact(deps, [
     { update: threadKey, change: { set: { labels: after } }, when: { attr: 'labels', eq: thread.labels ?? [] } },
+    ...(changed ? [{ put: changed.item }] : []),
   ]);
   if (!written.ok)
     throw new ApiError('conflict', `The thread ${threadId}'s labels changed meanwhile; read it again and retry.`);
-  return after.map((id) => {
-    const l = known.get(id)!;
-    return { id: l.id, name: l.name, color: l.color };
-  });
+  if (changed) await publishEvents(deps, [changed.record]);
+  return after.map(ref);
 };

@@ -17,6 +17,7 @@ import type { Mailbox, MailboxFolder } from './mailbox.ts';
 import { loadMessage, messageFromItem, messageIdHash, withBodies, type MailboxMessage } from './message.ts';
 import { changeStorage } from './licenses.ts';
 import { UNTRUSTED_NOTICE } from './agent-items.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
 
 /**
  * The SDK's `inboxes.threads` over the mailbox store: a thread is the existing threading's row
@@ -217,7 +218,17 @@ export const updateInboxThread = async (
   const folder = change.folder ?? (t.folder as MailboxFolder);
   const moves = folder !== t.folder;
   const unreadDelta = read === wasRead ? 0 : read ? -1 : 1;
+  const moved = moves
+    ? eventItem(deps, m.teamId, 'inbox.thread.folder.updated', {
+        source: 'api',
+        inbox_id: m.id,
+        thread_id: threadId,
+        from: t.folder,
+        to: folder,
+      })
+    : undefined;
   const writes: Write[] = [
+    ...(moved ? [{ put: moved.item }] : []),
     {
       update: keys.mailbox.thread(m.teamId, m.id, threadId),
       change: {
@@ -250,6 +261,7 @@ export const updateInboxThread = async (
       'conflict',
       `The thread ${threadId} changed meanwhile (read or moved); read it again and retry.`,
     );
+  if (moved) await publishEvents(deps, [moved.record]);
   if (moves) {
     for (const msg of await threadItems(deps, m, threadId))
       if (msg.direction === 'inbound')

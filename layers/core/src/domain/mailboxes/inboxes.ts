@@ -70,6 +70,7 @@ export const createInbox = async (
     name: input.fromName,
     title: input.name,
     ownerUserId: await defaultOwner(deps, teamId),
+    source: 'api',
   });
 };
 
@@ -92,33 +93,11 @@ export const updateInbox = async (
   change: { name?: string | undefined; fromName?: string | undefined },
 ): Promise<Mailbox> => {
   const m = await resolveInbox(deps, teamId, idOrAddress);
-  return renameMailbox(deps, teamId, m.id, { title: change.name, name: change.fromName });
+  return renameMailbox(deps, teamId, m.id, { title: change.name, name: change.fromName }, 'api');
 };
 
 /** Deletes an inbox as a mailbox is deleted (its drafts go, its received mail stays readable). */
 export const removeInbox = async (deps: Deps, teamId: string, idOrAddress: string): Promise<Mailbox> => {
   const m = await resolveInbox(deps, teamId, idOrAddress);
-  return deleteMailbox(deps, teamId, m.id);
+  return deleteMailbox(deps, teamId, m.id, 'api');
 };
-
-/** An inbox as lists show it (the reference's `Inbox`). */
-export const inboxRow = (m: Mailbox) => ({
-  id: m.id,
-  name: m.title,
-  email_address: m.address,
-  from_name: m.name,
-  unread: m.unread,
-  last_received: m.lastReceivedAt,
-  created_at: m.createdAt,
-  updated_at: m.updatedAt,
-});
-
-/** One inbox (the reference's `GetInboxResponseSuccess`); mail arrives at its own address, so no receiving address. */
-export const inboxView = (m: Mailbox) => ({
-  object: 'inbox' as const,
-  ...inboxRow(m),
-  name: m.title ?? m.address,
-  domain_id: m.domainId,
-  receiving_address: null,
-  drafts: m.drafts,
-});

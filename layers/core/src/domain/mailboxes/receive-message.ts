@@ -272,6 +272,31 @@ const storeCopy = async (
           },
           when: { exists: false },
         };
+  // The inbox events of the SDK: the email received, and the thread it started.
+  const inboxEmail = {
+    source: 'system',
+    inbox_id: m.id,
+    thread_id: threadId,
+    email_id: id,
+    email: {
+      id,
+      direction: 'inbound',
+      from,
+      to,
+      cc,
+      bcc,
+      reply_to: item.reply_to,
+      subject: subject || null,
+      message_id: messageId,
+      attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+      read: false,
+      received_at: now,
+    },
+  };
+  const inboxEvents = [
+    ...(existingThread ? [] : [eventItem(deps, m.teamId, 'inbox.thread.created', inboxEmail)]),
+    eventItem(deps, m.teamId, 'inbox.email.received', inboxEmail),
+  ];
   // The mailbox's counters move in the same write (spec: counted on write, never by a scan): a
   // thread that turns unread counts one more unread; the thread's read state is the condition,
   // so two messages to one read thread at once count it once (the loser writes again).
@@ -285,6 +310,7 @@ const storeCopy = async (
       { put: received.item },
       storageReceived(m.teamId, raw.length),
       mailboxReceived(m, now, existingThread && !wasRead ? 0 : 1),
+      ...inboxEvents.map((e) => ({ put: e.item })),
     ]);
     if (written.ok) break;
     if (written.failed === 2 && attempt < 3) continue;
@@ -302,7 +328,7 @@ const storeCopy = async (
       `inbound message ${messageId} for ${m.address}: its thread ${threadId} or its mailbox changed meanwhile; the delivery is retried`,
     );
   }
-  await publishEvents(deps, [received.record]);
+  await publishEvents(deps, [received.record, ...inboxEvents.map((e) => e.record)]);
   deps.logger.info('inbound mail stored', {
     team_id: m.teamId,
     mailbox_id: m.id,

@@ -28,6 +28,7 @@ import {
   type MailboxDraft,
 } from './drafts.ts';
 import { threadDigest } from './thread-digest.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
 import { messageIdHash } from './message.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
@@ -310,7 +311,28 @@ const admitDraft = async (
           last_message_at: at,
         },
       };
+  const sentEvent = eventItem(deps, mailbox.teamId, 'inbox.email.sent', {
+    source: who.actor.startsWith('api_key:') ? 'api' : who.via === 'dashboard' ? 'dashboard' : 'agent',
+    inbox_id: mailbox.id,
+    thread_id: threadId,
+    email_id: sentId,
+    email: {
+      id: sentId,
+      direction: 'outbound',
+      from: senderOf(mailbox),
+      to: sentTo,
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: d.subject || null,
+      message_id: messageId,
+      attachments: d.attachments.map((a) => ({ id: `${sentId}-${a.index}`, filename: a.filename, size: a.size })),
+      read: true,
+      received_at: at,
+    },
+  });
   await transact(deps, [
+    { put: sentEvent.item },
     {
       put: {
         ...keys.message.item(mailbox.teamId, sentId),
@@ -384,6 +406,7 @@ const admitDraft = async (
       ),
     },
   ]);
+  await publishEvents(deps, [sentEvent.record]);
   // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
   await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   return outcome(d, 'admitted', false, emailId);
