@@ -5,6 +5,7 @@ import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
+import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
 /** A team with an inbox made through the SDK, and a way to deliver mail to it through the local MX. */
@@ -849,5 +850,34 @@ describe('inbox events', () => {
     });
     expect(reply.error).toBeNull();
     expect(of('inbox.deleted')).toEqual({ source: 'api', inbox_id: t.inboxId });
+  });
+});
+
+describe("the dashboard's mailbox page", () => {
+  it("shows the mailbox's threads with their folder, read state and labels, and its counters", async () => {
+    // Prepare
+    const t = await inboxTeam();
+    await t.deliver({ subject: 'Invoice overdue', text: 'x' });
+    await t.deliver({ subject: 'Weekly news', text: 'y' });
+    const [news, invoice] = (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data;
+    const vip = (await t.resend.inboxes.labels.create({ inboxId: t.inboxId, name: 'VIP' })).data!.id;
+    await t.resend.inboxes.threads.labels.add({ inboxId: t.inboxId, threadId: invoice!.id, labels: [vip] });
+    await t.resend.inboxes.threads.update({ inboxId: t.inboxId, threadId: news!.id, read: true, folder: 'archive' });
+    const person = await personIn(t.team.id, 'member');
+    const session = await signInOverHttp(person.link);
+
+    // Act
+    const page = await session.get(`/t/${t.team.id}/mailboxes/${t.inboxId}`);
+    const body = await page.text();
+
+    // Assess
+    expect(page.status).toBe(200);
+    expect(body).toContain('<h2>Threads</h2>');
+    expect(body).toContain('1 unread · 0 drafts');
+    const rowOf = (subject: string) => body.split('<tr>').find((r) => r.includes(subject)) ?? '';
+    expect(rowOf('Invoice overdue')).toMatch(
+      /<td>inbox<\/td><td><strong>unread<\/strong><\/td><td><span class="label" title="#6B7280">VIP<\/span>/,
+    );
+    expect(rowOf('Weekly news')).toContain('<td>archive</td><td>read</td>');
   });
 });
