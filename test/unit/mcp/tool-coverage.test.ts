@@ -44,14 +44,8 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/get-inbox': 'an inbox is a mailbox: list_mailboxes gives each one (mailboxes:read)',
   'inboxes/update-inbox': 'an inbox is a mailbox: rename_mailbox does the same (mailboxes:write)',
   'inboxes/delete-inbox': 'an inbox is a mailbox: delete_mailbox does the same (mailboxes:write)',
-  'inboxes/list-inbox-threads':
-    'a thread list for agents is not yet a hosted tool: list_received_emails reads the same mail',
-  'inboxes/search-inbox-threads': 'thread search for agents is not yet a hosted tool (mail:* scopes)',
-  'inboxes/get-inbox-thread': 'a thread for agents is not yet a hosted tool: get_received_email reads its mail',
   'inboxes/update-inbox-thread': 'thread state is not yet a hosted tool (mail:* scopes)',
   'inboxes/delete-inbox-thread': 'deleting mail is not yet a hosted tool (mail:* scopes)',
-  'inboxes/list-thread-emails':
-    'a thread for agents is not yet a hosted tool: list_received_emails reads the same mail',
   'inboxes/list-inbox-drafts':
     'mailbox drafts for agents: save_mailbox_draft and send_mailbox_draft (mail:draft, mail:send)',
   'inboxes/create-inbox-draft': 'save_mailbox_draft does the same (mail:draft)',
@@ -61,7 +55,6 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/send-inbox-draft': 'send_mailbox_draft does the same (mail:send)',
   'inboxes/reply-thread-email': 'save_mailbox_draft with sourceItemId, then send_mailbox_draft, does the same',
   'inboxes/forward-thread-email': 'save_mailbox_draft with sourceItemId and its attachments, then send_mailbox_draft',
-  'inboxes/list-inbox-labels': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/create-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/update-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/delete-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
@@ -70,7 +63,6 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'inboxes/remove-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
   'inboxes/get-inbox-agent': "an agent receives its inbox's settings as the mailbox MCP endpoint's server instructions",
   'inboxes/update-inbox-agent': "what an inbox's agents are told is the owner's to set, not an agent's",
-  'inboxes/get-thread-email': 'an email of a thread: get_received_email reads the same message',
 };
 
 const byHandler = new Map<string, RouteEntry[]>();
@@ -96,7 +88,7 @@ describe('MCP tools cover the REST API', () => {
       REST_ROUTES.filter((r) => r.area === a).every((r) => r.handler in EXCLUDED),
     );
     expect([...areas].filter((a) => !withTools.has(a)).sort()).toEqual(allExcluded.sort());
-    expect(allExcluded.sort()).toEqual(['api-keys', 'inboxes', 'oauth', 'openapi', 'preferences', 'tracking']);
+    expect(allExcluded.sort()).toEqual(['api-keys', 'oauth', 'openapi', 'preferences', 'tracking']);
     for (const area of [
       'emails',
       'contacts',
@@ -146,6 +138,7 @@ describe('MCP tools cover the REST API', () => {
           return 'webhooks:write';
         // Received mail, read only in the mailboxes chosen at consent.
         case 'receiving':
+        case 'inboxes':
           return 'mail:read';
         default:
           return read ? 'audience:read' : 'audience:write';
