@@ -1,4 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
+import { idempotency } from '@mailstack/core/http/idempotency';
+import { getDeps } from '@mailstack/core/runtime/deps';
 import { CreateInboxDraftRequest, SavedInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
@@ -12,6 +14,7 @@ export const handler = apiRoute({
   body: CreateInboxDraftRequest,
   status: 201,
   errors: ['conflict'],
+  middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, params, body }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
     const d = await createInboxDraft(deps, auth, m, {

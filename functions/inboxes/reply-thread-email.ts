@@ -1,4 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
+import { idempotency } from '@mailstack/core/http/idempotency';
+import { getDeps } from '@mailstack/core/runtime/deps';
 import { ReplyInboxEmailRequest, SentInboxEmail } from '@mailstack/core/schemas/inbox-drafts';
 import { ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
@@ -11,6 +13,7 @@ export const handler = apiRoute({
   params: ThreadEmailParams,
   body: ReplyInboxEmailRequest,
   errors: ['conflict'],
+  middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, params, body }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
     return replyToEmail(deps, auth, m, params.thread_id, params.email_id, {

@@ -1,4 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
+import { idempotency } from '@mailstack/core/http/idempotency';
+import { getDeps } from '@mailstack/core/runtime/deps';
 import { DraftParams, SendInboxDraftRequest, SentInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
 import { sendInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
@@ -10,6 +12,7 @@ export const handler = apiRoute({
   params: DraftParams,
   body: SendInboxDraftRequest,
   errors: ['conflict'],
+  middlewares: [idempotency(getDeps)],
   handler: async ({ deps, auth, params, body }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
     const out = await sendInboxDraft(deps, auth, m, params.draft_id, body?.revision);

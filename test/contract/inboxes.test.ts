@@ -599,11 +599,9 @@ describe('replies and forwards through the official SDK', () => {
     const at = { inboxId: t.inboxId, threadId: thread.id, emailId: email.id };
 
     // Act
-    const forwarded = await t.resend.inboxes.threads.emails.forward({
-      ...at,
-      to: 'legal@customer.example.org',
-      text: 'FYI',
-    });
+    const forward = { ...at, to: 'legal@customer.example.org', text: 'FYI' };
+    const forwarded = await t.resend.inboxes.threads.emails.forward(forward, { idempotencyKey: `fwd-${thread.id}` });
+    const repeated = await t.resend.inboxes.threads.emails.forward(forward, { idempotencyKey: `fwd-${thread.id}` });
     const emails = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread.id })).data!.data;
     const refusals = {
       theirs: await t.resend.inboxes.threads.emails.reply({ ...at, emailId: theirEmail.id, text: 'x' }),
@@ -619,6 +617,8 @@ describe('replies and forwards through the official SDK', () => {
 
     // Assess
     expect(forwarded.error).toBeNull();
+    // The same Idempotency-Key and body answer the first response: one forward went out.
+    expect(repeated.data).toEqual(forwarded.data);
     expect((await t.resend.emails.get(forwarded.data!.id)).data).toMatchObject({
       subject: 'Fwd: Contract',
       to: ['legal@customer.example.org'],
