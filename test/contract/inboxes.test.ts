@@ -803,6 +803,11 @@ describe('inbox events', () => {
       emailId: email.id,
       text: 'Hello back.',
     });
+    const draft = (
+      await t.resend.inboxes.drafts.create({ inboxId: t.inboxId, to: 'x@customer.example.org', text: 'a' })
+    ).data!.id;
+    await t.resend.inboxes.drafts.update({ inboxId: t.inboxId, draftId: draft, text: 'b' });
+    await t.resend.inboxes.drafts.remove({ inboxId: t.inboxId, draftId: draft });
     await t.resend.inboxes.remove(t.inboxId);
     const events = (await eventsOf(t.team.id)).filter((e) => e.type.startsWith('inbox.'));
 
@@ -814,7 +819,12 @@ describe('inbox events', () => {
       'inbox.email.received',
       'inbox.thread.folder.updated',
       'inbox.thread.labels.updated',
+      'inbox.draft.created',
       'inbox.email.sent',
+      'inbox.draft.sent',
+      'inbox.draft.created',
+      'inbox.draft.updated',
+      'inbox.draft.deleted',
       'inbox.deleted',
     ]);
     const of = (type: string) => events.find((e) => e.type === type)!.data;
@@ -849,6 +859,16 @@ describe('inbox events', () => {
       email: { direction: 'outbound', subject: 'Re: Hello' },
     });
     expect(reply.error).toBeNull();
+    expect(of('inbox.draft.sent')).toMatchObject({
+      source: 'api',
+      thread_id: thread.id,
+      email: { direction: 'outbound' },
+      draft: { object: 'inbox_draft', type: 'reply', status: 'sent', reply_to_email_id: email.id },
+    });
+    expect(of('inbox.draft.sent').draft).not.toHaveProperty('text');
+    const updated = events.find((e) => e.type === 'inbox.draft.updated')!.data;
+    expect(updated).toMatchObject({ source: 'api', draft_id: draft, draft: { id: draft, revision: 1 } });
+    expect(events.filter((e) => e.type === 'inbox.draft.deleted')[0]!.data).toMatchObject({ draft_id: draft });
     expect(of('inbox.deleted')).toEqual({ source: 'api', inbox_id: t.inboxId });
   });
 });

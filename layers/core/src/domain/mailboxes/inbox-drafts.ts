@@ -11,6 +11,8 @@ import type { MailboxCaller } from './mailbox-keys.ts';
 import type { MailboxActor } from './activity.ts';
 import { isMailboxAgentError, type MailboxAgentErrorName } from './agent-error.ts';
 import { draftFromItem, findDraft, saveDraft, type MailboxDraft } from './drafts.ts';
+import { draftCommon, eventDraft } from './inbox-draft-view.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
 import { sendDraft } from './send-draft.ts';
 import { changeStorage } from './licenses.ts';
 
@@ -73,42 +75,9 @@ export const asApi = async <T>(work: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** An attachment of an SDK draft as our draft keeps it. */
-const draftAttachment = (d: MailboxDraft, a: MailboxDraft['attachments'][number]) => ({
-  id: `${d.id}-${a.index}`,
-  filename: a.filename,
-  content_type: a.contentType,
-  size: a.size,
-});
-
-const common = (d: MailboxDraft) => ({
-  id: d.id,
-  type: d.sourceItemId ? ('reply' as const) : ('standalone' as const),
-  to: d.to.length ? [...d.to] : null,
-  cc: [] as string[],
-  bcc: [] as string[],
-  subject: d.subject || null,
-  thread_id: d.threadId,
-  reply_to_email_id: d.sourceItemId,
-  attachments: d.attachments.map((a) => draftAttachment(d, a)),
-  revision: d.revision,
-  status: d.status,
-});
-
-/** One draft (the SDK's `InboxDraft`, plus its `revision` and `status`). */
-export const inboxDraftView = (d: MailboxDraft) => ({
-  object: 'inbox_draft' as const,
-  ...common(d),
-  html: null,
-  text: d.text || null,
-  email_id: d.emailId,
-  created_at: d.createdAt,
-  updated_at: d.updatedAt,
-});
-
 /** A draft as lists show it (the SDK's `InboxDraftListItem`). */
 const inboxDraftRow = (d: MailboxDraft) => ({
-  ...common(d),
+  ...draftCommon(d),
   snippet: d.text ? d.text.slice(0, 200) : null,
   updated_at: d.updatedAt,
 });
@@ -202,13 +171,22 @@ export const removeInboxDraft = async (deps: Deps, m: Mailbox, draftId: string):
   const d = await getInboxDraft(deps, m, draftId);
   if (d.status === 'sending')
     throw new ApiError('conflict', `Draft ${d.id} is being sent right now; read it again in a moment.`);
+  const deleted = eventItem(deps, m.teamId, 'inbox.draft.deleted', {
+    source: 'api',
+    inbox_id: m.id,
+    ...(d.threadId ? { thread_id: d.threadId } : {}),
+    draft_id: d.id,
+    draft: eventDraft(d),
+  });
   const written = await transact(deps, [
     { delete: keys.mailbox.draft(m.teamId, m.id, d.id), when: { attr: 'revision', eq: d.revision } },
+    { put: deleted.item },
     ...(d.status === 'sent'
       ? []
       : [{ update: keys.mailbox.item(m.teamId, m.id), change: { add: { draft_count: -1 } }, when: { exists: true } }]),
   ]);
   if (!written.ok) throw new ApiError('conflict', `Draft ${d.id} changed meanwhile; read it again and retry.`);
+  await publishEvents(deps, [deleted.record]);
   if (d.sentRevision === null) for (const a of d.attachments) await deps.content.delete(a.contentKey);
   await changeStorage(deps, m.teamId, -d.sizeBytes);
 };

@@ -1,7 +1,12 @@
 import type { Mailbox } from './mailbox.ts';
+import type { MailboxActor } from './activity.ts';
 
 /** Where an inbox event came from (the SDK's InboxEventSource). */
 export type InboxEventSource = 'api' | 'dashboard' | 'agent' | 'system';
+
+/** The source of an event a mailbox actor caused: an API key, a person in the dashboard, or an agent's key or grant. */
+export const sourceOf = (who: MailboxActor): InboxEventSource =>
+  who.actor.startsWith('api_key:') ? 'api' : who.via === 'dashboard' ? 'dashboard' : 'agent';
 
 /** An inbox as lists show it (the reference's `Inbox`). */
 export const inboxRow = (m: Mailbox) => ({

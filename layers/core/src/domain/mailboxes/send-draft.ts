@@ -29,6 +29,8 @@ import {
 } from './drafts.ts';
 import { threadDigest } from './thread-digest.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
+import { sourceOf } from './inbox-view.ts';
+import { eventDraft } from './inbox-draft-view.ts';
 import { messageIdHash } from './message.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
@@ -312,7 +314,7 @@ const admitDraft = async (
         },
       };
   const sentEvent = eventItem(deps, mailbox.teamId, 'inbox.email.sent', {
-    source: who.actor.startsWith('api_key:') ? 'api' : who.via === 'dashboard' ? 'dashboard' : 'agent',
+    source: sourceOf(who),
     inbox_id: mailbox.id,
     thread_id: threadId,
     email_id: sentId,
@@ -331,8 +333,14 @@ const admitDraft = async (
       received_at: at,
     },
   });
+  const draftSent = eventItem(deps, mailbox.teamId, 'inbox.draft.sent', {
+    ...sentEvent.record.data,
+    draft_id: d.id,
+    draft: eventDraft({ ...d, status: 'sent', emailId, threadId }),
+  });
   await transact(deps, [
     { put: sentEvent.item },
+    { put: draftSent.item },
     {
       put: {
         ...keys.message.item(mailbox.teamId, sentId),
@@ -406,7 +414,7 @@ const admitDraft = async (
       ),
     },
   ]);
-  await publishEvents(deps, [sentEvent.record]);
+  await publishEvents(deps, [sentEvent.record, draftSent.record]);
   // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
   await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   return outcome(d, 'admitted', false, emailId);
