@@ -6,6 +6,7 @@ import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
+import { useReceivers } from '../support/receiver.ts';
 import { agent, agentMailbox, mailboxTeam, mx, newDraft } from '../support/mailboxes.ts';
 
 /** A team with an inbox made through the SDK, and a way to deliver mail to it through the local MX. */
@@ -784,6 +785,31 @@ describe('inbox agent settings through the official SDK', () => {
 });
 
 describe('inbox events', () => {
+  const receiver = useReceivers();
+
+  it('delivers inbox events to a subscribed webhook endpoint in the {type, created_at, data} envelope', async () => {
+    // Prepare
+    const t = await mailboxTeam();
+    const rx = await receiver();
+    await t.resend.webhooks.create({
+      endpoint: rx.url,
+      events: ['inbox.created', 'inbox.email.received', 'inbox.thread.created'],
+    });
+
+    // Act
+    const { data } = await t.resend.inboxes.create({ emailAddress: `hooks@${t.domain}` });
+    await mx().sendMail({ from: 'ada@customer.example.org', to: `hooks@${t.domain}`, subject: 'Hi', text: 'x' });
+    const got = await waitFor(
+      async () => rx.received.map((r) => r.json),
+      (all) => all.length >= 3,
+      { what: 'three inbox events at the endpoint' },
+    );
+
+    // Assess
+    expect(got.map((e) => e.type).sort()).toEqual(['inbox.created', 'inbox.email.received', 'inbox.thread.created']);
+    for (const e of got) expect(e).toMatchObject({ created_at: expect.any(String), data: { inbox_id: data!.id } });
+  });
+
   it('records the inbox events of the SDK with the change each describes, for webhooks to deliver', async () => {
     // Prepare
     const t = await inboxTeam();
