@@ -40,6 +40,7 @@ export const AREAS = [
   'mcp',
   'receiving',
   'logs',
+  'inboxes',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -80,6 +81,7 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
   logs: {},
+  inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true },
 };
 
 /**
@@ -226,6 +228,35 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/downloads/{token}', 'receiving/download'),
   r('GET', '/logs', 'logs/list-logs'),
   r('GET', '/logs/{id}', 'logs/get-log'),
+  r('POST', '/inboxes', 'inboxes/create-inbox'),
+  r('GET', '/inboxes', 'inboxes/list-inboxes'),
+  r('GET', '/inboxes/{id}', 'inboxes/get-inbox'),
+  r('PATCH', '/inboxes/{id}', 'inboxes/update-inbox'),
+  r('DELETE', '/inboxes/{id}', 'inboxes/delete-inbox'),
+  r('GET', '/inboxes/{id}/agent', 'inboxes/get-inbox-agent'),
+  r('PATCH', '/inboxes/{id}/agent', 'inboxes/update-inbox-agent'),
+  r('GET', '/inboxes/{id}/threads', 'inboxes/list-inbox-threads'),
+  r('GET', '/inboxes/{id}/threads/search', 'inboxes/search-inbox-threads'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}', 'inboxes/get-inbox-thread'),
+  r('PATCH', '/inboxes/{id}/threads/{thread_id}', 'inboxes/update-inbox-thread'),
+  r('DELETE', '/inboxes/{id}/threads/{thread_id}', 'inboxes/delete-inbox-thread'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}/emails', 'inboxes/list-thread-emails'),
+  r('GET', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}', 'inboxes/get-thread-email'),
+  r('POST', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}/reply', 'inboxes/reply-thread-email'),
+  r('POST', '/inboxes/{id}/threads/{thread_id}/emails/{email_id}/forward', 'inboxes/forward-thread-email'),
+  r('POST', '/inboxes/{id}/threads/{thread_id}/labels', 'inboxes/add-thread-labels'),
+  r('PUT', '/inboxes/{id}/threads/{thread_id}/labels', 'inboxes/set-thread-labels'),
+  r('DELETE', '/inboxes/{id}/threads/{thread_id}/labels/{label_id}', 'inboxes/remove-thread-labels'),
+  r('GET', '/inboxes/{id}/labels', 'inboxes/list-inbox-labels'),
+  r('POST', '/inboxes/{id}/labels', 'inboxes/create-inbox-label'),
+  r('PATCH', '/inboxes/{id}/labels/{label_id}', 'inboxes/update-inbox-label'),
+  r('DELETE', '/inboxes/{id}/labels/{label_id}', 'inboxes/delete-inbox-label'),
+  r('GET', '/inboxes/{id}/drafts', 'inboxes/list-inbox-drafts'),
+  r('POST', '/inboxes/{id}/drafts', 'inboxes/create-inbox-draft'),
+  r('GET', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/get-inbox-draft'),
+  r('PATCH', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/update-inbox-draft'),
+  r('DELETE', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/delete-inbox-draft'),
+  r('POST', '/inboxes/{id}/drafts/{draft_id}/send', 'inboxes/send-inbox-draft'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -34,6 +34,7 @@ import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 import { benchMailboxes } from './bench-mailboxes.ts';
 import { benchMetrics } from './bench-metrics.ts';
 import { benchRequestLogs } from './bench-logs.ts';
+import { benchInboxes } from './bench-inboxes.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -61,6 +62,7 @@ const SECTIONS = [
   'broadcast',
   'mailboxes',
   'metrics',
+  'inboxes',
 ] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
@@ -542,6 +544,8 @@ try {
       events: Number(process.env.BENCH_METRIC_EVENTS ?? 200),
     });
   }
+  // 9. Inboxes: resend.inboxes.threads.list on an inbox of 10,000 messages, and the counters' cost.
+  if (runs('inboxes')) await benchInboxes(host);
 } finally {
   await host.stop();
 }

@@ -6,6 +6,7 @@ import { MailboxAgentError, isMailboxAgentError } from '@mailstack/core/domain/m
 import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { keyActor } from '@mailstack/core/domain/mailboxes/activity';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
+import { agentBrief, getAgentSettings } from '@mailstack/core/domain/mailboxes/inbox-agent';
 import { createMailboxMcpServer } from './mailbox-server.ts';
 import { notServed, refuseForeignOrigin, serveStateless } from './streamable-http.ts';
 
@@ -71,7 +72,13 @@ export const mailboxMcpEndpoint = (options: MailboxMcpEndpointOptions = {}): Api
       return await serveStateless(
         deps,
         event,
-        createMailboxMcpServer(deps, caller, keyActor(caller.key, 'mcp')),
+        createMailboxMcpServer(
+          deps,
+          caller,
+          keyActor(caller.key, 'mcp'),
+          undefined,
+          agentBrief(await getAgentSettings(deps, caller.mailbox)),
+        ),
         MAILBOX_MAX_REQUEST_BYTES,
       );
     } catch (error) {

@@ -16,6 +16,7 @@ import { handler as broadcasts } from '../broadcasts/index.ts';
 import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 import { handler as receiving } from '../receiving/index.ts';
+import { handler as inboxes } from '../inboxes/index.ts';
 import { handler as oauth } from '../oauth/index.ts';
 import { handler as logs } from '../logs/index.ts';
 
@@ -41,6 +42,7 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   webhooks,
   tracking,
   receiving,
+  inboxes,
   oauth,
   logs,
 };

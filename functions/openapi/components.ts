@@ -3,6 +3,9 @@ import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
 import * as domains from '@mailstack/core/schemas/domains';
 import * as emails from '@mailstack/core/schemas/emails';
+import * as inboxDrafts from '@mailstack/core/schemas/inbox-drafts';
+import * as inboxLabels from '@mailstack/core/schemas/inbox-labels';
+import * as inboxes from '@mailstack/core/schemas/inboxes';
 import * as receiving from '@mailstack/core/schemas/receiving';
 import * as suppressions from '@mailstack/core/schemas/suppressions';
 import * as templates from '@mailstack/core/schemas/templates';
@@ -47,6 +50,16 @@ import {
   RevokedGrant,
   TokenResponse,
 } from '@mailstack/core/schemas/oauth';
+import { InboxDraftObject, InboxDraftRow } from '@mailstack/core/schemas/inbox-drafts';
+import { InboxLabelObject } from '@mailstack/core/schemas/inbox-labels';
+import {
+  InboxEmailObject,
+  InboxObject,
+  InboxRow,
+  InboxThreadObject,
+  InboxThreadRow,
+  InboxThreadSearchRow,
+} from '@mailstack/core/schemas/inboxes';
 import {
   InboundAttachment,
   ReceivedAttachmentObject,
@@ -136,6 +149,15 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   InboundAttachment,
   ReceivedAttachment: ReceivedAttachmentObject,
   ReceivedAttachmentSummary: ReceivedAttachmentRow,
+  Inbox: InboxObject,
+  InboxSummary: InboxRow,
+  InboxThread: InboxThreadObject,
+  InboxThreadSummary: InboxThreadRow,
+  InboxThreadSearchResult: InboxThreadSearchRow,
+  InboxEmail: InboxEmailObject,
+  InboxDraft: InboxDraftObject,
+  InboxDraftSummary: InboxDraftRow,
+  InboxLabel: InboxLabelObject,
   OAuthGrant: OAuthGrantRow,
   RevokedGrant,
   TokenResponse,
@@ -152,7 +174,20 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  * whose body is one refers to it.
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
-  [broadcasts, contacts, domains, emails, receiving, suppressions, templates, topics, webhooks]
+  [
+    broadcasts,
+    contacts,
+    domains,
+    emails,
+    inboxDrafts,
+    inboxLabels,
+    inboxes,
+    receiving,
+    suppressions,
+    templates,
+    topics,
+    webhooks,
+  ]
     .flatMap((module) => Object.entries<unknown>(module))
     .filter(
       (entry): entry is [string, v.GenericSchema] =>

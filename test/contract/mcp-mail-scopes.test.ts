@@ -125,6 +125,37 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     await mcp.close();
   }, 60_000);
 
+  it("read the SDK inboxes' threads, emails and labels with mail:read, only in the mailboxes ticked at consent", async () => {
+    // Prepare
+    const w = await world();
+    const { mcp } = await connect(w, ['mail:read'], [w.mine.id]);
+    const call = async (name: string, args: Record<string, unknown>) => mcp.callTool({ name, arguments: args });
+
+    // Act
+    const threads = resultJson(await call('list_inbox_threads', { id: w.mine.id }));
+    const thread = threads.data[0];
+    const emails = resultJson(await call('list_inbox_thread_emails', { id: w.mine.address, thread_id: thread.id }));
+    const found = resultJson(await call('search_inbox_threads', { id: w.mine.id, query: 'hello' }));
+    const labels = resultJson(await call('list_inbox_labels', { id: w.mine.id }));
+    const refused = [
+      await call('list_inbox_threads', { id: w.also.id }),
+      await call('list_inbox_threads', { id: w.theirs.address }),
+    ];
+
+    // Assess
+    expect(threads.data.map((x: any) => x.subject)).toEqual(['For mine']);
+    expect(emails.data).toEqual([
+      expect.objectContaining({ direction: 'inbound', untrusted: true, text: expect.stringContaining('Hello.') }),
+    ]);
+    expect(found.data.map((x: any) => x.id)).toEqual([thread.id]);
+    expect(labels).toMatchObject({ object: 'list', data: [] });
+    for (const r of refused) {
+      expect(r.isError).toBe(true);
+      expect(resultJson(r)).toMatchObject({ statusCode: 404, name: 'not_found' });
+    }
+    await mcp.close();
+  }, 60_000);
+
   it('are not granted when no mailbox is ticked: the token carries the other scopes and no mail tool', async () => {
     // Prepare
     const w = await world();

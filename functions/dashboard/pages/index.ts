@@ -6,6 +6,7 @@ import { registerAudience } from './audience.ts';
 import { registerDomains } from './domains.ts';
 import { registerMailboxes } from './mailboxes.ts';
 import { activitySection, approvalsSection, registerMailboxApprovals } from './mailbox-approvals.ts';
+import { threadsSection } from './mailbox-threads.ts';
 import { registerApiKeys } from './api-keys.ts';
 import { registerSettings } from './settings.ts';
 import { registerWebhooks } from './webhooks.ts';
@@ -22,7 +23,7 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerTemplates(app);
   registerAudience(app);
   registerDomains(app);
-  registerMailboxes(app, [approvalsSection, activitySection]);
+  registerMailboxes(app, [threadsSection, approvalsSection, activitySection]);
   registerMailboxApprovals(app);
   registerApiKeys(app);
   registerWebhooks(app);

@@ -82,6 +82,14 @@ import { tool as getWebhookEvent } from './get-webhook-event.ts';
 import { tool as listWebhookEventAttempts } from './list-webhook-event-attempts.ts';
 import { tool as replayWebhookEvent } from './replay-webhook-event.ts';
 import { tool as listReceivedEmails } from './list-received-emails.ts';
+import {
+  getInboxThreadEmailTool,
+  getInboxThreadTool,
+  listInboxLabelsTool,
+  listInboxThreadEmailsTool,
+  listInboxThreadsTool,
+  searchInboxThreadsTool,
+} from './inbox-threads.ts';
 import { tool as getReceivedEmail } from './get-received-email.ts';
 import { tool as listReceivedAttachments } from './list-received-attachments.ts';
 import { tool as getReceivedAttachment } from './get-received-attachment.ts';
@@ -177,6 +185,12 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   getReceivedEmail,
   listReceivedAttachments,
   getReceivedAttachment,
+  listInboxThreadsTool,
+  searchInboxThreadsTool,
+  getInboxThreadTool,
+  listInboxThreadEmailsTool,
+  getInboxThreadEmailTool,
+  listInboxLabelsTool,
 ];
 
 /**

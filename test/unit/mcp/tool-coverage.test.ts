@@ -39,6 +39,30 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'contacts/update-audience-contact': 'legacy audience path: update_contact does the same',
   'contacts/delete-audience-contact':
     'legacy audience path: remove_contact_from_segment or delete_contact does the same',
+  'inboxes/create-inbox': 'an inbox is a mailbox: create_mailbox does the same (mailboxes:write)',
+  'inboxes/list-inboxes': 'an inbox is a mailbox: list_mailboxes does the same (mailboxes:read)',
+  'inboxes/get-inbox': 'an inbox is a mailbox: list_mailboxes gives each one (mailboxes:read)',
+  'inboxes/update-inbox': 'an inbox is a mailbox: rename_mailbox does the same (mailboxes:write)',
+  'inboxes/delete-inbox': 'an inbox is a mailbox: delete_mailbox does the same (mailboxes:write)',
+  'inboxes/update-inbox-thread': 'thread state is not yet a hosted tool (mail:* scopes)',
+  'inboxes/delete-inbox-thread': 'deleting mail is not yet a hosted tool (mail:* scopes)',
+  'inboxes/list-inbox-drafts':
+    'mailbox drafts for agents: save_mailbox_draft and send_mailbox_draft (mail:draft, mail:send)',
+  'inboxes/create-inbox-draft': 'save_mailbox_draft does the same (mail:draft)',
+  'inboxes/get-inbox-draft': 'mailbox drafts for agents: save_mailbox_draft answers the draft (mail:draft)',
+  'inboxes/update-inbox-draft': 'save_mailbox_draft does the same with an id (mail:draft)',
+  'inboxes/delete-inbox-draft': 'deleting drafts is not yet a hosted tool (mail:draft)',
+  'inboxes/send-inbox-draft': 'send_mailbox_draft does the same (mail:send)',
+  'inboxes/reply-thread-email': 'save_mailbox_draft with sourceItemId, then send_mailbox_draft, does the same',
+  'inboxes/forward-thread-email': 'save_mailbox_draft with sourceItemId and its attachments, then send_mailbox_draft',
+  'inboxes/create-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/update-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/delete-inbox-label': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/add-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/set-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/remove-thread-labels': 'labels are not yet hosted tools (mail:* scopes)',
+  'inboxes/get-inbox-agent': "an agent receives its inbox's settings as the mailbox MCP endpoint's server instructions",
+  'inboxes/update-inbox-agent': "what an inbox's agents are told is the owner's to set, not an agent's",
 };
 
 const byHandler = new Map<string, RouteEntry[]>();
@@ -116,6 +140,7 @@ describe('MCP tools cover the REST API', () => {
           return 'webhooks:write';
         // Received mail, read only in the mailboxes chosen at consent.
         case 'receiving':
+        case 'inboxes':
           return 'mail:read';
         default:
           return read ? 'audience:read' : 'audience:write';

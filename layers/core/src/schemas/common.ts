@@ -4,24 +4,30 @@ import { MAX_REPLY_TO, MAX_STORED_BODY_BYTES } from '../limits.ts';
 /** A path id that must be a UUID; anything else cannot name a resource of ours. */
 export const IdParams = v.object({ id: v.pipe(v.string(), v.minLength(1, 'is required.')) });
 
-/** Standard list query (spec §4 conventions): limit 1–100 (default 20), after or before (an id from the list). */
-export const Pagination = v.pipe(
-  v.object({
-    limit: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
-        v.transform(Number),
-        v.minValue(1, 'must be an integer from 1 to 100.'),
-        v.maxValue(100, 'must be an integer from 1 to 100.'),
-      ),
-      '20',
+const PAGE_ENTRIES = {
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
+      v.transform(Number),
+      v.minValue(1, 'must be an integer from 1 to 100.'),
+      v.maxValue(100, 'must be an integer from 1 to 100.'),
     ),
-    after: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
-    before: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
-  }),
-  v.check((q) => !(q.after && q.before), 'Give `after` or `before`, not both.'),
-);
+    '20',
+  ),
+  after: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
+  before: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
+};
+
+/** A list query with filters of its own beside `limit`, `after` and `before`. */
+export const paginatedWith = <E extends v.ObjectEntries>(filters: E) =>
+  v.pipe(
+    v.object({ ...PAGE_ENTRIES, ...filters }),
+    v.check((q) => !(q.after && q.before), 'Give `after` or `before`, not both.'),
+  );
+
+/** Standard list query (spec §4 conventions): limit 1–100 (default 20), after or before (an id from the list). */
+export const Pagination = paginatedWith({});
 
 /** A parsed list query. */
 export type Pagination = v.InferOutput<typeof Pagination>;

@@ -113,7 +113,9 @@
  * |   (threading, duplicate deliveries)  |   (holds thread and message id)                                  |
  * | mailbox key by its hash (mmb_)       | pk MAILBOXKEY#<sha256>, sk MAILBOXKEY                            |
  * | keys of a mailbox                    | gsi1: TEAM#<t>#MBOX#<m>#KEYS / <keyId>                           |
- * | drafts / labels of a mailbox         | pk TEAM#<t>#MBOX#<m>, sk DRAFT#<id> / LABEL#<id> (reserved)      |
+ * | drafts / labels of a mailbox         | pk TEAM#<t>#MBOX#<m>, sk DRAFT#<id> / LABEL#<id>                 |
+ * | a mailbox's label by name (unique)   | pk TEAM#<t>#MBOX#<m>, sk LABELNAME#<lower-cased name> (guard)    |
+ * | a mailbox's agent settings           | pk TEAM#<t>#MBOX#<m>, sk AGENT                                   |
  * | a mailbox's allowance use, activity, | pk TEAM#<t>#MBOX#<m>, sk ALLOWANCE#<period start> /              |
  * |   last approval notice               |   ACTIVITY#<id> / APPROVALNOTICE                                 |
  * | a team's mailbox license, storage    | pk TEAM#<t>, sk MAILBOXLICENSE / MAILBOXSTORAGE                  |
@@ -457,6 +459,13 @@ export const keys = {
       sk: `LABEL#${labelId}`,
     }),
     draftPrefix: 'DRAFT#',
+    labelPrefix: 'LABEL#',
+    labelName: (teamId: string, mailboxId: string, name: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}`,
+      sk: `LABELNAME#${name.toLowerCase()}`,
+    }),
+    /** What the agents of a mailbox are told (the SDK inbox's agent settings). */
+    agentSettings: (teamId: string, mailboxId: string) => ({ pk: `${team(teamId)}#MBOX#${mailboxId}`, sk: 'AGENT' }),
     /** The recipients a mailbox has sent to in one license period (the outbound allowance). */
     allowance: (teamId: string, mailboxId: string, periodStart: string) => ({
       pk: `${team(teamId)}#MBOX#${mailboxId}`,

@@ -41,6 +41,8 @@ export type Condition =
   | { readonly attr: string; readonly gt: unknown }
   | { readonly attr: string; readonly absent: true }
   | { readonly attr: string; readonly present: true }
+  /** A list attribute holds the value (or a string attribute the substring). */
+  | { readonly attr: string; readonly contains: unknown }
   | { readonly or: readonly Condition[] }
   | { readonly and: readonly Condition[] };
 
@@ -106,6 +108,7 @@ export class Expression {
     if ('ge' in c) return `${a} >= ${this.value(c.ge)}`;
     if ('gt' in c) return `${a} > ${this.value(c.gt)}`;
     if ('present' in c) return `attribute_exists(${a})`;
+    if ('contains' in c) return `contains(${a}, ${this.value(c.contains)})`;
     return `attribute_not_exists(${a})`;
   }
 
@@ -318,6 +321,8 @@ export interface Range {
   readonly consistent?: boolean;
   /** Items per page (DynamoDB's own page size when absent). */
   readonly pageSize?: number;
+  /** Highest sort key first. */
+  readonly descending?: boolean;
 }
 
 const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undefined): QueryCommandInput => {
@@ -339,6 +344,7 @@ const queryInput = (deps: Deps, r: Range, start: Record<string, unknown> | undef
     ...(projection ? { ProjectionExpression: projection } : {}),
     ...(r.consistent ? { ConsistentRead: true } : {}),
     ...(r.pageSize ? { Limit: r.pageSize } : {}),
+    ...(r.descending ? { ScanIndexForward: false } : {}),
     ...x.params(),
     ...(start ? { ExclusiveStartKey: start } : {}),
   };

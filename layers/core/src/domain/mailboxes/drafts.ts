@@ -1,7 +1,10 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, putItem, updateItem, type Item } from '../../table/ops.ts';
+import { getItem, transact, type Item, type Write } from '../../table/ops.ts';
+import { eventItem, publishEvents, type EventRecord } from '../events/record-event.ts';
+import { sourceOf } from './inbox-view.ts';
+import { eventDraft } from './inbox-draft-view.ts';
 import { isApiError } from '../../errors/api-error.ts';
 import {
   MAILBOX_MAX_ATTACHMENTS,
@@ -354,18 +357,42 @@ export const saveDraft = async (
   };
   // The row as stored: the update's answer, or the new item.
   let stored: Item | undefined;
+  const draftKey = keys.mailbox.draft(mailbox.teamId, mailbox.id, id);
+  // The SDK inbox's event of the change, written with it.
+  const event = (type: 'inbox.draft.created' | 'inbox.draft.updated', d: MailboxDraft) =>
+    eventItem(deps, mailbox.teamId, type, {
+      source: sourceOf(who),
+      inbox_id: mailbox.id,
+      ...(d.threadId ? { thread_id: d.threadId } : {}),
+      draft_id: d.id,
+      draft: eventDraft(d),
+    });
+  let published: EventRecord | undefined;
   if (previous) {
-    stored = await updateItem(
-      deps,
-      keys.mailbox.draft(mailbox.teamId, mailbox.id, id),
-      { set: fields },
+    const updated = event('inbox.draft.updated', {
+      ...previous,
+      ...draftFromItem({ ...fields, id, team_id: mailbox.teamId, mailbox_id: mailbox.id }),
+      createdAt: previous.createdAt,
+      threadId: previous.threadId,
+      sourceItemId: previous.sourceItemId,
+    });
+    // An edit after a send makes a draft again: the inbox counts it (drafts: kept on write).
+    const written = await transact(deps, [
       {
-        and: [
-          { attr: 'revision', eq: previous.revision },
-          { attr: 'status', ne: 'sending' },
-        ],
+        update: draftKey,
+        change: { set: fields },
+        when: {
+          and: [
+            { attr: 'revision', eq: previous.revision },
+            { attr: 'status', ne: 'sending' },
+          ],
+        },
       },
-    );
+      { put: updated.item },
+      ...(previous.status === 'sent' ? [draftsCounted(mailbox, 1)] : []),
+    ]);
+    stored = written.ok ? await getItem(deps, draftKey) : undefined;
+    published = updated.record;
   } else {
     const item = {
       ...keys.mailbox.draft(mailbox.teamId, mailbox.id, id),
@@ -380,7 +407,13 @@ export const saveDraft = async (
       references: threading.references,
       created_at: now,
     };
-    stored = (await putItem(deps, item, { exists: false })) ? item : undefined;
+    const created = event('inbox.draft.created', draftFromItem(item));
+    stored = (
+      await transact(deps, [{ put: item, when: { exists: false } }, draftsCounted(mailbox, 1), { put: created.item }])
+    ).ok
+      ? item
+      : undefined;
+    published = created.record;
   }
   if (!stored) {
     await changeStorage(deps, mailbox.teamId, -delta);
@@ -389,6 +422,7 @@ export const saveDraft = async (
       ? staleRevision(now2, input.expectedRevision)
       : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
   }
+  await publishEvents(deps, published ? [published] : []);
   await recordActivity(
     deps,
     mailbox.teamId,
@@ -400,6 +434,13 @@ export const saveDraft = async (
   );
   return { id, revision, draft: draftFromItem(stored) };
 };
+
+/** The write that moves a mailbox's count of drafts not sent (the SDK inbox's `drafts`). */
+const draftsCounted = (mailbox: Mailbox, by: 1 | -1): Write => ({
+  update: keys.mailbox.item(mailbox.teamId, mailbox.id),
+  change: { add: { draft_count: by } },
+  when: { exists: true },
+});
 
 /** 409 for a save or send made from a revision that is no longer the latest. */
 export const staleRevision = (d: MailboxDraft, expected: number) =>

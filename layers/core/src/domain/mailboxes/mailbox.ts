@@ -19,6 +19,12 @@ export interface Mailbox {
   readonly name: string | null;
   /** The person who owns it (a member of the team). */
   readonly ownerUserId: string;
+  /** Its own name in lists (the reference inboxes' `name`; `name` above is what its mail goes out with), or null. */
+  readonly title: string | null;
+  /** Counters kept on write (never counted by a scan): threads not read, drafts kept, the last message received. */
+  readonly unread: number;
+  readonly drafts: number;
+  readonly lastReceivedAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -40,6 +46,10 @@ export const mailboxFromItem = (i: Record<string, any>): Mailbox => ({
   address: i.address,
   name: i.name ?? null,
   ownerUserId: i.owner_user_id,
+  title: i.title ?? null,
+  unread: Math.max(0, Number(i.unread_count ?? 0)),
+  drafts: Math.max(0, Number(i.draft_count ?? 0)),
+  lastReceivedAt: i.last_received_at ?? null,
   createdAt: i.created_at,
   updatedAt: i.updated_at ?? i.created_at,
 });

@@ -5,6 +5,8 @@ import { changeStorage } from './licenses.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { loadDomain, type Domain } from '../domains/domain.ts';
 import { findMembership } from '../people/memberships.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
+import { inboxView, type InboxEventSource } from './inbox-view.ts';
 import { LOCAL_PART, MAX_LOCAL_PART_LENGTH, loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
 
 /** What a new mailbox is made of. */
@@ -17,6 +19,10 @@ export interface NewMailbox {
   readonly name?: string | null | undefined;
   /** The person of the team who owns it. */
   readonly ownerUserId: string;
+  /** Its own name in lists (the reference inboxes' `name`), not shown on mail. */
+  readonly title?: string | null | undefined;
+  /** Who made it, for its `inbox.created` event. @default - 'dashboard' */
+  readonly source?: InboxEventSource | undefined;
 }
 
 /** A mailbox's display name: at most this many characters. */
@@ -32,11 +38,11 @@ const checkLocalPart = (raw: string): string => {
   return localPart;
 };
 
-const checkName = (name: string | null | undefined): string | null => {
+const checkName = (name: string | null | undefined, field = 'name'): string | null => {
   if (name === undefined || name === null || name.trim() === '') return null;
   if (name.length > MAX_MAILBOX_NAME_LENGTH || /[\r\n<>"]/.test(name))
     throw validationError(
-      `\`name\` must be at most ${MAX_MAILBOX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
+      `\`${field}\` must be at most ${MAX_MAILBOX_NAME_LENGTH} characters without line breaks, < > or "; got \`${name.slice(0, 120)}\`.`,
     );
   return name.trim();
 };
@@ -73,6 +79,7 @@ const domainGainsMailbox = (deps: Deps, d: Domain) => ({
 export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mailbox> => {
   const localPart = checkLocalPart(input.localPart);
   const name = checkName(input.name);
+  const title = checkName(input.title, 'title');
   const domain = await loadDomain(deps, input.teamId, input.domainId);
   usableDomain(domain);
   if (!(await findMembership(deps, input.teamId, input.ownerUserId))) {
@@ -92,10 +99,16 @@ export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mail
     local_part: localPart,
     address,
     name,
+    ...(title ? { title } : {}),
     owner_user_id: input.ownerUserId,
     created_at: now,
     updated_at: now,
   };
+  const created = eventItem(deps, input.teamId, 'inbox.created', {
+    source: input.source ?? 'dashboard',
+    inbox_id: id,
+    inbox: inboxView(mailboxFromItem(item)),
+  });
   const written = await transact(deps, [
     { put: item, when: { exists: false } },
     {
@@ -103,12 +116,14 @@ export const createMailbox = async (deps: Deps, input: NewMailbox): Promise<Mail
       when: { exists: false },
     },
     domainGainsMailbox(deps, domain),
+    { put: created.item },
   ]);
   if (!written.ok) {
     if (written.failed === 1) throw addressTaken(address);
     usableDomain(await loadDomain(deps, input.teamId, input.domainId));
     throw new ApiError('conflict', 'The mailbox could not be created; retry.');
   }
+  await publishEvents(deps, [created.record]);
   return mailboxFromItem(item);
 };
 
@@ -128,17 +143,22 @@ export const renameMailbox = async (
   deps: Deps,
   teamId: string,
   mailboxId: string,
-  change: { localPart?: string | undefined; name?: string | null | undefined },
+  change: { localPart?: string | undefined; name?: string | null | undefined; title?: string | null | undefined },
+  source: InboxEventSource = 'dashboard',
 ): Promise<Mailbox> => {
   const m = await loadMailbox(deps, teamId, mailboxId);
   const localPart = change.localPart === undefined ? m.localPart : checkLocalPart(change.localPart);
   const name = change.name === undefined ? m.name : checkName(change.name);
+  const title = change.title === undefined ? m.title : checkName(change.title, 'title');
   const domainName = m.address.slice(m.address.indexOf('@') + 1);
   const address = `${localPart}@${domainName}`;
   const now = new Date(deps.clock.now()).toISOString();
-  const set = { local_part: localPart, address, name, updated_at: now };
+  const set = { local_part: localPart, address, name, title, updated_at: now };
   const moves = address !== m.address;
+  const renamed = { ...m, localPart, address, name, title, updatedAt: now };
+  const updated = eventItem(deps, teamId, 'inbox.updated', { source, inbox_id: m.id, inbox: inboxView(renamed) });
   const written = await transact(deps, [
+    { put: updated.item },
     { update: keys.mailbox.item(teamId, mailboxId), change: { set }, when: { attr: 'address', eq: m.address } },
     ...(moves
       ? [
@@ -156,13 +176,14 @@ export const renameMailbox = async (
       : []),
   ]);
   if (!written.ok) {
-    if (written.failed === 1) throw addressTaken(address);
+    if (written.failed === 2) throw addressTaken(address);
     throw new ApiError(
       'conflict',
       `The mailbox ${m.address} changed meanwhile (renamed or deleted); read it again and retry.`,
     );
   }
-  return { ...m, localPart, address, name, updatedAt: now };
+  await publishEvents(deps, [updated.record]);
+  return renamed;
 };
 
 /**
@@ -170,14 +191,22 @@ export const renameMailbox = async (
  * less; its drafts are discarded and their storage given back. Its stored messages stay
  * readable through the receiving API until erased.
  */
-export const deleteMailbox = async (deps: Deps, teamId: string, mailboxId: string): Promise<Mailbox> => {
+export const deleteMailbox = async (
+  deps: Deps,
+  teamId: string,
+  mailboxId: string,
+  source: InboxEventSource = 'dashboard',
+): Promise<Mailbox> => {
   const m = await loadMailbox(deps, teamId, mailboxId);
+  const deleted = eventItem(deps, teamId, 'inbox.deleted', { source, inbox_id: m.id });
   const written = await transact(deps, [
+    { put: deleted.item },
     { delete: keys.mailbox.item(teamId, mailboxId), when: { attr: 'address', eq: m.address } },
     { delete: keys.mailbox.addressGuard(m.address), when: { attr: 'mailbox_id', eq: mailboxId } },
     { update: keys.domain.item(teamId, m.domainId), change: { add: { mailbox_count: -1 } }, when: { exists: true } },
   ]);
   if (!written.ok) throw notFound('Mailbox');
+  await publishEvents(deps, [deleted.record]);
   await discardDrafts(deps, m);
   return m;
 };

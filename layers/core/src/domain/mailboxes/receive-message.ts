@@ -8,6 +8,7 @@ import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
 import { storageReceived } from './licenses.ts';
 import { rawKeyOf } from './content-keys.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';
+import { threadDigest } from './thread-digest.ts';
 import {
   NO_VERDICTS,
   addressList,
@@ -111,6 +112,13 @@ const threadFor = async (
   }
   return undefined;
 };
+
+/** The mailbox row's counters on a received message: its time, and one more unread thread when one turns unread. */
+const mailboxReceived = (m: Mailbox, at: string, unread: 0 | 1): Write => ({
+  update: keys.mailbox.item(m.teamId, m.id),
+  change: { set: { last_received_at: at }, ...(unread ? { add: { unread_count: unread } } : {}) },
+  when: { exists: true },
+});
 
 /** Stores one copy of a parsed message in one mailbox (idempotent per Message-ID: a redelivery finds the first copy). */
 const storeCopy = async (
@@ -222,48 +230,91 @@ const storeCopy = async (
   });
   const hasAttachment = attachments.some((a) => a.contentDisposition === 'attachment');
   const threadKey = keys.mailbox.thread(m.teamId, m.id, threadId);
-  const threadWrite: Write = existingThread
-    ? {
-        update: threadKey,
-        change: {
-          add: { message_count: 1 },
-          set: {
-            gsi1sk: `${now}#${threadId}`,
-            last_message_at: now,
-            read: false,
-            ...(hasAttachment ? { has_attachment: true } : {}),
+  // The thread shows its latest message's people (the SDK's thread list).
+  const people = { last_from: from, last_to: to, last_cc: cc, last_bcc: bcc };
+  const digestOf = (previous: Record<string, unknown> | undefined) =>
+    threadDigest(previous, { subject, text, from, recipients: [...to, ...cc, ...bcc] });
+  const threadWrite = (previous: Record<string, unknown> | undefined): Write =>
+    existingThread
+      ? {
+          update: threadKey,
+          change: {
+            add: { message_count: 1 },
+            set: {
+              gsi1sk: `${now}#${threadId}`,
+              last_message_at: now,
+              read: false,
+              ...people,
+              ...digestOf(previous),
+              ...(hasAttachment ? { has_attachment: true } : {}),
+            },
           },
-        },
-        when: { exists: true },
-      }
-    : {
-        put: {
-          ...threadKey,
-          ...keys.mailbox.threadListing(m.teamId, m.id, folder, now, threadId),
-          type: 'thread',
-          id: threadId,
-          team_id: m.teamId,
-          mailbox_id: m.id,
-          subject,
-          folder,
-          labels: [],
-          read: false,
-          message_count: 1,
-          has_attachment: hasAttachment,
-          has_draft: false,
-          created_at: now,
-          last_message_at: now,
-        },
-        when: { exists: false },
-      };
-  const written = await transact(deps, [
-    { put: { ...ownKey, type: 'message_id', message_id: id, thread_id: threadId }, when: { exists: false } },
-    { put: item },
-    threadWrite,
-    { put: received.item },
-    storageReceived(m.teamId, raw.length),
-  ]);
-  if (!written.ok) {
+          when: { and: [{ exists: true }, { attr: 'read', eq: previous?.read === true }] },
+        }
+      : {
+          put: {
+            ...threadKey,
+            ...keys.mailbox.threadListing(m.teamId, m.id, folder, now, threadId),
+            type: 'thread',
+            id: threadId,
+            team_id: m.teamId,
+            mailbox_id: m.id,
+            subject,
+            folder,
+            labels: [],
+            read: false,
+            message_count: 1,
+            has_attachment: hasAttachment,
+            has_draft: false,
+            ...people,
+            ...digestOf(undefined),
+            created_at: now,
+            last_message_at: now,
+          },
+          when: { exists: false },
+        };
+  // The inbox events of the SDK: the email received, and the thread it started.
+  const inboxEmail = {
+    source: 'system',
+    inbox_id: m.id,
+    thread_id: threadId,
+    email_id: id,
+    email: {
+      id,
+      direction: 'inbound',
+      from,
+      to,
+      cc,
+      bcc,
+      reply_to: item.reply_to,
+      subject: subject || null,
+      message_id: messageId,
+      attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size })),
+      read: false,
+      received_at: now,
+    },
+  };
+  const inboxEvents = [
+    ...(existingThread ? [] : [eventItem(deps, m.teamId, 'inbox.thread.created', inboxEmail)]),
+    eventItem(deps, m.teamId, 'inbox.email.received', inboxEmail),
+  ];
+  // The mailbox's counters move in the same write (spec: counted on write, never by a scan): a
+  // thread that turns unread counts one more unread; the thread's read state is the condition,
+  // so two messages to one read thread at once count it once (the loser writes again).
+  for (let attempt = 0; ; attempt++) {
+    const previous = existingThread ? await getItem(deps, threadKey) : undefined;
+    const wasRead = previous?.read === true;
+    const written = await transact(deps, [
+      { put: { ...ownKey, type: 'message_id', message_id: id, thread_id: threadId }, when: { exists: false } },
+      { put: item },
+      threadWrite(previous),
+      { put: received.item },
+      storageReceived(m.teamId, raw.length),
+      mailboxReceived(m, now, existingThread && !wasRead ? 0 : 1),
+      ...inboxEvents.map((e) => ({ put: e.item })),
+    ]);
+    if (written.ok) break;
+    if (written.failed === 2 && attempt < 3) continue;
     // A concurrent delivery of the same message won: its copy is the one.
     const winner = await getItem(deps, ownKey);
     if (written.failed === 0 && winner)
@@ -275,12 +326,12 @@ const storeCopy = async (
         duplicate: true,
       };
     throw new Error(
-      `inbound message ${messageId} for ${m.address}: its thread ${threadId} changed meanwhile; the delivery is retried`,
+      `inbound message ${messageId} for ${m.address}: its thread ${threadId} or its mailbox changed meanwhile; the delivery is retried`,
     );
   }
   // Counted once: a duplicate delivery of the message fails the guard above.
   await countMetrics(deps, { team_id: m.teamId, id, domain_id: m.domainId }, { received: 1 });
-  await publishEvents(deps, [received.record]);
+  await publishEvents(deps, [received.record, ...inboxEvents.map((e) => e.record)]);
   deps.logger.info('inbound mail stored', {
     team_id: m.teamId,
     mailbox_id: m.id,

@@ -27,6 +27,10 @@ import {
   staleRevision,
   type MailboxDraft,
 } from './drafts.ts';
+import { threadDigest } from './thread-digest.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
+import { sourceOf } from './inbox-view.ts';
+import { eventDraft } from './inbox-draft-view.ts';
 import { messageIdHash } from './message.ts';
 import { spokenDuration } from '../people/system-messages.ts';
 
@@ -278,29 +282,66 @@ const admitDraft = async (
   const at = new Date(deps.clock.now()).toISOString();
   const threadId = d.threadId ?? deps.ids.next();
   const threadKey = keys.mailbox.thread(mailbox.teamId, mailbox.id, threadId);
-  const threadWrite: Write =
-    d.threadId && (await getItem(deps, threadKey))
-      ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at } } }
-      : {
-          put: {
-            ...threadKey,
-            ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId),
-            type: 'thread',
-            id: threadId,
-            team_id: mailbox.teamId,
-            mailbox_id: mailbox.id,
-            subject: d.subject,
-            folder: 'sent',
-            labels: [],
-            read: true,
-            message_count: 1,
-            has_attachment: d.attachments.length > 0,
-            has_draft: false,
-            created_at: at,
-            last_message_at: at,
-          },
-        };
+  const previous = d.threadId ? await getItem(deps, threadKey) : undefined;
+  // The thread shows its latest message's people, and its search digest gains the sent words.
+  const sentTo = d.to.map(recipientAddress);
+  const shown = {
+    last_from: senderOf(mailbox),
+    last_to: sentTo,
+    last_cc: [],
+    last_bcc: [],
+    ...threadDigest(previous, { subject: d.subject, text: d.text, from: senderOf(mailbox), recipients: sentTo }),
+  };
+  const threadWrite: Write = previous
+    ? { update: threadKey, change: { add: { message_count: 1 }, set: { last_message_at: at, ...shown } } }
+    : {
+        put: {
+          ...threadKey,
+          ...keys.mailbox.threadListing(mailbox.teamId, mailbox.id, 'sent', at, threadId),
+          type: 'thread',
+          id: threadId,
+          team_id: mailbox.teamId,
+          mailbox_id: mailbox.id,
+          subject: d.subject,
+          folder: 'sent',
+          labels: [],
+          read: true,
+          message_count: 1,
+          has_attachment: d.attachments.length > 0,
+          has_draft: false,
+          ...shown,
+          created_at: at,
+          last_message_at: at,
+        },
+      };
+  const sentEvent = eventItem(deps, mailbox.teamId, 'inbox.email.sent', {
+    source: sourceOf(who),
+    inbox_id: mailbox.id,
+    thread_id: threadId,
+    email_id: sentId,
+    email: {
+      id: sentId,
+      direction: 'outbound',
+      from: senderOf(mailbox),
+      to: sentTo,
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: d.subject || null,
+      message_id: messageId,
+      attachments: d.attachments.map((a) => ({ id: `${sentId}-${a.index}`, filename: a.filename, size: a.size })),
+      read: true,
+      received_at: at,
+    },
+  });
+  const draftSent = eventItem(deps, mailbox.teamId, 'inbox.draft.sent', {
+    ...sentEvent.record.data,
+    draft_id: d.id,
+    draft: eventDraft({ ...d, status: 'sent', emailId, threadId }),
+  });
   await transact(deps, [
+    { put: sentEvent.item },
+    { put: draftSent.item },
     {
       put: {
         ...keys.message.item(mailbox.teamId, sentId),
@@ -314,7 +355,7 @@ const admitDraft = async (
         direction: 'outbound',
         folder: 'sent',
         from: senderOf(mailbox),
-        to: d.to.map(recipientAddress),
+        to: sentTo,
         cc: [],
         bcc: [],
         reply_to: [],
@@ -374,6 +415,9 @@ const admitDraft = async (
       ),
     },
   ]);
+  await publishEvents(deps, [sentEvent.record, draftSent.record]);
+  // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
+  await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   return outcome(d, 'admitted', false, emailId);
 };
 

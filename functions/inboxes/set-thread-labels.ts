@@ -1,0 +1,18 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { SetThreadLabelsRequest, ThreadLabelList } from '@mailstack/core/schemas/inbox-labels';
+import { ThreadParams } from '@mailstack/core/schemas/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/inbox-labels';
+
+/** PUT /inboxes/{id}/threads/{thread_id}/labels: the thread's labels, all of them. */
+export const handler = apiRoute({
+  access: 'full',
+  response: ThreadLabelList,
+  params: ThreadParams,
+  body: SetThreadLabelsRequest,
+  errors: ['conflict'],
+  handler: async ({ deps, auth, params, body }) => {
+    const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
+    return { object: 'list', data: await changeThreadLabels(deps, m, params.thread_id, { set: body.labels }) };
+  },
+});
