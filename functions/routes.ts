@@ -39,6 +39,7 @@ export const AREAS = [
   'oauth',
   'mcp',
   'receiving',
+  'custom-events',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -78,6 +79,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     mailboxStore: true,
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
+  'custom-events': {},
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -211,6 +213,12 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),
   r('GET', '/emails/receiving/{id}/attachments/{attachment_id}', 'receiving/get-received-attachment'),
   r('GET', '/downloads/{token}', 'receiving/download'),
+  r('POST', '/events', 'custom-events/create-event'),
+  r('GET', '/events', 'custom-events/list-events'),
+  r('POST', '/events/send', 'custom-events/send-event'),
+  r('GET', '/events/{id}', 'custom-events/get-event'),
+  r('PATCH', '/events/{id}', 'custom-events/update-event'),
+  r('DELETE', '/events/{id}', 'custom-events/delete-event'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -17,6 +17,7 @@ import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 import { handler as receiving } from '../receiving/index.ts';
 import { handler as oauth } from '../oauth/index.ts';
+import { handler as customEvents } from '../custom-events/index.ts';
 
 /**
  * Every REST area's Lambda entry, imported statically so the description can be built inside a
@@ -41,4 +42,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   tracking,
   receiving,
   oauth,
+  'custom-events': customEvents,
 };

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
+import * as customEvents from '@mailstack/core/schemas/custom-events';
 import * as domains from '@mailstack/core/schemas/domains';
 import * as emails from '@mailstack/core/schemas/emails';
 import * as receiving from '@mailstack/core/schemas/receiving';
@@ -37,6 +38,7 @@ import {
   SegmentOrAudience,
   SegmentRow,
 } from '@mailstack/core/schemas/contacts';
+import { EventObject, EventRow, SentEvent } from '@mailstack/core/schemas/custom-events';
 import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
 import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
 import {
@@ -138,6 +140,9 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   ClientRegistration,
   ProtectedResourceMetadata,
   AuthorizationServerMetadata,
+  Event: EventObject,
+  EventSummary: EventRow,
+  SentEvent,
 };
 
 /**
@@ -146,7 +151,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  * whose body is one refers to it.
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
-  [broadcasts, contacts, domains, emails, receiving, suppressions, templates, topics, webhooks]
+  [broadcasts, contacts, customEvents, domains, emails, receiving, suppressions, templates, topics, webhooks]
     .flatMap((module) => Object.entries<unknown>(module))
     .filter(
       (entry): entry is [string, v.GenericSchema] =>

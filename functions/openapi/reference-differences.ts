@@ -75,16 +75,10 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
       'POST /automations/{automation_id}/stop',
       'GET /automations/{automation_id}/runs',
       'GET /automations/{automation_id}/runs/{run_id}',
-      'GET /events',
-      'POST /events',
-      'POST /events/send',
-      'GET /events/{identifier}',
-      'PATCH /events/{identifier}',
-      'DELETE /events/{identifier}',
     ],
     kind: 'deliberate',
     reason:
-      'Spec §1 lists the capabilities; shared links, metrics, domain claims, request logs, automations and custom events are not among them. They answer 404 "endpoint does not exist".',
+      'Spec §1 lists the capabilities; shared links, metrics, domain claims, request logs and automations are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

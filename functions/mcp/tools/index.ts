@@ -84,6 +84,12 @@ import { tool as listReceivedAttachments } from './list-received-attachments.ts'
 import { tool as getReceivedAttachment } from './get-received-attachment.ts';
 import { tool as saveMailboxDraft } from './save-mailbox-draft.ts';
 import { tool as sendMailboxDraft } from './send-mailbox-draft.ts';
+import { tool as createEvent } from './create-event.ts';
+import { tool as listEvents } from './list-events.ts';
+import { tool as getEvent } from './get-event.ts';
+import { tool as updateEvent } from './update-event.ts';
+import { tool as deleteEvent } from './delete-event.ts';
+import { tool as sendEvent } from './send-event.ts';
 import type { McpTool, RouteTool } from '../tool.ts';
 
 /** The tools of the hosted MCP server that run a REST route, one per REST capability (test/unit/mcp/tool-coverage.test.ts holds them to the route manifest). */
@@ -171,6 +177,12 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   getReceivedEmail,
   listReceivedAttachments,
   getReceivedAttachment,
+  createEvent,
+  listEvents,
+  getEvent,
+  updateEvent,
+  deleteEvent,
+  sendEvent,
 ];
 
 /**

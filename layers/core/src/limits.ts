@@ -163,3 +163,18 @@ export const TOO_LARGE_UPLOAD_IDLE_MS = 5_000;
  * LOOKUP_CACHE_MS.
  */
 export const LOOKUP_STALENESS_MS = 5_000;
+
+/**
+ * A custom event's name (events.create, events.send): at most this many characters. Names key the
+ * automations they trigger and the runs waiting on them, so they stay short.
+ */
+export const MAX_EVENT_NAME_LENGTH = 100;
+
+/** Fields of a custom event's `schema` (a flat name -> type map, kept on the definition's row). */
+export const MAX_EVENT_SCHEMA_FIELDS = 50;
+
+/**
+ * A sent event's `payload`, as JSON: at most this many bytes. It is kept with the run it starts or
+ * resumes and read by every step's `{var}` and condition, so it stays a small document.
+ */
+export const MAX_EVENT_PAYLOAD_BYTES = 16 * 1024;

@@ -78,6 +78,7 @@ describe('MCP tools cover the REST API', () => {
       'webhooks',
       'usage',
       'receiving',
+      'custom-events',
     ]) {
       expect(withTools.has(area as never), area).toBe(true);
     }
@@ -112,6 +113,8 @@ describe('MCP tools cover the REST API', () => {
           return read ? 'broadcasts:read' : 'broadcasts:write';
         case 'webhooks':
           return 'webhooks:write';
+        case 'custom-events':
+          return read ? 'automations:read' : 'automations:write';
         // Received mail, read only in the mailboxes chosen at consent.
         case 'receiving':
           return 'mail:read';

@@ -1,0 +1,16 @@
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { SendEventRequest, SentEvent } from '@mailstack/core/schemas/custom-events';
+import { acceptEvent } from '@mailstack/core/domain/automations/send-event';
+
+/** POST /events/send: accepts an event for a contact (202); the automations it starts run in the background. */
+export const handler = apiRoute({
+  access: 'full',
+  response: SentEvent,
+  body: SendEventRequest,
+  status: 202,
+  errors: ['not_found'],
+  handler: async ({ deps, auth, body }) => ({
+    object: 'event',
+    event: (await acceptEvent(deps, auth.team.id, body)).name,
+  }),
+});
