@@ -40,6 +40,7 @@ export const AREAS = [
   'mcp',
   'receiving',
   'custom-events',
+  'automations',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -80,6 +81,7 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
   'custom-events': {},
+  automations: {},
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -219,6 +221,15 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/events/{id}', 'custom-events/get-event'),
   r('PATCH', '/events/{id}', 'custom-events/update-event'),
   r('DELETE', '/events/{id}', 'custom-events/delete-event'),
+  r('POST', '/automations', 'automations/create-automation'),
+  r('GET', '/automations', 'automations/list-automations'),
+  r('GET', '/automations/{id}', 'automations/get-automation'),
+  r('PATCH', '/automations/{id}', 'automations/update-automation'),
+  r('DELETE', '/automations/{id}', 'automations/delete-automation'),
+  r('POST', '/automations/{id}/duplicate', 'automations/duplicate-automation'),
+  r('POST', '/automations/{id}/stop', 'automations/stop-automation'),
+  r('GET', '/automations/{id}/runs', 'automations/list-automation-runs'),
+  r('GET', '/automations/{id}/runs/{run_id}', 'automations/get-automation-run'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

@@ -18,6 +18,7 @@ import { handler as tracking } from '../tracking/index.ts';
 import { handler as receiving } from '../receiving/index.ts';
 import { handler as oauth } from '../oauth/index.ts';
 import { handler as customEvents } from '../custom-events/index.ts';
+import { handler as automations } from '../automations/index.ts';
 
 /**
  * Every REST area's Lambda entry, imported statically so the description can be built inside a
@@ -43,4 +44,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   receiving,
   oauth,
   'custom-events': customEvents,
+  automations,
 };

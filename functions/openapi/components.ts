@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import * as automations from '@mailstack/core/schemas/automations';
 import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
 import * as customEvents from '@mailstack/core/schemas/custom-events';
@@ -38,6 +39,13 @@ import {
   SegmentOrAudience,
   SegmentRow,
 } from '@mailstack/core/schemas/contacts';
+import {
+  AutomationObject,
+  AutomationRow,
+  AutomationRunObject,
+  AutomationRunRow,
+  StoppedAutomation,
+} from '@mailstack/core/schemas/automations';
 import { EventObject, EventRow, SentEvent } from '@mailstack/core/schemas/custom-events';
 import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
 import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
@@ -143,6 +151,11 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   Event: EventObject,
   EventSummary: EventRow,
   SentEvent,
+  Automation: AutomationObject,
+  AutomationSummary: AutomationRow,
+  StoppedAutomation,
+  AutomationRun: AutomationRunObject,
+  AutomationRunSummary: AutomationRunRow,
 };
 
 /**
@@ -151,7 +164,19 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  * whose body is one refers to it.
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
-  [broadcasts, contacts, customEvents, domains, emails, receiving, suppressions, templates, topics, webhooks]
+  [
+    automations,
+    broadcasts,
+    contacts,
+    customEvents,
+    domains,
+    emails,
+    receiving,
+    suppressions,
+    templates,
+    topics,
+    webhooks,
+  ]
     .flatMap((module) => Object.entries<unknown>(module))
     .filter(
       (entry): entry is [string, v.GenericSchema] =>

@@ -249,6 +249,7 @@ describe('synthesized Lambda bundles', () => {
       'Functions/contact-properties': apiEvent('GET', '/contact-properties', '/contact-properties', { key: t.secret }),
       'Functions/topics': apiEvent('GET', '/topics', '/topics', { key: t.secret }),
       'Functions/custom-events': apiEvent('GET', '/events', '/events', { key: t.secret }),
+      'Functions/automations': apiEvent('GET', '/automations', '/automations', { key: t.secret }),
       'Functions/suppressions': apiEvent('GET', '/suppressions', '/suppressions', { key: t.secret }),
       'Functions/preferences': apiEvent('GET', '/preferences/not-a-token', '/preferences/{token}', {
         params: { token: 'not-a-token' },
@@ -365,6 +366,7 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
     expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
     expect(JSON.parse(result('Functions/custom-events').body)).toMatchObject({ object: 'list', has_more: false });
+    expect(JSON.parse(result('Functions/automations').body)).toMatchObject({ object: 'list', has_more: false });
     const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;
     expect(received).toMatchObject({
       mailboxId: mailbox.id,

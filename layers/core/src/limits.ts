@@ -178,3 +178,15 @@ export const MAX_EVENT_SCHEMA_FIELDS = 50;
  * resumes and read by every step's `{var}` and condition, so it stays a small document.
  */
 export const MAX_EVENT_PAYLOAD_BYTES = 16 * 1024;
+
+/**
+ * Steps of one automation (the reference's bound): the graph is one row and every step job reads
+ * it, so it stays well under the item limit.
+ */
+export const MAX_AUTOMATION_STEPS = 150;
+
+/**
+ * The longest `delay` or `wait_for_event` timeout of a step: 365 days. A waiting run holds an
+ * index item and a schedule until it resumes, so an unbounded wait would hold them forever.
+ */
+export const MAX_AUTOMATION_DELAY_DAYS = 365;

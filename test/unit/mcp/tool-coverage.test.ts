@@ -79,6 +79,7 @@ describe('MCP tools cover the REST API', () => {
       'usage',
       'receiving',
       'custom-events',
+      'automations',
     ]) {
       expect(withTools.has(area as never), area).toBe(true);
     }
@@ -114,6 +115,7 @@ describe('MCP tools cover the REST API', () => {
         case 'webhooks':
           return 'webhooks:write';
         case 'custom-events':
+        case 'automations':
           return read ? 'automations:read' : 'automations:write';
         // Received mail, read only in the mailboxes chosen at consent.
         case 'receiving':
