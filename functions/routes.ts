@@ -39,7 +39,6 @@ export const AREAS = [
   'oauth',
   'mcp',
   'receiving',
-  'custom-events',
   'automations',
 ] as const;
 export type Area = (typeof AREAS)[number];
@@ -73,15 +72,14 @@ export const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
   mcp: {
     sesIdentities: true,
-    queues: ['send', 'events', 'erase', 'fanout', 'webhooks'],
+    queues: ['send', 'events', 'erase', 'fanout', 'webhooks', 'automations'],
     scheduler: true,
     linkSecret: true,
     contentStore: true,
     mailboxStore: true,
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
-  'custom-events': {},
-  automations: {},
+  automations: { queues: ['automations'] },
 };
 
 /** The Lambda behind the API's `$default` route: unknown routes through the error catalog. */
@@ -215,12 +213,12 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/emails/receiving/{id}/attachments', 'receiving/list-received-attachments'),
   r('GET', '/emails/receiving/{id}/attachments/{attachment_id}', 'receiving/get-received-attachment'),
   r('GET', '/downloads/{token}', 'receiving/download'),
-  r('POST', '/events', 'custom-events/create-event'),
-  r('GET', '/events', 'custom-events/list-events'),
-  r('POST', '/events/send', 'custom-events/send-event'),
-  r('GET', '/events/{id}', 'custom-events/get-event'),
-  r('PATCH', '/events/{id}', 'custom-events/update-event'),
-  r('DELETE', '/events/{id}', 'custom-events/delete-event'),
+  r('POST', '/events', 'automations/create-event'),
+  r('GET', '/events', 'automations/list-events'),
+  r('POST', '/events/send', 'automations/send-event'),
+  r('GET', '/events/{id}', 'automations/get-event'),
+  r('PATCH', '/events/{id}', 'automations/update-event'),
+  r('DELETE', '/events/{id}', 'automations/delete-event'),
   r('POST', '/automations', 'automations/create-automation'),
   r('GET', '/automations', 'automations/list-automations'),
   r('GET', '/automations/{id}', 'automations/get-automation'),

@@ -9,8 +9,14 @@ import { handler as duplicateAutomation } from './duplicate-automation.ts';
 import { handler as stopAutomation } from './stop-automation.ts';
 import { handler as listAutomationRuns } from './list-automation-runs.ts';
 import { handler as getAutomationRun } from './get-automation-run.ts';
+import { handler as createEvent } from './create-event.ts';
+import { handler as listEvents } from './list-events.ts';
+import { handler as getEvent } from './get-event.ts';
+import { handler as updateEvent } from './update-event.ts';
+import { handler as deleteEvent } from './delete-event.ts';
+import { handler as sendEvent } from './send-event.ts';
 
-/** The automations Lambda. Its routes come from the route manifest. */
+/** The automations Lambda: automations, their runs, and the custom events that start them (the SDK's `events`). Its routes come from the route manifest. */
 export const handler = dispatch(
   areaRoutes('automations', {
     'create-automation': createAutomation,
@@ -22,5 +28,11 @@ export const handler = dispatch(
     'stop-automation': stopAutomation,
     'list-automation-runs': listAutomationRuns,
     'get-automation-run': getAutomationRun,
+    'create-event': createEvent,
+    'list-events': listEvents,
+    'get-event': getEvent,
+    'update-event': updateEvent,
+    'delete-event': deleteEvent,
+    'send-event': sendEvent,
   }),
 );

@@ -17,7 +17,6 @@ import { handler as webhooks } from '../webhooks/index.ts';
 import { handler as tracking } from '../tracking/index.ts';
 import { handler as receiving } from '../receiving/index.ts';
 import { handler as oauth } from '../oauth/index.ts';
-import { handler as customEvents } from '../custom-events/index.ts';
 import { handler as automations } from '../automations/index.ts';
 
 /**
@@ -43,6 +42,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   tracking,
   receiving,
   oauth,
-  'custom-events': customEvents,
   automations,
 };

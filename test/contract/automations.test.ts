@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AutomationStep, CreateAutomationOptions } from 'resend';
 import { call, newTeam } from '../support/local.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
+import { sendingTeam } from '../support/sending.ts';
+import { emailReaches, waitFor } from '../support/wait.ts';
 
 /** A team with a template and a segment, and a welcome sequence over them (SDK spelling). */
 const setup = async () => {
@@ -166,5 +168,120 @@ describe('automations', () => {
     const res = await call('PATCH', `/automations/${id}`, { key: secret, body: { steps: [] } });
     expect(res.status).toBe(422);
     expect(template).toBeTruthy();
+  });
+});
+
+describe('automation runs', () => {
+  it('resumes a wait_for_event run on the event and takes the timeout branch without it, sending through the send rules', async () => {
+    const t = await sendingTeam();
+    const template = (
+      await t.resend.templates.create({ name: 'Note', from: t.from, subject: 'Note', html: '<p>{{{KIND}}}</p>' } as any)
+    ).data!.id;
+    const send = (key: string, kind: string): AutomationStep => ({
+      key,
+      type: 'send_email',
+      config: { template: { id: template, variables: { KIND: kind } }, subject: kind },
+    });
+    const { data } = await t.resend.automations.create({
+      name: 'Trial',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'trial.started' } },
+        {
+          key: 'paid',
+          type: 'wait_for_event',
+          config: {
+            eventName: 'order.paid',
+            timeout: '3 seconds',
+            filterRule: { type: 'rule', field: 'event.amount', operator: 'gt', value: 0 },
+          },
+        },
+        send('thanks', 'thanks'),
+        send('remind', 'reminder'),
+      ],
+      connections: [
+        { from: 'start', to: 'paid' },
+        { from: 'paid', to: 'thanks', type: 'event_received' },
+        { from: 'paid', to: 'remind', type: 'timeout' },
+      ],
+    });
+    const id = data!.id;
+    const payer = (await t.resend.contacts.create({ email: `payer@${t.domain}` })).data!.id;
+    await t.resend.contacts.create({ email: `browser@${t.domain}` });
+    expect((await t.resend.events.send({ event: 'trial.started', contactId: payer })).data).toMatchObject({
+      event: 'trial.started',
+    });
+    await t.resend.events.send({ event: 'trial.started', email: `browser@${t.domain}` });
+    const runs = await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: id })).data!.data,
+      (list) => list.length === 2,
+      { what: 'two runs' },
+    );
+    // Both runs wait (the waiting index holds them); then for the payer an event failing the filter does not resume it, one passing it does.
+    for (const r of runs)
+      await waitFor(
+        async () => (await t.resend.automations.runs.get({ automationId: id, runId: r.id })).data!.steps,
+        (steps) => steps[1]?.status === 'waiting',
+        { what: `run ${r.id} waiting for order.paid` },
+      );
+    await t.resend.events.send({ event: 'order.paid', contactId: payer, payload: { amount: 0 } });
+    await t.resend.events.send({ event: 'order.paid', contactId: payer, payload: { amount: 49 } });
+    const done = await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: id, status: 'completed' })).data!.data,
+      (list) => list.length === 2,
+      { what: 'both runs completed (one by the event, one by the timeout)', timeoutMs: 30_000 },
+    );
+    expectReferenceShape('GET', '/automations/{automation_id}/runs', 200, {
+      object: 'list',
+      has_more: false,
+      data: done,
+    });
+    const paths = [];
+    for (const r of runs) {
+      const run = (await t.resend.automations.runs.get({ automationId: id, runId: r.id })).data!;
+      expectReferenceShape('GET', '/automations/{automation_id}/runs/{run_id}', 200, run);
+      expect(run).toMatchObject({ object: 'automation_run', id: r.id, status: 'completed' });
+      paths.push(run.steps.map((s) => `${s.key}:${s.status}`).join(' '));
+      const sent = run.steps.at(-1)!.output as { email_id: string };
+      const email = await emailReaches(t.resend, sent.email_id, ['delivered']);
+      expect(email.tags).toEqual(
+        expect.arrayContaining([
+          { name: 'automation_id', value: id },
+          { name: 'automation_run_id', value: r.id },
+        ]),
+      );
+      expect(run.steps[1]!.output).toMatchObject(
+        run.steps[2]!.key === 'thanks' ? { branch: 'event_received', payload: { amount: 49 } } : { branch: 'timeout' },
+      );
+    }
+    expect(paths.sort()).toEqual([
+      'start:completed paid:completed remind:completed',
+      'start:completed paid:completed thanks:completed',
+    ]);
+  });
+
+  it('ends running runs on stop, and starts nothing while disabled', async () => {
+    const t = await sendingTeam();
+    const { data } = await t.resend.automations.create({
+      name: 'Long wait',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'signed.up' } },
+        { key: 'wait', type: 'delay', config: { duration: '30 days' } },
+      ],
+      connections: [{ from: 'start', to: 'wait' }],
+    });
+    const c = (await t.resend.contacts.create({ email: `stop@${t.domain}` })).data!.id;
+    await t.resend.events.send({ event: 'signed.up', contactId: c });
+    await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: data!.id, status: 'running' })).data!.data,
+      (list) => list.length === 1,
+    );
+    await t.resend.automations.stop(data!.id);
+    const [run] = (await t.resend.automations.runs.list({ automationId: data!.id })).data!.data;
+    expect(run).toMatchObject({ status: 'cancelled', completed_at: expect.any(String) });
+    await t.resend.events.send({ event: 'signed.up', contactId: c });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await t.resend.automations.runs.list({ automationId: data!.id })).data!.data).toHaveLength(1);
   });
 });

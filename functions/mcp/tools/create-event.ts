@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/create-event.ts';
+import { handler } from '../../automations/create-event.ts';
 import { routeTool } from '../tool.ts';
 
 /** POST /events */

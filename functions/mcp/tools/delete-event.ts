@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/delete-event.ts';
+import { handler } from '../../automations/delete-event.ts';
 import { routeTool } from '../tool.ts';
 
 /** DELETE /events/{id} */

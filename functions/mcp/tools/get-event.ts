@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/get-event.ts';
+import { handler } from '../../automations/get-event.ts';
 import { routeTool } from '../tool.ts';
 
 /** GET /events/{id} */

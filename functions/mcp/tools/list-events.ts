@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/list-events.ts';
+import { handler } from '../../automations/list-events.ts';
 import { routeTool } from '../tool.ts';
 
 /** GET /events */

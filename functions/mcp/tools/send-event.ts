@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/send-event.ts';
+import { handler } from '../../automations/send-event.ts';
 import { routeTool } from '../tool.ts';
 
 /** POST /events/send */

@@ -1,4 +1,4 @@
-import { handler } from '../../custom-events/update-event.ts';
+import { handler } from '../../automations/update-event.ts';
 import { routeTool } from '../tool.ts';
 
 /** PATCH /events/{id} */

@@ -190,3 +190,10 @@ export const MAX_AUTOMATION_STEPS = 150;
  * index item and a schedule until it resumes, so an unbounded wait would hold them forever.
  */
 export const MAX_AUTOMATION_DELAY_DAYS = 365;
+
+/**
+ * Runs one contact may start in one automation: a sequence triggered by a noisy event (a page
+ * view) would otherwise send its mail once per event; later events for a contact past this are
+ * accepted and start nothing.
+ */
+export const MAX_RUNS_PER_CONTACT = 100;

@@ -78,7 +78,6 @@ describe('MCP tools cover the REST API', () => {
       'webhooks',
       'usage',
       'receiving',
-      'custom-events',
       'automations',
     ]) {
       expect(withTools.has(area as never), area).toBe(true);
@@ -114,7 +113,6 @@ describe('MCP tools cover the REST API', () => {
           return read ? 'broadcasts:read' : 'broadcasts:write';
         case 'webhooks':
           return 'webhooks:write';
-        case 'custom-events':
         case 'automations':
           return read ? 'automations:read' : 'automations:write';
         // Received mail, read only in the mailboxes chosen at consent.

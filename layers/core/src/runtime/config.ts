@@ -33,6 +33,7 @@ export const Config = v.object({
   ERASE_QUEUE_URL: v.optional(v.string(), ''),
   BROADCAST_QUEUE_URL: v.optional(v.string(), ''),
   FANOUT_QUEUE_URL: v.optional(v.string(), ''),
+  AUTOMATION_QUEUE_URL: v.optional(v.string(), ''),
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,

@@ -3,7 +3,7 @@ import { MAX_AUTOMATION_DELAY_DAYS } from '../../limits.ts';
 import { RESERVED_EVENT_PREFIX, type ConnectionType, type StepType } from './vocabulary.ts';
 
 /** A step of an automation as stored and run (the wire's snake_case config). */
-interface Step {
+export interface Step {
   readonly key: string;
   readonly type: StepType;
   readonly config: Readonly<Record<string, any>>;
@@ -44,7 +44,7 @@ const UNITS: Readonly<Record<string, number>> = {
 const SHORT: Readonly<Record<string, string>> = { s: 'second', m: 'minute', h: 'hour', d: 'day', w: 'week' };
 
 /** A human-readable duration ("30 minutes", "2 days", "1 hour", "90s") in milliseconds; undefined when unreadable. */
-const parseDuration = (text: string): number | undefined => {
+export const parseDuration = (text: string): number | undefined => {
   const m = /^\s*(\d+)\s*([a-z]+?)s?\s*$/i.exec(text);
   if (!m) return undefined;
   const word = m[2]!.toLowerCase();
@@ -279,3 +279,9 @@ export const checkGraph = (graph: Graph): void => {
 /** The trigger's event name. */
 export const triggerEvent = (graph: Graph): string =>
   graph.steps.find((s) => s.type === 'trigger')!.config.event_name as string;
+
+/** The step a connection of `type` leads to from `key`, if any. */
+export const nextStep = (graph: Graph, key: string, type: ConnectionType): Step | undefined => {
+  const c = graph.connections.find((x) => x.from === key && x.type === type);
+  return c ? graph.steps.find((s) => s.key === c.to) : undefined;
+};

@@ -39,7 +39,7 @@ export interface RunStep {
   readonly emailId?: string;
 }
 
-const runFromItem = (i: Record<string, any>): Run => ({
+export const runFromItem = (i: Record<string, any>): Run => ({
   id: i.id,
   teamId: i.team_id,
   automationId: i.automation_id,
@@ -53,7 +53,7 @@ const runFromItem = (i: Record<string, any>): Run => ({
   createdAt: i.created_at,
 });
 
-const stepFromItem = (i: Record<string, any>): RunStep => ({
+export const stepFromItem = (i: Record<string, any>): RunStep => ({
   n: i.n,
   key: i.key,
   type: i.step_type,
@@ -126,7 +126,7 @@ export const listRuns = async (
 };
 
 /** Ends a run (completed, failed or cancelled) unless it already ended. */
-const endRun = async (deps: Deps, run: Pick<Run, 'teamId' | 'automationId' | 'id'>, status: RunStatus) => {
+export const endRun = async (deps: Deps, run: Pick<Run, 'teamId' | 'automationId' | 'id'>, status: RunStatus) => {
   await updateItem(
     deps,
     keys.automation.run(run.teamId, run.automationId, run.id),

@@ -4,6 +4,7 @@ import { putItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { findContact } from '../contacts/contact.ts';
 import { checkPayload, findEventDefinition } from './event-definitions.ts';
+import { queueEvent } from './engine.ts';
 
 /** How long a sent event is kept for the runs it starts or resumes to read (and for inspection): 30 days. */
 const SENT_EVENT_RETENTION_SECONDS = 30 * 86_400;
@@ -21,7 +22,7 @@ export interface SentEvent {
 /**
  * Accepts a custom event for one of the team's contacts (by id or address): the payload is
  * checked against the event's schema when the team defined one, and the event is kept for the
- * automations it starts and the runs waiting on it. Sending an event nobody defined is allowed:
+ * automations it starts and the runs waiting on it, and queued for the engine. Sending an event nobody defined is allowed:
  * a definition only adds the schema.
  */
 export const acceptEvent = async (
@@ -60,5 +61,6 @@ export const acceptEvent = async (
     at: sent.at,
     ttl: Math.floor(now / 1000) + SENT_EVENT_RETENTION_SECONDS,
   });
+  await queueEvent(deps, sent);
   return sent;
 };
