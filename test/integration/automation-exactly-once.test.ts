@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
+import { keys } from '@mailstack/core/table/keys';
+import { getItem, queryAll, updateItem } from '@mailstack/core/table/ops';
+import { runAutomationJob } from '@mailstack/core/domain/automations/engine';
+import type { AutomationJob } from '@mailstack/core/domain/automations/jobs';
+import { acceptEvent } from '@mailstack/core/domain/automations/send-event';
+import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
+import { call, testDeps } from '../support/local.ts';
+import { sendingTeam } from '../support/sending.ts';
+
+class Crash extends Error {}
+
+/** The acceptance size: a welcome sequence for this many contacts. */
+const CONTACTS = 100;
+const DAY = 86_400_000;
+
+/**
+ * The engine's world with this test playing the automations queue, its worker and the scheduler
+ * under a clock it moves, so worker deaths can be injected: `afterAccept` kills the worker right
+ * after the send use case stored and queued the n-th email (before the step recorded it);
+ * `beforeNextJob` after a step's outcome was recorded, before the next step's job was queued.
+ * A job that died comes back, as SQS redelivers it.
+ */
+const world = (crash: { afterAccept?: readonly number[]; beforeNextJob?: readonly number[] }) => {
+  const base = testDeps();
+  let now = Date.now();
+  const jobs: AutomationJob[] = [];
+  const schedules = new Map<string, ScheduleRequest>();
+  const sendJobs: { emailId: string }[] = [];
+  const counts = { accepted: 0, queued: 0, crashes: 0, jobs: 0 };
+  // Only the worker dies: an event's own queuing happens in the API call (a failure there is the client's retry).
+  let working = false;
+  const deps: Deps = createDeps(base.config, {
+    clock: { now: () => now },
+    queue: {
+      send: async (url, messages) => {
+        if (url === base.config.AUTOMATION_QUEUE_URL) {
+          if (working && crash.beforeNextJob?.includes(++counts.queued))
+            throw new Crash('the worker died after recording a step, before queuing the next');
+          jobs.push(...messages.map((m) => m.body as AutomationJob));
+        } else if (url === base.config.SEND_QUEUE_URL) {
+          sendJobs.push(...messages.map((m) => m.body as { emailId: string }));
+          if (crash.afterAccept?.includes(++counts.accepted))
+            throw new Crash('the worker died after the send was accepted, before the step recorded it');
+        }
+      },
+    },
+    scheduler: {
+      schedule: async (r) => {
+        schedules.set(r.name, r);
+      },
+      cancel: async (name) => {
+        schedules.delete(name);
+      },
+    },
+  });
+  const drain = async () => {
+    working = true;
+    while (jobs.length) {
+      const batch = jobs.splice(0, 8);
+      await Promise.all(
+        batch.map(async (job) => {
+          counts.jobs++;
+          try {
+            await runAutomationJob(deps, job);
+          } catch (error) {
+            if (!(error instanceof Crash)) throw error;
+            counts.crashes++;
+            jobs.push(job);
+          }
+        }),
+      );
+    }
+    working = false;
+  };
+  /** Moves the clock, fires the schedules now due, and runs what they start. */
+  const tick = async (ms: number) => {
+    now += ms;
+    for (const [name, r] of schedules)
+      if (r.at <= now) {
+        schedules.delete(name);
+        jobs.push(r.body as AutomationJob);
+      }
+    await drain();
+  };
+  return { deps, drain, tick, sendJobs, counts, schedules };
+};
+
+describe('automations, exactly once', () => {
+  it(`runs a welcome sequence for ${CONTACTS} contacts under a moved clock, each getting exactly the mail its path implies, with workers killed at each crash point`, async () => {
+    const t = await sendingTeam();
+    const template = (
+      await t.resend.templates.create({ name: 'Welcome', from: t.from, subject: 'x', html: '<p>Hi</p>' } as any)
+    ).data!.id;
+    const send = (key: string, subject: string) => ({
+      key,
+      type: 'send_email' as const,
+      config: { template: { id: template }, subject },
+    });
+    const automation = (
+      await t.resend.automations.create({
+        name: 'Welcome',
+        status: 'enabled',
+        steps: [
+          { key: 'start', type: 'trigger', config: { eventName: 'user.signed_up' } },
+          send('welcome', 'Welcome'),
+          { key: 'wait', type: 'delay', config: { duration: '2 days' } },
+          {
+            key: 'opened',
+            type: 'condition',
+            config: { type: 'rule', field: 'email.opened', operator: 'eq', value: true },
+          },
+          send('a', 'Thanks for reading'),
+          send('b', 'Did you see this?'),
+        ],
+        connections: [
+          { from: 'start', to: 'welcome' },
+          { from: 'welcome', to: 'wait' },
+          { from: 'wait', to: 'opened' },
+          { from: 'opened', to: 'a', type: 'condition_met' },
+          { from: 'opened', to: 'b', type: 'condition_not_met' },
+        ],
+      })
+    ).data!.id;
+    const addresses = Array.from({ length: CONTACTS }, (_, i) => `c${i}@${t.domain}`);
+    expect(
+      (await call('POST', '/contacts/batch', { key: t.secret, body: addresses.map((email) => ({ email })) })).status,
+    ).toBe(200);
+
+    const w = world({ afterAccept: [1, 7, 50, 99, 120, 199], beforeNextJob: [2, 3, 60, 250, 401] });
+    for (const email of addresses) await acceptEvent(w.deps, t.team.id, { event: 'user.signed_up', email });
+    await w.drain();
+    // Everyone got the welcome and waits two days: nothing more happens a day later.
+    expect(w.schedules.size).toBe(CONTACTS);
+    await w.tick(DAY);
+    expect(w.schedules.size).toBe(CONTACTS);
+
+    // The even contacts open the welcome.
+    const runsOf = () =>
+      queryAll(testDeps(), { pk: keys.automation.runPartition(t.team.id, automation), prefix: 'RUN#' });
+    const emailOf = async (id: string) => (await getItem(testDeps(), keys.email.item(t.team.id, id)))!;
+    expect(await runsOf()).toHaveLength(CONTACTS);
+    const welcomes = new Map<string, string>();
+    for (const job of w.sendJobs) welcomes.set((await emailOf(job.emailId)).to[0], job.emailId);
+    expect(welcomes.size).toBe(CONTACTS);
+    for (const [i, address] of addresses.entries())
+      if (i % 2 === 0)
+        await updateItem(testDeps(), keys.email.item(t.team.id, welcomes.get(address)!), {
+          set: { engagement: 'opened' },
+        });
+
+    await w.tick(DAY + 60_000);
+    expect(w.schedules.size).toBe(0);
+
+    // Every run completed; every contact got exactly the welcome and the mail of its branch.
+    const runs = await runsOf();
+    expect(runs.map((r) => r.status)).toEqual(Array(CONTACTS).fill('completed'));
+    const got = new Map<string, string[]>();
+    const ids = new Set(w.sendJobs.map((j) => j.emailId));
+    for (const id of ids) {
+      const e = await emailOf(id);
+      got.set(e.to[0], [...(got.get(e.to[0]) ?? []), e.subject].sort());
+      expect(e.tags).toEqual(expect.arrayContaining([{ name: 'automation_id', value: automation }]));
+    }
+    for (const [i, address] of addresses.entries())
+      expect(got.get(address), address).toEqual(
+        ['Welcome', i % 2 === 0 ? 'Thanks for reading' : 'Did you see this?'].sort(),
+      );
+    // One email per send step: a redelivered step found its email and queued nothing more.
+    expect(ids.size).toBe(CONTACTS * 2);
+    expect(w.sendJobs.length).toBe(CONTACTS * 2);
+    expect(w.counts.crashes).toBe(11);
+  }, 300_000);
+});
