@@ -192,7 +192,7 @@ describe('automation runs', () => {
           type: 'wait_for_event',
           config: {
             eventName: 'order.paid',
-            timeout: '3 seconds',
+            timeout: '8 seconds',
             filterRule: { type: 'rule', field: 'event.amount', operator: 'gt', value: 0 },
           },
         },
@@ -229,7 +229,7 @@ describe('automation runs', () => {
     const done = await waitFor(
       async () => (await t.resend.automations.runs.list({ automationId: id, status: 'completed' })).data!.data,
       (list) => list.length === 2,
-      { what: 'both runs completed (one by the event, one by the timeout)', timeoutMs: 30_000 },
+      { what: 'both runs completed (one by the event, one by the timeout)', timeoutMs: 60_000 },
     );
     expectReferenceShape('GET', '/automations/{automation_id}/runs', 200, {
       object: 'list',
@@ -277,6 +277,8 @@ describe('automation runs', () => {
       async () => (await t.resend.automations.runs.list({ automationId: data!.id, status: 'running' })).data!.data,
       (list) => list.length === 1,
     );
+    // Runs are counted on the team's usage.
+    expect((await call('GET', '/usage', { key: t.secret })).json.today).toMatchObject({ automation_runs: 1 });
     await t.resend.automations.stop(data!.id);
     const [run] = (await t.resend.automations.runs.list({ automationId: data!.id })).data!.data;
     expect(run).toMatchObject({ status: 'cancelled', completed_at: expect.any(String) });

@@ -1,7 +1,8 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { deleteItem, getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
-import { MAX_RUNS_PER_CONTACT } from '../../limits.ts';
+import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUNS_PER_CONTACT } from '../../limits.ts';
+import { calendarOf } from '../usage/get-usage.ts';
 import { findContact } from '../contacts/contact.ts';
 import type { SentEvent } from './send-event.ts';
 import { graphOf } from './automations.ts';
@@ -53,6 +54,7 @@ const startRun = async (deps: Deps, automationId: string, event: SentEvent): Pro
   const graph = await graphOf(deps, event.teamId, automationId, a.version_id);
   const trigger = graph.steps.find((s) => s.type === 'trigger')!;
   const now = iso(deps);
+  const cal = calendarOf(deps.clock.now());
   const runId = deps.ids.next();
   const runItem = {
     ...keys.automation.run(event.teamId, automationId, runId),
@@ -98,6 +100,15 @@ const startRun = async (deps: Deps, automationId: string, event: SentEvent): Pro
       change: { add: { count: 1 } },
       when: { or: [{ exists: false }, { attr: 'count', lt: MAX_RUNS_PER_CONTACT }] },
     },
+    // Usage: runs started today (GET /usage) and this month.
+    {
+      update: keys.usage.day(event.teamId, cal.day),
+      change: {
+        add: { automation_runs: 1 },
+        expiresAt: Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
+      },
+    },
+    { update: keys.usage.month(event.teamId, cal.month), change: { add: { automation_runs: 1 } } },
   ]);
   if (!written.ok) {
     if (written.failed === 3) {
