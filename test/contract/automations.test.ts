@@ -4,6 +4,7 @@ import { call, newTeam } from '../support/local.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches, waitFor } from '../support/wait.ts';
+import { personIn, signInOverHttp } from '../support/dashboard.ts';
 
 /** A team with a template and a segment, and a welcome sequence over them (SDK spelling). */
 const setup = async () => {
@@ -285,5 +286,39 @@ describe('automation runs', () => {
     await t.resend.events.send({ event: 'signed.up', contactId: c });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await t.resend.automations.runs.list({ automationId: data!.id })).data!.data).toHaveLength(1);
+  });
+});
+
+describe('automations on the dashboard', () => {
+  it('lists the automations and shows one graph read only, with how many runs ended each step', async () => {
+    const t = await newTeam();
+    const { data } = await t.resend.automations.create({
+      name: 'Tagger',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'plan.upgraded' } },
+        { key: 'mark', type: 'contact_update', config: { properties: {}, firstName: { var: 'event.name' } } },
+      ],
+      connections: [{ from: 'start', to: 'mark' }],
+    });
+    for (const email of ['d1@example.com', 'd2@example.com']) {
+      await t.resend.contacts.create({ email });
+      await t.resend.events.send({ event: 'plan.upgraded', email, payload: { name: 'Ada' } });
+    }
+    await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: data!.id, status: 'completed' })).data!.data,
+      (list) => list.length === 2,
+      { what: 'two completed runs' },
+    );
+    expect((await t.resend.contacts.get({ email: 'd1@example.com' })).data).toMatchObject({ first_name: 'Ada' });
+    const s = await signInOverHttp((await personIn(t.team.id, 'member')).link);
+    const list = await (await s.get(`/t/${t.team.id}/automations`)).text();
+    expect(list).toContain('Tagger');
+    expect(list).toContain(`/t/${t.team.id}/automations/${data!.id}`);
+    const page = await (await s.get(`/t/${t.team.id}/automations/${data!.id}`)).text();
+    expect(page).toContain('when plan.upgraded is sent');
+    // The update step ended twice, completed.
+    expect(page).toMatch(/<code>mark<\/code><\/td><td>update the contact[^<]*<\/td><td><span class="muted">end<\/span><\/td><td>2<\/td><td>0<\/td><td>0<\/td>/);
+    expect((await s.get(`/t/${(await newTeam()).team.id}/automations`)).status).not.toBe(200);
   });
 });

@@ -125,6 +125,7 @@
  * | one run per (automation, contact,    | pk TEAM#<t>#AUTO#<a>, sk START#<eventId>#<contactId> (guard)     |
  * |   triggering event); runs counted    |   / RUNCOUNT#<contactId> (runs per contact)                      |
  * | a run's executed steps, in order     | pk TEAM#<t>#RUN#<r>, sk STEP#<n, 4 digits>                       |
+ * | step outcomes of an automation       | pk TEAM#<t>#AUTO#<a>, sk STEPCOUNT#<step key> (counts by status) |
  * | runs waiting for an event, by contact| pk TEAM#<t>#WAIT#<contactId>#<event name>, sk <runId>#<n>        |
  * | sent custom events of a team         | pk TEAM#<t>#SENTEVENTS, sk <id> (ttl)                            |
  */
@@ -524,6 +525,12 @@ export const keys = {
       sk: `STEP#${String(n).padStart(4, '0')}`,
     }),
     stepPartition: (teamId: string, runId: string) => `${team(teamId)}#RUN#${runId}`,
+    /** How many runs ended each step how (completed, skipped, failed), moved with the step's end. */
+    stepCount: (teamId: string, id: string, key: string) => ({
+      pk: `${team(teamId)}#AUTO#${id}`,
+      sk: `STEPCOUNT#${key}`,
+    }),
+    stepCountPrefix: 'STEPCOUNT#',
     stepPrefix: 'STEP#',
     /** A run waiting on a wait_for_event step, found by the contact and event name of a later event. */
     waiting: (teamId: string, contactId: string, eventName: string, runId: string, n: number) => ({

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { deleteItem, getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
+import { deleteItem, getItem, queryAll, transact } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUNS_PER_CONTACT } from '../../limits.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import { findContact } from '../contacts/contact.ts';
@@ -172,21 +172,27 @@ const finishStep = async (
     error?: Record<string, unknown>;
   },
 ): Promise<boolean> => {
-  const done = await updateItem(
-    deps,
-    keys.automation.step(run.teamId, run.id, step.n),
+  // The step's end and its count on the automation's per-step tally move together, once.
+  const done = await transact(deps, [
     {
-      set: {
-        status: outcome.status,
-        output: outcome.output ?? null,
-        error: outcome.error ?? null,
-        started_at: step.startedAt ?? iso(deps),
-        completed_at: iso(deps),
+      update: keys.automation.step(run.teamId, run.id, step.n),
+      change: {
+        set: {
+          status: outcome.status,
+          output: outcome.output ?? null,
+          error: outcome.error ?? null,
+          started_at: step.startedAt ?? iso(deps),
+          completed_at: iso(deps),
+        },
       },
+      when: { attr: 'status', in: ['pending', 'running', 'waiting'] },
     },
-    { attr: 'status', in: ['pending', 'running', 'waiting'] },
-  );
-  return done !== undefined;
+    {
+      update: keys.automation.stepCount(run.teamId, run.automationId, step.key),
+      change: { add: { [outcome.status]: 1 } },
+    },
+  ]);
+  return done.ok;
 };
 
 const runStep = async (deps: Deps, job: Extract<AutomationJob, { kind: 'step' }>): Promise<void> => {

@@ -145,3 +145,21 @@ export const cancelRuns = async (deps: Deps, teamId: string, automationId: strin
   for (const r of running) await endRun(deps, { teamId, automationId, id: r.id }, 'cancelled');
   return running.length;
 };
+
+/** How many runs ended each step of an automation how, by step key (the tally its steps keep). */
+export const stepCounts = async (
+  deps: Deps,
+  teamId: string,
+  automationId: string,
+): Promise<Map<string, { completed: number; skipped: number; failed: number }>> =>
+  new Map(
+    (
+      await queryAll(deps, {
+        pk: keys.automation.runPartition(teamId, automationId),
+        prefix: keys.automation.stepCountPrefix,
+      })
+    ).map((i) => [
+      (i.sk as string).slice(keys.automation.stepCountPrefix.length),
+      { completed: Number(i.completed ?? 0), skipped: Number(i.skipped ?? 0), failed: Number(i.failed ?? 0) },
+    ]),
+  );
