@@ -6,8 +6,8 @@
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
  * beside it, and 100,000 contacts through the send line under a simulated clock), and mailboxes
- * (inbound mail stored through the local MX, the agent API's draft saves and sends), measured in
- * one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
+ * (inbound mail stored through the local MX, the agent API's draft saves and sends), and automations
+ * (events accepted per second, step latency and operations per step), measured in one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -30,6 +30,7 @@ import { benchWebhooks } from './bench-webhooks.ts';
 import { benchLargeEmails } from './bench-large.ts';
 import { benchBroadcastSimulated } from './bench-broadcast-sim.ts';
 import { benchMailboxes } from './bench-mailboxes.ts';
+import { benchAutomations } from './bench-automations.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -46,7 +47,17 @@ const SLIDING_BATCHES = Number(process.env.BENCH_SLIDING_BATCHES ?? 4);
 const BROADCAST = Number(process.env.BENCH_BROADCAST ?? 1_000);
 const PLANNED = 100_000;
 /** The sections after the first (POST /emails, the reference of the ratios, always runs). */
-const SECTIONS = ['sending', 'pacing', 'contacts', 'sweeper', 'webhooks', 'large', 'broadcast', 'mailboxes'] as const;
+const SECTIONS = [
+  'sending',
+  'pacing',
+  'contacts',
+  'sweeper',
+  'webhooks',
+  'large',
+  'broadcast',
+  'mailboxes',
+  'automations',
+] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -504,6 +515,18 @@ try {
   // at POST /emails's concurrency, their send latency against section 1's p50.
   if (runs('mailboxes')) {
     await benchMailboxes(host, { concurrency: CONCURRENCY, emailsP50Ms: pct(latencies, 50) });
+  }
+
+  // 9. Automations: events accepted per second, and a sequence's steps from due to done with their operations.
+  if (runs('automations')) {
+    await benchAutomations(host, {
+      resend,
+      secret,
+      teamId: team.id,
+      from: 'Bench <bench@bench.example.com>',
+      contacts: Number(process.env.BENCH_AUTOMATION_CONTACTS ?? 500),
+      concurrency: CONCURRENCY,
+    });
   }
 } finally {
   await host.stop();

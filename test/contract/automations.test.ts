@@ -318,7 +318,9 @@ describe('automations on the dashboard', () => {
     const page = await (await s.get(`/t/${t.team.id}/automations/${data!.id}`)).text();
     expect(page).toContain('when plan.upgraded is sent');
     // The update step ended twice, completed.
-    expect(page).toMatch(/<code>mark<\/code><\/td><td>update the contact[^<]*<\/td><td><span class="muted">end<\/span><\/td><td>2<\/td><td>0<\/td><td>0<\/td>/);
+    expect(page).toMatch(
+      /<code>mark<\/code><\/td><td>update the contact[^<]*<\/td><td><span class="muted">end<\/span><\/td><td>2<\/td><td>0<\/td><td>0<\/td>/,
+    );
     expect((await s.get(`/t/${(await newTeam()).team.id}/automations`)).status).not.toBe(200);
   });
 });
