@@ -261,6 +261,39 @@ describe('automation runs', () => {
     ]);
   });
 
+  it('keeps a running run on the graph it started on when the automation is edited; new runs take the new one', async () => {
+    const t = await newTeam();
+    const graph = (name: string): Pick<CreateAutomationOptions, 'steps' | 'connections'> => ({
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'edit.me' } },
+        { key: 'wait', type: 'delay', config: { duration: '2 seconds' } },
+        { key: 'name', type: 'contact_update', config: { firstName: name } },
+      ],
+      connections: [
+        { from: 'start', to: 'wait' },
+        { from: 'wait', to: 'name' },
+      ],
+    });
+    const id = (await t.resend.automations.create({ name: 'Edited', status: 'enabled', ...graph('first') })).data!.id;
+    await t.resend.contacts.create({ email: 'early@example.com' });
+    await t.resend.contacts.create({ email: 'late@example.com' });
+    await t.resend.events.send({ event: 'edit.me', email: 'early@example.com' });
+    await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: id })).data!.data,
+      (list) => list.length === 1,
+      { what: 'the first run' },
+    );
+    expect((await t.resend.automations.update(id, graph('second'))).data).toEqual({ object: 'automation', id });
+    await t.resend.events.send({ event: 'edit.me', email: 'late@example.com' });
+    await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: id, status: 'completed' })).data!.data,
+      (list) => list.length === 2,
+      { what: 'both runs completed', timeoutMs: 30_000 },
+    );
+    expect((await t.resend.contacts.get({ email: 'early@example.com' })).data!.first_name).toBe('first');
+    expect((await t.resend.contacts.get({ email: 'late@example.com' })).data!.first_name).toBe('second');
+  });
+
   it('ends running runs on stop, and starts nothing while disabled', async () => {
     const t = await sendingTeam();
     const { data } = await t.resend.automations.create({

@@ -6,6 +6,7 @@ import { runAutomationJob } from '@mailstack/core/domain/automations/engine';
 import type { AutomationJob } from '@mailstack/core/domain/automations/jobs';
 import { acceptEvent } from '@mailstack/core/domain/automations/send-event';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
+import { MAX_RUN_STEPS } from '@mailstack/core/limits';
 import { call, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
@@ -171,5 +172,41 @@ describe('automations, exactly once', () => {
     expect(ids.size).toBe(CONTACTS * 2);
     expect(w.sendJobs.length).toBe(CONTACTS * 2);
     expect(w.counts.crashes).toBe(11);
+  }, 300_000);
+
+  it(`ends a run that loops through a delay at MAX_RUN_STEPS (${MAX_RUN_STEPS}) steps, failed`, async () => {
+    const t = await sendingTeam();
+    const automation = (
+      await t.resend.automations.create({
+        name: 'Forever',
+        status: 'enabled',
+        steps: [
+          { key: 'start', type: 'trigger', config: { eventName: 'loop.start' } },
+          { key: 'wait', type: 'delay', config: { duration: '1 minute' } },
+          { key: 'touch', type: 'contact_update', config: { lastName: 'again' } },
+        ],
+        connections: [
+          { from: 'start', to: 'wait' },
+          { from: 'wait', to: 'touch' },
+          { from: 'touch', to: 'wait' },
+        ],
+      })
+    ).data!.id;
+    await t.resend.contacts.create({ email: `loop@${t.domain}` });
+    const w = world({});
+    await acceptEvent(w.deps, t.team.id, { event: 'loop.start', email: `loop@${t.domain}` });
+    await w.drain();
+    for (let i = 0; i < MAX_RUN_STEPS && w.schedules.size > 0; i++) await w.tick(60_000);
+    expect(w.schedules.size).toBe(0);
+    const [run] = await queryAll(testDeps(), {
+      pk: keys.automation.runPartition(t.team.id, automation),
+      prefix: 'RUN#',
+    });
+    expect(run!.status).toBe('failed');
+    const steps = await queryAll(testDeps(), {
+      pk: keys.automation.stepPartition(t.team.id, run!.id),
+      prefix: 'STEP#',
+    });
+    expect(steps).toHaveLength(MAX_RUN_STEPS);
   }, 300_000);
 });

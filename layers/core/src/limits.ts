@@ -197,3 +197,9 @@ export const MAX_AUTOMATION_DELAY_DAYS = 365;
  * accepted and start nothing.
  */
 export const MAX_RUNS_PER_CONTACT = 100;
+
+/**
+ * Steps one run may execute: a loop through a delay or a wait is allowed (a reminder every week
+ * until an event comes), but not forever; the run that reaches this fails, naming the limit.
+ */
+export const MAX_RUN_STEPS = 1000;

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { deleteItem, getItem, queryAll, transact } from '../../table/ops.ts';
-import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUNS_PER_CONTACT } from '../../limits.ts';
+import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUN_STEPS, MAX_RUNS_PER_CONTACT } from '../../limits.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import { findContact } from '../contacts/contact.ts';
 import type { SentEvent } from './send-event.ts';
@@ -139,6 +139,14 @@ const advance = async (deps: Deps, run: Run, graph: Graph, from: RunStep, type: 
     return;
   }
   const n = from.n + 1;
+  if (n >= MAX_RUN_STEPS) {
+    deps.logger.warn('automation run stopped at the steps per run', {
+      run_id: run.id,
+      automation_id: run.automationId,
+    });
+    await endRun(deps, run, 'failed');
+    return;
+  }
   await transact(deps, [
     {
       put: {
