@@ -7,7 +7,12 @@ import type { AutomationJob } from '@mailstack/core/domain/automations/jobs';
 import { acceptEvent } from '@mailstack/core/domain/automations/send-event';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { MAX_RUN_STEPS } from '@mailstack/core/limits';
-import { call, testDeps } from '../support/local.ts';
+import { readConfig } from '@mailstack/core/runtime/config';
+import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
+import type { SendJob } from '@mailstack/core/domain/emails/email';
+import { startSesStandIn } from '../../lib/local/stand-ins/ses.ts';
+import { freePort } from '../../lib/local/ports.ts';
+import { call, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 class Crash extends Error {}
@@ -23,9 +28,21 @@ const DAY = 86_400_000;
  * `beforeNextJob` after a step's outcome was recorded, before the next step's job was queued.
  * A job that died comes back, as SQS redelivers it.
  */
-const world = (crash: { afterAccept?: readonly number[]; beforeNextJob?: readonly number[] }) => {
-  const base = testDeps();
-  let now = Date.now();
+const world = async (crash: {
+  afterAccept?: readonly number[];
+  beforeNextJob?: readonly number[];
+  afterProvider?: readonly number[];
+}) => {
+  // A provider stand-in of this world's own, and a send line of its own (a rate no other test uses): this clock runs days ahead.
+  const [sesPort, inboxPort] = [await freePort(), await freePort()];
+  const ses = await startSesStandIn({ port: sesPort, inboxPort, ratePerSecond: 5000, events: 'send' });
+  ses.setEventsSink(async () => undefined);
+  const base = createDeps(
+    readConfig({ ...local().env, SES_ENDPOINT: `http://127.0.0.1:${sesPort}`, PROVIDER_RATE_PER_SECOND: '4999' }),
+  );
+  let offset = 0;
+  const pendingSends: SendJob[] = [];
+  let providerSends = 0;
   const jobs: AutomationJob[] = [];
   const schedules = new Map<string, ScheduleRequest>();
   const sendJobs: { emailId: string }[] = [];
@@ -33,7 +50,16 @@ const world = (crash: { afterAccept?: readonly number[]; beforeNextJob?: readonl
   // Only the worker dies: an event's own queuing happens in the API call (a failure there is the client's retry).
   let working = false;
   const deps: Deps = createDeps(base.config, {
-    clock: { now: () => now },
+    clock: { now: () => Date.now() + offset, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    mail: {
+      // Sent at once (the provider window is an instant of this moved clock), then maybe the worker dies.
+      send: async (message) => {
+        const out = await base.mail.send({ ...message, window: undefined });
+        if (crash.afterProvider?.includes(++providerSends))
+          throw new Crash('the send worker died after the provider accepted, before recording');
+        return out;
+      },
+    },
     queue: {
       send: async (url, messages) => {
         if (url === base.config.AUTOMATION_QUEUE_URL) {
@@ -42,6 +68,7 @@ const world = (crash: { afterAccept?: readonly number[]; beforeNextJob?: readonl
           jobs.push(...messages.map((m) => m.body as AutomationJob));
         } else if (url === base.config.SEND_QUEUE_URL) {
           sendJobs.push(...messages.map((m) => m.body as { emailId: string }));
+          pendingSends.push(...messages.map((m) => m.body as SendJob));
           if (crash.afterAccept?.includes(++counts.accepted))
             throw new Crash('the worker died after the send was accepted, before the step recorded it');
         }
@@ -73,19 +100,45 @@ const world = (crash: { afterAccept?: readonly number[]; beforeNextJob?: readonl
         }),
       );
     }
+    // The send worker: each queued email through the send pipeline; a job that died or asked to wait comes back.
+    while (pendingSends.length) {
+      const batch = pendingSends.splice(0, 16);
+      await Promise.all(
+        batch.map(async (job) => {
+          try {
+            const outcome = await deliverEmail(deps, job);
+            if (outcome.kind === 'retry') pendingSends.push(job);
+          } catch (error) {
+            if (!(error instanceof Crash)) throw error;
+            counts.crashes++;
+            pendingSends.push(job);
+          }
+        }),
+      );
+    }
     working = false;
   };
   /** Moves the clock, fires the schedules now due, and runs what they start. */
   const tick = async (ms: number) => {
-    now += ms;
+    offset += ms;
     for (const [name, r] of schedules)
-      if (r.at <= now) {
+      if (r.at <= deps.clock.now()) {
         schedules.delete(name);
         jobs.push(r.body as AutomationJob);
       }
     await drain();
   };
-  return { deps, drain, tick, sendJobs, counts, schedules };
+  /** Every message a provider accepted: this world's stand-in, and the shared host's (its sweeper may re-queue mail to its own workers). */
+  const inbox = async () => {
+    const read = async (url: string) =>
+      (
+        (await (await fetch(`${url}/store`)).json()) as {
+          emails: { destination: { to: string[] }; subject?: string }[];
+        }
+      ).emails;
+    return [...(await read(`http://127.0.0.1:${inboxPort}`)), ...(await read(local().inboxUrl))];
+  };
+  return { deps, drain, tick, sendJobs, counts, schedules, inbox, stop: () => ses.stop() };
 };
 
 describe('automations, exactly once', () => {
@@ -129,7 +182,11 @@ describe('automations, exactly once', () => {
       (await call('POST', '/contacts/batch', { key: t.secret, body: addresses.map((email) => ({ email })) })).status,
     ).toBe(200);
 
-    const w = world({ afterAccept: [1, 7, 50, 99, 120, 199], beforeNextJob: [2, 3, 60, 250, 401] });
+    const w = await world({
+      afterAccept: [1, 7, 50, 99, 120, 199],
+      beforeNextJob: [2, 3, 60, 250, 401],
+      afterProvider: [1, 33, 100, 150],
+    });
     for (const email of addresses) await acceptEvent(w.deps, t.team.id, { event: 'user.signed_up', email });
     await w.drain();
     // Everyone got the welcome and waits two days: nothing more happens a day later.
@@ -171,7 +228,14 @@ describe('automations, exactly once', () => {
     // One email per send step: a redelivered step found its email and queued nothing more.
     expect(ids.size).toBe(CONTACTS * 2);
     expect(w.sendJobs.length).toBe(CONTACTS * 2);
-    expect(w.counts.crashes).toBe(11);
+    expect(w.counts.crashes).toBe(15);
+    // The provider took each email once, crashes after it accepted included.
+    const received = new Map<string, number>();
+    for (const m of await w.inbox())
+      for (const to of m.destination.to) if (to.endsWith(`@${t.domain}`)) received.set(to, (received.get(to) ?? 0) + 1);
+    expect([...received.values()].filter((n) => n !== 2)).toEqual([]);
+    expect(received.size).toBe(CONTACTS);
+    await w.stop();
   }, 300_000);
 
   it(`ends a run that loops through a delay at MAX_RUN_STEPS (${MAX_RUN_STEPS}) steps, failed`, async () => {
@@ -193,7 +257,7 @@ describe('automations, exactly once', () => {
       })
     ).data!.id;
     await t.resend.contacts.create({ email: `loop@${t.domain}` });
-    const w = world({});
+    const w = await world({});
     await acceptEvent(w.deps, t.team.id, { event: 'loop.start', email: `loop@${t.domain}` });
     await w.drain();
     for (let i = 0; i < MAX_RUN_STEPS && w.schedules.size > 0; i++) await w.tick(60_000);
@@ -208,5 +272,6 @@ describe('automations, exactly once', () => {
       prefix: 'STEP#',
     });
     expect(steps).toHaveLength(MAX_RUN_STEPS);
+    await w.stop();
   }, 300_000);
 });
