@@ -5,6 +5,7 @@ import { expectReferenceShape } from '../support/openapi.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches, waitFor } from '../support/wait.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
+import { mcpHarness, resultJson, scopeRefusal } from '../support/mcp.ts';
 
 /** A team with a template and a segment, and a welcome sequence over them (SDK spelling). */
 const setup = async () => {
@@ -355,5 +356,70 @@ describe('automations on the dashboard', () => {
       /<code>mark<\/code><\/td><td>update the contact[^<]*<\/td><td><span class="muted">end<\/span><\/td><td>2<\/td><td>0<\/td><td>0<\/td>/,
     );
     expect((await s.get(`/t/${(await newTeam()).team.id}/automations`)).status).not.toBe(200);
+  });
+});
+
+describe('automations through the hosted MCP server', () => {
+  const mcp = mcpHarness();
+
+  it('serves events and automations as tools under automations:read and automations:write', async () => {
+    const agent = await mcp.signIn(['automations:read', 'automations:write']);
+    const listed = (await agent.client.listTools()).tools.map((x) => x.name).sort();
+    expect(listed).toEqual(
+      [
+        'create_automation',
+        'create_event',
+        'delete_automation',
+        'delete_event',
+        'duplicate_automation',
+        'get_automation',
+        'get_automation_run',
+        'get_event',
+        'list_automation_runs',
+        'list_automations',
+        'list_events',
+        'send_event',
+        'stop_automation',
+        'update_automation',
+        'update_event',
+      ].sort(),
+    );
+    const tool = async (name: string, args: Record<string, unknown>) =>
+      resultJson(await agent.client.callTool({ name, arguments: args }));
+    expect(await tool('create_event', { name: 'agent.seen', schema: { score: 'number' } })).toMatchObject({
+      object: 'event',
+    });
+    const made = await tool('create_automation', {
+      name: 'Agent made',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { event_name: 'agent.seen' } },
+        { key: 'name', type: 'contact_update', config: { first_name: { var: 'event.who' } } },
+      ],
+      connections: [{ from: 'start', to: 'name' }],
+    });
+    expect(made).toMatchObject({ object: 'automation', id: expect.any(String) });
+    await agent.resend.contacts.create({ email: `mcp@${agent.domain}` });
+    expect(
+      await tool('send_event', { event: 'agent.seen', email: `mcp@${agent.domain}`, payload: { who: 'Grace' } }),
+    ).toEqual({
+      object: 'event',
+      event: 'agent.seen',
+    });
+    const runs = await waitFor(
+      async () => await tool('list_automation_runs', { id: made.id, status: 'completed' }),
+      (page) => page.data?.length === 1,
+      { what: 'the run the agent started' },
+    );
+    expect(await tool('get_automation_run', { id: made.id, run_id: runs.data[0].id })).toMatchObject({
+      object: 'automation_run',
+      status: 'completed',
+    });
+    expect((await agent.resend.contacts.get({ email: `mcp@${agent.domain}` })).data!.first_name).toBe('Grace');
+
+    const reader = await mcp.signIn(['automations:read']);
+    await expect(reader.client.callTool({ name: 'stop_automation', arguments: { id: made.id } })).rejects.toMatchObject(
+      scopeRefusal('automations:write'),
+    );
   });
 });
