@@ -132,6 +132,6 @@ export const benchAutomations = async (
     `  ${contacts} runs, ${steps} step jobs in ${((performance.now() - began) / 1000).toFixed(1)} s (a 1 s delay in each): step latency from due to done (the whole burst queued at once, ${options.concurrency} at a time) p50 ${pct(stepLatencies, 50).toFixed(1)} ms, p99 ${pct(stepLatencies, 99).toFixed(1)} ms`,
   );
   console.log(
-    `  per step (the events' own jobs included): ${spent('ddbRequests').toFixed(1)} DynamoDB requests (${spent('ddbReads').toFixed(1)} reads, ${spent('ddbWrites').toFixed(1)} writes, ${spent('ddbWriteUnits').toFixed(1)} write units); queue messages are played here: one per step, plus one send job per email`,
+    `  per step (the events' own jobs included): ${spent('ddbRequests').toFixed(1)} DynamoDB requests (${spent('ddbReads').toFixed(1)} reads, ${spent('ddbReadUnits').toFixed(1)} read units, ${spent('ddbWrites').toFixed(1)} writes, ${spent('ddbWriteUnits').toFixed(1)} write units); queue messages are played here: one per step, plus one send job per email`,
   );
 };
