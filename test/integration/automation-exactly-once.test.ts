@@ -138,7 +138,7 @@ const world = async (crash: {
       ).emails;
     return [...(await read(`http://127.0.0.1:${inboxPort}`)), ...(await read(local().inboxUrl))];
   };
-  return { deps, drain, tick, sendJobs, counts, schedules, inbox, stop: () => ses.stop() };
+  return { deps, jobs, drain, tick, sendJobs, counts, schedules, inbox, stop: () => ses.stop() };
 };
 
 describe('automations, exactly once', () => {
@@ -274,4 +274,37 @@ describe('automations, exactly once', () => {
     expect(steps).toHaveLength(MAX_RUN_STEPS);
     await w.stop();
   }, 300_000);
+
+  it('resumes a wait on an event the contact sent after the run reached it, before the wait listened', async () => {
+    const t = await sendingTeam();
+    await t.resend.automations.create({
+      name: 'Cart',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'cart.created' } },
+        { key: 'paid', type: 'wait_for_event', config: { eventName: 'order.paid', timeout: '1 day' } },
+        { key: 'thanks', type: 'contact_update', config: { firstName: 'paid' } },
+        { key: 'late', type: 'contact_update', config: { firstName: 'late' } },
+      ],
+      connections: [
+        { from: 'start', to: 'paid' },
+        { from: 'paid', to: 'thanks', type: 'event_received' },
+        { from: 'paid', to: 'late', type: 'timeout' },
+      ],
+    });
+    const email = `cart@${t.domain}`;
+    await t.resend.contacts.create({ email });
+    const w = await world({});
+    await acceptEvent(w.deps, t.team.id, { event: 'cart.created', email });
+    // The trigger's job runs: the run reaches the wait, whose job is queued.
+    await runAutomationJob(w.deps, w.jobs.shift()!);
+    expect(w.jobs).toHaveLength(1);
+    // The payment comes now, and its job runs before the wait's.
+    await acceptEvent(w.deps, t.team.id, { event: 'order.paid', email });
+    w.jobs.reverse();
+    await w.drain();
+    expect(w.schedules.size).toBe(0);
+    expect((await t.resend.contacts.get({ email })).data!.first_name).toBe('paid');
+    await w.stop();
+  }, 120_000);
 });

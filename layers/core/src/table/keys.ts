@@ -127,7 +127,8 @@
  * | a run's executed steps, in order     | pk TEAM#<t>#RUN#<r>, sk STEP#<n, 4 digits>                       |
  * | step outcomes of an automation       | pk TEAM#<t>#AUTO#<a>, sk STEPCOUNT#<step key> (counts by status) |
  * | runs waiting for an event, by contact| pk TEAM#<t>#WAIT#<contactId>#<event name>, sk <runId>#<n>        |
- * | sent custom events of a team         | pk TEAM#<t>#SENTEVENTS, sk <id> (ttl)                            |
+ * | custom events a contact sent, by name| pk TEAM#<t>#SENTEVENTS#<contactId>#<name>, sk <at ISO>#<id> (ttl)|
+ * |   (a wait hears those since it began)|                                                                  |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
@@ -539,7 +540,13 @@ export const keys = {
     }),
     waitingPartition: (teamId: string, contactId: string, eventName: string) =>
       `${team(teamId)}#WAIT#${contactId}#${eventName}`,
-    sentEvent: (teamId: string, id: string) => ({ pk: `${team(teamId)}#SENTEVENTS`, sk: id }),
+    /** A custom event a contact sent, in time order per contact and name: a wait reads those since its step began. */
+    sentEvent: (teamId: string, contactId: string, name: string, at: string, id: string) => ({
+      pk: `${team(teamId)}#SENTEVENTS#${contactId}#${name}`,
+      sk: `${at}#${id}`,
+    }),
+    sentEventPartition: (teamId: string, contactId: string, name: string) =>
+      `${team(teamId)}#SENTEVENTS#${contactId}#${name}`,
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

@@ -51,7 +51,7 @@ export const acceptEvent = async (
     at: new Date(now).toISOString(),
   };
   await putItem(deps, {
-    ...keys.automation.sentEvent(teamId, sent.id),
+    ...keys.automation.sentEvent(teamId, sent.contactId, sent.name, sent.at, sent.id),
     type: 'sent_event',
     id: sent.id,
     team_id: teamId,

@@ -16,6 +16,26 @@ import type { ConnectionType } from './vocabulary.ts';
 
 /** What one step does, by type: each acts once even when its job runs again (the engine, engine.ts, calls it). */
 
+/** The first event of `name` the run's contact sent at or after `since` that passes the filter, if any. */
+const heardSince = async (
+  deps: Deps,
+  run: Run,
+  contact: Contact | undefined,
+  name: string,
+  filter: unknown,
+  since: string,
+): Promise<{ id: string; payload: Record<string, unknown> } | undefined> => {
+  const sent = await queryAll(deps, {
+    pk: keys.automation.sentEventPartition(run.teamId, run.contactId, name),
+    from: since,
+  });
+  for (const e of sent) {
+    if (!filter || (await evaluate(filter as never, await contextOf(deps, { ...run, payload: e.payload }, contact))))
+      return { id: e.id, payload: e.payload };
+  }
+  return undefined;
+};
+
 export const contextOf = async (deps: Deps, run: Run, contact: Contact | undefined): Promise<RuleContext> => ({
   contact,
   event: run.payload,
@@ -65,11 +85,12 @@ export const execute = async (deps: Deps, run: Run, step: Step, rec: RunStep): P
         await deleteItem(deps, keys.automation.waiting(run.teamId, run.contactId, c.event_name, run.id, rec.n));
         return { branch: 'timeout', output: { timed_out_at: new Date(dueAt).toISOString() } };
       }
-      if (step.type === 'wait_for_event')
+      if (step.type === 'wait_for_event') {
+        const waiting = keys.automation.waiting(run.teamId, run.contactId, c.event_name, run.id, rec.n);
         await transact(deps, [
           {
             put: {
-              ...keys.automation.waiting(run.teamId, run.contactId, c.event_name, run.id, rec.n),
+              ...waiting,
               type: 'automation_waiting',
               automation_id: run.automationId,
               run_id: run.id,
@@ -78,7 +99,15 @@ export const execute = async (deps: Deps, run: Run, step: Step, rec: RunStep): P
             },
           },
         ]);
-      await updateItem(
+        // An event the contact sent since the run reached this step (before the wait was listening) resumes it at once;
+        // one sent later finds the waiting item. Both may try: the step's end is one conditional write.
+        const heard = await heardSince(deps, run, contact, c.event_name, c.filter_rule, rec.createdAt);
+        if (heard) {
+          await deleteItem(deps, waiting);
+          return { branch: 'event_received', output: { event_id: heard.id, payload: heard.payload } };
+        }
+      }
+      const marked = await updateItem(
         deps,
         keys.automation.step(run.teamId, run.id, rec.n),
         {
@@ -90,7 +119,7 @@ export const execute = async (deps: Deps, run: Run, step: Step, rec: RunStep): P
         },
         { attr: 'status', in: ['pending', 'running', 'waiting'] },
       );
-      if (dueAt !== undefined)
+      if (dueAt !== undefined && marked)
         await deps.scheduler.schedule({
           name: scheduleName(run.id, rec.n),
           at: dueAt,
