@@ -44,6 +44,7 @@ describe('custom events', () => {
       { name: '' },
       { name: 'x'.repeat(101) },
       { name: '0195f0a4-9a7e-7000-8000-000000000000' },
+      { name: 'send' },
       { name: 'ok', schema: { when: 'time' } },
       { name: 'ok', extra: 1 },
     ]) {

@@ -16,6 +16,7 @@ export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set([
   'imports',
   'metrics',
   'receiving',
+  'send',
   'share',
 ]);
 

@@ -19,6 +19,7 @@ export const EventName = v.pipe(
   ),
   v.check((name) => !isUuid(name), 'may not be a UUID: paths name an event by its id or its name.'),
   v.check((name) => !/[\s/]/.test(name), 'may not contain spaces or slashes.'),
+  v.check((name) => name !== 'send', 'may not be `send` (the path /events/send sends events).'),
 );
 
 /** A payload schema: a flat map of field name to type, or null for none. */
