@@ -307,11 +307,22 @@ describe('automation runs', () => {
       connections: [{ from: 'start', to: 'wait' }],
     });
     const c = (await t.resend.contacts.create({ email: `stop@${t.domain}` })).data!.id;
-    await t.resend.events.send({ event: 'signed.up', contactId: c });
+    // A retry with the same Idempotency-Key is the same event: one run.
+    for (let i = 0; i < 2; i++)
+      expect(
+        (
+          await t.resend.events.send(
+            { event: 'signed.up', contactId: c },
+            { headers: { 'Idempotency-Key': `signup-${c}` } },
+          )
+        ).data,
+      ).toEqual({ object: 'event', event: 'signed.up' });
     await waitFor(
       async () => (await t.resend.automations.runs.list({ automationId: data!.id, status: 'running' })).data!.data,
       (list) => list.length === 1,
     );
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await t.resend.automations.runs.list({ automationId: data!.id })).data!.data).toHaveLength(1);
     // Runs are counted on the team's usage.
     expect((await call('GET', '/usage', { key: t.secret })).json.today).toMatchObject({ automation_runs: 1 });
     await t.resend.automations.stop(data!.id);
