@@ -121,7 +121,16 @@ const startRun = async (deps: Deps, automationId: string, event: SentEvent): Pro
     // Started already (a redelivered event): pass the run on again from its trigger, in case that was lost.
     const started = await getItem(deps, keys.automation.start(event.teamId, automationId, event.id, event.contactId));
     const run = await getItem(deps, keys.automation.run(event.teamId, automationId, started!.run_id));
-    if (run) await advance(deps, runFromItem(run), graph, stepFromItem({ ...first, n: 0 }), 'default');
+    if (!run) return;
+    const existing = runFromItem(run);
+    const triggerRecord = await getItem(deps, keys.automation.step(event.teamId, existing.id, 0));
+    await advance(
+      deps,
+      existing,
+      await graphOf(deps, event.teamId, automationId, existing.versionId),
+      stepFromItem(triggerRecord!),
+      'default',
+    );
     return;
   }
   deps.metrics.addMetric('AutomationRunsStarted', 'Count', 1);
