@@ -295,6 +295,46 @@ describe('automation runs', () => {
     expect((await t.resend.contacts.get({ email: 'late@example.com' })).data!.first_name).toBe('second');
   });
 
+  it('skips the send step for an unsubscribed or suppressed contact, and the run goes on', async () => {
+    const t = await sendingTeam();
+    const template = (
+      await t.resend.templates.create({ name: 'Promo', from: t.from, subject: 'Promo', html: '<p>Hi</p>' } as any)
+    ).data!.id;
+    const { data } = await t.resend.automations.create({
+      name: 'Promo',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'promo.go' } },
+        { key: 'mail', type: 'send_email', config: { template: { id: template } } },
+        { key: 'after', type: 'contact_update', config: { lastName: 'reached' } },
+      ],
+      connections: [
+        { from: 'start', to: 'mail' },
+        { from: 'mail', to: 'after' },
+      ],
+    });
+    const gone = `gone@${t.domain}`;
+    const blocked = `blocked@${t.domain}`;
+    await t.resend.contacts.create({ email: gone, unsubscribed: true });
+    await t.resend.contacts.create({ email: blocked });
+    await call('POST', '/suppressions', { key: t.secret, body: { email: blocked } });
+    for (const email of [gone, blocked]) await t.resend.events.send({ event: 'promo.go', email });
+    const runs = await waitFor(
+      async () => (await t.resend.automations.runs.list({ automationId: data!.id, status: 'completed' })).data!.data,
+      (list) => list.length === 2,
+      { what: 'both runs completed' },
+    );
+    for (const r of runs) {
+      const run = (await t.resend.automations.runs.get({ automationId: data!.id, runId: r.id })).data!;
+      expect(run.steps.map((s) => `${s.key}:${s.status}`)).toEqual([
+        'start:completed',
+        'mail:skipped',
+        'after:completed',
+      ]);
+    }
+    expect((await t.resend.contacts.get({ email: gone })).data!.last_name).toBe('reached');
+  });
+
   it('ends running runs on stop, and starts nothing while disabled', async () => {
     const t = await sendingTeam();
     const { data } = await t.resend.automations.create({

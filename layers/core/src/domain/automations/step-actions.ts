@@ -136,6 +136,9 @@ export const execute = async (deps: Deps, run: Run, step: Step, rec: RunStep): P
       if (!contact) return { error: { name: 'not_found', message: 'The contact no longer exists.' } };
       if (await getItem(deps, keys.email.item(run.teamId, rec.emailId!)))
         return { branch: 'default', output: { email_id: rec.emailId } };
+      // An unsubscribed contact gets no automation mail, as it gets no broadcast; the run goes on.
+      if (contact.unsubscribed)
+        return { branch: 'default', output: { skipped: 'The contact is unsubscribed.' }, skipped: true };
       const caller = await automationCaller(deps, run);
       if (!caller) return { error: { name: 'not_found', message: 'The team no longer exists.' } };
       const ctx = await contextOf(deps, run, contact);
