@@ -24,6 +24,8 @@ export const QUEUES = {
   fanout: { env: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 120 },
   /** Request logs, one message per API request, queued after its answer is formed (GET /logs). */
   'request-logs': { env: 'REQUEST_LOGS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  /** Automation jobs: sent events to start and resume runs, and each step of a run (also dropped here by the scheduler when a delay or wait ends). */
+  automations: { env: 'AUTOMATION_QUEUE_URL', visibilityTimeoutSeconds: 60 },
 } as const;
 
 /** A queue name. */
@@ -123,6 +125,14 @@ export const WORKERS: readonly WorkerEntry[] = [
     batchSize: 10,
     concurrency: 2,
     needs: { queues: ['webhooks'] },
+  },
+  {
+    name: 'run-automations',
+    queue: 'automations',
+    entry: 'workers/run-automations.worker',
+    batchSize: 10,
+    concurrency: 4,
+    needs: { queues: ['automations', 'send', 'events'], scheduler: true, contentStore: true },
   },
   {
     name: 'deliver-webhooks',

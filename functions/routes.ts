@@ -41,6 +41,7 @@ export const AREAS = [
   'receiving',
   'logs',
   'inboxes',
+  'automations',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -73,7 +74,7 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
   mcp: {
     sesIdentities: true,
-    queues: ['send', 'events', 'erase', 'fanout', 'webhooks'],
+    queues: ['send', 'events', 'erase', 'fanout', 'webhooks', 'automations'],
     scheduler: true,
     linkSecret: true,
     contentStore: true,
@@ -82,6 +83,7 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
   logs: {},
   inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true },
+  automations: { queues: ['automations'] },
 };
 
 /**
@@ -257,6 +259,21 @@ export const ROUTES: readonly RouteEntry[] = [
   r('PATCH', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/update-inbox-draft'),
   r('DELETE', '/inboxes/{id}/drafts/{draft_id}', 'inboxes/delete-inbox-draft'),
   r('POST', '/inboxes/{id}/drafts/{draft_id}/send', 'inboxes/send-inbox-draft'),
+  r('POST', '/events', 'automations/create-event'),
+  r('GET', '/events', 'automations/list-events'),
+  r('POST', '/events/send', 'automations/send-event'),
+  r('GET', '/events/{id}', 'automations/get-event'),
+  r('PATCH', '/events/{id}', 'automations/update-event'),
+  r('DELETE', '/events/{id}', 'automations/delete-event'),
+  r('POST', '/automations', 'automations/create-automation'),
+  r('GET', '/automations', 'automations/list-automations'),
+  r('GET', '/automations/{id}', 'automations/get-automation'),
+  r('PATCH', '/automations/{id}', 'automations/update-automation'),
+  r('DELETE', '/automations/{id}', 'automations/delete-automation'),
+  r('POST', '/automations/{id}/duplicate', 'automations/duplicate-automation'),
+  r('POST', '/automations/{id}/stop', 'automations/stop-automation'),
+  r('GET', '/automations/{id}/runs', 'automations/list-automation-runs'),
+  r('GET', '/automations/{id}/runs/{run_id}', 'automations/get-automation-run'),
 ];
 
 /** True for a route of the REST API (not of a NON_REST_AREAS area). */

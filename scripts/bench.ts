@@ -7,9 +7,10 @@
  * store objects and bytes, accept latency and cost per 15 MB email), and a broadcast
  * (the planner at 100,000 contacts, a real run paced against the stand-in, transactional latency
  * beside it, and 100,000 contacts through the send line under a simulated clock), and mailboxes
- * (inbound mail stored through the local MX, the agent API's draft saves and sends), and the email
- * metrics (the counters' writes per delivered event, GET /emails/metrics' reads), measured in
- * one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
+ * (inbound mail stored through the local MX, the agent API's draft saves and sends), the email
+ * metrics (the counters' writes per delivered event, GET /emails/metrics' reads), the inboxes'
+ * thread lists, and automations (events accepted per second, step latency and operations per
+ * step), measured in one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
 import { Resend } from 'resend';
@@ -35,6 +36,7 @@ import { benchMailboxes } from './bench-mailboxes.ts';
 import { benchMetrics } from './bench-metrics.ts';
 import { benchRequestLogs } from './bench-logs.ts';
 import { benchInboxes } from './bench-inboxes.ts';
+import { benchAutomations } from './bench-automations.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
@@ -63,6 +65,7 @@ const SECTIONS = [
   'mailboxes',
   'metrics',
   'inboxes',
+  'automations',
 ] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
@@ -546,6 +549,17 @@ try {
   }
   // 9. Inboxes: resend.inboxes.threads.list on an inbox of 10,000 messages, and the counters' cost.
   if (runs('inboxes')) await benchInboxes(host);
+  // 9. Automations: events accepted per second, and a sequence's steps from due to done with their operations.
+  if (runs('automations')) {
+    await benchAutomations(host, {
+      resend,
+      secret,
+      teamId: team.id,
+      from: 'Bench <bench@bench.example.com>',
+      contacts: Number(process.env.BENCH_AUTOMATION_CONTACTS ?? 500),
+      concurrency: CONCURRENCY,
+    });
+  }
 } finally {
   await host.stop();
 }

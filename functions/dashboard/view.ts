@@ -14,6 +14,7 @@ const SECTIONS = [
   ['emails', 'Emails'],
   ['broadcasts', 'Broadcasts'],
   ['templates', 'Templates'],
+  ['automations', 'Automations'],
   ['contacts', 'Contacts'],
   ['segments', 'Segments'],
   ['topics', 'Topics'],

@@ -19,6 +19,7 @@ import { handler as receiving } from '../receiving/index.ts';
 import { handler as inboxes } from '../inboxes/index.ts';
 import { handler as oauth } from '../oauth/index.ts';
 import { handler as logs } from '../logs/index.ts';
+import { handler as automations } from '../automations/index.ts';
 
 /**
  * Every REST area's Lambda entry, imported statically so the description can be built inside a
@@ -45,4 +46,5 @@ export const AREA_ENTRIES: Record<RestArea, AreaHandler> = {
   inboxes,
   oauth,
   logs,
+  automations,
 };

@@ -1,6 +1,8 @@
 import type * as v from 'valibot';
+import * as automations from '@mailstack/core/schemas/automations';
 import * as broadcasts from '@mailstack/core/schemas/broadcasts';
 import * as contacts from '@mailstack/core/schemas/contacts';
+import * as customEvents from '@mailstack/core/schemas/custom-events';
 import * as domains from '@mailstack/core/schemas/domains';
 import * as emails from '@mailstack/core/schemas/emails';
 import * as inboxDrafts from '@mailstack/core/schemas/inbox-drafts';
@@ -40,6 +42,14 @@ import {
   SegmentOrAudience,
   SegmentRow,
 } from '@mailstack/core/schemas/contacts';
+import {
+  AutomationObject,
+  AutomationRow,
+  AutomationRunObject,
+  AutomationRunRow,
+  StoppedAutomation,
+} from '@mailstack/core/schemas/automations';
+import { EventObject, EventRow, SentEvent } from '@mailstack/core/schemas/custom-events';
 import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
 import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
 import {
@@ -166,6 +176,14 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   AuthorizationServerMetadata,
   Log: LogObject,
   LogSummary: LogRow,
+  Event: EventObject,
+  EventSummary: EventRow,
+  SentEvent,
+  Automation: AutomationObject,
+  AutomationSummary: AutomationRow,
+  StoppedAutomation,
+  AutomationRun: AutomationRunObject,
+  AutomationRunSummary: AutomationRunRow,
 };
 
 /**
@@ -175,8 +193,10 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
  */
 export const REQUEST_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = Object.fromEntries(
   [
+    automations,
     broadcasts,
     contacts,
+    customEvents,
     domains,
     emails,
     inboxDrafts,

@@ -89,6 +89,8 @@ describe('OAuth discovery', () => {
       'domains:write',
       'templates:read',
       'templates:write',
+      'automations:read',
+      'automations:write',
       'webhooks:write',
       'api-keys:write',
       'mailboxes:read',

@@ -248,6 +248,7 @@ describe('synthesized Lambda bundles', () => {
       'Functions/segments': apiEvent('GET', '/segments', '/segments', { key: t.secret }),
       'Functions/contact-properties': apiEvent('GET', '/contact-properties', '/contact-properties', { key: t.secret }),
       'Functions/topics': apiEvent('GET', '/topics', '/topics', { key: t.secret }),
+      'Functions/automations': apiEvent('GET', '/automations', '/automations', { key: t.secret }),
       'Functions/suppressions': apiEvent('GET', '/suppressions', '/suppressions', { key: t.secret }),
       'Functions/preferences': apiEvent('GET', '/preferences/not-a-token', '/preferences/{token}', {
         params: { token: 'not-a-token' },
@@ -306,6 +307,9 @@ describe('synthesized Lambda bundles', () => {
         time: new Date().toISOString(),
       },
       'Workers/erase-history': sqsEvent('erase', [{ teamId: t.team.id, jobId: randomUUID() }]),
+      'Workers/run-automations': sqsEvent('automations', [
+        { kind: 'step', teamId: t.team.id, automationId: randomUUID(), runId: randomUUID(), n: 1 },
+      ]),
       'Timers/release-parked-emails': {
         source: 'aws.events',
         'detail-type': 'Scheduled Event',
@@ -376,8 +380,10 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/record-request-logs')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/run-automations')).toEqual({ batchItemFailures: [] });
     expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
     expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
+    expect(JSON.parse(result('Functions/automations').body)).toMatchObject({ object: 'list', has_more: false });
     const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;
     expect(received).toMatchObject({
       mailboxId: mailbox.id,

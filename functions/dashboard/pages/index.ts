@@ -14,6 +14,7 @@ import { registerTemplates } from './templates.ts';
 import { registerBroadcasts } from './broadcasts.ts';
 import { registerConnections } from './connections.ts';
 import { registerLogs } from './logs.ts';
+import { registerAutomations } from './automations.ts';
 
 /** Every page of a team (under /t/:team/), each calling the core's use cases. */
 export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
@@ -21,6 +22,7 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerEmails(app);
   registerBroadcasts(app);
   registerTemplates(app);
+  registerAutomations(app);
   registerAudience(app);
   registerDomains(app);
   registerMailboxes(app, [threadsSection, approvalsSection, activitySection]);

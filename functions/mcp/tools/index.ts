@@ -95,6 +95,21 @@ import { tool as listReceivedAttachments } from './list-received-attachments.ts'
 import { tool as getReceivedAttachment } from './get-received-attachment.ts';
 import { tool as saveMailboxDraft } from './save-mailbox-draft.ts';
 import { tool as sendMailboxDraft } from './send-mailbox-draft.ts';
+import { tool as createEvent } from './create-event.ts';
+import { tool as listEvents } from './list-events.ts';
+import { tool as getEvent } from './get-event.ts';
+import { tool as updateEvent } from './update-event.ts';
+import { tool as deleteEvent } from './delete-event.ts';
+import { tool as sendEvent } from './send-event.ts';
+import { tool as createAutomation } from './create-automation.ts';
+import { tool as listAutomations } from './list-automations.ts';
+import { tool as getAutomation } from './get-automation.ts';
+import { tool as updateAutomation } from './update-automation.ts';
+import { tool as deleteAutomation } from './delete-automation.ts';
+import { tool as duplicateAutomation } from './duplicate-automation.ts';
+import { tool as stopAutomation } from './stop-automation.ts';
+import { tool as listAutomationRuns } from './list-automation-runs.ts';
+import { tool as getAutomationRun } from './get-automation-run.ts';
 import type { McpTool, RouteTool } from '../tool.ts';
 
 /** The tools of the hosted MCP server that run a REST route, one per REST capability (test/unit/mcp/tool-coverage.test.ts holds them to the route manifest). */
@@ -191,6 +206,21 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   listInboxThreadEmailsTool,
   getInboxThreadEmailTool,
   listInboxLabelsTool,
+  createEvent,
+  listEvents,
+  getEvent,
+  updateEvent,
+  deleteEvent,
+  sendEvent,
+  createAutomation,
+  listAutomations,
+  getAutomation,
+  updateAutomation,
+  deleteAutomation,
+  duplicateAutomation,
+  stopAutomation,
+  listAutomationRuns,
+  getAutomationRun,
 ];
 
 /**

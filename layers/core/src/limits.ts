@@ -191,3 +191,43 @@ export const LOG_RETENTION_DAYS = 30;
  * the answer goes out and the log may be lost (request logs are best effort, mail never is).
  */
 export const LOG_ENQUEUE_TIMEOUT_MS = 250;
+
+/**
+ * A custom event's name (events.create, events.send): at most this many characters. Names key the
+ * automations they trigger and the runs waiting on them, so they stay short.
+ */
+export const MAX_EVENT_NAME_LENGTH = 100;
+
+/** Fields of a custom event's `schema` (a flat name -> type map, kept on the definition's row). */
+export const MAX_EVENT_SCHEMA_FIELDS = 50;
+
+/**
+ * A sent event's `payload`, as JSON: at most this many bytes. It is kept with the run it starts or
+ * resumes and read by every step's `{var}` and condition, so it stays a small document.
+ */
+export const MAX_EVENT_PAYLOAD_BYTES = 16 * 1024;
+
+/**
+ * Steps of one automation (the reference's bound): the graph is one row and every step job reads
+ * it, so it stays well under the item limit.
+ */
+export const MAX_AUTOMATION_STEPS = 150;
+
+/**
+ * The longest `delay` or `wait_for_event` timeout of a step: 365 days. A waiting run holds an
+ * index item and a schedule until it resumes, so an unbounded wait would hold them forever.
+ */
+export const MAX_AUTOMATION_DELAY_DAYS = 365;
+
+/**
+ * Runs one contact may start in one automation: a sequence triggered by a noisy event (a page
+ * view) would otherwise send its mail once per event; later events for a contact past this are
+ * accepted and start nothing.
+ */
+export const MAX_RUNS_PER_CONTACT = 100;
+
+/**
+ * Steps one run may execute: a loop through a delay or a wait is allowed (a reminder every week
+ * until an event comes), but not forever; the run that reaches this fails, naming the limit.
+ */
+export const MAX_RUN_STEPS = 1000;

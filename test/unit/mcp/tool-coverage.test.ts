@@ -103,6 +103,7 @@ describe('MCP tools cover the REST API', () => {
       'usage',
       'receiving',
       'logs',
+      'automations',
     ]) {
       expect(withTools.has(area as never), area).toBe(true);
     }
@@ -138,6 +139,8 @@ describe('MCP tools cover the REST API', () => {
           return read ? 'broadcasts:read' : 'broadcasts:write';
         case 'webhooks':
           return 'webhooks:write';
+        case 'automations':
+          return read ? 'automations:read' : 'automations:write';
         // Received mail, read only in the mailboxes chosen at consent.
         case 'receiving':
         case 'inboxes':

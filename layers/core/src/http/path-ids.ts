@@ -17,6 +17,7 @@ export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set([
   'metrics',
   'receiving',
   'search',
+  'send',
   'share',
 ]);
 

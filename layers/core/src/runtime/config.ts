@@ -36,6 +36,7 @@ export const Config = v.object({
   REQUEST_LOGS_QUEUE_URL: v.optional(v.string(), ''),
   /** Turns request logs (GET /logs) off: no request is recorded (the bench compares the accept path with and without). */
   REQUEST_LOGS_DISABLED: Bool,
+  AUTOMATION_QUEUE_URL: v.optional(v.string(), ''),
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,

@@ -16,7 +16,8 @@ export const UsageObject = v.object({
       contacts: v.nullable(v.number()),
     }),
   ),
-  today: v.object({ emails_sent: v.number(), resets_at: Timestamp }),
+  /** `automation_runs`: runs of the team's automations started today. */
+  today: v.object({ emails_sent: v.number(), automation_runs: v.number(), resets_at: Timestamp }),
   period: v.nullable(
     v.object({
       emails_sent: v.number(),

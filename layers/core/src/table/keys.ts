@@ -121,6 +121,20 @@
  * | a team's mailbox license, storage    | pk TEAM#<t>, sk MAILBOXLICENSE / MAILBOXSTORAGE                  |
  * | mailbox sending switch (operator)    | pk OPERATOR, sk MAILBOXTRANSPORT#<team id or *>                  |
  * | inbound mail dropped (no mailbox)    | pk INBOUND#DROPPED, sk DAY#<yyyy-mm-dd> (count, last, ttl)       |
+ * | custom event definition by id, of a  | pk TEAM#<t>, sk EVENTDEF#<id>                                    |
+ * |   team; by name (unique per team)    | pk TEAM#<t>, sk EVENTNAME#<name> (guard, holds the id)           |
+ * | automation by id, automations of a   | pk TEAM#<t>, sk AUTOMATION#<id>                                  |
+ * |   team; a saved graph (runs read the | pk TEAM#<t>#AUTO#<a>, sk VERSION#<versionId> (edits make a new  |
+ * |   version they started on)           |   version: running runs keep theirs)                            |
+ * | enabled automations of an event name | pk TEAM#<t>#TRIGGER#<event name>, sk <automationId>              |
+ * | runs of an automation, newest first  | pk TEAM#<t>#AUTO#<a>, sk RUN#<runId>                             |
+ * | one run per (automation, contact,    | pk TEAM#<t>#AUTO#<a>, sk START#<eventId>#<contactId> (guard)     |
+ * |   triggering event); runs counted    |   / RUNCOUNT#<contactId> (runs per contact)                      |
+ * | a run's executed steps, in order     | pk TEAM#<t>#RUN#<r>, sk STEP#<n, 4 digits>                       |
+ * | step outcomes of an automation       | pk TEAM#<t>#AUTO#<a>, sk STEPCOUNT#<step key> (counts by status) |
+ * | runs waiting for an event, by contact| pk TEAM#<t>#WAIT#<contactId>#<event name>, sk <runId>#<n>        |
+ * | custom events a contact sent, by name| pk TEAM#<t>#SENTEVENTS#<contactId>#<name>, sk <at ISO>#<id> (ttl)|
+ * |   (a wait hears those since it began)|                                                                  |
  */
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
@@ -509,6 +523,65 @@ export const keys = {
   inbound: {
     /** Mail no mailbox takes, counted per day (no team is known for it). */
     dropped: (day: string) => ({ pk: 'INBOUND#DROPPED', sk: `DAY#${day}` }),
+  },
+  eventDefinition: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `EVENTDEF#${id}` }),
+    nameGuard: (teamId: string, name: string) => ({ pk: team(teamId), sk: `EVENTNAME#${name}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'EVENTDEF#',
+  },
+  automation: {
+    item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `AUTOMATION#${id}` }),
+    partition: (teamId: string) => team(teamId),
+    prefix: 'AUTOMATION#',
+    version: (teamId: string, id: string, versionId: string) => ({
+      pk: `${team(teamId)}#AUTO#${id}`,
+      sk: `VERSION#${versionId}`,
+    }),
+    /** The enabled automations an event name starts, written with each save. */
+    trigger: (teamId: string, eventName: string, id: string) => ({
+      pk: `${team(teamId)}#TRIGGER#${eventName}`,
+      sk: id,
+    }),
+    triggerPartition: (teamId: string, eventName: string) => `${team(teamId)}#TRIGGER#${eventName}`,
+    run: (teamId: string, id: string, runId: string) => ({ pk: `${team(teamId)}#AUTO#${id}`, sk: `RUN#${runId}` }),
+    runPartition: (teamId: string, id: string) => `${team(teamId)}#AUTO#${id}`,
+    runPrefix: 'RUN#',
+    /** One run per (automation, triggering event, contact): a redelivered event starts nothing more. */
+    start: (teamId: string, id: string, eventId: string, contactId: string) => ({
+      pk: `${team(teamId)}#AUTO#${id}`,
+      sk: `START#${eventId}#${contactId}`,
+    }),
+    runCount: (teamId: string, id: string, contactId: string) => ({
+      pk: `${team(teamId)}#AUTO#${id}`,
+      sk: `RUNCOUNT#${contactId}`,
+    }),
+    step: (teamId: string, runId: string, n: number) => ({
+      pk: `${team(teamId)}#RUN#${runId}`,
+      sk: `STEP#${String(n).padStart(4, '0')}`,
+    }),
+    stepPartition: (teamId: string, runId: string) => `${team(teamId)}#RUN#${runId}`,
+    /** How many runs ended each step how (completed, skipped, failed), moved with the step's end. */
+    stepCount: (teamId: string, id: string, key: string) => ({
+      pk: `${team(teamId)}#AUTO#${id}`,
+      sk: `STEPCOUNT#${key}`,
+    }),
+    stepCountPrefix: 'STEPCOUNT#',
+    stepPrefix: 'STEP#',
+    /** A run waiting on a wait_for_event step, found by the contact and event name of a later event. */
+    waiting: (teamId: string, contactId: string, eventName: string, runId: string, n: number) => ({
+      pk: `${team(teamId)}#WAIT#${contactId}#${eventName}`,
+      sk: `${runId}#${n}`,
+    }),
+    waitingPartition: (teamId: string, contactId: string, eventName: string) =>
+      `${team(teamId)}#WAIT#${contactId}#${eventName}`,
+    /** A custom event a contact sent, in time order per contact and name: a wait reads those since its step began. */
+    sentEvent: (teamId: string, contactId: string, name: string, at: string, id: string) => ({
+      pk: `${team(teamId)}#SENTEVENTS#${contactId}#${name}`,
+      sk: `${at}#${id}`,
+    }),
+    sentEventPartition: (teamId: string, contactId: string, name: string) =>
+      `${team(teamId)}#SENTEVENTS#${contactId}#${name}`,
   },
   schedule: {
     byName: (name: string) => ({ pk: `SCHEDULE#${name}`, sk: 'SCHEDULE' }),

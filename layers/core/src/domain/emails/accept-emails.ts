@@ -23,7 +23,7 @@ export const sendJob = (e: { team_id: string; id: string }): { body: SendJob } =
 });
 
 const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: EmailItem['status']) => {
-  const id = deps.ids.next();
+  const id = p.id ?? deps.ids.next();
   const now = new Date(deps.clock.now()).toISOString();
   // Large bodies and attachments go to the content store first; the row keeps their keys.
   const content = await storeLargeContent(deps, teamId, id, {

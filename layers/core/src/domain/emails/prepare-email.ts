@@ -42,6 +42,8 @@ export interface PreparedEmail {
   readonly held: boolean;
   /** The caller's own Message-ID (SMTP relay); absent, the service makes one. */
   readonly messageId?: string;
+  /** The email's id when the caller chose it (SendOptions.emailId); absent, a new one. */
+  readonly id?: string;
   /** Recipients left out because they are on the team's suppression list, and why (email.suppressed). */
   readonly suppressed?: readonly { readonly address: string; readonly origin: SuppressionOrigin }[];
 }

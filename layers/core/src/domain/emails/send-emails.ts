@@ -15,6 +15,11 @@ import { applyTemplate, type TemplateCache } from '../templates/apply-template.t
 export interface SendOptions {
   /** Keep this Message-ID instead of making one (checked like a header). */
   readonly messageId?: string;
+  /**
+   * The id the email takes (an automation's send step chooses it before sending, so a redelivered
+   * step finds its email already accepted instead of sending again); absent, a new one.
+   */
+  readonly emailId?: string;
 }
 
 /** The team-level refusals of a send, answered once per call: a suspended team, a paused one. */
@@ -37,7 +42,13 @@ export const sendEmail = async (
   await admitSender(deps, caller);
   const messageId = options.messageId === undefined ? undefined : validateMessageId(options.messageId);
   const prepared = await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, input));
-  const [email] = await acceptEmails(deps, caller, [messageId === undefined ? prepared : { ...prepared, messageId }]);
+  const [email] = await acceptEmails(deps, caller, [
+    {
+      ...prepared,
+      ...(messageId === undefined ? {} : { messageId }),
+      ...(options.emailId === undefined ? {} : { id: options.emailId }),
+    },
+  ]);
   return { id: email!.id };
 };
 

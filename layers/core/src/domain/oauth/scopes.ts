@@ -12,6 +12,7 @@ import { allows, type Action, type Role } from '../people/roles.ts';
  * | mailboxes:write   | `mailboxes:write` (owner, admin) |
  * | broadcasts:write  | `broadcasts:send` (owner, admin: the scope sends and cancels too) |
  * | templates:write   | `templates:write` (owner, admin) |
+ * | automations:write | `broadcasts:send` (owner, admin: an automation mails contacts, as a broadcast does) |
  * | domains:write     | `domains:write` (owner, admin) |
  * | webhooks:write    | `webhooks:write` (owner, admin) |
  * | api-keys:write    | `keys:write` (owner, admin) |
@@ -27,6 +28,8 @@ export const SCOPES = [
   'domains:write',
   'templates:read',
   'templates:write',
+  'automations:read',
+  'automations:write',
   'webhooks:write',
   'api-keys:write',
   'mailboxes:read',
@@ -60,6 +63,11 @@ const SCOPE_INFO: Readonly<Record<Scope, ScopeInfo>> = {
   'domains:write': { description: 'Add, verify, change and delete sending domains', needs: 'domains:write' },
   'templates:read': { description: 'Read templates', needs: 'read' },
   'templates:write': { description: 'Create, change, publish and delete templates', needs: 'templates:write' },
+  'automations:read': { description: 'Read automations, their runs and custom events', needs: 'read' },
+  'automations:write': {
+    description: 'Create, change, stop and delete automations and custom events, and send events that start them',
+    needs: 'broadcasts:send',
+  },
   'webhooks:write': {
     description: 'Add, change and delete webhook endpoints (and read them)',
     needs: 'webhooks:write',

@@ -25,7 +25,12 @@ export const getUsage = async (deps: Deps, team: Team) => {
   const monthKey = keys.usage.month(team.id, cal.month);
   const rows = await batchGetItems(deps, [dayKey, monthKey], false);
   const sent = (k: { pk: string }) => Number(rows.find((r) => r.pk === k.pk)?.emails_sent ?? 0);
-  const today = { emails_sent: sent(dayKey), resets_at: new Date(cal.nextMidnight).toISOString() };
+  const runs = Number(rows.find((r) => r.pk === dayKey.pk)?.automation_runs ?? 0);
+  const today = {
+    emails_sent: sent(dayKey),
+    automation_runs: runs,
+    resets_at: new Date(cal.nextMidnight).toISOString(),
+  };
   const base = { object: 'usage' as const, team: { id: team.id, name: team.name }, app_url: deps.config.APP_URL };
   if (!deps.config.CLOUD) return { ...base, cloud: false, plan: null, limits: null, today, period: null };
   const plan = PLANS[team.plan];

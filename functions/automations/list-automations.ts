@@ -1,0 +1,16 @@
+import * as v from 'valibot';
+import { apiRoute } from '@mailstack/core/http/api-route';
+import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
+import { AutomationRow, ListAutomationsQuery } from '@mailstack/core/schemas/automations';
+import { automationRow, listAutomations } from '@mailstack/core/domain/automations/automations';
+
+/** GET /automations (?status=) */
+export const handler = apiRoute({
+  access: 'full',
+  response: ListOf(AutomationRow),
+  query: v.intersect([Pagination, ListAutomationsQuery]),
+  handler: async ({ deps, auth, query }) => {
+    const { automations, hasMore } = await listAutomations(deps, auth.team.id, query, query.status);
+    return listOf(automations.map(automationRow), hasMore);
+  },
+});
