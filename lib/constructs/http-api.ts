@@ -1,4 +1,4 @@
-import { CfnOutput } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack } from 'aws-cdk-lib';
 import {
   DomainName,
   HttpApi,
@@ -50,6 +50,12 @@ export class MailHttpApi extends Construct {
   readonly accessLogs: LogGroup;
   /** The base URL users and links see: the custom domain when there is one. */
   readonly publicUrl: string;
+  /**
+   * The manifest's routes, their integrations and invoke permissions, in a nested stack of their
+   * own: one resource per route would otherwise take a third of the stack's 500 CloudFormation
+   * resources, and every endpoint added would bring the stack nearer the limit.
+   */
+  routeStack?: NestedStack;
 
   constructor(scope: Construct, id: string, props: MailHttpApiProps) {
     super(scope, id);
@@ -92,6 +98,9 @@ export class MailHttpApi extends Construct {
 
   /** Adds one route per manifest entry, each area's routes to that area's Lambda. */
   addRoutes(functionFor: (area: Area) => IFunction, routes: readonly RouteEntry[] = ROUTES): void {
+    this.routeStack ??= new NestedStack(this, 'Routes', {
+      description: 'The routes of the Resend-compatible email API, one per route manifest entry',
+    });
     for (const area of AREAS) {
       const own = routes.filter((r) => r.area === area);
       if (own.length === 0) continue;
@@ -102,7 +111,7 @@ export class MailHttpApi extends Construct {
         scopePermissionToRoute: false,
       });
       for (const route of own) {
-        new HttpRoute(this, `${route.method} ${route.path}`, {
+        new HttpRoute(this.routeStack, `${route.method} ${route.path}`, {
           httpApi: this.api,
           routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
           integration,

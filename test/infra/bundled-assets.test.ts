@@ -269,6 +269,7 @@ describe('synthesized Lambda bundles', () => {
       'Workers/send-broadcast-email': sqsEvent('broadcast', [{ teamId: t.team.id, emailId: randomUUID() }]),
       'Functions/webhooks': apiEvent('GET', '/webhooks', '/webhooks', { key: t.secret }),
       'Functions/logs': apiEvent('GET', '/logs', '/logs', { key: t.secret }),
+      'Functions/inboxes': apiEvent('GET', '/inboxes', '/inboxes', { key: t.secret }),
       'Workers/record-request-logs': sqsEvent('request-logs', [
         {
           id: randomUUID(),
