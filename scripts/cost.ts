@@ -1,7 +1,8 @@
 /**
  * `npm run cost`: the cost per email, measured on the local host and priced. Counts per email
  * over its whole life (POST /emails, the send worker, the provider's Send and Delivery events
- * back, one webhook delivery to one endpoint) and per broadcast recipient: API requests, Lambda
+ * back, one webhook delivery to one endpoint), per broadcast recipient and per automation run
+ * (an event starting a run that sends one email): API requests, Lambda
  * invocations and their billed duration, DynamoDB capacity units, queue requests, SNS
  * notifications, content-store requests, log bytes at the stack's log level. Then the stack's
  * always-on resources from its synthesized template, and a price table (default
@@ -293,8 +294,42 @@ try {
     RECIPIENTS,
   );
 
+  meter.say(`  an automation run for each of the ${RECIPIENTS} contacts`);
+  // 3. Automations: an event for each contact starts a run of trigger -> send_email (the events
+  // sent one after another, the engine left to take them as they come); each run's email is
+  // counted through its whole life, as above.
+  const welcome = await resend.templates.create({
+    name: 'Cost welcome',
+    from: 'Cost <cost@cost.example.com>',
+    subject: 'Welcome',
+    html: '<p>Hi {{{FIRST_NAME|there}}}</p>',
+  } as Parameters<typeof resend.templates.create>[0]);
+  if (welcome.error) throw new Error(`template create failed: ${welcome.error.message}`);
+  const automation = await resend.automations.create({
+    name: 'Cost welcome',
+    status: 'enabled',
+    steps: [
+      { key: 'start', type: 'trigger', config: { eventName: 'cost.signed_up' } },
+      { key: 'hello', type: 'send_email', config: { template: { id: welcome.data!.id } } },
+    ],
+    connections: [{ from: 'start', to: 'hello', type: 'default' }],
+  });
+  if (automation.error) throw new Error(`automation create failed: ${automation.error.message}`);
+  await quiet();
+  const a0 = snapshot();
+  const al0 = meter.read();
+  const runsDone = hooks + RECIPIENTS;
+  for (let i = 0; i < RECIPIENTS; i++) {
+    const sentEvent = await resend.events.send({ event: 'cost.signed_up', email: `listener${i}@example.com` });
+    if (sentEvent.error) throw new Error(`event send failed: ${sentEvent.error.message}`);
+  }
+  await until(() => hooks >= runsDone, `${RECIPIENTS} automation emails' webhook deliveries`, 600_000);
+  await quiet();
+  const al1 = meter.read();
+  const perRun = perUnit(delta(a0), { bytes: al1.bytes - al0.bytes, events: al1.events - al0.events }, RECIPIENTS);
+
   meter.say('  the timers');
-  // 3. The timers, three runs each with the mail above stored (what a run costs when nothing is due).
+  // 4. The timers, three runs each with the mail above stored (what a run costs when nothing is due).
   const TIMER_RUNS = 3;
   const t0 = snapshot();
   const tl0 = meter.read();
@@ -354,6 +389,10 @@ try {
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
   print(
+    `per automation run (${RECIPIENTS}: POST /events/send, the run's trigger and send_email steps, its email's whole life and one webhook delivery):`,
+  );
+  print(`  ${units(perRun)}`);
+  print(
     `per timer run (${TIMERS.length} timers, ${Math.round(shape.timerRunsPerMonth).toLocaleString('en')} runs a month): ${units(timerUnits)}`,
   );
   print(`custom metrics from the functions' embedded-metric lines: ${meter.metrics().join(', ') || 'none'}`);
@@ -366,6 +405,7 @@ try {
     on: monthlyCost(n, perEmail, fixed, prices, { relay: true, tracing }),
     traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true }),
     broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing }),
+    automated: monthlyCost(n, perRun, fixed, prices, { relay: false, tracing }),
   }));
   const head = (label: string) =>
     `${label.padEnd(44)}${VOLUMES.map((n) => `${(n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`).padStart(8)}/mo`).join('')}`;
@@ -459,6 +499,12 @@ try {
     row(
       '  broadcast recipients, all in, relay off',
       scenarios.map((s) => s.broadcast.per1000.allIn),
+    ),
+  );
+  print(
+    row(
+      '  automation emails, all in, relay off',
+      scenarios.map((s) => s.automated.per1000.allIn),
     ),
   );
   const at1m = scenarios[1]!.off.per1000;
