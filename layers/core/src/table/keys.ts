@@ -137,7 +137,21 @@
  * |   (a wait hears those since it began)|                                                                  |
  */
 
+import type { IndexName } from './definition.ts';
+
 const team = (teamId: string): string => `TEAM#${teamId}`;
+
+/**
+ * A named access pattern over a GSI: the index and the partition a query reads. Each is built
+ * beside the writer of the index attributes it reads (`listing`, `held`, `sendDue`, ...), and
+ * `test/unit/table/access-patterns.test.ts` pins every pair, so a query cannot pick another index
+ * than its rows are written to.
+ */
+export interface IndexPartition {
+  readonly index: IndexName;
+  readonly pk: string;
+}
+const onIndex = (index: IndexName, pk: string): IndexPartition => ({ index, pk });
 
 /** Shard counts: how many partitions a hot collection is spread over (the one place they are set). */
 const EMAIL_LIST_SHARDS = 4;
@@ -154,12 +168,12 @@ export const keys = {
   team: {
     item: (teamId: string) => ({ pk: team(teamId), sk: 'TEAM' }),
     listing: (teamId: string) => ({ gsi1pk: 'TEAMS', gsi1sk: teamId }),
-    listPartition: () => 'TEAMS',
+    listPartition: () => onIndex('gsi1', 'TEAMS'),
   },
   apiKey: {
     item: (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
     listing: (teamId: string, keyId: string) => ({ gsi1pk: `${team(teamId)}#APIKEYS`, gsi1sk: keyId }),
-    listPartition: (teamId: string) => `${team(teamId)}#APIKEYS`,
+    listPartition: (teamId: string) => onIndex('gsi1', `${team(teamId)}#APIKEYS`),
   },
   domain: {
     item: (teamId: string, domainId: string) => ({ pk: team(teamId), sk: `DOMAIN#${domainId}` }),
@@ -240,7 +254,7 @@ export const keys = {
       gsi1pk: `${team(teamId)}#EMAILS#${shardOf(emailId, EMAIL_LIST_SHARDS)}`,
       gsi1sk: emailId,
     }),
-    listPartition: (teamId: string, shard: number) => `${team(teamId)}#EMAILS#${shard}`,
+    listPartition: (teamId: string, shard: number) => onIndex('gsi1', `${team(teamId)}#EMAILS#${shard}`),
     listShards: EMAIL_LIST_SHARDS,
     byProviderMessage: (providerMessageId: string) => ({ gsi2pk: `PROVIDERMSG#${providerMessageId}`, gsi2sk: 'EMAIL' }),
     /** Present while the email waits for the provider (queued, scheduled, sending): when it is due there. */
@@ -248,17 +262,17 @@ export const keys = {
       gsi3pk: `DUE#SEND#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,
       gsi3sk: `${dueAt}#${emailId}`,
     }),
-    sendDuePartition: (shard: number) => `DUE#SEND#${shard}`,
+    sendDuePartition: (shard: number) => onIndex('gsi3', `DUE#SEND#${shard}`),
     /** Present while the email is parked past the daily cap: when it may be released. */
     parkedDue: (emailId: string, releaseAt: string) => ({
       gsi3pk: `DUE#PARKED#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,
       gsi3sk: `${releaseAt}#${emailId}`,
     }),
-    parkedDuePartition: (shard: number) => `DUE#PARKED#${shard}`,
+    parkedDuePartition: (shard: number) => onIndex('gsi3', `DUE#PARKED#${shard}`),
     dueShards: EMAIL_DUE_SHARDS,
     /** Present while the email is held for review. */
     held: (teamId: string, emailId: string) => ({ gsi2pk: `${team(teamId)}#HELD`, gsi2sk: emailId }),
-    heldPartition: (teamId: string) => `${team(teamId)}#HELD`,
+    heldPartition: (teamId: string) => onIndex('gsi2', `${team(teamId)}#HELD`),
     /** The index attributes a status change must clear (the due and held entries). */
     waitingAttributes: ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] as const,
   },
@@ -276,13 +290,13 @@ export const keys = {
       gsi3pk: `DUE#EVENT#${shardOf(eventId, EVENT_DUE_SHARDS)}`,
       gsi3sk: `${createdAt}#${teamId}#${eventId}`,
     }),
-    undispatchedPartition: (shard: number) => `DUE#EVENT#${shard}`,
+    undispatchedPartition: (shard: number) => onIndex('gsi3', `DUE#EVENT#${shard}`),
     dueShards: EVENT_DUE_SHARDS,
   },
   suppression: {
     byAddress: (teamId: string, email: string) => ({ pk: `${team(teamId)}#SUPP`, sk: `ADDR#${email.toLowerCase()}` }),
     listing: (teamId: string, id: string) => ({ gsi1pk: `${team(teamId)}#SUPPRESSIONS`, gsi1sk: id }),
-    listPartition: (teamId: string) => `${team(teamId)}#SUPPRESSIONS`,
+    listPartition: (teamId: string) => onIndex('gsi1', `${team(teamId)}#SUPPRESSIONS`),
   },
   contact: {
     item: (teamId: string, contactId: string) => ({ pk: `${team(teamId)}#CONTACTS`, sk: `CONTACT#${contactId}` }),
@@ -397,7 +411,7 @@ export const keys = {
   member: {
     item: (teamId: string, userId: string) => ({ pk: team(teamId), sk: `MEMBER#${userId}` }),
     listing: (userId: string, teamId: string) => ({ gsi1pk: `USER#${userId}#TEAMS`, gsi1sk: teamId }),
-    teamsPartition: (userId: string) => `USER#${userId}#TEAMS`,
+    teamsPartition: (userId: string) => onIndex('gsi1', `USER#${userId}#TEAMS`),
     partition: (teamId: string) => team(teamId),
     prefix: 'MEMBER#',
   },
@@ -452,7 +466,7 @@ export const keys = {
       gsi1sk: `${lastAt}#${threadId}`,
     }),
     threadListPartition: (teamId: string, mailboxId: string, folder: string) =>
-      `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
+      onIndex('gsi1', `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`),
     /** A Message-ID seen in the mailbox (hashed: ids are long and free-form). */
     messageId: (teamId: string, mailboxId: string, messageIdHash: string) => ({
       pk: `${team(teamId)}#MBOX#${mailboxId}`,
@@ -463,7 +477,7 @@ export const keys = {
       gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
       gsi1sk: keyId,
     }),
-    keyListPartition: (teamId: string, mailboxId: string) => `${team(teamId)}#MBOX#${mailboxId}#KEYS`,
+    keyListPartition: (teamId: string, mailboxId: string) => onIndex('gsi1', `${team(teamId)}#MBOX#${mailboxId}#KEYS`),
     draft: (teamId: string, mailboxId: string, draftId: string) => ({
       pk: `${team(teamId)}#MBOX#${mailboxId}`,
       sk: `DRAFT#${draftId}`,
@@ -511,14 +525,14 @@ export const keys = {
       gsi1sk: messageId,
     }),
     folderPartition: (teamId: string, mailboxId: string, folder: string) =>
-      `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`,
+      onIndex('gsi1', `${team(teamId)}#MBOX#${mailboxId}#MSGS#${folder}`),
     receivedListing: (teamId: string, messageId: string) => ({ gsi2pk: `${team(teamId)}#RECEIVED`, gsi2sk: messageId }),
-    receivedPartition: (teamId: string) => `${team(teamId)}#RECEIVED`,
+    receivedPartition: (teamId: string) => onIndex('gsi2', `${team(teamId)}#RECEIVED`),
     threadListing: (teamId: string, threadId: string, messageId: string) => ({
       gsi3pk: `${team(teamId)}#THREAD#${threadId}`,
       gsi3sk: messageId,
     }),
-    threadPartition: (teamId: string, threadId: string) => `${team(teamId)}#THREAD#${threadId}`,
+    threadPartition: (teamId: string, threadId: string) => onIndex('gsi3', `${team(teamId)}#THREAD#${threadId}`),
   },
   inbound: {
     /** Mail no mailbox takes, counted per day (no team is known for it). */

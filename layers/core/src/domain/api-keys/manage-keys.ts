@@ -68,7 +68,7 @@ export const findKeyBySecret = async (deps: Deps, secret: string): Promise<ApiKe
 
 /** The keys of a team, revoked ones included. */
 export const listApiKeys = async (deps: Deps, teamId: string): Promise<(ApiKey & { hash: string })[]> => {
-  const items = await queryAll(deps, { index: 'gsi1', pk: keys.apiKey.listPartition(teamId) });
+  const items = await queryAll(deps, { ...keys.apiKey.listPartition(teamId) });
   return items.map((i) => ({ ...apiKeyFromItem(i), hash: i.hash as string }));
 };
 

@@ -39,8 +39,7 @@ const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
  */
 const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
   ...Array.from({ length: keys.email.listShards }, (_, s) => ({
-    index: 'gsi1' as const,
-    pk: keys.email.listPartition(teamId, s),
+    ...keys.email.listPartition(teamId, s),
     pageSize: PAGE_SIZE,
   })),
   ...Array.from({ length: keys.event.shards }, (_, s) => ({

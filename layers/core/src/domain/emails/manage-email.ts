@@ -23,7 +23,7 @@ export const listEmails = async (
 ): Promise<{ emails: EmailItem[]; hasMore: boolean }> => {
   const shards = await Promise.all(
     Array.from({ length: keys.email.listShards }, (_, shard) =>
-      queryPage(deps, { pk: keys.email.listPartition(teamId, shard), prefix: '', index: 'gsi1' }, page),
+      queryPage(deps, { ...keys.email.listPartition(teamId, shard), prefix: '' }, page),
     ),
   );
   const merged = shards.flatMap((s) => s.items).sort((a, b) => (a.id < b.id ? 1 : -1));

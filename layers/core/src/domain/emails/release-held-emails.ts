@@ -11,7 +11,7 @@ import type { SendJob } from './email.ts';
 export const releaseHeldEmails = async (deps: Deps, teamId: string): Promise<number> => {
   const now = new Date(deps.clock.now()).toISOString();
   const jobs: { body: SendJob }[] = [];
-  for await (const page of queryPages(deps, { index: 'gsi2', pk: keys.email.heldPartition(teamId) })) {
+  for await (const page of queryPages(deps, { ...keys.email.heldPartition(teamId) })) {
     for (const e of page.items) {
       const moved = await updateItem(
         deps,

@@ -134,8 +134,7 @@ const folderThreads = async (
   let exhausted = true;
   const pageSize = search ? Math.min(search.scanRows, 200) : want + 1;
   for await (const page of queryPages(deps, {
-    index: 'gsi1',
-    pk: keys.mailbox.threadListPartition(m.teamId, m.id, folder),
+    ...keys.mailbox.threadListPartition(m.teamId, m.id, folder),
     between: [low, high],
     ...(terms.length ? { filter: terms.length === 1 ? terms[0]! : { and: terms } } : {}),
     descending: cursor.before === undefined,
@@ -276,8 +275,7 @@ export const updateInboxThread = async (
 /** The message rows of a thread, oldest first. */
 export const threadItems = (deps: Deps, m: Mailbox, threadId: string) =>
   queryAll(deps, {
-    index: 'gsi3',
-    pk: keys.message.threadPartition(m.teamId, threadId),
+    ...keys.message.threadPartition(m.teamId, threadId),
     filter: { attr: 'mailbox_id', eq: m.id },
   });
 

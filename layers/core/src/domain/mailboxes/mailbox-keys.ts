@@ -105,7 +105,7 @@ export const listMailboxKeys = async (
   teamId: string,
   mailboxId: string,
 ): Promise<(MailboxKey & { hash: string })[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.mailbox.keyListPartition(teamId, mailboxId) })).map((i) => ({
+  (await queryAll(deps, { ...keys.mailbox.keyListPartition(teamId, mailboxId) })).map((i) => ({
     ...keyFromItem(i),
     hash: i.hash as string,
   }));

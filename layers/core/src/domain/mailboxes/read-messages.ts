@@ -27,7 +27,7 @@ export const listReceivedMessages = async (
   const filter = within ? { attr: 'mailbox_id', in: [...within] } : undefined;
   const { items, hasMore } = await queryPage(
     deps,
-    { index: 'gsi2', pk: keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) },
+    { ...keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) },
     page,
   );
   return { messages: items.map(messageFromItem), hasMore };
@@ -43,7 +43,7 @@ export const listFolder = async (
 ): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
   const { items, hasMore } = await queryPage(
     deps,
-    { index: 'gsi1', pk: keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' },
+    { ...keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' },
     page,
   );
   return { messages: items.map(messageFromItem), hasMore };
@@ -87,4 +87,4 @@ export const getThread = async (deps: Deps, teamId: string, mailboxId: string, t
 
 /** The messages of a thread, oldest first. */
 export const threadMessages = async (deps: Deps, teamId: string, threadId: string): Promise<MailboxMessage[]> =>
-  (await queryAll(deps, { index: 'gsi3', pk: keys.message.threadPartition(teamId, threadId) })).map(messageFromItem);
+  (await queryAll(deps, { ...keys.message.threadPartition(teamId, threadId) })).map(messageFromItem);

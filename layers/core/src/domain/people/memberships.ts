@@ -126,7 +126,7 @@ export const actorIn = async (deps: Deps, user: User, teamId: string): Promise<A
 
 /** The teams a person belongs to, with their role. */
 export const teamsOf = async (deps: Deps, userId: string): Promise<{ teamId: string; role: Role }[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.member.teamsPartition(userId) })).map((i) => ({
+  (await queryAll(deps, { ...keys.member.teamsPartition(userId) })).map((i) => ({
     teamId: i.team_id,
     role: i.role,
   }));

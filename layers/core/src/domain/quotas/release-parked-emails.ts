@@ -14,8 +14,7 @@ export const releaseParkedEmails = async (deps: Deps): Promise<{ released: numbe
   const jobs: { body: SendJob }[] = [];
   for (let shard = 0; shard < keys.email.dueShards; shard++) {
     for await (const page of queryPages(deps, {
-      index: 'gsi3',
-      pk: keys.email.parkedDuePartition(shard),
+      ...keys.email.parkedDuePartition(shard),
       below: now,
     })) {
       for (const e of page.items) {

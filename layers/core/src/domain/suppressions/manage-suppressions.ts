@@ -30,7 +30,7 @@ export const findSuppression = async (
   idOrEmail: string,
 ): Promise<Suppression | undefined> => {
   if (!isUuid(idOrEmail)) return getSuppressionByAddress(deps, teamId, idOrEmail.trim());
-  const [row] = await queryAll(deps, { index: 'gsi1', pk: keys.suppression.listPartition(teamId), prefix: idOrEmail });
+  const [row] = await queryAll(deps, { ...keys.suppression.listPartition(teamId), prefix: idOrEmail });
   // The index may lag a fresh write: confirm on the table itself.
   return row ? getSuppressionByAddress(deps, teamId, row.email) : undefined;
 };
@@ -47,9 +47,8 @@ export const listSuppressions = async (deps: Deps, teamId: string, page: Paginat
   const { items, hasMore } = await queryPage(
     deps,
     {
-      pk: keys.suppression.listPartition(teamId),
+      ...keys.suppression.listPartition(teamId),
       prefix: '',
-      index: 'gsi1',
       ...(origin ? { filter: { attr: 'origin', eq: origin } } : {}),
     },
     page,

@@ -31,7 +31,7 @@ export const createTeam = async (deps: Deps, input: { name: string; plan?: PlanN
 
 /** Lists every team (operator only). */
 export const listTeams = async (deps: Deps): Promise<Team[]> =>
-  (await queryAll(deps, { index: 'gsi1', pk: keys.team.listPartition() })).map(teamFromItem);
+  (await queryAll(deps, { ...keys.team.listPartition() })).map(teamFromItem);
 
 /** Changes a team's plan, status, overage switch or owner addresses; throws when the team does not exist. */
 export const updateTeam = async (

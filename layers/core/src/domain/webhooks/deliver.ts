@@ -174,8 +174,7 @@ export const sweepUndispatchedEvents = async (deps: Deps): Promise<{ requeued: n
   const messages: { body: EventMessage }[] = [];
   for (let shard = 0; shard < keys.event.dueShards; shard++) {
     for await (const page of queryPages(deps, {
-      index: 'gsi3',
-      pk: keys.event.undispatchedPartition(shard),
+      ...keys.event.undispatchedPartition(shard),
       below: cutoff,
     })) {
       messages.push(

@@ -17,8 +17,7 @@ export const sweepStuckEmails = async (deps: Deps): Promise<{ requeued: number }
   let requeued = 0;
   for (let shard = 0; shard < keys.email.dueShards; shard++) {
     for await (const page of queryPages(deps, {
-      index: 'gsi3',
-      pk: keys.email.sendDuePartition(shard),
+      ...keys.email.sendDuePartition(shard),
       below: cutoff,
     })) {
       for (const e of page.items) {
