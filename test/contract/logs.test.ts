@@ -4,6 +4,8 @@ import type { Resend } from 'resend';
 import { keys } from '@mailstack/core/table/keys';
 import { queryAll } from '@mailstack/core/table/ops';
 import { LOG_RETENTION_DAYS } from '@mailstack/core/limits';
+import { randomUUID } from 'node:crypto';
+import { REST_ROUTES } from '../../functions/routes.ts';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { waitFor } from '../support/wait.ts';
@@ -155,6 +157,47 @@ describe('request logs (resend.logs.*)', () => {
     // What is not secret stays: the endpoint, the attachment's name, the contact's address.
     expect(stored).toContain('a.bin');
     expect(stored).toContain('reader@example.com');
+  });
+
+  it('keeps no secret after a request to every route of the API, each carrying secrets in its body', async () => {
+    const t = await newTeam();
+    const planted = {
+      password: `pw-${randomBytes(12).toString('hex')}`,
+      apiKey: `ms_${randomBytes(24).toString('base64url')}`,
+      mailboxKey: `mmb_${randomBytes(24).toString('base64url')}`,
+      signing: `whsec_${randomBytes(24).toString('base64')}`,
+    };
+    const body = {
+      name: 'every route',
+      password: planted.password,
+      note: planted.apiKey,
+      first_name: planted.mailboxKey,
+      signing_secret: planted.signing,
+    };
+    const answered: number[] = [];
+    for (const route of REST_ROUTES) {
+      const path = route.path.replace(/\{[^}]+\}/g, () => randomUUID());
+      const res = await call(route.method, path, {
+        key: t.secret,
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body }),
+      });
+      answered.push(res.status);
+    }
+    expect(answered).not.toContain(500);
+    // Every route a key authenticates is logged; link tokens, discovery documents and OAuth's own
+    // endpoints take no key and belong to no team's log.
+    const keyless =
+      /^\/(preferences|unsubscribe|t|downloads)\/|^\/openapi\.json$|^\/\.well-known\/|^\/oauth\/(register|authorize|token|revoke)$/;
+    const keyed = REST_ROUTES.filter((r) => !keyless.test(r.path));
+    expect(keyed.length).toBeGreaterThan(100);
+    const rows = await waitFor(
+      () => storedLogs(t.team.id),
+      (all) => all.length >= keyed.length,
+      { what: 'a stored log of every route a key authenticates', timeoutMs: 15_000 },
+    );
+    const stored = JSON.stringify(rows);
+    for (const [what, secret] of Object.entries({ ...planted, key: t.secret }))
+      expect(stored.includes(secret), what).toBe(false);
   });
 
   it('forgets an erased address: the erase job rewrites earlier logs, and the erase request keeps none in its own', async () => {
