@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { call, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
-import { inboxEmails, inboxMessagesStartingWith } from '../support/inbox.ts';
+import { inboxEmails, inboxEntry, inboxMessagesStartingWith } from '../support/inbox.ts';
 import { eventsOf } from '../support/events.ts';
 import { loadSegmentContacts } from '../support/audience.ts';
 import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
@@ -326,7 +326,8 @@ describe('broadcasts through the official SDK', () => {
     const { segment, tag } = await audience(t, 1);
     const subject = `Headers ${tag}`;
     await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject, text: 'x', send: true });
-    const [mail] = await inboxMessagesStartingWith(subject, 1);
+    // Read as an entry of the inbox: its headers are added a moment after the message is stored.
+    const mail = await inboxEntry((m) => String(m.subject).startsWith(subject), `with a subject starting "${subject}"`);
     const header = (name: string) =>
       mail.headers.find((h: { name: string }) => h.name.toLowerCase() === name.toLowerCase())?.value;
     expect(header('List-Unsubscribe')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/unsubscribe\/[^>]+>$/);

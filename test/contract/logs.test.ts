@@ -16,7 +16,7 @@ const logsUntil = (resend: Resend, done: (rows: { endpoint: string; method: stri
   waitFor(
     async () => (await resend.logs.list({ limit: 100 })).data?.data ?? [],
     (rows) => done(rows),
-    { what, timeoutMs: 5_000 },
+    { what, timeoutMs: 10_000 },
   );
 
 /** Every stored log row of a team, as the table holds it. */
@@ -132,7 +132,7 @@ describe('request logs (resend.logs.*)', () => {
     const rows = await waitFor(
       () => storedLogs(t.team.id),
       (all) => all.filter((r) => r.endpoint === '/contacts' && r.method === 'POST').length >= 4,
-      { what: 'the stored logs of every request', timeoutMs: 5_000 },
+      { what: 'the stored logs of every request', timeoutMs: 20_000 },
     );
     const stored = JSON.stringify(rows);
     const secrets = {
@@ -193,7 +193,7 @@ describe('request logs (resend.logs.*)', () => {
     const rows = await waitFor(
       () => storedLogs(t.team.id),
       (all) => all.length >= keyed.length,
-      { what: 'a stored log of every route a key authenticates', timeoutMs: 15_000 },
+      { what: 'a stored log of every route a key authenticates', timeoutMs: 30_000 },
     );
     const stored = JSON.stringify(rows);
     for (const [what, secret] of Object.entries({ ...planted, key: t.secret }))
