@@ -4,6 +4,7 @@ import { getItem, queryAll, queryPages, transact, updateItem, type Item, type Ra
 import { bareAddress } from '../emails/rules/addresses.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import type { Contact } from './contact.ts';
+import { KEEP, rewriteJson } from '../rewrite-json.ts';
 import { webhookStore } from '../../table/webhooks.ts';
 
 /** What a scrubbed address reads as (spec: "[erased]"). */
@@ -24,13 +25,8 @@ const mentions = (value: unknown, addresses: ReadonlySet<string>): boolean =>
     .split(/[\s"<>,]+/)
     .some((t) => addresses.has(t));
 
-const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown => {
-  if (typeof value === 'string') return addresses.has(bareAddress(value).toLowerCase()) ? ERASED : value;
-  if (Array.isArray(value)) return value.map((v) => scrub(v, addresses));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, addresses)]));
-  return value;
-};
+const scrub = (value: unknown, addresses: ReadonlySet<string>): unknown =>
+  rewriteJson(value, (v) => (typeof v !== 'string' ? KEEP : addresses.has(bareAddress(v).toLowerCase()) ? ERASED : v));
 
 /**
  * Where a team's history lives: its email listing shards, its event shards, the delivery log of

@@ -6,6 +6,8 @@ import { queryPage } from '../../table/query-page.ts';
 import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS, LOG_RETENTION_DAYS } from '../../limits.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import type { QueueMessage } from '../../ports/queue.ts';
+import { ERASED } from '../contacts/erase-history.ts';
+import { KEEP, rewriteJson } from '../rewrite-json.ts';
 
 /**
  * Request logs (GET /logs): every API request of a team, recorded after its answer is formed and
@@ -17,8 +19,6 @@ import type { QueueMessage } from '../../ports/queue.ts';
 
 /** What a redacted value reads as. */
 const REDACTED = '[redacted]';
-/** What an address reads as in the log of a request that erased it. */
-const ERASED = '[erased]';
 
 /**
  * Fields whose value is a secret or a capability wherever they appear: API key tokens, signing
@@ -46,26 +46,14 @@ const ADDRESS = /[^\s"<>,;:()[\]]+@[^\s"<>,;:()[\]]+\.[^\s"<>,;:()[\]]+/g;
 const redactText = (text: string): string => text.replace(SECRET_VALUE, REDACTED).replace(LINK_TOKEN, `$1${REDACTED}`);
 
 /** A body with every secret field and secret-looking text replaced by REDACTED. */
-const redactSecrets = (value: unknown): unknown => {
-  if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return value.map(redactSecrets);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        SECRET_FIELDS.has(k.toLowerCase()) && v !== null && v !== undefined ? REDACTED : redactSecrets(v),
-      ]),
-    );
-  return value;
-};
+const redactSecrets = (value: unknown): unknown =>
+  rewriteJson(value, (v, field) => {
+    if (field && SECRET_FIELDS.has(field.toLowerCase()) && v !== null && v !== undefined) return REDACTED;
+    return typeof v === 'string' ? redactText(v) : KEEP;
+  });
 
-const eraseAddresses = (value: unknown): unknown => {
-  if (typeof value === 'string') return value.replace(ADDRESS, ERASED);
-  if (Array.isArray(value)) return value.map(eraseAddresses);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, eraseAddresses(v)]));
-  return value;
-};
+const eraseAddresses = (value: unknown): unknown =>
+  rewriteJson(value, (v) => (typeof v === 'string' ? v.replace(ADDRESS, ERASED) : KEEP));
 
 /** A body too long to keep whole: its size and the first LOG_BODY_MAX_BYTES of its JSON. */
 interface TruncatedBody {
