@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from './common.ts';
+import { Id, Timestamp, commaSeparated } from './common.ts';
 import { MAX_AUTOMATION_STEPS } from '../limits.ts';
 import {
   AUTOMATION_STATUSES,
@@ -124,12 +124,7 @@ export const ListRunsQuery = v.object({
   status: v.optional(
     v.pipe(
       v.string(),
-      v.transform((s) =>
-        s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean),
-      ),
+      commaSeparated,
       v.check(
         (list) => list.every((x) => (RUN_STATUSES as readonly string[]).includes(x)),
         `must be a comma-separated list of ${RUN_STATUSES.join(', ')}.`,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { EmailTemplateRef } from './templates.ts';
-import { Id, ReplyToList, StoredBody, Timestamp } from './common.ts';
+import { Id, PageLimit, ReplyToList, StoredBody, Timestamp } from './common.ts';
 import { MAX_SUBJECT_LENGTH } from '../limits.ts';
 
 const IdOf = (what: string) => v.pipe(v.string(`must be the id of a ${what}.`), v.uuid(`must be the id of a ${what}.`));
@@ -105,16 +105,7 @@ export const RecipientsQuery = v.strictObject({
   bounce_type: v.optional(
     v.picklist(['permanent', 'transient', 'undetermined'], 'must be permanent, transient or undetermined.'),
   ),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
-      v.transform(Number),
-      v.minValue(1, 'must be an integer from 1 to 100.'),
-      v.maxValue(100, 'must be an integer from 1 to 100.'),
-    ),
-    '20',
-  ),
+  limit: PageLimit,
   after: v.optional(v.string()),
   before: v.optional(v.string()),
 });

@@ -4,17 +4,28 @@ import { MAX_REPLY_TO, MAX_STORED_BODY_BYTES } from '../limits.ts';
 /** A path id that must be a UUID; anything else cannot name a resource of ours. */
 export const IdParams = v.object({ id: v.pipe(v.string(), v.minLength(1, 'is required.')) });
 
-const PAGE_ENTRIES = {
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
-      v.transform(Number),
-      v.minValue(1, 'must be an integer from 1 to 100.'),
-      v.maxValue(100, 'must be an integer from 1 to 100.'),
-    ),
-    '20',
+/** A query value the SDKs send as a comma-joined list (an array joined, or a parameter repeated), as its items. */
+export const commaSeparated = v.transform((s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+/** A list's `limit` query: 1 to 100, 20 when absent. */
+export const PageLimit = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
+    v.transform(Number),
+    v.minValue(1, 'must be an integer from 1 to 100.'),
+    v.maxValue(100, 'must be an integer from 1 to 100.'),
   ),
+  '20',
+);
+
+const PAGE_ENTRIES = {
+  limit: PageLimit,
   after: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
   before: v.optional(v.pipe(v.string(), v.uuid('must be the id of an item from this list.'))),
 };

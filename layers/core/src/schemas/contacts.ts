@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Deleted, Id, ListOf, Timestamp } from './common.ts';
+import { Deleted, Id, ListOf, Timestamp, commaSeparated } from './common.ts';
 import { MAX_PROPERTY_NUMBER_MAGNITUDE, MAX_PROPERTY_STRING_LENGTH, MIN_PROPERTY_NUMBER_MAGNITUDE } from '../limits.ts';
 import { validAddress } from '../domain/emails/rules/addresses.ts';
 import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '../domain/topics/vocabulary.ts';
@@ -81,12 +81,7 @@ export type UpdateContactRequest = v.InferOutput<typeof UpdateContactRequest>;
 export const Include = v.optional(
   v.pipe(
     v.string(),
-    v.transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
+    commaSeparated,
     v.array(v.picklist(['properties', 'topics'], 'may hold `properties` and `topics`.')),
   ),
   '',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Id, Timestamp, paginatedWith } from './common.ts';
+import { Id, Timestamp, paginatedWith, commaSeparated } from './common.ts';
 import { MAX_MAILBOX_NAME_LENGTH } from '../domain/mailboxes/manage-mailboxes.ts';
 import { MOVE_FOLDERS } from '../domain/mailboxes/inbox-threads.ts';
 import { AGENT_ACTIONS, AGENT_TONES, MAX_AGENT_INSTRUCTIONS } from '../domain/mailboxes/inbox-agent.ts';
@@ -70,17 +70,7 @@ const FOLDERS = ['inbox', 'archive', 'spam', 'sent', 'trash'] as const;
 
 /** A comma-separated list in a query (the SDK joins arrays with commas). */
 const CommaList = <S extends v.GenericSchema<string>>(item: S, what: string) =>
-  v.pipe(
-    v.string(),
-    v.transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
-    v.maxLength(20, `may name at most 20 ${what}.`),
-    v.array(item),
-  );
+  v.pipe(v.string(), commaSeparated, v.maxLength(20, `may name at most 20 ${what}.`), v.array(item));
 
 const BooleanQuery = v.pipe(
   v.picklist(['true', 'false'], 'must be `true` or `false`.'),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Id, Timestamp } from './common.ts';
+import { Id, Timestamp, commaSeparated } from './common.ts';
 import {
   EMAIL_METRICS,
   GRANULARITIES,
@@ -24,12 +24,7 @@ const commaList = <const T extends readonly string[]>(allowed: T, what: string, 
   v.pipe(
     v.string(),
     v.description(description),
-    v.transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
+    commaSeparated,
     v.array(v.picklist(allowed, `must be a comma-separated list of ${what}: ${allowed.join(', ')}.`)),
   );
 
@@ -37,12 +32,7 @@ const idList = (what: string, description: string) =>
   v.pipe(
     v.string(),
     v.description(description),
-    v.transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
+    commaSeparated,
     v.array(v.pipe(v.string(), v.uuid(`must be a comma-separated list of ${what} ids.`))),
     v.maxLength(METRICS_MAX_FILTER_IDS, `takes at most ${METRICS_MAX_FILTER_IDS} ${what} ids.`),
   );
