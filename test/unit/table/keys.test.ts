@@ -76,3 +76,18 @@ describe('the key design', () => {
     ]);
   });
 });
+
+describe('email metrics hour items', () => {
+  it('read back the hour and owner they were written for', () => {
+    for (const owner of [
+      { kind: 'domain', id: ID },
+      { kind: 'domain', id: null },
+      { kind: 'broadcast', id: ID },
+    ] as const) {
+      const key = keys.metrics.hour(T, '2026-11-25T10', owner, ID);
+      expect(key.pk).toBe(`TEAM#${T}#METRICS#2026-11`);
+      expect(keys.metrics.hourOf(key.sk)).toEqual({ hour: '2026-11-25T10', owner });
+    }
+    expect(keys.metrics.hourOf('HOUR#2026-11-25T10#X#a#0')).toBeUndefined();
+  });
+});

@@ -141,6 +141,12 @@ import type { IndexName } from './definition.ts';
 
 const team = (teamId: string): string => `TEAM#${teamId}`;
 
+/** Whose counts an email metrics hour item holds: a domain's (null: mail of no domain) or a broadcast's. */
+export interface MetricsOwner {
+  readonly kind: 'domain' | 'broadcast';
+  readonly id: string | null;
+}
+
 /**
  * A named access pattern over a GSI: the index and the partition a query reads. Each is built
  * beside the writer of the index attributes it reads (`listing`, `held`, `sendDue`, ...), and
@@ -211,10 +217,16 @@ export const keys = {
      * METRICS_SHARDS items) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
      * broadcast (`B#<id>`); `hour` is `yyyy-mm-ddThh`. The team's totals are its domains' sum.
      */
-    hour: (teamId: string, hour: string, owner: string, emailId: string) => ({
+    hour: (teamId: string, hour: string, owner: MetricsOwner, emailId: string) => ({
       pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}`,
-      sk: `HOUR#${hour}#${owner}#${shardOf(emailId, METRICS_SHARDS)}`,
+      sk: `HOUR#${hour}#${owner.kind === 'broadcast' ? 'B' : 'D'}#${owner.id ?? '-'}#${shardOf(emailId, METRICS_SHARDS)}`,
     }),
+    /** The hour and the owner an hour item counts for, read back from its sort key. */
+    hourOf: (sk: string): { hour: string; owner: MetricsOwner } | undefined => {
+      const [, hour, kind, id] = sk.split('#');
+      if (!hour || (kind !== 'B' && kind !== 'D') || !id) return undefined;
+      return { hour, owner: { kind: kind === 'B' ? 'broadcast' : 'domain', id: id === '-' ? null : id } };
+    },
     /** The month partition holding the hours of `yyyy-mm`. */
     month: (teamId: string, month: string) => `${team(teamId)}#METRICS#${month}`,
     /** Sort keys of the hours from `from` to `to` (`yyyy-mm-ddThh`, both included) in their month's partition. */
@@ -244,6 +256,7 @@ export const keys = {
       sk: `ATTACH#${String(n).padStart(4, '0')}`,
     }),
     attachmentPrefix: 'ATTACH#',
+    clickPrefix: 'CLICK#',
     click: (teamId: string, emailId: string, at: number, clickId: string) => ({
       pk: `${team(teamId)}#EMAIL#${emailId}`,
       sk: `CLICK#${String(at).padStart(15, '0')}#${clickId}`,

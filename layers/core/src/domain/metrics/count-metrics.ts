@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { keys } from '../../table/keys.ts';
+import { keys, type MetricsOwner } from '../../table/keys.ts';
 import { updateItem } from '../../table/ops.ts';
 import { METRICS_RETENTION_DAYS } from '../../limits.ts';
 
@@ -52,7 +52,10 @@ export const countMetrics = async (
   if (Object.keys(add).length === 0) return;
   const now = deps.clock.now();
   const hour = new Date(now).toISOString().slice(0, 13);
-  const owners = [`D#${e.domain_id || '-'}`, ...(e.broadcast_id ? [`B#${e.broadcast_id}`] : [])];
+  const owners: MetricsOwner[] = [
+    { kind: 'domain', id: e.domain_id || null },
+    ...(e.broadcast_id ? [{ kind: 'broadcast' as const, id: e.broadcast_id }] : []),
+  ];
   try {
     await Promise.all(
       owners.map((owner) =>

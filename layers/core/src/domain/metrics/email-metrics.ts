@@ -156,10 +156,10 @@ const counterCells = (items: readonly Item[], by: 'team' | 'domain' | 'broadcast
   const counted = new Set<string>(COUNTED);
   const cells = new Map<string, { at: number; id?: string; counts: Partial<Record<Counted, number>> }>();
   for (const item of items) {
-    // sk HOUR#<yyyy-mm-ddThh>#<D|B>#<id or ->#<shard>
-    const [, hour, kind, owner] = String(item.sk).split('#');
-    if (kind !== (by === 'broadcast' ? 'B' : 'D') || !hour || !owner) continue;
-    const id = by === 'team' || owner === '-' ? undefined : owner;
+    const of = keys.metrics.hourOf(String(item.sk));
+    if (!of || of.owner.kind !== (by === 'broadcast' ? 'broadcast' : 'domain')) continue;
+    const { hour } = of;
+    const id = by === 'team' ? undefined : (of.owner.id ?? undefined);
     if (by === 'domain' && !id) continue;
     const at = Date.parse(`${hour}:00:00Z`);
     const key = `${at}#${id ?? ''}`;
@@ -196,7 +196,7 @@ const emailCells = async (
     if (at < Math.floor(start / 3_600_000) * 3_600_000 || at >= end) continue;
     const clicks = await queryAll(deps, {
       pk: keys.email.item(teamId, e.id).pk,
-      prefix: 'CLICK#',
+      prefix: keys.email.clickPrefix,
       filter: { attr: 'announced', eq: true },
       project: ['human'],
     });
