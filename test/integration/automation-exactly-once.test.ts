@@ -196,7 +196,10 @@ describe('automations, exactly once', () => {
 
     // The even contacts open the welcome.
     const runsOf = () =>
-      queryAll(testDeps(), { pk: keys.automation.runPartition(t.team.id, automation), prefix: 'RUN#' });
+      queryAll(testDeps(), {
+        pk: keys.automation.runPartition(t.team.id, automation),
+        prefix: keys.automation.runPrefix,
+      });
     const emailOf = async (id: string) => (await getItem(testDeps(), keys.email.item(t.team.id, id)))!;
     expect(await runsOf()).toHaveLength(CONTACTS);
     const welcomes = new Map<string, string>();
@@ -264,12 +267,12 @@ describe('automations, exactly once', () => {
     expect(w.schedules.size).toBe(0);
     const [run] = await queryAll(testDeps(), {
       pk: keys.automation.runPartition(t.team.id, automation),
-      prefix: 'RUN#',
+      prefix: keys.automation.runPrefix,
     });
     expect(run!.status).toBe('failed');
     const steps = await queryAll(testDeps(), {
       pk: keys.automation.stepPartition(t.team.id, run!.id),
-      prefix: 'STEP#',
+      prefix: keys.automation.stepPrefix,
     });
     expect(steps).toHaveLength(MAX_RUN_STEPS);
     await w.stop();
