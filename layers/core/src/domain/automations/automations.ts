@@ -9,7 +9,7 @@ import { getTemplate } from '../templates/templates.ts';
 import { getSegment } from '../segments/segments.ts';
 import { getTopic } from '../topics/topics.ts';
 import { checkGraph, triggerEvent, type Graph } from './graph.ts';
-import { cancelRuns } from './runs.ts';
+import { endRunsPage } from './wind-down.ts';
 import type { AutomationStatus } from './vocabulary.ts';
 
 /** An automation: its name, status and the version of its graph new runs start on. */
@@ -243,19 +243,25 @@ export const duplicateAutomation = async (deps: Deps, teamId: string, id: string
   return a;
 };
 
-/** Stops an automation: disabled (no new runs), and its running runs cancelled. */
+/**
+ * Stops an automation: disabled (no new runs), and its running runs cancelled: the first page of
+ * its runs here, the rest by jobs of the automations queue (wind-down.ts).
+ */
 export const stopAutomation = async (deps: Deps, teamId: string, id: string): Promise<Automation> => {
   const a = await updateAutomation(deps, teamId, id, { status: 'disabled' });
-  await cancelRuns(deps, teamId, id);
+  await endRunsPage(deps, { teamId, automationId: id, purge: false });
   return a;
 };
 
-/** Deletes an automation; its running runs are cancelled, its history goes with it from the API. */
+/**
+ * Deletes an automation: gone from the API at once; its running runs are cancelled as a stop
+ * cancels them, then its versions, runs and their steps are removed by jobs (wind-down.ts).
+ */
 export const deleteAutomation = async (deps: Deps, teamId: string, id: string): Promise<Automation> => {
   const a = await getAutomation(deps, teamId, id);
   const writes: Write[] = [{ delete: keys.automation.item(teamId, id) }];
   if (a.status === 'enabled') writes.push({ delete: keys.automation.trigger(teamId, a.triggerEvent, id) });
   await transact(deps, writes);
-  await cancelRuns(deps, teamId, id);
+  await endRunsPage(deps, { teamId, automationId: id, purge: true });
   return a;
 };

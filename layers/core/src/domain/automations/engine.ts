@@ -12,6 +12,7 @@ import { evaluate } from './conditions.ts';
 import type { ConnectionType } from './vocabulary.ts';
 import { type AutomationJob, iso, queueUrl, scheduleName, stepJob } from './jobs.ts';
 import { contextOf, execute } from './step-actions.ts';
+import { endRunsPage, purgePage } from './wind-down.ts';
 
 /**
  * The automation engine. Each unit of work is a job on the automations queue, so a step runs at
@@ -35,7 +36,9 @@ export const queueEvent = (deps: Deps, event: SentEvent): Promise<void> =>
 /** Runs one job. */
 export const runAutomationJob = async (deps: Deps, job: AutomationJob): Promise<void> => {
   if (job.kind === 'event') await handleEvent(deps, job.event);
-  else await runStep(deps, job);
+  else if (job.kind === 'step') await runStep(deps, job);
+  else if (job.kind === 'end-runs') await endRunsPage(deps, job);
+  else await purgePage(deps, job);
 };
 
 const handleEvent = async (deps: Deps, event: SentEvent): Promise<void> => {

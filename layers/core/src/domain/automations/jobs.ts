@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { SentEvent } from './send-event.ts';
 import type { Run } from './runs.ts';
+import type { WindDownJob } from './wind-down.ts';
 
 /** A job of the automations queue (see engine.ts). */
 export type AutomationJob =
@@ -11,7 +12,8 @@ export type AutomationJob =
       readonly automationId: string;
       readonly runId: string;
       readonly n: number;
-    };
+    }
+  | WindDownJob;
 
 /** Now, as the stored timestamps spell it. */
 export const iso = (deps: Deps) => new Date(deps.clock.now()).toISOString();

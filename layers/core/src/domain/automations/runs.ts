@@ -135,17 +135,6 @@ export const endRun = async (deps: Deps, run: Pick<Run, 'teamId' | 'automationId
   );
 };
 
-/** Cancels an automation's running runs (stop, delete); their pending jobs find them cancelled and do nothing. */
-export const cancelRuns = async (deps: Deps, teamId: string, automationId: string): Promise<number> => {
-  const running = await queryAll(deps, {
-    pk: keys.automation.runPartition(teamId, automationId),
-    prefix: keys.automation.runPrefix,
-    filter: { attr: 'status', eq: 'running' },
-  });
-  for (const r of running) await endRun(deps, { teamId, automationId, id: r.id }, 'cancelled');
-  return running.length;
-};
-
 /** How many runs ended each step of an automation how, by step key (the tally its steps keep). */
 export const stepCounts = async (
   deps: Deps,
