@@ -28,9 +28,9 @@ const inboxCount = async (host: LocalHost, m: Mailbox): Promise<number> => {
   let after: string | undefined;
   for (;;) {
     const page = await listFolder(host.deps, m.teamId, m.id, 'inbox', { limit: 100, ...(after ? { after } : {}) });
-    count += page.messages.length;
+    count += page.items.length;
     if (!page.hasMore) return count;
-    after = page.messages.at(-1)!.id;
+    after = page.items.at(-1)!.id;
   }
 };
 

@@ -14,7 +14,7 @@ export const handler = apiRoute({
   query: v.intersect([Pagination, ListRunsQuery]),
   handler: async ({ deps, auth, params, query }) => {
     const a = await getAutomation(deps, auth.team.id, params.id);
-    const { runs, hasMore } = await listRuns(deps, auth.team.id, a.id, query, query.status as RunStatus[] | undefined);
-    return listOf(runs.map(runRow), hasMore);
+    const { items, hasMore } = await listRuns(deps, auth.team.id, a.id, query, query.status as RunStatus[] | undefined);
+    return listOf(items.map(runRow), hasMore);
   },
 });

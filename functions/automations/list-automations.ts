@@ -10,7 +10,7 @@ export const handler = apiRoute({
   response: ListOf(AutomationRow),
   query: v.intersect([Pagination, ListAutomationsQuery]),
   handler: async ({ deps, auth, query }) => {
-    const { automations, hasMore } = await listAutomations(deps, auth.team.id, query, query.status);
-    return listOf(automations.map(automationRow), hasMore);
+    const { items, hasMore } = await listAutomations(deps, auth.team.id, query, query.status);
+    return listOf(items.map(automationRow), hasMore);
   },
 });

@@ -9,7 +9,7 @@ export const handler = apiRoute({
   response: ListOf(EventRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { events, hasMore } = await listEventDefinitions(deps, auth.team.id, query);
-    return listOf(events.map(eventDefinitionRow), hasMore);
+    const { items, hasMore } = await listEventDefinitions(deps, auth.team.id, query);
+    return listOf(items.map(eventDefinitionRow), hasMore);
   },
 });

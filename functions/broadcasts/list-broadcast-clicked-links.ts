@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { IdParams, ListOf, Pagination } from '@mailstack/core/schemas/common';
+import { IdParams, ListOf, listOf, Pagination } from '@mailstack/core/schemas/common';
 import { BroadcastClickedLink } from '@mailstack/core/schemas/broadcasts';
 import { listClickedLinks } from '@mailstack/core/domain/broadcasts/recipients';
 
@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ListOf(BroadcastClickedLink),
   params: IdParams,
   query: Pagination,
-  handler: async ({ deps, auth, params, query }) => listClickedLinks(deps, auth.team.id, params.id, query),
+  handler: async ({ deps, auth, params, query }) => {
+    const { items, hasMore } = await listClickedLinks(deps, auth.team.id, params.id, query);
+    return listOf(items, hasMore);
+  },
 });

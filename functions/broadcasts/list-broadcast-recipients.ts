@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { IdParams, ListOf } from '@mailstack/core/schemas/common';
+import { IdParams, ListOf, listOf } from '@mailstack/core/schemas/common';
 import { RecipientsQuery, BroadcastRecipientRow } from '@mailstack/core/schemas/broadcasts';
 import { listRecipients } from '@mailstack/core/domain/broadcasts/recipients';
 
@@ -9,5 +9,8 @@ export const handler = apiRoute({
   response: ListOf(BroadcastRecipientRow),
   params: IdParams,
   query: RecipientsQuery,
-  handler: async ({ deps, auth, params, query }) => listRecipients(deps, auth.team.id, params.id, query),
+  handler: async ({ deps, auth, params, query }) => {
+    const { items, hasMore } = await listRecipients(deps, auth.team.id, params.id, query);
+    return listOf(items, hasMore);
+  },
 });

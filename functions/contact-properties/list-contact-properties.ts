@@ -9,7 +9,7 @@ export const handler = apiRoute({
   response: ListOf(ContactPropertyObject),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { properties, hasMore } = await listContactProperties(deps, auth.team.id, query);
-    return listOf(properties.map(contactPropertyView), hasMore);
+    const { items, hasMore } = await listContactProperties(deps, auth.team.id, query);
+    return listOf(items.map(contactPropertyView), hasMore);
   },
 });

@@ -15,7 +15,7 @@ export const handler = apiRoute({
   response: ListOf(ContactListItem),
   query: Query,
   handler: async ({ deps, auth, query }) => {
-    const { contacts, hasMore } = await listContacts(deps, auth.team.id, query, query.segment_id);
-    return listOf(await expandContacts(deps, auth.team.id, contacts, query.include), hasMore);
+    const { items, hasMore } = await listContacts(deps, auth.team.id, query, query.segment_id);
+    return listOf(await expandContacts(deps, auth.team.id, items, query.include), hasMore);
   },
 });

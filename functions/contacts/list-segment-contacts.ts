@@ -11,7 +11,7 @@ export const handler = apiRoute({
   params: v.object({ id: v.pipe(v.string(), v.uuid('must be a segment (audience) id.')) }),
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { contacts, hasMore } = await listContacts(deps, auth.team.id, query, params.id);
-    return listOf(await expandContacts(deps, auth.team.id, contacts, []), hasMore);
+    const { items, hasMore } = await listContacts(deps, auth.team.id, query, params.id);
+    return listOf(await expandContacts(deps, auth.team.id, items, []), hasMore);
   },
 });

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   response: ListOf(DomainSummary),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { domains, hasMore } = await listDomains(deps, auth.team.id, query);
-    return listOf(domains.map(domainSummary), hasMore);
+    const { items, hasMore } = await listDomains(deps, auth.team.id, query);
+    return listOf(items.map(domainSummary), hasMore);
   },
 });

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   params: IdParams,
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { rows, hasMore } = await listSentAttachments(deps, auth.team.id, params.id, query);
-    return listOf(rows, hasMore);
+    const { items, hasMore } = await listSentAttachments(deps, auth.team.id, params.id, query);
+    return listOf(items, hasMore);
   },
 });

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   response: ListOf(EmailObject),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { emails, hasMore } = await listEmails(deps, auth.team.id, query);
-    return listOf(emails.map(emailView), hasMore);
+    const { items, hasMore } = await listEmails(deps, auth.team.id, query);
+    return listOf(items.map(emailView), hasMore);
   },
 });

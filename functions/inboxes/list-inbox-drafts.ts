@@ -12,11 +12,11 @@ export const handler = apiRoute({
   params: InboxParams,
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { rows, hasMore } = await listInboxDrafts(
+    const { items, hasMore } = await listInboxDrafts(
       deps,
       await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds),
       query,
     );
-    return listOf(rows, hasMore);
+    return listOf(items, hasMore);
   },
 });

@@ -13,7 +13,7 @@ export const handler = apiRoute({
   handler: async ({ deps, auth, params, query }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
     const { limit, after, before, ...filters } = query;
-    const { rows, hasMore } = await listInboxThreads(deps, m, filters, { limit, after, before });
-    return listOf(rows, hasMore);
+    const { items, hasMore } = await listInboxThreads(deps, m, filters, { limit, after, before });
+    return listOf(items, hasMore);
   },
 });

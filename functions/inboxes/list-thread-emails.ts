@@ -12,7 +12,7 @@ export const handler = apiRoute({
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
-    const { rows, hasMore } = await listThreadEmails(deps, m, params.thread_id, query);
-    return listOf(rows, hasMore);
+    const { items, hasMore } = await listThreadEmails(deps, m, params.thread_id, query);
+    return listOf(items, hasMore);
   },
 });

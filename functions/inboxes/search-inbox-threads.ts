@@ -13,13 +13,13 @@ export const handler = apiRoute({
   handler: async ({ deps, auth, params, query }) => {
     const m = await resolveInbox(deps, auth.team.id, params.id, auth.mailboxIds);
     const { limit, after, before, folders, labels, read, has_attachment, start_date, end_date, ...people } = query;
-    const { rows, hasMore } = await searchInboxThreads(
+    const { items, hasMore } = await searchInboxThreads(
       deps,
       m,
       { folders, labels, read },
       { ...people, hasAttachment: has_attachment, startDate: start_date, endDate: end_date },
       { limit, after, before },
     );
-    return listOf(rows, hasMore);
+    return listOf(items, hasMore);
   },
 });

@@ -9,7 +9,7 @@ export const handler = apiRoute({
   response: ListOf(LogRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { logs, hasMore } = await listRequestLogs(deps, auth.team.id, query);
-    return listOf(logs.map(logRow), hasMore);
+    const { items, hasMore } = await listRequestLogs(deps, auth.team.id, query);
+    return listOf(items.map(logRow), hasMore);
   },
 });

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   params: IdParams,
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { rows, hasMore } = await listReceivedAttachments(deps, auth.team.id, params.id, query, auth.mailboxIds);
-    return listOf(rows, hasMore);
+    const { items, hasMore } = await listReceivedAttachments(deps, auth.team.id, params.id, query, auth.mailboxIds);
+    return listOf(items, hasMore);
   },
 });

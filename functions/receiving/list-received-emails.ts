@@ -9,7 +9,7 @@ export const handler = apiRoute({
   response: ListOf(ReceivedEmailRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { rows, hasMore } = await listReceivedEmails(deps, auth.team.id, query, auth.mailboxIds);
-    return listOf(rows, hasMore);
+    const { items, hasMore } = await listReceivedEmails(deps, auth.team.id, query, auth.mailboxIds);
+    return listOf(items, hasMore);
   },
 });

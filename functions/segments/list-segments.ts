@@ -9,9 +9,9 @@ export const handler = apiRoute({
   response: SegmentList,
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { segments, hasMore } = await listSegments(deps, auth.team.id, query);
+    const { items, hasMore } = await listSegments(deps, auth.team.id, query);
     return listOf(
-      segments.map((s) => {
+      items.map((s) => {
         const { object: _o, ...row } = segmentView(s);
         return row;
       }),

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   response: ListOf(SuppressionObject),
   query: v.intersect([Pagination, ListSuppressionsQuery]),
   handler: async ({ deps, auth, query }) => {
-    const { suppressions, hasMore } = await listSuppressions(deps, auth.team.id, query, query.origin);
-    return listOf(suppressions.map(suppressionView), hasMore);
+    const { items, hasMore } = await listSuppressions(deps, auth.team.id, query, query.origin);
+    return listOf(items.map(suppressionView), hasMore);
   },
 });

@@ -9,9 +9,9 @@ export const handler = apiRoute({
   response: ListOf(TopicRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { topics, hasMore } = await listTopics(deps, auth.team.id, query);
+    const { items, hasMore } = await listTopics(deps, auth.team.id, query);
     return listOf(
-      topics.map((t) => {
+      items.map((t) => {
         const { object: _o, ...row } = topicView(t);
         return row;
       }),

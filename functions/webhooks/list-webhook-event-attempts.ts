@@ -10,9 +10,9 @@ export const handler = apiRoute({
   params: WebhookEventParams,
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { attempts, hasMore } = await listAttempts(deps, auth.team.id, params.id, params.event_id, query);
+    const { items, hasMore } = await listAttempts(deps, auth.team.id, params.id, params.event_id, query);
     return listOf(
-      attempts.map((a) => ({ id: a.id, http_status_code: a.httpStatusCode, response: a.response, sent_at: a.sentAt })),
+      items.map((a) => ({ id: a.id, http_status_code: a.httpStatusCode, response: a.response, sent_at: a.sentAt })),
       hasMore,
     );
   },

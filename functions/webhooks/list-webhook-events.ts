@@ -10,7 +10,7 @@ export const handler = apiRoute({
   params: IdParams,
   query: Pagination,
   handler: async ({ deps, auth, params, query }) => {
-    const { deliveries, hasMore } = await listDeliveries(deps, auth.team.id, params.id, query);
-    return listOf(deliveries.map(deliveryRow), hasMore);
+    const { items, hasMore } = await listDeliveries(deps, auth.team.id, params.id, query);
+    return listOf(items.map(deliveryRow), hasMore);
   },
 });

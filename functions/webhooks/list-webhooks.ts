@@ -9,7 +9,7 @@ export const handler = apiRoute({
   response: ListOf(WebhookRow),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { webhooks, hasMore } = await listWebhooks(deps, auth.team.id, query);
-    return listOf(webhooks.map(webhookRow), hasMore);
+    const { items, hasMore } = await listWebhooks(deps, auth.team.id, query);
+    return listOf(items.map(webhookRow), hasMore);
   },
 });

@@ -29,7 +29,8 @@ import { createDashboard } from '../../functions/dashboard/app.ts';
 import nodemailer from 'nodemailer';
 import { isMailboxAddress } from '@mailstack/core/domain/mailboxes/receive-message';
 import { createInboundListener } from './inbound-smtp.ts';
-import { sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
+import { newCounters, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
+import { createClients } from '@mailstack/core/adapters/aws/clients';
 
 // The SDK's Node-version notice is noise for a local host; the engines are pinned and tested.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -238,11 +239,13 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       WEBHOOK_TARGETS: 'any',
       ...options.env,
     };
-    const bootstrap = createDeps(readConfig({ ...process.env, ...baseEnv }));
+    // The host's own clients (queues made and polled, the scheduler loop's reads), apart from the
+    // handlers' deps and their counters.
+    const clients = createClients(readConfig({ ...process.env, ...baseEnv }), newCounters());
     const queueUrls = {} as Record<QueueName, string>;
     for (const name of consumedQueues()) {
       const q = QUEUES[name];
-      const out = await bootstrap.sqs.send(
+      const out = await clients.sqs.send(
         new CreateQueueCommand({
           QueueName: name,
           Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) },
@@ -258,7 +261,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     // On AWS SES publishes each event to SNS, which puts it on the provider-events queue.
     ses.setEventsSink(async (notification) => {
       const body = JSON.stringify(notification);
-      await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: body }));
+      await clients.sqs.send(new SendMessageCommand({ QueueUrl: queueUrls['provider-events'], MessageBody: body }));
       deps.counters.snsNotifications += 1;
       deps.counters.queueRequests += sqsRequests(Buffer.byteLength(body));
     });
@@ -309,8 +312,8 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       ...(options.timers === false ? [] : [startTimers(resolve(ROOT, 'functions'), deps.counters)]),
       // The loop stands in for EventBridge Scheduler: its polls go through a client of its own,
       // apart from the handlers' counters (the schedules the handlers write are theirs).
-      startSchedulerLoop(tableScheduler(bootstrap.db, deps.table), async (queueUrl, body) => {
-        await deps.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
+      startSchedulerLoop(tableScheduler(clients.db, deps.table), async (queueUrl, body) => {
+        await clients.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(body) }));
       }),
     ];
     stops.splice(stops.length - 1, 0, async () => {
@@ -320,7 +323,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const beginWork = () => {
       if (workersStarted) return;
       workersStarted = true;
-      loops.push(startWorkers(deps.sqs, resolve(ROOT, 'functions'), queueUrls, deps.counters));
+      loops.push(startWorkers(clients.sqs, resolve(ROOT, 'functions'), queueUrls, deps.counters));
     };
     if (options.workers !== false) beginWork();
 

@@ -15,7 +15,7 @@ import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
 
 const inbox = async (teamId: string, mailboxId: string) =>
-  (await listFolder(testDeps(), teamId, mailboxId, 'inbox', { limit: 100 })).messages;
+  (await listFolder(testDeps(), teamId, mailboxId, 'inbox', { limit: 100 })).items;
 
 describe('inbound mail through the local listener', () => {
   it('stores a plain message in the mailbox it is addressed to, in a new thread, with an email.received event', async () => {
@@ -209,7 +209,7 @@ describe('inbound mail through the local listener', () => {
     // Assess
     expect((await inbox(a.team.id, ma.id)).map((x) => x.subject)).toEqual(['For A']);
     expect(await inbox(b.team.id, mb.id)).toEqual([]);
-    expect((await listReceivedMessages(d, b.team.id, { limit: 100 })).messages).toEqual([]);
+    expect((await listReceivedMessages(d, b.team.id, { limit: 100 })).items).toEqual([]);
     const drops = await getItem(d, keys.inbound.dropped(day));
     expect(Number(drops?.count)).toBeGreaterThanOrEqual(before + 2);
     expect(drops?.count_unknown_mailbox).toBeGreaterThanOrEqual(2);
@@ -239,6 +239,6 @@ describe('inbound mail through the local listener', () => {
     expect(got.map((x) => [x.from, x.subject, x.text?.trim()])).toEqual([
       [`Alice <alice@${a.domain}>`, 'Across teams', 'Hi Bob'],
     ]);
-    expect((await listReceivedMessages(testDeps(), a.team.id, { limit: 100 })).messages).toEqual([]);
+    expect((await listReceivedMessages(testDeps(), a.team.id, { limit: 100 })).items).toEqual([]);
   });
 });

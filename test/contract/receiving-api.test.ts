@@ -146,14 +146,14 @@ describe('the receiving API through the official SDK', () => {
     expect(wrapped.error).toBeNull();
     const arrived = await waitFor(
       () => listFolder(testDeps(), other.team.id, target.id, 'inbox', { limit: 10 }),
-      (r) => r.messages.length >= 2,
+      (r) => r.items.length >= 2,
     );
-    expect(arrived.messages.map((x) => [x.subject, x.attachments.map((a) => a.filename)]).sort()).toEqual([
+    expect(arrived.items.map((x) => [x.subject, x.attachments.map((a) => a.filename)]).sort()).toEqual([
       ['Contract', ['contract.pdf']],
       // the wrapped copy carries the original as message/rfc822, whose parts the parser lists
       ['Fwd: Contract', ['contract.pdf']],
     ]);
-    const wrappedCopy = arrived.messages.find((x) => x.subject === 'Fwd: Contract')!;
+    const wrappedCopy = arrived.items.find((x) => x.subject === 'Fwd: Contract')!;
     expect(wrappedCopy.text).toContain('FYI');
   });
 

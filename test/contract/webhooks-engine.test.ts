@@ -81,7 +81,7 @@ describe('delivery engine (fake clock, real receiver, real table)', () => {
       failures: 7,
       nextAttemptAt: null,
     });
-    const { attempts } = await deliveryStore.attempts(engine.deps, team.id, w.id, job!.eventId, { limit: 100 });
+    const { items: attempts } = await deliveryStore.attempts(engine.deps, team.id, w.id, job!.eventId, { limit: 100 });
     expect(attempts.map((a) => [a.httpStatusCode, a.response])).toEqual(Array(7).fill([500, 'boom']));
   });
 

@@ -147,7 +147,7 @@ describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
       [local.id, /^target refused: .*must use https/],
     ] as const) {
       const job = jobs.find((j) => j.webhookId === webhookId)!;
-      const { attempts } = await deliveryStore.attempts(deps, team.id, webhookId, job.eventId, { limit: 10 });
+      const { items: attempts } = await deliveryStore.attempts(deps, team.id, webhookId, job.eventId, { limit: 10 });
       expect(attempts).toEqual([
         expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(reason) }),
       ]);
@@ -210,7 +210,9 @@ describe('the refusal table at delivery (WEBHOOK_TARGETS=public)', () => {
     for (const job of jobs) {
       const endpoint = ids.get(job.webhookId)!;
       const reason = REFUSED.find(([e]) => e === endpoint)![1];
-      const { attempts } = await deliveryStore.attempts(deps, team.id, job.webhookId, job.eventId, { limit: 10 });
+      const { items: attempts } = await deliveryStore.attempts(deps, team.id, job.webhookId, job.eventId, {
+        limit: 10,
+      });
       expect(attempts, endpoint).toEqual([
         expect.objectContaining({ httpStatusCode: 0, response: expect.stringMatching(/^target refused: /) }),
       ]);

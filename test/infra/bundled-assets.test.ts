@@ -385,7 +385,7 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Inbound/receive-mail')).toEqual({ stored: 1, dropped: 1 });
     expect(JSON.parse(result('Functions/receiving').body)).toMatchObject({ object: 'list', has_more: false });
     expect(JSON.parse(result('Functions/automations').body)).toMatchObject({ object: 'list', has_more: false });
-    const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).messages;
+    const [received] = (await listReceivedMessages(testDeps(), mt.team.id, { limit: 10 })).items;
     expect(received).toMatchObject({
       mailboxId: mailbox.id,
       subject: 'Through SES',

@@ -280,7 +280,8 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
       const missing = eligible.filter((e) => !received.has(e));
       if (missing.length > 0) {
         const { listRecipients } = await import('@mailstack/core/domain/broadcasts/recipients');
-        const rows = (await listRecipients(w.deps, t.team.id, made.data!.id, { type: 'sent', limit: 100 })).data.length;
+        const rows = (await listRecipients(w.deps, t.team.id, made.data!.id, { type: 'sent', limit: 100 })).items
+          .length;
         const { getEmail } = await import('@mailstack/core/domain/emails/manage-email');
         const { recipientEmailId } = await import('@mailstack/core/domain/broadcasts/fan-out');
         const { findContact } = await import('@mailstack/core/domain/contacts/contact');

@@ -125,7 +125,7 @@ describe('no accepted email is lost when a process dies mid-way', () => {
         email?.id ??
         (await (async () => {
           const { listEmails } = await import('@mailstack/core/domain/emails/manage-email');
-          return (await listEmails(w.deps, t.team.id, { limit: 1 })).emails[0]!.id;
+          return (await listEmails(w.deps, t.team.id, { limit: 1 })).items[0]!.id;
         })());
       // The same message may come back (SQS redelivery): harmless.
       w.captured.push({ teamId: t.team.id, emailId: id });

@@ -14,7 +14,7 @@ const keysPage = async (c: Ctx, minted?: { name: string; secret: string }) => {
   const actor = c.get('actor');
   const { csrf } = c.get('ctx');
   const t = `/t/${actor.team.id}`;
-  const [keys, audit, { domains }] = await Promise.all([
+  const [keys, audit, { items: domains }] = await Promise.all([
     listApiKeys(deps, actor.team.id),
     listAudit(deps, actor.team.id),
     listDomains(deps, actor.team.id, { limit: 100 }),

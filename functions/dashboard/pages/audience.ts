@@ -9,6 +9,7 @@ import {
 import { CreateTopicRequest } from '@mailstack/core/schemas/topics';
 import { AddSuppressionRequest } from '@mailstack/core/schemas/suppressions';
 import type { Pagination } from '@mailstack/core/schemas/common';
+import type { Page } from '@mailstack/core/domain/paging';
 import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
 import { createContact, deleteContact } from '@mailstack/core/domain/contacts/write-contact';
 import { createSegment, deleteSegment, listSegments } from '@mailstack/core/domain/segments/segments';
@@ -36,7 +37,7 @@ interface Section<T extends { id: string }> {
   readonly title: string;
   readonly heads: readonly string[];
   readonly empty: string;
-  readonly list: (deps: Deps, teamId: string, page: Pagination) => Promise<{ items: readonly T[]; hasMore: boolean }>;
+  readonly list: (deps: Deps, teamId: string, page: Pagination) => Promise<Page<T>>;
   /** The add form's fields and button. */
   readonly fields: Html;
   /** The row's cells before the delete button, and the button's accessible name. */
@@ -94,10 +95,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
     title: 'Contacts',
     heads: ['Email', 'Name', 'Subscribed', 'Added'],
     empty: 'No contacts yet.',
-    list: async (deps, teamId, page) => {
-      const r = await listContacts(deps, teamId, page);
-      return { items: r.contacts, hasMore: r.hasMore };
-    },
+    list: (deps, teamId, page) => listContacts(deps, teamId, page),
     fields: html`<label>Email <input type="email" name="email" required${limitAttrs(fieldLimits(CreateContactRequest, 'email'))}></label><label>First name <input name="first_name"${limitAttrs(fieldLimits(CreateContactRequest, 'first_name'))}></label><label>Last name <input name="last_name"${limitAttrs(fieldLimits(CreateContactRequest, 'last_name'))}></label><button>Add contact</button>`,
     cells: (x) =>
       html`<td>${x.email}</td><td>${[x.firstName, x.lastName].filter(Boolean).join(' ')}</td><td>${x.unsubscribed ? 'unsubscribed' : 'subscribed'}</td><td>${when(x.createdAt)}</td>`,
@@ -120,10 +118,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
     title: 'Segments',
     heads: ['Name', 'Id', 'Created'],
     empty: 'No segments yet.',
-    list: async (deps, teamId, page) => {
-      const r = await listSegments(deps, teamId, page);
-      return { items: r.segments, hasMore: r.hasMore };
-    },
+    list: (deps, teamId, page) => listSegments(deps, teamId, page),
     fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateSegmentRequest, 'name'))}></label><button>Add segment</button>`,
     cells: (x) => html`<td>${x.name}</td><td><code>${x.id}</code></td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete segment ${x.name}`,
@@ -136,10 +131,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
     title: 'Topics',
     heads: ['Name', 'Default', 'Visibility', 'Created'],
     empty: 'No topics yet.',
-    list: async (deps, teamId, page) => {
-      const r = await listTopics(deps, teamId, page);
-      return { items: r.topics, hasMore: r.hasMore };
-    },
+    list: (deps, teamId, page) => listTopics(deps, teamId, page),
     fields: html`<label>Name <input name="name" required${limitAttrs(fieldLimits(CreateTopicRequest, 'name'))}></label><label>Default <select name="default_subscription">${SUBSCRIPTIONS.map((s) => html`<option value="${s}">${s.replace('_', ' ')}</option>`)}</select></label><label>Visibility <select name="visibility">${TOPIC_VISIBILITIES.map((x) => html`<option>${x}</option>`)}</select></label><button>Add topic</button>`,
     cells: (x) =>
       html`<td>${x.name}</td><td>${x.defaultSubscription}</td><td>${x.visibility}</td><td>${when(x.createdAt)}</td>`,
@@ -161,10 +153,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
     title: 'Contact properties',
     heads: ['Key', 'Type', 'Fallback', 'Created'],
     empty: 'No contact properties yet.',
-    list: async (deps, teamId, page) => {
-      const r = await listContactProperties(deps, teamId, page);
-      return { items: r.properties, hasMore: r.hasMore };
-    },
+    list: (deps, teamId, page) => listContactProperties(deps, teamId, page),
     fields: html`<label>Key <input name="key" required${limitAttrs(fieldLimits(CreateContactPropertyRequest, 'key'))}></label><label>Type <select name="type"><option>string</option><option>number</option></select></label><label>Fallback <input name="fallback_value"></label><button>Add property</button>`,
     cells: (x) =>
       html`<td><code>${x.key}</code></td><td>${x.type}</td><td>${x.fallbackValue ?? ''}</td><td>${when(x.createdAt)}</td>`,
@@ -186,10 +175,7 @@ export const registerAudience = (app: Hono<DashboardEnv>): void => {
     title: 'Suppressions',
     heads: ['Address', 'Origin', 'Added'],
     empty: 'No suppressed addresses.',
-    list: async (deps, teamId, page) => {
-      const r = await listSuppressions(deps, teamId, page);
-      return { items: r.suppressions, hasMore: r.hasMore };
-    },
+    list: (deps, teamId, page) => listSuppressions(deps, teamId, page),
     fields: html`<label>Email <input type="email" name="email" required></label><button>Suppress address</button>`,
     cells: (x) => html`<td>${x.email}</td><td>${x.origin}</td><td>${when(x.createdAt)}</td>`,
     deleteLabel: (x) => `Delete the suppression of ${x.email}`,

@@ -37,7 +37,7 @@ const listPage = async (c: Ctx) => {
   const actor = c.get('actor');
   const t = `/t/${actor.team.id}/automations`;
   const after = c.req.query('after');
-  const { automations, hasMore } = await listAutomations(
+  const { items: automations, hasMore } = await listAutomations(
     c.get('deps'),
     actor.team.id,
     { limit: 50, after: after && UUID.test(after) ? after : undefined },
@@ -98,7 +98,7 @@ ${table(
 ${table(
   'Latest runs',
   ['Run', 'Status', 'Started', 'Ended'],
-  runs.runs
+  runs.items
     .map(runRow)
     .map(
       (r) =>

@@ -97,7 +97,7 @@ const valuesOf = (b: BroadcastItem): Form => ({
 const choices = async (c: Ctx) => {
   const deps = c.get('deps');
   const teamId = c.get('actor').team.id;
-  const [{ segments }, { topics }, { items: templates }] = await Promise.all([
+  const [{ items: segments }, { items: topics }, { items: templates }] = await Promise.all([
     listSegments(deps, teamId, { limit: 100 }),
     listTopics(deps, teamId, { limit: 100 }),
     listTemplates(deps, teamId, { limit: 100 }),
@@ -171,7 +171,7 @@ const listPage = async (c: Ctx) => {
   const actor = c.get('actor');
   const t = `/t/${actor.team.id}/broadcasts`;
   const after = c.req.query('after');
-  const [{ items, hasMore }, { segments }] = await Promise.all([
+  const [{ items, hasMore }, { items: segments }] = await Promise.all([
     listBroadcasts(deps, actor.team.id, {
       limit: 50,
       after: after && /^[0-9a-f-]{36}$/.test(after) ? after : undefined,

@@ -21,7 +21,7 @@ const copy = (value: string, what: string) =>
 export const registerDomains = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/domains', async (c) => {
     const deps = c.get('deps');
-    const { domains } = await listDomains(deps, c.get('actor').team.id, { limit: 100 });
+    const { items: domains } = await listDomains(deps, c.get('actor').team.id, { limit: 100 });
     const { csrf } = c.get('ctx');
     const t = `/t/${c.get('actor').team.id}`;
     return c.html(

@@ -32,9 +32,9 @@ export const registerEmails = (app: Hono<DashboardEnv>): void => {
     let more = true;
     for (let scanned = 0; more && shown.length < 50 && scanned < SCAN; scanned += 100) {
       const page = await listEmails(deps, teamId, { limit: 100, after });
-      for (const e of page.emails) if (shown.length < 50 && match(e)) shown.push(e);
+      for (const e of page.items) if (shown.length < 50 && match(e)) shown.push(e);
       more = page.hasMore;
-      after = page.emails.at(-1)?.id;
+      after = page.items.at(-1)?.id;
     }
     const next = more && after ? `?${new URLSearchParams({ ...q, after }).toString()}` : undefined;
     const t = `/t/${teamId}`;

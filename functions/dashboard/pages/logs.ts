@@ -35,9 +35,9 @@ export const registerLogs = (app: Hono<DashboardEnv>): void => {
     let more = true;
     for (let scanned = 0; more && shown.length < 50 && scanned < SCAN; scanned += 100) {
       const page = await listRequestLogs(deps, teamId, { limit: 100, after });
-      for (const l of page.logs) if (shown.length < 50 && match(l)) shown.push(l);
+      for (const l of page.items) if (shown.length < 50 && match(l)) shown.push(l);
       more = page.hasMore;
-      after = page.logs.at(-1)?.id;
+      after = page.items.at(-1)?.id;
     }
     const next = more && after ? `?${new URLSearchParams({ ...q, after }).toString()}` : undefined;
     const t = `/t/${teamId}`;

@@ -12,7 +12,7 @@ const SHOWN = 20;
  * changed, seen by the people of the team.
  */
 export const threadsSection: MailboxSection = async ({ c, mailbox: m }) => {
-  const { rows } = await listInboxThreads(
+  const { items: rows } = await listInboxThreads(
     c.get('deps'),
     m,
     { folders: ['inbox', 'archive', 'spam', 'sent', 'trash'] },

@@ -183,7 +183,7 @@ const listPage = async (c: Ctx, v?: Form, error?: string) => {
   const actor = c.get('actor');
   const { csrf } = c.get('ctx');
   const t = `/t/${actor.team.id}`;
-  const [mailboxes, members, { domains }] = await Promise.all([
+  const [mailboxes, members, { items: domains }] = await Promise.all([
     listMailboxes(deps, actor.team.id),
     listMembers(deps, actor.team.id),
     listDomains(deps, actor.team.id, { limit: 100 }),

@@ -33,7 +33,7 @@ const listPage = async (c: Ctx, created?: WebhookRecord) => {
   const actor = c.get('actor');
   const { csrf } = c.get('ctx');
   const t = `/t/${actor.team.id}`;
-  const { webhooks } = await listWebhooks(c.get('deps'), actor.team.id, { limit: 100 });
+  const { items: webhooks } = await listWebhooks(c.get('deps'), actor.team.id, { limit: 100 });
   return teamPage(
     c.get('ctx'),
     'Webhooks',
@@ -70,7 +70,7 @@ const endpointPage = async (c: Ctx, rotated?: WebhookRecord) => {
   const w = await getWebhook(deps, actor.team.id, c.req.param('id')!);
   const base = `/t/${actor.team.id}/webhooks/${w.id}`;
   const mayWrite = allows(actor.role, 'webhooks:write');
-  const { deliveries } = await listDeliveries(deps, actor.team.id, w.id, { limit: 50 });
+  const { items: deliveries } = await listDeliveries(deps, actor.team.id, w.id, { limit: 50 });
   return teamPage(
     c.get('ctx'),
     'Webhook endpoint',
@@ -172,7 +172,7 @@ export const registerWebhooks = (app: Hono<DashboardEnv>): void => {
     const deps = c.get('deps');
     const actor = c.get('actor');
     const d = await getDelivery(deps, actor.team.id, c.req.param('id'), c.req.param('event'));
-    const { attempts } = await listAttempts(deps, actor.team.id, d.webhookId, d.eventId, { limit: 100 });
+    const { items: attempts } = await listAttempts(deps, actor.team.id, d.webhookId, d.eventId, { limit: 100 });
     const base = `/t/${actor.team.id}/webhooks/${d.webhookId}`;
     return c.html(
       teamPage(

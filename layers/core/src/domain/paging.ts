@@ -1,14 +1,22 @@
-import type { Pagination } from '../schemas/common.ts';
+/**
+ * One page of a list, the result of every use case that lists: its items in the list's order and
+ * whether more follow in the direction read. The HTTP answer of a list is `listOf(items, hasMore)`.
+ */
+export type Page<T> = { readonly items: T[]; readonly hasMore: boolean };
+
+/** Which page of a list to read: the spec's `limit`, `after` and `before` (a parsed `Pagination` is one). */
+export interface PageRequest {
+  readonly limit: number;
+  readonly after?: string | undefined;
+  readonly before?: string | undefined;
+}
 
 /**
  * One page of a list already read whole (a contact's segments or topics: bounded by what the
  * team declared), with the spec's cursors over ids in the order given: `after` gives the items
  * after that id, `before` those before it; a cursor that names no item of the list gives none.
  */
-export const pageOf = <T extends { readonly id: string }>(
-  items: readonly T[],
-  page: Pagination,
-): { items: T[]; hasMore: boolean } => {
+export const pageOf = <T extends { readonly id: string }>(items: readonly T[], page: PageRequest): Page<T> => {
   if (page.after !== undefined || page.before !== undefined) {
     const at = items.findIndex((i) => i.id === (page.after ?? page.before));
     if (at < 0) return { items: [], hasMore: false };

@@ -8,7 +8,6 @@ import {
   FOREIGN_RECORD_ERRORS,
   IDEMPOTENCY_TTL_SECONDS,
   idempotencyRefusal,
-  idempotencyStore,
 } from '../adapters/aws/idempotency.ts';
 import { requestState, type RouteMiddleware } from './api-route.ts';
 
@@ -45,7 +44,7 @@ export const idempotency = (deps: () => Deps): RouteMiddleware => ({
     const d = deps();
     const teamId = (request.event.requestContext as any).authorizer?.lambda?.teamId as string;
     const inner = makeHandlerIdempotent({
-      persistenceStore: idempotencyStore(d, teamId),
+      persistenceStore: d.idempotency.forTeam(teamId),
       config: new IdempotencyConfig({
         eventKeyJmesPath: 'headers."idempotency-key"',
         payloadValidationJmesPath: 'body',

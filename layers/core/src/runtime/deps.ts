@@ -1,19 +1,19 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { readConfig, type Config } from './config.ts';
 import { createClients } from '../adapters/aws/clients.ts';
 import { newCounters, type AdapterCounters } from '../adapters/aws/counters.ts';
 import { sesIdentities } from '../adapters/aws/sesv2-identities.ts';
 import { sqsQueue } from '../adapters/aws/sqs-queue.ts';
+import { dynamoIdempotencyStore } from '../adapters/aws/dynamodb-idempotency.ts';
 import { eventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.ts';
 import { tableScheduler } from '../adapters/aws/table-scheduler.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { uuidV7, type IdGenerator } from '../ports/ids.ts';
 import type { IdentityProvider } from '../ports/identities.ts';
 import type { JobQueue } from '../ports/queue.ts';
+import type { IdempotencyStore } from '../ports/idempotency.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
@@ -30,9 +30,11 @@ import { newItemCache, type ItemCache } from '../table/item-cache.ts';
 /** Everything a use case may touch: ports and settings, never a module-level client. */
 export interface Deps {
   readonly config: Config;
+  /**
+   * The table's document client: read only by the table adapter (layers/core/src/table/ops.ts and
+   * query-page.ts); every other module goes through its functions (test/unit/architecture/deps-ports.test.ts).
+   */
   readonly db: DynamoDBDocumentClient;
-  /** The low-level client (for libraries that marshal themselves, such as Powertools idempotency). */
-  readonly dynamo: DynamoDBClient;
   readonly table: string;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -50,7 +52,8 @@ export interface Deps {
   readonly cnames: CnameResolver;
   /** Sends webhook requests to the address a target check returned. */
   readonly webhookPoster: WebhookPoster;
-  readonly sqs: SQSClient;
+  /** Each team's idempotency records (the Idempotency-Key of the API and the SMTP relay). */
+  readonly idempotency: IdempotencyStore;
   /**
    * Structured JSON logs; the correlation id is the API request id, carried to the workers on
    * each queued message, with `email_id` and `provider_message_id` appended where known.
@@ -96,7 +99,6 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
   return {
     config,
     db: clients.db,
-    dynamo: clients.dynamo,
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,
@@ -115,7 +117,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,
     cnames: systemCnames,
-    sqs: clients.sqs,
+    idempotency: dynamoIdempotencyStore(clients.dynamo, config.TABLE_NAME),
     logger,
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),
     counters,

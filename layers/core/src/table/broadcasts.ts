@@ -17,6 +17,7 @@ import {
   type Write,
 } from './ops.ts';
 import { queryPage } from './query-page.ts';
+import type { Page, PageRequest } from '../domain/paging.ts';
 import type { Subscription } from '../domain/topics/vocabulary.ts';
 
 /** The stored broadcast (attribute names as stored). */
@@ -170,11 +171,7 @@ export const deleteDraft = (deps: Deps, teamId: string, id: string): Promise<boo
   deleteItem(deps, keys.broadcast.item(teamId, id), { attr: 'status', eq: 'draft' });
 
 /** A page of a team's broadcasts, newest first. */
-export const pageBroadcasts = async (
-  deps: Deps,
-  teamId: string,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-) => {
+export const pageBroadcasts = async (deps: Deps, teamId: string, page: PageRequest): Promise<Page<BroadcastItem>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.broadcast.partition(teamId), prefix: keys.broadcast.prefix },
@@ -286,7 +283,7 @@ export const recipientPage = async (
   after: string | null,
   limit: number,
   email?: string,
-) => {
+): Promise<Page<Item>> => {
   const rows: Item[] = [];
   const kept: Condition =
     'statuses' in which
@@ -306,7 +303,7 @@ export const recipientPage = async (
     rows.push(...page.items);
     if (rows.length > limit) break;
   }
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  return { items: rows.slice(0, limit), hasMore: rows.length > limit };
 };
 
 /** The broadcasts holding a region's broadcast capacity: id -> planned finish (epoch ms). */

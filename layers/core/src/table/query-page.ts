@@ -1,5 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
+import type { Page, PageRequest } from '../domain/paging.ts';
 import { TABLE, type IndexName } from './definition.ts';
 import { Expression, type Condition } from './ops.ts';
 
@@ -20,8 +21,8 @@ export interface ListLocation {
 export const queryPage = async (
   deps: Deps,
   where: ListLocation,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-): Promise<{ items: Record<string, any>[]; hasMore: boolean }> => {
+  page: PageRequest,
+): Promise<Page<Record<string, any>>> => {
   const pkAttr = where.index ? `${where.index}pk` : TABLE.partitionKey;
   const skAttr = where.index ? `${where.index}sk` : TABLE.sortKey;
   const forward = page.before !== undefined;

@@ -3,6 +3,7 @@ import type { Deps } from '../runtime/deps.ts';
 import { keys } from './keys.ts';
 import { getItem, transact, type Write } from './ops.ts';
 import { queryPage } from './query-page.ts';
+import type { Page, PageRequest } from '../domain/paging.ts';
 
 /** The stored template (attribute names as stored). */
 export interface TemplateItem {
@@ -79,11 +80,7 @@ export const removeTemplate = async (deps: Deps, t: TemplateItem): Promise<void>
 };
 
 /** A page of a team's templates, newest first. */
-export const pageTemplates = async (
-  deps: Deps,
-  teamId: string,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-) => {
+export const pageTemplates = async (deps: Deps, teamId: string, page: PageRequest): Promise<Page<TemplateItem>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.template.partition(teamId), prefix: keys.template.prefix },

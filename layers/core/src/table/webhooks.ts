@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { keys } from './keys.ts';
 import { queryPage } from './query-page.ts';
+import type { Page, PageRequest } from '../domain/paging.ts';
 import { addToCounters, deleteItem, getItem, putItem, queryAll, transact, updateItem, type Condition } from './ops.ts';
 import type { DeliveryStatus, WebhookStatus } from '../domain/webhooks/vocabulary.ts';
 
@@ -69,17 +70,13 @@ export const webhookStore = {
     return item ? webhookOf(item) : undefined;
   },
 
-  async page(
-    deps: Deps,
-    teamId: string,
-    page: { limit: number; after?: string | undefined; before?: string | undefined },
-  ) {
+  async page(deps: Deps, teamId: string, page: PageRequest): Promise<Page<WebhookRecord>> {
     const { items, hasMore } = await queryPage(
       deps,
       { pk: keys.webhook.partition(teamId), prefix: keys.webhook.prefix },
       page,
     );
-    return { webhooks: items.map(webhookOf), hasMore };
+    return { items: items.map(webhookOf), hasMore };
   },
 
   async all(deps: Deps, teamId: string): Promise<WebhookRecord[]> {
@@ -276,12 +273,7 @@ export const deliveryStore = {
     return deliveryOf(item);
   },
 
-  async page(
-    deps: Deps,
-    teamId: string,
-    webhookId: string,
-    page: { limit: number; after?: string | undefined; before?: string | undefined },
-  ) {
+  async page(deps: Deps, teamId: string, webhookId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
     const { items, hasMore } = await queryPage(
       deps,
       {
@@ -291,7 +283,7 @@ export const deliveryStore = {
       },
       page,
     );
-    return { deliveries: items.map(deliveryOf), hasMore };
+    return { items: items.map(deliveryOf), hasMore };
   },
 
   /**
@@ -395,14 +387,14 @@ export const deliveryStore = {
     teamId: string,
     webhookId: string,
     eventId: string,
-    page: { limit: number; after?: string | undefined; before?: string | undefined },
-  ) {
+    page: PageRequest,
+  ): Promise<Page<AttemptRecord>> {
     const { items, hasMore } = await queryPage(
       deps,
       { pk: keys.webhook.logPartition(teamId, webhookId), prefix: keys.webhook.attemptPrefix(eventId) },
       page,
     );
-    return { attempts: items.map(attemptOf), hasMore };
+    return { items: items.map(attemptOf), hasMore };
   },
 };
 

@@ -1,9 +1,6 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../runtime/deps.ts';
-import { keys } from '../../table/keys.ts';
-import { TABLE } from '../../table/definition.ts';
 import { ApiError } from '../../errors/api-error.ts';
 
 /** Keys are kept 24 hours (spec §4 conventions). */
@@ -44,17 +41,6 @@ export const checkIdempotencyKey = (key: string): void => {
     throw new ApiError('invalid_idempotency_key', 'The Idempotency-Key header must be between 1 and 256 characters.');
 };
 
-/** The Powertools store of a team's idempotency records: the team's own partition of the table. */
-export const idempotencyStore = (deps: Deps, teamId: string): DynamoDBPersistenceLayer =>
-  new DynamoDBPersistenceLayer({
-    tableName: deps.table,
-    awsSdkV3Client: deps.dynamo,
-    keyAttr: TABLE.partitionKey,
-    sortKeyAttr: TABLE.sortKey,
-    staticPkValue: keys.idempotency.partition(teamId),
-    expiryAttr: TABLE.ttlAttribute,
-  });
-
 /**
  * Runs `run` at most once per team, `scope` and key within 24 hours, outside any Lambda handler
  * (the SMTP relay): a repeat with the same payload returns the first result; another payload is
@@ -75,7 +61,7 @@ export const runIdempotent = async <T extends Record<string, unknown>>(
   // Outside Lambda there is no deadline; a stand-in one bounds how long a crashed run holds the key.
   config.registerLambdaContext({ getRemainingTimeInMillis: () => IN_PROGRESS_SECONDS * 1000 } as Context);
   const once = makeIdempotent(async (_data: { key: string; payload: Record<string, unknown> }) => run(), {
-    persistenceStore: idempotencyStore(deps, input.teamId),
+    persistenceStore: deps.idempotency.forTeam(input.teamId),
     config,
     keyPrefix: input.scope,
   });

@@ -4,6 +4,7 @@ import { getItem, transact, type Write } from '../../table/ops.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { isUuid } from '../../ports/ids.ts';
 import { getTemplate } from '../templates/templates.ts';
 import { getSegment } from '../segments/segments.ts';
@@ -178,7 +179,7 @@ export const listAutomations = async (
   teamId: string,
   page: Pagination,
   status: AutomationStatus | undefined,
-) => {
+): Promise<Page<Automation>> => {
   const { items, hasMore } = await queryPage(
     deps,
     {
@@ -188,7 +189,7 @@ export const listAutomations = async (
     },
     page,
   );
-  return { automations: items.map(fromItem), hasMore };
+  return { items: items.map(fromItem), hasMore };
 };
 
 /**

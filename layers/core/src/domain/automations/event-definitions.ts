@@ -4,6 +4,7 @@ import { getItem, transact, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { isUuid } from '../../ports/ids.ts';
 import type { EventFieldType } from './vocabulary.ts';
 
@@ -88,13 +89,17 @@ export const getEventDefinition = async (deps: Deps, teamId: string, idOrName: s
 };
 
 /** A page of the team's event definitions, newest first. */
-export const listEventDefinitions = async (deps: Deps, teamId: string, page: Pagination) => {
+export const listEventDefinitions = async (
+  deps: Deps,
+  teamId: string,
+  page: Pagination,
+): Promise<Page<EventDefinition>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.eventDefinition.partition(teamId), prefix: keys.eventDefinition.prefix },
     page,
   );
-  return { events: items.map(fromItem), hasMore };
+  return { items: items.map(fromItem), hasMore };
 };
 
 /** Replaces an event's payload schema (null clears it). */

@@ -4,6 +4,7 @@ import { getItem, queryAll, updateItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { isUuid } from '../../ports/ids.ts';
 import type { RunStatus, RunStepStatus, StepType } from './vocabulary.ts';
 
@@ -112,7 +113,7 @@ export const listRuns = async (
   automationId: string,
   page: Pagination,
   statuses: readonly RunStatus[] | undefined,
-) => {
+): Promise<Page<Run>> => {
   const { items, hasMore } = await queryPage(
     deps,
     {
@@ -122,7 +123,7 @@ export const listRuns = async (
     },
     page,
   );
-  return { runs: items.map(runFromItem), hasMore };
+  return { items: items.map(runFromItem), hasMore };
 };
 
 /** Ends a run (completed, failed or cancelled) unless it already ended. */

@@ -16,6 +16,7 @@ import {
   type Checkpoint,
 } from '../../table/broadcasts.ts';
 import { slotAt, storedSchedule } from './plan.ts';
+import type { Page, PageRequest } from '../paging.ts';
 
 export type { BroadcastItem } from '../../table/broadcasts.ts';
 
@@ -204,8 +205,8 @@ export const duplicateBroadcast = async (deps: Deps, teamId: string, id: string)
 export const listBroadcasts = async (
   deps: Deps,
   teamId: string,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-) => {
+  page: PageRequest,
+): Promise<Page<{ broadcast: BroadcastItem; checkpoint: Checkpoint }>> => {
   const { items, hasMore } = await pageBroadcasts(deps, teamId, page);
   // Broadcasts still sending are read whole (their counters decide sending or sent); the rest need no more.
   const live = new Map(

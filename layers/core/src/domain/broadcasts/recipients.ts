@@ -1,5 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import { linksOf, readBroadcast, recipientLinks, recipientPage, type RecipientFilter } from '../../table/broadcasts.ts';
 
 /** The recipient rows each recipient type of the SDK covers: by status, or by a person's opens or clicks. */
@@ -36,8 +37,16 @@ export const listRecipients = async (
   if (!(await readBroadcast(deps, teamId, id, false))) throw notFound(`Broadcast ${id}`);
   if (query.before) throw validationError('`before` is not supported on this list; page forward with `after`.');
   const which = WHICH[query.type]!;
-  const { rows, hasMore } = await recipientPage(deps, teamId, id, which, query.after ?? null, query.limit, query.email);
-  const data = await Promise.all(
+  const { items: rows, hasMore } = await recipientPage(
+    deps,
+    teamId,
+    id,
+    which,
+    query.after ?? null,
+    query.limit,
+    query.email,
+  );
+  const items = await Promise.all(
     rows.map(async (r) => ({
       id: r.contact_id as string,
       contact_id: r.contact_id as string,
@@ -52,7 +61,7 @@ export const listRecipients = async (
         : {}),
     })),
   );
-  return { object: 'list' as const, has_more: hasMore, data };
+  return { items, hasMore };
 };
 
 /**
@@ -63,8 +72,8 @@ export const listClickedLinks = async (
   deps: Deps,
   teamId: string,
   id: string,
-  query: { limit: number; after?: string | undefined; before?: string | undefined },
-) => {
+  query: PageRequest,
+): Promise<Page<{ id: string; url: string; clicks: number; unique_clicks: number }>> => {
   if (!(await readBroadcast(deps, teamId, id, false))) throw notFound(`Broadcast ${id}`);
   const links = (await linksOf(deps, teamId, id)).sort(
     (a, b) => b.clicks - a.clicks || b.uniqueClicks - a.uniqueClicks || a.url.localeCompare(b.url),
@@ -80,8 +89,7 @@ export const listClickedLinks = async (
     : links.slice(at + 1, at + 1 + query.limit);
   const hasMore = query.before ? at - query.limit > 0 : at + 1 + query.limit < links.length;
   return {
-    object: 'list' as const,
-    has_more: hasMore,
-    data: page.map((l) => ({ id: l.linkId, url: l.url, clicks: l.clicks, unique_clicks: l.uniqueClicks })),
+    items: page.map((l) => ({ id: l.linkId, url: l.url, clicks: l.clicks, unique_clicks: l.uniqueClicks })),
+    hasMore,
   };
 };

@@ -5,6 +5,7 @@ import { MAX_CONTACT_PROPERTIES } from '../../limits.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 
 /** A declared contact property. */
 export interface ContactProperty {
@@ -90,13 +91,17 @@ export const getContactProperty = async (deps: Deps, teamId: string, id: string)
 };
 
 /** A page of the team's properties. */
-export const listContactProperties = async (deps: Deps, teamId: string, page: Pagination) => {
+export const listContactProperties = async (
+  deps: Deps,
+  teamId: string,
+  page: Pagination,
+): Promise<Page<ContactProperty>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.contactProperty.partition(teamId), prefix: keys.contactProperty.prefix },
     page,
   );
-  return { properties: items.map(fromItem), hasMore };
+  return { items: items.map(fromItem), hasMore };
 };
 
 /** Changes the fallback value (key and type are fixed). */

@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { contactFromItem, type Contact } from './contact.ts';
 import { propertiesView, propertyTypes } from './contact-properties.ts';
 import { allTopics, contactTopics } from '../topics/topics.ts';
@@ -48,12 +49,12 @@ export const listContacts = async (
   teamId: string,
   page: Pagination,
   segmentId?: string,
-): Promise<{ contacts: Contact[]; hasMore: boolean }> => {
+): Promise<Page<Contact>> => {
   if (segmentId) return contactsOfSegment(deps, teamId, segmentId, page);
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.contact.partition(teamId), prefix: keys.contact.prefix },
     page,
   );
-  return { contacts: items.map(contactFromItem), hasMore };
+  return { items: items.map(contactFromItem), hasMore };
 };

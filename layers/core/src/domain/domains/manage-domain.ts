@@ -4,6 +4,7 @@ import { transact, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { UpdateDomainRequest } from '../../schemas/domains.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { queryPage } from '../../table/query-page.ts';
 import {
   domainEventData,
@@ -71,13 +72,13 @@ export const verifyDomain = async (deps: Deps, teamId: string, id: string): Prom
 };
 
 /** A page of the team's domains, newest first. */
-export const listDomains = async (deps: Deps, teamId: string, page: Pagination) => {
+export const listDomains = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<Domain>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.domain.partition(teamId), prefix: keys.domain.prefix },
     page,
   );
-  return { domains: items.map(domainFromItem), hasMore };
+  return { items: items.map(domainFromItem), hasMore };
 };
 
 const mailboxesRemain = (d: Domain) =>

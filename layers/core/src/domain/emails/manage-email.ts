@@ -4,6 +4,7 @@ import { batchWriteItems, getItem, queryAll, updateItem, type Change } from '../
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { queryPage } from '../../table/query-page.ts';
+import type { Page } from '../paging.ts';
 import { parseScheduledAt } from './schedule-time.ts';
 import { scheduleName } from './accept-emails.ts';
 import { PRE_SEND_STATUSES, type EmailItem, type EmailStatus } from './email.ts';
@@ -16,11 +17,7 @@ export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<
 };
 
 /** A page of the team's emails, newest first, merged from the listing shards. */
-export const listEmails = async (
-  deps: Deps,
-  teamId: string,
-  page: Pagination,
-): Promise<{ emails: EmailItem[]; hasMore: boolean }> => {
+export const listEmails = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<EmailItem>> => {
   const shards = await Promise.all(
     Array.from({ length: keys.email.listShards }, (_, shard) =>
       queryPage(deps, { ...keys.email.listPartition(teamId, shard), prefix: '' }, page),
@@ -28,7 +25,7 @@ export const listEmails = async (
   );
   const merged = shards.flatMap((s) => s.items).sort((a, b) => (a.id < b.id ? 1 : -1));
   const window = page.before ? merged.slice(Math.max(0, merged.length - page.limit)) : merged.slice(0, page.limit);
-  return { emails: window as EmailItem[], hasMore: merged.length > page.limit || shards.some((s) => s.hasMore) };
+  return { items: window as EmailItem[], hasMore: merged.length > page.limit || shards.some((s) => s.hasMore) };
 };
 
 /** Moves an email on from one of `from`, or answers 409 naming where it is now. */

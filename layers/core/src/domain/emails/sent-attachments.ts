@@ -5,7 +5,7 @@ import { downloadLink } from '../downloads.ts';
 import { getEmail } from './manage-email.ts';
 import type { EmailItem } from './email.ts';
 import { attachmentParts } from './email-content.ts';
-import { pageOf } from '../paging.ts';
+import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 
 /**
@@ -32,11 +32,16 @@ const view = async (deps: Deps, e: EmailItem, n: number) => {
 };
 
 /** A page of a sent email's attachments, in the order they were sent (404 for another team's email). */
-export const listSentAttachments = async (deps: Deps, teamId: string, emailId: string, page: Pagination) => {
+export const listSentAttachments = async (
+  deps: Deps,
+  teamId: string,
+  emailId: string,
+  page: Pagination,
+): Promise<Page<Awaited<ReturnType<typeof view>>>> => {
   const e = await getEmail(deps, teamId, emailId);
   const positions = e.attachments.map((_, n) => ({ id: attachmentId(e.id, n), n }));
   const { items, hasMore } = pageOf(positions, page);
-  return { rows: await Promise.all(items.map(({ n }) => view(deps, e, n))), hasMore };
+  return { items: await Promise.all(items.map(({ n }) => view(deps, e, n))), hasMore };
 };
 
 /** One attachment of a sent email (404 when the email is another team's or has none by that id). */

@@ -5,6 +5,7 @@ import { batchWriteItems, getItem, type Item } from '../../table/ops.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS, LOG_RETENTION_DAYS } from '../../limits.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import type { QueueMessage } from '../../ports/queue.ts';
 import { ERASED } from '../contacts/erase-history.ts';
 import { KEEP, rewriteJson } from '../rewrite-json.ts';
@@ -225,11 +226,7 @@ const live = (deps: Pick<Deps, 'clock'>, item: Item | undefined): item is Item =
   item !== undefined && !(typeof item.ttl === 'number' && item.ttl * 1000 < deps.clock.now());
 
 /** A page of the team's request logs, newest first. */
-export const listRequestLogs = async (
-  deps: Deps,
-  teamId: string,
-  page: Pagination,
-): Promise<{ logs: RequestLog[]; hasMore: boolean }> => {
+export const listRequestLogs = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<RequestLog>> => {
   const { items, hasMore } = await queryPage(
     deps,
     {
@@ -240,7 +237,7 @@ export const listRequestLogs = async (
     },
     page,
   );
-  return { logs: items.map(logOf), hasMore };
+  return { items: items.map(logOf), hasMore };
 };
 
 /** One request log of the team (another team's id is not found). */

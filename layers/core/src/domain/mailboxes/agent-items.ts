@@ -60,7 +60,10 @@ const draftSummary = (d: MailboxDraft, from: string): ItemSummary => ({
   updatedAt: d.updatedAt,
 });
 
-/** GET /api/mailbox-agent/items?folder=…: the latest items of a folder, newest first. */
+/**
+ * GET /api/mailbox-agent/items?folder=…: the latest items of a folder, newest first. Not a `Page`:
+ * it is the agent API's own answer, `{ items, limited }`, with no cursor to read further.
+ */
 export const listAgentItems = async (
   deps: Deps,
   caller: MailboxCaller,
@@ -85,10 +88,10 @@ export const listAgentItems = async (
     );
     result = { items: items.map(draftFromItem).map((d) => draftSummary(d, mailbox.address)), limited: hasMore };
   } else {
-    const { messages, hasMore } = await listFolder(deps, mailbox.teamId, mailbox.id, folder as 'inbox' | 'sent', {
+    const { items, hasMore } = await listFolder(deps, mailbox.teamId, mailbox.id, folder as 'inbox' | 'sent', {
       limit: MAILBOX_LIST_LIMIT,
     });
-    result = { items: messages.map(messageSummary), limited: hasMore };
+    result = { items: items.map(messageSummary), limited: hasMore };
   }
   await recordActivity(
     deps,

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import type { ErrorName } from '../../errors/catalog.ts';
 import type { Caller } from '../caller.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import type { MailboxActor } from './activity.ts';
@@ -83,7 +84,11 @@ const inboxDraftRow = (d: MailboxDraft) => ({
 });
 
 /** A page of an inbox's drafts not sent yet, newest first. */
-export const listInboxDrafts = async (deps: Deps, m: Mailbox, page: Pagination) => {
+export const listInboxDrafts = async (
+  deps: Deps,
+  m: Mailbox,
+  page: Pagination,
+): Promise<Page<ReturnType<typeof inboxDraftRow>>> => {
   const { items, hasMore } = await queryPage(
     deps,
     {
@@ -93,7 +98,7 @@ export const listInboxDrafts = async (deps: Deps, m: Mailbox, page: Pagination) 
     },
     page,
   );
-  return { rows: items.map(draftFromItem).map(inboxDraftRow), hasMore };
+  return { items: items.map(draftFromItem).map(inboxDraftRow), hasMore };
 };
 
 /** A draft of the inbox (404 for another inbox's or team's). */

@@ -1,9 +1,10 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Condition } from '../../table/ops.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import type { Mailbox } from './mailbox.ts';
 import { messageFromItem, type MailboxMessage } from './message.ts';
-import { listInboxThreads, threadItems, type ThreadFilters } from './inbox-threads.ts';
+import { pageThreads, threadItems, threadRows, type ThreadFilters } from './inbox-threads.ts';
 
 /** What a thread search looks for (the SDK's `threads.search`), beside a list's filters. */
 export interface ThreadSearch {
@@ -49,7 +50,7 @@ export const searchInboxThreads = async (
   filters: ThreadFilters,
   search: ThreadSearch,
   page: Pagination,
-) => {
+): Promise<Page<Awaited<ReturnType<typeof threadRows>>[number] & { matched_email_id: string | null }>> => {
   const terms = words(search.query);
   const conditions: Condition[] = [
     ...terms.map(
@@ -65,7 +66,7 @@ export const searchInboxThreads = async (
     ...anyOf('search_to', [...(search.to ?? []), ...(search.cc ?? []), ...(search.bcc ?? [])]),
     ...(search.hasAttachment === undefined ? [] : [{ attr: 'has_attachment', eq: search.hasAttachment }]),
   ];
-  const { rows, hasMore, items } = await listInboxThreads(deps, m, filters, page, {
+  const { items, hasMore } = await pageThreads(deps, m, filters, page, {
     terms: conditions,
     window: { from: search.startDate, to: search.endDate },
     scanRows: SEARCH_SCAN_ROWS,
@@ -77,5 +78,6 @@ export const searchInboxThreads = async (
       return [...messages].reverse().find((msg) => messageMatches(msg, terms))?.id ?? null;
     }),
   );
-  return { rows: rows.map((r, i) => ({ ...r, matched_email_id: matched[i] ?? null })), hasMore };
+  const rows = await threadRows(deps, m, items);
+  return { items: rows.map((r, i) => ({ ...r, matched_email_id: matched[i] ?? null })), hasMore };
 };

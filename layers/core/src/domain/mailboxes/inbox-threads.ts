@@ -11,7 +11,7 @@ import {
   type Write,
 } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
-import { pageOf } from '../paging.ts';
+import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import type { Mailbox, MailboxFolder } from './mailbox.ts';
 import { loadMessage, messageFromItem, messageIdHash, withBodies, type MailboxMessage } from './message.ts';
@@ -102,7 +102,8 @@ export interface RowSearch {
  * Up to `want` threads of one folder matching the filters, newest activity first, strictly past
  * `cursor` (a listing sort key) in the direction read. A filter reads on past the threads it
  * leaves out: its cost is the threads passed over, not the page; a search stops after
- * `scanRows` rows (`exhausted: false`).
+ * `scanRows` rows (`exhausted: false`). Not a `Page`: one folder's share of a page, merged by
+ * `pageThreads`, and `exhausted` says whether the scan saw the whole folder, not whether more follow.
  */
 const folderThreads = async (
   deps: Deps,
@@ -152,23 +153,24 @@ const folderThreads = async (
 };
 
 /**
- * A page of an inbox's threads, newest activity first, over the named folders (each folder's
- * index read newest first, then merged): at most `folders × (limit + 1)` rows per page without a
- * filter. A cursor is a thread id; a thread that moved since (a new message, another folder) is
- * found at its new place, and an unknown cursor gives an empty page, as every list does.
+ * A page of an inbox's threads (their stored rows), newest activity first, over the named folders
+ * (each folder's index read newest first, then merged): at most `folders × (limit + 1)` rows per
+ * page without a filter. A cursor is a thread id; a thread that moved since (a new message,
+ * another folder) is found at its new place, and an unknown cursor gives an empty page, as every
+ * list does.
  */
-export const listInboxThreads = async (
+export const pageThreads = async (
   deps: Deps,
   m: Mailbox,
   filters: ThreadFilters,
   page: Pagination,
   search?: RowSearch,
-): Promise<{ rows: ReturnType<typeof threadRow>[]; hasMore: boolean; items: ThreadItem[] }> => {
+): Promise<Page<ThreadItem>> => {
   const cursorId = page.after ?? page.before;
   let cursor: { after?: string; before?: string } = {};
   if (cursorId) {
     const at = await getItem(deps, keys.mailbox.thread(m.teamId, m.id, cursorId));
-    if (!at) return { rows: [], hasMore: false, items: [] };
+    if (!at) return { items: [], hasMore: false };
     cursor = page.after ? { after: at.gsi1sk } : { before: at.gsi1sk };
   }
   const folders = filters.folders?.length ? [...new Set(filters.folders)] : DEFAULT_FOLDERS;
@@ -181,8 +183,28 @@ export const listInboxThreads = async (
   const slice = cursor.before
     ? newestFirst.slice(Math.max(0, newestFirst.length - page.limit))
     : newestFirst.slice(0, page.limit);
-  const labels = await labelsOf(deps, m, slice);
-  return { rows: slice.map((t) => threadRow(t, labels)), hasMore, items: slice };
+  return { items: slice, hasMore };
+};
+
+/** Threads as the API lists them, their labels' names and colors read once for all. */
+export const threadRows = async (
+  deps: Deps,
+  m: Mailbox,
+  threads: readonly ThreadItem[],
+): Promise<ReturnType<typeof threadRow>[]> => {
+  const labels = await labelsOf(deps, m, threads);
+  return threads.map((t) => threadRow(t, labels));
+};
+
+/** A page of an inbox's threads as the API lists them (see `pageThreads`). */
+export const listInboxThreads = async (
+  deps: Deps,
+  m: Mailbox,
+  filters: ThreadFilters,
+  page: Pagination,
+): Promise<Page<ReturnType<typeof threadRow>>> => {
+  const { items, hasMore } = await pageThreads(deps, m, filters, page);
+  return { items: await threadRows(deps, m, items), hasMore };
 };
 
 const loadThread = async (deps: Deps, m: Mailbox, threadId: string): Promise<ThreadItem> => {
@@ -338,11 +360,16 @@ const emailView = (msg: MailboxMessage, threadRead: boolean) => {
 };
 
 /** A page of a thread's emails, oldest first (a thread is read whole, then paged). */
-export const listThreadEmails = async (deps: Deps, m: Mailbox, threadId: string, page: Pagination) => {
+export const listThreadEmails = async (
+  deps: Deps,
+  m: Mailbox,
+  threadId: string,
+  page: Pagination,
+): Promise<Page<ReturnType<typeof emailView>>> => {
   const t = await loadThread(deps, m, threadId);
   const { items, hasMore } = pageOf((await threadItems(deps, m, threadId)).map(messageFromItem), page);
   const full = await Promise.all(items.map((msg) => withBodies(deps, msg)));
-  return { rows: full.map((msg) => emailView(msg, t.read === true)), hasMore };
+  return { items: full.map((msg) => emailView(msg, t.read === true)), hasMore };
 };
 
 /** One email of a thread (404 for one of another thread, inbox or team). */

@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { findDomainByName } from '../domains/domain.ts';
 import { listMembers } from '../people/memberships.ts';
-import { pageOf } from '../paging.ts';
+import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { findMailboxByAddress, loadMailbox, type Mailbox } from './mailbox.ts';
 import { createMailbox, deleteMailbox, listMailboxes, renameMailbox } from './manage-mailboxes.ts';
@@ -80,7 +80,7 @@ export const listInboxes = async (
   teamId: string,
   page: Pagination,
   within?: readonly string[],
-): Promise<{ items: Mailbox[]; hasMore: boolean }> => {
+): Promise<Page<Mailbox>> => {
   const all = (await listMailboxes(deps, teamId)).filter((m) => !within || within.includes(m.id)).reverse();
   return pageOf(all, page);
 };

@@ -3,15 +3,9 @@ import { keys } from '../../table/keys.ts';
 import { getItem, queryAll } from '../../table/ops.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { notFound } from '../../errors/api-error.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import type { MailboxFolder } from './mailbox.ts';
 import { messageFromItem, type MailboxMessage } from './message.ts';
-
-/** A page cursor of a newest-first list (the spec's `limit`, `after`, `before`). */
-export interface Page {
-  readonly limit: number;
-  readonly after?: string | undefined;
-  readonly before?: string | undefined;
-}
 
 /**
  * A page of the team's received messages, newest first: of every mailbox, or only of `within`
@@ -20,17 +14,17 @@ export interface Page {
 export const listReceivedMessages = async (
   deps: Deps,
   teamId: string,
-  page: Page,
+  page: PageRequest,
   within?: readonly string[],
-): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
-  if (within && within.length === 0) return { messages: [], hasMore: false };
+): Promise<Page<MailboxMessage>> => {
+  if (within && within.length === 0) return { items: [], hasMore: false };
   const filter = within ? { attr: 'mailbox_id', in: [...within] } : undefined;
   const { items, hasMore } = await queryPage(
     deps,
     { ...keys.message.receivedPartition(teamId), prefix: '', ...(filter ? { filter } : {}) },
     page,
   );
-  return { messages: items.map(messageFromItem), hasMore };
+  return { items: items.map(messageFromItem), hasMore };
 };
 
 /** A page of one folder of a mailbox, newest first. */
@@ -39,14 +33,14 @@ export const listFolder = async (
   teamId: string,
   mailboxId: string,
   folder: MailboxFolder,
-  page: Page,
-): Promise<{ messages: MailboxMessage[]; hasMore: boolean }> => {
+  page: PageRequest,
+): Promise<Page<MailboxMessage>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { ...keys.message.folderPartition(teamId, mailboxId, folder), prefix: '' },
     page,
   );
-  return { messages: items.map(messageFromItem), hasMore };
+  return { items: items.map(messageFromItem), hasMore };
 };
 
 /** A thread of a mailbox: its summary row. */

@@ -8,9 +8,9 @@ import {
   type MailboxMessage,
   type MessageAttachment,
 } from './message.ts';
-import { listReceivedMessages, type Page } from './read-messages.ts';
+import { listReceivedMessages } from './read-messages.ts';
 import { downloadLink, verifyDownload } from '../downloads.ts';
-import { pageOf } from '../paging.ts';
+import { pageOf, type Page, type PageRequest } from '../paging.ts';
 import { sentAttachmentFile } from '../emails/sent-attachments.ts';
 
 /**
@@ -114,9 +114,14 @@ export const receivedEmailView = async (
 };
 
 /** A page of the team's received emails (only those of `within`'s mailboxes when given), newest first. */
-export const listReceivedEmails = async (deps: Deps, teamId: string, page: Page, within?: readonly string[]) => {
-  const { messages, hasMore } = await listReceivedMessages(deps, teamId, page, within);
-  return { rows: messages.map(receivedEmailRow), hasMore };
+export const listReceivedEmails = async (
+  deps: Deps,
+  teamId: string,
+  page: PageRequest,
+  within?: readonly string[],
+): Promise<Page<ReturnType<typeof receivedEmailRow>>> => {
+  const { items, hasMore } = await listReceivedMessages(deps, teamId, page, within);
+  return { items: items.map(receivedEmailRow), hasMore };
 };
 
 /** One attachment of a received email with its signed download link (404 when the email has none by that id). */
@@ -130,12 +135,12 @@ export const listReceivedAttachments = async (
   deps: Deps,
   teamId: string,
   id: string,
-  page: Page,
+  page: PageRequest,
   within?: readonly string[],
-) => {
+): Promise<Page<Awaited<ReturnType<typeof receivedAttachmentView>>>> => {
   const m = await getReceivedMessage(deps, teamId, id, within);
   const { items, hasMore } = pageOf(m.attachments, page);
-  return { rows: await Promise.all(items.map((a) => receivedAttachmentView(deps, m, a))), hasMore };
+  return { items: await Promise.all(items.map((a) => receivedAttachmentView(deps, m, a))), hasMore };
 };
 
 /** One attachment of a received email. */

@@ -4,6 +4,7 @@ import { batchGetItems, deleteItem, getItem, putItem, queryAll, transact, update
 import { notFound } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { contactFromItem, contactItem, loadContact, type Contact } from '../contacts/contact.ts';
 
 /** A segment of contacts (audiences are the same thing under their older name). */
@@ -48,13 +49,13 @@ export const getSegment = async (deps: Deps, teamId: string, id: string): Promis
 };
 
 /** A page of the team's segments. */
-export const listSegments = async (deps: Deps, teamId: string, page: Pagination) => {
+export const listSegments = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<Segment>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.segment.partition(teamId), prefix: keys.segment.prefix },
     page,
   );
-  return { segments: items.map(fromItem), hasMore };
+  return { items: items.map(fromItem), hasMore };
 };
 
 /** Renames a segment. */
@@ -139,7 +140,12 @@ export const segmentsOfContact = async (deps: Deps, teamId: string, idOrEmail: s
 };
 
 /** A page of a segment's contacts, newest first (the memberships are read, then the contacts). */
-export const contactsOfSegment = async (deps: Deps, teamId: string, segmentId: string, page: Pagination) => {
+export const contactsOfSegment = async (
+  deps: Deps,
+  teamId: string,
+  segmentId: string,
+  page: Pagination,
+): Promise<Page<Contact>> => {
   await getSegment(deps, teamId, segmentId);
   const { items, hasMore } = await queryPage(
     deps,
@@ -151,5 +157,5 @@ export const contactsOfSegment = async (deps: Deps, teamId: string, segmentId: s
     items.map((m) => keys.contact.item(teamId, m.contact_id)),
   );
   const byId = new Map(rows.map((r) => [r.id as string, contactFromItem(r)]));
-  return { contacts: items.map((m) => byId.get(m.contact_id)).filter((c): c is Contact => !!c), hasMore };
+  return { items: items.map((m) => byId.get(m.contact_id)).filter((c): c is Contact => !!c), hasMore };
 };

@@ -5,6 +5,7 @@ import { notFound } from '../../errors/api-error.ts';
 import { isUuid } from '../../ports/ids.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
 import {
   getSuppressionByAddress,
@@ -43,7 +44,12 @@ export const getSuppression = async (deps: Deps, teamId: string, idOrEmail: stri
 };
 
 /** A page of the list, newest first, optionally of one origin. */
-export const listSuppressions = async (deps: Deps, teamId: string, page: Pagination, origin?: string) => {
+export const listSuppressions = async (
+  deps: Deps,
+  teamId: string,
+  page: Pagination,
+  origin?: string,
+): Promise<Page<Suppression>> => {
   const { items, hasMore } = await queryPage(
     deps,
     {
@@ -53,7 +59,7 @@ export const listSuppressions = async (deps: Deps, teamId: string, page: Paginat
     },
     page,
   );
-  return { suppressions: items.map(suppressionFromItem), hasMore };
+  return { items: items.map(suppressionFromItem), hasMore };
 };
 
 /** Takes an address off the list and records suppression.removed. */

@@ -4,6 +4,7 @@ import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { CreateTemplateRequest, UpdateTemplateRequest } from '../../schemas/templates.ts';
 import { parseMailbox, parseMailboxList } from '../emails/rules/addresses.ts';
 import { isId } from '../contacts/contact.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import {
   AliasTaken,
   pageTemplates,
@@ -143,11 +144,8 @@ export const getTemplate = async (deps: Deps, teamId: string, idOrAlias: string)
 };
 
 /** A page of the team's templates. */
-export const listTemplates = (
-  deps: Deps,
-  teamId: string,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-) => pageTemplates(deps, teamId, page);
+export const listTemplates = (deps: Deps, teamId: string, page: PageRequest): Promise<Page<TemplateItem>> =>
+  pageTemplates(deps, teamId, page);
 
 /** Changes a template; live at once (a new version id). */
 export const updateTemplate = async (

@@ -4,6 +4,7 @@ import { batchGetItems, getItem, queryAll, transact, updateItem, type Write } fr
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
+import type { Page } from '../paging.ts';
 import { eventItem, publishEvents, recordEvent, type EventSource, type EventType } from '../events/record-event.ts';
 import { contactEventData, type Contact } from '../contacts/contact.ts';
 import type { Subscription, TopicVisibility } from './vocabulary.ts';
@@ -89,13 +90,13 @@ export const getTopic = async (deps: Deps, teamId: string, id: string): Promise<
 };
 
 /** A page of the team's topics. */
-export const listTopics = async (deps: Deps, teamId: string, page: Pagination) => {
+export const listTopics = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<Topic>> => {
   const { items, hasMore } = await queryPage(
     deps,
     { pk: keys.topic.partition(teamId), prefix: keys.topic.prefix },
     page,
   );
-  return { topics: items.map(fromItem), hasMore };
+  return { items: items.map(fromItem), hasMore };
 };
 
 /** Every topic of a team. */

@@ -1,10 +1,9 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound } from '../../errors/api-error.ts';
-import { deliveryStore, type DeliveryRecord } from '../../table/webhooks.ts';
+import { deliveryStore, type AttemptRecord, type DeliveryRecord } from '../../table/webhooks.ts';
 import { getWebhook } from './endpoints.ts';
 import { replayDelivery } from './deliver.ts';
-
-type Page = { limit: number; after?: string | undefined; before?: string | undefined };
+import type { Page, PageRequest } from '../paging.ts';
 
 /** A row of GET /webhooks/{id}/events (the SDK's WebhookEventLog). */
 export const deliveryRow = (d: DeliveryRecord) => ({
@@ -23,7 +22,12 @@ export const deliveryView = (d: DeliveryRecord) => ({
 });
 
 /** The endpoint's deliveries, newest event first. */
-export const listDeliveries = async (deps: Deps, teamId: string, webhookId: string, page: Page) => {
+export const listDeliveries = async (
+  deps: Deps,
+  teamId: string,
+  webhookId: string,
+  page: PageRequest,
+): Promise<Page<DeliveryRecord>> => {
   await getWebhook(deps, teamId, webhookId);
   return deliveryStore.page(deps, teamId, webhookId, page);
 };
@@ -42,7 +46,13 @@ export const getDelivery = async (
 };
 
 /** The attempts of one delivery, newest first. */
-export const listAttempts = async (deps: Deps, teamId: string, webhookId: string, eventId: string, page: Page) => {
+export const listAttempts = async (
+  deps: Deps,
+  teamId: string,
+  webhookId: string,
+  eventId: string,
+  page: PageRequest,
+): Promise<Page<AttemptRecord>> => {
   await getDelivery(deps, teamId, webhookId, eventId);
   return deliveryStore.attempts(deps, teamId, webhookId, eventId, page);
 };

@@ -6,6 +6,7 @@ import { checkTarget, TargetRefused } from './targets.ts';
 import { EVENT_TYPES } from '../events/record-event.ts';
 import { MAX_WEBHOOK_OVERLAP_HOURS } from '../../limits.ts';
 import type { WebhookStatus } from './vocabulary.ts';
+import type { Page, PageRequest } from '../paging.ts';
 
 /**
  * The event names an endpoint may subscribe to: every event the service records (spec §6), one
@@ -131,11 +132,8 @@ export const getWebhook = async (deps: Deps, teamId: string, id: string): Promis
 };
 
 /** A page of the team's endpoints, newest first. */
-export const listWebhooks = (
-  deps: Deps,
-  teamId: string,
-  page: { limit: number; after?: string | undefined; before?: string | undefined },
-) => webhookStore.page(deps, teamId, page);
+export const listWebhooks = (deps: Deps, teamId: string, page: PageRequest): Promise<Page<WebhookRecord>> =>
+  webhookStore.page(deps, teamId, page);
 
 /**
  * PATCH /webhooks/{id}: endpoint, events, status. Re-enabling a disabled endpoint starts its
