@@ -6,7 +6,9 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { createTeam, listTeams, updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
+import { listTeams } from '@mailstack/core/domain/teams/list-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { createApiKey, listApiKeys, revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getTeam } from '@mailstack/core/domain/teams/team';

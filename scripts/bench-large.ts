@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Resend } from 'resend';
-import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';

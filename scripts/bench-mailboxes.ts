@@ -6,7 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import { Resend } from 'resend';
-import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';

@@ -16,7 +16,7 @@
 import { Resend } from 'resend';
 import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
-import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/manage-email';

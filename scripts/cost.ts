@@ -110,7 +110,7 @@ const print = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
-const { createTeam } = await import('@mailstack/core/domain/teams/manage-teams');
+const { createTeam } = await import('@mailstack/core/domain/teams/create-team');
 const { createApiKey } = await import('@mailstack/core/domain/api-keys/manage-keys');
 const { byOperator } = await import('@mailstack/core/domain/api-keys/key-audit');
 const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');

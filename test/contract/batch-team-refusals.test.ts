@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
 import { putItem, updateItem } from '@mailstack/core/table/ops';
-import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { call, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember, createTeamFor, teamsOf } from '@mailstack/core/domain/people/memberships';
-import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
 
 /** Fires `n` requests at once; the statuses, sorted. */
 const all = async (n: number, send: (i: number) => Promise<{ status: number; json: any }>) => {

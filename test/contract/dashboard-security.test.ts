@@ -9,7 +9,7 @@ import { createUser } from '@mailstack/core/domain/people/users';
 import { actorIn, addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { mintApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { signInLink, signInWithLink } from '@mailstack/core/domain/people/sign-in';
-import { createTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { createTeam } from '@mailstack/core/domain/teams/create-team';
 
 describe('dashboard security', () => {
   it('refuses a form whose CSRF token is missing or wrong, and changes nothing', async () => {

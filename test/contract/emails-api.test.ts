@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
-import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
 import { call, newTeam, testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';

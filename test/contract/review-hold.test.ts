@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { releaseHeldEmails } from '@mailstack/core/domain/emails/release-held-emails';
 import { needsReview } from '@mailstack/core/domain/emails/rules/review-hold';
-import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { testDeps, afterLookupStaleness } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches } from '../support/wait.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
-import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';

@@ -11,7 +11,7 @@ import {
 } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
-import { updateTeam } from '@mailstack/core/domain/teams/manage-teams';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { local, newTeam, testDeps } from '../support/local.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { writeState } from '../../lib/local/state.ts';
-import { listTeams } from '@mailstack/core/domain/teams/manage-teams';
+import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { personIn, signInOverHttp } from '../support/dashboard.ts';
 import { agent, agentMailbox, newDraft } from '../support/mailboxes.ts';

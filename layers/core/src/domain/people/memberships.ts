@@ -4,7 +4,7 @@ import { getItem, queryAll, transact, updateItem, type Condition, type Write } f
 import { ApiError, notFound } from '../../errors/api-error.ts';
 import { MAX_TEAM_NAME_LENGTH } from '../../limits.ts';
 import { limitsFor } from '../teams/plans.ts';
-import { newTeamItem } from '../teams/manage-teams.ts';
+import { newTeamItem } from '../teams/create-team.ts';
 import { getTeam, teamFromItem, type Team } from '../teams/team.ts';
 import { authorize, type Role } from './roles.ts';
 import type { User } from './users.ts';

@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem } from '../../table/ops.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
-import { createTeam } from '../teams/manage-teams.ts';
+import { createTeam } from '../teams/create-team.ts';
 import { getTeam, type Team } from '../teams/team.ts';
 import { findDomainByName } from '../domains/domain.ts';
 import { createDomain } from '../domains/create-domain.ts';
