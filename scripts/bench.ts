@@ -237,6 +237,11 @@ try {
       const times = host.provider.admittedAt.slice(from.admitted);
       const steady = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
       const late = deps.counters.sendLateMs.slice(from.late).sort((a, b) => a - b);
+      // How far from its planned instant each call reached the provider (arrival at the stand-in's gate).
+      const arrival = [...deps.counters.callPlannedAt]
+        .filter(([id, at]) => at >= t2 + performance.timeOrigin && host.provider.arrivedAt.has(id))
+        .map(([id, at]) => host.provider.arrivedAt.get(id)! - at)
+        .sort((a, b) => a - b);
       return {
         sends: host.provider.accepted - from.accepted,
         seconds,
@@ -246,10 +251,11 @@ try {
         sliding: busiestSecond(times, 'sliding'),
         lateP50: pct(late, 50),
         lateP99: pct(late, 99),
+        arrival,
       };
     };
     const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
-      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms`;
+      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms`;
     const calendarRun = await drain('calendar', async () => ids.length);
     // The workers run on: these sends queue behind nothing and go out as they are accepted.
     const slidingRun = await drain('sliding', async () => {

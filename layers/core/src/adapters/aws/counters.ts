@@ -27,6 +27,8 @@ export interface AdapterCounters {
   providerSends: number;
   /** How late provider calls went out after their place's instant in the send line (ms; the last 10,000). */
   readonly sendLateMs: number[];
+  /** The instant each email's provider call was planned for (by email id, the last 10,000): the bench holds the provider's arrivals against it. */
+  readonly callPlannedAt: Map<string, number>;
   /** Content-store objects written and read, and their bytes (large bodies and attachments). */
   contentPuts: number;
   contentPutBytes: number;
@@ -55,6 +57,7 @@ export const newCounters = (): AdapterCounters => ({
   snsNotifications: 0,
   providerSends: 0,
   sendLateMs: [],
+  callPlannedAt: new Map(),
   contentPuts: 0,
   contentPutBytes: 0,
   contentGets: 0,
