@@ -116,29 +116,6 @@ describe('the call log', () => {
     const again = await holdProviderWindow(deps, region, 11, 10_000, missed);
     expect(again).toEqual({ kind: 'held', at: missed });
   });
-
-  it('lets a call in hand go before its place when the log has room then, never past the rate: an instant a late call left unused is not lost', async () => {
-    const base = testDeps();
-    const rate = 3;
-    // The line's place 30 is due at 30 x spacing; the clock stands 600 ms before it.
-    const due = placeInstant(30, rate);
-    const now = due - 600;
-    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: rate }, { clock: { now: () => now } });
-    const region = `test-${randomUUID()}`;
-    // Kept to its place, the call waits for its instant.
-    expect(await holdProviderWindow(deps, region, 30, 10_000)).toEqual({ kind: 'held', at: due });
-    // Allowed early, the next place's call goes as soon as it can be planned (the log has room now).
-    const early = await holdProviderWindow(deps, region, 31, 10_000, undefined, 0, 1_000);
-    expect(early.kind).toBe('held');
-    expect(early.at).toBeLessThan(due);
-    expect(early.at).toBeGreaterThanOrEqual(now);
-    // Early calls fill the log at the rate and no faster.
-    const more = await Promise.all(
-      [32, 33, 34, 35].map((p) => holdProviderWindow(deps, region, p, 10_000, undefined, 0, 1_000)),
-    );
-    const planned = [due, early.at, ...more.map((h) => h.at)];
-    expect(busiest(planned, 1000 + WINDOW_MARGIN_MS)).toBe(rate);
-  });
 });
 
 describe('a send waiting for its place', () => {

@@ -169,9 +169,7 @@ export const firstFreeInstant = (calls: readonly number[], rate: number, from: n
  * as the log allows (up to `horizonMs` from now; past it, `later`). One conditional write on the
  * log's sequence number records the plan, so two workers never plan against the same log; calls
  * more than a span in the past leave it. `replacing`: this call's earlier plan, which it gives
- * back (it could not go out then). `earlyMs`: how long before its place's instant the call may
- * go when the log has room then, so an instant a late call left unused is taken by a call
- * already in hand instead of lost (transactional sends; a broadcast keeps to its place).
+ * back (it could not go out then).
  */
 export const holdProviderWindow = async (
   deps: Deps,
@@ -180,7 +178,6 @@ export const holdProviderWindow = async (
   horizonMs: number,
   replacing?: number,
   handoffMs = 0,
-  earlyMs = 0,
 ): Promise<Hold> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const key = keys.pacing.calls(region, rate);
@@ -195,16 +192,7 @@ export const holdProviderWindow = async (
   planning.set(seenKey, mine);
   await before;
   try {
-    return await planCall(
-      deps,
-      key,
-      seenKey,
-      rate,
-      placeInstant(place, rate) - earlyMs,
-      horizonMs,
-      replacing,
-      handoffMs,
-    );
+    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing, handoffMs);
   } finally {
     done();
     if (planning.get(seenKey) === mine) planning.delete(seenKey);
@@ -219,7 +207,7 @@ const planCall = async (
   key: ReturnType<typeof keys.pacing.calls>,
   seenKey: string,
   rate: number,
-  earliest: number,
+  place: number,
   horizonMs: number,
   replacing: number | undefined,
   handoffMs: number,
@@ -231,7 +219,7 @@ const planCall = async (
       (c, i) =>
         c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i),
     );
-    const at = firstFreeInstant(kept, rate, Math.max(earliest, now + HOLD_LEAD_MS + handoffMs));
+    const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, at);
     const written = await updateItemOrRead(
@@ -271,11 +259,10 @@ export const awaitProviderWindow = async (
   horizonMs: number,
   replacing?: number,
   handoffMs = HANDOFF_MS,
-  earlyMs = 0,
 ): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned, handoffMs, earlyMs);
+    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned, handoffMs);
     if (hold.kind !== 'held') return hold;
     await sleepUntil(deps.clock, hold.at - handoffMs);
     if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;

@@ -136,13 +136,6 @@ const release = async (deps: Deps, e: EmailItem, token: string, bookedAt?: numbe
  */
 export const WAIT_IN_WORKER_MS = 2_000;
 
-/**
- * How long before its place's instant a transactional call may go when the provider's log has room
- * then: an instant a late job left unused goes to a job already in hand (half the wait in the worker,
- * so calls planned early never fill the log past the wait and turn jobs back).
- */
-const EARLY_MS = WAIT_IN_WORKER_MS / 2;
-
 /** Bytes of raw message per millisecond of hand-off ahead of the instant (serializing and signing take longer for a large message). */
 const HANDOFF_BYTES_PER_MS = 50_000;
 /** The longest hand-off, and how many windows a send tries before its job comes back a second later. */
@@ -207,15 +200,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     let missed: number | undefined;
     let handoff = HANDOFF_MS + Math.ceil(raw.length / HANDOFF_BYTES_PER_MS);
     for (let tries = 1; ; tries++) {
-      const window = await awaitProviderWindow(
-        deps,
-        e.region,
-        place,
-        WAIT_IN_WORKER_MS,
-        missed,
-        handoff,
-        e.broadcast_id ? 0 : EARLY_MS,
-      );
+      const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed, handoff);
       if (window.kind === 'later') {
         await release(deps, e, token, window.at);
         return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place } };
