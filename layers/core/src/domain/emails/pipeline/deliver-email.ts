@@ -100,7 +100,7 @@ const finish = async (
   const written = await transact(deps, [
     {
       update: keys.email.item(e.team_id, e.id),
-      change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] },
+      change: { set, remove: ['claim_token', 'claimed_until', ...keys.email.waitingAttributes] },
       when: heldClaim(token),
     },
     { put: event.item },
@@ -262,7 +262,6 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       provider_message_id: providerMessageId,
       updated_at: now,
       sent_at: now,
-      ...keys.email.byProviderMessage(providerMessageId),
     },
     eventItem(deps, e.team_id, 'email.sent', emailEventData(e)),
     broadcastOutcome(deps, e, 'sent'),

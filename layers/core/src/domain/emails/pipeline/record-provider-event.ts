@@ -175,7 +175,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
             updated_at: new Date(deps.clock.now()).toISOString(),
             provider_message_id: event.mail.messageId,
           },
-          remove: ['gsi3pk', 'gsi3sk', 'claim_token', 'claimed_until'],
+          remove: [...keys.email.waitingAttributes, 'claim_token', 'claimed_until'],
         },
         when: { attr: 'status', eq: email.status },
       },
