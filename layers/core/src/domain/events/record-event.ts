@@ -70,11 +70,18 @@ export interface EventRecord {
 
 /**
  * The item of an event, for a caller to put in the same transaction as the state change it
- * describes (so a change and its event are never separated by a crash).
+ * describes (so a change and its event are never separated by a crash), or to store with
+ * storeEventOnce after a change that keeps the event's id and time (`at`) to write it again.
  */
-export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>) => {
-  const id = deps.ids.next();
-  const createdAt = new Date(deps.clock.now()).toISOString();
+export const eventItem = (
+  deps: Deps,
+  teamId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  at?: { readonly id: string; readonly createdAt: string },
+) => {
+  const id = at?.id ?? deps.ids.next();
+  const createdAt = at?.createdAt ?? new Date(deps.clock.now()).toISOString();
   const record: EventRecord = { id, teamId, type, createdAt, data };
   return {
     record,
@@ -105,6 +112,18 @@ export const recordEvent = async (
   await putItem(deps, item);
   await publishEvents(deps, [record]);
   return record;
+};
+
+/**
+ * Stores an event once, after the state change it describes was written on its own: a retry of
+ * the change, or a later look at the changed item, stores the same event (same id) again without
+ * a second copy. Only the write that stored it queues it for fan-out (a crash in between leaves
+ * it to the event sweeper, as for any event). False when it was stored already.
+ */
+export const storeEventOnce = async (deps: Deps, event: ReturnType<typeof eventItem>): Promise<boolean> => {
+  const stored = await putItem(deps, event.item, { exists: false });
+  if (stored) await publishEvents(deps, [event.record]);
+  return stored;
 };
 
 /** Hands recorded events to the events queue for webhook fan-out (no-op while no queue is configured). */
