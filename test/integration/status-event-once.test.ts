@@ -23,6 +23,8 @@ class Crash extends Error {}
 const world = (dieBefore: string) => {
   const base = testDeps();
   const captured: SendJob[] = [];
+  /** The event ids handed to webhook fan-out. */
+  const fannedOut: string[] = [];
   let died = false;
   const deps: Deps = createDeps(
     // A send line of its own (the line is per region and rate), apart from the shared host's.
@@ -31,6 +33,8 @@ const world = (dieBefore: string) => {
       queue: {
         send: async (url: string, messages: readonly QueueMessage[]) => {
           if (url === base.config.SEND_QUEUE_URL) captured.push(...messages.map((m) => m.body as SendJob));
+          if (url === base.config.EVENTS_QUEUE_URL)
+            fannedOut.push(...messages.map((m) => (m.body as { eventId: string }).eventId));
         },
       },
       mail: { send: async (m) => ({ providerMessageId: `status-event-${m.tags.email_id}` }) },
@@ -52,13 +56,16 @@ const world = (dieBefore: string) => {
     },
     { step: 'initialize', name: 'crashBeforeEvent' },
   );
-  return { deps, captured, died: () => died };
+  return { deps, captured, fannedOut, died: () => died };
 };
 
-/** The events of the email, by type. */
-const eventsOf = async (deps: Deps, teamId: string, emailId: string) => {
+/** The events of the email, by type, and whether each was handed to fan-out. */
+const eventsOf = async (w: ReturnType<typeof world>, teamId: string, emailId: string) => {
   const byType: Record<string, number> = {};
-  for (const e of await emailTimeline(deps, teamId, emailId)) byType[e.type] = (byType[e.type] ?? 0) + 1;
+  for (const e of await emailTimeline(w.deps, teamId, emailId)) {
+    byType[e.type] = (byType[e.type] ?? 0) + 1;
+    if (!w.fannedOut.includes(e.id)) byType[`${e.type} not fanned out`] = 1;
+  }
   return byType;
 };
 
@@ -79,7 +86,7 @@ describe("an email's status change and its event, two writes", () => {
 
     // Act: the worker dies after recording `sent`; SQS brings the job back, twice.
     await expect(deliverEmail(w.deps, job)).rejects.toBeInstanceOf(Crash);
-    const between = await eventsOf(w.deps, t.team.id, email!.id);
+    const between = await eventsOf(w, t.team.id, email!.id);
     await deliverEmail(w.deps, job);
     await deliverEmail(w.deps, job);
 
@@ -87,7 +94,7 @@ describe("an email's status change and its event, two writes", () => {
     expect(w.died()).toBe(true);
     expect((await getEmail(w.deps, t.team.id, email!.id)).status).toBe('sent');
     expect(between['email.sent']).toBeUndefined();
-    expect(await eventsOf(w.deps, t.team.id, email!.id)).toEqual({ 'email.sent': 1 });
+    expect(await eventsOf(w, t.team.id, email!.id)).toEqual({ 'email.sent': 1 });
   }, 60_000);
 
   it("stores a provider event's change exactly once when its worker dies between them and the event comes back", async () => {
@@ -104,7 +111,7 @@ describe("an email's status change and its event, two writes", () => {
     // dies after the change; SNS delivers the Delivery again, twice.
     expect(await recordProviderEvent(w.deps, sesEvent('Send', t.team.id, email!.id))).toBe('ignored');
     await expect(recordProviderEvent(w.deps, delivery)).rejects.toBeInstanceOf(Crash);
-    const between = await eventsOf(w.deps, t.team.id, email!.id);
+    const between = await eventsOf(w, t.team.id, email!.id);
     await recordProviderEvent(w.deps, delivery);
     await recordProviderEvent(w.deps, delivery);
 
@@ -112,6 +119,6 @@ describe("an email's status change and its event, two writes", () => {
     expect(w.died()).toBe(true);
     expect((await getEmail(w.deps, t.team.id, email!.id)).status).toBe('delivered');
     expect(between['email.delivered']).toBeUndefined();
-    expect(await eventsOf(w.deps, t.team.id, email!.id)).toEqual({ 'email.sent': 1, 'email.delivered': 1 });
+    expect(await eventsOf(w, t.team.id, email!.id)).toEqual({ 'email.sent': 1, 'email.delivered': 1 });
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import {
   type Key,
   type Write,
 } from '../../../table/ops.ts';
-import { eventItem, storeEventOnce, type EventType } from '../../events/record-event.ts';
+import { eventItem, handOverEvent, storeEventOnce, type EventType } from '../../events/record-event.ts';
 import type { EmailItem } from '../email.ts';
 import { emailEventData } from './email-event-data.ts';
 
@@ -17,7 +17,7 @@ import { emailEventData } from './email-event-data.ts';
  * An email's status change (sent, delivered, bounced, failed...) and its event are two writes,
  * not one transaction (which bills every item twice, in each of its indexes too): the change
  * keeps the event's id on the email (`event_id`; the event's time is the change's `updated_at`),
- * then the event is stored. A crash between the two leaves the change's message (the send job,
+ * then the event goes to fan-out and is stored (handOverEvent). A crash between the two leaves the change's message (the send job,
  * the provider's event) on its queue; when it comes back and finds the change made, it stores
  * the same event, once (settleStatusEvent).
  */
@@ -41,7 +41,7 @@ const statusEvent = (
 /**
  * Writes an email's status change: one conditional update, or one transaction with the writes
  * that must count exactly once with it (a broadcast's counter and recipient row, the
- * deliverability counts); false when a condition does not hold. Then stores its event.
+ * deliverability counts); false when a condition does not hold. Then hands its event over.
  */
 export const writeStatusChange = async (
   deps: Deps,
@@ -55,7 +55,7 @@ export const writeStatusChange = async (
     also.length === 0
       ? (await updateItem(deps, update.key, change, update.when)) !== undefined
       : (await transact(deps, [{ update: update.key, change, when: update.when }, ...also])).ok;
-  if (written) await storeEventOnce(deps, statusEvent(deps, e, event.type, event.at, event.extra));
+  if (written) await handOverEvent(deps, statusEvent(deps, e, event.type, event.at, event.extra));
   return written;
 };
 
