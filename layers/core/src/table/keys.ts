@@ -30,7 +30,6 @@
  * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
  * | attachment chunk of an email         | pk TEAM#<t>#EMAIL#<id>, sk ATTACH#<n, 4 digits>                  |
  * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-3> / <id> (merge the 4 shards)    |
- * | email by provider message id         | gsi2: PROVIDERMSG#<provider message id> / EMAIL                  |
  * | emails due at the provider (queued,  | gsi3 (sparse): DUE#SEND#<shard 0-3> / <due ISO time>#<id>        |
  * |   scheduled, sending), by due time   |   (due: accepted, scheduled_at or released; the sweeper reads    |
  * |                                      |   only what is past due)                                         |
@@ -269,7 +268,6 @@ export const keys = {
     }),
     listPartition: (teamId: string, shard: number) => onIndex('gsi1', `${team(teamId)}#EMAILS#${shard}`),
     listShards: EMAIL_LIST_SHARDS,
-    byProviderMessage: (providerMessageId: string) => ({ gsi2pk: `PROVIDERMSG#${providerMessageId}`, gsi2sk: 'EMAIL' }),
     /** Present while the email waits for the provider (queued, scheduled, sending): when it is due there. */
     sendDue: (emailId: string, dueAt: string) => ({
       gsi3pk: `DUE#SEND#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,

@@ -122,6 +122,8 @@ export interface EmailItem {
   /** The send worker's claim while `sending`: a token and the lease end (epoch ms). */
   readonly claim_token?: string | null;
   readonly claimed_until?: number | null;
+  /** The event of the latest status change, stored after the change (pipeline/status-event.ts). */
+  readonly event_id?: string;
 }
 
 /** The message on the send queue: which email to send. The worker re-reads the item. */

@@ -70,27 +70,40 @@ export interface EventRecord {
 
 /**
  * The item of an event, for a caller to put in the same transaction as the state change it
- * describes (so a change and its event are never separated by a crash).
+ * describes (so a change and its event are never separated by a crash), or to store after a
+ * change that keeps the event's id and time (`at`) to write it again (handOverEvent,
+ * storeEventOnce).
  */
-export const eventItem = (deps: Deps, teamId: string, type: EventType, data: Record<string, unknown>) => {
-  const id = deps.ids.next();
-  const createdAt = new Date(deps.clock.now()).toISOString();
+export const eventItem = (
+  deps: Deps,
+  teamId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  at?: { readonly id: string; readonly createdAt: string },
+) => {
+  const id = at?.id ?? deps.ids.next();
+  const createdAt = at?.createdAt ?? new Date(deps.clock.now()).toISOString();
   const record: EventRecord = { id, teamId, type, createdAt, data };
+  const stored = {
+    ...keys.event.item(teamId, id),
+    type: 'event',
+    id,
+    team_id: teamId,
+    event_type: type,
+    created_at: createdAt,
+    data,
+  };
   return {
     record,
     item: {
-      ...keys.event.item(teamId, id),
-      type: 'event',
-      id,
-      team_id: teamId,
-      event_type: type,
-      created_at: createdAt,
-      data,
+      ...stored,
       // Webhook fan-out clears these once the event is handed to its endpoints; the event sweeper
       // re-queues what is still marked (a process that died between storing and queuing).
       dispatched: false,
       ...keys.event.undispatched(teamId, id, createdAt),
     },
+    /** The item stored after the event was queued whole (handOverEvent): nothing left to mark. */
+    handedOver: { ...stored, dispatched: true },
   };
 };
 
@@ -107,12 +120,51 @@ export const recordEvent = async (
   return record;
 };
 
-/** Hands recorded events to the events queue for webhook fan-out (no-op while no queue is configured). */
-export const publishEvents = async (deps: Deps, records: readonly EventRecord[]): Promise<void> => {
+/**
+ * Hands an event to webhook fan-out, whole (fan-out reads nothing back), then stores it as
+ * handed over: one write of the event, outside the index of events not yet fanned out, and none
+ * afterwards to take it out. For a state change written on its own whose message comes back
+ * after a crash (pipeline/status-event.ts): a retry that finds the event missing stores it with
+ * storeEventOnce. False when it was stored already.
+ */
+export const handOverEvent = async (deps: Deps, event: ReturnType<typeof eventItem>): Promise<boolean> => {
+  await publishEvents(deps, [event.record], { whole: true });
+  return putItem(deps, event.handedOver, { exists: false });
+};
+
+/**
+ * Stores an event once, as a retry of a state change written on its own finds it missing: the
+ * same event (same id) as the change's, never a second copy. Only the write that stored it queues
+ * it for fan-out (a crash in between leaves it to the event sweeper, as for any event); fan-out
+ * may then see it a second time, which creates no second delivery. False when it was stored
+ * already.
+ */
+export const storeEventOnce = async (deps: Deps, event: ReturnType<typeof eventItem>): Promise<boolean> => {
+  const stored = await putItem(deps, event.item, { exists: false });
+  if (stored) await publishEvents(deps, [event.record]);
+  return stored;
+};
+
+/**
+ * Hands recorded events to the events queue for webhook fan-out (no-op while no queue is
+ * configured); `whole`: with their time and data, for fan-out to deliver without reading them.
+ */
+export const publishEvents = async (
+  deps: Deps,
+  records: readonly EventRecord[],
+  options: { readonly whole?: boolean } = {},
+): Promise<void> => {
   if (!deps.config.EVENTS_QUEUE_URL || records.length === 0) return;
   await deps.queue.send(
     deps.config.EVENTS_QUEUE_URL,
-    records.map((r) => ({ body: { eventId: r.id, teamId: r.teamId, type: r.type } })),
+    records.map((r) => ({
+      body: {
+        eventId: r.id,
+        teamId: r.teamId,
+        type: r.type,
+        ...(options.whole ? { createdAt: r.createdAt, data: r.data } : {}),
+      },
+    })),
   );
 };
 

@@ -50,7 +50,16 @@ export interface EventMessage {
   readonly eventId: string;
   readonly teamId: string;
   readonly type: string;
+  /** A whole event's (handOverEvent): stored without a mark for fan-out to clear. */
+  readonly createdAt?: string;
+  readonly data?: Record<string, unknown>;
 }
+
+/** The event a message names: carried whole, or read. */
+const eventOf = (deps: Deps, m: EventMessage) =>
+  m.createdAt !== undefined && m.data !== undefined
+    ? { id: m.eventId, teamId: m.teamId, type: m.type, createdAt: m.createdAt, data: m.data, dispatched: true }
+    : eventStore.get(deps, m.teamId, m.eventId);
 
 /** What the worker does with a job afterwards. */
 export type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; readonly delaySeconds: number };
@@ -130,7 +139,7 @@ export const fanOutEvent = async (
   const endpoints = (teamEndpoints ?? (await webhookStore.all(deps, message.teamId))).filter(
     (w) => w.status === 'enabled' && w.events.includes(message.type),
   );
-  const event = endpoints.length === 0 ? undefined : await eventStore.get(deps, message.teamId, message.eventId);
+  const event = endpoints.length === 0 ? undefined : await eventOf(deps, message);
   if (event) {
     const now = deps.clock.now();
     const payload = envelope(event);
@@ -160,7 +169,8 @@ export const fanOutEvent = async (
   }
   // Handed over (or nothing to hand over): the event sweeper stops watching it. Only after the
   // deliveries are queued, so a fan-out that dies midway leaves the event for its queue message.
-  if (!event?.dispatched) await eventStore.markDispatched(deps, message.teamId, message.eventId);
+  if (message.data === undefined && !event?.dispatched)
+    await eventStore.markDispatched(deps, message.teamId, message.eventId);
   return event ? endpoints.length : 0;
 };
 

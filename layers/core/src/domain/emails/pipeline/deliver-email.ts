@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, transact, updateItem, type Condition, type Write } from '../../../table/ops.ts';
+import { getItem, updateItem, type Condition, type Write } from '../../../table/ops.ts';
 import { TransportError } from '../../../ports/mail-transport.ts';
-import { eventItem, publishEvents } from '../../events/record-event.ts';
+import type { EventType } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../../table/send-slots.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
-import { emailEventData } from './email-event-data.ts';
+import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-event.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
 import { countMetrics } from '../../metrics/count-metrics.ts';
@@ -88,26 +88,39 @@ const heldClaim = (token: string): Condition => ({
   ],
 });
 
-/** Records the outcome with its event (and a broadcast email's counter and recipient row) in one transaction; false when the claim was lost meanwhile. */
-const finish = async (
+/**
+ * Records the outcome (`set`, with its `updated_at`) and then its event (and a broadcast email's
+ * counter and recipient row, in one transaction with the outcome); false when the claim was lost
+ * meanwhile.
+ */
+const finish = (
   deps: Deps,
   e: EmailItem,
   token: string,
-  set: Record<string, unknown>,
-  event: ReturnType<typeof eventItem>,
+  set: Record<string, unknown> & { updated_at: string },
+  event: { readonly type: EventType; readonly extra?: Record<string, unknown> },
   also: readonly Write[] = [],
-): Promise<boolean> => {
-  const written = await transact(deps, [
+): Promise<boolean> =>
+  writeStatusChange(
+    deps,
+    e,
     {
-      update: keys.email.item(e.team_id, e.id),
-      change: { set, remove: ['claim_token', 'claimed_until', 'gsi3pk', 'gsi3sk'] },
+      key: keys.email.item(e.team_id, e.id),
+      change: { set, remove: ['claim_token', 'claimed_until', ...keys.email.waitingAttributes] },
       when: heldClaim(token),
     },
-    { put: event.item },
-    ...also,
-  ]);
-  if (written.ok) await publishEvents(deps, [event.record]);
-  return written.ok;
+    { ...event, at: statusEventAt(deps, set.updated_at) },
+    also,
+  );
+
+/**
+ * A job back for an email its worker already sent or failed (the queue's retry of a run that died
+ * after recording the outcome): stores the outcome's event if that run did not get to it.
+ */
+const settleOutcome = async (deps: Deps, e: EmailItem): Promise<void> => {
+  if (e.status === 'sent') await settleStatusEvent(deps, e, 'email.sent');
+  else if (e.status === 'failed' && e.failure_reason)
+    await settleStatusEvent(deps, e, 'email.failed', { failed: { reason: e.failure_reason } });
 };
 
 /**
@@ -167,7 +180,10 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
   }
   const token = await claim(deps, e);
-  if (!token) return done;
+  if (!token) {
+    await settleOutcome(deps, e);
+    return done;
+  }
   // No long waits for a place: one further ahead goes back on the queue, booked, until then.
   let place = booked;
   if (e.broadcast_id) {
@@ -243,7 +259,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
         e,
         token,
         { status: 'failed', failure_reason: reason, updated_at: new Date(deps.clock.now()).toISOString() },
-        eventItem(deps, e.team_id, 'email.failed', { ...emailEventData(e), failed: { reason } }),
+        { type: 'email.failed', extra: { failed: { reason } } },
         broadcastOutcome(deps, e, 'failed'),
       );
       if (failed) await countMetrics(deps, e, { failed: 1 });
@@ -264,9 +280,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       provider_message_id: providerMessageId,
       updated_at: now,
       sent_at: now,
-      ...keys.email.byProviderMessage(providerMessageId),
     },
-    eventItem(deps, e.team_id, 'email.sent', emailEventData(e)),
+    { type: 'email.sent' },
     broadcastOutcome(deps, e, 'sent'),
   );
   // Counted once per email: only the claim holder's one successful `sent` transition counts.

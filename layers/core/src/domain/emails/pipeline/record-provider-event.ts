@@ -1,10 +1,10 @@
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, transact, updateItem } from '../../../table/ops.ts';
-import { eventItem, publishEvents, type EventType } from '../../events/record-event.ts';
+import { getItem, updateItem } from '../../../table/ops.ts';
+import type { EventType } from '../../events/record-event.ts';
 import { addSuppression } from '../../suppressions/suppression-store.ts';
 import type { EmailItem, EmailStatus } from '../email.ts';
-import { emailEventData } from './email-event-data.ts';
+import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-event.ts';
 import { outcomeCount, regionOutcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
 import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
 import { countMetrics, type Counted } from '../../metrics/count-metrics.ts';
@@ -162,31 +162,37 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
     change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
   for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
     const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
-    if (!email || RANK[change.status] <= RANK[email.status]) return 'ignored';
+    if (!email) return 'ignored';
+    if (RANK[change.status] <= RANK[email.status]) {
+      // This change made already (this message's earlier run, or the send worker's own `sent`):
+      // its event, if the run that made it died before storing it.
+      if (email.status === change.status) await settleStatusEvent(deps, email, change.type, change.extra);
+      return 'ignored';
+    }
     // The provider's event got there before the send worker recorded `sent`: the send counts here.
     const leftHere = RANK[email.status] < RANK.sent && change.status !== 'failed';
-    const record = eventItem(deps, teamId, change.type, { ...emailEventData(email), ...change.extra });
-    const written = await transact(deps, [
+    const now = new Date(deps.clock.now()).toISOString();
+    const written = await writeStatusChange(
+      deps,
+      email,
       {
-        update: keys.email.item(teamId, emailId),
+        key: keys.email.item(teamId, emailId),
         change: {
-          set: {
-            status: change.status,
-            updated_at: new Date(deps.clock.now()).toISOString(),
-            provider_message_id: event.mail.messageId,
-          },
-          remove: ['gsi3pk', 'gsi3sk', 'claim_token', 'claimed_until'],
+          set: { status: change.status, updated_at: now, provider_message_id: event.mail.messageId },
+          remove: [...keys.email.waitingAttributes, 'claim_token', 'claimed_until'],
         },
         when: { attr: 'status', eq: email.status },
       },
-      { put: record.item },
-      ...providerEventWrites(deps, email, change.status),
-      ...(outcome || leftHere
-        ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))]
-        : []),
-    ]);
+      { type: change.type, at: statusEventAt(deps, now), ...(change.extra ? { extra: change.extra } : {}) },
+      [
+        ...providerEventWrites(deps, email, change.status),
+        ...(outcome || leftHere
+          ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))]
+          : []),
+      ],
+    );
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
-    if (!written.ok) continue;
+    if (!written) continue;
     // The region's platform counts, once the change is in (outside the transaction: one item every team's events share).
     if (outcome || leftHere) {
       const count = regionOutcomeCount(
@@ -204,7 +210,6 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
       ...(deliveredHere ? { delivered: 1 } : {}),
       ...(metricOf(event) ? { [metricOf(event)!]: 1 } : {}),
     });
-    await publishEvents(deps, [record.record]);
     if (outcome) await reviewDeliverability(deps, teamId);
     return 'applied';
   }
