@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BatchRemovedSuppressions, BatchRemoveSuppressionsRequest } from '@mailstack/core/schemas/suppressions';
-import { findSuppression, removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { findSuppression } from '@mailstack/core/domain/suppressions/get-suppression';
+import { removeSuppression } from '@mailstack/core/domain/suppressions/remove-suppression';
 
 /** POST /suppressions/batch/remove (emails or ids, up to 1,000; unknown ones are skipped) */
 export const handler = apiRoute({

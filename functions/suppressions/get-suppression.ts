@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getSuppression, suppressionView } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { getSuppression } from '@mailstack/core/domain/suppressions/get-suppression';
+import { suppressionView } from '@mailstack/core/domain/suppressions/suppression-view';
 import { SuppressionObject } from '@mailstack/core/schemas/suppressions';
 
 /** GET /suppressions/{id or address} */

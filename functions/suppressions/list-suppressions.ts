@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { ListSuppressionsQuery, SuppressionObject } from '@mailstack/core/schemas/suppressions';
-import { listSuppressions, suppressionView } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { listSuppressions } from '@mailstack/core/domain/suppressions/list-suppressions';
+import { suppressionView } from '@mailstack/core/domain/suppressions/suppression-view';
 
 /** GET /suppressions (?origin=) */
 export const handler = apiRoute({

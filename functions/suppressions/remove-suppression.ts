@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { removeSuppression } from '@mailstack/core/domain/suppressions/remove-suppression';
 
 /** DELETE /suppressions/{id or address} */
 export const handler = apiRoute({

@@ -20,7 +20,8 @@ import {
   deleteContactProperty,
   listContactProperties,
 } from '@mailstack/core/domain/contacts/contact-properties';
-import { listSuppressions, removeSuppression } from '@mailstack/core/domain/suppressions/manage-suppressions';
+import { listSuppressions } from '@mailstack/core/domain/suppressions/list-suppressions';
+import { removeSuppression } from '@mailstack/core/domain/suppressions/remove-suppression';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import type { Deps } from '@mailstack/core/runtime/deps';
