@@ -8,7 +8,7 @@ import { Resend } from 'resend';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import type { LocalHost } from '../lib/local/host.ts';
 
 const LARGE = Number(process.env.BENCH_LARGE ?? 3);

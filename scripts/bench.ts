@@ -19,7 +19,7 @@ import { startLocalHost } from '../lib/local/host.ts';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { loadDomain } from '@mailstack/core/domain/domains/domain';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';

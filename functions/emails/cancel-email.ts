@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { cancelEmail } from '@mailstack/core/domain/emails/manage-email';
+import { cancelEmail } from '@mailstack/core/domain/emails/cancel-email';
 import { emailView } from '@mailstack/core/domain/emails/email-view';
 import { EmailObject } from '@mailstack/core/schemas/emails';
 

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteEmail } from '@mailstack/core/domain/emails/manage-email';
+import { deleteEmail } from '@mailstack/core/domain/emails/delete-email';
 
 /** DELETE /emails/{id}: our addition over the reference API. */
 export const handler = apiRoute({

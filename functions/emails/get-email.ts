@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { emailView } from '@mailstack/core/domain/emails/email-view';
 import { withBodies } from '@mailstack/core/domain/emails/email-content';
 import { EmailObject } from '@mailstack/core/schemas/emails';

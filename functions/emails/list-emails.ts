@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { listEmails } from '@mailstack/core/domain/emails/manage-email';
+import { listEmails } from '@mailstack/core/domain/emails/list-emails';
 import { emailView } from '@mailstack/core/domain/emails/email-view';
 import { EmailObject } from '@mailstack/core/schemas/emails';
 

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { RescheduledEmail, UpdateEmailRequest } from '@mailstack/core/schemas/emails';
-import { rescheduleEmail } from '@mailstack/core/domain/emails/manage-email';
+import { rescheduleEmail } from '@mailstack/core/domain/emails/reschedule-email';
 
 /** PATCH /emails/{id}: reschedule. */
 export const handler = apiRoute({

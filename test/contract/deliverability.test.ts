@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { waitFor } from '../support/wait.ts';

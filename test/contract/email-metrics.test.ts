@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Resend } from 'resend';
 import { TOO_SOON_MS } from '@mailstack/core/domain/tracking/classify';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches, waitFor } from '../support/wait.ts';

@@ -7,7 +7,7 @@ import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { createRelay } from '../../functions/smtp/relay.ts';
 import { selfSignedCertificate } from '../../lib/local/certificate.ts';
 import { local, ownLoopbackAddress, testDeps, afterLookupStaleness } from '../support/local.ts';

@@ -282,7 +282,7 @@ describe('a broadcast reaches each eligible contact exactly once', () => {
         const { listRecipients } = await import('@mailstack/core/domain/broadcasts/recipients');
         const rows = (await listRecipients(w.deps, t.team.id, made.data!.id, { type: 'sent', limit: 100 })).items
           .length;
-        const { getEmail } = await import('@mailstack/core/domain/emails/manage-email');
+        const { getEmail } = await import('@mailstack/core/domain/emails/get-email');
         const { recipientEmailId } = await import('@mailstack/core/domain/broadcasts/fan-out');
         const { findContact } = await import('@mailstack/core/domain/contacts/contact');
         const states = await Promise.all(

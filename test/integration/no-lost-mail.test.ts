@@ -5,7 +5,7 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail, CLAIM_LEASE_MS, CLAIM_GRACE_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import type { SendJob } from '@mailstack/core/domain/emails/email';
 import type { QueueMessage } from '@mailstack/core/ports/queue';
 import { testDeps } from '../support/local.ts';
@@ -124,7 +124,7 @@ describe('no accepted email is lost when a process dies mid-way', () => {
       const id =
         email?.id ??
         (await (async () => {
-          const { listEmails } = await import('@mailstack/core/domain/emails/manage-email');
+          const { listEmails } = await import('@mailstack/core/domain/emails/list-emails');
           return (await listEmails(w.deps, t.team.id, { limit: 1 })).items[0]!.id;
         })());
       // The same message may come back (SQS redelivery): harmless.

@@ -4,7 +4,7 @@ import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { recordProviderEvent, type SesEvent } from '@mailstack/core/domain/emails/pipeline/record-provider-event';
-import { getEmail } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { emailTimeline } from '@mailstack/core/domain/events/record-event';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import type { SendJob } from '@mailstack/core/domain/emails/email';

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { getEmail, listEmails } from '@mailstack/core/domain/emails/manage-email';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
+import { listEmails } from '@mailstack/core/domain/emails/list-emails';
 import { emailView, lastEvent } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
 import { attachmentParts } from '@mailstack/core/domain/emails/email-content';

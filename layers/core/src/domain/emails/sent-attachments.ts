@@ -2,7 +2,7 @@ import { v5 as uuidV5 } from 'uuid';
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { downloadLink } from '../downloads.ts';
-import { getEmail } from './manage-email.ts';
+import { getEmail } from './get-email.ts';
 import type { EmailItem } from './email.ts';
 import { attachmentParts } from './email-content.ts';
 import { pageOf, type Page } from '../paging.ts';

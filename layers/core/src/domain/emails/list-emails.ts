@@ -1,0 +1,18 @@
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import type { Pagination } from '../../schemas/common.ts';
+import { queryPage } from '../../table/query-page.ts';
+import type { Page } from '../paging.ts';
+import type { EmailItem } from './email.ts';
+
+/** A page of the team's emails, newest first, merged from the listing shards. */
+export const listEmails = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<EmailItem>> => {
+  const shards = await Promise.all(
+    Array.from({ length: keys.email.listShards }, (_, shard) =>
+      queryPage(deps, { ...keys.email.listPartition(teamId, shard), prefix: '' }, page),
+    ),
+  );
+  const merged = shards.flatMap((s) => s.items).sort((a, b) => (a.id < b.id ? 1 : -1));
+  const window = page.before ? merged.slice(Math.max(0, merged.length - page.limit)) : merged.slice(0, page.limit);
+  return { items: window as EmailItem[], hasMore: merged.length > page.limit || shards.some((s) => s.hasMore) };
+};
