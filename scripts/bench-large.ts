@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Resend } from 'resend';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import type { LocalHost } from '../lib/local/host.ts';

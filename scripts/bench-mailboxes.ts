@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 import { Resend } from 'resend';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';

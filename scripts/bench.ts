@@ -17,7 +17,7 @@ import { Resend } from 'resend';
 import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { loadDomain } from '@mailstack/core/domain/domains/domain';

@@ -111,7 +111,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
 const { createTeam } = await import('@mailstack/core/domain/teams/create-team');
-const { createApiKey } = await import('@mailstack/core/domain/api-keys/manage-keys');
+const { createApiKey } = await import('@mailstack/core/domain/api-keys/create-api-key');
 const { byOperator } = await import('@mailstack/core/domain/api-keys/key-audit');
 const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');
 const { lambdaContext } = await import('../lib/local/events.ts');

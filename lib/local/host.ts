@@ -8,7 +8,7 @@ import { createDeps, setDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { tableScheduler } from '@mailstack/core/adapters/aws/table-scheduler';
 import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { QUEUES, consumedQueues, type QueueName } from '../../functions/background.ts';
 import { assertPortFree, freePort } from './ports.ts';

@@ -11,7 +11,7 @@ import {
   uploadSlowly,
   afterLookupStaleness,
 } from '../support/local.ts';
-import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { revokeApiKey } from '@mailstack/core/domain/api-keys/revoke-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
 import { createDeps } from '@mailstack/core/runtime/deps';

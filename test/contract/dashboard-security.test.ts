@@ -7,7 +7,7 @@ import { inboxEmails, inboxMessageTo } from '../support/inbox.ts';
 import { createDashboard } from '../../functions/dashboard/app.ts';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { actorIn, addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
-import { mintApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { mintApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { signInLink, signInWithLink } from '@mailstack/core/domain/people/sign-in';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
-import { revokeApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { revokeApiKey } from '@mailstack/core/domain/api-keys/revoke-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';

@@ -6,7 +6,7 @@ import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/manage-keys';
+import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import type { PlanName } from '@mailstack/core/domain/teams/plans';
 import { LOOKUP_STALENESS_MS } from '@mailstack/core/limits';

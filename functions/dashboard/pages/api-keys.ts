@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { listApiKeys, mintApiKey, revokeApiKeyAs } from '@mailstack/core/domain/api-keys/manage-keys';
+import { listApiKeys } from '@mailstack/core/domain/api-keys/list-api-keys';
+import { mintApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
+import { revokeApiKeyAs } from '@mailstack/core/domain/api-keys/revoke-api-key';
 import { PERMISSIONS } from '@mailstack/core/domain/api-keys/api-key';
 import { listAudit } from '@mailstack/core/domain/api-keys/key-audit';
 import { listDomains } from '@mailstack/core/domain/domains/manage-domain';

@@ -3,7 +3,8 @@ import { ApiError, rateLimited } from '../../errors/api-error.ts';
 import { countFailedAuth, countRequest, type AuthSurface } from '../rate-limits/request-rate.ts';
 import { getCachedTeam } from '../teams/team.ts';
 import { callerOfKey, type Caller } from '../caller.ts';
-import { findKeyBySecret, markKeyUsed } from './manage-keys.ts';
+import { findKeyBySecret } from './find-key.ts';
+import { markKeyUsed } from './mark-key-used.ts';
 
 /**
  * Records a failed authentication from `sourceIp` and throws: `error`, or 429 once the address
