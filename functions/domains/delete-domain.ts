@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { deleteDomain } from '@mailstack/core/domain/domains/delete-domain';
 
 /** DELETE /domains/{id} */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { getDomain } from '@mailstack/core/domain/domains/domain-verification';
 import { domainView } from '@mailstack/core/domain/domains/domain';
 import { DomainObject } from '@mailstack/core/schemas/domains';
 

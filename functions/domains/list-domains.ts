@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
+import { listDomains } from '@mailstack/core/domain/domains/list-domains';
 import { domainSummary } from '@mailstack/core/domain/domains/domain';
 import { DomainSummary } from '@mailstack/core/schemas/domains';
 

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateDomainRequest } from '@mailstack/core/schemas/domains';
-import { updateDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { updateDomain } from '@mailstack/core/domain/domains/update-domain';
 
 /** PATCH /domains/{id} */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
-import { verifyDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { verifyDomain } from '@mailstack/core/domain/domains/domain-verification';
 
 /** POST /domains/{id}/verify */
 export const handler = apiRoute({

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
-import { getDomain } from '@mailstack/core/domain/domains/manage-domain';
+import { getDomain } from '@mailstack/core/domain/domains/domain-verification';
 
 /**
  * Domains and API keys in headless Chromium, beyond the main journey: the region chosen when a

@@ -5,7 +5,7 @@ import { mintApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { revokeApiKeyAs } from '@mailstack/core/domain/api-keys/revoke-api-key';
 import { PERMISSIONS } from '@mailstack/core/domain/api-keys/api-key';
 import { listAudit } from '@mailstack/core/domain/api-keys/key-audit';
-import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
+import { listDomains } from '@mailstack/core/domain/domains/list-domains';
 import { allows } from '@mailstack/core/domain/people/roles';
 import { MAX_KEY_NAME_LENGTH } from '@mailstack/core/limits';
 import type { DashboardEnv, Ctx } from '../app.ts';

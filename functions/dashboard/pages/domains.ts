@@ -3,13 +3,10 @@ import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
 import { CreateDomainRequest, UpdateDomainRequest } from '@mailstack/core/schemas/domains';
 import { createDomain } from '@mailstack/core/domain/domains/create-domain';
-import {
-  deleteDomain,
-  getDomain,
-  listDomains,
-  updateDomain,
-  verifyDomain,
-} from '@mailstack/core/domain/domains/manage-domain';
+import { deleteDomain } from '@mailstack/core/domain/domains/delete-domain';
+import { getDomain, verifyDomain } from '@mailstack/core/domain/domains/domain-verification';
+import { listDomains } from '@mailstack/core/domain/domains/list-domains';
+import { updateDomain } from '@mailstack/core/domain/domains/update-domain';
 import { dnsRecords } from '@mailstack/core/domain/domains/domain';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv } from '../app.ts';

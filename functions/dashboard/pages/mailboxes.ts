@@ -16,7 +16,7 @@ import {
   type MailboxKey,
 } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { MAX_LOCAL_PART_LENGTH, type Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
-import { listDomains } from '@mailstack/core/domain/domains/manage-domain';
+import { listDomains } from '@mailstack/core/domain/domains/list-domains';
 import { listMembers, type Membership } from '@mailstack/core/domain/people/memberships';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv, Ctx } from '../app.ts';

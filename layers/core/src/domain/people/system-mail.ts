@@ -6,7 +6,7 @@ import { createTeam } from '../teams/create-team.ts';
 import { getTeam, type Team } from '../teams/team.ts';
 import { findDomainByName } from '../domains/domain.ts';
 import { createDomain } from '../domains/create-domain.ts';
-import { verifyDomain } from '../domains/manage-domain.ts';
+import { verifyDomain } from '../domains/domain-verification.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';

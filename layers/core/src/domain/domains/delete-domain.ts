@@ -1,0 +1,51 @@
+import { mailboxesRemain } from './update-domain.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { transact } from '../../table/ops.ts';
+import { notFound } from '../../errors/api-error.ts';
+import { domainEventData, loadDomain, type Domain } from './domain.ts';
+import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
+import { seedDomainCounter } from './create-domain.ts';
+import { eventItem, publishEvents } from '../events/record-event.ts';
+
+/**
+ * Deletes a domain, lets go of its name, and removes the provider identity only when this
+ * domain held the name (no other team's sending depends on it).
+ */
+export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
+  const d = await loadDomain(deps, teamId, id);
+  if (d.mailboxCount > 0) throw mailboxesRemain(d);
+  const claim = await findDomainClaim(deps, d.name);
+  const deleted = eventItem(deps, teamId, 'domain.deleted', domainEventData(d, deps.config));
+  const holds = claim?.teamId === teamId && claim.domainId === id;
+  await seedDomainCounter(deps, teamId);
+  // The domain's own delete is conditional, so of two concurrent deletes one moves the counter.
+  const removed = await transact(deps, [
+    {
+      delete: keys.domain.item(teamId, id),
+      when: {
+        and: [
+          { exists: true },
+          {
+            or: [
+              { attr: 'mailbox_count', absent: true },
+              { attr: 'mailbox_count', lt: 1 },
+            ],
+          },
+        ],
+      },
+    },
+    { delete: keys.domain.nameGuard(teamId, d.name) },
+    { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
+    ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
+    { put: deleted.item },
+  ]);
+  if (!removed.ok) {
+    if (removed.failed === 0 && (await loadDomain(deps, teamId, id)).mailboxCount > 0) throw mailboxesRemain(d);
+    throw notFound('Domain');
+  }
+  await publishEvents(deps, [deleted.record]);
+  // A domain added before names were claimed holds its identity alone, as it always did.
+  if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });
+  return d;
+};
