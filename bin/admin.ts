@@ -23,13 +23,11 @@ import { createUser, findUserByEmail } from '@mailstack/core/domain/people/users
 import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { isRole } from '@mailstack/core/domain/people/roles';
-import {
-  createMailbox,
-  deleteMailbox,
-  getMailbox,
-  listMailboxes,
-  renameMailbox,
-} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
+import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';
+import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
+import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import {
   getMailboxLicense,

@@ -12,7 +12,7 @@ import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';
-import { createMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';

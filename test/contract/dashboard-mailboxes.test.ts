@@ -5,7 +5,8 @@ import { launchBrowser } from '../support/browser.ts';
 import { testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
-import { getMailbox, listMailboxes } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import {
   authenticateMailboxKey,
   createMailboxKey,

@@ -717,7 +717,7 @@ describe('the mailbox agent API: deleting a mailbox', () => {
     const t = await agentMailbox({ license: { storageBytes: 4000 } });
     const d = testDeps();
     const { storageUsed } = await import('@mailstack/core/domain/mailboxes/licenses');
-    const { deleteMailbox } = await import('@mailstack/core/domain/mailboxes/manage-mailboxes');
+    const { deleteMailbox } = await import('@mailstack/core/domain/mailboxes/delete-mailbox');
     const draft = await agent(
       t.sendKey,
       'POST',

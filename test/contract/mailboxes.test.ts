@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createMailbox,
-  deleteMailbox,
-  getMailbox,
-  listMailboxes,
-  renameMailbox,
-} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
+import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';
+import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
+import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { findMailboxByAddress } from '@mailstack/core/domain/mailboxes/mailbox';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { newTeam, testDeps } from '../support/local.ts';

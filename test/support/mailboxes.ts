@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { createUser } from '@mailstack/core/domain/people/users';
 import { addMember } from '@mailstack/core/domain/people/memberships';
-import { createMailbox } from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { grantMailboxLicense, type LicenseGrant } from '@mailstack/core/domain/mailboxes/licenses';
 import { local, testDeps } from './local.ts';

@@ -1,13 +1,11 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import {
-  createMailbox,
-  deleteMailbox,
-  getMailbox,
-  listMailboxes,
-  MAX_MAILBOX_NAME_LENGTH,
-  renameMailbox,
-} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
+import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';
+import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
+import { MAX_MAILBOX_NAME_LENGTH } from '@mailstack/core/domain/mailboxes/mailbox-names';
+import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { MAX_KEY_NAME_LENGTH } from '@mailstack/core/limits';
 import {
   createMailboxKey,

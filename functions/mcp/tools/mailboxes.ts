@@ -1,10 +1,8 @@
 import * as v from 'valibot';
-import {
-  createMailbox,
-  deleteMailbox,
-  listMailboxes,
-  renameMailbox,
-} from '@mailstack/core/domain/mailboxes/manage-mailboxes';
+import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
+import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';
+import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
+import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import { validate } from '@mailstack/core/schemas/validate';

@@ -5,7 +5,10 @@ import { listMembers } from '../people/memberships.ts';
 import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { findMailboxByAddress, loadMailbox, type Mailbox } from './mailbox.ts';
-import { createMailbox, deleteMailbox, listMailboxes, renameMailbox } from './manage-mailboxes.ts';
+import { createMailbox } from './create-mailbox.ts';
+import { deleteMailbox } from './delete-mailbox.ts';
+import { listMailboxes } from './list-mailboxes.ts';
+import { renameMailbox } from './rename-mailbox.ts';
 
 /**
  * The reference SDK's `inboxes` over our mailboxes: an inbox is a mailbox, named by its id or

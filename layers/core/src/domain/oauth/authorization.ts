@@ -11,7 +11,7 @@ import { createGrant, revokeGrant } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
 import { issuerUrl, mcpResourceUrl } from './resource.ts';
 import { parseScopes, roleMayGrant, isScope, isMailScope, type Scope } from './scopes.ts';
-import { listMailboxes } from '../mailboxes/manage-mailboxes.ts';
+import { listMailboxes } from '../mailboxes/list-mailboxes.ts';
 import { MAX_GRANT_MAILBOXES } from '../../limits.ts';
 import { issueTokens, newSecret, secretHash, type TokenResponse } from './tokens.ts';
 
