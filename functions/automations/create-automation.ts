@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateAutomationRequest } from '@mailstack/core/schemas/automations';
-import { createAutomation } from '@mailstack/core/domain/automations/automations';
+import { createAutomation } from '@mailstack/core/domain/automations/create-automation';
 
 /** POST /automations: the graph is checked whole on save (422 naming the step). */
 export const handler = apiRoute({

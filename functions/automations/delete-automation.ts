@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteAutomation } from '@mailstack/core/domain/automations/automations';
+import { deleteAutomation } from '@mailstack/core/domain/automations/delete-automation';
 
 /** DELETE /automations/{id}: its running runs are cancelled. */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
-import { duplicateAutomation } from '@mailstack/core/domain/automations/automations';
+import { duplicateAutomation } from '@mailstack/core/domain/automations/duplicate-automation';
 
 /** POST /automations/{id}/duplicate: a disabled copy. */
 export const handler = apiRoute({

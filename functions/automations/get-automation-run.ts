@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { AutomationRunObject } from '@mailstack/core/schemas/automations';
-import { getAutomation } from '@mailstack/core/domain/automations/automations';
+import { getAutomation } from '@mailstack/core/domain/automations/automation';
 import { getRun, runView, stepsOf } from '@mailstack/core/domain/automations/runs';
 
 /** GET /automations/{id}/runs/{run_id}: with each step's status, output and error. */

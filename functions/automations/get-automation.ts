@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { AutomationObject } from '@mailstack/core/schemas/automations';
-import { automationView, getAutomation, graphOf } from '@mailstack/core/domain/automations/automations';
+import { automationView, getAutomation, graphOf } from '@mailstack/core/domain/automations/automation';
 
 /** GET /automations/{id}: with the graph new runs start on. */
 export const handler = apiRoute({

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { AutomationRunRow, ListRunsQuery } from '@mailstack/core/schemas/automations';
-import { getAutomation } from '@mailstack/core/domain/automations/automations';
+import { getAutomation } from '@mailstack/core/domain/automations/automation';
 import { listRuns, runRow } from '@mailstack/core/domain/automations/runs';
 import type { RunStatus } from '@mailstack/core/domain/automations/vocabulary';
 

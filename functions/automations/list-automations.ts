@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { AutomationRow, ListAutomationsQuery } from '@mailstack/core/schemas/automations';
-import { automationRow, listAutomations } from '@mailstack/core/domain/automations/automations';
+import { automationRow } from '@mailstack/core/domain/automations/automation';
+import { listAutomations } from '@mailstack/core/domain/automations/list-automations';
 
 /** GET /automations (?status=) */
 export const handler = apiRoute({

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { StoppedAutomation } from '@mailstack/core/schemas/automations';
-import { stopAutomation } from '@mailstack/core/domain/automations/automations';
+import { stopAutomation } from '@mailstack/core/domain/automations/stop-automation';
 
 /** POST /automations/{id}/stop: disabled, its running runs cancelled. */
 export const handler = apiRoute({

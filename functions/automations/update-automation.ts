@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateAutomationRequest } from '@mailstack/core/schemas/automations';
-import { updateAutomation } from '@mailstack/core/domain/automations/automations';
+import { updateAutomation } from '@mailstack/core/domain/automations/update-automation';
 
 /** PATCH /automations/{id}: a new graph affects new runs only. */
 export const handler = apiRoute({

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { automationRow, getAutomation, graphOf, listAutomations } from '@mailstack/core/domain/automations/automations';
+import { automationRow, getAutomation, graphOf } from '@mailstack/core/domain/automations/automation';
+import { listAutomations } from '@mailstack/core/domain/automations/list-automations';
 import { listRuns, runRow, stepCounts } from '@mailstack/core/domain/automations/runs';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { badge, table, teamPage, when } from '../view.ts';

@@ -5,7 +5,7 @@ import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUN_STEPS, MAX_RUNS_PER_CONTACT } 
 import { calendarOf } from '../usage/get-usage.ts';
 import { findContact } from '../contacts/contact.ts';
 import type { SentEvent } from './send-event.ts';
-import { graphOf } from './automations.ts';
+import { graphOf } from './automation.ts';
 import { nextStep, type Graph } from './graph.ts';
 import { endRun, runFromItem, stepFromItem, type Run, type RunStep } from './runs.ts';
 import { evaluate } from './conditions.ts';
