@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { addToSegment } from '@mailstack/core/domain/segments/segments';
+import { addToSegment } from '@mailstack/core/domain/segments/add-to-segment';
 import { ContactSegmentLink } from '@mailstack/core/schemas/contacts';
 
 /** POST /contacts/{id or email}/segments/{segment_id} */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { deleteContact } from '@mailstack/core/domain/contacts/write-contact';
-import { getSegment } from '@mailstack/core/domain/segments/segments';
+import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { DeletedContact } from '@mailstack/core/schemas/contacts';
 
 /** DELETE /audiences/{id}/contacts/{id or email} (legacy alias) */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
 import { contactView } from '@mailstack/core/domain/contacts/contact-views';
-import { getSegment } from '@mailstack/core/domain/segments/segments';
+import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { ContactObject } from '@mailstack/core/schemas/contacts';
 
 /** GET /audiences/{id}/contacts/{id or email} (legacy alias) */

@@ -2,7 +2,8 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, SegmentObject } from '@mailstack/core/schemas/contacts';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { pageOf } from '@mailstack/core/domain/paging';
-import { segmentsOfContact, segmentView } from '@mailstack/core/domain/segments/segments';
+import { segmentsOfContact } from '@mailstack/core/domain/segments/segments-of-contact';
+import { segmentView } from '@mailstack/core/domain/segments/segment';
 
 /** GET /contacts/{id or email}/segments */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { removeFromSegment } from '@mailstack/core/domain/segments/segments';
+import { removeFromSegment } from '@mailstack/core/domain/segments/remove-from-segment';
 import { ContactSegmentUnlinked } from '@mailstack/core/schemas/contacts';
 
 /** DELETE /contacts/{id or email}/segments/{segment_id} */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { UpdateContactRequest } from '@mailstack/core/schemas/contacts';
 import { updateContact } from '@mailstack/core/domain/contacts/write-contact';
-import { getSegment } from '@mailstack/core/domain/segments/segments';
+import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** PATCH /audiences/{id}/contacts/{id or email} (legacy alias) */

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreatedSegment, CreateSegmentRequest } from '@mailstack/core/schemas/contacts';
-import { createSegment } from '@mailstack/core/domain/segments/segments';
+import { createSegment } from '@mailstack/core/domain/segments/create-segment';
 import { objectOf } from './object-name.ts';
 
 /** POST /segments, and its older name POST /audiences */

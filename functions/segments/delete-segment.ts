@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { DeletedSegment } from '@mailstack/core/schemas/contacts';
-import { deleteSegment } from '@mailstack/core/domain/segments/segments';
+import { deleteSegment } from '@mailstack/core/domain/segments/delete-segment';
 import { objectOf } from './object-name.ts';
 
 /** DELETE /segments/{id}, and DELETE /audiences/{id} (the contacts stay) */

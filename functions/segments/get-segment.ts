@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getSegment, segmentView } from '@mailstack/core/domain/segments/segments';
+import { getSegment, segmentView } from '@mailstack/core/domain/segments/segment';
 import { SegmentOrAudience } from '@mailstack/core/schemas/contacts';
 import { objectOf } from './object-name.ts';
 

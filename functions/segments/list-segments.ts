@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf } from '@mailstack/core/schemas/common';
-import { listSegments, segmentView } from '@mailstack/core/domain/segments/segments';
+import { listSegments } from '@mailstack/core/domain/segments/list-segments';
+import { segmentView } from '@mailstack/core/domain/segments/segment';
 import { SegmentList } from '@mailstack/core/schemas/contacts';
 
 /** GET /segments, and GET /audiences */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateSegmentRequest } from '@mailstack/core/schemas/contacts';
-import { renameSegment } from '@mailstack/core/domain/segments/segments';
+import { renameSegment } from '@mailstack/core/domain/segments/rename-segment';
 
 /** PATCH /segments/{id} */
 export const handler = apiRoute({

@@ -12,7 +12,9 @@ import type { Pagination } from '@mailstack/core/schemas/common';
 import type { Page } from '@mailstack/core/domain/paging';
 import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
 import { createContact, deleteContact } from '@mailstack/core/domain/contacts/write-contact';
-import { createSegment, deleteSegment, listSegments } from '@mailstack/core/domain/segments/segments';
+import { createSegment } from '@mailstack/core/domain/segments/create-segment';
+import { deleteSegment } from '@mailstack/core/domain/segments/delete-segment';
+import { listSegments } from '@mailstack/core/domain/segments/list-segments';
 import { createTopic, deleteTopic, listTopics } from '@mailstack/core/domain/topics/topics';
 import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '@mailstack/core/domain/topics/vocabulary';
 import {

@@ -21,7 +21,7 @@ import {
 } from '@mailstack/core/domain/broadcasts/broadcasts';
 import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
-import { listSegments } from '@mailstack/core/domain/segments/segments';
+import { listSegments } from '@mailstack/core/domain/segments/list-segments';
 import { listTopics } from '@mailstack/core/domain/topics/topics';
 import { listTemplates } from '@mailstack/core/domain/templates/templates';
 import type { Checkpoint } from '@mailstack/core/table/broadcasts';

@@ -5,7 +5,7 @@ import type { Write } from '../../table/ops.ts';
 import { validationError } from '../../errors/api-error.ts';
 import { isUuid } from '../../ports/ids.ts';
 import { getTemplate } from '../templates/templates.ts';
-import { getSegment } from '../segments/segments.ts';
+import { getSegment } from '../segments/segment.ts';
 import { getTopic } from '../topics/topics.ts';
 import type { Graph } from './graph.ts';
 

@@ -4,7 +4,7 @@ import { deleteItem, getItem, queryAll, transact, updateItem } from '../../table
 import { isApiError } from '../../errors/api-error.ts';
 import { findContact, type Contact } from '../contacts/contact.ts';
 import { deleteContact, updateContact } from '../contacts/write-contact.ts';
-import { addToSegment } from '../segments/segments.ts';
+import { addToSegment } from '../segments/add-to-segment.ts';
 import { getCachedTeam } from '../teams/team.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import type { Caller } from '../caller.ts';

@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { CreateBroadcastRequest, UpdateBroadcastRequest } from '../../schemas/broadcasts.ts';
 import { parseMailbox, parseMailboxList } from '../emails/rules/addresses.ts';
-import { getSegment } from '../segments/segments.ts';
+import { getSegment } from '../segments/segment.ts';
 import { getTopic } from '../topics/topics.ts';
 import { getTemplate } from '../templates/templates.ts';
 import {

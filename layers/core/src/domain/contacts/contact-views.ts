@@ -6,7 +6,7 @@ import type { Page } from '../paging.ts';
 import { contactFromItem, type Contact } from './contact.ts';
 import { propertiesView, propertyTypes } from './contact-properties.ts';
 import { allTopics, contactTopics } from '../topics/topics.ts';
-import { contactsOfSegment } from '../segments/segments.ts';
+import { contactsOfSegment } from '../segments/contacts-of-segment.ts';
 
 /** The list row of a contact. */
 const contactRow = (c: Contact) => ({
