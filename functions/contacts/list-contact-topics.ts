@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, ContactTopic } from '@mailstack/core/schemas/contacts';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
-import { contactTopics } from '@mailstack/core/domain/topics/topics';
+import { contactTopics } from '@mailstack/core/domain/topics/contact-topics';
 import { pageOf } from '@mailstack/core/domain/paging';
 
 /** GET /contacts/{id or email}/topics: every topic with the effective subscription. */

@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, ContactTopicsUpdated } from '@mailstack/core/schemas/contacts';
 import { UpdateContactTopicsRequest } from '@mailstack/core/schemas/topics';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
-import { setTopicChoices } from '@mailstack/core/domain/topics/topics';
+import { setTopicChoices } from '@mailstack/core/domain/topics/set-topic-choices';
 
 /** PATCH /contacts/{id or email}/topics: a bare array or {topics: [...]}. */
 export const handler = apiRoute({

@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateTopicRequest, TopicObject } from '@mailstack/core/schemas/topics';
-import { createTopic, topicView } from '@mailstack/core/domain/topics/topics';
+import { createTopic } from '@mailstack/core/domain/topics/create-topic';
+import { topicView } from '@mailstack/core/domain/topics/topic';
 
 /** POST /topics: answers the Topic (spec §4), a superset of the SDK's {object, id}. */
 export const handler = apiRoute({

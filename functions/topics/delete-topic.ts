@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteTopic } from '@mailstack/core/domain/topics/topics';
+import { deleteTopic } from '@mailstack/core/domain/topics/delete-topic';
 
 /** DELETE /topics/{id} */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getTopic, topicView } from '@mailstack/core/domain/topics/topics';
+import { getTopic, topicView } from '@mailstack/core/domain/topics/topic';
 import { TopicObject } from '@mailstack/core/schemas/topics';
 
 /** GET /topics/{id} */

@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { listTopics, topicView } from '@mailstack/core/domain/topics/topics';
+import { listTopics } from '@mailstack/core/domain/topics/list-topics';
+import { topicView } from '@mailstack/core/domain/topics/topic';
 import { TopicRow } from '@mailstack/core/schemas/topics';
 
 /** GET /topics */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateTopicRequest } from '@mailstack/core/schemas/topics';
-import { updateTopic } from '@mailstack/core/domain/topics/topics';
+import { updateTopic } from '@mailstack/core/domain/topics/update-topic';
 
 /** PATCH /topics/{id} (the SDK repeats the id in the body: the HTTP stack checks and removes it) */
 export const handler = apiRoute({

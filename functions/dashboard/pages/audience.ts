@@ -15,7 +15,9 @@ import { createContact, deleteContact } from '@mailstack/core/domain/contacts/wr
 import { createSegment } from '@mailstack/core/domain/segments/create-segment';
 import { deleteSegment } from '@mailstack/core/domain/segments/delete-segment';
 import { listSegments } from '@mailstack/core/domain/segments/list-segments';
-import { createTopic, deleteTopic, listTopics } from '@mailstack/core/domain/topics/topics';
+import { createTopic } from '@mailstack/core/domain/topics/create-topic';
+import { deleteTopic } from '@mailstack/core/domain/topics/delete-topic';
+import { listTopics } from '@mailstack/core/domain/topics/list-topics';
 import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '@mailstack/core/domain/topics/vocabulary';
 import {
   createContactProperty,

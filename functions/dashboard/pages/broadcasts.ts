@@ -22,7 +22,7 @@ import {
 import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
 import { listSegments } from '@mailstack/core/domain/segments/list-segments';
-import { listTopics } from '@mailstack/core/domain/topics/topics';
+import { listTopics } from '@mailstack/core/domain/topics/list-topics';
 import { listTemplates } from '@mailstack/core/domain/templates/templates';
 import type { Checkpoint } from '@mailstack/core/table/broadcasts';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';

@@ -1,7 +1,9 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { findContact, type Contact } from '../contacts/contact.ts';
 import { updateContact } from '../contacts/write-contact.ts';
-import { allTopics, contactTopics, setTopicChoices } from '../topics/topics.ts';
+import { allTopics } from '../topics/topic.ts';
+import { contactTopics } from '../topics/contact-topics.ts';
+import { setTopicChoices } from '../topics/set-topic-choices.ts';
 import { addSuppression } from '../suppressions/suppression-store.ts';
 import { verifyLink } from './tokens.ts';
 

@@ -6,7 +6,7 @@ import { validationError } from '../../errors/api-error.ts';
 import { isUuid } from '../../ports/ids.ts';
 import { getTemplate } from '../templates/templates.ts';
 import { getSegment } from '../segments/segment.ts';
-import { getTopic } from '../topics/topics.ts';
+import { getTopic } from '../topics/topic.ts';
 import type { Graph } from './graph.ts';
 
 /**

@@ -3,7 +3,7 @@ import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import type { CreateBroadcastRequest, UpdateBroadcastRequest } from '../../schemas/broadcasts.ts';
 import { parseMailbox, parseMailboxList } from '../emails/rules/addresses.ts';
 import { getSegment } from '../segments/segment.ts';
-import { getTopic } from '../topics/topics.ts';
+import { getTopic } from '../topics/topic.ts';
 import { getTemplate } from '../templates/templates.ts';
 import {
   NEW_CHECKPOINT,

@@ -16,7 +16,7 @@ import {
 import { contactFromItem, type Contact } from '../contacts/contact.ts';
 import { propertyTypes } from '../contacts/contact-properties.ts';
 import { findSuppressed } from '../suppressions/suppression-store.ts';
-import { getTopic } from '../topics/topics.ts';
+import { getTopic } from '../topics/topic.ts';
 import { getTeam } from '../teams/team.ts';
 import { countSends } from '../quotas/reserve-quota.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';

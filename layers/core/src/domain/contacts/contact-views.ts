@@ -5,7 +5,8 @@ import type { Pagination } from '../../schemas/common.ts';
 import type { Page } from '../paging.ts';
 import { contactFromItem, type Contact } from './contact.ts';
 import { propertiesView, propertyTypes } from './contact-properties.ts';
-import { allTopics, contactTopics } from '../topics/topics.ts';
+import { allTopics } from '../topics/topic.ts';
+import { contactTopics } from '../topics/contact-topics.ts';
 import { contactsOfSegment } from '../segments/contacts-of-segment.ts';
 
 /** The list row of a contact. */

@@ -8,7 +8,7 @@ import { eventItem, publishEvents, type EventSource } from '../events/record-eve
 import { ERASED } from './erase-history.ts';
 import { contactEventData, contactItem, loadContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
-import { setTopicChoices } from '../topics/topics.ts';
+import { setTopicChoices } from '../topics/set-topic-choices.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';
 
