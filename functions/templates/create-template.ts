@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateTemplateRequest } from '@mailstack/core/schemas/templates';
-import { createTemplate } from '@mailstack/core/domain/templates/templates';
+import { createTemplate } from '@mailstack/core/domain/templates/create-template';
 
 /** POST /templates */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, Deleted } from '@mailstack/core/schemas/common';
-import { deleteTemplate } from '@mailstack/core/domain/templates/templates';
+import { deleteTemplate } from '@mailstack/core/domain/templates/delete-template';
 
 /** DELETE /templates/{id} */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
-import { duplicateTemplate } from '@mailstack/core/domain/templates/templates';
+import { duplicateTemplate } from '@mailstack/core/domain/templates/duplicate-template';
 
 /** POST /templates/{id}/duplicate: answers the copy's id. */
 export const handler = apiRoute({

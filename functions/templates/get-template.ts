@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { TemplateObject } from '@mailstack/core/schemas/templates';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { getTemplate, templateView } from '@mailstack/core/domain/templates/templates';
+import { getTemplate } from '@mailstack/core/domain/templates/get-template';
+import { templateView } from '@mailstack/core/domain/templates/template-view';
 
 /** GET /templates/{id}: by id or alias. */
 export const handler = apiRoute({

@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { TemplateRow } from '@mailstack/core/schemas/templates';
 import { Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
-import { listTemplates, templateRow } from '@mailstack/core/domain/templates/templates';
+import { listTemplates } from '@mailstack/core/domain/templates/list-templates';
+import { templateRow } from '@mailstack/core/domain/templates/template-view';
 
 /** GET /templates: summary rows only. */
 export const handler = apiRoute({

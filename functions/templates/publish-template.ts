@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
-import { publishTemplate } from '@mailstack/core/domain/templates/templates';
+import { publishTemplate } from '@mailstack/core/domain/templates/publish-template';
 
 /** POST /templates/{id}/publish */
 export const handler = apiRoute({

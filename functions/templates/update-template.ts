@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateTemplateRequest } from '@mailstack/core/schemas/templates';
-import { updateTemplate } from '@mailstack/core/domain/templates/templates';
+import { updateTemplate } from '@mailstack/core/domain/templates/update-template';
 
 /** PATCH /templates/{id}: live at once. */
 export const handler = apiRoute({

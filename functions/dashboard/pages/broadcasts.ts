@@ -23,7 +23,7 @@ import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcast
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
 import { listSegments } from '@mailstack/core/domain/segments/list-segments';
 import { listTopics } from '@mailstack/core/domain/topics/list-topics';
-import { listTemplates } from '@mailstack/core/domain/templates/templates';
+import { listTemplates } from '@mailstack/core/domain/templates/list-templates';
 import type { Checkpoint } from '@mailstack/core/table/broadcasts';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import { validationError } from '@mailstack/core/errors/api-error';

@@ -2,17 +2,15 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
 import { CreateTemplateRequest, UpdateTemplateRequest, VARIABLE_TYPES } from '@mailstack/core/schemas/templates';
-import {
-  createTemplate,
-  deleteTemplate,
-  duplicateTemplate,
-  getTemplate,
-  listTemplates,
-  publishTemplate,
-  templateRow,
-  updateTemplate,
-  type TemplateItem,
-} from '@mailstack/core/domain/templates/templates';
+import { createTemplate } from '@mailstack/core/domain/templates/create-template';
+import { deleteTemplate } from '@mailstack/core/domain/templates/delete-template';
+import { duplicateTemplate } from '@mailstack/core/domain/templates/duplicate-template';
+import { getTemplate } from '@mailstack/core/domain/templates/get-template';
+import { listTemplates } from '@mailstack/core/domain/templates/list-templates';
+import { publishTemplate } from '@mailstack/core/domain/templates/publish-template';
+import { templateRow } from '@mailstack/core/domain/templates/template-view';
+import { updateTemplate } from '@mailstack/core/domain/templates/update-template';
+import type { TemplateItem } from '@mailstack/core/table/templates';
 import { previewTemplate, type PreviewSource } from '@mailstack/core/domain/templates/preview';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv, Ctx } from '../app.ts';

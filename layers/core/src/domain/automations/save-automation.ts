@@ -4,7 +4,7 @@ import { keys } from '../../table/keys.ts';
 import type { Write } from '../../table/ops.ts';
 import { validationError } from '../../errors/api-error.ts';
 import { isUuid } from '../../ports/ids.ts';
-import { getTemplate } from '../templates/templates.ts';
+import { getTemplate } from '../templates/get-template.ts';
 import { getSegment } from '../segments/segment.ts';
 import { getTopic } from '../topics/topic.ts';
 import type { Graph } from './graph.ts';

@@ -4,7 +4,7 @@ import type { CreateBroadcastRequest, UpdateBroadcastRequest } from '../../schem
 import { parseMailbox, parseMailboxList } from '../emails/rules/addresses.ts';
 import { getSegment } from '../segments/segment.ts';
 import { getTopic } from '../topics/topic.ts';
-import { getTemplate } from '../templates/templates.ts';
+import { getTemplate } from '../templates/get-template.ts';
 import {
   NEW_CHECKPOINT,
   deleteDraft,

@@ -10,7 +10,7 @@ import { assertNotDisguised } from '../emails/rules/lookalikes.ts';
 import { monthLeft, sentToday } from '../quotas/reserve-quota.ts';
 import { propertyTypes } from '../contacts/contact-properties.ts';
 import { missingVariables } from '../templates/render.ts';
-import { missingVariableError } from '../templates/templates.ts';
+import { missingVariableError } from '../templates/template-view.ts';
 import {
   activePauses,
   countSegmentMembers,

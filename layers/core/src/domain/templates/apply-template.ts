@@ -1,7 +1,9 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { validationError, isApiError } from '../../errors/api-error.ts';
 import type { SendEmailRequest, ResolvedEmail } from '../../schemas/emails.ts';
-import { getTemplate, missingVariableError, type TemplateItem } from './templates.ts';
+import { getTemplate } from './get-template.ts';
+import { missingVariableError } from './template-view.ts';
+import type { TemplateItem } from '../../table/templates.ts';
 import { MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { missingVariables, render, type TemplateValue } from './render.ts';
 
