@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import * as v from 'valibot';
 import { CreateBroadcastRequest, SentBroadcast } from '@mailstack/core/schemas/broadcasts';
 import { ObjectRef } from '@mailstack/core/schemas/common';
-import { createBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { createBroadcast } from '@mailstack/core/domain/broadcasts/create-broadcast';
 import { sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 
 /** POST /broadcasts: a draft, or with `send: true` created and sent (or scheduled) in one call. */

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, Deleted } from '@mailstack/core/schemas/common';
-import { deleteBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { deleteBroadcast } from '@mailstack/core/domain/broadcasts/delete-broadcast';
 
 /** DELETE /broadcasts/{id}: drafts only. */
 export const handler = apiRoute({

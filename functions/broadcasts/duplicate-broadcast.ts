@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
-import { duplicateBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { duplicateBroadcast } from '@mailstack/core/domain/broadcasts/duplicate-broadcast';
 
 /** POST /broadcasts/{id}/duplicate: a new draft with the same content. */
 export const handler = apiRoute({

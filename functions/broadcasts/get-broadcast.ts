@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BroadcastObject } from '@mailstack/core/schemas/broadcasts';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { broadcastView, getBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { broadcastView } from '@mailstack/core/domain/broadcasts/broadcast-view';
+import { getBroadcast } from '@mailstack/core/domain/broadcasts/get-broadcast';
 
 /** GET /broadcasts/{id}: with sent_count and the live finishes_at. */
 export const handler = apiRoute({

@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BroadcastRow } from '@mailstack/core/schemas/broadcasts';
 import { Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
-import { broadcastRow, listBroadcasts } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { broadcastRow } from '@mailstack/core/domain/broadcasts/broadcast-view';
+import { listBroadcasts } from '@mailstack/core/domain/broadcasts/list-broadcasts';
 
 /** GET /broadcasts */
 export const handler = apiRoute({

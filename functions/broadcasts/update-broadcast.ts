@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateBroadcastRequest } from '@mailstack/core/schemas/broadcasts';
-import { updateBroadcast } from '@mailstack/core/domain/broadcasts/broadcasts';
+import { updateBroadcast } from '@mailstack/core/domain/broadcasts/update-broadcast';
 
 /** PATCH /broadcasts/{id}: drafts only (a sent one is 400 invalid_parameter). */
 export const handler = apiRoute({

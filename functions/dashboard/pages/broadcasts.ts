@@ -10,15 +10,15 @@ import {
   broadcastRow,
   broadcastView,
   canceledRemaining,
-  createBroadcast,
-  deleteBroadcast,
-  duplicateBroadcast,
   eligibleCount,
-  getBroadcast,
-  listBroadcasts,
-  updateBroadcast,
-  type BroadcastItem,
-} from '@mailstack/core/domain/broadcasts/broadcasts';
+} from '@mailstack/core/domain/broadcasts/broadcast-view';
+import { createBroadcast } from '@mailstack/core/domain/broadcasts/create-broadcast';
+import { deleteBroadcast } from '@mailstack/core/domain/broadcasts/delete-broadcast';
+import { duplicateBroadcast } from '@mailstack/core/domain/broadcasts/duplicate-broadcast';
+import { getBroadcast } from '@mailstack/core/domain/broadcasts/get-broadcast';
+import { listBroadcasts } from '@mailstack/core/domain/broadcasts/list-broadcasts';
+import { updateBroadcast } from '@mailstack/core/domain/broadcasts/update-broadcast';
+import type { BroadcastItem } from '@mailstack/core/table/broadcasts';
 import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
 import { listSegments } from '@mailstack/core/domain/segments/list-segments';

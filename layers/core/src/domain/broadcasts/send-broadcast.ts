@@ -25,7 +25,7 @@ import {
   type BroadcastPause,
 } from '../../table/broadcasts.ts';
 import { BroadcastTooLarge, planBroadcast, regionBusyUntil, type PlanWarning } from './plan.ts';
-import { canceledRemaining, notDraftAnyMore } from './broadcasts.ts';
+import { canceledRemaining, notDraftAnyMore } from './broadcast-view.ts';
 import { knownPlaceholder } from './personalize.ts';
 import { fanOutBroadcast, fanOutScheduleName, kickFanOut } from './fan-out.ts';
 
