@@ -1,6 +1,6 @@
 import { fromTemplate } from './save-broadcast.ts';
 import { checkRefs } from './save-broadcast.ts';
-import { replyToList } from './save-broadcast.ts';
+import { replyToList } from '../emails/rules/addresses.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { validationError } from '../../errors/api-error.ts';
 import type { CreateBroadcastRequest } from '../../schemas/broadcasts.ts';

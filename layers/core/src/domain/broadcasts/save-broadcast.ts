@@ -15,10 +15,6 @@ export const editRefused = (b: BroadcastItem) =>
     `${notDraftAnyMore(b)}; only drafts can be changed. Duplicate it (POST /broadcasts/${b.id}/duplicate) and edit the copy.`,
   );
 
-/** `reply_to` as stored: a list, or null. */
-export const replyToList = (r: string | string[] | null | undefined): string[] | null =>
-  r === undefined || r === null ? null : Array.isArray(r) ? r : [r];
-
 /** 422 naming the field for a segment or topic the team does not have, or a sender that is not an address. */
 export const checkRefs = async (
   deps: Deps,

@@ -42,10 +42,6 @@ export const checkSenders = (input: {
   if (input.reply_to) parseMailboxList(input.reply_to, 'reply_to');
 };
 
-/** `reply_to` as stored: a list, or null. */
-export const replyToList = (r: string | string[] | null | undefined): string[] | null =>
-  r === undefined || r === null ? null : Array.isArray(r) ? r : [r];
-
 /** Writes a template (moving its alias guard); 409 when another template of the team has the alias. */
 export const saved = async (deps: Deps, next: TemplateItem, previousAlias: string | null | undefined) => {
   try {

@@ -1,6 +1,6 @@
 import { getTemplate } from './get-template.ts';
 import { saved } from './save-template.ts';
-import { replyToList } from './save-template.ts';
+import { replyToList } from '../emails/rules/addresses.ts';
 import { checkSenders } from './save-template.ts';
 import { variablesOf } from './save-template.ts';
 import type { Deps } from '../../runtime/deps.ts';

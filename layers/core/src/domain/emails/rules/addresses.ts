@@ -105,3 +105,7 @@ export const parseMailboxList = (input: string | readonly string[] | undefined |
 
 /** The bare address of a stored mailbox (`Name <user@host>` or `user@host`). */
 export const bareAddress = (mailbox: string): string => /<([^>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox;
+
+/** `reply_to` as a template or broadcast stores it: a list, or null when not given. */
+export const replyToList = (r: string | string[] | null | undefined): string[] | null =>
+  r === undefined || r === null ? null : Array.isArray(r) ? r : [r];
