@@ -18,13 +18,12 @@ import { duplicateBroadcast } from '@mailstack/core/domain/broadcasts/duplicate-
 import { getBroadcast } from '@mailstack/core/domain/broadcasts/get-broadcast';
 import { listBroadcasts } from '@mailstack/core/domain/broadcasts/list-broadcasts';
 import { updateBroadcast } from '@mailstack/core/domain/broadcasts/update-broadcast';
-import type { BroadcastItem } from '@mailstack/core/table/broadcasts';
+import type { BroadcastItem, Checkpoint } from '@mailstack/core/table/broadcasts';
 import { cancelBroadcast, sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { TRANSACTIONAL_RESERVE } from '@mailstack/core/domain/broadcasts/plan';
 import { listSegments } from '@mailstack/core/domain/segments/list-segments';
 import { listTopics } from '@mailstack/core/domain/topics/list-topics';
 import { listTemplates } from '@mailstack/core/domain/templates/list-templates';
-import type { Checkpoint } from '@mailstack/core/table/broadcasts';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import { validationError } from '@mailstack/core/errors/api-error';
 import type { DashboardEnv, Ctx } from '../app.ts';

@@ -1,6 +1,4 @@
-import { saveWrites } from './save-automation.ts';
-import { normalized } from './save-automation.ts';
-import { checkReferences } from './save-automation.ts';
+import { saveWrites, normalized, checkReferences } from './save-automation.ts';
 import type { Automation } from './automation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { transact } from '../../table/ops.ts';

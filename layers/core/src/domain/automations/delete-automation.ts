@@ -1,5 +1,4 @@
-import { getAutomation } from './automation.ts';
-import type { Automation } from './automation.ts';
+import { getAutomation, type Automation } from './automation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact, type Write } from '../../table/ops.ts';

@@ -1,7 +1,5 @@
 import { saveWrites } from './save-automation.ts';
-import { graphOf } from './automation.ts';
-import { getAutomation } from './automation.ts';
-import type { Automation } from './automation.ts';
+import { graphOf, getAutomation, type Automation } from './automation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { transact } from '../../table/ops.ts';
 

@@ -1,5 +1,4 @@
-import { automationFromItem } from './automation.ts';
-import type { Automation } from './automation.ts';
+import { automationFromItem, type Automation } from './automation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPage } from '../../table/query-page.ts';

@@ -1,8 +1,5 @@
-import { saveWrites } from './save-automation.ts';
-import { normalized } from './save-automation.ts';
-import { checkReferences } from './save-automation.ts';
-import { getAutomation } from './automation.ts';
-import type { Automation } from './automation.ts';
+import { saveWrites, normalized, checkReferences } from './save-automation.ts';
+import { getAutomation, type Automation } from './automation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { transact } from '../../table/ops.ts';
 import { checkGraph, triggerEvent, type Graph } from './graph.ts';

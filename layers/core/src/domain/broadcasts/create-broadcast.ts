@@ -1,5 +1,4 @@
-import { fromTemplate } from './save-broadcast.ts';
-import { checkRefs } from './save-broadcast.ts';
+import { fromTemplate, checkRefs } from './save-broadcast.ts';
 import { replyToList } from '../emails/rules/addresses.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { validationError } from '../../errors/api-error.ts';

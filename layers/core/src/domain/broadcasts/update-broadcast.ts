@@ -1,8 +1,5 @@
-import { draftOf } from './save-broadcast.ts';
-import { fromTemplate } from './save-broadcast.ts';
-import { checkRefs } from './save-broadcast.ts';
+import { draftOf, fromTemplate, checkRefs, editRefused } from './save-broadcast.ts';
 import { replyToList } from '../emails/rules/addresses.ts';
-import { editRefused } from './save-broadcast.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { validationError } from '../../errors/api-error.ts';
 import type { UpdateBroadcastRequest } from '../../schemas/broadcasts.ts';

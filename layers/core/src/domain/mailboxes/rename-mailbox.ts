@@ -1,6 +1,4 @@
-import { addressTaken } from './mailbox-names.ts';
-import { checkName } from './mailbox-names.ts';
-import { checkLocalPart } from './mailbox-names.ts';
+import { addressTaken, checkName, checkLocalPart } from './mailbox-names.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact } from '../../table/ops.ts';

@@ -3,7 +3,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem } from '../../table/ops.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { OAUTH_CODE_SECONDS, OAUTH_CONSENT_SECONDS } from '../../limits.ts';
+import { OAUTH_CODE_SECONDS, OAUTH_CONSENT_SECONDS, MAX_GRANT_MAILBOXES } from '../../limits.ts';
 import { actorIn } from '../people/memberships.ts';
 import type { User } from '../people/users.ts';
 import { getClient } from './clients.ts';
@@ -12,7 +12,6 @@ import { OAuthError } from './oauth-error.ts';
 import { issuerUrl, mcpResourceUrl } from './resource.ts';
 import { parseScopes, roleMayGrant, isScope, isMailScope, type Scope } from './scopes.ts';
 import { listMailboxes } from '../mailboxes/list-mailboxes.ts';
-import { MAX_GRANT_MAILBOXES } from '../../limits.ts';
 import { issueTokens, newSecret, secretHash, type TokenResponse } from './tokens.ts';
 
 /**

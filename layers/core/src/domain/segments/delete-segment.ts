@@ -1,6 +1,5 @@
 import { removeFromSegment } from './remove-from-segment.ts';
-import { getSegment } from './segment.ts';
-import type { Segment } from './segment.ts';
+import { getSegment, type Segment } from './segment.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { deleteItem, queryAll } from '../../table/ops.ts';

@@ -1,5 +1,4 @@
-import { segmentFromItem } from './segment.ts';
-import type { Segment } from './segment.ts';
+import { segmentFromItem, type Segment } from './segment.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPage } from '../../table/query-page.ts';

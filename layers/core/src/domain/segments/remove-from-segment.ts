@@ -1,5 +1,4 @@
-import { getSegment } from './segment.ts';
-import type { Segment } from './segment.ts';
+import { getSegment, type Segment } from './segment.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact } from '../../table/ops.ts';

@@ -1,8 +1,6 @@
 import { getTemplate } from './get-template.ts';
-import { saved } from './save-template.ts';
+import { saved, checkSenders, variablesOf } from './save-template.ts';
 import { replyToList } from '../emails/rules/addresses.ts';
-import { checkSenders } from './save-template.ts';
-import { variablesOf } from './save-template.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import type { UpdateTemplateRequest } from '../../schemas/templates.ts';
 import type { TemplateItem } from '../../table/templates.ts';

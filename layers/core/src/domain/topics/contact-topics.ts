@@ -1,5 +1,4 @@
-import { allTopics } from './topic.ts';
-import type { Topic } from './topic.ts';
+import { allTopics, type Topic } from './topic.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryAll } from '../../table/ops.ts';

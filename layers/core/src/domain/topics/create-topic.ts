@@ -1,6 +1,4 @@
-import { topicEventData } from './topic.ts';
-import { topicFromItem } from './topic.ts';
-import type { Topic } from './topic.ts';
+import { topicEventData, topicFromItem, type Topic } from './topic.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact } from '../../table/ops.ts';

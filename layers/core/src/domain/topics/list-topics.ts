@@ -1,5 +1,4 @@
-import { topicFromItem } from './topic.ts';
-import type { Topic } from './topic.ts';
+import { topicFromItem, type Topic } from './topic.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPage } from '../../table/query-page.ts';

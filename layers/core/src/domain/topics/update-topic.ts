@@ -1,6 +1,4 @@
-import { getTopic } from './topic.ts';
-import { topicEventData } from './topic.ts';
-import type { Topic } from './topic.ts';
+import { getTopic, topicEventData, type Topic } from './topic.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { updateItem } from '../../table/ops.ts';

@@ -10,10 +10,9 @@ import {
 import { eventStore } from '../../table/events.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPages } from '../../table/ops.ts';
-import type { PostResult } from '../../ports/webhook-poster.ts';
+import type { PostResult, CheckedTarget } from '../../ports/webhook-poster.ts';
 import { signingSecrets } from './endpoints.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
-import type { CheckedTarget } from '../../ports/webhook-poster.ts';
 
 /** Delivery rules (spec §6 Delivery behavior, §8 Webhooks). */
 export const DELIVERY = {
