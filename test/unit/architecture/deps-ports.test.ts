@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, tsFiles } from '../../support/source-files.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const core = join(root, 'layers', 'core', 'src');
+const core = join(ROOT, 'layers', 'core', 'src');
 const table = join(core, 'table');
-
-const files = (dir: string, skip: readonly string[] = []): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (skip.includes(path)) return [];
-    return statSync(path).isDirectory() ? files(path, skip) : path.endsWith('.ts') ? [path] : [];
-  });
 
 /**
  * Where a source reads the table's document client: `x.db` (but `clients.db`, the client
@@ -22,16 +15,16 @@ const dbReads = (source: string): string[] =>
 
 describe('Deps holds ports, not raw clients (DESIGN.md §2)', () => {
   it('no module outside the table adapter (layers/core/src/table/) reads the document client from the deps', () => {
-    const product = [...files(core, [table]), ...files(join(root, 'functions')), ...files(join(root, 'lib'))];
+    const product = [...tsFiles(core, [table]), ...tsFiles(join(ROOT, 'functions')), ...tsFiles(join(ROOT, 'lib'))];
     expect(product.length).toBeGreaterThan(100);
     const offenders = product.flatMap((path) =>
-      dbReads(readFileSync(path, 'utf8')).map((read) => `${relative(root, path)} reads ${read}`),
+      dbReads(readFileSync(path, 'utf8')).map((read) => `${relative(ROOT, path)} reads ${read}`),
     );
     expect(offenders).toEqual([]);
   });
 
   it('the table adapter is where it is read', () => {
-    expect(files(table).filter((path) => dbReads(readFileSync(path, 'utf8')).length > 0).length).toBeGreaterThan(0);
+    expect(tsFiles(table).filter((path) => dbReads(readFileSync(path, 'utf8')).length > 0).length).toBeGreaterThan(0);
   });
 
   it('the scan sees a read of the deps’ client and nothing else', () => {

@@ -1,25 +1,18 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, tsFiles } from '../../support/source-files.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const core = join(root, 'layers', 'core', 'src');
+const core = join(ROOT, 'layers', 'core', 'src');
 const domain = join(core, 'domain');
-
-const files = (dir: string, skip: readonly string[] = []): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (skip.includes(path)) return [];
-    return statSync(path).isDirectory() ? files(path, skip) : path.endsWith('.ts') ? [path] : [];
-  });
 
 /** Every module a file imports or re-exports from (static and dynamic). */
 const importsOf = (source: string): string[] =>
   [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 
 describe('the domain speaks rules only (DESIGN.md §2)', () => {
-  const sources = files(domain).map((path) => ({
-    file: relative(root, path),
+  const sources = tsFiles(domain).map((path) => ({
+    file: relative(ROOT, path),
     imports: importsOf(readFileSync(path, 'utf8')),
   }));
 
@@ -62,27 +55,27 @@ describe('the domain stays behind its ports (DESIGN.md §2)', () => {
     paths.flatMap((path) =>
       importsOf(readFileSync(path, 'utf8'))
         .filter((spec) => namesDomain(path, spec))
-        .map((spec) => `${relative(root, path)} imports ${spec}`),
+        .map((spec) => `${relative(ROOT, path)} imports ${spec}`),
     );
 
   it('the CDK stack (lib/, apart from the local host in lib/local/) imports nothing from the domain: shared constants live in neutral core modules', () => {
-    const stack = files(join(root, 'lib'), [join(root, 'lib', 'local')]);
+    const stack = tsFiles(join(ROOT, 'lib'), [join(ROOT, 'lib', 'local')]);
     expect(stack.length).toBeGreaterThan(5);
     expect(domainImports(stack)).toEqual([]);
   });
 
   it('adapters and ports import nothing from the domain: the types an adapter implements live in ports/', () => {
-    const adapters = files(join(core, 'adapters'));
+    const adapters = tsFiles(join(core, 'adapters'));
     expect(adapters.length).toBeGreaterThan(5);
-    expect(domainImports([...adapters, ...files(join(core, 'ports'))])).toEqual([]);
+    expect(domainImports([...adapters, ...tsFiles(join(core, 'ports'))])).toEqual([]);
   });
 
   it('the domain scan sees an import of the domain by alias and by relative path, and nothing else', () => {
     const adapter = join(core, 'adapters', 'node', 'x.ts');
     expect(namesDomain(adapter, '../../domain/webhooks/targets.ts')).toBe(true);
-    expect(namesDomain(join(root, 'lib', 'x.ts'), '@mailstack/core/domain/mailboxes/content-keys')).toBe(true);
+    expect(namesDomain(join(ROOT, 'lib', 'x.ts'), '@mailstack/core/domain/mailboxes/content-keys')).toBe(true);
     expect(namesDomain(adapter, '../../ports/webhook-poster.ts')).toBe(false);
     expect(namesDomain(adapter, '../../content-keys.ts')).toBe(false);
-    expect(namesDomain(join(root, 'lib', 'x.ts'), '@mailstack/core/limits')).toBe(false);
+    expect(namesDomain(join(ROOT, 'lib', 'x.ts'), '@mailstack/core/limits')).toBe(false);
   });
 });
