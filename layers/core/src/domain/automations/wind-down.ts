@@ -66,7 +66,8 @@ export const endRunsPage = async (
     },
     job.from,
   );
-  for (const r of items) await endRun(deps, { teamId, automationId, id: r.id }, 'cancelled');
+  // Each run's own conditional write, side by side (a page is at most RUNS_PER_PAGE).
+  await Promise.all(items.map((r) => endRun(deps, { teamId, automationId, id: r.id }, 'cancelled')));
   if (next) await queue(deps, { kind: 'end-runs', teamId, automationId, from: next, purge: job.purge });
   else if (job.purge) await queue(deps, { kind: 'purge', teamId, automationId }, PURGE_DELAY_SECONDS);
   return items.length;
