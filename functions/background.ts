@@ -147,6 +147,9 @@ export const WORKERS: readonly WorkerEntry[] = [
     queue: 'request-logs',
     entry: 'workers/record-request-logs.worker',
     batchSize: 10,
+    // Every answered request queues a log: one poller fell seconds behind a burst of requests
+    // (thousands a minute), and a log answered then came late.
+    concurrency: 4,
   },
 ];
 
