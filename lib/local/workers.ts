@@ -5,10 +5,11 @@ import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   ReceiveMessageCommand,
+  type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { WORKERS, TIMERS, type QueueName } from '../../functions/background.ts';
+import { WORKERS, TIMERS, type QueueName, type WorkerEntry } from '../../functions/background.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
 import { countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
@@ -23,10 +24,20 @@ export interface Loop {
   stop(): Promise<void>;
 }
 
+/** The pause after an empty poll doubles from 20 ms up to this (the first message after a quiet spell waits at most this long). */
+const LONGEST_IDLE_PAUSE_MS = 200;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * Polls each worker's queue and calls the worker with SQS-shaped events, honouring
  * `batchItemFailures`: failed messages stay on the queue and come back after their visibility
  * timeout. Attempt counts travel in the message or the item, not in ApproximateReceiveCount.
+ *
+ * Like Lambda's event source mapping, one poller per queue hands batches to up to `concurrency`
+ * invocations at once. It polls without waiting on the queue (the embedded SQS engine answers a
+ * long poll only when the batch is full or the wait is over, which held a lone message for a
+ * second at every hop) and pauses between empty polls instead.
  */
 export const startWorkers = (
   sqs: SQSClient,
@@ -35,89 +46,47 @@ export const startWorkers = (
   counters?: AdapterCounters,
 ): Loop => {
   let running = true;
-  const pollers = WORKERS.flatMap((worker) => Array.from({ length: worker.concurrency ?? 1 }, () => worker));
-  const loops = pollers.map(async (worker) => {
+  const loops = WORKERS.map(async (worker) => {
     const handler = await load<SqsHandler>(functionsDir, worker.entry);
     const queueUrl = queueUrls[worker.queue];
+    const slots = worker.concurrency ?? 1;
+    const inFlight = new Set<Promise<void>>();
+    let quiet = 0;
     while (running) {
+      if (inFlight.size >= slots) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      let messages: Message[];
       try {
         const out = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: worker.batchSize ?? 10,
-            WaitTimeSeconds: 1,
+            WaitTimeSeconds: 0,
             AttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
         );
-        const messages = out.Messages ?? [];
-        if (messages.length === 0) continue;
-        // Counted as Lambda's event source mapping is billed: the receive that returned the batch
-        // (empty polls are each queue's fixed cost), one invocation, one batch delete.
-        if (counters)
-          counters.queueReceiveRequests += sqsRequests(
-            messages.reduce((n, m) => n + Buffer.byteLength(m.Body ?? ''), 0),
-          );
-        const event: SQSEvent = {
-          Records: messages.map((m) => ({
-            messageId: m.MessageId ?? randomUUID(),
-            receiptHandle: m.ReceiptHandle ?? '',
-            body: m.Body ?? '',
-            attributes: (m.Attributes ?? {}) as any,
-            messageAttributes: Object.fromEntries(
-              Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [
-                k,
-                {
-                  stringValue: a.StringValue,
-                  dataType: a.DataType ?? 'String',
-                  stringListValues: [],
-                  binaryListValues: [],
-                },
-              ]),
-            ),
-            md5OfBody: m.MD5OfBody ?? '',
-            eventSource: 'aws:sqs',
-            eventSourceARN: `arn:aws:sqs:local:000000000000:${worker.queue}`,
-            awsRegion: 'local',
-          })),
-        };
-        let failed = new Set<string>();
-        const started = performance.now();
-        try {
-          const result = await handler(event, lambdaContext(worker.name, 60_000));
-          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        } catch (error) {
-          console.error(`worker ${worker.name} failed; its batch will be retried`, error);
-          failed = new Set(event.Records.map((r) => r.messageId));
-        }
-        if (counters) {
-          countInvocation(counters, performance.now() - started);
-          if (failed.size < messages.length) counters.queueDeleteRequests += 1;
-        }
-        for (const m of messages) {
-          if (failed.has(m.MessageId ?? '')) {
-            await sqs
-              .send(
-                new ChangeMessageVisibilityCommand({
-                  QueueUrl: queueUrl,
-                  ReceiptHandle: m.ReceiptHandle,
-                  VisibilityTimeout: 1,
-                }),
-              )
-              .catch(() => undefined);
-          } else {
-            await sqs
-              .send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }))
-              .catch(() => undefined);
-          }
-        }
+        messages = out.Messages ?? [];
       } catch (error) {
         if (running) {
           console.error(`worker ${worker.name}: queue read failed`, error);
-          await new Promise((r) => setTimeout(r, 500));
+          await pause(500);
         }
+        continue;
       }
+      if (messages.length === 0) {
+        await pause(Math.min(20 * 2 ** quiet++, LONGEST_IDLE_PAUSE_MS));
+        continue;
+      }
+      quiet = 0;
+      const run: Promise<void> = invoke(sqs, worker, handler, queueUrl, messages, counters).finally(() =>
+        inFlight.delete(run),
+      );
+      inFlight.add(run);
     }
+    await Promise.allSettled(inFlight);
   });
   return {
     stop: async () => {
@@ -125,6 +94,59 @@ export const startWorkers = (
       await Promise.allSettled(loops);
     },
   };
+};
+
+/** One invocation of a worker on a received batch; deletes what it handled and hands failures back at once. */
+const invoke = async (
+  sqs: SQSClient,
+  worker: WorkerEntry,
+  handler: SqsHandler,
+  queueUrl: string,
+  messages: readonly Message[],
+  counters: AdapterCounters | undefined,
+): Promise<void> => {
+  // Counted as Lambda's event source mapping is billed: the receive that returned the batch
+  // (empty polls are each queue's fixed cost), one invocation, one batch delete.
+  if (counters)
+    counters.queueReceiveRequests += sqsRequests(messages.reduce((n, m) => n + Buffer.byteLength(m.Body ?? ''), 0));
+  const event: SQSEvent = {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId ?? randomUUID(),
+      receiptHandle: m.ReceiptHandle ?? '',
+      body: m.Body ?? '',
+      attributes: (m.Attributes ?? {}) as any,
+      messageAttributes: Object.fromEntries(
+        Object.entries(m.MessageAttributes ?? {}).map(([k, a]) => [
+          k,
+          { stringValue: a.StringValue, dataType: a.DataType ?? 'String', stringListValues: [], binaryListValues: [] },
+        ]),
+      ),
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:local:000000000000:${worker.queue}`,
+      awsRegion: 'local',
+    })),
+  };
+  let failed = new Set<string>();
+  const started = performance.now();
+  try {
+    const result = await handler(event, lambdaContext(worker.name, 60_000));
+    failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+  } catch (error) {
+    console.error(`worker ${worker.name} failed; its batch will be retried`, error);
+    failed = new Set(event.Records.map((r) => r.messageId));
+  }
+  if (counters) {
+    countInvocation(counters, performance.now() - started);
+    if (failed.size < messages.length) counters.queueDeleteRequests += 1;
+  }
+  for (const m of messages) {
+    const handle = { QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle };
+    const settled = failed.has(m.MessageId ?? '')
+      ? sqs.send(new ChangeMessageVisibilityCommand({ ...handle, VisibilityTimeout: 1 }))
+      : sqs.send(new DeleteMessageCommand(handle));
+    await settled.catch(() => undefined);
+  }
 };
 
 /** Runs every timer of the manifest on its interval. */
