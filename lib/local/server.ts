@@ -110,6 +110,9 @@ const areaLoader = (functionsDir: string) => {
   };
 };
 
+/** The longest request line and headers the local host reads (Node's default is 16 KiB). */
+const MAX_REQUEST_HEAD_BYTES = 64 * 1024;
+
 /**
  * The local HTTP host: matches the route manifest, builds the API Gateway v2 event, and calls
  * the same area handler AWS runs. Path segments are percent-decoded (`+` stays `+`); runs of
@@ -122,54 +125,59 @@ export const createApiServer = (
 ): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    // A client that goes away mid-answer (an abort, a reset, EPIPE) is no fault of this process.
-    req.on('error', () => undefined);
-    res.on('error', () => undefined);
-    try {
-      // Runs of slashes read as one (`//emails`): as the API's `$default` function passes them on, on AWS.
-      const target = req.url ?? '/';
-      const query = target.indexOf('?');
-      const url = new URL(
-        query < 0 ? normalisePath(target) : `${normalisePath(target.slice(0, query))}${target.slice(query)}`,
-        'http://localhost',
-      );
-      const body = await readBody(req);
-      if (body === TOO_LARGE) return refuseTooLarge(req, res);
-      if (body === ABORTED) return;
-      const hit = match(req.method ?? 'GET', url.pathname);
-      if (!hit || 'allowed' in hit)
-        return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
-      const params: Record<string, string> = {};
-      for (const [name, raw] of Object.entries(hit.params)) {
-        try {
-          params[name] = decodeURIComponent(raw);
-        } catch {
-          params[name] = raw;
+  // Node refuses a request line and headers past 16 KiB before any route sees them, resetting a
+  // client still writing its body; a long hostile path belongs to the router, which answers it.
+  const server = createServer(
+    { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    async (req: IncomingMessage, res: ServerResponse) => {
+      // A client that goes away mid-answer (an abort, a reset, EPIPE) is no fault of this process.
+      req.on('error', () => undefined);
+      res.on('error', () => undefined);
+      try {
+        // Runs of slashes read as one (`//emails`): as the API's `$default` function passes them on, on AWS.
+        const target = req.url ?? '/';
+        const query = target.indexOf('?');
+        const url = new URL(
+          query < 0 ? normalisePath(target) : `${normalisePath(target.slice(0, query))}${target.slice(query)}`,
+          'http://localhost',
+        );
+        const body = await readBody(req);
+        if (body === TOO_LARGE) return refuseTooLarge(req, res);
+        if (body === ABORTED) return;
+        const hit = match(req.method ?? 'GET', url.pathname);
+        if (!hit || 'allowed' in hit)
+          return send(res, unmatchedResponse(req.method ?? 'GET', url.pathname, hit?.allowed ?? []));
+        const params: Record<string, string> = {};
+        for (const [name, raw] of Object.entries(hit.params)) {
+          try {
+            params[name] = decodeURIComponent(raw);
+          } catch {
+            params[name] = raw;
+          }
         }
+        const key = routeKey(hit.route);
+        const handler = await load(hit.route.area);
+        // One API Gateway request and one Lambda invocation, timed as Lambda bills it.
+        // Its request log is queued once the answer is sent (Lambda's invocation waits for it: counted in).
+        const started = performance.now();
+        const event = toApiEvent(req, url, key, params, body);
+        const logged = answerFirst(event);
+        const result = await handler(event, lambdaContext(hit.route.area));
+        send(res, result);
+        await logged();
+        const counted = counters();
+        if (counted) {
+          counted.apiRequests += 1;
+          countInvocation(counted, performance.now() - started);
+        }
+      } catch (error) {
+        console.error('local host: unhandled error', error);
+        if (res.destroyed) return;
+        if (!res.headersSent) send(res, internalErrorResponse());
+        else res.end();
       }
-      const key = routeKey(hit.route);
-      const handler = await load(hit.route.area);
-      // One API Gateway request and one Lambda invocation, timed as Lambda bills it.
-      // Its request log is queued once the answer is sent (Lambda's invocation waits for it: counted in).
-      const started = performance.now();
-      const event = toApiEvent(req, url, key, params, body);
-      const logged = answerFirst(event);
-      const result = await handler(event, lambdaContext(hit.route.area));
-      send(res, result);
-      await logged();
-      const counted = counters();
-      if (counted) {
-        counted.apiRequests += 1;
-        countInvocation(counted, performance.now() - started);
-      }
-    } catch (error) {
-      console.error('local host: unhandled error', error);
-      if (res.destroyed) return;
-      if (!res.headersSent) send(res, internalErrorResponse());
-      else res.end();
-    }
-  });
+    },
+  );
   // Keep idle connections well past a client's pause (Node closes them after 5 s by default, and
   // a client reusing one at that moment sees a reset instead of an answer), as load balancers do.
   server.on('clientError', (_error, socket) => {

@@ -101,6 +101,15 @@ describe('the local host stays up under hostile clients', () => {
     );
     expect((await call('GET', '/domains', { key: t.secret })).status).toBe(200);
   });
+
+  it('answers a path of 20 KiB (two ids of 1,200 percent-encoded characters) from the catalog instead of resetting the connection', async () => {
+    const t = await newTeam();
+    const id = encodeURIComponent('€'.repeat(1200));
+    const res = await call('POST', `/contacts/${id}/segments/${id}`, { key: t.secret, body: {} });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.json).toMatchObject({ name: expect.any(String) });
+  });
 });
 
 describe('the local inbox', () => {
