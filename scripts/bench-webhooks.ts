@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
 import { recordEvent } from '@mailstack/core/domain/events/record-event';
 import type { LocalHost } from '../lib/local/host.ts';
 

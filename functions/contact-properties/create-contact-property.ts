@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateContactPropertyRequest } from '@mailstack/core/schemas/contacts';
-import { createContactProperty } from '@mailstack/core/domain/contacts/contact-properties';
+import { createContactProperty } from '@mailstack/core/domain/contacts/create-contact-property';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** POST /contact-properties */

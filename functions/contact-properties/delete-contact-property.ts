@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteContactProperty } from '@mailstack/core/domain/contacts/contact-properties';
+import { deleteContactProperty } from '@mailstack/core/domain/contacts/delete-contact-property';
 
 /** DELETE /contact-properties/{id} */
 export const handler = apiRoute({

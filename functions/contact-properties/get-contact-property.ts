@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { contactPropertyView, getContactProperty } from '@mailstack/core/domain/contacts/contact-properties';
+import { contactPropertyView, getContactProperty } from '@mailstack/core/domain/contacts/contact-property';
 import { ContactPropertyObject } from '@mailstack/core/schemas/contacts';
 
 /** GET /contact-properties/{id} */

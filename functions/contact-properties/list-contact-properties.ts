@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { contactPropertyView, listContactProperties } from '@mailstack/core/domain/contacts/contact-properties';
+import { contactPropertyView } from '@mailstack/core/domain/contacts/contact-property';
+import { listContactProperties } from '@mailstack/core/domain/contacts/list-contact-properties';
 import { ContactPropertyObject } from '@mailstack/core/schemas/contacts';
 
 /** GET /contact-properties */

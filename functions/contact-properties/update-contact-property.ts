@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateContactPropertyRequest } from '@mailstack/core/schemas/contacts';
-import { updateContactProperty } from '@mailstack/core/domain/contacts/contact-properties';
+import { updateContactProperty } from '@mailstack/core/domain/contacts/update-contact-property';
 
 /** PATCH /contact-properties/{id}: the fallback value only. */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateWebhookRequest, CreatedWebhook } from '@mailstack/core/schemas/webhooks';
-import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
 
 /** POST /webhooks: 201 {object, id, signing_secret} */
 export const handler = apiRoute({

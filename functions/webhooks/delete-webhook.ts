@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, Deleted } from '@mailstack/core/schemas/common';
-import { deleteWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { deleteWebhook } from '@mailstack/core/domain/webhooks/delete-webhook';
 
 /** DELETE /webhooks/{id} */
 export const handler = apiRoute({

@@ -1,7 +1,8 @@
 import { WebhookRow } from '@mailstack/core/schemas/webhooks';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
-import { listWebhooks, webhookRow } from '@mailstack/core/domain/webhooks/endpoints';
+import { listWebhooks } from '@mailstack/core/domain/webhooks/list-webhooks';
+import { webhookRow } from '@mailstack/core/domain/webhooks/webhook';
 
 /** GET /webhooks: rows carry no secrets */
 export const handler = apiRoute({

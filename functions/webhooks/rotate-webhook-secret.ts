@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { RotateWebhookRequest, RotatedWebhook } from '@mailstack/core/schemas/webhooks';
-import { rotateWebhookSecret, webhookView } from '@mailstack/core/domain/webhooks/endpoints';
+import { rotateWebhookSecret } from '@mailstack/core/domain/webhooks/rotate-webhook-secret';
+import { webhookView } from '@mailstack/core/domain/webhooks/webhook';
 
 /**
  * POST /webhooks/{id}/rotate (spec: optional signing_secret and overlap_hours) and

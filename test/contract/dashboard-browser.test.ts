@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
-import { local } from '../support/local.ts';
+import { local, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, reloadUntil } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
-import { testDeps } from '../support/local.ts';
-import { getWebhook, updateWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { getWebhook } from '@mailstack/core/domain/webhooks/webhook';
+import { updateWebhook } from '@mailstack/core/domain/webhooks/update-webhook';
 
 /**
  * The dashboard's main journeys in headless Chromium, in order (one browser, one page per

@@ -5,7 +5,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/dashboard.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { getWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { getWebhook } from '@mailstack/core/domain/webhooks/webhook';
 
 /** Verifies a request the receiver got with a signing secret (throws when the signature does not match). */
 const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) =>

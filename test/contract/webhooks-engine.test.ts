@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { createWebhook, rotateWebhookSecret } from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
+import { rotateWebhookSecret } from '@mailstack/core/domain/webhooks/rotate-webhook-secret';
 import {
   deliverWebhook,
   DELIVERY,

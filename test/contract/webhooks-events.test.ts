@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recordEvent } from '@mailstack/core/domain/events/record-event';
 import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
 import { eventsOf } from '../support/events.ts';
-import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/endpoints';
+import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/webhook';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type startReceiver } from '../support/receiver.ts';

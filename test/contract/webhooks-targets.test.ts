@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTarget, TargetRefused } from '@mailstack/core/domain/webhooks/targets';
-import { createWebhook } from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
 import { deliverWebhook } from '@mailstack/core/domain/webhooks/deliver';
 import { deliveryStore, webhookStore } from '@mailstack/core/table/webhooks';
 import type { HostResolver } from '@mailstack/core/ports/dns';
-import type { WebhookPoster } from '@mailstack/core/ports/webhook-poster';
-import type { CheckedTarget } from '@mailstack/core/ports/webhook-poster';
+import type { WebhookPoster, CheckedTarget } from '@mailstack/core/ports/webhook-poster';
 import { nodeWebhookPoster } from '@mailstack/core/adapters/node/webhook-poster';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import { newTeam } from '../support/local.ts';
@@ -117,7 +116,7 @@ describe('webhook targets on the cloud host (WEBHOOK_TARGETS=public)', () => {
       expect(isApiError(error) && error.statusCode === 422 && error.name === 'validation_error', endpoint).toBe(true);
     }
     const ok = await createWebhook(deps, team.id, { endpoint: 'https://public.test/hook', events: ['email.sent'] });
-    const { updateWebhook } = await import('@mailstack/core/domain/webhooks/endpoints');
+    const { updateWebhook } = await import('@mailstack/core/domain/webhooks/update-webhook');
     await expect(
       updateWebhook(deps, team.id, ok.id, { endpoint: 'https://internal.rebind.test/x' }),
     ).rejects.toMatchObject({ statusCode: 422, name: 'validation_error' });

@@ -19,11 +19,9 @@ import { createTopic } from '@mailstack/core/domain/topics/create-topic';
 import { deleteTopic } from '@mailstack/core/domain/topics/delete-topic';
 import { listTopics } from '@mailstack/core/domain/topics/list-topics';
 import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '@mailstack/core/domain/topics/vocabulary';
-import {
-  createContactProperty,
-  deleteContactProperty,
-  listContactProperties,
-} from '@mailstack/core/domain/contacts/contact-properties';
+import { createContactProperty } from '@mailstack/core/domain/contacts/create-contact-property';
+import { deleteContactProperty } from '@mailstack/core/domain/contacts/delete-contact-property';
+import { listContactProperties } from '@mailstack/core/domain/contacts/list-contact-properties';
 import { listSuppressions } from '@mailstack/core/domain/suppressions/list-suppressions';
 import { removeSuppression } from '@mailstack/core/domain/suppressions/remove-suppression';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';

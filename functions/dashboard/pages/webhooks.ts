@@ -2,15 +2,12 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { validate } from '@mailstack/core/schemas/validate';
 import { CreateWebhookRequest, RotateWebhookRequest, UpdateWebhookRequest } from '@mailstack/core/schemas/webhooks';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  rotateWebhookSecret,
-  updateWebhook,
-  WEBHOOK_EVENT_TYPES,
-} from '@mailstack/core/domain/webhooks/endpoints';
+import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
+import { deleteWebhook } from '@mailstack/core/domain/webhooks/delete-webhook';
+import { getWebhook, WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/webhook';
+import { listWebhooks } from '@mailstack/core/domain/webhooks/list-webhooks';
+import { rotateWebhookSecret } from '@mailstack/core/domain/webhooks/rotate-webhook-secret';
+import { updateWebhook } from '@mailstack/core/domain/webhooks/update-webhook';
 import { getDelivery, listAttempts, listDeliveries, replayEvent } from '@mailstack/core/domain/webhooks/delivery-log';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { WebhookRecord } from '@mailstack/core/table/webhooks';

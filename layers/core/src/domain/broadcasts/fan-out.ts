@@ -14,7 +14,7 @@ import {
   type Checkpoint,
 } from '../../table/broadcasts.ts';
 import { contactFromItem, type Contact } from '../contacts/contact.ts';
-import { propertyTypes } from '../contacts/contact-properties.ts';
+import { propertyTypes } from '../contacts/contact-property.ts';
 import { findSuppressed } from '../suppressions/suppression-store.ts';
 import { getTopic } from '../topics/topic.ts';
 import { getTeam } from '../teams/team.ts';

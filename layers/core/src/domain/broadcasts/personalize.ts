@@ -1,5 +1,5 @@
 import type { Contact } from '../contacts/contact.ts';
-import type { ContactProperty } from '../contacts/contact-properties.ts';
+import type { ContactProperty } from '../contacts/contact-property.ts';
 import type { TemplateValue } from '../templates/render.ts';
 
 const FIELDS: Record<string, (c: Contact) => string | null> = {

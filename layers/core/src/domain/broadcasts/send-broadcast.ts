@@ -8,7 +8,7 @@ import { parseMailbox } from '../emails/rules/addresses.ts';
 import { parseScheduledAt } from '../emails/schedule-time.ts';
 import { assertNotDisguised } from '../emails/rules/lookalikes.ts';
 import { monthLeft, sentToday } from '../quotas/reserve-quota.ts';
-import { propertyTypes } from '../contacts/contact-properties.ts';
+import { propertyTypes } from '../contacts/contact-property.ts';
 import { missingVariables } from '../templates/render.ts';
 import { missingVariableError } from '../templates/template-view.ts';
 import {

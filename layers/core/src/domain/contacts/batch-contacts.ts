@@ -9,7 +9,7 @@ import { CreateContactRequest } from '../../schemas/contacts.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch } from '../batch.ts';
 import { findContact, type Contact } from './contact.ts';
-import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
+import { checkPropertyValues, propertyTypes } from './contact-property.ts';
 import {
   contactCapError,
   deleteContact,

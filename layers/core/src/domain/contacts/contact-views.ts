@@ -4,7 +4,7 @@ import { queryPage } from '../../table/query-page.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import type { Page } from '../paging.ts';
 import { contactFromItem, type Contact } from './contact.ts';
-import { propertiesView, propertyTypes } from './contact-properties.ts';
+import { propertiesView, propertyTypes } from './contact-property.ts';
 import { allTopics } from '../topics/topic.ts';
 import { contactTopics } from '../topics/contact-topics.ts';
 import { contactsOfSegment } from '../segments/contacts-of-segment.ts';

@@ -7,7 +7,7 @@ import { ApiError, validationError } from '../../errors/api-error.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
 import { ERASED } from './erase-history.ts';
 import { contactEventData, contactItem, loadContact, type Contact } from './contact.ts';
-import { checkPropertyValues, propertyTypes } from './contact-properties.ts';
+import { checkPropertyValues, propertyTypes } from './contact-property.ts';
 import { setTopicChoices } from '../topics/set-topic-choices.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';

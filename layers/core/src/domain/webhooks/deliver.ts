@@ -11,7 +11,7 @@ import { eventStore } from '../../table/events.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPages } from '../../table/ops.ts';
 import type { PostResult, CheckedTarget } from '../../ports/webhook-poster.ts';
-import { signingSecrets } from './endpoints.ts';
+import { signingSecrets } from './webhook.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
 
 /** Delivery rules (spec §6 Delivery behavior, §8 Webhooks). */

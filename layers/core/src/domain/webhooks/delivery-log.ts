@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { deliveryStore, type AttemptRecord, type DeliveryRecord } from '../../table/webhooks.ts';
-import { getWebhook } from './endpoints.ts';
+import { getWebhook } from './webhook.ts';
 import { replayDelivery } from './deliver.ts';
 import type { Page, PageRequest } from '../paging.ts';
 
