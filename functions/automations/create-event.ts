@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateEventRequest } from '@mailstack/core/schemas/custom-events';
-import { createEventDefinition } from '@mailstack/core/domain/automations/event-definitions';
+import { createEventDefinition } from '@mailstack/core/domain/automations/create-event-definition';
 
 /** POST /events: defines a custom event (409 when the name is taken). */
 export const handler = apiRoute({

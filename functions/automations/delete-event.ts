@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted, IdParams } from '@mailstack/core/schemas/common';
-import { deleteEventDefinition } from '@mailstack/core/domain/automations/event-definitions';
+import { deleteEventDefinition } from '@mailstack/core/domain/automations/delete-event-definition';
 
 /** DELETE /events/{identifier} */
 export const handler = apiRoute({

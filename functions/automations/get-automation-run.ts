@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { AutomationRunObject } from '@mailstack/core/schemas/automations';
 import { getAutomation } from '@mailstack/core/domain/automations/automation';
-import { getRun, runView, stepsOf } from '@mailstack/core/domain/automations/runs';
+import { getRun, runView, stepsOf } from '@mailstack/core/domain/automations/run';
 
 /** GET /automations/{id}/runs/{run_id}: with each step's status, output and error. */
 export const handler = apiRoute({

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { EventObject } from '@mailstack/core/schemas/custom-events';
-import { eventDefinitionRow, getEventDefinition } from '@mailstack/core/domain/automations/event-definitions';
+import { eventDefinitionRow, getEventDefinition } from '@mailstack/core/domain/automations/event-definition';
 
 /** GET /events/{identifier}: by id or name. */
 export const handler = apiRoute({

@@ -3,7 +3,8 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { AutomationRunRow, ListRunsQuery } from '@mailstack/core/schemas/automations';
 import { getAutomation } from '@mailstack/core/domain/automations/automation';
-import { listRuns, runRow } from '@mailstack/core/domain/automations/runs';
+import { listRuns } from '@mailstack/core/domain/automations/list-runs';
+import { runRow } from '@mailstack/core/domain/automations/run';
 import type { RunStatus } from '@mailstack/core/domain/automations/vocabulary';
 
 /** GET /automations/{id}/runs (?status=running,failed) */

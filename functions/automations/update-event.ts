@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, ObjectRef } from '@mailstack/core/schemas/common';
 import { UpdateEventRequest } from '@mailstack/core/schemas/custom-events';
-import { updateEventDefinition } from '@mailstack/core/domain/automations/event-definitions';
+import { updateEventDefinition } from '@mailstack/core/domain/automations/update-event-definition';
 
 /** PATCH /events/{identifier}: replaces the payload schema (null clears it). */
 export const handler = apiRoute({

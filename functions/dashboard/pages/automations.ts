@@ -2,7 +2,8 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { automationRow, getAutomation, graphOf } from '@mailstack/core/domain/automations/automation';
 import { listAutomations } from '@mailstack/core/domain/automations/list-automations';
-import { listRuns, runRow, stepCounts } from '@mailstack/core/domain/automations/runs';
+import { listRuns } from '@mailstack/core/domain/automations/list-runs';
+import { runRow, stepCounts } from '@mailstack/core/domain/automations/run';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { badge, table, teamPage, when } from '../view.ts';
 

@@ -7,7 +7,7 @@ import { findContact } from '../contacts/contact.ts';
 import type { SentEvent } from './send-event.ts';
 import { graphOf } from './automation.ts';
 import { nextStep, type Graph } from './graph.ts';
-import { endRun, runFromItem, stepFromItem, type Run, type RunStep } from './runs.ts';
+import { endRun, runFromItem, stepFromItem, type Run, type RunStep } from './run.ts';
 import { evaluate } from './conditions.ts';
 import type { ConnectionType } from './vocabulary.ts';
 import { type AutomationJob, iso, queueUrl, scheduleName, stepJob } from './jobs.ts';

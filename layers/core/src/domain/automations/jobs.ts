@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { SentEvent } from './send-event.ts';
-import type { Run } from './runs.ts';
+import type { Run } from './run.ts';
 import type { WindDownJob } from './wind-down.ts';
 
 /** A job of the automations queue (see engine.ts). */

@@ -3,7 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { putItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { findContact } from '../contacts/contact.ts';
-import { checkPayload, findEventDefinition } from './event-definitions.ts';
+import { checkPayload, findEventDefinition } from './event-definition.ts';
 import { queueEvent } from './engine.ts';
 
 /** How long a sent event is kept for the runs it starts or resumes to read (and for inspection): 30 days. */

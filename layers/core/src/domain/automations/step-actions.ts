@@ -9,7 +9,7 @@ import { getCachedTeam } from '../teams/team.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import type { Caller } from '../caller.ts';
 import { parseDuration, type Step } from './graph.ts';
-import { stepFromItem, type Run, type RunStep } from './runs.ts';
+import { stepFromItem, type Run, type RunStep } from './run.ts';
 import { evaluate, resolveVar, type RuleContext } from './conditions.ts';
 import { iso, queueUrl, scheduleName, stepJob } from './jobs.ts';
 import type { ConnectionType } from './vocabulary.ts';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems, getItem, type Item, type Key, queryAll, queryPages, type Range } from '../../table/ops.ts';
-import { endRun } from './runs.ts';
+import { endRun } from './run.ts';
 import type { Step } from './graph.ts';
 import { type AutomationJob, queueUrl } from './jobs.ts';
 

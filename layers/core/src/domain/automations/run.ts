@@ -2,9 +2,6 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, queryAll, updateItem } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
-import { queryPage } from '../../table/query-page.ts';
-import type { Pagination } from '../../schemas/common.ts';
-import type { Page } from '../paging.ts';
 import { isUuid } from '../../ports/ids.ts';
 import type { RunStatus, RunStepStatus, StepType } from './vocabulary.ts';
 
@@ -105,26 +102,6 @@ export const stepsOf = async (deps: Deps, teamId: string, runId: string): Promis
   (await queryAll(deps, { pk: keys.automation.stepPartition(teamId, runId), prefix: keys.automation.stepPrefix })).map(
     stepFromItem,
   );
-
-/** A page of an automation's runs, newest first, optionally of some statuses. */
-export const listRuns = async (
-  deps: Deps,
-  teamId: string,
-  automationId: string,
-  page: Pagination,
-  statuses: readonly RunStatus[] | undefined,
-): Promise<Page<Run>> => {
-  const { items, hasMore } = await queryPage(
-    deps,
-    {
-      pk: keys.automation.runPartition(teamId, automationId),
-      prefix: keys.automation.runPrefix,
-      ...(statuses?.length ? { filter: { attr: 'status', in: statuses } } : {}),
-    },
-    page,
-  );
-  return { items: items.map(runFromItem), hasMore };
-};
 
 /** Ends a run (completed, failed or cancelled) unless it already ended. */
 export const endRun = async (deps: Deps, run: Pick<Run, 'teamId' | 'automationId' | 'id'>, status: RunStatus) => {
