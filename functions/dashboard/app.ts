@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH } from '@mailstack/core/domain/people/passwords';
 import { Hono, type Context } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { html } from 'hono/html';
@@ -13,7 +14,8 @@ import {
   startSession,
   type Session,
 } from '@mailstack/core/domain/people/sessions';
-import { actorIn, createTeamFor, teamsOf, type Actor } from '@mailstack/core/domain/people/memberships';
+import { actorIn, teamsOf, type Actor } from '@mailstack/core/domain/people/membership';
+import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import {
   emailSignInLink,
@@ -22,7 +24,7 @@ import {
   signInWithPassword,
 } from '@mailstack/core/domain/people/sign-in';
 import { acceptInvitation, peekInvitation } from '@mailstack/core/domain/people/invitations';
-import { MIN_PASSWORD_LENGTH } from '@mailstack/core/domain/people/users';
+
 import { SCRIPT, STYLE } from './assets.ts';
 import { csrfField, plainPage, type Html, type PageContext } from './view.ts';
 import { registerTeamPages } from './pages/index.ts';

@@ -1,7 +1,7 @@
 import { html, raw } from 'hono/html';
 import type * as v from 'valibot';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { Actor } from '@mailstack/core/domain/people/memberships';
+import type { Actor } from '@mailstack/core/domain/people/membership';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import type { Ctx } from './app.ts';
 

@@ -5,7 +5,7 @@ import type { ApiEvent, ApiHandler, ApiResult } from '@mailstack/core/http/types
 import { countMcpCall } from '@mailstack/core/domain/rate-limits/request-rate';
 import { countFailedAuthentication } from '@mailstack/core/domain/api-keys/authenticate-key';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { findMembership } from '@mailstack/core/domain/people/memberships';
+import { findMembership } from '@mailstack/core/domain/people/membership';
 import { callerOfGrant } from '@mailstack/core/domain/caller';
 import { MAX_BODY_BYTES } from '@mailstack/core/limits';
 import {

@@ -23,8 +23,8 @@ import { startSchedulerLoop, startTimers, startWorkers, type Loop } from './work
 import type { LocalState } from './state.ts';
 import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
 import { createAdaptorServer } from '@hono/node-server';
-import { createUser } from '@mailstack/core/domain/people/users';
-import { addMember } from '@mailstack/core/domain/people/memberships';
+import { createUser } from '@mailstack/core/domain/people/create-user';
+import { addMember } from '@mailstack/core/domain/people/add-member';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
 import { createDashboard } from '../../functions/dashboard/app.ts';
 import nodemailer from 'nodemailer';

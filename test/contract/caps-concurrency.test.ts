@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { call, newTeam, testDeps } from '../support/local.ts';
-import { createUser } from '@mailstack/core/domain/people/users';
-import { addMember, createTeamFor, teamsOf } from '@mailstack/core/domain/people/memberships';
+import { createUser } from '@mailstack/core/domain/people/create-user';
+import { addMember } from '@mailstack/core/domain/people/add-member';
+import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
+import { teamsOf } from '@mailstack/core/domain/people/membership';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 
 /** Fires `n` requests at once; the statuses, sorted. */

@@ -5,9 +5,9 @@ import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
-import { createUser } from '@mailstack/core/domain/people/users';
+import { createUser } from '@mailstack/core/domain/people/create-user';
 import { signInLink, signInWithPassword } from '@mailstack/core/domain/people/sign-in';
-import { actorIn, teamsOf } from '@mailstack/core/domain/people/memberships';
+import { actorIn, teamsOf } from '@mailstack/core/domain/people/membership';
 import { inviteMember } from '@mailstack/core/domain/people/invitations';
 
 /**

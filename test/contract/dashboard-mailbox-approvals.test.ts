@@ -7,7 +7,7 @@ import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../suppo
 import { inboxMessageTo } from '../support/inbox.ts';
 import { agent, agentMailbox, newDraft } from '../support/mailboxes.ts';
 import { signInLink } from '@mailstack/core/domain/people/sign-in';
-import type { User } from '@mailstack/core/domain/people/users';
+import type { User } from '@mailstack/core/domain/people/user';
 
 /**
  * The approval flow end to end: an agent whose key may not send asks to send a draft; the owner

@@ -5,7 +5,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
-import { listMembers, teamsOf } from '@mailstack/core/domain/people/memberships';
+import { listMembers, teamsOf } from '@mailstack/core/domain/people/membership';
 import { listInvitations } from '@mailstack/core/domain/people/invitations';
 
 /**

@@ -5,9 +5,10 @@ import {
   listMailboxKeys,
   revokeMailboxKey,
 } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { removeMember, actorIn } from '@mailstack/core/domain/people/memberships';
-import { createUser } from '@mailstack/core/domain/people/users';
-import { addMember } from '@mailstack/core/domain/people/memberships';
+import { removeMember } from '@mailstack/core/domain/people/remove-member';
+import { actorIn } from '@mailstack/core/domain/people/membership';
+import { addMember } from '@mailstack/core/domain/people/add-member';
+import { createUser } from '@mailstack/core/domain/people/create-user';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import { call, testDeps } from '../support/local.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';

@@ -5,7 +5,7 @@ import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { findMailboxByAddress } from '@mailstack/core/domain/mailboxes/mailbox';
-import { createUser } from '@mailstack/core/domain/people/users';
+import { createUser } from '@mailstack/core/domain/people/create-user';
 import { newTeam, testDeps } from '../support/local.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
 

@@ -13,8 +13,9 @@ import {
 import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
-import { addMember, createTeamFor } from '@mailstack/core/domain/people/memberships';
-import { createUser } from '@mailstack/core/domain/people/users';
+import { addMember } from '@mailstack/core/domain/people/add-member';
+import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
+import { createUser } from '@mailstack/core/domain/people/create-user';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type Received } from '../support/receiver.ts';

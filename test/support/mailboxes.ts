@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { createUser } from '@mailstack/core/domain/people/users';
-import { addMember } from '@mailstack/core/domain/people/memberships';
+import { createUser } from '@mailstack/core/domain/people/create-user';
+import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { grantMailboxLicense, type LicenseGrant } from '@mailstack/core/domain/mailboxes/licenses';

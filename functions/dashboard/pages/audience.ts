@@ -27,7 +27,7 @@ import { removeSuppression } from '@mailstack/core/domain/suppressions/remove-su
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import type { Deps } from '@mailstack/core/runtime/deps';
-import type { Actor } from '@mailstack/core/domain/people/memberships';
+import type { Actor } from '@mailstack/core/domain/people/membership';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { button, fieldLimits, limitAttrs, postForm, table, teamPage, when, type Html } from '../view.ts';
 

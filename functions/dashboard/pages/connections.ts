@@ -3,7 +3,7 @@ import { html } from 'hono/html';
 import { listGrants, revokeGrantAs } from '@mailstack/core/domain/oauth/grants';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/resource';
 import { allows } from '@mailstack/core/domain/people/roles';
-import { listMembers } from '@mailstack/core/domain/people/memberships';
+import { listMembers } from '@mailstack/core/domain/people/membership';
 import type { DashboardEnv } from '../app.ts';
 import { badge, button, table, teamPage, when } from '../view.ts';
 

@@ -3,7 +3,7 @@ import { html } from 'hono/html';
 import { decideAuthorization, loadAuthorizationRequest } from '@mailstack/core/domain/oauth/authorization';
 import { describeScope, isMailScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
-import { teamsOf } from '@mailstack/core/domain/people/memberships';
+import { teamsOf } from '@mailstack/core/domain/people/membership';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { DashboardEnv } from '../app.ts';
 import { csrfField, plainPage } from '../view.ts';

@@ -15,7 +15,7 @@ import {
 } from '@mailstack/core/domain/mailboxes/mailbox-keys';
 import { MAX_LOCAL_PART_LENGTH, type Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { listDomains } from '@mailstack/core/domain/domains/list-domains';
-import { listMembers, type Membership } from '@mailstack/core/domain/people/memberships';
+import { listMembers, type Membership } from '@mailstack/core/domain/people/membership';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { badge, button, field, formError, orFormAgain, postForm, table, teamPage, when, type Html } from '../view.ts';

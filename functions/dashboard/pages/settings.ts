@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { changeRole, listMembers, removeMember } from '@mailstack/core/domain/people/memberships';
+import { changeRole } from '@mailstack/core/domain/people/change-role';
+import { listMembers } from '@mailstack/core/domain/people/membership';
+import { removeMember } from '@mailstack/core/domain/people/remove-member';
 import { inviteMember, listInvitations, withdrawInvitation } from '@mailstack/core/domain/people/invitations';
 import { allows, isRole, ROLES } from '@mailstack/core/domain/people/roles';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';

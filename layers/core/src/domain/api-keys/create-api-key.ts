@@ -4,7 +4,7 @@ import { transact } from '../../table/ops.ts';
 import { validationError } from '../../errors/api-error.ts';
 import { MAX_KEY_NAME_LENGTH } from '../../limits.ts';
 import { authorize } from '../people/roles.ts';
-import type { Actor } from '../people/memberships.ts';
+import type { Actor } from '../people/membership.ts';
 import { loadDomain } from '../domains/domain.ts';
 import {
   apiKeyFromItem,

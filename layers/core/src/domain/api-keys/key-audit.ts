@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import type { Write } from '../../table/ops.ts';
 import { queryPage } from '../../table/query-page.ts';
-import type { User } from '../people/users.ts';
+import type { User } from '../people/user.ts';
 
 /** One line of a team's audit list: who did what, when. */
 export interface AuditEntry {

@@ -4,7 +4,7 @@ import { keys } from '../../table/keys.ts';
 import { transact } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { authorize } from '../people/roles.ts';
-import type { Actor } from '../people/memberships.ts';
+import type { Actor } from '../people/membership.ts';
 import { auditWrite, byPerson, type KeyActor } from './key-audit.ts';
 
 /**

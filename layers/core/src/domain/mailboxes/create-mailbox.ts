@@ -4,7 +4,7 @@ import { keys } from '../../table/keys.ts';
 import { transact, type Condition } from '../../table/ops.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import { loadDomain, type Domain } from '../domains/domain.ts';
-import { findMembership } from '../people/memberships.ts';
+import { findMembership } from '../people/membership.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { inboxView, type InboxEventSource } from './inbox-view.ts';
 import { mailboxFromItem, type Mailbox } from './mailbox.ts';

@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import type { OAuthPrincipal } from '../oauth/tokens.ts';
-import { getUser } from '../people/users.ts';
+import { getUser } from '../people/user.ts';
 import { mailboxFromItem } from './mailbox.ts';
 import type { MailboxCaller, MailboxPermission } from './mailbox-keys.ts';
 import type { MailboxActor } from './activity.ts';

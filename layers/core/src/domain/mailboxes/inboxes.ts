@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { notFound, validationError } from '../../errors/api-error.ts';
 import { findDomainByName } from '../domains/domain.ts';
-import { listMembers } from '../people/memberships.ts';
+import { listMembers } from '../people/membership.ts';
 import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import { findMailboxByAddress, loadMailbox, type Mailbox } from './mailbox.ts';

@@ -4,7 +4,7 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, queryAll, updateItem } from '../../table/ops.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
 import { MAX_KEY_NAME_LENGTH } from '../../limits.ts';
-import { findMembership } from '../people/memberships.ts';
+import { findMembership } from '../people/membership.ts';
 import { loadMailbox, mailboxFromItem, type Mailbox } from './mailbox.ts';
 import { MailboxAgentError } from './agent-error.ts';
 import { countFailedAuth } from '../rate-limits/request-rate.ts';

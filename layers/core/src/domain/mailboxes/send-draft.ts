@@ -9,7 +9,7 @@ import type { SendDraftRequest, SendDraftResponse } from '../../schemas/mailbox-
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import { getTeam } from '../teams/team.ts';
-import { getUser } from '../people/users.ts';
+import { getUser } from '../people/user.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import { sendSystemEmail } from '../people/system-mail.ts';
 import { loadMailbox, type Mailbox } from './mailbox.ts';

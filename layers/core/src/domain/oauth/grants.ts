@@ -4,7 +4,7 @@ import { getItem, putItem, queryAll, updateItem, type Item } from '../../table/o
 import { notFound } from '../../errors/api-error.ts';
 import type { Scope } from './scopes.ts';
 import { authorize } from '../people/roles.ts';
-import type { Actor } from '../people/memberships.ts';
+import type { Actor } from '../people/membership.ts';
 
 /**
  * A grant: what one person allowed one OAuth client to do in one team (the consent), held by

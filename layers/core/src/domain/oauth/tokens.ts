@@ -4,7 +4,7 @@ import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem } from '../../table/ops.ts';
 import { getGrant, revokeGrant, type OAuthGrant } from './grants.ts';
 import { OAuthError } from './oauth-error.ts';
-import { findMembership } from '../people/memberships.ts';
+import { findMembership } from '../people/membership.ts';
 import { roleMayGrant } from './scopes.ts';
 
 /**

@@ -1,12 +1,15 @@
+import { checkPassword } from './passwords.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, queryAll, deleteItem } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
 import { getTeam } from '../teams/team.ts';
 import { authorize, type Role } from './roles.ts';
-import { addMember, listMembers, type Actor } from './memberships.ts';
+import { addMember } from './add-member.ts';
+import { listMembers, type Actor } from './membership.ts';
 import { consumeToken, issueToken, TOKEN_LIFETIME_SECONDS, tokenHash } from './one-time-tokens.ts';
-import { checkPassword, createUser, findUserByEmail, normalizeEmail, type User } from './users.ts';
+import { findUserByEmail, normalizeEmail, type User } from './user.ts';
+import { createUser } from './create-user.ts';
 import { sendSystemEmail } from './system-mail.ts';
 import { invitationMessage } from './system-messages.ts';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { deleteItem, getItem, putItem } from '../../table/ops.ts';
-import { getUser, type User } from './users.ts';
+import { getUser, type User } from './user.ts';
 
 /** A session lasts this long after sign-in (the table's TTL removes it afterwards). */
 const SESSION_LIFETIME_SECONDS = 12 * 3600;

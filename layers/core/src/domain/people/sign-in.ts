@@ -1,20 +1,12 @@
+import { checkPassword, decoyHash, verifyPassword } from './passwords.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { addToCounters, getItem } from '../../table/ops.ts';
 import { fixedWindow } from '../windows.ts';
 import { rateLimited } from '../../errors/api-error.ts';
 import { countFailedAuth } from '../rate-limits/request-rate.ts';
-import {
-  checkPassword,
-  decoyHash,
-  findUserByEmail,
-  findUserItemByEmail,
-  getUser,
-  setPassword,
-  userFromItem,
-  verifyPassword,
-  type User,
-} from './users.ts';
+import { findUserByEmail, findUserItemByEmail, getUser, userFromItem, type User } from './user.ts';
+import { setPassword } from './set-password.ts';
 import { consumeToken, issueToken } from './one-time-tokens.ts';
 import { sendSystemEmail } from './system-mail.ts';
 import { signInMessage } from './system-messages.ts';

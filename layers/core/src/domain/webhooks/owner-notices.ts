@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { webhookStore, type WebhookRecord } from '../../table/webhooks.ts';
 import { getTeam } from '../teams/team.ts';
-import { ownerAddresses } from '../people/memberships.ts';
+import { ownerAddresses } from '../people/membership.ts';
 import { sendSystemEmail } from '../people/system-mail.ts';
 import type { DeliveryObserver, EndpointChange } from './deliver.ts';
 

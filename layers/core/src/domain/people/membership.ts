@@ -1,13 +1,11 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, queryAll, transact, updateItem, type Condition, type Write } from '../../table/ops.ts';
+import { getItem, queryAll, type Condition, type Write } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
-import { MAX_TEAM_NAME_LENGTH } from '../../limits.ts';
 import { limitsFor } from '../teams/plans.ts';
-import { newTeamItem } from '../teams/create-team.ts';
-import { getTeam, teamFromItem, type Team } from '../teams/team.ts';
+import { getTeam, type Team } from '../teams/team.ts';
 import { authorize, type Role } from './roles.ts';
-import type { User } from './users.ts';
+import type { User } from './user.ts';
 
 /** A person's place in a team. */
 export interface Membership {
@@ -26,7 +24,7 @@ export interface Actor {
   readonly role: Role;
 }
 
-const membershipFromItem = (i: Record<string, any>): Membership => ({
+export const membershipFromItem = (i: Record<string, any>): Membership => ({
   teamId: i.team_id,
   userId: i.user_id,
   email: i.email,
@@ -40,7 +38,7 @@ const membershipFromItem = (i: Record<string, any>): Membership => ({
  * (cloud mode; the cap is the plan of the team joined or created). The guard is the condition
  * of the write itself, so two joins at once cannot both pass the last free slot.
  */
-const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => {
+export const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => {
   const limit = limitsFor(deps.config.CLOUD, plan)?.teams;
   const when: Condition =
     limit == null
@@ -59,13 +57,13 @@ const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => {
   return { update: keys.user.item(user.id), change: { add: { team_count: 1 } }, when };
 };
 
-const teamsCapError = (deps: Deps, plan: Team['plan']): ApiError =>
+export const teamsCapError = (deps: Deps, plan: Team['plan']): ApiError =>
   new ApiError(
     'plan_limit_reached',
     `A person may belong to ${limitsFor(deps.config.CLOUD, plan)?.teams} team(s) on the ${plan} plan; leave a team or upgrade the plan first.`,
   );
 
-const memberItem = (deps: Deps, teamId: string, user: User, role: Role) => ({
+export const memberItem = (deps: Deps, teamId: string, user: User, role: Role) => ({
   ...keys.member.item(teamId, user.id),
   ...keys.member.listing(user.id, teamId),
   type: 'member',
@@ -76,40 +74,6 @@ const memberItem = (deps: Deps, teamId: string, user: User, role: Role) => ({
   role,
   created_at: new Date(deps.clock.now()).toISOString(),
 });
-
-/** Adds a person to a team: 409 conflict when already a member, 403 plan_limit_reached past the cap. */
-export const addMember = async (
-  deps: Deps,
-  team: Team,
-  user: User,
-  role: Role,
-  alsoWrite: readonly Write[] = [],
-): Promise<Membership> => {
-  const item = memberItem(deps, team.id, user, role);
-  const out = await transact(deps, [
-    { put: item, when: { exists: false } },
-    countTeam(deps, user, team.plan),
-    ...alsoWrite,
-  ]);
-  if (!out.ok) {
-    if (out.failed === 0) throw new ApiError('conflict', `${user.email} is already a member of this team.`);
-    if (out.failed === 1) throw teamsCapError(deps, team.plan);
-    throw new ApiError('conflict', 'This invitation was used or withdrawn meanwhile.');
-  }
-  return membershipFromItem(item);
-};
-
-/** Creates a team with the person as its owner, in one transaction with the cap guard. */
-export const createTeamFor = async (deps: Deps, user: User, name: string): Promise<Team> => {
-  const teamItem = newTeamItem(deps, { name: name.trim().slice(0, MAX_TEAM_NAME_LENGTH) || 'My team' });
-  const out = await transact(deps, [
-    { put: teamItem, when: { exists: false } },
-    { put: memberItem(deps, teamItem.id, user, 'owner'), when: { exists: false } },
-    countTeam(deps, user, teamItem.plan),
-  ]);
-  if (!out.ok) throw teamsCapError(deps, teamItem.plan);
-  return teamFromItem(teamItem);
-};
 
 /** The person's membership of a team, or undefined (a stranger). */
 export const findMembership = async (deps: Deps, teamId: string, userId: string): Promise<Membership | undefined> => {
@@ -136,43 +100,22 @@ export const listMembers = async (deps: Deps, teamId: string): Promise<Membershi
   (await queryAll(deps, { pk: keys.member.partition(teamId), prefix: keys.member.prefix })).map(membershipFromItem);
 
 /** Admins manage admins and members; only an owner touches an owner or grants owner. */
-const authorizeOn = (actor: Actor, target: Membership, newRole?: Role) => {
+export const authorizeOn = (actor: Actor, target: Membership, newRole?: Role) => {
   authorize(actor.role, 'members:write');
   if (target.role === 'owner' || newRole === 'owner') authorize(actor.role, 'team:write');
 };
 
-const loadMember = async (deps: Deps, teamId: string, userId: string): Promise<Membership> => {
+export const loadMember = async (deps: Deps, teamId: string, userId: string): Promise<Membership> => {
   const m = await findMembership(deps, teamId, userId);
   if (!m) throw notFound('Member');
   return m;
 };
 
-const keepAnOwner = async (deps: Deps, teamId: string, target: Membership) => {
+export const keepAnOwner = async (deps: Deps, teamId: string, target: Membership) => {
   if (target.role !== 'owner') return;
   const owners = (await listMembers(deps, teamId)).filter((m) => m.role === 'owner');
   if (owners.length <= 1)
     throw new ApiError('conflict', 'A team keeps at least one owner: make another member owner first.');
-};
-
-/** Changes a member's role. */
-export const changeRole = async (deps: Deps, actor: Actor, userId: string, role: Role): Promise<Membership> => {
-  const target = await loadMember(deps, actor.team.id, userId);
-  authorizeOn(actor, target, role);
-  if (target.role !== role) await keepAnOwner(deps, actor.team.id, target);
-  const out = await updateItem(deps, keys.member.item(actor.team.id, userId), { set: { role } }, { exists: true });
-  if (!out) throw notFound('Member');
-  return membershipFromItem(out);
-};
-
-/** Removes a member (the person's team count goes down in the same transaction). */
-export const removeMember = async (deps: Deps, actor: Actor, userId: string): Promise<void> => {
-  const target = await loadMember(deps, actor.team.id, userId);
-  authorizeOn(actor, target);
-  await keepAnOwner(deps, actor.team.id, target);
-  await transact(deps, [
-    { delete: keys.member.item(actor.team.id, userId), when: { exists: true } },
-    { update: keys.user.item(userId), change: { add: { team_count: -1 } }, when: { exists: true } },
-  ]);
 };
 
 /** The owners' addresses of a team (the people spec §6 notices are emailed to). */
