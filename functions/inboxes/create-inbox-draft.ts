@@ -4,7 +4,7 @@ import { getDeps } from '@mailstack/core/runtime/deps';
 import { CreateInboxDraftRequest, SavedInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { createInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
+import { createInboxDraft } from '@mailstack/core/domain/mailboxes/create-inbox-draft';
 
 /** POST /inboxes/{id}/drafts: a draft through the mailbox draft use case (limits, storage, license), at revision 0. */
 export const handler = apiRoute({

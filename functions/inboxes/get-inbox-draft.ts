@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { DraftParams, InboxDraftObject } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { getInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
+import { getInboxDraft } from '@mailstack/core/domain/mailboxes/get-inbox-draft';
 import { inboxDraftView } from '@mailstack/core/domain/mailboxes/inbox-draft-view';
 
 /** GET /inboxes/{id}/drafts/{draft_id}: the draft at its latest revision. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { InboxThreadObject, ThreadParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { getInboxThread } from '@mailstack/core/domain/mailboxes/inbox-threads';
+import { getInboxThread } from '@mailstack/core/domain/mailboxes/get-inbox-thread';
 
 /** GET /inboxes/{id}/threads/{thread_id} */
 export const handler = apiRoute({

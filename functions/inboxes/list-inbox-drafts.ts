@@ -3,7 +3,7 @@ import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { InboxDraftRow } from '@mailstack/core/schemas/inbox-drafts';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { listInboxDrafts } from '@mailstack/core/domain/mailboxes/inbox-drafts';
+import { listInboxDrafts } from '@mailstack/core/domain/mailboxes/list-inbox-drafts';
 
 /** GET /inboxes/{id}/drafts: the inbox's drafts not sent yet (the agent API's drafts too), newest first. */
 export const handler = apiRoute({

@@ -3,7 +3,7 @@ import { idempotency } from '@mailstack/core/http/idempotency';
 import { getDeps } from '@mailstack/core/runtime/deps';
 import { DraftParams, SendInboxDraftRequest, SentInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { sendInboxDraft } from '@mailstack/core/domain/mailboxes/inbox-drafts';
+import { sendInboxDraft } from '@mailstack/core/domain/mailboxes/send-inbox-draft';
 
 /** POST /inboxes/{id}/drafts/{draft_id}/send: the mailbox send (license, allowance, `duplicate` on a repeat). */
 export const handler = apiRoute({

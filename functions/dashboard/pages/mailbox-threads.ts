@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { listInboxThreads } from '@mailstack/core/domain/mailboxes/inbox-threads';
+import { listInboxThreads } from '@mailstack/core/domain/mailboxes/list-inbox-threads';
 import { table, when } from '../view.ts';
 import type { MailboxSection } from './mailboxes.ts';
 

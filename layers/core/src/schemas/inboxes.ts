@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Id, Timestamp, paginatedWith, commaSeparated } from './common.ts';
 import { MAX_MAILBOX_NAME_LENGTH } from '../domain/mailboxes/mailbox-names.ts';
-import { MOVE_FOLDERS } from '../domain/mailboxes/inbox-threads.ts';
+import { MOVE_FOLDERS } from '../domain/mailboxes/inbox-thread.ts';
 import { AGENT_ACTIONS, AGENT_TONES, MAX_AGENT_INSTRUCTIONS } from '../domain/mailboxes/inbox-agent.ts';
 
 const Name = (what: string) =>

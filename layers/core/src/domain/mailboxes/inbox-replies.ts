@@ -7,7 +7,7 @@ import type { Mailbox } from './mailbox.ts';
 import { loadMessage, withBodies, type MailboxMessage } from './message.ts';
 import { saveDraft } from './drafts.ts';
 import { sendDraft } from './send-draft.ts';
-import { apiKeyActor, apiKeyMailboxCaller, asApi } from './inbox-drafts.ts';
+import { apiKeyActor, apiKeyMailboxCaller, asApi } from './inbox-draft.ts';
 
 /**
  * The SDK's `threads.emails.reply` and `forward`: a draft made from an email of the thread (so it

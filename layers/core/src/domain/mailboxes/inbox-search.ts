@@ -4,7 +4,7 @@ import type { Pagination } from '../../schemas/common.ts';
 import type { Page } from '../paging.ts';
 import type { Mailbox } from './mailbox.ts';
 import { messageFromItem, type MailboxMessage } from './message.ts';
-import { pageThreads, threadItems, threadRows, type ThreadFilters } from './inbox-threads.ts';
+import { pageThreads, threadItems, threadRows, type ThreadFilters } from './inbox-thread.ts';
 
 /** What a thread search looks for (the SDK's `threads.search`), beside a list's filters. */
 export interface ThreadSearch {

@@ -1,23 +1,12 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import {
-  batchWriteItems,
-  getItem,
-  queryAll,
-  queryPages,
-  transact,
-  updateItem,
-  type Condition,
-  type Write,
-} from '../../table/ops.ts';
-import { ApiError, notFound } from '../../errors/api-error.ts';
-import { pageOf, type Page } from '../paging.ts';
+import { getItem, queryAll, queryPages, type Condition } from '../../table/ops.ts';
+import { notFound } from '../../errors/api-error.ts';
+import type { Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import type { Mailbox, MailboxFolder } from './mailbox.ts';
-import { loadMessage, messageFromItem, messageIdHash, withBodies, type MailboxMessage } from './message.ts';
-import { changeStorage } from './licenses.ts';
+import type { MailboxMessage } from './message.ts';
 import { UNTRUSTED_NOTICE } from './agent-items.ts';
-import { eventItem, publishEvents } from '../events/record-event.ts';
 
 /**
  * The SDK's `inboxes.threads` over the mailbox store: a thread is the existing threading's row
@@ -40,7 +29,11 @@ interface LabelRef {
 }
 
 /** The labels of a mailbox by id (few per mailbox: read whole, only when a thread names one). */
-const labelsOf = async (deps: Deps, m: Mailbox, threads: readonly ThreadItem[]): Promise<Map<string, LabelRef>> => {
+export const labelsOf = async (
+  deps: Deps,
+  m: Mailbox,
+  threads: readonly ThreadItem[],
+): Promise<Map<string, LabelRef>> => {
   if (!threads.some((t) => (t.labels ?? []).length > 0)) return new Map();
   const rows = await queryAll(deps, {
     pk: keys.mailbox.threadPartition(m.teamId, m.id),
@@ -56,7 +49,7 @@ const labelList = (t: ThreadItem, labels: Map<string, LabelRef>): LabelRef[] =>
   });
 
 /** A thread as the SDK's list shows it (`InboxThread`). */
-const threadRow = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
+export const threadRow = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
   id: t.id as string,
   subject: (t.subject as string | undefined) || null,
   from: (t.last_from as string | undefined) ?? null,
@@ -73,7 +66,7 @@ const threadRow = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
 });
 
 /** A thread as one thread's routes answer it (`InboxThreadSummary`). */
-const threadSummary = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
+export const threadSummary = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
   object: 'inbox_thread' as const,
   id: t.id as string,
   subject: (t.subject as string | undefined) || null,
@@ -196,103 +189,14 @@ export const threadRows = async (
   return threads.map((t) => threadRow(t, labels));
 };
 
-/** A page of an inbox's threads as the API lists them (see `pageThreads`). */
-export const listInboxThreads = async (
-  deps: Deps,
-  m: Mailbox,
-  filters: ThreadFilters,
-  page: Pagination,
-): Promise<Page<ReturnType<typeof threadRow>>> => {
-  const { items, hasMore } = await pageThreads(deps, m, filters, page);
-  return { items: await threadRows(deps, m, items), hasMore };
-};
-
-const loadThread = async (deps: Deps, m: Mailbox, threadId: string): Promise<ThreadItem> => {
+export const loadThread = async (deps: Deps, m: Mailbox, threadId: string): Promise<ThreadItem> => {
   const item = await getItem(deps, keys.mailbox.thread(m.teamId, m.id, threadId));
   if (!item) throw notFound('Thread');
   return item;
 };
 
-/** One thread of the inbox (404 for another inbox's or team's). */
-export const getInboxThread = async (deps: Deps, m: Mailbox, threadId: string) => {
-  const t = await loadThread(deps, m, threadId);
-  return threadSummary(t, await labelsOf(deps, m, [t]));
-};
-
 /** The folders a thread can be moved to (the SDK's MOVE_THREAD_FOLDERS): a thread never moves into sent. */
 export const MOVE_FOLDERS = ['inbox', 'archive', 'spam', 'trash'] as const;
-
-/**
- * Marks a thread read or unread and/or moves it to another folder (its received messages move
- * with it; sent ones stay in sent). The inbox's unread count moves with the read state, in the
- * same write, conditioned on the state read (a concurrent change makes the caller retry: 409).
- */
-export const updateInboxThread = async (
-  deps: Deps,
-  m: Mailbox,
-  threadId: string,
-  change: { read?: boolean | undefined; folder?: (typeof MOVE_FOLDERS)[number] | undefined },
-) => {
-  const t = await loadThread(deps, m, threadId);
-  const wasRead = t.read === true;
-  const read = change.read ?? wasRead;
-  const folder = change.folder ?? (t.folder as MailboxFolder);
-  const moves = folder !== t.folder;
-  const unreadDelta = read === wasRead ? 0 : read ? -1 : 1;
-  const moved = moves
-    ? eventItem(deps, m.teamId, 'inbox.thread.folder.updated', {
-        source: 'api',
-        inbox_id: m.id,
-        thread_id: threadId,
-        from: t.folder,
-        to: folder,
-      })
-    : undefined;
-  const writes: Write[] = [
-    ...(moved ? [{ put: moved.item }] : []),
-    {
-      update: keys.mailbox.thread(m.teamId, m.id, threadId),
-      change: {
-        set: {
-          read,
-          folder,
-          ...(moves ? keys.mailbox.threadListing(m.teamId, m.id, folder, t.last_message_at, threadId) : {}),
-        },
-      },
-      when: {
-        and: [
-          { attr: 'read', eq: wasRead },
-          { attr: 'folder', eq: t.folder },
-        ],
-      },
-    },
-    ...(unreadDelta
-      ? [
-          {
-            update: keys.mailbox.item(m.teamId, m.id),
-            change: { add: { unread_count: unreadDelta } },
-            when: { exists: true },
-          } as Write,
-        ]
-      : []),
-  ];
-  const written = await transact(deps, writes);
-  if (!written.ok)
-    throw new ApiError(
-      'conflict',
-      `The thread ${threadId} changed meanwhile (read or moved); read it again and retry.`,
-    );
-  if (moved) await publishEvents(deps, [moved.record]);
-  if (moves) {
-    for (const msg of await threadItems(deps, m, threadId))
-      if (msg.direction === 'inbound')
-        await updateItem(deps, keys.message.item(m.teamId, msg.id), {
-          set: { folder, ...keys.message.folderListing(m.teamId, m.id, folder, msg.id) },
-        });
-  }
-  const after = { ...t, read, folder };
-  return threadSummary(after, await labelsOf(deps, m, [after]));
-};
 
 /** The message rows of a thread, oldest first. */
 export const threadItems = (deps: Deps, m: Mailbox, threadId: string) =>
@@ -301,40 +205,8 @@ export const threadItems = (deps: Deps, m: Mailbox, threadId: string) =>
     filter: { attr: 'mailbox_id', eq: m.id },
   });
 
-/**
- * Deletes a thread and its messages for good: their rows, their raw MIME, their Message-ID
- * index rows; the storage they held is given back, and an unread thread counts one less. Drafts
- * made in the thread stay (they are the drafts' own).
- */
-export const removeInboxThread = async (deps: Deps, m: Mailbox, threadId: string): Promise<void> => {
-  const t = await loadThread(deps, m, threadId);
-  const written = await transact(deps, [
-    { delete: keys.mailbox.thread(m.teamId, m.id, threadId), when: { attr: 'read', eq: t.read === true } },
-    ...(t.read === true
-      ? []
-      : [
-          {
-            update: keys.mailbox.item(m.teamId, m.id),
-            change: { add: { unread_count: -1 } },
-            when: { exists: true },
-          } as Write,
-        ]),
-  ]);
-  if (!written.ok) throw new ApiError('conflict', `The thread ${threadId} changed meanwhile; read it again and retry.`);
-  const messages = await threadItems(deps, m, threadId);
-  for (const msg of messages) if (msg.raw_key) await deps.content.delete(msg.raw_key);
-  await batchWriteItems(deps, {
-    delete: messages.flatMap((msg) => [
-      keys.message.item(m.teamId, msg.id),
-      ...(msg.message_id ? [keys.mailbox.messageId(m.teamId, m.id, messageIdHash(msg.message_id))] : []),
-    ]),
-  });
-  const bytes = messages.reduce((n, msg) => n + (msg.direction === 'inbound' ? Number(msg.size ?? 0) : 0), 0);
-  if (bytes) await changeStorage(deps, m.teamId, -bytes);
-};
-
 /** A message as the SDK reads it (`InboxMessage`), marked as the agent API marks untrusted content. */
-const emailView = (msg: MailboxMessage, threadRead: boolean) => {
+export const emailView = (msg: MailboxMessage, threadRead: boolean) => {
   const inbound = msg.direction === 'inbound';
   return {
     object: 'inbox_email' as const,
@@ -357,25 +229,4 @@ const emailView = (msg: MailboxMessage, threadRead: boolean) => {
     trust: inbound ? ('untrusted' as const) : ('mailbox' as const),
     notice: inbound ? UNTRUSTED_NOTICE : 'Sent from this mailbox.',
   };
-};
-
-/** A page of a thread's emails, oldest first (a thread is read whole, then paged). */
-export const listThreadEmails = async (
-  deps: Deps,
-  m: Mailbox,
-  threadId: string,
-  page: Pagination,
-): Promise<Page<ReturnType<typeof emailView>>> => {
-  const t = await loadThread(deps, m, threadId);
-  const { items, hasMore } = pageOf((await threadItems(deps, m, threadId)).map(messageFromItem), page);
-  const full = await Promise.all(items.map((msg) => withBodies(deps, msg)));
-  return { items: full.map((msg) => emailView(msg, t.read === true)), hasMore };
-};
-
-/** One email of a thread (404 for one of another thread, inbox or team). */
-export const getThreadEmail = async (deps: Deps, m: Mailbox, threadId: string, emailId: string) => {
-  const t = await loadThread(deps, m, threadId);
-  const msg = await loadMessage(deps, m.teamId, emailId).catch(() => undefined);
-  if (!msg || msg.mailboxId !== m.id || msg.threadId !== threadId) throw notFound('Email');
-  return emailView(await withBodies(deps, msg), t.read === true);
 };
