@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { LogObject } from '@mailstack/core/schemas/logs';
-import { getRequestLog, logView } from '@mailstack/core/domain/logs/request-logs';
+import { getRequestLog } from '@mailstack/core/domain/logs/get-request-log';
+import { logView } from '@mailstack/core/domain/logs/request-log';
 
 /** GET /logs/{id}: one request with its (redacted) request and response bodies */
 export const handler = apiRoute({

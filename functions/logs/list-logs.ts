@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ListOf, Pagination, listOf } from '@mailstack/core/schemas/common';
 import { LogRow } from '@mailstack/core/schemas/logs';
-import { listRequestLogs, logRow } from '@mailstack/core/domain/logs/request-logs';
+import { listRequestLogs } from '@mailstack/core/domain/logs/list-request-logs';
+import { logRow } from '@mailstack/core/domain/logs/request-log';
 
 /** GET /logs: the team's API requests, newest first */
 export const handler = apiRoute({

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getDeps } from '@mailstack/core/runtime/deps';
-import { writeRequestLogs, type LogMessage } from '@mailstack/core/domain/logs/request-logs';
+import { writeRequestLogs } from '@mailstack/core/domain/logs/write-request-logs';
+import type { LogMessage } from '@mailstack/core/domain/logs/request-log';
 
 /** The request-log recorder: writes the batch's logs (GET /logs); a failed batch comes back whole (a row written twice is the same row). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {

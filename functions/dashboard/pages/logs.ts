@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { getRequestLog, listRequestLogs, type RequestLog } from '@mailstack/core/domain/logs/request-logs';
+import { getRequestLog } from '@mailstack/core/domain/logs/get-request-log';
+import { listRequestLogs } from '@mailstack/core/domain/logs/list-request-logs';
+import type { RequestLog } from '@mailstack/core/domain/logs/request-log';
 import { LOG_RETENTION_DAYS } from '@mailstack/core/limits';
 import type { DashboardEnv } from '../app.ts';
 import { table, teamPage, when } from '../view.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logMessageOf, queueRequestLog } from '@mailstack/core/domain/logs/request-logs';
+import { logMessageOf, queueRequestLog } from '@mailstack/core/domain/logs/queue-request-log';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS } from '@mailstack/core/limits';
 

@@ -1,4 +1,4 @@
-import { LOG_SEND_LINGER_MS, queueRequestLog } from '../domain/logs/request-logs.ts';
+import { LOG_SEND_LINGER_MS, queueRequestLog } from '../domain/logs/queue-request-log.ts';
 import type { Deps } from '../runtime/deps.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { ApiEvent, ApiResult } from './types.ts';

@@ -1,22 +1,9 @@
+import type { LogMessage } from './request-log.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { notFound } from '../../errors/api-error.ts';
-import { keys } from '../../table/keys.ts';
-import { batchWriteItems, getItem, type Item } from '../../table/ops.ts';
-import { queryPage } from '../../table/query-page.ts';
-import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS, LOG_RETENTION_DAYS } from '../../limits.ts';
-import type { Pagination } from '../../schemas/common.ts';
-import type { Page } from '../paging.ts';
+import { LOG_BODY_MAX_BYTES, LOG_ENQUEUE_TIMEOUT_MS } from '../../limits.ts';
 import type { QueueMessage } from '../../ports/queue.ts';
 import { ERASED } from '../contacts/erase-history.ts';
 import { KEEP, rewriteJson } from '../rewrite-json.ts';
-
-/**
- * Request logs (GET /logs): every API request of a team, recorded after its answer is formed and
- * off the request path (a queue message; the recorder worker writes the row), with its secrets
- * and attachment content redacted and each body cut to LOG_BODY_MAX_BYTES, kept
- * LOG_RETENTION_DAYS. Recording is best effort: a log that cannot be queued in
- * LOG_ENQUEUE_TIMEOUT_MS is dropped and the request is answered as if nothing happened.
- */
 
 /** What a redacted value reads as. */
 const REDACTED = '[redacted]';
@@ -40,8 +27,10 @@ const SECRET_FIELDS = new Set([
 
 /** Credentials by their prefix (API keys, mailbox keys, webhook signing secrets), wherever they stand in a text. */
 const SECRET_VALUE = /\b(?:ms|mmb|whsec)_[A-Za-z0-9+/=_-]{8,}/g;
+
 /** The signed token of a preference, unsubscribe or download link. */
 const LINK_TOKEN = /(\/(?:preferences|unsubscribe|downloads)\/)[^/?#\s"]+/g;
+
 const ADDRESS = /[^\s"<>,;:()[\]]+@[^\s"<>,;:()[\]]+\.[^\s"<>,;:()[\]]+/g;
 
 const redactText = (text: string): string => text.replace(SECRET_VALUE, REDACTED).replace(LINK_TOKEN, `$1${REDACTED}`);
@@ -93,19 +82,6 @@ export interface AnsweredRequest {
   readonly receivedAt: number;
 }
 
-/** The message the recorder worker receives: one log, already redacted and cut. */
-export interface LogMessage {
-  readonly id: string;
-  readonly team_id: string;
-  readonly created_at: string;
-  readonly method: string;
-  readonly endpoint: string;
-  readonly response_status: number;
-  readonly user_agent: string | null;
-  readonly request_body: string | null;
-  readonly response_body: string | null;
-}
-
 /** The log of an answered request, redacted: a request that erases contacts keeps no address either. */
 export const logMessageOf = (deps: Pick<Deps, 'ids'>, request: AnsweredRequest): LogMessage => {
   const erases = (request.requestBody as { erase?: unknown } | null)?.erase === true;
@@ -131,9 +107,12 @@ interface Outbox {
   readonly waiting: QueueMessage[];
   readonly sent: Promise<void>;
 }
+
 const outboxes = new Map<string, Outbox>();
+
 /** SQS takes ten messages a call. */
 const SEND_BATCH = 10;
+
 /**
  * How long a log waits for others to share its queue call (ms) when the request's answer has
  * already gone out (a host that answers first): the caller waits for none of it.
@@ -186,81 +165,3 @@ export const queueRequestLog = async (deps: Deps, request: AnsweredRequest, ling
     clearTimeout(timer);
   }
 };
-
-const ttlOf = (deps: Pick<Deps, 'clock'>) => Math.floor(deps.clock.now() / 1000) + LOG_RETENTION_DAYS * 86_400;
-
-/** The recorder: writes queued logs (a log written twice is the same row). */
-export const writeRequestLogs = async (deps: Deps, messages: readonly LogMessage[]): Promise<void> => {
-  const ttl = ttlOf(deps);
-  await batchWriteItems(deps, {
-    put: messages.map((m) => ({ ...keys.requestLog.item(m.team_id, m.id), type: 'request_log', ...m, ttl })),
-  });
-};
-
-/** A stored log. */
-export interface RequestLog {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly method: string;
-  readonly endpoint: string;
-  readonly status: number;
-  readonly userAgent: string | null;
-  readonly requestBody: unknown;
-  readonly responseBody: unknown;
-}
-
-const parsed = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : null);
-
-const logOf = (item: Item): RequestLog => ({
-  id: item.id,
-  createdAt: item.created_at,
-  method: item.method,
-  endpoint: item.endpoint,
-  status: item.response_status,
-  userAgent: item.user_agent ?? null,
-  requestBody: parsed(item.request_body),
-  responseBody: parsed(item.response_body),
-});
-
-const live = (deps: Pick<Deps, 'clock'>, item: Item | undefined): item is Item =>
-  item !== undefined && !(typeof item.ttl === 'number' && item.ttl * 1000 < deps.clock.now());
-
-/** A page of the team's request logs, newest first. */
-export const listRequestLogs = async (deps: Deps, teamId: string, page: Pagination): Promise<Page<RequestLog>> => {
-  const { items, hasMore } = await queryPage(
-    deps,
-    {
-      pk: keys.requestLog.partition(teamId),
-      prefix: keys.requestLog.prefix,
-      // TTL deletes within days of expiry; an expired row is no longer listed meanwhile.
-      filter: { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 },
-    },
-    page,
-  );
-  return { items: items.map(logOf), hasMore };
-};
-
-/** One request log of the team (another team's id is not found). */
-export const getRequestLog = async (deps: Deps, teamId: string, id: string): Promise<RequestLog> => {
-  const item = await getItem(deps, keys.requestLog.item(teamId, id), false);
-  if (!live(deps, item)) throw notFound('Log');
-  return logOf(item);
-};
-
-/** A log as GET /logs lists it. */
-export const logRow = (log: RequestLog) => ({
-  id: log.id,
-  created_at: log.createdAt,
-  endpoint: log.endpoint,
-  method: log.method,
-  response_status: log.status,
-  user_agent: log.userAgent,
-});
-
-/** A log as GET /logs/{id} answers it. */
-export const logView = (log: RequestLog) => ({
-  object: 'log' as const,
-  ...logRow(log),
-  request_body: log.requestBody,
-  response_body: log.responseBody,
-});

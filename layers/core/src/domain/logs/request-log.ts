@@ -1,0 +1,69 @@
+import type { Deps } from '../../runtime/deps.ts';
+import type { Item } from '../../table/ops.ts';
+
+/**
+ * Request logs (GET /logs): every API request of a team, recorded after its answer is formed and
+ * off the request path (a queue message; the recorder worker writes the row), with its secrets
+ * and attachment content redacted and each body cut to LOG_BODY_MAX_BYTES, kept
+ * LOG_RETENTION_DAYS. Recording is best effort: a log that cannot be queued in
+ * LOG_ENQUEUE_TIMEOUT_MS is dropped and the request is answered as if nothing happened.
+ */
+
+/** The message the recorder worker receives: one log, already redacted and cut. */
+export interface LogMessage {
+  readonly id: string;
+  readonly team_id: string;
+  readonly created_at: string;
+  readonly method: string;
+  readonly endpoint: string;
+  readonly response_status: number;
+  readonly user_agent: string | null;
+  readonly request_body: string | null;
+  readonly response_body: string | null;
+}
+
+/** A stored log. */
+export interface RequestLog {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly method: string;
+  readonly endpoint: string;
+  readonly status: number;
+  readonly userAgent: string | null;
+  readonly requestBody: unknown;
+  readonly responseBody: unknown;
+}
+
+const parsed = (text: unknown): unknown => (typeof text === 'string' ? JSON.parse(text) : null);
+
+export const logOf = (item: Item): RequestLog => ({
+  id: item.id,
+  createdAt: item.created_at,
+  method: item.method,
+  endpoint: item.endpoint,
+  status: item.response_status,
+  userAgent: item.user_agent ?? null,
+  requestBody: parsed(item.request_body),
+  responseBody: parsed(item.response_body),
+});
+
+export const live = (deps: Pick<Deps, 'clock'>, item: Item | undefined): item is Item =>
+  item !== undefined && !(typeof item.ttl === 'number' && item.ttl * 1000 < deps.clock.now());
+
+/** A log as GET /logs lists it. */
+export const logRow = (log: RequestLog) => ({
+  id: log.id,
+  created_at: log.createdAt,
+  endpoint: log.endpoint,
+  method: log.method,
+  response_status: log.status,
+  user_agent: log.userAgent,
+});
+
+/** A log as GET /logs/{id} answers it. */
+export const logView = (log: RequestLog) => ({
+  object: 'log' as const,
+  ...logRow(log),
+  request_body: log.requestBody,
+  response_body: log.responseBody,
+});
