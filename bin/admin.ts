@@ -31,13 +31,9 @@ import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import {
-  getMailboxLicense,
-  grantMailboxLicense,
-  licenseState,
-  setMailboxTransport,
-  storageUsed,
-} from '@mailstack/core/domain/mailboxes/licenses';
+import { getMailboxLicense, licenseState, storageUsed } from '@mailstack/core/domain/mailboxes/license';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
+import { setMailboxTransport } from '@mailstack/core/domain/mailboxes/set-mailbox-transport';
 import { isApiError } from '@mailstack/core/errors/api-error';
 
 const USAGE = `usage: npm run admin -- <command> [options]

@@ -14,7 +14,7 @@ import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import type { LocalHost } from '../lib/local/host.ts';

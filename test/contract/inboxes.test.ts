@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';

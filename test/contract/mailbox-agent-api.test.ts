@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { randomUUID } from 'node:crypto';
 import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { setMailboxTransport, grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { setMailboxTransport } from '@mailstack/core/domain/mailboxes/set-mailbox-transport';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { local, testDeps, uploadSlowly } from '../support/local.ts';
 import { inboxEmails, inboxMessageTo } from '../support/inbox.ts';
@@ -716,7 +717,7 @@ describe('the mailbox agent API: deleting a mailbox', () => {
     // Prepare
     const t = await agentMailbox({ license: { storageBytes: 4000 } });
     const d = testDeps();
-    const { storageUsed } = await import('@mailstack/core/domain/mailboxes/licenses');
+    const { storageUsed } = await import('@mailstack/core/domain/mailboxes/license');
     const { deleteMailbox } = await import('@mailstack/core/domain/mailboxes/delete-mailbox');
     const draft = await agent(
       t.sendKey,

@@ -6,7 +6,7 @@ import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/licenses';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import { keys } from '@mailstack/core/table/keys';
 import { updateItem } from '@mailstack/core/table/ops';

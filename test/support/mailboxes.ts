@@ -5,7 +5,7 @@ import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { grantMailboxLicense, type LicenseGrant } from '@mailstack/core/domain/mailboxes/licenses';
+import { grantMailboxLicense, type LicenseGrant } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { local, testDeps } from './local.ts';
 import { sendingTeam } from './sending.ts';
 

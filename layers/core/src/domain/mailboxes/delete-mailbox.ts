@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems, queryAll, transact } from '../../table/ops.ts';
-import { changeStorage } from './licenses.ts';
+import { changeStorage } from './license.ts';
 import { notFound } from '../../errors/api-error.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import type { InboxEventSource } from './inbox-view.ts';

@@ -19,7 +19,7 @@ import type { DRAFT_STATUSES, SaveDraftRequest, SavedDraftResponse } from '../..
 import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
-import { changeStorage, mailboxEntitlement } from './licenses.ts';
+import { changeStorage, mailboxEntitlement } from './license.ts';
 import { recordActivity, type MailboxActor } from './activity.ts';
 import { MAILBOX_CONTENT_PREFIX } from '../../content-keys.ts';
 import { messageFromItem, parseMime, readRaw, type MailboxMessage } from './message.ts';

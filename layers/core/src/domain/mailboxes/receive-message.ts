@@ -5,7 +5,7 @@ import { addToCounters, batchGetItems, getItem, transact, type Write } from '../
 import { CONTENT_INLINE_MAX_BYTES, DAILY_COUNTER_RETENTION_SECONDS, INBOUND_MAX_BYTES } from '../../limits.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { findMailboxByAddress, type Mailbox } from './mailbox.ts';
-import { storageReceived } from './licenses.ts';
+import { storageReceived } from './license.ts';
 import { rawKeyOf } from './content-keys.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';
 import { threadDigest } from './thread-digest.ts';

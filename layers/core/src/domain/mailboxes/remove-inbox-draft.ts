@@ -6,7 +6,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import type { Mailbox } from './mailbox.ts';
 import { eventDraft } from './inbox-draft-view.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
-import { changeStorage } from './licenses.ts';
+import { changeStorage } from './license.ts';
 
 /** Deletes a draft: its row and attachment bytes go, its storage is given back; a sent one's attachments stay with its sent copy. */
 export const removeInboxDraft = async (deps: Deps, m: Mailbox, draftId: string): Promise<void> => {

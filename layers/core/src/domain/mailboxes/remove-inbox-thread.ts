@@ -5,7 +5,7 @@ import { batchWriteItems, transact, type Write } from '../../table/ops.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { Mailbox } from './mailbox.ts';
 import { messageIdHash } from './message.ts';
-import { changeStorage } from './licenses.ts';
+import { changeStorage } from './license.ts';
 
 /**
  * Deletes a thread and its messages for good: their rows, their raw MIME, their Message-ID

@@ -15,7 +15,7 @@ import { sendSystemEmail } from '../people/system-mail.ts';
 import { loadMailbox, type Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-keys.ts';
 import { MailboxAgentError, isMailboxAgentError } from './agent-error.ts';
-import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './licenses.ts';
+import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './license.ts';
 import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
 import {
   distinctRecipients,

@@ -1,7 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { addToCounters, batchGetItems, getItem, putItem, queryAll, type Write } from '../../table/ops.ts';
-import { validationError } from '../../errors/api-error.ts';
+import { addToCounters, batchGetItems, getItem, queryAll, type Write } from '../../table/ops.ts';
 import type { Mailbox } from './mailbox.ts';
 import { MailboxAgentError } from './agent-error.ts';
 
@@ -25,16 +24,7 @@ export interface MailboxLicense {
 
 export type LicenseState = 'active' | 'expired' | 'not_started';
 
-/** What a grant sets; the period defaults to 30 days from now. */
-export interface LicenseGrant {
-  readonly seats: number;
-  readonly storageBytes: number;
-  readonly recipientAllowance: number;
-  readonly periodStart?: string | undefined;
-  readonly periodEnd?: string | undefined;
-}
-
-const licenseFromItem = (i: Record<string, any>): MailboxLicense => ({
+export const licenseFromItem = (i: Record<string, any>): MailboxLicense => ({
   teamId: i.team_id,
   seats: Number(i.seats),
   storageBytes: Number(i.storage_bytes),
@@ -43,42 +33,6 @@ const licenseFromItem = (i: Record<string, any>): MailboxLicense => ({
   periodEnd: i.period_end,
   grantedAt: i.granted_at,
 });
-
-const wholeAtLeast = (name: string, value: number, min: number): number => {
-  if (!Number.isSafeInteger(value) || value < min)
-    throw validationError(`\`${name}\` must be a whole number of at least ${min}; got ${value}.`);
-  return value;
-};
-
-const isoTime = (name: string, value: string): string => {
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) throw validationError(`\`${name}\` must be an ISO 8601 date or date-time; got \`${value}\`.`);
-  return new Date(at).toISOString();
-};
-
-/** Grants (or replaces) a team's mailbox license. A new period starts a new allowance count. */
-export const grantMailboxLicense = async (deps: Deps, teamId: string, grant: LicenseGrant): Promise<MailboxLicense> => {
-  const now = deps.clock.now();
-  const periodStart = grant.periodStart ? isoTime('periodStart', grant.periodStart) : new Date(now).toISOString();
-  const periodEnd = grant.periodEnd
-    ? isoTime('periodEnd', grant.periodEnd)
-    : new Date(Date.parse(periodStart) + 30 * 86_400_000).toISOString();
-  if (Date.parse(periodEnd) <= Date.parse(periodStart))
-    throw validationError(`\`periodEnd\` (${periodEnd}) must come after \`periodStart\` (${periodStart}).`);
-  const item = {
-    ...keys.mailbox.license(teamId),
-    type: 'mailbox_license',
-    team_id: teamId,
-    seats: wholeAtLeast('seats', grant.seats, 0),
-    storage_bytes: wholeAtLeast('storageBytes', grant.storageBytes, 0),
-    recipient_allowance: wholeAtLeast('recipientAllowance', grant.recipientAllowance, 0),
-    period_start: periodStart,
-    period_end: periodEnd,
-    granted_at: new Date(now).toISOString(),
-  };
-  await putItem(deps, item);
-  return licenseFromItem(item);
-};
 
 /** A team's mailbox license, if one was granted. */
 export const getMailboxLicense = async (deps: Deps, teamId: string): Promise<MailboxLicense | undefined> => {
@@ -217,17 +171,4 @@ export const mailboxTransportEnabled = async (deps: Deps, teamId: string): Promi
     ],
   );
   return all?.enabled !== false && team?.enabled !== false;
-};
-
-/**
- * The operator turns mailbox sending on or off, for every team or for one (off: sends answer 503
- * and drafts are kept).
- */
-export const setMailboxTransport = async (deps: Deps, enabled: boolean, teamId?: string): Promise<void> => {
-  await putItem(deps, {
-    ...keys.mailbox.transport(teamId ?? '*'),
-    type: 'mailbox_transport',
-    enabled,
-    changed_at: new Date(deps.clock.now()).toISOString(),
-  });
 };
