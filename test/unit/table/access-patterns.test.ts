@@ -85,3 +85,23 @@ describe('access patterns over the indexes', () => {
     }
   });
 });
+
+describe('the attributes a change removes to take a row off a pattern', () => {
+  it.each([
+    { list: 'send due', attributes: keys.email.dueAttributes, written: keys.email.sendDue(ID, AT) },
+    { list: 'parked due', attributes: keys.email.dueAttributes, written: keys.email.parkedDue(ID, AT) },
+    { list: 'held for review', attributes: keys.email.heldAttributes, written: keys.email.held(T, ID) },
+    {
+      list: 'waiting (due and held)',
+      attributes: keys.email.waitingAttributes,
+      written: { ...keys.email.held(T, ID), ...keys.email.sendDue(ID, AT) },
+    },
+    {
+      list: 'not yet fanned out',
+      attributes: keys.event.undispatchedAttributes,
+      written: keys.event.undispatched(T, ID, AT),
+    },
+  ])('$list: exactly the attributes its builder writes', ({ attributes, written }) => {
+    expect([...attributes].sort()).toEqual(Object.keys(written).sort());
+  });
+});

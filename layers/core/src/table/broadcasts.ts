@@ -439,7 +439,7 @@ export const cancelQueuedEmail = async (deps: Deps, e: BroadcastEmailRow, at: st
     await transact(deps, [
       {
         update: keys.email.item(e.team_id, e.id),
-        change: { set: { status: 'canceled', updated_at: at }, remove: ['gsi3pk', 'gsi3sk'] },
+        change: { set: { status: 'canceled', updated_at: at }, remove: keys.email.dueAttributes },
         when: { attr: 'status', eq: 'queued' },
       },
       ...outcomeWrites(e, 'canceled', at),

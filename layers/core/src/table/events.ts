@@ -32,7 +32,7 @@ export const eventStore = {
     await updateItem(
       deps,
       keys.event.item(teamId, eventId),
-      { set: { dispatched: true }, remove: ['gsi3pk', 'gsi3sk'] },
+      { set: { dispatched: true }, remove: keys.event.undispatchedAttributes },
       { exists: true },
     );
   },

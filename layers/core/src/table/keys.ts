@@ -284,6 +284,10 @@ export const keys = {
     /** Present while the email is held for review. */
     held: (teamId: string, emailId: string) => ({ gsi2pk: `${team(teamId)}#HELD`, gsi2sk: emailId }),
     heldPartition: (teamId: string) => onIndex('gsi2', `${team(teamId)}#HELD`),
+    /** The attributes of `sendDue` and `parkedDue`: removed, the email leaves both due lists. */
+    dueAttributes: ['gsi3pk', 'gsi3sk'] as const,
+    /** The attributes of `held`: removed, the email leaves the review list. */
+    heldAttributes: ['gsi2pk', 'gsi2sk'] as const,
     /** The index attributes a status change must clear (the due and held entries). */
     waitingAttributes: ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] as const,
   },
@@ -302,6 +306,8 @@ export const keys = {
       gsi3sk: `${createdAt}#${teamId}#${eventId}`,
     }),
     undispatchedPartition: (shard: number) => onIndex('gsi3', `DUE#EVENT#${shard}`),
+    /** The attributes of `undispatched`: removed once the event is fanned out. */
+    undispatchedAttributes: ['gsi3pk', 'gsi3sk'] as const,
     dueShards: EVENT_DUE_SHARDS,
   },
   suppression: {

@@ -16,7 +16,10 @@ export const releaseHeldEmails = async (deps: Deps, teamId: string): Promise<num
       const moved = await updateItem(
         deps,
         keys.email.item(teamId, e.id),
-        { set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) }, remove: ['gsi2pk', 'gsi2sk'] },
+        {
+          set: { status: 'queued', updated_at: now, ...keys.email.sendDue(e.id, now) },
+          remove: keys.email.heldAttributes,
+        },
         { attr: 'status', eq: 'held' },
       );
       if (moved) jobs.push(sendJob({ team_id: teamId, id: e.id }));
