@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiRoute, RawResponse } from '@mailstack/core/http/api-route';
-import { download } from '@mailstack/core/domain/mailboxes/received-emails';
+import { download } from '@mailstack/core/domain/mailboxes/received-email';
 
 const notFound = () =>
   new RawResponse({

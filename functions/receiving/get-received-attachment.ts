@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ReceivedAttachmentObject } from '@mailstack/core/schemas/receiving';
-import { getReceivedAttachment } from '@mailstack/core/domain/mailboxes/received-emails';
+import { getReceivedAttachment } from '@mailstack/core/domain/mailboxes/get-received-attachment';
 
 /** GET /emails/receiving/{id}/attachments/{attachment_id}: one attachment with its download link. */
 export const handler = apiRoute({

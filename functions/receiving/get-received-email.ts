@@ -1,7 +1,8 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
 import { ReceivedEmailObject, ReceivedEmailQuery } from '@mailstack/core/schemas/receiving';
-import { getReceivedMessage, receivedEmailView } from '@mailstack/core/domain/mailboxes/received-emails';
+import { getReceivedMessage } from '@mailstack/core/domain/mailboxes/get-received-message';
+import { receivedEmailView } from '@mailstack/core/domain/mailboxes/received-email';
 
 /** GET /emails/receiving/{id}: a received email with its bodies, headers and a link to its raw MIME. */
 export const handler = apiRoute({

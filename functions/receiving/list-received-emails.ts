@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { ReceivedEmailRow } from '@mailstack/core/schemas/receiving';
-import { listReceivedEmails } from '@mailstack/core/domain/mailboxes/received-emails';
+import { listReceivedEmails } from '@mailstack/core/domain/mailboxes/list-received-emails';
 
 /** GET /emails/receiving: the team's received emails (every mailbox), newest first. */
 export const handler = apiRoute({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { download } from '@mailstack/core/domain/mailboxes/received-emails';
+import { download } from '@mailstack/core/domain/mailboxes/received-email';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { expectReferenceShape } from '../support/openapi.ts';

@@ -1,5 +1,4 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { notFound } from '../../errors/api-error.ts';
 import {
   attachmentContent,
   loadMessage,
@@ -8,9 +7,7 @@ import {
   type MailboxMessage,
   type MessageAttachment,
 } from './message.ts';
-import { listReceivedMessages } from './read-messages.ts';
 import { downloadLink, verifyDownload } from '../downloads.ts';
-import { pageOf, type Page, type PageRequest } from '../paging.ts';
 import { sentAttachmentFile } from '../emails/sent-attachments.ts';
 
 /**
@@ -37,21 +34,6 @@ export const download = async (
   return found ? { filename: found.attachment.filename ?? found.attachment.id, content: found.content } : undefined;
 };
 
-/**
- * A received message of the team (404 for another team's, for mail this service sent, and for
- * a mailbox outside `within` when the caller is restricted to some mailboxes).
- */
-export const getReceivedMessage = async (
-  deps: Deps,
-  teamId: string,
-  id: string,
-  within?: readonly string[],
-): Promise<MailboxMessage> => {
-  const m = await loadMessage(deps, teamId, id);
-  if (m.direction !== 'inbound' || (within && !within.includes(m.mailboxId))) throw notFound('Email');
-  return m;
-};
-
 const nullIfEmpty = (list: readonly string[]) => (list.length ? [...list] : null);
 
 const attachmentMeta = (a: MessageAttachment) => ({
@@ -64,7 +46,7 @@ const attachmentMeta = (a: MessageAttachment) => ({
 });
 
 /** The list row of a received email (the reference's ListReceivingEmail). */
-const receivedEmailRow = (m: MailboxMessage) => ({
+export const receivedEmailRow = (m: MailboxMessage) => ({
   id: m.id,
   to: [...m.to],
   from: m.from,
@@ -113,46 +95,8 @@ export const receivedEmailView = async (
   };
 };
 
-/** A page of the team's received emails (only those of `within`'s mailboxes when given), newest first. */
-export const listReceivedEmails = async (
-  deps: Deps,
-  teamId: string,
-  page: PageRequest,
-  within?: readonly string[],
-): Promise<Page<ReturnType<typeof receivedEmailRow>>> => {
-  const { items, hasMore } = await listReceivedMessages(deps, teamId, page, within);
-  return { items: items.map(receivedEmailRow), hasMore };
-};
-
 /** One attachment of a received email with its signed download link (404 when the email has none by that id). */
-const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
+export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
   ...attachmentMeta(a),
   ...(await downloadLink(deps, { teamId: m.teamId, messageId: m.id, attachmentId: a.id })),
 });
-
-/** A page of a received email's attachments, in message order, with download links. */
-export const listReceivedAttachments = async (
-  deps: Deps,
-  teamId: string,
-  id: string,
-  page: PageRequest,
-  within?: readonly string[],
-): Promise<Page<Awaited<ReturnType<typeof receivedAttachmentView>>>> => {
-  const m = await getReceivedMessage(deps, teamId, id, within);
-  const { items, hasMore } = pageOf(m.attachments, page);
-  return { items: await Promise.all(items.map((a) => receivedAttachmentView(deps, m, a))), hasMore };
-};
-
-/** One attachment of a received email. */
-export const getReceivedAttachment = async (
-  deps: Deps,
-  teamId: string,
-  id: string,
-  attachmentId: string,
-  within?: readonly string[],
-) => {
-  const m = await getReceivedMessage(deps, teamId, id, within);
-  const a = m.attachments.find((x) => x.id === attachmentId);
-  if (!a) throw notFound('Attachment');
-  return { object: 'attachment' as const, ...(await receivedAttachmentView(deps, m, a)) };
-};
