@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { AddThreadLabelsRequest, ThreadLabelList } from '@mailstack/core/schemas/inbox-labels';
 import { ThreadParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/inbox-labels';
+import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/change-thread-labels';
 
 /** POST /inboxes/{id}/threads/{thread_id}/labels: more labels on the thread. */
 export const handler = apiRoute({

@@ -3,7 +3,7 @@ import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateInboxLabelRequest } from '@mailstack/core/schemas/inbox-labels';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { createInboxLabel } from '@mailstack/core/domain/mailboxes/inbox-labels';
+import { createInboxLabel } from '@mailstack/core/domain/mailboxes/create-inbox-label';
 
 /** POST /inboxes/{id}/labels: a label, its name unique in the inbox. */
 export const handler = apiRoute({

@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
 import { LabelParams } from '@mailstack/core/schemas/inbox-labels';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { removeInboxLabel } from '@mailstack/core/domain/mailboxes/inbox-labels';
+import { removeInboxLabel } from '@mailstack/core/domain/mailboxes/remove-inbox-label';
 
 /** DELETE /inboxes/{id}/labels/{label_id}: the label goes from the inbox and from every thread at once. */
 export const handler = apiRoute({

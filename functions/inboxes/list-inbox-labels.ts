@@ -4,7 +4,8 @@ import { InboxLabelObject } from '@mailstack/core/schemas/inbox-labels';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { pageOf } from '@mailstack/core/domain/paging';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { inboxLabelView, listInboxLabels } from '@mailstack/core/domain/mailboxes/inbox-labels';
+import { inboxLabelView } from '@mailstack/core/domain/mailboxes/inbox-label';
+import { listInboxLabels } from '@mailstack/core/domain/mailboxes/list-inbox-labels';
 
 /** GET /inboxes/{id}/labels: the inbox's labels, oldest first. */
 export const handler = apiRoute({

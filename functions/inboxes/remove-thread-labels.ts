@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ThreadLabelList, ThreadLabelParams } from '@mailstack/core/schemas/inbox-labels';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
-import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/inbox-labels';
+import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/change-thread-labels';
 
 /** DELETE /inboxes/{id}/threads/{thread_id}/labels/{label_id}: one label off the thread. */
 export const handler = apiRoute({
