@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
 import { WebhookEventParams, WebhookEventAttempt } from '@mailstack/core/schemas/webhooks';
-import { listAttempts } from '@mailstack/core/domain/webhooks/delivery-log';
+import { listAttempts } from '@mailstack/core/domain/webhooks/list-attempts';
 
 /** GET /webhooks/{id}/events/{event_id}/attempts: status code (0 when no response), response excerpt, sent_at */
 export const handler = apiRoute({

@@ -1,7 +1,8 @@
 import { WebhookEventRow } from '@mailstack/core/schemas/webhooks';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams, Pagination, listOf, ListOf } from '@mailstack/core/schemas/common';
-import { deliveryRow, listDeliveries } from '@mailstack/core/domain/webhooks/delivery-log';
+import { deliveryRow } from '@mailstack/core/domain/webhooks/delivery';
+import { listDeliveries } from '@mailstack/core/domain/webhooks/list-deliveries';
 
 /** GET /webhooks/{id}/events: the delivery log, newest event first */
 export const handler = apiRoute({

@@ -1,7 +1,7 @@
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { WebhookEventParams } from '@mailstack/core/schemas/webhooks';
-import { replayEvent } from '@mailstack/core/domain/webhooks/delivery-log';
+import { replayEvent } from '@mailstack/core/domain/webhooks/replay-event';
 
 /** POST /webhooks/{id}/events/{event_id}/replay: sends the event again (same webhook-id), no body */
 export const handler = apiRoute({

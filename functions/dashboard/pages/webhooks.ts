@@ -8,7 +8,10 @@ import { getWebhook, WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks
 import { listWebhooks } from '@mailstack/core/domain/webhooks/list-webhooks';
 import { rotateWebhookSecret } from '@mailstack/core/domain/webhooks/rotate-webhook-secret';
 import { updateWebhook } from '@mailstack/core/domain/webhooks/update-webhook';
-import { getDelivery, listAttempts, listDeliveries, replayEvent } from '@mailstack/core/domain/webhooks/delivery-log';
+import { getDelivery } from '@mailstack/core/domain/webhooks/get-delivery';
+import { listAttempts } from '@mailstack/core/domain/webhooks/list-attempts';
+import { listDeliveries } from '@mailstack/core/domain/webhooks/list-deliveries';
+import { replayEvent } from '@mailstack/core/domain/webhooks/replay-event';
 import { allows, authorize } from '@mailstack/core/domain/people/roles';
 import type { WebhookRecord } from '@mailstack/core/table/webhooks';
 import type { DashboardEnv, Ctx } from '../app.ts';
