@@ -3,7 +3,7 @@ import { idempotency } from '@mailstack/core/http/idempotency';
 import { getDeps } from '@mailstack/core/runtime/deps';
 import { CreateInboxDraftRequest, SavedInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { createInboxDraft } from '@mailstack/core/domain/mailboxes/create-inbox-draft';
 
 /** POST /inboxes/{id}/drafts: a draft through the mailbox draft use case (limits, storage, license), at revision 0. */

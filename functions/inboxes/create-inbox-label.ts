@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateInboxLabelRequest } from '@mailstack/core/schemas/inbox-labels';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { createInboxLabel } from '@mailstack/core/domain/mailboxes/create-inbox-label';
 
 /** POST /inboxes/{id}/labels: a label, its name unique in the inbox. */

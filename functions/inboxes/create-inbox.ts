@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { CreateInboxRequest } from '@mailstack/core/schemas/inboxes';
-import { createInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { createInbox } from '@mailstack/core/domain/mailboxes/create-inbox';
 
 /** POST /inboxes: a mailbox on a verified domain of the team (`resend.inboxes.create`). */
 export const handler = apiRoute({

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
 import { DraftParams } from '@mailstack/core/schemas/inbox-drafts';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { removeInboxDraft } from '@mailstack/core/domain/mailboxes/remove-inbox-draft';
 
 /** DELETE /inboxes/{id}/drafts/{draft_id}: the draft and its files; its storage is given back. */

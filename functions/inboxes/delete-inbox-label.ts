@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
 import { LabelParams } from '@mailstack/core/schemas/inbox-labels';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { removeInboxLabel } from '@mailstack/core/domain/mailboxes/remove-inbox-label';
 
 /** DELETE /inboxes/{id}/labels/{label_id}: the label goes from the inbox and from every thread at once. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
 import { ThreadParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { removeInboxThread } from '@mailstack/core/domain/mailboxes/remove-inbox-thread';
 
 /** DELETE /inboxes/{id}/threads/{thread_id}: the thread and its messages, for good. */

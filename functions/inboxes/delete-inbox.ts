@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { Deleted } from '@mailstack/core/schemas/common';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
-import { removeInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { removeInbox } from '@mailstack/core/domain/mailboxes/remove-inbox';
 
 /** DELETE /inboxes/{id}: the mailbox goes as in the dashboard (drafts discarded, received mail kept). */
 export const handler = apiRoute({

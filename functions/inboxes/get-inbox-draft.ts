@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { DraftParams, InboxDraftObject } from '@mailstack/core/schemas/inbox-drafts';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { getInboxDraft } from '@mailstack/core/domain/mailboxes/get-inbox-draft';
 import { inboxDraftView } from '@mailstack/core/domain/mailboxes/inbox-draft-view';
 

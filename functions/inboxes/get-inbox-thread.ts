@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { InboxThreadObject, ThreadParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { getInboxThread } from '@mailstack/core/domain/mailboxes/get-inbox-thread';
 
 /** GET /inboxes/{id}/threads/{thread_id} */

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { InboxEmailObject, ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { getThreadEmail } from '@mailstack/core/domain/mailboxes/get-thread-email';
 
 /** GET /inboxes/{id}/threads/{thread_id}/emails/{email_id}: one email with its bodies; a received one marked untrusted. */

@@ -3,7 +3,7 @@ import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { InboxLabelObject } from '@mailstack/core/schemas/inbox-labels';
 import { InboxParams } from '@mailstack/core/schemas/inboxes';
 import { pageOf } from '@mailstack/core/domain/paging';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { inboxLabelView } from '@mailstack/core/domain/mailboxes/inbox-label';
 import { listInboxLabels } from '@mailstack/core/domain/mailboxes/list-inbox-labels';
 

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf } from '@mailstack/core/schemas/common';
 import { InboxParams, InboxThreadRow, ListInboxThreadsQuery } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { listInboxThreads } from '@mailstack/core/domain/mailboxes/list-inbox-threads';
 
 /** GET /inboxes/{id}/threads: the inbox's threads, latest activity first, by folder, label and read state. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { InboxRow } from '@mailstack/core/schemas/inboxes';
-import { listInboxes } from '@mailstack/core/domain/mailboxes/inboxes';
+import { listInboxes } from '@mailstack/core/domain/mailboxes/list-inboxes';
 import { inboxRow } from '@mailstack/core/domain/mailboxes/inbox-view';
 
 /** GET /inboxes: the team's inboxes (its mailboxes), newest first. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { InboxEmailObject, ThreadParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { listThreadEmails } from '@mailstack/core/domain/mailboxes/list-thread-emails';
 
 /** GET /inboxes/{id}/threads/{thread_id}/emails: the thread's received and sent emails, oldest first. */

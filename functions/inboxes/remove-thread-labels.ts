@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ThreadLabelList, ThreadLabelParams } from '@mailstack/core/schemas/inbox-labels';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/change-thread-labels';
 
 /** DELETE /inboxes/{id}/threads/{thread_id}/labels/{label_id}: one label off the thread. */

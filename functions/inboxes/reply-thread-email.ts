@@ -3,7 +3,7 @@ import { idempotency } from '@mailstack/core/http/idempotency';
 import { getDeps } from '@mailstack/core/runtime/deps';
 import { ReplyInboxEmailRequest, SentInboxEmail } from '@mailstack/core/schemas/inbox-drafts';
 import { ThreadEmailParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { replyToEmail } from '@mailstack/core/domain/mailboxes/inbox-replies';
 
 /** POST /inboxes/{id}/threads/{thread_id}/emails/{email_id}/reply: a draft of the thread, sent at once (In-Reply-To and References kept). */

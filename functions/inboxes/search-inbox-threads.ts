@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf } from '@mailstack/core/schemas/common';
 import { InboxParams, InboxThreadSearchRow, SearchInboxThreadsQuery } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { searchInboxThreads } from '@mailstack/core/domain/mailboxes/inbox-search';
 
 /** GET /inboxes/{id}/threads/search: threads by words, people, attachments and time (bounded: see searchInboxThreads). */

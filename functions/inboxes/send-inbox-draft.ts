@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { idempotency } from '@mailstack/core/http/idempotency';
 import { getDeps } from '@mailstack/core/runtime/deps';
 import { DraftParams, SendInboxDraftRequest, SentInboxDraft } from '@mailstack/core/schemas/inbox-drafts';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { sendInboxDraft } from '@mailstack/core/domain/mailboxes/send-inbox-draft';
 
 /** POST /inboxes/{id}/drafts/{draft_id}/send: the mailbox send (license, allowance, `duplicate` on a repeat). */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { SetThreadLabelsRequest, ThreadLabelList } from '@mailstack/core/schemas/inbox-labels';
 import { ThreadParams } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { changeThreadLabels } from '@mailstack/core/domain/mailboxes/change-thread-labels';
 
 /** PUT /inboxes/{id}/threads/{thread_id}/labels: the thread's labels, all of them. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { InboxParams, UpdateInboxAgentRequest } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { updateAgentSettings } from '@mailstack/core/domain/mailboxes/inbox-agent';
 
 /** PATCH /inboxes/{id}/agent: instructions, tone and actions for the inbox's agents. */

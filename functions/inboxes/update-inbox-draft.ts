@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { DraftParams, SavedInboxDraft, UpdateInboxDraftRequest } from '@mailstack/core/schemas/inbox-drafts';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { updateInboxDraft } from '@mailstack/core/domain/mailboxes/update-inbox-draft';
 
 /** PATCH /inboxes/{id}/drafts/{draft_id}: a new revision (409 when `revision` is not the latest). */

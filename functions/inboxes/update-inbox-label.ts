@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { LabelParams, UpdateInboxLabelRequest } from '@mailstack/core/schemas/inbox-labels';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { updateInboxLabel } from '@mailstack/core/domain/mailboxes/update-inbox-label';
 
 /** PATCH /inboxes/{id}/labels/{label_id}: its name and/or color. */

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { InboxThreadObject, ThreadParams, UpdateInboxThreadRequest } from '@mailstack/core/schemas/inboxes';
-import { resolveInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
 import { updateInboxThread } from '@mailstack/core/domain/mailboxes/update-inbox-thread';
 
 /** PATCH /inboxes/{id}/threads/{thread_id}: mark read or unread, move to another folder. */

@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { InboxParams, UpdateInboxRequest } from '@mailstack/core/schemas/inboxes';
-import { updateInbox } from '@mailstack/core/domain/mailboxes/inboxes';
+import { updateInbox } from '@mailstack/core/domain/mailboxes/update-inbox';
 
 /** PATCH /inboxes/{id}: its name and/or the display name its mail goes out with. */
 export const handler = apiRoute({
