@@ -23,7 +23,7 @@ import { createUser } from '@mailstack/core/domain/people/create-user';
 import { findUserByEmail } from '@mailstack/core/domain/people/user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
-import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { isRole } from '@mailstack/core/domain/people/roles';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
 import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';

@@ -17,12 +17,10 @@ import {
 import { actorIn, teamsOf, type Actor } from '@mailstack/core/domain/people/membership';
 import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import {
-  emailSignInLink,
-  resetPassword,
-  signInWithLink,
-  signInWithPassword,
-} from '@mailstack/core/domain/people/sign-in';
+import { emailSignInLink } from '@mailstack/core/domain/people/email-sign-in-link';
+import { resetPassword } from '@mailstack/core/domain/people/reset-password';
+import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
+import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { acceptInvitation, peekInvitation } from '@mailstack/core/domain/people/invitations';
 
 import { SCRIPT, STYLE } from './assets.ts';

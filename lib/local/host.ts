@@ -25,7 +25,7 @@ import { DEFAULT_PROVIDER_RATE_PER_SECOND } from '@mailstack/core/limits';
 import { createAdaptorServer } from '@hono/node-server';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
-import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { createDashboard } from '../../functions/dashboard/app.ts';
 import nodemailer from 'nodemailer';
 import { isMailboxAddress } from '@mailstack/core/domain/mailboxes/receive-message';

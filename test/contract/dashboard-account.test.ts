@@ -6,7 +6,8 @@ import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
 import { createUser } from '@mailstack/core/domain/people/create-user';
-import { signInLink, signInWithPassword } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
+import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { actorIn, teamsOf } from '@mailstack/core/domain/people/membership';
 import { inviteMember } from '@mailstack/core/domain/people/invitations';
 

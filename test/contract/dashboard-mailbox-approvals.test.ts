@@ -6,7 +6,7 @@ import { testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
 import { agent, agentMailbox, newDraft } from '../support/mailboxes.ts';
-import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import type { User } from '@mailstack/core/domain/people/user';
 
 /**

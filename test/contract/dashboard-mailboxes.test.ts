@@ -13,7 +13,7 @@ import {
   listMailboxKeys,
   MailboxAuthError,
 } from '@mailstack/core/domain/mailboxes/mailbox-keys';
-import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 
 /**
  * The mailboxes pages in headless Chromium: a person creates a mailbox on the team's verified

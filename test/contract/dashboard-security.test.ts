@@ -10,7 +10,8 @@ import { actorIn } from '@mailstack/core/domain/people/membership';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
 import { mintApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { signInLink, signInWithLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
+import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 
 describe('dashboard security', () => {

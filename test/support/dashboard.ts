@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
-import { signInLink } from '@mailstack/core/domain/people/sign-in';
+import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { local, testDeps } from './local.ts';
