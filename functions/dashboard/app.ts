@@ -21,7 +21,8 @@ import { emailSignInLink } from '@mailstack/core/domain/people/email-sign-in-lin
 import { resetPassword } from '@mailstack/core/domain/people/reset-password';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
-import { acceptInvitation, peekInvitation } from '@mailstack/core/domain/people/invitations';
+import { acceptInvitation } from '@mailstack/core/domain/people/accept-invitation';
+import { peekInvitation } from '@mailstack/core/domain/people/invitation';
 
 import { SCRIPT, STYLE } from './assets.ts';
 import { csrfField, plainPage, type Html, type PageContext } from './view.ts';

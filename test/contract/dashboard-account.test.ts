@@ -9,7 +9,7 @@ import { createUser } from '@mailstack/core/domain/people/create-user';
 import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { actorIn, teamsOf } from '@mailstack/core/domain/people/membership';
-import { inviteMember } from '@mailstack/core/domain/people/invitations';
+import { inviteMember } from '@mailstack/core/domain/people/invite-member';
 
 /**
  * A person's own pages in headless Chromium, besides the team's: the one-time password page

@@ -6,7 +6,7 @@ import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
 import { listMembers, teamsOf } from '@mailstack/core/domain/people/membership';
-import { listInvitations } from '@mailstack/core/domain/people/invitations';
+import { listInvitations } from '@mailstack/core/domain/people/list-invitations';
 
 /**
  * Team settings in headless Chromium: an owner changes a member's role, removes a member and

@@ -1,0 +1,36 @@
+import { peekInvitation } from './invitation.ts';
+import { checkPassword } from './passwords.ts';
+import type { Deps } from '../../runtime/deps.ts';
+import { keys } from '../../table/keys.ts';
+import { getTeam } from '../teams/team.ts';
+import type { Role } from './roles.ts';
+import { addMember } from './add-member.ts';
+import { consumeToken } from './one-time-tokens.ts';
+import { findUserByEmail, type User } from './user.ts';
+import { createUser } from './create-user.ts';
+
+/**
+ * Accepts an invitation: a person without an account signs up with a name and password (the
+ * invited address is theirs: the link came to it); one with an account joins. The link works
+ * once; the team count guard applies (403 plan_limit_reached).
+ */
+export const acceptInvitation = async (
+  deps: Deps,
+  token: string,
+  signUp: { name?: string; password?: string },
+): Promise<{ user: User; teamId: string } | undefined> => {
+  const peek = await peekInvitation(deps, token);
+  if (!peek) return undefined;
+  if (!peek.hasAccount) checkPassword(signUp.password ?? '');
+  const data = await consumeToken(deps, token, 'invitation');
+  if (!data) return undefined;
+  const team = await getTeam(deps, data.team_id!);
+  if (!team) return undefined;
+  const user =
+    (await findUserByEmail(deps, data.email!)) ??
+    (await createUser(deps, { email: data.email!, name: signUp.name ?? '', password: signUp.password }));
+  await addMember(deps, team, user, data.role as Role, [
+    { delete: keys.invitation.item(team.id, data.invitation_id!), when: { exists: true } },
+  ]);
+  return { user, teamId: team.id };
+};
