@@ -1,6 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { listGrants, grantView } from '@mailstack/core/domain/oauth/grants';
+import { listGrants } from '@mailstack/core/domain/oauth/list-grants';
+import { grantView } from '@mailstack/core/domain/oauth/grant';
 import { pageOf } from '@mailstack/core/domain/paging';
 import { OAuthGrantRow } from '@mailstack/core/schemas/oauth';
 

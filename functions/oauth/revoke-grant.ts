@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { revokeGrant } from '@mailstack/core/domain/oauth/grants';
+import { revokeGrant } from '@mailstack/core/domain/oauth/grant';
 import { RevokedGrant } from '@mailstack/core/schemas/oauth';
 
 /** DELETE /oauth/grants/{id}: revokes a grant; its tokens stop on their next call (a second revocation answers the first's time and reason). */

@@ -18,7 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { createGrant } from '@mailstack/core/domain/oauth/grants';
+import { createGrant } from '@mailstack/core/domain/oauth/create-grant';
 import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/index';
 import { TOOL_SCOPES } from '../../functions/mcp/tool.ts';

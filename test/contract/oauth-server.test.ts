@@ -13,7 +13,7 @@ import {
 } from '../support/oauth.ts';
 import { verifyAccessToken } from '@mailstack/core/domain/oauth/index';
 import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
-import { createGrant } from '@mailstack/core/domain/oauth/grants';
+import { createGrant } from '@mailstack/core/domain/oauth/create-grant';
 import { issueTokens } from '@mailstack/core/domain/oauth/tokens';
 
 const mcpUrl = () => `${local().baseUrl}/mcp`;

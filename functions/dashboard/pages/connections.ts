@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { listGrants, revokeGrantAs } from '@mailstack/core/domain/oauth/grants';
+import { listGrants } from '@mailstack/core/domain/oauth/list-grants';
+import { revokeGrantAs } from '@mailstack/core/domain/oauth/revoke-grant-as';
 import { mcpResourceUrl } from '@mailstack/core/domain/oauth/resource';
 import { allows } from '@mailstack/core/domain/people/roles';
 import { listMembers } from '@mailstack/core/domain/people/membership';

@@ -7,7 +7,8 @@ import { OAUTH_CODE_SECONDS, OAUTH_CONSENT_SECONDS, MAX_GRANT_MAILBOXES } from '
 import { actorIn } from '../people/membership.ts';
 import type { User } from '../people/user.ts';
 import { getClient } from './clients.ts';
-import { createGrant, revokeGrant } from './grants.ts';
+import { createGrant } from './create-grant.ts';
+import { revokeGrant } from './grant.ts';
 import { OAuthError } from './oauth-error.ts';
 import { issuerUrl, mcpResourceUrl } from './resource.ts';
 import { parseScopes, roleMayGrant, isScope, isMailScope, type Scope } from './scopes.ts';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, updateItem } from '../../table/ops.ts';
-import { getGrant, revokeGrant, type OAuthGrant } from './grants.ts';
+import { getGrant, revokeGrant, type OAuthGrant } from './grant.ts';
 import { OAuthError } from './oauth-error.ts';
 import { findMembership } from '../people/membership.ts';
 import { roleMayGrant } from './scopes.ts';

@@ -1,10 +1,8 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, putItem, queryAll, updateItem, type Item } from '../../table/ops.ts';
+import { getItem, updateItem, type Item } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { Scope } from './scopes.ts';
-import { authorize } from '../people/roles.ts';
-import type { Actor } from '../people/membership.ts';
 
 /**
  * A grant: what one person allowed one OAuth client to do in one team (the consent), held by
@@ -28,7 +26,7 @@ export interface OAuthGrant {
   readonly revokedReason: string | null;
 }
 
-const fromItem = (i: Item): OAuthGrant => ({
+export const grantFromItem = (i: Item): OAuthGrant => ({
   id: i.id,
   teamId: i.team_id,
   userId: i.user_id,
@@ -43,54 +41,14 @@ const fromItem = (i: Item): OAuthGrant => ({
   revokedReason: i.revoked_reason ?? null,
 });
 
-/** Records a new grant. */
-export const createGrant = async (
-  deps: Deps,
-  g: Omit<OAuthGrant, 'id' | 'createdAt' | 'revokedAt' | 'revokedReason' | 'mailboxIds'> & { mailboxIds?: string[] },
-): Promise<OAuthGrant> => {
-  const grant: OAuthGrant = {
-    ...g,
-    mailboxIds: g.mailboxIds ?? [],
-    id: deps.ids.next(),
-    createdAt: new Date(deps.clock.now()).toISOString(),
-    revokedAt: null,
-    revokedReason: null,
-  };
-  await putItem(
-    deps,
-    {
-      ...keys.oauth.grant(grant.teamId, grant.id),
-      type: 'oauth_grant',
-      id: grant.id,
-      team_id: grant.teamId,
-      user_id: grant.userId,
-      client_id: grant.clientId,
-      client_name: grant.clientName,
-      client_logo_uri: grant.clientLogoUri,
-      scopes: grant.scopes,
-      mailbox_ids: grant.mailboxIds,
-      resource: grant.resource,
-      created_at: grant.createdAt,
-    },
-    { exists: false },
-  );
-  return grant;
-};
-
 /** A grant of a team, revoked or not; undefined when it is not the team's. */
 export const getGrant = async (deps: Deps, teamId: string, grantId: string): Promise<OAuthGrant | undefined> => {
   const item = await getItem(deps, keys.oauth.grant(teamId, grantId));
-  return item ? fromItem(item) : undefined;
-};
-
-/** The grants of a team, newest first (revoked ones too: the list shows when and why). */
-export const listGrants = async (deps: Deps, teamId: string): Promise<OAuthGrant[]> => {
-  const items = await queryAll(deps, { pk: keys.oauth.grantPartition(teamId), prefix: keys.oauth.grantPrefix });
-  return items.map(fromItem).sort((a, b) => (a.id < b.id ? 1 : -1));
+  return item ? grantFromItem(item) : undefined;
 };
 
 /** Why a grant was revoked. */
-export type RevokedReason = 'revoked_by_user' | 'revoked_by_api' | 'refresh_token_reused' | 'revoked_by_client';
+type RevokedReason = 'revoked_by_user' | 'revoked_by_api' | 'refresh_token_reused' | 'revoked_by_client';
 
 /**
  * Revokes a grant (idempotent: a second revocation keeps the first time and reason). 404 when
@@ -109,7 +67,7 @@ export const revokeGrant = async (
     { set: { revoked_at: at, revoked_reason: reason } },
     { and: [{ exists: true }, { attr: 'revoked_at', absent: true }] },
   );
-  if (out) return fromItem(out);
+  if (out) return grantFromItem(out);
   const existing = await getGrant(deps, teamId, grantId);
   if (!existing) throw notFound('OAuth grant');
   return existing;
@@ -125,14 +83,3 @@ export const grantView = (g: OAuthGrant) => ({
   revoked_reason: g.revokedReason,
   client: { name: g.clientName, logo_uri: g.clientLogoUri },
 });
-
-/**
- * Revokes a grant from the dashboard: a person revokes their own grants; owners and admins
- * (`keys:write`) any grant of the team. 404 when it is not the team's.
- */
-export const revokeGrantAs = async (deps: Deps, actor: Actor, grantId: string): Promise<OAuthGrant> => {
-  const grant = /^[0-9a-f-]{36}$/.test(grantId) ? await getGrant(deps, actor.team.id, grantId) : undefined;
-  if (!grant) throw notFound('OAuth grant');
-  if (grant.userId !== actor.user.id) authorize(actor.role, 'keys:write');
-  return revokeGrant(deps, actor.team.id, grantId, 'revoked_by_user');
-};
