@@ -30,7 +30,7 @@ import { deleteMailbox } from '@mailstack/core/domain/mailboxes/delete-mailbox';
 import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
-import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
 import { getMailboxLicense, licenseState, storageUsed } from '@mailstack/core/domain/mailboxes/license';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { setMailboxTransport } from '@mailstack/core/domain/mailboxes/set-mailbox-transport';

@@ -13,7 +13,7 @@ import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
-import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';

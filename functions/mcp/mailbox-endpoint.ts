@@ -3,7 +3,7 @@ import { internalErrorResponse } from '@mailstack/core/http/respond';
 import type { ApiEvent, ApiHandler, ApiResult } from '@mailstack/core/http/types';
 import { MAILBOX_MAX_REQUEST_BYTES } from '@mailstack/core/limits';
 import { MailboxAgentError, isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
-import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/authenticate-mailbox-key';
 import { keyActor } from '@mailstack/core/domain/mailboxes/activity';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { agentBrief, getAgentSettings } from '@mailstack/core/domain/mailboxes/inbox-agent';

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { toolErrorResult, type ToolResult } from '@mailstack/core/errors/tool-result';
 import { isMailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
-import { MAILBOX_PERMISSIONS, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { MAILBOX_PERMISSIONS, type MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { MAILBOX_MCP_TOOLS } from './mailbox-tools/index.ts';

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { jsonSchemaOf, propertiesOf } from '@mailstack/core/http/openapi';
 import { parseAgentBody } from '@mailstack/core/schemas/mailbox-agent';
 import { grantActor, mailboxCallerOfGrant } from '@mailstack/core/domain/mailboxes/grant-caller';
-import type { MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import type { MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 import { isScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import type { Deps } from '@mailstack/core/runtime/deps';

@@ -7,12 +7,10 @@ import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../suppo
 import { mailboxTeam } from '../support/mailboxes.ts';
 import { getMailbox } from '@mailstack/core/domain/mailboxes/get-mailbox';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
-import {
-  authenticateMailboxKey,
-  createMailboxKey,
-  listMailboxKeys,
-  MailboxAuthError,
-} from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/authenticate-mailbox-key';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
+import { listMailboxKeys } from '@mailstack/core/domain/mailboxes/list-mailbox-keys';
+import { MailboxAuthError } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { randomUUID } from 'node:crypto';
-import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/revoke-mailbox-key';
 import { setMailboxTransport } from '@mailstack/core/domain/mailboxes/set-mailbox-transport';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
@@ -492,7 +492,7 @@ describe('the mailbox agent API: sending', () => {
     });
     const seatless = await agentMailbox({ license: { seats: 1 } });
     const second = await seatless.mailbox('second');
-    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/mailbox-keys');
+    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/create-mailbox-key');
     const key = await createMailboxKey(testDeps(), {
       teamId: seatless.team.id,
       mailboxId: second.id,
@@ -596,7 +596,7 @@ describe('the mailbox agent API: tenancy and mailboxes writing to each other', (
     // Prepare
     const a = await agentMailbox();
     const sibling = await a.mailbox('sibling');
-    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/mailbox-keys');
+    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/create-mailbox-key');
     const siblingKey = (
       await createMailboxKey(testDeps(), {
         teamId: a.team.id,
@@ -734,7 +734,7 @@ describe('the mailbox agent API: deleting a mailbox', () => {
     await deleteMailbox(d, t.team.id, t.m.id);
     const after = await storageUsed(d, t.team.id);
     const next = await t.mailbox('next');
-    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/mailbox-keys');
+    const { createMailboxKey } = await import('@mailstack/core/domain/mailboxes/create-mailbox-key');
     const key = (
       await createMailboxKey(d, { teamId: t.team.id, mailboxId: next.id, actorUserId: t.owner.id, send: false })
     ).secret;

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  authenticateMailboxKey,
-  createMailboxKey,
-  listMailboxKeys,
-  revokeMailboxKey,
-} from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { authenticateMailboxKey } from '@mailstack/core/domain/mailboxes/authenticate-mailbox-key';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
+import { listMailboxKeys } from '@mailstack/core/domain/mailboxes/list-mailbox-keys';
+import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/revoke-mailbox-key';
 import { removeMember } from '@mailstack/core/domain/people/remove-member';
 import { actorIn } from '@mailstack/core/domain/people/membership';
 import { addMember } from '@mailstack/core/domain/people/add-member';

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
-import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/revoke-mailbox-key';
 import { local, testDeps } from '../support/local.ts';
 import { agentMailbox, mx, newDraft } from '../support/mailboxes.ts';
 import { waitFor } from '../support/wait.ts';

@@ -4,7 +4,7 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
-import { createMailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
 import { grantMailboxLicense, type LicenseGrant } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { local, testDeps } from './local.ts';
 import { sendingTeam } from './sending.ts';

@@ -7,12 +7,10 @@ import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import { MAX_MAILBOX_NAME_LENGTH } from '@mailstack/core/domain/mailboxes/mailbox-names';
 import { renameMailbox } from '@mailstack/core/domain/mailboxes/rename-mailbox';
 import { MAX_KEY_NAME_LENGTH } from '@mailstack/core/limits';
-import {
-  createMailboxKey,
-  listMailboxKeys,
-  revokeMailboxKey,
-  type MailboxKey,
-} from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { createMailboxKey } from '@mailstack/core/domain/mailboxes/create-mailbox-key';
+import { listMailboxKeys } from '@mailstack/core/domain/mailboxes/list-mailbox-keys';
+import { revokeMailboxKey } from '@mailstack/core/domain/mailboxes/revoke-mailbox-key';
+import type { MailboxKey } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import { MAX_LOCAL_PART_LENGTH, type Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import { listDomains } from '@mailstack/core/domain/domains/list-domains';
 import { listMembers, type Membership } from '@mailstack/core/domain/people/membership';

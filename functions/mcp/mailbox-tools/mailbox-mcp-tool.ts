@@ -1,6 +1,6 @@
 import type { Deps } from '@mailstack/core/runtime/deps';
 import type { ToolResult } from '@mailstack/core/errors/tool-result';
-import type { MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import type { MailboxCaller } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import type { MailboxActor } from '@mailstack/core/domain/mailboxes/activity';
 
 /** A tool of a mailbox's MCP endpoint (`/mcp/<mailbox>`): it acts in the key's mailbox only. */

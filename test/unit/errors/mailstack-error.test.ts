@@ -3,7 +3,7 @@ import { MailstackError } from '@mailstack/core/errors/mailstack-error';
 import { ApiError } from '@mailstack/core/errors/api-error';
 import { OAuthError } from '@mailstack/core/domain/oauth/oauth-error';
 import { MailboxAgentError } from '@mailstack/core/domain/mailboxes/agent-error';
-import { MailboxAuthError } from '@mailstack/core/domain/mailboxes/mailbox-keys';
+import { MailboxAuthError } from '@mailstack/core/domain/mailboxes/mailbox-key';
 import { TransportError } from '@mailstack/core/ports/mail-transport';
 import { AliasTaken } from '@mailstack/core/table/templates';
 import { ProviderEventRefused } from '@mailstack/core/domain/emails/pipeline/receive-provider-events';

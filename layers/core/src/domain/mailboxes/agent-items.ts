@@ -2,7 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { queryPage } from '../../table/query-page.ts';
 import { MAILBOX_LIST_LIMIT } from '../../limits.ts';
-import type { MailboxCaller } from './mailbox-keys.ts';
+import type { MailboxCaller } from './mailbox-key.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
 import { recordActivity, type MailboxActor } from './activity.ts';
 import { listFolder } from './read-messages.ts';

@@ -17,7 +17,7 @@ import { decodeBase64, typeFor } from '../emails/rules/attachments.ts';
 import type * as v from 'valibot';
 import type { DRAFT_STATUSES, SaveDraftRequest, SavedDraftResponse } from '../../schemas/mailbox-agent.ts';
 import type { Mailbox } from './mailbox.ts';
-import type { MailboxCaller } from './mailbox-keys.ts';
+import type { MailboxCaller } from './mailbox-key.ts';
 import { MailboxAgentError, badRequest } from './agent-error.ts';
 import { changeStorage, mailboxEntitlement } from './license.ts';
 import { recordActivity, type MailboxActor } from './activity.ts';

@@ -4,7 +4,7 @@ import { getItem } from '../../table/ops.ts';
 import type { OAuthPrincipal } from '../oauth/tokens.ts';
 import { getUser } from '../people/user.ts';
 import { mailboxFromItem } from './mailbox.ts';
-import type { MailboxCaller, MailboxPermission } from './mailbox-keys.ts';
+import type { MailboxCaller, MailboxPermission } from './mailbox-key.ts';
 import type { MailboxActor } from './activity.ts';
 import { MailboxAgentError } from './agent-error.ts';
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import type { ErrorName } from '../../errors/catalog.ts';
 import type { Caller } from '../caller.ts';
 import type { Mailbox } from './mailbox.ts';
-import type { MailboxCaller } from './mailbox-keys.ts';
+import type { MailboxCaller } from './mailbox-key.ts';
 import type { MailboxActor } from './activity.ts';
 import { isMailboxAgentError, type MailboxAgentErrorName } from './agent-error.ts';
 import type { MailboxDraft } from './drafts.ts';

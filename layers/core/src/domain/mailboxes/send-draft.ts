@@ -13,7 +13,7 @@ import { getUser } from '../people/user.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import { sendSystemEmail } from '../people/system-mail.ts';
 import { loadMailbox, type Mailbox } from './mailbox.ts';
-import type { MailboxCaller } from './mailbox-keys.ts';
+import type { MailboxCaller } from './mailbox-key.ts';
 import { MailboxAgentError, isMailboxAgentError } from './agent-error.ts';
 import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './license.ts';
 import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
