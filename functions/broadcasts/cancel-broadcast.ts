@@ -1,7 +1,7 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CanceledBroadcast } from '@mailstack/core/schemas/broadcasts';
 import { IdParams } from '@mailstack/core/schemas/common';
-import { cancelBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { cancelBroadcast } from '@mailstack/core/domain/broadcasts/cancel-broadcast';
 
 /** POST /broadcasts/{id}/cancel: any state moves to canceled (spec §3); answers canceled_remaining. */
 export const handler = apiRoute({

@@ -1,7 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getDeps } from '@mailstack/core/runtime/deps';
-import { fanOutBroadcast } from '@mailstack/core/domain/broadcasts/fan-out';
-import type { FanOutJob } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { fanOutBroadcast, type FanOutJob } from '@mailstack/core/domain/broadcasts/fan-out';
 
 /** The broadcast fan-out worker: one step of a broadcast's fan-out per message. */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {

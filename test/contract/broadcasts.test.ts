@@ -5,7 +5,8 @@ import { sendingTeam } from '../support/sending.ts';
 import { inboxEmails, inboxEntry, inboxMessagesStartingWith } from '../support/inbox.ts';
 import { eventsOf } from '../support/events.ts';
 import { loadSegmentContacts } from '../support/audience.ts';
-import { pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { pauseBroadcasts } from '@mailstack/core/domain/broadcasts/pause-broadcasts';
+import { resumeBroadcasts } from '@mailstack/core/domain/broadcasts/resume-broadcasts';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { broadcastPauseFor, pauseBroadcasts, resumeBroadcasts } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { broadcastPauseFor } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { pauseBroadcasts } from '@mailstack/core/domain/broadcasts/pause-broadcasts';
+import { resumeBroadcasts } from '@mailstack/core/domain/broadcasts/resume-broadcasts';
 import { regionRates } from '@mailstack/core/domain/deliverability/guardrail';
 import { getItem, updateItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';

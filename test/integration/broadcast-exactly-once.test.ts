@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { readConfig } from '@mailstack/core/runtime/config';
-import { sendBroadcast, cancelBroadcast, type FanOutJob } from '@mailstack/core/domain/broadcasts/send-broadcast';
-import { fanOutBroadcast } from '@mailstack/core/domain/broadcasts/fan-out';
+import { sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { cancelBroadcast } from '@mailstack/core/domain/broadcasts/cancel-broadcast';
+import { type FanOutJob, fanOutBroadcast } from '@mailstack/core/domain/broadcasts/fan-out';
 import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import {
   receiveProviderNotification,
