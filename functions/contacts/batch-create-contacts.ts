@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BatchCreateContactsRequest, BatchCreatedContacts, BatchCreateQuery } from '@mailstack/core/schemas/contacts';
-import { batchCreateContacts } from '@mailstack/core/domain/contacts/batch-contacts';
+import { batchCreateContacts } from '@mailstack/core/domain/contacts/batch-create-contacts';
 import { BatchHeaders, batchModeOf } from '@mailstack/core/schemas/batch';
 
 /** POST /contacts/batch (?on_conflict=upsert; x-batch-validation) */

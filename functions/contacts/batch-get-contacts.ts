@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BatchGetContactsRequest, BatchGotContacts } from '@mailstack/core/schemas/contacts';
-import { batchGetContacts } from '@mailstack/core/domain/contacts/batch-contacts';
+import { batchGetContacts } from '@mailstack/core/domain/contacts/batch-get-contacts';
 
 /** POST /contacts/batch/get */
 export const handler = apiRoute({

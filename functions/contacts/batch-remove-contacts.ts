@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { BatchRemoveContactsRequest, BatchRemovedContacts } from '@mailstack/core/schemas/contacts';
-import { batchRemoveContacts } from '@mailstack/core/domain/contacts/batch-contacts';
+import { batchRemoveContacts } from '@mailstack/core/domain/contacts/batch-remove-contacts';
 
 /** POST /contacts/batch/remove (erase: true also erases the address from history) */
 export const handler = apiRoute({

@@ -61,3 +61,24 @@ export const checkBatch = async <T>(
   }
   return { valid, errors };
 };
+
+/** How many items of a batch are worked on at once. */
+const CONCURRENCY = 16;
+
+/** Runs `fn` over items with bounded concurrency, keeping the order of results. */
+export const mapPooled = async <T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> => {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+};

@@ -2,40 +2,20 @@ import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems } from '../../table/ops.ts';
-import { startErase } from './erase-history.ts';
 import { isApiError, validationError } from '../../errors/api-error.ts';
 import { validate } from '../../schemas/validate.ts';
 import { CreateContactRequest } from '../../schemas/contacts.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
-import { checkBatch } from '../batch.ts';
-import { findContact, type Contact } from './contact.ts';
+import { checkBatch, mapPooled } from '../batch.ts';
+import { findContact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-property.ts';
 import {
   contactCapError,
-  deleteContact,
   insertContacts,
   releaseContactSlots,
   reserveContactSlots,
   updateContact,
 } from './write-contact.ts';
-import { expandContacts } from './contact-views.ts';
-
-const CONCURRENCY = 16;
-
-/** Runs `fn` over items with bounded concurrency, keeping the order of results. */
-const mapPooled = async <T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> => {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-};
 
 type Row = {
   object: 'contact';
@@ -138,44 +118,4 @@ export const batchCreateContacts = async (
   errors.sort((a, b) => a.index - b.index);
   // `errors` in permissive mode only (spec §4); a strict batch's capped items show as `failed`.
   return { object: 'list' as const, data, counts, ...(options.mode === 'permissive' ? { errors } : {}) };
-};
-
-/** Batch get: contacts in request order, with `missing` naming the request indexes not found. */
-export const batchGetContacts = async (
-  deps: Deps,
-  teamId: string,
-  refs: readonly ({ id: string } | { email: string })[],
-  include: readonly string[],
-) => {
-  const found = await mapPooled(refs, (ref) => findContact(deps, teamId, 'id' in ref ? ref.id : ref.email));
-  const missing = refs.flatMap((ref, index) =>
-    found[index] ? [] : [{ index, id: 'id' in ref ? ref.id : null, email: 'email' in ref ? ref.email : null }],
-  );
-  const contacts = found.filter((c): c is Contact => !!c);
-  return { object: 'list' as const, data: await expandContacts(deps, teamId, contacts, include), missing };
-};
-
-/**
- * Batch remove by ids and/or emails. With `erase`, the addresses are also replaced by "[erased]"
- * in the team's stored emails and event payloads, by the erase worker (the call answers at
- * once; each contact's `contact.erased` event says when the erase finished).
- */
-export const batchRemoveContacts = async (
-  deps: Deps,
-  teamId: string,
-  input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined },
-) => {
-  const refs = [...(input.ids ?? []), ...(input.emails ?? [])];
-  const removed = await mapPooled(refs, async (ref) => {
-    const c = await findContact(deps, teamId, ref);
-    if (!c) return undefined;
-    await deleteContact(deps, teamId, c.id, 'api', input.erase === true);
-    return c;
-  });
-  const gone = removed.filter((c): c is Contact => !!c);
-  if (input.erase) await startErase(deps, teamId, gone);
-  return {
-    object: 'list' as const,
-    data: gone.map((c) => ({ object: 'contact' as const, contact: c.id, id: c.id, deleted: true })),
-  };
 };
