@@ -1,4 +1,4 @@
-import { oneClickUnsubscribe } from '@mailstack/core/domain/audience/preferences';
+import { oneClickUnsubscribe } from '@mailstack/core/domain/audience/one-click-unsubscribe';
 import { pageRoute } from './page-route.ts';
 import { linkNotFoundPage, unsubscribedPage } from './pages.ts';
 

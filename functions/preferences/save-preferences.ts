@@ -1,4 +1,4 @@
-import { savePreferences } from '@mailstack/core/domain/audience/preferences';
+import { savePreferences } from '@mailstack/core/domain/audience/save-preferences';
 import { pageRoute } from './page-route.ts';
 import { linkNotFoundPage, preferencesPage } from './pages.ts';
 
