@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiRoute, RawResponse } from '@mailstack/core/http/api-route';
-import { beginAuthorization } from '@mailstack/core/domain/oauth/authorization';
+import { beginAuthorization } from '@mailstack/core/domain/oauth/begin-authorization';
 import { refusalPage } from './respond.ts';
 
 const Param = v.optional(v.string());

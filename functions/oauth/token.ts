@@ -1,5 +1,5 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { exchangeCode } from '@mailstack/core/domain/oauth/authorization';
+import { exchangeCode } from '@mailstack/core/domain/oauth/exchange-code';
 import { refreshTokens } from '@mailstack/core/domain/oauth/tokens';
 import { OAuthError } from '@mailstack/core/domain/oauth/oauth-error';
 import { TokenResponse } from '@mailstack/core/schemas/oauth';

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { decideAuthorization, loadAuthorizationRequest } from '@mailstack/core/domain/oauth/authorization';
+import { decideAuthorization } from '@mailstack/core/domain/oauth/decide-authorization';
+import { loadAuthorizationRequest } from '@mailstack/core/domain/oauth/authorization';
 import { describeScope, isMailScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import { listMailboxes } from '@mailstack/core/domain/mailboxes/list-mailboxes';
 import { teamsOf } from '@mailstack/core/domain/people/membership';
