@@ -7,13 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { isApiError } from '@mailstack/core/errors/api-error';
 import { normalisePath } from '@mailstack/core/http/unmatched';
-import {
-  csrfMatches,
-  endSession,
-  loadSession,
-  startSession,
-  type Session,
-} from '@mailstack/core/domain/people/sessions';
+import { csrfMatches, loadSession, type Session } from '@mailstack/core/domain/people/session';
+import { endSession } from '@mailstack/core/domain/people/end-session';
+import { startSession } from '@mailstack/core/domain/people/start-session';
 import { actorIn, teamsOf, type Actor } from '@mailstack/core/domain/people/membership';
 import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
 import { getTeam } from '@mailstack/core/domain/teams/team';

@@ -1,11 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { deleteItem, getItem, putItem } from '../../table/ops.ts';
+import { getItem } from '../../table/ops.ts';
 import { getUser, type User } from './user.ts';
 
 /** A session lasts this long after sign-in (the table's TTL removes it afterwards). */
-const SESSION_LIFETIME_SECONDS = 12 * 3600;
+export const SESSION_LIFETIME_SECONDS = 12 * 3600;
 
 /** A signed-in session: the person and the CSRF token every form of the session carries. */
 export interface Session {
@@ -14,20 +14,8 @@ export interface Session {
   readonly expiresAt: number;
 }
 
-const hashId = (id: string): string => createHash('sha256').update(id).digest('hex');
-
-/** Starts a new session (always a new id: sign-in never reuses one) and returns its id for the cookie. */
-export const startSession = async (deps: Deps, userId: string): Promise<{ id: string; csrf: string }> => {
-  const id = randomBytes(32).toString('base64url');
-  const csrf = randomBytes(24).toString('base64url');
-  const expires = Math.floor(deps.clock.now() / 1000) + SESSION_LIFETIME_SECONDS;
-  await putItem(
-    deps,
-    { ...keys.session.item(hashId(id)), type: 'session', user_id: userId, csrf, expires_at: expires, ttl: expires },
-    { exists: false },
-  );
-  return { id, csrf };
-};
+/** The stored form of a session id: the cookie's value itself is never stored. */
+export const hashId = (id: string): string => createHash('sha256').update(id).digest('hex');
 
 /** The session of a cookie value; undefined when unknown or expired. */
 export const loadSession = async (deps: Deps, id: string | undefined): Promise<Session | undefined> => {
@@ -36,11 +24,6 @@ export const loadSession = async (deps: Deps, id: string | undefined): Promise<S
   if (!item || Number(item.expires_at) <= deps.clock.now() / 1000) return undefined;
   const user = await getUser(deps, item.user_id);
   return user ? { user, csrf: item.csrf, expiresAt: Number(item.expires_at) } : undefined;
-};
-
-/** Ends a session (sign-out). */
-export const endSession = async (deps: Deps, id: string | undefined): Promise<void> => {
-  if (id && /^[A-Za-z0-9_-]{20,100}$/.test(id)) await deleteItem(deps, keys.session.item(hashId(id)));
 };
 
 /** True when a submitted CSRF token is the session's (constant-time). */
