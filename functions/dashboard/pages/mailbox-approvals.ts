@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { approveDraft, listAwaitingApproval, rejectDraft } from '@mailstack/core/domain/mailboxes/send-draft';
+import { approveDraft } from '@mailstack/core/domain/mailboxes/approve-draft';
+import { listAwaitingApproval } from '@mailstack/core/domain/mailboxes/list-awaiting-approval';
+import { rejectDraft } from '@mailstack/core/domain/mailboxes/reject-draft';
 import { listActivity } from '@mailstack/core/domain/mailboxes/activity';
 import type { DashboardEnv, Ctx } from '../app.ts';
 import { button, table, when } from '../view.ts';

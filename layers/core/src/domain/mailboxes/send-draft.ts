@@ -1,9 +1,8 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, putItem, transact, updateItem, type Write } from '../../table/ops.ts';
-import { queryPage } from '../../table/query-page.ts';
-import { ApiError, isApiError } from '../../errors/api-error.ts';
-import { MAILBOX_APPROVAL_NOTICE_SECONDS, MAILBOX_LIST_LIMIT } from '../../limits.ts';
+import { isApiError } from '../../errors/api-error.ts';
+import { MAILBOX_APPROVAL_NOTICE_SECONDS } from '../../limits.ts';
 import type * as v from 'valibot';
 import type { SendDraftRequest, SendDraftResponse } from '../../schemas/mailbox-agent.ts';
 import { validate } from '../../schemas/validate.ts';
@@ -12,9 +11,9 @@ import { getTeam } from '../teams/team.ts';
 import { getUser } from '../people/user.ts';
 import { sendEmail } from '../emails/send-emails.ts';
 import { sendSystemEmail } from '../people/system-mail.ts';
-import { loadMailbox, type Mailbox } from './mailbox.ts';
+import type { Mailbox } from './mailbox.ts';
 import type { MailboxCaller } from './mailbox-key.ts';
-import { MailboxAgentError, isMailboxAgentError } from './agent-error.ts';
+import { MailboxAgentError } from './agent-error.ts';
 import { mailboxEntitlement, mailboxTransportEnabled, refundAllowance, reserveAllowance } from './license.ts';
 import { activityItem, recordActivity, type MailboxActor } from './activity.ts';
 import {
@@ -169,7 +168,7 @@ const noticeOwner = async (deps: Deps, mailbox: Mailbox, d: MailboxDraft): Promi
  * unverified domain: 409 with their message, the draft kept and the units given back), with
  * In-Reply-To and References on a reply; the message is kept in the sent folder and its thread.
  */
-const admitDraft = async (
+export const admitDraft = async (
   deps: Deps,
   mailbox: Mailbox,
   d: MailboxDraft,
@@ -419,83 +418,4 @@ const admitDraft = async (
   // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
   await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   return outcome(d, 'admitted', false, emailId);
-};
-
-/** The drafts of a mailbox waiting for their owner's approval, newest first. */
-export const listAwaitingApproval = async (deps: Deps, teamId: string, mailboxId: string): Promise<MailboxDraft[]> => {
-  const { items } = await queryPage(
-    deps,
-    {
-      pk: keys.mailbox.threadPartition(teamId, mailboxId),
-      prefix: keys.mailbox.draftPrefix,
-      filter: { attr: 'status', eq: 'awaiting_approval' },
-    },
-    { limit: MAILBOX_LIST_LIMIT },
-  );
-  return items.map(draftFromItem);
-};
-
-/** A decision of the mailbox's owner, in the dashboard: which draft, at which revision. */
-export interface ApprovalDecision {
-  readonly teamId: string;
-  readonly mailboxId: string;
-  readonly draftId: string;
-  readonly revision: number;
-  readonly actorUserId: string;
-  readonly actorName: string;
-}
-
-const decidable = async (deps: Deps, input: ApprovalDecision): Promise<{ mailbox: Mailbox; draft: MailboxDraft }> => {
-  const mailbox = await loadMailbox(deps, input.teamId, input.mailboxId);
-  if (mailbox.ownerUserId !== input.actorUserId)
-    throw new ApiError('forbidden', `Only the owner of ${mailbox.address} approves or rejects its drafts.`);
-  const draft = await findDraft(deps, mailbox, input.draftId);
-  if (!draft) throw new ApiError('not_found', 'Draft not found.');
-  if (
-    draft.status !== 'awaiting_approval' ||
-    draft.approvalRevision !== input.revision ||
-    draft.revision !== input.revision
-  ) {
-    throw new ApiError(
-      'conflict',
-      `Draft ${draft.id} is no longer waiting at revision ${input.revision} (it is ${draft.status} at revision ${draft.revision}); reload the panel.`,
-    );
-  }
-  return { mailbox, draft };
-};
-
-/**
- * The owner approves a draft waiting at a revision: it is admitted as a send with the send
- * permission would be (the same license, domain, allowance and transport checks).
- */
-export const approveDraft = async (deps: Deps, input: ApprovalDecision): Promise<SendOutcome> => {
-  const { mailbox, draft } = await decidable(deps, input);
-  const who: MailboxActor = { actor: `user:${input.actorUserId}`, actorName: input.actorName, via: 'dashboard' };
-  try {
-    const sent = await admitDraft(deps, mailbox, draft, who, input.actorUserId);
-    await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'approved', draft.id, `revision ${draft.revision}`);
-    return sent;
-  } catch (error) {
-    if (isMailboxAgentError(error)) throw new ApiError('conflict', error.message, { cause: error });
-    throw error;
-  }
-};
-
-/** The owner rejects a draft waiting at a revision: it stays a draft; the agent may edit it and ask again. */
-export const rejectDraft = async (deps: Deps, input: ApprovalDecision): Promise<void> => {
-  const { mailbox, draft } = await decidable(deps, input);
-  const who: MailboxActor = { actor: `user:${input.actorUserId}`, actorName: input.actorName, via: 'dashboard' };
-  const changed = await updateItem(
-    deps,
-    keys.mailbox.draft(mailbox.teamId, mailbox.id, draft.id),
-    { set: { status: 'rejected', rejected_at: new Date(deps.clock.now()).toISOString() } },
-    {
-      and: [
-        { attr: 'revision', eq: draft.revision },
-        { attr: 'status', eq: 'awaiting_approval' },
-      ],
-    },
-  );
-  if (!changed) throw new ApiError('conflict', `Draft ${draft.id} changed meanwhile; reload the panel.`);
-  await recordActivity(deps, mailbox.teamId, mailbox.id, who, 'rejected', draft.id, `revision ${draft.revision}`);
 };
