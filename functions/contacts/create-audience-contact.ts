@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateContactRequest } from '@mailstack/core/schemas/contacts';
-import { createContact } from '@mailstack/core/domain/contacts/write-contact';
+import { createContact } from '@mailstack/core/domain/contacts/create-contact';
 import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 

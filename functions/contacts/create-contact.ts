@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { CreateContactRequest } from '@mailstack/core/schemas/contacts';
-import { createContact } from '@mailstack/core/domain/contacts/write-contact';
+import { createContact } from '@mailstack/core/domain/contacts/create-contact';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** POST /contacts */

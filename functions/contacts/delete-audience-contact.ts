@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
-import { deleteContact } from '@mailstack/core/domain/contacts/write-contact';
+import { deleteContact } from '@mailstack/core/domain/contacts/delete-contact';
 import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { DeletedContact } from '@mailstack/core/schemas/contacts';
 

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, DeletedContact } from '@mailstack/core/schemas/contacts';
-import { deleteContact } from '@mailstack/core/domain/contacts/write-contact';
+import { deleteContact } from '@mailstack/core/domain/contacts/delete-contact';
 
 /** DELETE /contacts/{id or email}: both the SDK's `contact` and the reference's `id`. */
 export const handler = apiRoute({

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { UpdateContactRequest } from '@mailstack/core/schemas/contacts';
-import { updateContact } from '@mailstack/core/domain/contacts/write-contact';
+import { updateContact } from '@mailstack/core/domain/contacts/update-contact';
 import { getSegment } from '@mailstack/core/domain/segments/segment';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 

@@ -1,6 +1,6 @@
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { ContactParams, UpdateContactRequest } from '@mailstack/core/schemas/contacts';
-import { updateContact } from '@mailstack/core/domain/contacts/write-contact';
+import { updateContact } from '@mailstack/core/domain/contacts/update-contact';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 
 /** PATCH /contacts/{id or email} */

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem, putItem } from '@mailstack/core/table/ops';
 import { runEraseJob, startErase } from '@mailstack/core/domain/contacts/erase-history';
-import { createContact } from '@mailstack/core/domain/contacts/write-contact';
-import { testDeps } from '../support/local.ts';
-import { newTeam } from '../support/local.ts';
+import { createContact } from '@mailstack/core/domain/contacts/create-contact';
+import { testDeps, newTeam } from '../support/local.ts';
 
 describe('erase as a resumable job', () => {
   it('rewrites history a page at a time, keeps its place between runs, and records when it finished', async () => {

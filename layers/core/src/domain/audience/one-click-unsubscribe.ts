@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { findContact } from '../contacts/contact.ts';
-import { updateContact } from '../contacts/write-contact.ts';
+import { updateContact } from '../contacts/update-contact.ts';
 import { setTopicChoices } from '../topics/set-topic-choices.ts';
 import { addSuppression } from '../suppressions/suppression-store.ts';
 import { verifyLink } from './tokens.ts';

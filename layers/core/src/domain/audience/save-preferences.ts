@@ -1,6 +1,6 @@
 import { preferencesOf, type Preferences, contactOf } from './preferences.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { updateContact } from '../contacts/write-contact.ts';
+import { updateContact } from '../contacts/update-contact.ts';
 import { allTopics } from '../topics/topic.ts';
 import { setTopicChoices } from '../topics/set-topic-choices.ts';
 

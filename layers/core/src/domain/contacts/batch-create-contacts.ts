@@ -9,13 +9,8 @@ import type { BatchMode } from '../../schemas/batch.ts';
 import { checkBatch, mapPooled } from '../batch.ts';
 import { findContact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-property.ts';
-import {
-  contactCapError,
-  insertContacts,
-  releaseContactSlots,
-  reserveContactSlots,
-  updateContact,
-} from './write-contact.ts';
+import { contactCapError, insertContacts, releaseContactSlots, reserveContactSlots } from './write-contact.ts';
+import { updateContact } from './update-contact.ts';
 
 type Row = {
   object: 'contact';

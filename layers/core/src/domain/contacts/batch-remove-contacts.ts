@@ -2,7 +2,7 @@ import { mapPooled } from '../batch.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { startErase } from './erase-history.ts';
 import { findContact, type Contact } from './contact.ts';
-import { deleteContact } from './write-contact.ts';
+import { deleteContact } from './delete-contact.ts';
 
 /**
  * Batch remove by ids and/or emails. With `erase`, the addresses are also replaced by "[erased]"

@@ -2,15 +2,12 @@ import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { limitsFor } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
-import { addToCounters, batchGetItems, getItem, queryAll, transact, type Write } from '../../table/ops.ts';
+import { addToCounters, batchGetItems, getItem, transact, type Write } from '../../table/ops.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
 import { eventItem, publishEvents, type EventSource } from '../events/record-event.ts';
-import { ERASED } from './erase-history.ts';
-import { contactEventData, contactItem, loadContact, type Contact } from './contact.ts';
-import { checkPropertyValues, propertyTypes } from './contact-property.ts';
+import { contactEventData, contactItem, type Contact } from './contact.ts';
 import { setTopicChoices } from '../topics/set-topic-choices.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
-import { countMetrics } from '../metrics/count-metrics.ts';
 
 /**
  * Reserves `n` contact slots against the plan's cap (cloud mode), atomically; returns how many
@@ -56,7 +53,7 @@ const segmentIdsOf = (input: CreateContactRequest): string[] => [
  * memberships and the contact.created event in one transaction. Returns undefined when the email
  * is taken (the caller decides: conflict, skip or update).
  */
-const insertContact = async (
+export const insertContact = async (
   deps: Deps,
   team: Team,
   input: CreateContactRequest,
@@ -121,14 +118,16 @@ const insertContact = async (
 
 /** Transaction writes of one call at once (DynamoDB takes 100 writes and 4 MB per transaction). */
 const TRANSACTION_WRITES = 100;
+
 const TRANSACTION_BYTES = 3_000_000;
+
 const TRANSACTIONS_AT_ONCE = 8;
 
 /**
  * What `insertContacts` did with one input: made it (with `error` when its topic choices were
  * refused afterwards, a topic deleted meanwhile), found its email taken, or refused it unwritten.
  */
-export type Inserted =
+type Inserted =
   | { readonly contact: Contact; readonly error?: ApiError }
   | { readonly taken: true }
   | { readonly error: ApiError };
@@ -287,129 +286,4 @@ export const insertContacts = async (
       }),
   );
   return out;
-};
-
-/** POST /contacts: a new contact; its email must be new to the team; past the plan cap, 403. */
-export const createContact = async (
-  deps: Deps,
-  team: Team,
-  input: CreateContactRequest,
-  source: EventSource = 'api',
-): Promise<Contact> => {
-  checkPropertyValues(await propertyTypes(deps, team.id), input.properties);
-  if ((await reserveContactSlots(deps, team, 1)) === 0) throw contactCapError(team);
-  let contact: Contact | undefined;
-  try {
-    contact = await insertContact(deps, team, input, source);
-  } catch (error) {
-    await releaseContactSlots(deps, team.id, 1);
-    throw error;
-  }
-  if (!contact) {
-    await releaseContactSlots(deps, team.id, 1);
-    throw new ApiError(
-      'conflict',
-      `A contact with the email ${input.email} already exists in this team; update it with PATCH /contacts/{id or email}.`,
-    );
-  }
-  return contact;
-};
-
-/** What an update may change. */
-export interface ContactChange {
-  readonly first_name?: string | null | undefined;
-  readonly last_name?: string | null | undefined;
-  readonly unsubscribed?: boolean | undefined;
-  readonly properties?: Readonly<Record<string, string | number | null>> | undefined;
-}
-
-/**
- * Updates a contact: null clears a name, properties merge (null removes a key). A write that
- * restates stored values changes nothing and emits nothing; otherwise contact.updated, plus
- * contact.unsubscribed / contact.resubscribed when the global opt-out flips.
- */
-export const updateContact = async (
-  deps: Deps,
-  teamId: string,
-  idOrEmail: string,
-  change: ContactChange,
-  source: EventSource,
-  checked = false,
-): Promise<Contact> => {
-  const c = await loadContact(deps, teamId, idOrEmail);
-  if (!checked) checkPropertyValues(await propertyTypes(deps, teamId), change.properties);
-  const properties: Record<string, string | number> = { ...c.properties };
-  for (const [k, value] of Object.entries(change.properties ?? {})) {
-    if (value === null) delete properties[k];
-    else properties[k] = value;
-  }
-  const next: Contact = {
-    ...c,
-    firstName: change.first_name !== undefined ? change.first_name : c.firstName,
-    lastName: change.last_name !== undefined ? change.last_name : c.lastName,
-    unsubscribed: change.unsubscribed ?? c.unsubscribed,
-    properties,
-  };
-  const same =
-    next.firstName === c.firstName &&
-    next.lastName === c.lastName &&
-    next.unsubscribed === c.unsubscribed &&
-    JSON.stringify(Object.entries(next.properties).sort()) === JSON.stringify(Object.entries(c.properties).sort());
-  if (same) return c;
-  const updated: Contact = { ...next, updatedAt: new Date(deps.clock.now()).toISOString() };
-  const events = [eventItem(deps, teamId, 'contact.updated', contactEventData(updated, source))];
-  if (!c.unsubscribed && updated.unsubscribed)
-    events.push(eventItem(deps, teamId, 'contact.unsubscribed', contactEventData(updated, source)));
-  if (c.unsubscribed && !updated.unsubscribed)
-    events.push(eventItem(deps, teamId, 'contact.resubscribed', contactEventData(updated, source)));
-  const written = await transact(deps, [
-    { put: contactItem(updated), when: { attr: 'updated_at', eq: c.updatedAt } },
-    ...events.map((e) => ({ put: e.item })),
-  ]);
-  if (!written.ok)
-    throw new ApiError(
-      'conflict',
-      `The contact ${c.email} changed while this update was applied; read it again and retry.`,
-    );
-  // The email metrics count a recipient's own unsubscribe (the link in the mail, the preference page), once: the write above held.
-  if (!c.unsubscribed && updated.unsubscribed && (source === 'one_click' || source === 'hosted_page'))
-    await countMetrics(deps, { team_id: teamId, id: c.id }, { unsubscribed: 1 });
-  await publishEvents(
-    deps,
-    events.map((e) => e.record),
-  );
-  return updated;
-};
-
-/** Deletes a contact with its guard, memberships and choices, and records contact.deleted. */
-export const deleteContact = async (
-  deps: Deps,
-  teamId: string,
-  idOrEmail: string,
-  source: EventSource = 'api',
-  erased = false,
-): Promise<Contact> => {
-  const c = await loadContact(deps, teamId, idOrEmail);
-  const extras = [
-    ...c.segmentIds.map((sid) => keys.contact.membership(teamId, sid, c.id)),
-    ...(await queryAll(deps, { pk: keys.contact.partition(teamId), prefix: keys.contact.topicChoicePrefix(c.id) })).map(
-      (i) => ({ pk: i.pk as string, sk: i.sk as string }),
-    ),
-  ];
-  const deleted = eventItem(
-    deps,
-    teamId,
-    'contact.deleted',
-    contactEventData(erased ? { ...c, email: ERASED, firstName: null, lastName: null } : c, source),
-  );
-  const writes: Write[] = [
-    { delete: keys.contact.item(teamId, c.id) },
-    { delete: keys.contact.emailGuard(teamId, c.email) },
-    { put: deleted.item },
-    ...extras.map((key) => ({ delete: key })),
-  ];
-  for (let i = 0; i < writes.length; i += 100) await transact(deps, writes.slice(i, i + 100));
-  await releaseContactSlots(deps, teamId, 1);
-  await publishEvents(deps, [deleted.record]);
-  return c;
 };
