@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getDeps } from '@mailstack/core/runtime/deps';
-import { fanOutEvents, type EventMessage } from '@mailstack/core/domain/webhooks/deliver';
+import { fanOutEvents } from '@mailstack/core/domain/webhooks/fan-out-events';
+import type { EventMessage } from '@mailstack/core/domain/webhooks/deliver';
 
 /**
  * The webhook dispatcher: each recorded event to a delivery per subscribed endpoint (each team's

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { recordEvent } from '@mailstack/core/domain/events/record-event';
-import { sweepUndispatchedEvents } from '@mailstack/core/domain/webhooks/deliver';
+import { sweepUndispatchedEvents } from '@mailstack/core/domain/webhooks/sweep-undispatched-events';
 import { getItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { call, newTeam, testDeps } from '../support/local.ts';

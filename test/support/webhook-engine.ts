@@ -3,7 +3,8 @@ import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import type { QueueMessage } from '@mailstack/core/ports/queue';
 import { recordEvent, type EventType } from '@mailstack/core/domain/events/record-event';
-import { fanOutEvent, type DeliveryJob } from '@mailstack/core/domain/webhooks/deliver';
+import { fanOutEvent } from '@mailstack/core/domain/webhooks/fan-out-events';
+import type { DeliveryJob } from '@mailstack/core/domain/webhooks/deliver';
 import { local } from './local.ts';
 
 /** A contact.created `data` as the service records it (the reference's ContactEventData: every required field). */

@@ -7,9 +7,6 @@ import {
   type DeliveryRecord,
   type WebhookRecord,
 } from '../../table/webhooks.ts';
-import { eventStore } from '../../table/events.ts';
-import { keys } from '../../table/keys.ts';
-import { queryPages } from '../../table/ops.ts';
 import type { PostResult, CheckedTarget } from '../../ports/webhook-poster.ts';
 import { signingSecrets } from './webhook.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
@@ -54,14 +51,8 @@ export interface EventMessage {
   readonly data?: Record<string, unknown>;
 }
 
-/** The event a message names: carried whole, or read. */
-const eventOf = (deps: Deps, m: EventMessage) =>
-  m.createdAt !== undefined && m.data !== undefined
-    ? { id: m.eventId, teamId: m.teamId, type: m.type, createdAt: m.createdAt, data: m.data, dispatched: true }
-    : eventStore.get(deps, m.teamId, m.eventId);
-
 /** What the worker does with a job afterwards. */
-export type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; readonly delaySeconds: number };
+type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; readonly delaySeconds: number };
 
 /** What owners hear about: disabled, the last ten settled deliveries all exhausted, a backlog older than six hours. */
 export type EndpointChange = 'disabled' | 'failing' | 'backlog';
@@ -110,11 +101,11 @@ const deliveryHeaders = (w: WebhookRecord, d: DeliveryRecord, now: number): Reco
 };
 
 /** The webhook body: the reference envelope. */
-const envelope = (e: { type: string; createdAt: string; data: Record<string, unknown> }): string =>
+export const envelope = (e: { type: string; createdAt: string; data: Record<string, unknown> }): string =>
   JSON.stringify({ type: e.type, created_at: e.createdAt, data: e.data });
 
 /** Puts a job on the webhook queue after `delayMs`: an SQS delay up to 15 minutes, the scheduler beyond. */
-const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): Promise<void> => {
+export const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): Promise<void> => {
   const queueUrl = deps.config.WEBHOOK_QUEUE_URL;
   if (delayMs <= DELIVERY.maxQueueDelayMs) {
     await deps.queue.send(queueUrl, [{ body: job, delaySeconds: Math.max(0, Math.ceil(delayMs / 1000)) }]);
@@ -123,85 +114,6 @@ const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: number): P
   const at = deps.clock.now() + delayMs;
   const name = `wh-${createHash('sha256').update(`${job.webhookId}#${job.eventId}#${at}`).digest('hex').slice(0, 48)}`;
   await deps.scheduler.schedule({ name, at, queueUrl, body: job });
-};
-
-/**
- * Fans one recorded event out to every enabled endpoint of its team subscribed to its type:
- * a delivery row per endpoint (created once, however often the message repeats) and a job on
- * the webhook queue. Endpoints disabled now never see the event, even when re-enabled later.
- */
-export const fanOutEvent = async (
-  deps: Deps,
-  message: EventMessage,
-  teamEndpoints?: readonly WebhookRecord[],
-): Promise<number> => {
-  const endpoints = (teamEndpoints ?? (await webhookStore.all(deps, message.teamId))).filter(
-    (w) => w.status === 'enabled' && w.events.includes(message.type),
-  );
-  const event = endpoints.length === 0 ? undefined : await eventOf(deps, message);
-  if (event) {
-    const now = deps.clock.now();
-    const payload = envelope(event);
-    await Promise.all(
-      endpoints.map(async (w) => {
-        await deliveryStore.create(
-          deps,
-          {
-            teamId: event.teamId,
-            webhookId: w.id,
-            eventId: event.id,
-            eventType: event.type,
-            payload,
-            messageId: `msg_${event.id}`,
-            status: 'pending',
-            queuedAt: now,
-            createdAt: event.createdAt,
-            failures: 0,
-            nextAttemptAt: now,
-          },
-          deps.config.WEBHOOK_DELIVERY_RETENTION_DAYS,
-        );
-        // Sent even when the row already existed: a fan-out that died before queuing must still queue.
-        await enqueueDelivery(deps, { teamId: event.teamId, webhookId: w.id, eventId: event.id }, 0);
-      }),
-    );
-  }
-  // Handed over (or nothing to hand over): the event sweeper stops watching it. Only after the
-  // deliveries are queued, so a fan-out that dies midway leaves the event for its queue message.
-  if (message.data === undefined && !event?.dispatched)
-    await eventStore.markDispatched(deps, message.teamId, message.eventId);
-  return event ? endpoints.length : 0;
-};
-
-/**
- * Queues again, for fan-out, the events recorded more than the grace period ago and never fanned
- * out (a process that died between storing an event and queuing it). Reads only the sparse
- * index of such events, past the grace period.
- */
-export const sweepUndispatchedEvents = async (deps: Deps): Promise<{ requeued: number }> => {
-  const cutoff = new Date(deps.clock.now() - deps.config.SWEEP_AFTER_SECONDS * 1000).toISOString();
-  const messages: { body: EventMessage }[] = [];
-  for (let shard = 0; shard < keys.event.dueShards; shard++) {
-    for await (const page of queryPages(deps, {
-      ...keys.event.undispatchedPartition(shard),
-      below: cutoff,
-    })) {
-      messages.push(
-        ...page.items.map((e) => ({
-          body: { eventId: e.id as string, teamId: e.team_id as string, type: e.event_type as string },
-        })),
-      );
-    }
-  }
-  if (deps.config.EVENTS_QUEUE_URL) await deps.queue.send(deps.config.EVENTS_QUEUE_URL, messages);
-  return { requeued: messages.length };
-};
-
-/** Fans out a batch of event messages, reading each team's endpoints once for the batch. */
-export const fanOutEvents = async (deps: Deps, messages: readonly EventMessage[]): Promise<void> => {
-  const teams = new Map<string, Promise<WebhookRecord[]>>();
-  for (const m of messages) if (!teams.has(m.teamId)) teams.set(m.teamId, webhookStore.all(deps, m.teamId));
-  await Promise.all(messages.map(async (m) => fanOutEvent(deps, m, await teams.get(m.teamId)!)));
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
