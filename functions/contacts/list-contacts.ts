@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
 import { ContactListItem, Include } from '@mailstack/core/schemas/contacts';
-import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
+import { expandContacts } from '@mailstack/core/domain/contacts/contact-views';
+import { listContacts } from '@mailstack/core/domain/contacts/list-contacts';
 
 const Query = v.intersect([
   Pagination,

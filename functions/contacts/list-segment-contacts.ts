@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { apiRoute } from '@mailstack/core/http/api-route';
 import { listOf, ListOf, Pagination } from '@mailstack/core/schemas/common';
-import { expandContacts, listContacts } from '@mailstack/core/domain/contacts/contact-views';
+import { expandContacts } from '@mailstack/core/domain/contacts/contact-views';
+import { listContacts } from '@mailstack/core/domain/contacts/list-contacts';
 import { ContactListItem } from '@mailstack/core/schemas/contacts';
 
 /** GET /segments/{id}/contacts (contacts.list({ segmentId })) and its legacy alias GET /audiences/{id}/contacts */

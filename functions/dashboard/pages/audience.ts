@@ -10,7 +10,7 @@ import { CreateTopicRequest } from '@mailstack/core/schemas/topics';
 import { AddSuppressionRequest } from '@mailstack/core/schemas/suppressions';
 import type { Pagination } from '@mailstack/core/schemas/common';
 import type { Page } from '@mailstack/core/domain/paging';
-import { listContacts } from '@mailstack/core/domain/contacts/contact-views';
+import { listContacts } from '@mailstack/core/domain/contacts/list-contacts';
 import { createContact } from '@mailstack/core/domain/contacts/create-contact';
 import { deleteContact } from '@mailstack/core/domain/contacts/delete-contact';
 import { createSegment } from '@mailstack/core/domain/segments/create-segment';
