@@ -2,7 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import { ObjectRef } from '@mailstack/core/schemas/common';
 import { InboxParams, UpdateInboxAgentRequest } from '@mailstack/core/schemas/inboxes';
 import { resolveInbox } from '@mailstack/core/domain/mailboxes/inbox';
-import { updateAgentSettings } from '@mailstack/core/domain/mailboxes/inbox-agent';
+import { updateAgentSettings } from '@mailstack/core/domain/mailboxes/update-agent-settings';
 
 /** PATCH /inboxes/{id}/agent: instructions, tone and actions for the inbox's agents. */
 export const handler = apiRoute({

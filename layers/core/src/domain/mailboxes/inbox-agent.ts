@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, updateItem } from '../../table/ops.ts';
+import { getItem } from '../../table/ops.ts';
 import type { Mailbox } from './mailbox.ts';
 
 /**
@@ -17,6 +17,7 @@ export const AGENT_TONES = [
   'expanded_professional',
   'expanded_casual',
 ] as const;
+
 export const AGENT_ACTIONS = [
   'draft_reply',
   'forward_thread',
@@ -26,6 +27,7 @@ export const AGENT_ACTIONS = [
   'archive',
   'move_to_trash',
 ] as const;
+
 /** The instructions' longest length (characters). */
 export const MAX_AGENT_INSTRUCTIONS = 10_000;
 
@@ -35,7 +37,7 @@ export interface AgentSettings {
   readonly actions: readonly (typeof AGENT_ACTIONS)[number][];
 }
 
-const fromItem = (i: Record<string, any> | undefined): AgentSettings => ({
+const agentSettingsFromItem = (i: Record<string, any> | undefined): AgentSettings => ({
   instructions: i?.instructions ?? null,
   tone: i?.tone ?? null,
   actions: i?.actions ?? [],
@@ -43,21 +45,7 @@ const fromItem = (i: Record<string, any> | undefined): AgentSettings => ({
 
 /** A mailbox's agent settings (none set: no instructions, no tone, no actions). */
 export const getAgentSettings = async (deps: Deps, m: Mailbox): Promise<AgentSettings> =>
-  fromItem(await getItem(deps, keys.mailbox.agentSettings(m.teamId, m.id)));
-
-/** Changes the settings given (null clears instructions or tone); the others stay. */
-export const updateAgentSettings = async (deps: Deps, m: Mailbox, change: Partial<AgentSettings>): Promise<void> => {
-  const set = Object.fromEntries(
-    Object.entries({
-      instructions: change.instructions,
-      tone: change.tone,
-      actions: change.actions ? [...new Set(change.actions)] : undefined,
-    }).filter(([, value]) => value !== undefined),
-  );
-  await updateItem(deps, keys.mailbox.agentSettings(m.teamId, m.id), {
-    set: { ...set, type: 'mailbox_agent_settings', updated_at: new Date(deps.clock.now()).toISOString() },
-  });
-};
+  agentSettingsFromItem(await getItem(deps, keys.mailbox.agentSettings(m.teamId, m.id)));
 
 /** The settings as an agent reads them (the mailbox MCP endpoint's server instructions); empty when none are set. */
 export const agentBrief = (s: AgentSettings): string =>
