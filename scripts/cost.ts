@@ -19,6 +19,7 @@ import { FUNCTION_LOG_LEVEL } from '../lib/constructs/service-function.ts';
 import { TIMERS } from '../functions/background.ts';
 import { monthlyCost, parsePriceTable, perUnit, type FixedShape, type UnitCounts } from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
+import type { TableStore } from '@mailstack/core/ports/table-store';
 
 const { values: args } = parseArgs({
   options: {
@@ -182,31 +183,47 @@ try {
       .filter((p) => /^[A-Z_]+$/.test(p))
       .join('#');
   const kindOf = (key: any) => (key ? `${tags(key.pk)}/${tags(key.sk)}` : '?');
-  deps.db.middlewareStack.add(
-    (next, context) => async (a) => {
-      const out = await next(a);
-      const input = a.input as any;
-      const name = String(context.commandName).replace(/Command$/, '');
-      const units = [(out.output as any)?.ConsumedCapacity ?? []]
-        .flat()
-        .reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
-      if (!/Put|Update|Delete|Write/.test(name) || units === 0) return out;
-      const kinds =
-        name === 'TransactWriteItems'
-          ? input.TransactItems.map((t: any) =>
-              kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
-            ).join(' + ')
-          : name === 'BatchWriteItem'
-            ? Object.values(input.RequestItems)
-                .flat()
-                .map((r: any) => kindOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key))[0]
-            : kindOf(input.Item ?? input.Key);
-      const label = `${name} ${kinds}`;
-      writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
+  const record = (name: string, kinds: string, out: { ConsumedCapacity?: unknown }) => {
+    const units = [out.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
+    if (units === 0) return;
+    const label = `${name} ${kinds}`;
+    writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
+  };
+  // The host's handlers share this deps object: its table store is wrapped in place to count write units by kind.
+  const store = deps.tableStore;
+  const counting: TableStore = {
+    ...store,
+    put: async (input) => {
+      const out = await store.put(input);
+      record('PutItem', kindOf(input.Item), out);
       return out;
     },
-    { step: 'initialize', name: 'costWritesByKind' },
-  );
+    update: async (input) => {
+      const out = await store.update(input);
+      record('UpdateItem', kindOf(input.Key), out);
+      return out;
+    },
+    delete: async (input) => {
+      const out = await store.delete(input);
+      record('DeleteItem', kindOf(input.Key), out);
+      return out;
+    },
+    transactWrite: async (input) => {
+      const out = await store.transactWrite(input);
+      const kinds = (input.TransactItems ?? []).map((t: any) =>
+        kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
+      );
+      record('TransactWriteItems', kinds.join(' + '), out);
+      return out;
+    },
+    batchWrite: async (input) => {
+      const out = await store.batchWrite(input);
+      const first = Object.values(input.RequestItems ?? {}).flat()[0] as any;
+      record('BatchWriteItem', kindOf(first?.PutRequest?.Item ?? first?.DeleteRequest?.Key), out);
+      return out;
+    },
+  };
+  Object.assign(deps, { tableStore: counting });
 
   const team = await createTeam(deps, { name: 'Cost' });
   const { secret } = await createApiKey(

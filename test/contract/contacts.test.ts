@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
@@ -93,9 +92,10 @@ describe('contacts through the official SDK', () => {
     const { resend, team } = await newTeam();
     const { data } = await resend.contacts.create({ email: 'ev@example.com', firstName: 'Ev' });
     await resend.contacts.update({ id: data!.id, firstName: 'Ev' });
-    const stored = await testDeps().db.send(
-      new GetCommand({ TableName: testDeps().table, Key: keys.contact.item(team.id, data!.id) }),
-    );
+    const stored = await testDeps().tableStore.get({
+      TableName: testDeps().table,
+      Key: keys.contact.item(team.id, data!.id),
+    });
     await resend.contacts.update({ id: data!.id, unsubscribed: true });
     await resend.contacts.update({ id: data!.id, unsubscribed: false });
     await resend.contacts.remove(data!.id);
@@ -392,22 +392,20 @@ describe('batch operations', () => {
     expect(rx.received.map((r) => r.json.data.email).sort()).toEqual(['erase-me@example.com', 'keep@example.com']);
     const d = testDeps();
     const emailId = crypto.randomUUID();
-    await d.db.send(
-      new PutCommand({
-        TableName: d.table,
-        Item: {
-          ...keys.email.item(team.id, emailId),
-          ...keys.email.listing(team.id, emailId),
-          type: 'email',
-          id: emailId,
-          team_id: team.id,
-          to: ['Erase Me <erase-me@example.com>'],
-          cc: [],
-          bcc: [],
-          reply_to: [],
-        },
-      }),
-    );
+    await d.tableStore.put({
+      TableName: d.table,
+      Item: {
+        ...keys.email.item(team.id, emailId),
+        ...keys.email.listing(team.id, emailId),
+        type: 'email',
+        id: emailId,
+        team_id: team.id,
+        to: ['Erase Me <erase-me@example.com>'],
+        cc: [],
+        bcc: [],
+        reply_to: [],
+      },
+    });
     const out = await call('POST', '/contacts/batch/remove', { key: secret, body: { ids: [a.data!.id], erase: true } });
     expect(out.json.data).toEqual([{ object: 'contact', contact: a.data!.id, id: a.data!.id, deleted: true }]);
     // The erase runs as a job after the answer; the contact's contact.erased event says when it finished.
@@ -419,7 +417,7 @@ describe('batch operations', () => {
       )
     ).find((e) => e.type === 'contact.erased');
     expect(erased?.data).toMatchObject({ id: a.data!.id, email: '[erased]', finished_at: expect.any(String) });
-    const email = await d.db.send(new GetCommand({ TableName: d.table, Key: keys.email.item(team.id, emailId) }));
+    const email = await d.tableStore.get({ TableName: d.table, Key: keys.email.item(team.id, emailId) });
     expect(email.Item!.to).toEqual(['[erased]']);
     const events = await eventsOf(team.id);
     expect(JSON.stringify(events)).not.toContain('erase-me@example.com');

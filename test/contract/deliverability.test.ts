@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
@@ -11,12 +10,10 @@ import { eventsOf } from '../support/events.ts';
 const today = () => new Date().toISOString().slice(0, 10);
 const seed = async (teamId: string, counts: { sent: number; bounced: number; complained?: number }) => {
   const d = testDeps();
-  await d.db.send(
-    new PutCommand({
-      TableName: d.table,
-      Item: { ...keys.deliverability.day(teamId, today()), complained: 0, ...counts },
-    }),
-  );
+  await d.tableStore.put({
+    TableName: d.table,
+    Item: { ...keys.deliverability.day(teamId, today()), complained: 0, ...counts },
+  });
 };
 
 const waitForEvent = async (teamId: string, type: string) =>

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
@@ -185,18 +184,16 @@ describe('POST /emails', () => {
     const t = await sendingTeam();
     const d = testDeps();
     const topicId = crypto.randomUUID();
-    await d.db.send(
-      new PutCommand({
-        TableName: d.table,
-        Item: {
-          ...keys.topic.item(t.team.id, topicId),
-          type: 'topic',
-          id: topicId,
-          name: 'News',
-          default_subscription: 'opt_in',
-        },
-      }),
-    );
+    await d.tableStore.put({
+      TableName: d.table,
+      Item: {
+        ...keys.topic.item(t.team.id, topicId),
+        type: 'topic',
+        id: topicId,
+        name: 'News',
+        default_subscription: 'opt_in',
+      },
+    });
     await addSuppression(d, {
       teamId: t.team.id,
       email: 'unsub@example.com',
@@ -208,18 +205,16 @@ describe('POST /emails', () => {
       { name: 'all_recipients_suppressed' },
     );
     const optOutTopic = crypto.randomUUID();
-    await d.db.send(
-      new PutCommand({
-        TableName: d.table,
-        Item: {
-          ...keys.topic.item(t.team.id, optOutTopic),
-          type: 'topic',
-          id: optOutTopic,
-          name: 'Promos',
-          default_subscription: 'opt_out',
-        },
-      }),
-    );
+    await d.tableStore.put({
+      TableName: d.table,
+      Item: {
+        ...keys.topic.item(t.team.id, optOutTopic),
+        type: 'topic',
+        id: optOutTopic,
+        name: 'Promos',
+        default_subscription: 'opt_out',
+      },
+    });
     expect(
       (await t.resend.emails.send(mail(t.from, { to: 'anyone@example.com', topicId: optOutTopic }) as any)).error,
     ).toMatchObject({ name: 'all_recipients_suppressed' });
@@ -400,7 +395,7 @@ describe('POST /emails/batch', () => {
 describe('quotas (cloud mode)', () => {
   const setSent = async (teamId: string, key: { pk: string; sk: string }, n: number) => {
     const d = testDeps();
-    await d.db.send(new PutCommand({ TableName: d.table, Item: { ...key, emails_sent: n } }));
+    await d.tableStore.put({ TableName: d.table, Item: { ...key, emails_sent: n } });
     void teamId;
   };
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { revokeApiKey } from '@mailstack/core/domain/api-keys/revoke-api-key';
@@ -166,25 +165,21 @@ describe('the SMTP relay', () => {
       '554 5.7.1',
       async (t: Team) => {
         const d = testDeps();
-        await d.db.send(
-          new PutCommand({
-            TableName: d.table,
-            Item: {
-              ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10)),
-              sent: 100,
-              bounced: 30,
-              complained: 0,
-            },
-          }),
-        );
-        await d.db.send(
-          new UpdateCommand({
-            TableName: d.table,
-            Key: keys.team.item(t.team.id),
-            UpdateExpression: 'SET sending_paused = :p',
-            ExpressionAttributeValues: { ':p': { metric: 'bounce_rate', rate: 0.3, limit: 0.1, window_days: 7 } },
-          }),
-        );
+        await d.tableStore.put({
+          TableName: d.table,
+          Item: {
+            ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10)),
+            sent: 100,
+            bounced: 30,
+            complained: 0,
+          },
+        });
+        await d.tableStore.update({
+          TableName: d.table,
+          Key: keys.team.item(t.team.id),
+          UpdateExpression: 'SET sending_paused = :p',
+          ExpressionAttributeValues: { ':p': { metric: 'bounce_rate', rate: 0.3, limit: 0.1, window_days: 7 } },
+        });
         await afterLookupStaleness();
         return { from: t.from };
       },
@@ -196,12 +191,10 @@ describe('the SMTP relay', () => {
       async (t: Team) => {
         const d = testDeps();
         await updateTeam(d, t.team.id, { plan: 'free' });
-        await d.db.send(
-          new PutCommand({
-            TableName: d.table,
-            Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day), emails_sent: 450 },
-          }),
-        );
+        await d.tableStore.put({
+          TableName: d.table,
+          Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day), emails_sent: 450 },
+        });
         await afterLookupStaleness();
         return { from: t.from };
       },

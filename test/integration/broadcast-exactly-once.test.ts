@@ -82,13 +82,14 @@ const world = async (crash: {
       },
       cancel: async () => undefined,
     },
-    db: {
-      send: ((command: any) => {
-        if (command.input?.Item?.type === 'broadcast_checkpoint' && ++checkpoints === crash.fanOutBeforeCheckpoint)
+    tableStore: {
+      ...base.tableStore,
+      put: async (input) => {
+        if (input.Item?.type === 'broadcast_checkpoint' && ++checkpoints === crash.fanOutBeforeCheckpoint)
           throw new Crash('the fan-out died after queuing a page, before its checkpoint');
-        return base.db.send(command);
-      }) as any,
-    } as any,
+        return base.tableStore.put(input);
+      },
+    },
     mail: {
       send: async (message) => {
         const t0 = Date.now();

@@ -40,23 +40,23 @@ const world = (dieBefore: string) => {
       mail: { send: async (m) => ({ providerMessageId: `status-event-${m.tags.email_id}` }) },
     },
   );
-  deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const item = (args.input as { Item?: { type?: string; event_type?: string } }).Item;
-      if (
-        !died &&
-        context.commandName === 'PutItemCommand' &&
-        item?.type === 'event' &&
-        item.event_type === dieBefore
-      ) {
-        died = true;
-        throw new Crash(`died before storing ${dieBefore}`);
-      }
-      return next(args);
+  // The process dies just before it stores the event (a put of its own, not part of a transaction).
+  const store = deps.tableStore;
+  const dying: Deps = {
+    ...deps,
+    tableStore: {
+      ...store,
+      put: async (input) => {
+        const item = input.Item as { type?: string; event_type?: string } | undefined;
+        if (!died && item?.type === 'event' && item.event_type === dieBefore) {
+          died = true;
+          throw new Crash(`died before storing ${dieBefore}`);
+        }
+        return store.put(input);
+      },
     },
-    { step: 'initialize', name: 'crashBeforeEvent' },
-  );
-  return { deps, captured, fannedOut, died: () => died };
+  };
+  return { deps: dying, captured, fannedOut, died: () => died };
 };
 
 /** The events of the email, by type, and whether each was handed to fan-out. */

@@ -1,4 +1,3 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@mailstack/core/table/keys';
 import { contactItem, type Contact } from '@mailstack/core/domain/contacts/contact';
 import { testDeps } from './local.ts';
@@ -51,7 +50,7 @@ export const loadSegmentContacts = async (
           [d.table]: chunks[next++]!.map((Item) => ({ PutRequest: { Item } })),
         };
         while (request && Object.keys(request).length > 0)
-          request = (await d.db.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+          request = (await d.tableStore.batchWrite({ RequestItems: request })).UnprocessedItems;
       }
     }),
   );

@@ -39,8 +39,8 @@ describe('broadcastCanceled', () => {
     const counting = {
       clock: { now: () => NOW },
       table: 'mailstack',
-      db: {
-        send: async () => {
+      tableStore: {
+        get: async () => {
           reads++;
           await new Promise((r) => setTimeout(r, 20));
           return { Item: { pk: 'p', sk: 's', type: 'broadcast', status: 'sending' } };

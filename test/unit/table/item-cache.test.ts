@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { cachedItem, newItemCache } from '@mailstack/core/table/item-cache';
 import { putItem, updateItem } from '@mailstack/core/table/ops';
@@ -14,14 +13,14 @@ const fakeTable = (ttlMs: number) => {
     table: 't',
     clock: { now: () => now },
     itemCache: newItemCache(ttlMs),
-    db: {
-      send: async (command: any) => {
-        if (command instanceof GetCommand) {
-          stats.reads++;
-          return { Item: rows.get(id(command.input.Key as any)) };
-        }
-        return {};
+    tableStore: {
+      get: async (input: { Key: { pk: string; sk: string } }) => {
+        stats.reads++;
+        return { Item: rows.get(id(input.Key)) };
       },
+      put: async () => ({}),
+      update: async () => ({}),
+      delete: async () => ({}),
     },
   } as unknown as Deps;
   return {

@@ -1,6 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readConfig, type Config } from './config.ts';
 import { createClients } from '../adapters/aws/clients.ts';
 import { newCounters, type AdapterCounters } from '../adapters/aws/counters.ts';
@@ -9,6 +8,8 @@ import { sqsQueue } from '../adapters/aws/sqs-queue.ts';
 import { dynamoIdempotencyStore } from '../adapters/aws/dynamodb-idempotency.ts';
 import { eventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.ts';
 import { tableScheduler } from '../adapters/aws/table-scheduler.ts';
+import { dynamoTableStore } from '../adapters/aws/dynamodb-table-store.ts';
+import type { TableStore } from '../ports/table-store.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { uuidV7, type IdGenerator } from '../ports/ids.ts';
 import type { IdentityProvider } from '../ports/identities.ts';
@@ -31,10 +32,10 @@ import { newItemCache, type ItemCache } from '../table/item-cache.ts';
 export interface Deps {
   readonly config: Config;
   /**
-   * The table's document client: read only by the table adapter (layers/core/src/table/ops.ts and
-   * query-page.ts); every other module goes through its functions (test/unit/architecture/deps-ports.test.ts).
+   * The table's document operations: called only by the table adapter (layers/core/src/table/ops.ts
+   * and query-page.ts); every other module goes through its functions (test/unit/architecture/deps-ports.test.ts).
    */
-  readonly db: DynamoDBDocumentClient;
+  readonly tableStore: TableStore;
   readonly table: string;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -98,7 +99,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
       : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
   return {
     config,
-    db: clients.db,
+    tableStore: dynamoTableStore(clients.db),
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,

@@ -1,14 +1,4 @@
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { DeleteCommandInput, PutCommandInput, QueryCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
@@ -152,15 +142,15 @@ const unlessConditionFails = async <T, F>(write: () => Promise<T>, failed: F): P
 
 /** Reads one item (strongly consistent unless told otherwise). */
 export const getItem = async (deps: Deps, key: Key, consistent = true): Promise<Item | undefined> =>
-  (await deps.db.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: consistent }))).Item;
+  (await deps.tableStore.get({ TableName: deps.table, Key: key, ConsistentRead: consistent })).Item;
 
 /** Writes an item; false when `when` does not hold. */
 export const putItem = (deps: Deps, item: Item, when?: Condition): Promise<boolean> => {
   const x = new Expression();
-  const command = new PutCommand({ TableName: deps.table, Item: item, ...conditionOf(x, when), ...x.params() });
+  const input: PutCommandInput = { TableName: deps.table, Item: item, ...conditionOf(x, when), ...x.params() };
   forgetItems(deps.itemCache, [item]);
   return unlessConditionFails(async () => {
-    await deps.db.send(command);
+    await deps.tableStore.put(input);
     return true;
   }, false);
 };
@@ -169,16 +159,16 @@ export const putItem = (deps: Deps, item: Item, when?: Condition): Promise<boole
 export const updateItem = (deps: Deps, key: Key, change: Change, when?: Condition): Promise<Item | undefined> => {
   const x = new Expression();
   const UpdateExpression = x.update(change);
-  const command = new UpdateCommand({
+  const input: UpdateCommandInput = {
     TableName: deps.table,
     Key: key,
     UpdateExpression,
     ...conditionOf(x, when),
     ...x.params(),
     ReturnValues: 'ALL_NEW',
-  });
+  };
   forgetItems(deps.itemCache, [key]);
-  return unlessConditionFails(async () => (await deps.db.send(command)).Attributes ?? {}, undefined);
+  return unlessConditionFails(async () => (await deps.tableStore.update(input)).Attributes ?? {}, undefined);
 };
 
 /**
@@ -193,7 +183,7 @@ export const updateItemOrRead = async (
 ): Promise<{ ok: true; item: Item } | { ok: false; item: Item | undefined }> => {
   const x = new Expression();
   const UpdateExpression = x.update(change);
-  const command = new UpdateCommand({
+  const input: UpdateCommandInput = {
     TableName: deps.table,
     Key: key,
     UpdateExpression,
@@ -201,10 +191,10 @@ export const updateItemOrRead = async (
     ...x.params(),
     ReturnValues: 'ALL_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  });
+  };
   forgetItems(deps.itemCache, [key]);
   try {
-    return { ok: true, item: (await deps.db.send(command)).Attributes ?? {} };
+    return { ok: true, item: (await deps.tableStore.update(input)).Attributes ?? {} };
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     // The refusal carries the item in DynamoDB's own attribute format.
@@ -215,10 +205,10 @@ export const updateItemOrRead = async (
 /** Deletes an item; false when `when` does not hold. */
 export const deleteItem = (deps: Deps, key: Key, when?: Condition): Promise<boolean> => {
   const x = new Expression();
-  const command = new DeleteCommand({ TableName: deps.table, Key: key, ...conditionOf(x, when), ...x.params() });
+  const input: DeleteCommandInput = { TableName: deps.table, Key: key, ...conditionOf(x, when), ...x.params() };
   forgetItems(deps.itemCache, [key]);
   return unlessConditionFails(async () => {
-    await deps.db.send(command);
+    await deps.tableStore.delete(input);
     return true;
   }, false);
 };
@@ -290,7 +280,7 @@ export const transact = async (
   );
   for (let attempt = 0; ; attempt++) {
     try {
-      await deps.db.send(new TransactWriteCommand({ TransactItems: TransactItems as any }));
+      await deps.tableStore.transactWrite({ TransactItems: TransactItems as any });
       return { ok: true };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -358,7 +348,7 @@ export async function* queryPages(
 ): AsyncGenerator<{ items: Item[]; next: Record<string, unknown> | undefined }> {
   let start = from;
   do {
-    const out = await deps.db.send(new QueryCommand(queryInput(deps, r, start)));
+    const out = await deps.tableStore.query(queryInput(deps, r, start));
     start = out.LastEvaluatedKey;
     yield { items: out.Items ?? [], next: start };
   } while (start);
@@ -376,7 +366,7 @@ export const countItems = async (deps: Deps, r: Range): Promise<number> => {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await deps.db.send(new QueryCommand({ ...queryInput(deps, r, start), Select: 'COUNT' }));
+    const out = await deps.tableStore.query({ ...queryInput(deps, r, start), Select: 'COUNT' });
     count += out.Count ?? 0;
     start = out.LastEvaluatedKey;
   } while (start);
@@ -419,7 +409,7 @@ export const batchGetItems = async (deps: Deps, keyList: readonly Key[], consist
           `DynamoDB left ${request[deps.table]?.Keys?.length} keys unprocessed after ${MAX_RETRIES} retries`,
         );
       if (attempt > 0) await backoff(attempt);
-      const out: any = await deps.db.send(new BatchGetCommand({ RequestItems: request }));
+      const out: any = await deps.tableStore.batchGet({ RequestItems: request });
       rows.push(...(out.Responses?.[deps.table] ?? []));
       request = out.UnprocessedKeys;
     }
@@ -445,7 +435,7 @@ export const batchWriteItems = async (
       if (attempt > MAX_RETRIES)
         throw new Error(`DynamoDB left ${request[deps.table]?.length} writes unprocessed after ${MAX_RETRIES} retries`);
       if (attempt > 0) await backoff(attempt);
-      const out: any = await deps.db.send(new BatchWriteCommand({ RequestItems: request }));
+      const out: any = await deps.tableStore.batchWrite({ RequestItems: request });
       request = out.UnprocessedItems;
     }
   });

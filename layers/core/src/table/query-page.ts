@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../runtime/deps.ts';
 import type { Page, PageRequest } from '../domain/paging.ts';
 import { TABLE, type IndexName } from './definition.ts';
@@ -45,7 +45,7 @@ export const queryPage = async (
       ...(filter ? { FilterExpression: filter } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     };
-    const out = await deps.db.send(new QueryCommand(input));
+    const out = await deps.tableStore.query(input);
     for (const item of out.Items ?? []) {
       if (cursor !== undefined && item[skAttr] === `${where.prefix}${cursor}`) continue;
       items.push(item);
