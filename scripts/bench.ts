@@ -226,6 +226,8 @@ try {
         throttled: host.provider.throttled,
         admitted: host.provider.admittedAt.length,
         late: deps.counters.sendLateMs.length,
+        missed: deps.counters.callsMissed,
+        deferred: deps.counters.callsDeferred,
       };
       const t2 = performance.now();
       host.startWorkers();
@@ -242,6 +244,13 @@ try {
         .filter(([id, at]) => at >= t2 + performance.timeOrigin && host.provider.arrivedAt.has(id))
         .map(([id, at]) => host.provider.arrivedAt.get(id)! - at)
         .sort((a, b) => a - b);
+      // Of that: how late the transport let the call go, and how long it then took to arrive.
+      const releases = [...deps.counters.callReleasedAt].filter(
+        ([id]) =>
+          deps.counters.callPlannedAt.get(id)! >= t2 + performance.timeOrigin && host.provider.arrivedAt.has(id),
+      );
+      const leftLate = releases.map(([id, at]) => at - deps.counters.callPlannedAt.get(id)!).sort((a, b) => a - b);
+      const transit = releases.map(([id, at]) => host.provider.arrivedAt.get(id)! - at).sort((a, b) => a - b);
       return {
         sends: host.provider.accepted - from.accepted,
         seconds,
@@ -252,10 +261,14 @@ try {
         lateP50: pct(late, 50),
         lateP99: pct(late, 99),
         arrival,
+        leftLate,
+        transit,
+        missed: deps.counters.callsMissed - from.missed,
+        deferred: deps.counters.callsDeferred - from.deferred,
       };
     };
     const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
-      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms`;
+      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms (left after it p50 ${pct(d.leftLate, 50)} / p99 ${pct(d.leftLate, 99)} / max ${d.leftLate.at(-1)} ms, then on the way p50 ${pct(d.transit, 50)} / p99 ${pct(d.transit, 99)} / max ${d.transit.at(-1)} ms); ${d.missed} calls missed their instant and were planned again, ${d.deferred} planned past the worker's wait went back to the queue`;
     const calendarRun = await drain('calendar', async () => ids.length);
     // The workers run on: these sends queue behind nothing and go out as they are accepted.
     const slidingRun = await drain('sliding', async () => {

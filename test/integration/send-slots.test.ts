@@ -195,5 +195,46 @@ describe('a send waiting for its place', () => {
     expect(await deliverEmail(deps, booked)).toEqual({ kind: 'done' });
     expect(sent).toContain(booked.emailId);
     expect((await takeSendSlot(deps, region)).place).toBe(booked.place! + 1);
+    // A job again for the email already sent (the queue delivers at least once) takes no place.
+    expect(await deliverEmail(deps, { teamId: t.team.id, emailId: booked.emailId })).toEqual({ kind: 'done' });
+    expect((await takeSendSlot(deps, region)).place).toBe(booked.place! + 2);
+  });
+
+  it('goes back without claiming its email when the call log this worker last wrote has no room within its wait', async () => {
+    const t = await sendingTeam();
+    const base = testDeps();
+    const now = Date.now();
+    const sent: string[] = [];
+    const deps: Deps = createDeps(
+      { ...base.config, PROVIDER_RATE_PER_SECOND: 1 },
+      {
+        clock: { now: () => now },
+        mail: {
+          send: async (message) => {
+            sent.push(message.tags.email_id!);
+            return { providerMessageId: `full-${randomUUID()}` };
+          },
+        },
+      },
+    );
+    const caller = callerOfKey(t.key, t.team);
+    const region = `full-${randomUUID()}`;
+    const prepared = await prepareEmail(deps, caller, {
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'full',
+      text: 'x',
+    });
+    const [e] = await acceptEmails(deps, caller, [{ ...prepared, domain: { ...prepared.domain, region } }]);
+    // Late jobs ahead of it planned the next five seconds (one call a second).
+    for (let i = 0; i < 5; i++) expect((await holdProviderWindow(deps, region, i, 10_000)).kind).toBe('held');
+    const before = await getItem(deps, keys.email.item(t.team.id, e!.id));
+    const job: SendJob = { teamId: t.team.id, emailId: e!.id, place: 5 };
+    const outcome = await deliverEmail(deps, job);
+    expect(outcome).toMatchObject({ kind: 'retry', job });
+    // Back when the log has room (whole seconds, before that instant), and nothing was written.
+    expect(outcome.kind === 'retry' && outcome.delaySeconds).toBeGreaterThanOrEqual(2);
+    expect(await getItem(deps, keys.email.item(t.team.id, e!.id))).toEqual(before);
+    expect(sent).toEqual([]);
   });
 });

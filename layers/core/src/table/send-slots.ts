@@ -199,6 +199,30 @@ export const holdProviderWindow = async (
   }
 };
 
+/**
+ * Without a write: the earliest instant this process's last view of the region's call log could
+ * plan `place`'s call at, when that is more than `horizonMs` from now (undefined otherwise, or
+ * when it has no view). The log as it stands holds at least those calls, so the call could not be
+ * planned sooner: a job can go back to its queue without claiming its email and planning first.
+ */
+export const providerWindowBeyond = (
+  deps: Deps,
+  region: string,
+  place: number,
+  horizonMs: number,
+): number | undefined => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const seen = lastSeen.get(`${deps.table}|${keys.pacing.calls(region, rate).pk}`);
+  if (!seen) return undefined;
+  const now = deps.clock.now();
+  const at = firstFreeInstant(
+    seen.calls.filter((c) => c > now - SPAN_MS),
+    rate,
+    Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + HANDOFF_MS),
+  );
+  return at - now > horizonMs ? at : undefined;
+};
+
 /** The plan in progress in this process, per call log. */
 const planning = new Map<string, Promise<void>>();
 

@@ -29,6 +29,12 @@ export interface AdapterCounters {
   readonly sendLateMs: number[];
   /** The instant each email's provider call was planned for (by email id, the last 10,000): the bench holds the provider's arrivals against it. */
   readonly callPlannedAt: Map<string, number>;
+  /** The instant each email's provider call was let go by the transport (by email id, the last 10,000): how late it left, against how late it arrived. */
+  readonly callReleasedAt: Map<string, number>;
+  /** Provider calls that missed their planned instant (left too late) and were planned again. */
+  callsMissed: number;
+  /** Provider calls whose plan fell past the worker's wait, sending the job back to the queue. */
+  callsDeferred: number;
   /** Content-store objects written and read, and their bytes (large bodies and attachments). */
   contentPuts: number;
   contentPutBytes: number;
@@ -58,6 +64,9 @@ export const newCounters = (): AdapterCounters => ({
   providerSends: 0,
   sendLateMs: [],
   callPlannedAt: new Map(),
+  callReleasedAt: new Map(),
+  callsMissed: 0,
+  callsDeferred: 0,
   contentPuts: 0,
   contentPutBytes: 0,
   contentGets: 0,

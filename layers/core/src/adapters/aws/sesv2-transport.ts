@@ -22,7 +22,9 @@ const PERMANENT = new Set([
  * when that instant has passed by more than the tolerance.
  */
 const atInstant =
-  (window: NonNullable<OutgoingMessage['window']>) => (next: (args: any) => Promise<any>) => async (args: any) => {
+  (window: NonNullable<OutgoingMessage['window']>, released: (at: number) => void) =>
+  (next: (args: any) => Promise<any>) =>
+  async (args: any) => {
     const early = window.at - 2 - Date.now();
     if (early > 0) await new Promise((r) => setTimeout(r, early));
     while (Date.now() < window.at) {
@@ -31,6 +33,7 @@ const atInstant =
     const late = Date.now() - window.at;
     if (late > window.toleranceMs)
       throw new TransportError('missed', `not sent: ${late} ms past its planned instant`, { lateMs: late });
+    released(window.at + late);
     return next(args);
   };
 
@@ -53,11 +56,18 @@ export const sesTransport = (
       ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
     });
     if (message.window)
-      command.middlewareStack.add(atInstant(message.window), {
-        step: 'deserialize',
-        priority: 'low',
-        name: 'providerWindow',
-      });
+      command.middlewareStack.add(
+        atInstant(message.window, (at) => {
+          const released = counters.callReleasedAt;
+          if (message.tags.email_id && released.set(message.tags.email_id, at).size > 10_000)
+            released.delete(released.keys().next().value!);
+        }),
+        {
+          step: 'deserialize',
+          priority: 'low',
+          name: 'providerWindow',
+        },
+      );
     try {
       const out = await clientFor(message.region).send(command);
       counters.providerSends++;

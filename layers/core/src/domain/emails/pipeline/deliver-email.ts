@@ -11,6 +11,7 @@ import {
   CALL_TOLERANCE_MS,
   HANDOFF_MS,
   placeInstant,
+  providerWindowBeyond,
   takeBroadcastSlot,
   takeSendSlot,
 } from '../../../table/send-slots.ts';
@@ -50,6 +51,33 @@ export type Outcome =
 
 const done: Outcome = { kind: 'done' };
 
+/** Who may claim an email: one waiting to be sent, or one whose claim lapsed (and its grace after). */
+const claimCondition = (now: number): Condition => ({
+  or: [
+    { attr: 'status', in: CLAIMABLE_STATUSES },
+    {
+      and: [
+        { attr: 'status', eq: 'sending' },
+        { attr: 'claimed_until', lt: now - CLAIM_GRACE_MS },
+      ],
+    },
+  ],
+});
+
+/** `claimCondition` on the email as read. */
+const claimable = (e: EmailItem, now: number): boolean =>
+  CLAIMABLE_STATUSES.includes(e.status) ||
+  (e.status === 'sending' && Number(e.claimed_until ?? 0) < now - CLAIM_GRACE_MS);
+
+/** Moves a claimable email's due time to its place's turn, so the sweeper leaves it alone until then; false when it is no longer claimable. */
+const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
+  updateItem(
+    deps,
+    keys.email.item(e.team_id, e.id),
+    { set: keys.email.sendDue(e.id, new Date(at).toISOString()) },
+    claimCondition(deps.clock.now()),
+  ).then(Boolean);
+
 const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
   const now = deps.clock.now();
   const token = randomUUID();
@@ -65,17 +93,7 @@ const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
       },
       add: { attempts: 1 },
     },
-    {
-      or: [
-        { attr: 'status', in: CLAIMABLE_STATUSES },
-        {
-          and: [
-            { attr: 'status', eq: 'sending' },
-            { attr: 'claimed_until', lt: now - CLAIM_GRACE_MS },
-          ],
-        },
-      ],
-    },
+    claimCondition(now),
   );
   return claimed ? token : undefined;
 };
@@ -176,16 +194,43 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const { place: booked, ...unbooked } = job;
   // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
-  if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
-    return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
+  const turn = (place: number) => placeInstant(place, rate);
+  if (booked !== undefined && turn(booked) - deps.clock.now() > WAIT_IN_WORKER_MS) {
+    return { kind: 'retry', delaySeconds: backBefore(deps, turn(booked)), job };
+  }
+  // Nor is its call plannable within the wait, by the call log as this worker last saw it (the
+  // line runs behind its places): back then, without claiming the email first.
+  const beyond =
+    booked !== undefined && !e.broadcast_id
+      ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS)
+      : undefined;
+  if (beyond !== undefined) {
+    deps.counters.callsDeferred++;
+    return { kind: 'retry', delaySeconds: backBefore(deps, beyond), job };
+  }
+  // No long waits for a place: one further ahead goes back on the queue, booked, until then (the
+  // email's due time moved to it, without a claim: nothing is sent yet).
+  let place = booked;
+  if (!e.broadcast_id && place === undefined && claimable(e, deps.clock.now())) {
+    const slot = await takeSendSlot(deps, e.region);
+    if (turn(slot.place) - deps.clock.now() > WAIT_IN_WORKER_MS) {
+      if (!(await book(deps, e, turn(slot.place)))) {
+        await settleOutcome(deps, e);
+        return done;
+      }
+      return {
+        kind: 'retry',
+        delaySeconds: backBefore(deps, turn(slot.place)),
+        job: { ...unbooked, place: slot.place },
+      };
+    }
+    place = slot.place;
   }
   const token = await claim(deps, e);
   if (!token) {
     await settleOutcome(deps, e);
     return done;
   }
-  // No long waits for a place: one further ahead goes back on the queue, booked, until then.
-  let place = booked;
   if (e.broadcast_id) {
     // Broadcast mail sends within the coming second within the broadcast share, or comes back in a second.
     const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
@@ -195,12 +240,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     }
     place = slot.place;
   } else if (place === undefined) {
-    const slot = await takeSendSlot(deps, e.region);
-    if (slot.at - deps.clock.now() > WAIT_IN_WORKER_MS) {
-      await release(deps, e, token, slot.at);
-      return { kind: 'retry', delaySeconds: backBefore(deps, slot.at), job: { ...unbooked, place: slot.place } };
-    }
-    place = slot.place;
+    // Claimed after all (its claim had lapsed meanwhile): a place now.
+    place = (await takeSendSlot(deps, e.region)).place;
   }
   let providerMessageId: string;
   try {
@@ -218,6 +259,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     for (let tries = 1; ; tries++) {
       const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed, handoff);
       if (window.kind === 'later') {
+        deps.counters.callsDeferred++;
         await release(deps, e, token, window.at);
         return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place } };
       }
@@ -237,6 +279,7 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
         break;
       } catch (error) {
         if (!(error instanceof TransportError && error.kind === 'missed')) throw error;
+        deps.counters.callsMissed++;
         missed = window.at;
         handoff = Math.min(MAX_HANDOFF_MS, 2 * handoff + (error.lateMs ?? 0));
         if (tries === MAX_WINDOW_TRIES) {
