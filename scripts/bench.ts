@@ -13,6 +13,8 @@
  * step), measured in one run on the local host. `BENCH_ONLY` (section names, comma-separated) runs only those.
  * A benchmark, not a test: it prints figures and ratios and asserts nothing.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Resend } from 'resend';
 import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
@@ -84,6 +86,37 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
 
+/**
+ * CPU milliseconds used so far by this process (the API, the workers, the embedded queue engine,
+ * the stand-ins) and by the engines it started as processes of their own (DynamoDB Local), read
+ * from /proc (Linux; zeros elsewhere): where the time of a phase goes on this host.
+ */
+type Cpu = { readonly node: number; readonly engines: number };
+
+/** Where a phase's CPU went, per unit, and how much CPU per unit a goal of `goalPerSecond` leaves on this host. */
+const cpuLine = (unit: string, n: number, from: Cpu, to: Cpu, seconds: number, goalPerSecond: number) => {
+  const cores = availableParallelism();
+  const busy = (to.node - from.node + to.engines - from.engines) / (seconds * 1000 * cores);
+  return `  CPU per ${unit}: ${((to.node - from.node) / n).toFixed(2)} ms in this process (API, workers, queue engine, stand-ins), ${((to.engines - from.engines) / n).toFixed(2)} ms in DynamoDB Local; the ${cores} cores were ${(busy * 100).toFixed(0)}% busy (the goal, ${goalPerSecond}/s, leaves ${((1000 / goalPerSecond) * cores).toFixed(2)} ms of CPU per ${unit} on this host)`;
+};
+
+const cpuMs = (): Cpu => {
+  const usage = process.cpuUsage();
+  let engines = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name: state, ppid, ..., utime and stime (14th and 15th), in ticks of 10 ms.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid) engines += (Number(fields[11]) + Number(fields[12])) * 10;
+    }
+  } catch {
+    /* no /proc here, or a process that ended while read */
+  }
+  return { node: (usage.user + usage.system) / 1000, engines };
+};
+
 const host = await startLocalHost({
   port: 0,
   smtpPort: 0,
@@ -133,6 +166,7 @@ try {
   const before = snapshot(deps.counters);
   const latencies: number[] = [];
   let next = 0;
+  const cpu0 = cpuMs();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -147,6 +181,7 @@ try {
     }),
   );
   const singleSeconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpuMs();
   const after = snapshot(deps.counters);
   latencies.sort((a, b) => a - b);
   const per = (a: number, b: number, n: number) => ((a - b) / n).toFixed(2);
@@ -161,6 +196,7 @@ try {
   console.log(
     `  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`,
   );
+  console.log(cpuLine('accepted email', SINGLE, cpu0, cpu1, singleSeconds, 140));
 
   if (runs('logs')) {
     // 1b. The accept path with request logging on and off (the workers not yet running, as in 1).
@@ -177,6 +213,7 @@ try {
 
   if (runs('sending')) {
     // 2. Batches of 100 through POST /emails/batch.
+    const batchCpu0 = cpuMs();
     const t1 = performance.now();
     for (let b = 0; b < BATCHES; b++) {
       const out = await resend.batch.send(Array.from({ length: 100 }, (_, i) => email(10_000 + b * 100 + i)));
@@ -184,6 +221,7 @@ try {
       ids.push(...out.data!.data.map((d) => d.id));
     }
     const batchSeconds = (performance.now() - t1) / 1000;
+    const batchCpu1 = cpuMs();
     const afterBatch = snapshot(deps.counters);
 
     // 2b. The SMTP relay: the same emails as messages, over one pooled session and over ten.
@@ -290,6 +328,7 @@ try {
     console.log(
       `  per accepted email: ${per(afterBatch.ddbWrites, after.ddbWrites, BATCHES * 100)} DynamoDB writes, ${per(afterBatch.ddbReads, after.ddbReads, BATCHES * 100)} reads, ${per(afterBatch.queueMessages, after.queueMessages, BATCHES * 100)} queue messages`,
     );
+    console.log(cpuLine('accepted email', BATCHES * 100, batchCpu0, batchCpu1, batchSeconds, 2000));
     console.log(
       `SMTP relay          ${SMTP_MESSAGES} messages: ${relayOne.toFixed(1)} accepted/s over 1 connection, ${relayTen.toFixed(1)} accepted/s over 10 (${(relayTen / relayOne).toFixed(2)}x); POST /emails at 16 concurrent is ${(SINGLE / singleSeconds / relayTen).toFixed(2)}x the 10-connection relay`,
     );
@@ -366,6 +405,8 @@ try {
   if (runs('contacts')) {
     const batchTimes: number[] = [];
     const contacts0 = snapshot(deps.counters);
+    const contactsCpu0 = cpuMs();
+    const contactsStart = performance.now();
     for (let b = 0; b < CONTACTS / 1000; b++) {
       const items = Array.from({ length: 1000 }, (_, i) => ({
         email: `contact${b * 1000 + i}@example.com`,
@@ -381,6 +422,8 @@ try {
       batchTimes.push(performance.now() - start);
     }
     const contacts1 = snapshot(deps.counters);
+    const contactsCpu1 = cpuMs();
+    const contactsSeconds = (performance.now() - contactsStart) / 1000;
     const listStart = performance.now();
     let listed = 0;
     let cursor: string | undefined;
@@ -401,6 +444,7 @@ try {
     console.log(
       `  per batch of 1,000: ${perBatch('ddbWrites')} DynamoDB writes in ${perBatch('ddbRequests')} requests, ${perBatch('queueRequests')} queue requests`,
     );
+    console.log(cpuLine('contact', CONTACTS, contactsCpu0, contactsCpu1, contactsSeconds, 1000));
   }
 
   // 5. The sweeper against stored mail that is not due: SCHEDULED emails a week out (accepted
