@@ -27,7 +27,7 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
-import { awaitProviderWindow, placeInstant, takeSendSlot } from '@mailstack/core/table/send-slots';
+import { awaitProviderWindow, placeInstant, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
 import { WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { busiestSecond, type RateWindow } from '../lib/local/stand-ins/ses.ts';
 import { broadcastRate, planBroadcast } from '@mailstack/core/domain/broadcasts/plan';
@@ -163,6 +163,25 @@ try {
     }),
   );
   const warmSeconds = (performance.now() - w0) / 1000;
+  // One request at a time (the workers are not running yet): the table round trips each waits
+  // for before its answer, in stages (requests sent together, then those sent after they answered).
+  const stages: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const from = Date.now();
+    const out = await resend.emails.send(email(80_000 + i));
+    if (out.error) throw new Error(`send failed: ${out.error.message}`);
+    ids.push(out.data!.id);
+    const to = Date.now();
+    const spans = deps.counters.ddbSpans.filter(([a, b]) => a >= from && b <= to).sort((x, y) => x[0] - y[0]);
+    let count = 0;
+    let end = Number.NEGATIVE_INFINITY;
+    for (const [a, b] of spans) {
+      if (a >= end) count++;
+      end = a >= end ? b : Math.max(end, b);
+    }
+    stages.push(count);
+  }
+  stages.sort((a, b) => a - b);
   const before = snapshot(deps.counters);
   const latencies: number[] = [];
   let next = 0;
@@ -197,6 +216,9 @@ try {
     `  per accepted email: ${per(after.ddbWrites, before.ddbWrites, SINGLE)} DynamoDB writes, ${per(after.ddbReads, before.ddbReads, SINGLE)} reads, ${per(after.queueMessages, before.queueMessages, SINGLE)} queue messages`,
   );
   console.log(cpuLine('accepted email', SINGLE, cpu0, cpu1, singleSeconds, 140));
+  console.log(
+    `  sequential table round trips before the answer (${stages.length} emails, one at a time): median ${stages[Math.floor(stages.length / 2)]}, max ${stages.at(-1)} (goal <= 2)`,
+  );
 
   if (runs('logs')) {
     // 1b. The accept path with request logging on and off (the workers not yet running, as in 1).
@@ -276,6 +298,9 @@ try {
       const seconds = (performance.now() - t2) / 1000;
       const times = host.provider.admittedAt.slice(from.admitted);
       const steady = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
+      // The second half alone: past the start, where a backlog's booking competes with the sends for this host's cores.
+      const half = times.slice(Math.floor(times.length / 2));
+      const secondHalf = (half.length - 1) / ((half.at(-1)! - half[0]!) / 1000);
       const late = deps.counters.sendLateMs.slice(from.late).sort((a, b) => a - b);
       // How far from its planned instant each call reached the provider (arrival at the stand-in's gate).
       const arrival = [...deps.counters.callPlannedAt]
@@ -293,6 +318,7 @@ try {
         sends: host.provider.accepted - from.accepted,
         seconds,
         steady,
+        secondHalf,
         throttled: host.provider.throttled - from.throttled,
         calendar: busiestSecond(times, 'calendar'),
         sliding: busiestSecond(times, 'sliding'),
@@ -306,7 +332,7 @@ try {
       };
     };
     const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
-      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms (left after it p50 ${pct(d.leftLate, 50)} / p99 ${pct(d.leftLate, 99)} / max ${d.leftLate.at(-1)} ms, then on the way p50 ${pct(d.transit, 50)} / p99 ${pct(d.transit, 99)} / max ${d.transit.at(-1)} ms); ${d.missed} calls missed their instant and were planned again, ${d.deferred} planned past the worker's wait went back to the queue`;
+      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%; the second half ${d.secondHalf.toFixed(2)}/s, ${((d.secondHalf / RATE) * 100).toFixed(1)}%; the line's widening caps it at ${((1000 / (1000 + WINDOW_MARGIN_MS)) * 100).toFixed(1)}%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms (left after it p50 ${pct(d.leftLate, 50)} / p99 ${pct(d.leftLate, 99)} / max ${d.leftLate.at(-1)} ms, then on the way p50 ${pct(d.transit, 50)} / p99 ${pct(d.transit, 99)} / max ${d.transit.at(-1)} ms); ${d.missed} calls missed their instant and were planned again, ${d.deferred} planned past the worker's wait went back to the queue`;
     const calendarRun = await drain('calendar', async () => ids.length);
     // The workers run on: these sends queue behind nothing and go out as they are accepted.
     const slidingRun = await drain('sliding', async () => {
