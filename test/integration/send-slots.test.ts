@@ -8,6 +8,7 @@ import {
   holdProviderWindow,
   placeInstant,
   placeSpacingMs,
+  providerWindowBeyond,
   takeSendSlot,
   WINDOW_MARGIN_MS,
 } from '@mailstack/core/table/send-slots';
@@ -115,6 +116,30 @@ describe('the call log', () => {
     const missed = planned.sort((a, b) => a - b)[0]!;
     const again = await holdProviderWindow(deps, region, 11, 10_000, missed);
     expect(again).toEqual({ kind: 'held', at: missed });
+  });
+});
+
+describe('a job behind the calls', () => {
+  it('comes back at its turn in the line when the calls run behind it, one place after another, and at once when they have caught up', async () => {
+    const base = testDeps();
+    const now = Date.now();
+    const at = (ms: number) =>
+      createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 1 }, { clock: { now: () => ms } });
+    const region = `turn-${randomUUID()}`;
+    // Four late jobs (places long due) planned one a span apart: the calls run seconds behind the line.
+    const planned: number[] = [];
+    for (let place = 0; place < 4; place++) {
+      const hold = await holdProviderWindow(at(now), region, place, 10_000);
+      if (hold.kind !== 'held') throw new Error('expected a plan');
+      planned.push(hold.at);
+    }
+    const spacing = placeSpacingMs(1);
+    // Place 9 waits for places 4 to 8 after the furthest planned (3), not for the first free instant.
+    expect(providerWindowBeyond(at(now), region, 9, 2_000)).toBe(planned[3]! + 5 * spacing);
+    // Place 4 is next: the first free instant, a span after place 3's call leaves the window.
+    expect(providerWindowBeyond(at(now), region, 4, 2_000)).toBe(planned[3]! + 1000 + WINDOW_MARGIN_MS);
+    // Once every planned call is past, nothing is ahead of it: it goes at once.
+    expect(providerWindowBeyond(at(planned[3]! + 1), region, 9, 2_000)).toBeUndefined();
   });
 });
 

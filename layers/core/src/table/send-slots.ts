@@ -135,8 +135,17 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
 /** What holding a provider call gave: the instant to call at, or a later instant to come back for. */
 export type Hold = { readonly kind: 'held'; readonly at: number } | { readonly kind: 'later'; readonly at: number };
 
-/** A region's call log as this process last saw it (it tries a plan on it first; a refusal brings the log as it stands). */
-const lastSeen = new Map<string, { readonly seq: number; readonly calls: readonly number[] }>();
+/**
+ * A region's call log as this process last saw it (it tries a plan on it first; a refusal brings
+ * the log as it stands), with the furthest place in the line planned so far and its instant.
+ */
+interface SeenLog {
+  readonly seq: number;
+  readonly calls: readonly number[];
+  readonly topPlace: number;
+  readonly topAt: number;
+}
+const lastSeen = new Map<string, SeenLog>();
 
 /** The span that holds at most `rate` calls: a second and the margin. */
 const SPAN_MS = 1000 + WINDOW_MARGIN_MS;
@@ -215,13 +224,26 @@ export const providerWindowBeyond = (
   const seen = lastSeen.get(`${deps.table}|${keys.pacing.calls(region, rate).pk}`);
   if (!seen) return undefined;
   const now = deps.clock.now();
-  const at = firstFreeInstant(
-    seen.calls.filter((c) => c > now - SPAN_MS),
-    rate,
-    Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + HANDOFF_MS),
+  const at = Math.max(
+    firstFreeInstant(
+      seen.calls.filter((c) => c > now - SPAN_MS),
+      rate,
+      Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + HANDOFF_MS),
+    ),
+    queuedTurn(seen, place, rate, now),
   );
   return at - now > horizonMs ? at : undefined;
 };
+
+/**
+ * When the calls run behind the line (a backlog on busy workers), the instant `place`'s turn comes
+ * if every place between the furthest one planned and it is called first, at the line's spacing:
+ * jobs waiting for their places come back one after another, in the line's order, instead of all
+ * at the first free instant (where all but a second's worth find no room and go back again).
+ * 0 when the log plans nothing ahead (it is not behind) or the place is not past the furthest.
+ */
+const queuedTurn = (seen: SeenLog, place: number, rate: number, now: number): number =>
+  seen.topAt > now && place > seen.topPlace ? seen.topAt + (place - seen.topPlace - 1) * placeSpacingMs(rate) : 0;
 
 /** The plan in progress in this process, per call log. */
 const planning = new Map<string, Promise<void>>();
@@ -236,7 +258,7 @@ const planCall = async (
   replacing: number | undefined,
   handoffMs: number,
 ): Promise<Hold> => {
-  let log = lastSeen.get(seenKey) ?? { seq: 0, calls: [] };
+  let log: SeenLog = lastSeen.get(seenKey) ?? { seq: 0, calls: [], topPlace: -1, topAt: 0 };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
     const kept = log.calls.filter(
@@ -246,10 +268,11 @@ const planCall = async (
     const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, at);
+    const top = place > log.topPlace ? { topPlace: place, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };
     const written = await updateItemOrRead(
       deps,
       key,
-      { set: { calls, seq: log.seq + 1 } },
+      { set: { calls, seq: log.seq + 1, top_place: top.topPlace, top_at: top.topAt } },
       log.seq === 0
         ? {
             or: [
@@ -260,10 +283,15 @@ const planCall = async (
         : { attr: 'seq', eq: log.seq },
     );
     if (written.ok) {
-      lastSeen.set(seenKey, { seq: log.seq + 1, calls });
+      lastSeen.set(seenKey, { seq: log.seq + 1, calls, ...top });
       return { kind: 'held', at };
     }
-    log = { seq: Number(written.item?.seq ?? 0), calls: ((written.item?.calls ?? []) as unknown[]).map(Number) };
+    log = {
+      seq: Number(written.item?.seq ?? 0),
+      calls: ((written.item?.calls ?? []) as unknown[]).map(Number),
+      topPlace: Number(written.item?.top_place ?? -1),
+      topAt: Number(written.item?.top_at ?? 0),
+    };
     lastSeen.set(seenKey, log);
   }
 };

@@ -194,12 +194,12 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const { place: booked, ...unbooked } = job;
   // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
-  const turn = (place: number) => placeInstant(place, rate);
-  if (booked !== undefined && turn(booked) - deps.clock.now() > WAIT_IN_WORKER_MS) {
-    return { kind: 'retry', delaySeconds: backBefore(deps, turn(booked)), job };
+  if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
+    return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
   }
   // Nor is its call plannable within the wait, by the call log as this worker last saw it (the
-  // line runs behind its places): back then, without claiming the email first.
+  // calls run behind the line: the first free instant, and the jobs ahead of it in the line): back
+  // then, without claiming the email first.
   const beyond =
     booked !== undefined && !e.broadcast_id
       ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS)
@@ -213,16 +213,14 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   let place = booked;
   if (!e.broadcast_id && place === undefined && claimable(e, deps.clock.now())) {
     const slot = await takeSendSlot(deps, e.region);
-    if (turn(slot.place) - deps.clock.now() > WAIT_IN_WORKER_MS) {
-      if (!(await book(deps, e, turn(slot.place)))) {
+    // Its turn: the place's instant, or later when the calls run behind the line.
+    const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS) ?? 0);
+    if (due - deps.clock.now() > WAIT_IN_WORKER_MS) {
+      if (!(await book(deps, e, due))) {
         await settleOutcome(deps, e);
         return done;
       }
-      return {
-        kind: 'retry',
-        delaySeconds: backBefore(deps, turn(slot.place)),
-        job: { ...unbooked, place: slot.place },
-      };
+      return { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place } };
     }
     place = slot.place;
   }
