@@ -86,11 +86,6 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const snapshot = <T extends object>(c: T): T => ({ ...c });
 
-/**
- * CPU milliseconds used so far by this process (the API, the workers, the embedded queue engine,
- * the stand-ins) and by the engines it started as processes of their own (DynamoDB Local), read
- * from /proc (Linux; zeros elsewhere): where the time of a phase goes on this host.
- */
 type Cpu = { readonly node: number; readonly engines: number };
 
 /** Where a phase's CPU went, per unit, and how much CPU per unit a goal of `goalPerSecond` leaves on this host. */
@@ -100,6 +95,11 @@ const cpuLine = (unit: string, n: number, from: Cpu, to: Cpu, seconds: number, g
   return `  CPU per ${unit}: ${((to.node - from.node) / n).toFixed(2)} ms in this process (API, workers, queue engine, stand-ins), ${((to.engines - from.engines) / n).toFixed(2)} ms in DynamoDB Local; the ${cores} cores were ${(busy * 100).toFixed(0)}% busy (the goal, ${goalPerSecond}/s, leaves ${((1000 / goalPerSecond) * cores).toFixed(2)} ms of CPU per ${unit} on this host)`;
 };
 
+/**
+ * CPU milliseconds used so far by this process (the API, the workers, the embedded queue engine,
+ * the stand-ins) and by the engines it started as processes of their own (DynamoDB Local), read
+ * from /proc (Linux; zeros elsewhere): where the time of a phase goes on this host.
+ */
 const cpuMs = (): Cpu => {
   const usage = process.cpuUsage();
   let engines = 0;
@@ -166,13 +166,17 @@ try {
   // One request at a time (the workers are not running yet): the table round trips each waits
   // for before its answer, in stages (requests sent together, then those sent after they answered).
   const stages: number[] = [];
+  deps.counters.ddbSpans = [];
   for (let i = 0; i < 20; i++) {
     const from = Date.now();
     const out = await resend.emails.send(email(80_000 + i));
     if (out.error) throw new Error(`send failed: ${out.error.message}`);
     ids.push(out.data!.id);
     const to = Date.now();
-    const spans = deps.counters.ddbSpans.filter(([a, b]) => a >= from && b <= to).sort((x, y) => x[0] - y[0]);
+    const spans = deps.counters.ddbSpans
+      .splice(0)
+      .filter(([a, b]) => a >= from && b <= to)
+      .sort((x, y) => x[0] - y[0]);
     let count = 0;
     let end = Number.NEGATIVE_INFINITY;
     for (const [a, b] of spans) {
@@ -181,6 +185,7 @@ try {
     }
     stages.push(count);
   }
+  deps.counters.ddbSpans = undefined;
   stages.sort((a, b) => a - b);
   const before = snapshot(deps.counters);
   const latencies: number[] = [];

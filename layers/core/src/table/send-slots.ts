@@ -147,6 +147,13 @@ interface SeenLog {
 }
 const lastSeen = new Map<string, SeenLog>();
 
+/** Whose view `lastSeen` keeps: this table's call log. */
+const seenKeyOf = (deps: Deps, key: { readonly pk: string }): string => `${deps.table}|${key.pk}`;
+
+/** The earliest a call of `place` is planned from: its instant, and never sooner than the plan's write can come back and the hand-off be made. */
+const planFrom = (place: number, rate: number, now: number, handoffMs: number): number =>
+  Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs);
+
 /** The span that holds at most `rate` calls: a second and the margin. */
 const SPAN_MS = 1000 + WINDOW_MARGIN_MS;
 
@@ -190,7 +197,7 @@ export const holdProviderWindow = async (
 ): Promise<Hold> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const key = keys.pacing.calls(region, rate);
-  const seenKey = `${deps.table}|${key.pk}`;
+  const seenKey = seenKeyOf(deps, key);
   // One plan at a time per process: each starts from the log the last one wrote, so the
   // conditional write races only other processes.
   const before = planning.get(seenKey) ?? Promise.resolve();
@@ -221,14 +228,14 @@ export const providerWindowBeyond = (
   horizonMs: number,
 ): number | undefined => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const seen = lastSeen.get(`${deps.table}|${keys.pacing.calls(region, rate).pk}`);
+  const seen = lastSeen.get(seenKeyOf(deps, keys.pacing.calls(region, rate)));
   if (!seen) return undefined;
   const now = deps.clock.now();
   const at = Math.max(
     firstFreeInstant(
       seen.calls.filter((c) => c > now - SPAN_MS),
       rate,
-      Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + HANDOFF_MS),
+      planFrom(place, rate, now, HANDOFF_MS),
     ),
     queuedTurn(seen, place, rate, now),
   );
@@ -265,7 +272,7 @@ const planCall = async (
       (c, i) =>
         c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i),
     );
-    const at = firstFreeInstant(kept, rate, Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs));
+    const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, at);
     const top = place > log.topPlace ? { topPlace: place, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };

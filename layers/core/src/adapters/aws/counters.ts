@@ -31,8 +31,8 @@ export interface AdapterCounters {
   readonly callPlannedAt: Map<string, number>;
   /** The instant each email's provider call was let go by the transport (by email id, the last 10,000): how late it left, against how late it arrived. */
   readonly callReleasedAt: Map<string, number>;
-  /** When each DynamoDB request was sent and answered (epoch ms, the last 10,000): the bench counts the sequential table round trips of a request from them. */
-  readonly ddbSpans: Array<readonly [number, number]>;
+  /** While set (the bench sets it for a phase), when each DynamoDB request was sent and answered (epoch ms): the bench counts a request's sequential table round trips from them. */
+  ddbSpans?: Array<readonly [number, number]>;
   /** Provider calls that missed their planned instant (left too late) and were planned again. */
   callsMissed: number;
   /** Provider calls whose plan fell past the worker's wait, sending the job back to the queue. */
@@ -67,7 +67,6 @@ export const newCounters = (): AdapterCounters => ({
   sendLateMs: [],
   callPlannedAt: new Map(),
   callReleasedAt: new Map(),
-  ddbSpans: [],
   callsMissed: 0,
   callsDeferred: 0,
   contentPuts: 0,
