@@ -39,6 +39,7 @@ import { benchMetrics } from './bench-metrics.ts';
 import { benchRequestLogs } from './bench-logs.ts';
 import { benchInboxes } from './bench-inboxes.ts';
 import { benchAutomations } from './bench-automations.ts';
+import type { FunctionCounts } from '@mailstack/core/adapters/aws/counters';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 /** Sends before the measured ones, on the cold process (printed apart, as a Lambda's first requests). */
@@ -582,6 +583,7 @@ try {
       await new Promise((r) => setTimeout(r, 500));
     }
     const counters0 = snapshot(deps.counters);
+    deps.counters.byFunction = new Map();
     const made = await resend.broadcasts.create({
       segmentId: segment,
       from: 'Bench <bench@bench.example.com>',
@@ -622,6 +624,8 @@ try {
     const achievedRate = (broadcastSends.length - 1) / ((last - first) / 1000);
     const finishError = Math.abs(last - announced) / (announced - sentAt);
     const spent = snapshot(deps.counters);
+    const byFunction = [...(deps.counters.byFunction ?? [])].sort(([a], [b]) => a.localeCompare(b));
+    deps.counters.byFunction = undefined;
     idle.sort((a, b) => a - b);
     busy.sort((a, b) => a - b);
     console.log(
@@ -633,6 +637,26 @@ try {
     console.log(
       `  per recipient: ${per(spent.ddbWrites, counters0.ddbWrites, BROADCAST)} DynamoDB writes (goal <= 4), ${per(spent.ddbReads, counters0.ddbReads, BROADCAST)} reads (goal <= 3), ${per(spent.queueMessages, counters0.queueMessages, BROADCAST)} queue messages (goal <= 1) (fan-out, sending and the provider's events, probes included)`,
     );
+    // The same figures by the function that spent them. The goal is the fan-out's (the broadcast's
+    // routes and its fan-out worker); sending each email and the provider's events are apart.
+    const fanOut = ['broadcasts', 'broadcast-fanout'];
+    const line = (c: FunctionCounts) =>
+      `${(c.ddbWrites / BROADCAST).toFixed(2)} writes, ${(c.ddbReads / BROADCAST).toFixed(2)} reads, ${(c.queueMessages / BROADCAST).toFixed(2)} queue messages`;
+    const ofFanOut = byFunction
+      .filter(([n]) => fanOut.includes(n))
+      .reduce(
+        (t, [, c]) => ({
+          ddbWrites: t.ddbWrites + c.ddbWrites,
+          ddbReads: t.ddbReads + c.ddbReads,
+          queueMessages: t.queueMessages + c.queueMessages,
+        }),
+        { ddbWrites: 0, ddbReads: 0, queueMessages: 0 },
+      );
+    console.log(`  per recipient, the fan-out (${fanOut.join(', ')}): ${line(ofFanOut)} (goal <= 4, <= 3, <= 1)`);
+    console.log(
+      `  by function, per recipient (${per(spent.broadcastTurnedAway, counters0.broadcastTurnedAway, BROADCAST)} sends a recipient turned away by the broadcast share of a second, each back in a second):`,
+    );
+    for (const [name, c] of byFunction) console.log(`    ${name.padEnd(26)} ${line(c)}`);
     console.log(
       `  transactional accept-to-provider: idle p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms; during the broadcast p50 ${pct(busy, 50)} ms, p99 ${pct(busy, 99)} ms (${busy.length} probes; p50 ${((pct(busy, 50) / pct(idle, 50)) * 100).toFixed(0)}% of idle)`,
     );

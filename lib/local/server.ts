@@ -14,7 +14,7 @@ import { ApiError } from '@mailstack/core/errors/api-error';
 import { errorResponse, internalErrorResponse } from '@mailstack/core/http/respond';
 import { normalisePath, unmatchedResponse } from '@mailstack/core/http/unmatched';
 import { toApiEvent, lambdaContext } from './events.ts';
-import { countInvocation, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
+import { countedAs, countInvocation, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
 const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
   res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
@@ -162,9 +162,10 @@ export const createApiServer = (
         const started = performance.now();
         const event = toApiEvent(req, url, key, params, body);
         const logged = answerFirst(event);
-        const result = await handler(event, lambdaContext(hit.route.area));
-        send(res, result);
-        await logged();
+        await countedAs.run(hit.route.area, async () => {
+          send(res, await handler(event, lambdaContext(hit.route.area)));
+          await logged();
+        });
         const counted = counters();
         if (counted) {
           counted.apiRequests += 1;

@@ -12,7 +12,7 @@ import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { WORKERS, TIMERS, type QueueName, type WorkerEntry } from '../../functions/background.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
-import { countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
+import { countedAs, countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 
 type SqsHandler = (event: SQSEvent, context: unknown) => Promise<SQSBatchResponse | undefined>;
 
@@ -130,7 +130,7 @@ const invoke = async (
   let failed = new Set<string>();
   const started = performance.now();
   try {
-    const result = await handler(event, lambdaContext(worker.name, 60_000));
+    const result = await countedAs.run(worker.name, () => handler(event, lambdaContext(worker.name, 60_000)));
     failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
   } catch (error) {
     console.error(`worker ${worker.name} failed; its batch will be retried`, error);
@@ -167,9 +167,11 @@ export const startTimers = (functionsDir: string, counters?: AdapterCounters): L
       const started = performance.now();
       try {
         const handler = await load<(e: unknown, c: unknown) => Promise<unknown>>(functionsDir, timer.entry);
-        await handler(
-          { source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
-          lambdaContext(timer.name, 60_000),
+        await countedAs.run(timer.name, () =>
+          handler(
+            { source: 'local.timer', 'detail-type': 'Scheduled Event', time: new Date().toISOString() },
+            lambdaContext(timer.name, 60_000),
+          ),
         );
       } catch (error) {
         console.error(`timer ${timer.name} failed`, error);

@@ -9,16 +9,18 @@ import {
   placeInstant,
   placeSpacingMs,
   providerWindowBeyond,
+  takeBroadcastSlot,
   takeSendSlot,
   WINDOW_MARGIN_MS,
 } from '@mailstack/core/table/send-slots';
+import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail, WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import type { SendJob } from '@mailstack/core/domain/emails/email';
 import type { QueueMessage } from '@mailstack/core/ports/queue';
-import { getItem } from '@mailstack/core/table/ops';
+import { getItem, updateItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
@@ -261,5 +263,68 @@ describe('a send waiting for its place', () => {
     expect(outcome.kind === 'retry' && outcome.delaySeconds).toBeGreaterThanOrEqual(2);
     expect(await getItem(deps, keys.email.item(t.team.id, e!.id))).toEqual(before);
     expect(sent).toEqual([]);
+  });
+
+  it('as a broadcast send turned away by its share of the second, comes back in a second without claiming its email, and moves its due time only when the sweeper would soon take it for lost', async () => {
+    const t = await sendingTeam();
+    const base = testDeps();
+    const clock = { ms: Date.now() };
+    const sent: string[] = [];
+    const deps: Deps = createDeps(
+      { ...base.config, PROVIDER_RATE_PER_SECOND: 10 },
+      {
+        clock: { now: () => clock.ms },
+        // Its send job stays here: no worker takes it meanwhile.
+        queue: { send: async () => undefined },
+        mail: {
+          send: async (message) => {
+            sent.push(message.tags.email_id!);
+            return { providerMessageId: `share-${randomUUID()}` };
+          },
+        },
+      },
+    );
+    const caller = callerOfKey(t.key, t.team);
+    const region = `share-${randomUUID()}`;
+    const prepared = await prepareEmail(deps, caller, {
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'share',
+      text: 'x',
+    });
+    const [e] = await acceptEmails(deps, caller, [{ ...prepared, domain: { ...prepared.domain, region } }]);
+    const key = keys.email.item(t.team.id, e!.id);
+    // A broadcast's recipient (of a broadcast not in the table: never canceled), due now.
+    await updateItem(deps, key, {
+      set: { broadcast_id: randomUUID(), contact_id: randomUUID(), slot_at: new Date(clock.ms).toISOString() },
+    });
+    const job: SendJob = { teamId: t.team.id, emailId: e!.id };
+    const share = broadcastRate(10);
+    const fill = async () => {
+      for (let i = 0; i < share; i++) expect(await takeBroadcastSlot(deps, region, share)).toBeDefined();
+    };
+
+    // The share of this second is taken: back in a second, the email as it was.
+    await fill();
+    const before = await getItem(deps, key);
+    expect(await deliverEmail(deps, job)).toEqual({ kind: 'retry', delaySeconds: 1, job });
+    expect(await getItem(deps, key)).toEqual(before);
+
+    // Turned away again past half the sweeper's grace: its due time moves a second on, unclaimed.
+    clock.ms += (deps.config.SWEEP_AFTER_SECONDS / 2) * 1000 + 1_000;
+    await fill();
+    expect(await deliverEmail(deps, job)).toEqual({ kind: 'retry', delaySeconds: 1, job });
+    expect(await getItem(deps, key)).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      gsi3sk: `${new Date(clock.ms + 1000).toISOString()}#${e!.id}`,
+    });
+    expect(sent).toEqual([]);
+
+    // The next second has room: it sends.
+    clock.ms += 1000;
+    expect(await deliverEmail(deps, job)).toEqual({ kind: 'done' });
+    expect(sent).toEqual([e!.id]);
+    expect(await getItem(deps, key)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 });

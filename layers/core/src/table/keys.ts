@@ -274,6 +274,13 @@ export const keys = {
       gsi3sk: `${dueAt}#${emailId}`,
     }),
     sendDuePartition: (shard: number) => onIndex('gsi3', `DUE#SEND#${shard}`),
+    /** When an email as read is due at the provider by its `sendDue` entry (epoch ms); undefined when it has none. */
+    sendDueOf: (item: object): number | undefined => {
+      const { gsi3pk, gsi3sk } = item as { gsi3pk?: unknown; gsi3sk?: unknown };
+      return typeof gsi3pk === 'string' && gsi3pk.startsWith('DUE#SEND#') && typeof gsi3sk === 'string'
+        ? Date.parse(gsi3sk.slice(0, gsi3sk.indexOf('#')))
+        : undefined;
+    },
     /** Present while the email is parked past the daily cap: when it may be released. */
     parkedDue: (emailId: string, releaseAt: string) => ({
       gsi3pk: `DUE#PARKED#${shardOf(emailId, EMAIL_DUE_SHARDS)}`,

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Calls counted at the adapters and where the local host invokes handlers, for `npm run bench`
  * and `npm run cost` (reads, writes and their capacity units, queue requests, content-store
@@ -33,10 +35,14 @@ export interface AdapterCounters {
   readonly callReleasedAt: Map<string, number>;
   /** While set (the bench sets it for a phase), when each DynamoDB request was sent and answered (epoch ms): the bench counts a request's sequential table round trips from them. */
   ddbSpans?: Array<readonly [number, number]>;
+  /** While set (the bench sets it for a phase), table writes, reads and queue messages by the function that made them (see `countedAs`). */
+  byFunction?: Map<string, FunctionCounts>;
   /** Provider calls that missed their planned instant (left too late) and were planned again. */
   callsMissed: number;
   /** Provider calls whose plan fell past the worker's wait, sending the job back to the queue. */
   callsDeferred: number;
+  /** Broadcast sends turned away by the broadcast share of a second (each job back in a second). */
+  broadcastTurnedAway: number;
   /** Content-store objects written and read, and their bytes (large bodies and attachments). */
   contentPuts: number;
   contentPutBytes: number;
@@ -49,6 +55,31 @@ export interface AdapterCounters {
   /** Their billed duration, each rounded up to the millisecond as Lambda bills it. */
   lambdaBilledMs: number;
 }
+
+/** What one function spent while the bench attributes counts (`AdapterCounters.byFunction`). */
+export interface FunctionCounts {
+  ddbWrites: number;
+  ddbReads: number;
+  queueMessages: number;
+}
+
+/**
+ * The function whose work is being counted: the local host runs each handler inside it (a
+ * worker's name, a route's area), so the bench can say which function spent what.
+ */
+export const countedAs = new AsyncLocalStorage<string>();
+
+/** Adds to the running function's counts, while the bench attributes them. */
+export const countFor = (counters: AdapterCounters, add: Partial<FunctionCounts>): void => {
+  const by = counters.byFunction;
+  if (!by) return;
+  const name = countedAs.getStore() ?? 'the stand-ins and the bench';
+  const mine = by.get(name) ?? { ddbWrites: 0, ddbReads: 0, queueMessages: 0 };
+  mine.ddbWrites += add.ddbWrites ?? 0;
+  mine.ddbReads += add.ddbReads ?? 0;
+  mine.queueMessages += add.queueMessages ?? 0;
+  by.set(name, mine);
+};
 
 /** A fresh set of counters. */
 export const newCounters = (): AdapterCounters => ({
@@ -69,6 +100,7 @@ export const newCounters = (): AdapterCounters => ({
   callReleasedAt: new Map(),
   callsMissed: 0,
   callsDeferred: 0,
+  broadcastTurnedAway: 0,
   contentPuts: 0,
   contentPutBytes: 0,
   contentGets: 0,
@@ -155,10 +187,11 @@ export const isDbCommand = (commandName: string): boolean => commandName in WRIT
 /** Counts a DynamoDB command by name (document-client and low-level commands alike). */
 export const countDbCommand = (counters: AdapterCounters, commandName: string, input: unknown): void => {
   counters.ddbRequests += 1;
-  const w = WRITES[commandName];
-  if (w) counters.ddbWrites += w(input);
-  const r = READS[commandName];
-  if (r) counters.ddbReads += r(input);
+  const writes = WRITES[commandName]?.(input) ?? 0;
+  const reads = READS[commandName]?.(input) ?? 0;
+  counters.ddbWrites += writes;
+  counters.ddbReads += reads;
+  countFor(counters, { ddbWrites: writes, ddbReads: reads });
 };
 
 /** Counts the items a read returned or scanned. */

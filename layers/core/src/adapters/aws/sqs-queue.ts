@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { JobQueue } from '../../ports/queue.ts';
-import { sqsRequests, type AdapterCounters } from './counters.ts';
+import { countFor, sqsRequests, type AdapterCounters } from './counters.ts';
 
 /** The message attribute that carries the correlation id (the API request id) to the workers. */
 export const CORRELATION_ATTRIBUTE = 'correlation_id';
@@ -34,6 +34,7 @@ export const sqsQueue = (
           }));
           const out = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
           counters.queueMessages += chunk.length;
+          countFor(counters, { queueMessages: chunk.length });
           // SQS bills a batch as one request per started 64 KB of its payload (bodies and attributes).
           counters.queueRequests += sqsRequests(
             entries.reduce(

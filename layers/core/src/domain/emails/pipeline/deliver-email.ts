@@ -78,6 +78,21 @@ const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
     claimCondition(deps.clock.now()),
   ).then(Boolean);
 
+/**
+ * Before a job waiting without a claim goes back on the queue: moves the email's due time a
+ * second on when the sweeper would take it for lost within the next half of its grace (one write
+ * in that case only), so no second job is queued for it. False when the email is no longer
+ * claimable (its outcome settled).
+ */
+const keepFromSweeper = async (deps: Deps, e: EmailItem): Promise<boolean> => {
+  const now = deps.clock.now();
+  const due = keys.email.sendDueOf(e);
+  if (due === undefined || due > now - (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
+  if (await book(deps, e, now + 1000)) return true;
+  await settleOutcome(deps, e);
+  return false;
+};
+
 const claim = async (deps: Deps, e: EmailItem): Promise<string | undefined> => {
   const now = deps.clock.now();
   const token = randomUUID();
@@ -208,10 +223,22 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     deps.counters.callsDeferred++;
     return { kind: 'retry', delaySeconds: backBefore(deps, beyond), job };
   }
-  // No long waits for a place: one further ahead goes back on the queue, booked, until then (the
-  // email's due time moved to it, without a claim: nothing is sent yet).
   let place = booked;
-  if (!e.broadcast_id && place === undefined && claimable(e, deps.clock.now())) {
+  if (e.broadcast_id) {
+    // A broadcast send takes its place within the coming second before it claims the email: one
+    // turned away (the broadcast share of this second is taken) comes back in a second having
+    // written nothing to the email.
+    if (claimable(e, deps.clock.now())) {
+      const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
+      if (!slot) {
+        deps.counters.broadcastTurnedAway++;
+        return (await keepFromSweeper(deps, e)) ? { kind: 'retry', delaySeconds: 1, job: unbooked } : done;
+      }
+      place = slot.place;
+    }
+  } else if (place === undefined && claimable(e, deps.clock.now())) {
+    // No long waits for a place: one further ahead goes back on the queue, booked, until then (the
+    // email's due time moved to it, without a claim: nothing is sent yet).
     const slot = await takeSendSlot(deps, e.region);
     // Its turn: the place's instant, or later when the calls run behind the line.
     const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS) ?? 0);
@@ -229,17 +256,18 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     await settleOutcome(deps, e);
     return done;
   }
-  if (e.broadcast_id) {
-    // Broadcast mail sends within the coming second within the broadcast share, or comes back in a second.
-    const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
-    if (!slot) {
-      await release(deps, e, token, deps.clock.now() + 1000);
-      return { kind: 'retry', delaySeconds: 1, job: unbooked };
-    }
-    place = slot.place;
-  } else if (place === undefined) {
-    // Claimed after all (its claim had lapsed meanwhile): a place now.
-    place = (await takeSendSlot(deps, e.region)).place;
+  if (place === undefined) {
+    // Claimed after all (its claim had lapsed meanwhile): a place now. Broadcast mail sends within
+    // the coming second within the broadcast share, or comes back in a second.
+    if (e.broadcast_id) {
+      const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
+      if (!slot) {
+        deps.counters.broadcastTurnedAway++;
+        await release(deps, e, token, deps.clock.now() + 1000);
+        return { kind: 'retry', delaySeconds: 1, job: unbooked };
+      }
+      place = slot.place;
+    } else place = (await takeSendSlot(deps, e.region)).place;
   }
   let providerMessageId: string;
   try {
