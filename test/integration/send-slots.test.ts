@@ -227,7 +227,7 @@ describe('a send waiting for its place', () => {
     expect((await takeSendSlot(deps, region)).place).toBe(booked.place! + 2);
   });
 
-  it('goes back without claiming its email when the call log this worker last wrote has no room within its wait', async () => {
+  it('goes back without claiming its email when the call log this worker last wrote has no room within its wait, and moves its due time only when the sweeper would soon take it for lost', async () => {
     const t = await sendingTeam();
     const base = testDeps();
     const now = Date.now();
@@ -262,6 +262,16 @@ describe('a send waiting for its place', () => {
     // Back when the log has room (whole seconds, before that instant), and nothing was written.
     expect(outcome.kind === 'retry' && outcome.delaySeconds).toBeGreaterThanOrEqual(2);
     expect(await getItem(deps, keys.email.item(t.team.id, e!.id))).toEqual(before);
+    expect(sent).toEqual([]);
+
+    // Due long enough that the sweeper would soon queue it again: its due time moves to when it comes back, unclaimed.
+    const key = keys.email.item(t.team.id, e!.id);
+    const stale = now - (deps.config.SWEEP_AFTER_SECONDS / 2) * 1000 - 1_000;
+    await updateItem(deps, key, { set: keys.email.sendDue(e!.id, new Date(stale).toISOString()) });
+    expect(await deliverEmail(deps, job)).toEqual(outcome);
+    const moved = await getItem(deps, key);
+    expect(moved).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(keys.email.sendDueOf(moved!)).toBeGreaterThanOrEqual(now + WAIT_IN_WORKER_MS);
     expect(sent).toEqual([]);
   });
 

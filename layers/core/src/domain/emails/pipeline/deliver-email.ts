@@ -79,16 +79,15 @@ const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
   ).then(Boolean);
 
 /**
- * Before a job waiting without a claim goes back on the queue: moves the email's due time a
- * second on when the sweeper would take it for lost within the next half of its grace (one write
- * in that case only), so no second job is queued for it. False when the email is no longer
- * claimable (its outcome settled).
+ * Before a job waiting without a claim goes back on the queue until `until`: moves the email's due
+ * time there when the sweeper would soon take the email for lost (it has been due for half the
+ * sweeper's grace; one write in that case only), so no second job is queued for it, taking a
+ * second place in the line. False when the email is no longer claimable (its outcome settled).
  */
-const keepFromSweeper = async (deps: Deps, e: EmailItem): Promise<boolean> => {
-  const now = deps.clock.now();
+const keepFromSweeper = async (deps: Deps, e: EmailItem, until: number): Promise<boolean> => {
   const due = keys.email.sendDueOf(e);
-  if (due === undefined || due > now - (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
-  if (await book(deps, e, now + 1000)) return true;
+  if (due === undefined || due > deps.clock.now() - (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
+  if (await book(deps, e, until)) return true;
   await settleOutcome(deps, e);
   return false;
 };
@@ -221,7 +220,9 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       : undefined;
   if (beyond !== undefined) {
     deps.counters.callsDeferred++;
-    return { kind: 'retry', delaySeconds: backBefore(deps, beyond), job };
+    return (await keepFromSweeper(deps, e, beyond))
+      ? { kind: 'retry', delaySeconds: backBefore(deps, beyond), job }
+      : done;
   }
   let place = booked;
   if (e.broadcast_id) {
@@ -232,7 +233,9 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
       if (!slot) {
         deps.counters.broadcastTurnedAway++;
-        return (await keepFromSweeper(deps, e)) ? { kind: 'retry', delaySeconds: 1, job: unbooked } : done;
+        return (await keepFromSweeper(deps, e, deps.clock.now() + 1000))
+          ? { kind: 'retry', delaySeconds: 1, job: unbooked }
+          : done;
       }
       place = slot.place;
     }
