@@ -26,6 +26,7 @@ import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
 import { slotAt, storedSchedule } from './plan.ts';
+import { sleepUntil } from '../../ports/clock.ts';
 import type { Subscription } from '../topics/vocabulary.ts';
 
 /** The message the fan-out worker takes. */
@@ -58,6 +59,25 @@ export const recipientEmailId = (broadcastId: string, contactId: string): string
   const variant = ((parseInt(h[15]!, 16) & 3) | 8).toString(16);
   return `${broadcastId.slice(0, 8)}-${broadcastId.slice(9, 13)}-8${h.slice(0, 3)}-${variant}${h.slice(3, 6)}-${h.slice(6, 18)}`;
 };
+
+/** How far into a second the fan-out still queues a page's jobs; later, it waits for the next second. */
+const QUEUE_WITHIN_MS = 300;
+
+/** Now, when it is early in its second (or the clock cannot wait); else the start of the next second, once waited for. */
+const earlyInASecond = async (deps: Deps): Promise<number> => {
+  const now = deps.clock.now();
+  if (now % 1000 <= QUEUE_WITHIN_MS || !deps.clock.sleep) return now;
+  const next = Math.ceil(now / 1000) * 1000;
+  await sleepUntil(deps.clock, next);
+  return Math.max(next, deps.clock.now());
+};
+
+/**
+ * The queue delay that brings a job queued at `queuedAt` back in the calendar second after its
+ * slot's (whole seconds, at most SQS's 15 minutes); 0 for a slot already past.
+ */
+export const arrivalDelaySeconds = (slot: number, queuedAt: number): number =>
+  slot < queuedAt ? 0 : Math.min(900, Math.floor(slot / 1000) + 1 - Math.floor(queuedAt / 1000));
 
 type Skip = 'unsubscribed' | 'suppressed' | 'opted_out';
 
@@ -258,13 +278,19 @@ export const fanOutBroadcast = async (
           updated_at: nowIso,
         })),
       );
+      // Queued early in a second, each job arrives in the calendar second after its slot's (SQS
+      // counts its delay in whole seconds from the send), so a second's arrivals are one planned
+      // second's recipients: never more than the broadcast share that the send worker counts per
+      // second. Queued late in a second, the jobs of one planned second would arrive straddling
+      // two, and the second that got too many would turn some away. Never before the slot: a job
+      // arriving early would only wait again (broadcastSlotWait).
+      const queuedAt = await earlyInASecond(deps);
       await deps.queue.send(
         deps.config.BROADCAST_QUEUE_URL,
         rows.map((r) => {
           const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
-          // Rounded up: a job arriving before its slot would only wait again (broadcastSlotWait).
-          const wait = Date.parse(r.email.slot_at as string) - deps.clock.now();
-          return { body, ...(wait > 0 ? { delaySeconds: Math.min(900, Math.ceil(wait / 1000)) } : {}) };
+          const delay = arrivalDelaySeconds(Date.parse(r.email.slot_at as string), queuedAt);
+          return { body, ...(delay > 0 ? { delaySeconds: delay } : {}) };
         }),
       );
     }
