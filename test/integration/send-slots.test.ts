@@ -84,6 +84,29 @@ describe('the send line', () => {
     expect(idle.at - (now + 60_000)).toBeGreaterThanOrEqual(0);
     expect(idle.at - (now + 60_000)).toBeLessThan(placeSpacingMs(3));
   });
+
+  it('takes each place in one write while the line is as this process last saw it, ahead of now (a backlog) or fallen behind (sends at a broadcast pace)', async () => {
+    const now = 1_700_000_200_200;
+    const region = `test-${randomUUID()}`;
+    const deps = at(now);
+    const writes = async (d: Deps, take: () => Promise<Place | undefined>) => {
+      const before = d.counters.ddbWrites;
+      const place = await take();
+      return { writes: d.counters.ddbWrites - before, place: place?.place };
+    };
+    const first = await takeSendSlot(deps, region);
+    // Ahead: places taken at one instant follow one another.
+    for (let i = 1; i <= 3; i++)
+      expect(await writes(deps, () => takeSendSlot(deps, region))).toEqual({ writes: 1, place: first.place + i });
+    // Behind: a minute later the line restarts at the place due then, one write for each
+    // transactional or broadcast send (and the broadcast's count of its second).
+    const later = at(now + 60_000);
+    const restarted = await writes(later, () => takeSendSlot(later, region));
+    expect(restarted.writes).toBe(1);
+    expect(placeInstant(restarted.place!, 3) - (now + 60_000)).toBeLessThan(placeSpacingMs(3));
+    const again = at(now + 120_000);
+    expect(await writes(again, () => takeBroadcastSlot(again, region, 2))).toMatchObject({ writes: 2 });
+  });
 });
 
 describe('the call log', () => {

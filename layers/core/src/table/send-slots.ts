@@ -1,5 +1,5 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters, updateItem, updateItemOrRead } from './ops.ts';
+import { addToCounters, updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
 import { sleepUntil } from '../ports/clock.ts';
 
@@ -54,26 +54,65 @@ const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / plac
 export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> => {
   const rate = deps.config.PROVIDER_RATE_PER_SECOND;
   const first = firstPlaceAt(deps.clock.now(), rate);
-  const key = keys.pacing.line(region, rate);
-  for (;;) {
-    // The usual case under load: the line is at or past now; take its next place.
-    const taken = await updateItem(deps, key, { add: { next: 1 } }, { attr: 'next', ge: first });
-    if (taken) return placeOf(Number(taken.next) - 1, rate);
-    if (
-      await updateItem(
-        deps,
-        key,
-        { set: { next: first + 1 } },
-        {
-          or: [
-            { attr: 'next', absent: true },
-            { attr: 'next', lt: first },
-          ],
-        },
-      )
-    )
-      return placeOf(first, rate);
+  const place = await takeLinePlace(deps, keys.pacing.line(region, rate), first, Number.POSITIVE_INFINITY);
+  return placeOf(place!, rate);
+};
+
+/** Each line's next free place as this process last wrote or read it (its first write follows it). */
+const lineSeen = new Map<string, number>();
+
+/**
+ * A place of the line at or after `first` and before `horizon`: its next free place (one
+ * conditional add), or `first` when the line is behind it (one conditional restart). The write
+ * tried first is the one the line as this process last saw it calls for (a line that fell behind
+ * between one send and the next, as at a broadcast's pace, restarts in one write); a refusal
+ * answers the line as it stands, so the second write is the right one unless another sender moved
+ * the line meanwhile. Undefined when the line is full up to `horizon`, or after `tries` writes.
+ */
+const takeLinePlace = async (
+  deps: Deps,
+  key: ReturnType<typeof keys.pacing.line>,
+  first: number,
+  horizon: number,
+  tries = Number.POSITIVE_INFINITY,
+): Promise<number | undefined> => {
+  const seenKey = seenKeyOf(deps, key);
+  const seen = lineSeen.get(seenKey);
+  // Unknown: the add, the usual case under load (the line at or past now).
+  let behind = seen !== undefined && seen < first;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const written = behind
+      ? await updateItemOrRead(
+          deps,
+          key,
+          { set: { next: first + 1 } },
+          {
+            or: [
+              { attr: 'next', absent: true },
+              { attr: 'next', lt: first },
+            ],
+          },
+        )
+      : await updateItemOrRead(
+          deps,
+          key,
+          { add: { next: 1 } },
+          Number.isFinite(horizon)
+            ? {
+                and: [
+                  { attr: 'next', ge: first },
+                  { attr: 'next', lt: horizon },
+                ],
+              }
+            : { attr: 'next', ge: first },
+        );
+    const next = written.item?.next === undefined ? undefined : Number(written.item.next);
+    if (next !== undefined) lineSeen.set(seenKey, next);
+    if (written.ok) return behind ? first : next! - 1;
+    if (next !== undefined && next >= horizon) return undefined;
+    behind = next === undefined || next < first;
   }
+  return undefined;
 };
 
 const placeOf = (place: number, rate: number): Place => ({ place, at: placeInstant(place, rate) });
@@ -96,40 +135,15 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
     }))
   )
     return undefined;
-  const first = firstPlaceAt(now, rate);
-  const horizon = firstPlaceAt(now + 1000, rate);
-  const line = keys.pacing.line(region, rate);
-  // Twice: when senders race to restart an idle line, the ones that lose take a place in it after.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await updateItem(
-      deps,
-      line,
-      { add: { next: 1 } },
-      {
-        and: [
-          { attr: 'next', ge: first },
-          { attr: 'next', lt: horizon },
-        ],
-      },
-    );
-    if (taken) return placeOf(Number(taken.next) - 1, rate);
-    // An idle line (behind now) restarts here, as a transactional send would restart it.
-    if (
-      await updateItem(
-        deps,
-        line,
-        { set: { next: first + 1 } },
-        {
-          or: [
-            { attr: 'next', absent: true },
-            { attr: 'next', lt: first },
-          ],
-        },
-      )
-    )
-      return placeOf(first, rate);
-  }
-  return undefined;
+  // Three writes at most: when senders race to restart an idle line, the ones that lose take a place in it after.
+  const place = await takeLinePlace(
+    deps,
+    keys.pacing.line(region, rate),
+    firstPlaceAt(now, rate),
+    firstPlaceAt(now + 1000, rate),
+    3,
+  );
+  return place === undefined ? undefined : placeOf(place, rate);
 };
 
 /** What holding a provider call gave: the instant to call at, or a later instant to come back for. */
