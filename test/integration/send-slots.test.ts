@@ -168,6 +168,38 @@ describe('a job behind the calls', () => {
   });
 });
 
+/**
+ * One accepted email in a region of its own, for a send line at `rate` on `now`: its send job is
+ * kept here (no worker takes it meanwhile), and the provider calls made are recorded in `sent`.
+ */
+const oneWaitingEmail = async (rate: number, now: () => number) => {
+  const t = await sendingTeam();
+  const sent: string[] = [];
+  const deps: Deps = createDeps(
+    { ...testDeps().config, PROVIDER_RATE_PER_SECOND: rate },
+    {
+      clock: { now },
+      queue: { send: async () => undefined },
+      mail: {
+        send: async (message) => {
+          sent.push(message.tags.email_id!);
+          return { providerMessageId: `waiting-${randomUUID()}` };
+        },
+      },
+    },
+  );
+  const caller = callerOfKey(t.key, t.team);
+  const region = `waiting-${randomUUID()}`;
+  const prepared = await prepareEmail(deps, caller, {
+    from: t.from,
+    to: 'delivered@resend.dev',
+    subject: 'waiting',
+    text: 'x',
+  });
+  const [e] = await acceptEmails(deps, caller, [{ ...prepared, domain: { ...prepared.domain, region } }]);
+  return { deps, sent, region, key: keys.email.item(t.team.id, e!.id), job: { teamId: t.team.id, emailId: e!.id } };
+};
+
 describe('a send waiting for its place', () => {
   it('books a place further ahead than it waits in the worker, comes back before it and sends then without asking again; its due time moves to that place, so the sweeper leaves it alone until then', async () => {
     const t = await sendingTeam();
@@ -251,46 +283,22 @@ describe('a send waiting for its place', () => {
   });
 
   it('goes back without claiming its email when the call log this worker last wrote has no room within its wait, and moves its due time only when the sweeper would soon take it for lost', async () => {
-    const t = await sendingTeam();
-    const base = testDeps();
     const now = Date.now();
-    const sent: string[] = [];
-    const deps: Deps = createDeps(
-      { ...base.config, PROVIDER_RATE_PER_SECOND: 1 },
-      {
-        clock: { now: () => now },
-        mail: {
-          send: async (message) => {
-            sent.push(message.tags.email_id!);
-            return { providerMessageId: `full-${randomUUID()}` };
-          },
-        },
-      },
-    );
-    const caller = callerOfKey(t.key, t.team);
-    const region = `full-${randomUUID()}`;
-    const prepared = await prepareEmail(deps, caller, {
-      from: t.from,
-      to: 'delivered@resend.dev',
-      subject: 'full',
-      text: 'x',
-    });
-    const [e] = await acceptEmails(deps, caller, [{ ...prepared, domain: { ...prepared.domain, region } }]);
+    const { deps, sent, region, key, job: unplaced } = await oneWaitingEmail(1, () => now);
     // Late jobs ahead of it planned the next five seconds (one call a second).
     for (let i = 0; i < 5; i++) expect((await holdProviderWindow(deps, region, i, 10_000)).kind).toBe('held');
-    const before = await getItem(deps, keys.email.item(t.team.id, e!.id));
-    const job: SendJob = { teamId: t.team.id, emailId: e!.id, place: 5 };
+    const before = await getItem(deps, key);
+    const job: SendJob = { ...unplaced, place: 5 };
     const outcome = await deliverEmail(deps, job);
     expect(outcome).toMatchObject({ kind: 'retry', job });
     // Back when the log has room (whole seconds, before that instant), and nothing was written.
     expect(outcome.kind === 'retry' && outcome.delaySeconds).toBeGreaterThanOrEqual(2);
-    expect(await getItem(deps, keys.email.item(t.team.id, e!.id))).toEqual(before);
+    expect(await getItem(deps, key)).toEqual(before);
     expect(sent).toEqual([]);
 
     // Due long enough that the sweeper would soon queue it again: its due time moves to when it comes back, unclaimed.
-    const key = keys.email.item(t.team.id, e!.id);
     const stale = now - (deps.config.SWEEP_AFTER_SECONDS / 2) * 1000 - 1_000;
-    await updateItem(deps, key, { set: keys.email.sendDue(e!.id, new Date(stale).toISOString()) });
+    await updateItem(deps, key, { set: keys.email.sendDue(job.emailId, new Date(stale).toISOString()) });
     expect(await deliverEmail(deps, job)).toEqual(outcome);
     const moved = await getItem(deps, key);
     expect(moved).toMatchObject({ status: 'queued', attempts: 0 });
@@ -299,39 +307,12 @@ describe('a send waiting for its place', () => {
   });
 
   it('as a broadcast send turned away by its share of the second, comes back in a second without claiming its email, and moves its due time only when the sweeper would soon take it for lost', async () => {
-    const t = await sendingTeam();
-    const base = testDeps();
     const clock = { ms: Date.now() };
-    const sent: string[] = [];
-    const deps: Deps = createDeps(
-      { ...base.config, PROVIDER_RATE_PER_SECOND: 10 },
-      {
-        clock: { now: () => clock.ms },
-        // Its send job stays here: no worker takes it meanwhile.
-        queue: { send: async () => undefined },
-        mail: {
-          send: async (message) => {
-            sent.push(message.tags.email_id!);
-            return { providerMessageId: `share-${randomUUID()}` };
-          },
-        },
-      },
-    );
-    const caller = callerOfKey(t.key, t.team);
-    const region = `share-${randomUUID()}`;
-    const prepared = await prepareEmail(deps, caller, {
-      from: t.from,
-      to: 'delivered@resend.dev',
-      subject: 'share',
-      text: 'x',
-    });
-    const [e] = await acceptEmails(deps, caller, [{ ...prepared, domain: { ...prepared.domain, region } }]);
-    const key = keys.email.item(t.team.id, e!.id);
+    const { deps, sent, region, key, job } = await oneWaitingEmail(10, () => clock.ms);
     // A broadcast's recipient (of a broadcast not in the table: never canceled), due now.
     await updateItem(deps, key, {
       set: { broadcast_id: randomUUID(), contact_id: randomUUID(), slot_at: new Date(clock.ms).toISOString() },
     });
-    const job: SendJob = { teamId: t.team.id, emailId: e!.id };
     const share = broadcastRate(10);
     const fill = async () => {
       for (let i = 0; i < share; i++) expect(await takeBroadcastSlot(deps, region, share)).toBeDefined();
@@ -350,14 +331,14 @@ describe('a send waiting for its place', () => {
     expect(await getItem(deps, key)).toMatchObject({
       status: 'queued',
       attempts: 0,
-      gsi3sk: `${new Date(clock.ms + 1000).toISOString()}#${e!.id}`,
+      gsi3sk: `${new Date(clock.ms + 1000).toISOString()}#${job.emailId}`,
     });
     expect(sent).toEqual([]);
 
     // The next second has room: it sends.
     clock.ms += 1000;
     expect(await deliverEmail(deps, job)).toEqual({ kind: 'done' });
-    expect(sent).toEqual([e!.id]);
+    expect(sent).toEqual([job.emailId]);
     expect(await getItem(deps, key)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 });
