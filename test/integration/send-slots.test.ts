@@ -107,6 +107,21 @@ describe('the send line', () => {
     const again = at(now + 120_000);
     expect(await writes(again, () => takeBroadcastSlot(again, region, 2))).toMatchObject({ writes: 2 });
   });
+
+  it("gives a second's broadcast sends arriving together one line write each when the line has fallen behind: one restarts it, the others take the places after", async () => {
+    const now = 1_700_000_300_050;
+    const region = `test-${randomUUID()}`;
+    const config = readConfig({ ...local().env, PROVIDER_RATE_PER_SECOND: '14' });
+    await takeSendSlot(createDeps(config, { clock: { now: () => now - 60_000 } }), region);
+    const deps = createDeps(config, { clock: { now: () => now } });
+    const share = broadcastRate(14);
+    const before = deps.counters.ddbWrites;
+    const places = await Promise.all(Array.from({ length: share }, () => takeBroadcastSlot(deps, region, share)));
+    const taken = places.map((p) => p!.place).sort((a, b) => a - b);
+    expect(taken).toEqual(taken.map((_, i) => taken[0]! + i));
+    // The share's counter and the line: two writes a send.
+    expect(deps.counters.ddbWrites - before).toBe(2 * share);
+  });
 });
 
 describe('the call log', () => {
@@ -204,7 +219,9 @@ describe('a send waiting for its place', () => {
   it('books a place further ahead than it waits in the worker, comes back before it and sends then without asking again; its due time moves to that place, so the sweeper leaves it alone until then', async () => {
     const t = await sendingTeam();
     const base = testDeps();
-    const clock = { ms: Date.now() };
+    // Half a second before one of the line's places, so each call goes at its place's instant
+    // (one due sooner than a call can be planned would push the calls after it, and the turns).
+    const clock = { ms: Math.ceil(Date.now() / placeSpacingMs(1)) * placeSpacingMs(1) - 500 };
     const queued: SendJob[] = [];
     const sent: string[] = [];
     const deps: Deps = createDeps(

@@ -1,5 +1,5 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters, updateItemOrRead } from './ops.ts';
+import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
 import { keys } from './keys.ts';
 import { sleepUntil } from '../ports/clock.ts';
 
@@ -60,6 +60,8 @@ export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> =
 
 /** Each line's next free place as this process last wrote or read it (its first write follows it). */
 const lineSeen = new Map<string, number>();
+/** Each line's restart in flight from this process: senders at the same instant wait for it, then add. */
+const restarting = new Map<string, Promise<unknown>>();
 
 /**
  * A place of the line at or after `first` and before `horizon`: its next free place (one
@@ -77,37 +79,56 @@ const takeLinePlace = async (
   tries = Number.POSITIVE_INFINITY,
 ): Promise<number | undefined> => {
   const seenKey = seenKeyOf(deps, key);
-  const seen = lineSeen.get(seenKey);
-  // Unknown: the add, the usual case under load (the line at or past now).
-  let behind = seen !== undefined && seen < first;
-  for (let attempt = 0; attempt < tries; attempt++) {
-    const written = behind
-      ? await updateItemOrRead(
-          deps,
-          key,
-          { set: { next: first + 1 } },
-          {
-            or: [
-              { attr: 'next', absent: true },
-              { attr: 'next', lt: first },
-            ],
-          },
-        )
-      : await updateItemOrRead(
-          deps,
-          key,
-          { add: { next: 1 } },
-          Number.isFinite(horizon)
-            ? {
-                and: [
-                  { attr: 'next', ge: first },
-                  { attr: 'next', lt: horizon },
-                ],
-              }
-            : { attr: 'next', ge: first },
-        );
+  const isBehind = () => {
+    const seen = lineSeen.get(seenKey);
+    return seen !== undefined && seen < first;
+  };
+  /** The write, and the line it answers (its `next`) noted as seen before anyone waiting on it resumes. */
+  const write = async (change: Parameters<typeof updateItemOrRead>[2], when: Condition) => {
+    const written = await updateItemOrRead(deps, key, change, when);
     const next = written.item?.next === undefined ? undefined : Number(written.item.next);
     if (next !== undefined) lineSeen.set(seenKey, next);
+    return { ok: written.ok, next };
+  };
+  // Unknown: the add, the usual case under load (the line at or past now).
+  let behind = isBehind();
+  for (let attempt = 0; attempt < tries; attempt++) {
+    // One restart at a time from this process (a batch of jobs arriving together): the others
+    // wait for it and take the places after it with an add each.
+    for (let pending = restarting.get(seenKey); behind && pending; pending = restarting.get(seenKey)) {
+      await pending.catch(() => undefined);
+      behind = isBehind();
+    }
+    let written: { ok: boolean; next: number | undefined };
+    if (behind) {
+      const restart = write(
+        { set: { next: first + 1 } },
+        {
+          or: [
+            { attr: 'next', absent: true },
+            { attr: 'next', lt: first },
+          ],
+        },
+      );
+      restarting.set(seenKey, restart);
+      try {
+        written = await restart;
+      } finally {
+        if (restarting.get(seenKey) === restart) restarting.delete(seenKey);
+      }
+    } else
+      written = await write(
+        { add: { next: 1 } },
+        Number.isFinite(horizon)
+          ? {
+              and: [
+                { attr: 'next', ge: first },
+                { attr: 'next', lt: horizon },
+              ],
+            }
+          : { attr: 'next', ge: first },
+      );
+    const { next } = written;
     if (written.ok) return behind ? first : next! - 1;
     if (next !== undefined && next >= horizon) return undefined;
     behind = next === undefined || next < first;
