@@ -81,6 +81,19 @@ export const countFor = (counters: AdapterCounters, add: Partial<FunctionCounts>
   by.set(name, mine);
 };
 
+/** How many of the latest calls `sendLateMs`, `callPlannedAt` and `callReleasedAt` keep. */
+const RECENT_CALLS = 10_000;
+
+/** Adds one call's figure to a list of the latest RECENT_CALLS. */
+export const noteRecent = (list: number[], value: number): void => {
+  if (list.push(value) > RECENT_CALLS) list.shift();
+};
+
+/** Notes one email's call figure in a map of the latest RECENT_CALLS. */
+export const noteRecentCall = (map: Map<string, number>, emailId: string, value: number): void => {
+  if (map.set(emailId, value).size > RECENT_CALLS) map.delete(map.keys().next().value!);
+};
+
 /** A fresh set of counters. */
 export const newCounters = (): AdapterCounters => ({
   ddbReads: 0,

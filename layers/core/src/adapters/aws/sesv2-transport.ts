@@ -1,6 +1,6 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { TransportError, type MailTransport, type OutgoingMessage } from '../../ports/mail-transport.ts';
-import type { AdapterCounters } from './counters.ts';
+import { noteRecentCall, type AdapterCounters } from './counters.ts';
 
 const THROTTLED = new Set([
   'TooManyRequestsException',
@@ -58,9 +58,7 @@ export const sesTransport = (
     if (message.window)
       command.middlewareStack.add(
         atInstant(message.window, (at) => {
-          const released = counters.callReleasedAt;
-          if (message.tags.email_id && released.set(message.tags.email_id, at).size > 10_000)
-            released.delete(released.keys().next().value!);
+          if (message.tags.email_id) noteRecentCall(counters.callReleasedAt, message.tags.email_id, at);
         }),
         {
           step: 'deserialize',

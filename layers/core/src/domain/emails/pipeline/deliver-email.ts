@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { noteRecent, noteRecentCall } from '../../../adapters/aws/counters.ts';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
 import { getItem, updateItem, type Condition, type Write } from '../../../table/ops.ts';
@@ -211,6 +212,12 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
     return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
   }
+  // An email sent, failed or held by a live claim takes no place: the job is done (the holder of a
+  // claim queues its own job again, and the sweeper one whose holder died).
+  if (!claimable(e, deps.clock.now())) {
+    await settleOutcome(deps, e);
+    return done;
+  }
   // Nor is its call plannable within the wait, by the call log as this worker last saw it (the
   // calls run behind the line: the first free instant, and the jobs ahead of it in the line): back
   // then, without claiming the email first.
@@ -224,22 +231,21 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
       ? { kind: 'retry', delaySeconds: backBefore(deps, beyond), job }
       : done;
   }
-  let place = booked;
+  let place: number;
   if (e.broadcast_id) {
     // A broadcast send takes its place within the coming second before it claims the email: one
     // turned away (the broadcast share of this second is taken) comes back in a second having
     // written nothing to the email.
-    if (claimable(e, deps.clock.now())) {
-      const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
-      if (!slot) {
-        deps.counters.broadcastTurnedAway++;
-        return (await keepFromSweeper(deps, e, deps.clock.now() + 1000))
-          ? { kind: 'retry', delaySeconds: 1, job: unbooked }
-          : done;
-      }
-      place = slot.place;
+    const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
+    if (!slot) {
+      deps.counters.broadcastTurnedAway++;
+      return (await keepFromSweeper(deps, e, deps.clock.now() + 1000))
+        ? { kind: 'retry', delaySeconds: 1, job: unbooked }
+        : done;
     }
-  } else if (place === undefined && claimable(e, deps.clock.now())) {
+    place = slot.place;
+  } else if (booked !== undefined) place = booked;
+  else {
     // No long waits for a place: one further ahead goes back on the queue, booked, until then (the
     // email's due time moved to it, without a claim: nothing is sent yet).
     const slot = await takeSendSlot(deps, e.region);
@@ -258,19 +264,6 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
   if (!token) {
     await settleOutcome(deps, e);
     return done;
-  }
-  if (place === undefined) {
-    // Claimed after all (its claim had lapsed meanwhile): a place now. Broadcast mail sends within
-    // the coming second within the broadcast share, or comes back in a second.
-    if (e.broadcast_id) {
-      const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
-      if (!slot) {
-        deps.counters.broadcastTurnedAway++;
-        await release(deps, e, token, deps.clock.now() + 1000);
-        return { kind: 'retry', delaySeconds: 1, job: unbooked };
-      }
-      place = slot.place;
-    } else place = (await takeSendSlot(deps, e.region)).place;
   }
   let providerMessageId: string;
   try {
@@ -301,10 +294,8 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
           tags: { team_id: e.team_id, email_id: e.id },
           window: { at: window.at, toleranceMs: CALL_TOLERANCE_MS },
         }));
-        const late = deps.counters.sendLateMs;
-        if (late.push(window.at - placeInstant(place, rate)) > 10_000) late.shift();
-        const planned = deps.counters.callPlannedAt;
-        if (planned.set(e.id, window.at).size > 10_000) planned.delete(planned.keys().next().value!);
+        noteRecent(deps.counters.sendLateMs, window.at - placeInstant(place, rate));
+        noteRecentCall(deps.counters.callPlannedAt, e.id, window.at);
         break;
       } catch (error) {
         if (!(error instanceof TransportError && error.kind === 'missed')) throw error;
