@@ -45,6 +45,23 @@ const start = (port: number, env: NodeJS.ProcessEnv = cleanEnv(), smtpPort = 0, 
   return { child, ready, output: () => ({ out, err }) };
 };
 
+/**
+ * Starts a host that must come up, on ports picked free: a port another process took between the
+ * pick and the host's bind (a pick cannot hold it) is picked again, up to three times.
+ */
+const startOnFreePorts = async (options: { smtp?: boolean; args?: string[] } = {}) => {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const smtpPort = options.smtp ? await freePort() : 0;
+    const run = start(port, cleanEnv(), smtpPort, options.args);
+    try {
+      return { ...run, port, smtpPort, lines: await run.ready };
+    } catch (error) {
+      if (attempt === 3 || !/is already in use/.test(String((error as { err?: string }).err))) throw error;
+    }
+  }
+};
+
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
@@ -53,13 +70,9 @@ const childrenOf = (pid: number): string =>
 
 describe('npm start', () => {
   it('prints the base URL, a first key, the SMTP relay and the inbox, refuses a second start on a taken port, and stops every engine on Ctrl-C', async () => {
-    // Prepare
-    const port = await freePort();
-    const smtpPort = await freePort();
-    const first = start(port, cleanEnv(), smtpPort);
-
-    // Act
-    const lines = await first.ready;
+    // Prepare and act: a host on free ports.
+    const first = await startOnFreePorts({ smtp: true });
+    const { port, smtpPort, lines } = first;
 
     // Assess
     expect(lines).toMatch(new RegExp(`^RESEND_BASE_URL=http://127\\.0\\.0\\.1:${port}$`, 'm'));
@@ -134,10 +147,13 @@ describe('npm start', () => {
     const dirA = mkdtempSync(join(tmpdir(), 'mailstack-a-'));
     const dirB = mkdtempSync(join(tmpdir(), 'mailstack-b-'));
     const startOn = async (dir: string) => {
-      const port = await freePort();
-      const run = start(port, cleanEnv(), 0, ['--data', dir]);
-      const lines = await run.ready;
-      return { run, port, base: `http://127.0.0.1:${port}`, key: /^RESEND_API_KEY=(ms_\S+)$/m.exec(lines)?.[1] };
+      const run = await startOnFreePorts({ args: ['--data', dir] });
+      return {
+        run,
+        port: run.port,
+        base: `http://127.0.0.1:${run.port}`,
+        key: /^RESEND_API_KEY=(ms_\S+)$/m.exec(run.lines)?.[1],
+      };
     };
     /** A preference link for a new contact on the host at `base`. */
     const linkOn = async (base: string, key: string) => {
