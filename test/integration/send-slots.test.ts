@@ -216,7 +216,7 @@ const oneWaitingEmail = async (rate: number, now: () => number) => {
 };
 
 describe('a send waiting for its place', () => {
-  it('books a place further ahead than it waits in the worker, comes back before it and sends then without asking again; its due time moves to that place, so the sweeper leaves it alone until then', async () => {
+  it('books a place further ahead than it waits in the worker, comes back before it and sends then without asking again; its due time moves to that place only when the sweeper could take it for lost before then', async () => {
     const t = await sendingTeam();
     const base = testDeps();
     // Half a second before one of the line's places, so each call goes at its place's instant
@@ -253,7 +253,7 @@ describe('a send waiting for its place', () => {
     const emails = await acceptEmails(
       deps,
       caller,
-      [0, 1, 2, 3].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })),
+      [0, 1, 2, 3, 4].map(() => ({ ...prepared, domain: { ...prepared.domain, region } })),
     );
     queued.splice(0);
 
@@ -276,12 +276,11 @@ describe('a send waiting for its place', () => {
     // It comes back before its place, never after (the queue's delays are whole seconds).
     expect(clock.ms + waiting.delaySeconds * 1000).toBeLessThanOrEqual(due);
     expect(sent).not.toContain(booked.emailId);
+    // Back long before the sweeper could take it for lost: nothing was written to it.
+    const accepted = emails.find((e) => e!.id === booked.emailId)!;
     const item = await getItem(deps, keys.email.item(t.team.id, booked.emailId));
-    expect(item).toMatchObject({
-      status: 'queued',
-      attempts: 0,
-      gsi3sk: `${new Date(due).toISOString()}#${booked.emailId}`,
-    });
+    expect(item).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(keys.email.sendDueOf(item!)).toBe(Date.parse(accepted.created_at));
 
     // Back early: it waits again, booking nothing new.
     expect(await deliverEmail(deps, booked)).toEqual({
@@ -297,6 +296,24 @@ describe('a send waiting for its place', () => {
     // A job again for the email already sent (the queue delivers at least once) takes no place.
     expect(await deliverEmail(deps, { teamId: t.team.id, emailId: booked.emailId })).toEqual({ kind: 'done' });
     expect((await takeSendSlot(deps, region)).place).toBe(booked.place! + 2);
+
+    // A place further ahead than half the sweeper's grace (the line a minute and more ahead): the
+    // email's due time moves to it, so the sweeper leaves it alone until its job is back.
+    const halfGrace = (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2;
+    const ahead = (await takeSendSlot(deps, region)).place + halfGrace / placeSpacingMs(1);
+    await updateItem(deps, keys.pacing.line(region, 1), { set: { next: Math.ceil(ahead) } });
+    const last = emails.at(-1)!;
+    const far = await deliverEmail(deps, { teamId: t.team.id, emailId: last.id });
+    if (far.kind !== 'retry') throw new Error('expected a booked place');
+    const farDue = placeInstant(far.job.place!, 1);
+    expect(farDue - Date.parse(last.created_at)).toBeGreaterThan(halfGrace);
+    const farItem = await getItem(deps, keys.email.item(t.team.id, last.id));
+    expect(farItem).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      gsi3sk: `${new Date(farDue).toISOString()}#${last.id}`,
+    });
+    expect(sent).not.toContain(last.id);
   });
 
   it('goes back without claiming its email when the call log this worker last wrote has no room within its wait, and moves its due time only when the sweeper would soon take it for lost', async () => {

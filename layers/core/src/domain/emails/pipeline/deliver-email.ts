@@ -70,7 +70,7 @@ const claimable = (e: EmailItem, now: number): boolean =>
   CLAIMABLE_STATUSES.includes(e.status) ||
   (e.status === 'sending' && Number(e.claimed_until ?? 0) < now - CLAIM_GRACE_MS);
 
-/** Moves a claimable email's due time to its place's turn, so the sweeper leaves it alone until then; false when it is no longer claimable. */
+/** Moves a claimable email's due time to `at` (its job's return), so the sweeper leaves it alone until then; false when it is no longer claimable. */
 const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
   updateItem(
     deps,
@@ -81,13 +81,15 @@ const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
 
 /**
  * Before a job waiting without a claim goes back on the queue until `until`: moves the email's due
- * time there when the sweeper would soon take the email for lost (it has been due for half the
- * sweeper's grace; one write in that case only), so no second job is queued for it, taking a
- * second place in the line. False when the email is no longer claimable (its outcome settled).
+ * time there when the sweeper could take the email for lost before the job is back (it would then
+ * have been due for more than half the sweeper's grace; one write in that case only), so no second
+ * job is queued for it, taking a second place in the line. A job back sooner writes nothing: a
+ * backlog's jobs booking places within the next minute cost no write each. False when the email is
+ * no longer claimable (its outcome settled).
  */
 const keepFromSweeper = async (deps: Deps, e: EmailItem, until: number): Promise<boolean> => {
   const due = keys.email.sendDueOf(e);
-  if (due === undefined || due > deps.clock.now() - (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
+  if (due === undefined || until <= due + (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
   if (await book(deps, e, until)) return true;
   await settleOutcome(deps, e);
   return false;
@@ -246,17 +248,16 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
     place = slot.place;
   } else if (booked !== undefined) place = booked;
   else {
-    // No long waits for a place: one further ahead goes back on the queue, booked, until then (the
-    // email's due time moved to it, without a claim: nothing is sent yet).
+    // No long waits for a place: one further ahead goes back on the queue, booked, until then
+    // (without a claim: nothing is sent yet; the email's due time moves there only when the
+    // sweeper could take it for lost meanwhile).
     const slot = await takeSendSlot(deps, e.region);
     // Its turn: the place's instant, or later when the calls run behind the line.
     const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS) ?? 0);
     if (due - deps.clock.now() > WAIT_IN_WORKER_MS) {
-      if (!(await book(deps, e, due))) {
-        await settleOutcome(deps, e);
-        return done;
-      }
-      return { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place } };
+      return (await keepFromSweeper(deps, e, due))
+        ? { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place } }
+        : done;
     }
     place = slot.place;
   }
