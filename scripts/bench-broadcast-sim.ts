@@ -14,7 +14,7 @@
  */
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { broadcastRate, planBroadcast, slotAt } from '@mailstack/core/domain/broadcasts/plan';
-import { takeBroadcastSlot, takeSendSlot } from '@mailstack/core/table/send-slots';
+import { takeBroadcastSlot, takeSendSlot } from '@mailstack/core/table/send-line';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { placeSpacingMs, takeBroadcastSlot, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-slots';
+import { placeSpacingMs, takeBroadcastSlot, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-line';
 import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
 import { testDeps } from '../support/local.ts';
 

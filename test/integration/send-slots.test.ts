@@ -2,17 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { readConfig } from '@mailstack/core/runtime/config';
+import { firstFreeInstant, holdProviderWindow, providerWindowBeyond } from '@mailstack/core/table/send-slots';
 import {
   type Place,
-  firstFreeInstant,
-  holdProviderWindow,
   placeInstant,
   placeSpacingMs,
-  providerWindowBeyond,
   takeBroadcastSlot,
   takeSendSlot,
   WINDOW_MARGIN_MS,
-} from '@mailstack/core/table/send-slots';
+} from '@mailstack/core/table/send-line';
 import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
@@ -106,6 +104,34 @@ describe('the send line', () => {
     expect(placeInstant(restarted.place!, 3) - (now + 60_000)).toBeLessThan(placeSpacingMs(3));
     const again = at(now + 120_000);
     expect(await writes(again, () => takeBroadcastSlot(again, region, 2))).toMatchObject({ writes: 2 });
+  });
+
+  it('gives senders asking together their places in a row in one write, and those asking while it is in flight theirs in one more, ahead of now or fallen behind (a backlog costs the line a write per round trip, not per email)', async () => {
+    const now = 1_700_000_400_300;
+    const region = `test-${randomUUID()}`;
+    const deps = at(now);
+    const first = await takeSendSlot(deps, region);
+    let before = deps.counters.ddbWrites;
+    const together = Array.from({ length: 10 }, () => takeSendSlot(deps, region));
+    // The first ten's write is now in flight: the next ten wait for it and take theirs after.
+    await Promise.resolve();
+    const after = Array.from({ length: 10 }, () => takeSendSlot(deps, region));
+    const places = (await Promise.all([...together, ...after])).map((p) => p.place);
+    expect(places).toEqual(Array.from({ length: 20 }, (_, i) => first.place + 1 + i));
+    expect(deps.counters.ddbWrites - before).toBe(2);
+
+    // A minute later the line has fallen behind: five together restart it at the place due then, in one write.
+    const later = at(now + 60_000);
+    before = later.counters.ddbWrites;
+    const restarted = (await Promise.all(Array.from({ length: 5 }, () => takeSendSlot(later, region)))).map(
+      (p) => p.place,
+    );
+    expect(restarted).toEqual(restarted.map((_, i) => restarted[0]! + i));
+    expect(placeInstant(restarted[0]!, 3) - (now + 60_000)).toBeGreaterThanOrEqual(0);
+    expect(placeInstant(restarted[0]!, 3) - (now + 60_000)).toBeLessThan(placeSpacingMs(3));
+    expect(later.counters.ddbWrites - before).toBe(1);
+    // And the line goes on after them.
+    expect((await takeSendSlot(later, region)).place).toBe(restarted.at(-1)! + 1);
   });
 
   it("gives a second's broadcast sends arriving together one line write each when the line has fallen behind: one restarts it, the others take the places after", async () => {

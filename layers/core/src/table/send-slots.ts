@@ -1,12 +1,13 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
+import { updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
 import { sleepUntil } from '../ports/clock.ts';
+import { placeInstant, placeSpacingMs, seenKeyOf, WINDOW_MARGIN_MS } from './send-line.ts';
 
 /**
  * The provider's send rate, held against every one-second window, calendar or sliding.
  *
- * Two parts. The **line** hands out places in order across every worker (one counter): place p
+ * Two parts. The **line** (`send-line.ts`) hands out places in order across every worker (one counter): place p
  * is due at p × spacing, spacing = (1 s + WINDOW_MARGIN_MS) / rate, so a backlog fills the time
  * ahead at the rate, in order, and mail accepted later cannot jump it. The **call log** guards the
  * provider itself: the planned instants of the region's last `rate` calls, in order, and a call is
@@ -17,155 +18,10 @@ import { sleepUntil } from '../ports/clock.ts';
  * next call ready, so lateness never accumulates.
  */
 
-/**
- * What the log's second is widened by: how late a call may leave (CALL_TOLERANCE_MS) and the
- * difference in the time two calls take to reach the provider after that (the request's own
- * jitter). It costs the line 1 − 1000 / (1000 + margin) of the rate: 2.4%. A tighter margin with
- * a 2 ms tolerance lost more: on a busy host, calls released more than 2 ms late were planned
- * again, and each left its instant unused (`npm run bench`: 80% of the rate with a backlog,
- * against 95% now).
- */
-export const WINDOW_MARGIN_MS = 25;
 /** How far after asking for a plan a call is planned: room for the conditional write to come back before the instant. */
 const HOLD_LEAD_MS = 30;
 /** A call that would go out later than its planned instant by more than this is planned again (it could crowd the calls planned after it); the rest of the margin is the request's jitter. */
 export const CALL_TOLERANCE_MS = 15;
-
-/** Milliseconds between two places of the line at `rate`. */
-export const placeSpacingMs = (rate: number): number => (1000 + WINDOW_MARGIN_MS) / rate;
-
-/** The instant place `place` is due (epoch ms). */
-export const placeInstant = (place: number, rate: number): number => Math.ceil(place * placeSpacingMs(rate));
-
-/** A place in the line and the instant it is due (epoch ms). */
-export interface Place {
-  readonly place: number;
-  readonly at: number;
-}
-
-/** The first place due at or after `now`. */
-const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / placeSpacingMs(rate));
-
-/**
- * Takes the next place in the region's line, never waiting: the next free one, or, when the line
- * has fallen behind (no sends lately), the first place due now, unless another sender just
- * restarted it.
- */
-export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const first = firstPlaceAt(deps.clock.now(), rate);
-  const place = await takeLinePlace(deps, keys.pacing.line(region, rate), first, Number.POSITIVE_INFINITY);
-  return placeOf(place!, rate);
-};
-
-/** Each line's next free place as this process last wrote or read it (its first write follows it). */
-const lineSeen = new Map<string, number>();
-/** Each line's restart in flight from this process: senders at the same instant wait for it, then add. */
-const restarting = new Map<string, Promise<unknown>>();
-
-/**
- * A place of the line at or after `first` and before `horizon`: its next free place (one
- * conditional add), or `first` when the line is behind it (one conditional restart). The write
- * tried first is the one the line as this process last saw it calls for (a line that fell behind
- * between one send and the next, as at a broadcast's pace, restarts in one write); a refusal
- * answers the line as it stands, so the second write is the right one unless another sender moved
- * the line meanwhile. Undefined when the line is full up to `horizon`, or after `tries` writes.
- */
-const takeLinePlace = async (
-  deps: Deps,
-  key: ReturnType<typeof keys.pacing.line>,
-  first: number,
-  horizon: number,
-  tries = Number.POSITIVE_INFINITY,
-): Promise<number | undefined> => {
-  const seenKey = seenKeyOf(deps, key);
-  const isBehind = () => {
-    const seen = lineSeen.get(seenKey);
-    return seen !== undefined && seen < first;
-  };
-  /** The write, and the line it answers (its `next`) noted as seen before anyone waiting on it resumes. */
-  const write = async (change: Parameters<typeof updateItemOrRead>[2], when: Condition) => {
-    const written = await updateItemOrRead(deps, key, change, when);
-    const next = written.item?.next === undefined ? undefined : Number(written.item.next);
-    if (next !== undefined) lineSeen.set(seenKey, next);
-    return { ok: written.ok, next };
-  };
-  // Unknown: the add, the usual case under load (the line at or past now).
-  let behind = isBehind();
-  for (let attempt = 0; attempt < tries; attempt++) {
-    // One restart at a time from this process (a batch of jobs arriving together): the others
-    // wait for it and take the places after it with an add each.
-    for (let pending = restarting.get(seenKey); behind && pending; pending = restarting.get(seenKey)) {
-      await pending.catch(() => undefined);
-      behind = isBehind();
-    }
-    let written: { ok: boolean; next: number | undefined };
-    if (behind) {
-      const restart = write(
-        { set: { next: first + 1 } },
-        {
-          or: [
-            { attr: 'next', absent: true },
-            { attr: 'next', lt: first },
-          ],
-        },
-      );
-      restarting.set(seenKey, restart);
-      try {
-        written = await restart;
-      } finally {
-        if (restarting.get(seenKey) === restart) restarting.delete(seenKey);
-      }
-    } else
-      written = await write(
-        { add: { next: 1 } },
-        Number.isFinite(horizon)
-          ? {
-              and: [
-                { attr: 'next', ge: first },
-                { attr: 'next', lt: horizon },
-              ],
-            }
-          : { attr: 'next', ge: first },
-      );
-    const { next } = written;
-    if (written.ok) return behind ? first : next! - 1;
-    if (next !== undefined && next >= horizon) return undefined;
-    behind = next === undefined || next < first;
-  }
-  return undefined;
-};
-
-const placeOf = (place: number, rate: number): Place => ({ place, at: placeInstant(place, rate) });
-
-/**
- * A broadcast send's place: due within the coming second only, never booked further ahead (so
- * transactional mail is never queued behind a broadcast), and only within the broadcast share of
- * the current second (a per-second counter with `ceiling`), so the rest of every second stays open
- * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
- */
-export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const now = deps.clock.now();
-  const nowSecond = Math.floor(now / 1000);
-  if (
-    !(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), {
-      add: { sends: 1 },
-      ceilings: { sends: ceiling },
-      expiresAt: nowSecond + 120,
-    }))
-  )
-    return undefined;
-  // Three writes at most: when senders race to restart an idle line, the ones that lose take a place in it after.
-  const place = await takeLinePlace(
-    deps,
-    keys.pacing.line(region, rate),
-    firstPlaceAt(now, rate),
-    firstPlaceAt(now + 1000, rate),
-    3,
-  );
-  return place === undefined ? undefined : placeOf(place, rate);
-};
 
 /** What holding a provider call gave: the instant to call at, or a later instant to come back for. */
 export type Hold = { readonly kind: 'held'; readonly at: number } | { readonly kind: 'later'; readonly at: number };
@@ -181,9 +37,6 @@ interface SeenLog {
   readonly topAt: number;
 }
 const lastSeen = new Map<string, SeenLog>();
-
-/** Whose view `lastSeen` keeps: this table's call log. */
-const seenKeyOf = (deps: Deps, key: { readonly pk: string }): string => `${deps.table}|${key.pk}`;
 
 /** The earliest a call of `place` is planned from: its instant, and never sooner than the plan's write can come back and the hand-off be made. */
 const planFrom = (place: number, rate: number, now: number, handoffMs: number): number =>

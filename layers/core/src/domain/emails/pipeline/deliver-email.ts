@@ -7,15 +7,8 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import type { EventType } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import {
-  awaitProviderWindow,
-  CALL_TOLERANCE_MS,
-  HANDOFF_MS,
-  placeInstant,
-  providerWindowBeyond,
-  takeBroadcastSlot,
-  takeSendSlot,
-} from '../../../table/send-slots.ts';
+import { awaitProviderWindow, CALL_TOLERANCE_MS, HANDOFF_MS, providerWindowBeyond } from '../../../table/send-slots.ts';
+import { placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-line.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-event.ts';

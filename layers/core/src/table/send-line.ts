@@ -1,0 +1,197 @@
+import type { Deps } from '../runtime/deps.ts';
+import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The provider's send line: places handed out in order across every worker (one counter per
+ * region and rate). Place p is due at p × spacing, spacing = (1 s + WINDOW_MARGIN_MS) / rate, so a
+ * backlog fills the time ahead at the rate, in order, and mail accepted later cannot jump it.
+ * The call log (`send-slots.ts`) then holds each call to the provider's rate.
+ */
+
+/**
+ * What the log's second is widened by: how late a call may leave (CALL_TOLERANCE_MS) and the
+ * difference in the time two calls take to reach the provider after that (the request's own
+ * jitter). It costs the line 1 − 1000 / (1000 + margin) of the rate: 2.4%. A tighter margin with
+ * a 2 ms tolerance lost more: on a busy host, calls released more than 2 ms late were planned
+ * again, and each left its instant unused (`npm run bench`: 80% of the rate with a backlog,
+ * against 95% now).
+ */
+export const WINDOW_MARGIN_MS = 25;
+
+/** Milliseconds between two places of the line at `rate`. */
+export const placeSpacingMs = (rate: number): number => (1000 + WINDOW_MARGIN_MS) / rate;
+
+/** The instant place `place` is due (epoch ms). */
+export const placeInstant = (place: number, rate: number): number => Math.ceil(place * placeSpacingMs(rate));
+
+/** A place in the line and the instant it is due (epoch ms). */
+export interface Place {
+  readonly place: number;
+  readonly at: number;
+}
+
+/** The first place due at or after `now`. */
+const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / placeSpacingMs(rate));
+
+/**
+ * Takes the next place in the region's line, never waiting for its instant: the next free one,
+ * or, when the line has fallen behind (no sends lately), the first place due now, unless another
+ * sender just restarted it. Senders asking while this process's last write to the line is in
+ * flight (a backlog's jobs, a batch's records) form a group that takes its places in a row, in
+ * one write, when that write is back: a backlog costs the line a write per round trip, not per
+ * email, and the line's one item is not written at the backlog's rate. A sender alone writes at once.
+ */
+export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const key = keys.pacing.line(region, rate);
+  const seenKey = seenKeyOf(deps, key);
+  const first = firstPlaceAt(deps.clock.now(), rate);
+  const group = forming.get(seenKey) ?? formGroup(deps, key, seenKey, first);
+  const index = group.size++;
+  group.first = Math.max(group.first, first);
+  return placeOf((await group.places)! + index, rate);
+};
+
+/** Senders taking their places in the line together: the first place any of them may take, how many they are, and the first of their places once written. */
+interface LineGroup {
+  first: number;
+  size: number;
+  places: Promise<number | undefined>;
+}
+/** Per line, the group still taking members (its write waits for the one in flight), and the write in flight. */
+const forming = new Map<string, LineGroup>();
+const inFlight = new Map<string, Promise<void>>();
+
+/** A group whose write goes out once the line's write in flight is back (at once when none is); it takes members until then. */
+const formGroup = (deps: Deps, key: ReturnType<typeof keys.pacing.line>, seenKey: string, first: number): LineGroup => {
+  const group: LineGroup = { first, size: 0, places: Promise.resolve(undefined) };
+  group.places = (inFlight.get(seenKey) ?? Promise.resolve()).then(() => {
+    forming.delete(seenKey);
+    return takeLinePlace(deps, key, group.first, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, group.size);
+  });
+  const written = group.places.then(
+    () => undefined,
+    () => undefined,
+  );
+  inFlight.set(seenKey, written);
+  void written.then(() => {
+    if (inFlight.get(seenKey) === written) inFlight.delete(seenKey);
+  });
+  forming.set(seenKey, group);
+  return group;
+};
+
+/** Each line's next free place as this process last wrote or read it (its first write follows it). */
+const lineSeen = new Map<string, number>();
+/** Each line's restart in flight from this process: senders at the same instant wait for it, then add. */
+const restarting = new Map<string, Promise<unknown>>();
+
+/**
+ * `count` places of the line in a row, at or after `first` and before `horizon`: its next free
+ * places (one conditional add), or from `first` when the line is behind it (one conditional
+ * restart); the first of them is answered (a `horizon` is held for one place only). The write
+ * tried first is the one the line as this process last saw it calls for (a line that fell behind
+ * between one send and the next, as at a broadcast's pace, restarts in one write); a refusal
+ * answers the line as it stands, so the second write is the right one unless another sender moved
+ * the line meanwhile. Undefined when the line is full up to `horizon`, or after `tries` writes.
+ */
+const takeLinePlace = async (
+  deps: Deps,
+  key: ReturnType<typeof keys.pacing.line>,
+  first: number,
+  horizon: number,
+  tries = Number.POSITIVE_INFINITY,
+  count = 1,
+): Promise<number | undefined> => {
+  const seenKey = seenKeyOf(deps, key);
+  const isBehind = () => {
+    const seen = lineSeen.get(seenKey);
+    return seen !== undefined && seen < first;
+  };
+  /** The write, and the line it answers (its `next`) noted as seen before anyone waiting on it resumes. */
+  const write = async (change: Parameters<typeof updateItemOrRead>[2], when: Condition) => {
+    const written = await updateItemOrRead(deps, key, change, when);
+    const next = written.item?.next === undefined ? undefined : Number(written.item.next);
+    if (next !== undefined) lineSeen.set(seenKey, next);
+    return { ok: written.ok, next };
+  };
+  // Unknown: the add, the usual case under load (the line at or past now).
+  let behind = isBehind();
+  for (let attempt = 0; attempt < tries; attempt++) {
+    // One restart at a time from this process (a batch of jobs arriving together): the others
+    // wait for it and take the places after it with an add each.
+    for (let pending = restarting.get(seenKey); behind && pending; pending = restarting.get(seenKey)) {
+      await pending.catch(() => undefined);
+      behind = isBehind();
+    }
+    let written: { ok: boolean; next: number | undefined };
+    if (behind) {
+      const restart = write(
+        { set: { next: first + count } },
+        {
+          or: [
+            { attr: 'next', absent: true },
+            { attr: 'next', lt: first },
+          ],
+        },
+      );
+      restarting.set(seenKey, restart);
+      try {
+        written = await restart;
+      } finally {
+        if (restarting.get(seenKey) === restart) restarting.delete(seenKey);
+      }
+    } else
+      written = await write(
+        { add: { next: count } },
+        Number.isFinite(horizon)
+          ? {
+              and: [
+                { attr: 'next', ge: first },
+                { attr: 'next', lt: horizon },
+              ],
+            }
+          : { attr: 'next', ge: first },
+      );
+    const { next } = written;
+    if (written.ok) return behind ? first : next! - count;
+    if (next !== undefined && next >= horizon) return undefined;
+    behind = next === undefined || next < first;
+  }
+  return undefined;
+};
+
+const placeOf = (place: number, rate: number): Place => ({ place, at: placeInstant(place, rate) });
+
+/**
+ * A broadcast send's place: due within the coming second only, never booked further ahead (so
+ * transactional mail is never queued behind a broadcast), and only within the broadcast share of
+ * the current second (a per-second counter with `ceiling`), so the rest of every second stays open
+ * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
+ */
+export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const now = deps.clock.now();
+  const nowSecond = Math.floor(now / 1000);
+  if (
+    !(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), {
+      add: { sends: 1 },
+      ceilings: { sends: ceiling },
+      expiresAt: nowSecond + 120,
+    }))
+  )
+    return undefined;
+  // Three writes at most: when senders race to restart an idle line, the ones that lose take a place in it after.
+  const place = await takeLinePlace(
+    deps,
+    keys.pacing.line(region, rate),
+    firstPlaceAt(now, rate),
+    firstPlaceAt(now + 1000, rate),
+    3,
+  );
+  return place === undefined ? undefined : placeOf(place, rate);
+};
+
+/** Whose view of a line or a call log this process keeps: the item's, in its table. */
+export const seenKeyOf = (deps: Deps, key: { readonly pk: string }): string => `${deps.table}|${key.pk}`;
