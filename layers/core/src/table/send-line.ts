@@ -65,11 +65,14 @@ const inFlight = new Map<string, Promise<void>>();
 
 /** A group whose write goes out once the line's write in flight is back (at once when none is); it takes members until then. */
 const formGroup = (deps: Deps, key: ReturnType<typeof keys.pacing.line>, seenKey: string, first: number): LineGroup => {
-  const group: LineGroup = { first, size: 0, places: Promise.resolve(undefined) };
-  group.places = (inFlight.get(seenKey) ?? Promise.resolve()).then(() => {
-    forming.delete(seenKey);
-    return takeLinePlace(deps, key, group.first, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, group.size);
-  });
+  const group: LineGroup = {
+    first,
+    size: 0,
+    places: (inFlight.get(seenKey) ?? Promise.resolve()).then(() => {
+      forming.delete(seenKey);
+      return takeLinePlace(deps, key, group.first, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, group.size);
+    }),
+  };
   const written = group.places.then(
     () => undefined,
     () => undefined,

@@ -63,15 +63,6 @@ const claimable = (e: EmailItem, now: number): boolean =>
   CLAIMABLE_STATUSES.includes(e.status) ||
   (e.status === 'sending' && Number(e.claimed_until ?? 0) < now - CLAIM_GRACE_MS);
 
-/** Moves a claimable email's due time to `at` (its job's return), so the sweeper leaves it alone until then; false when it is no longer claimable. */
-const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
-  updateItem(
-    deps,
-    keys.email.item(e.team_id, e.id),
-    { set: keys.email.sendDue(e.id, new Date(at).toISOString()) },
-    claimCondition(deps.clock.now()),
-  ).then(Boolean);
-
 /**
  * Before a job waiting without a claim goes back on the queue until `until`: moves the email's due
  * time there when the sweeper could take the email for lost before the job is back (it would then
@@ -83,7 +74,13 @@ const book = (deps: Deps, e: EmailItem, at: number): Promise<boolean> =>
 const keepFromSweeper = async (deps: Deps, e: EmailItem, until: number): Promise<boolean> => {
   const due = keys.email.sendDueOf(e);
   if (due === undefined || until <= due + (deps.config.SWEEP_AFTER_SECONDS * 1000) / 2) return true;
-  if (await book(deps, e, until)) return true;
+  const booked = await updateItem(
+    deps,
+    keys.email.item(e.team_id, e.id),
+    { set: keys.email.sendDue(e.id, new Date(until).toISOString()) },
+    claimCondition(deps.clock.now()),
+  );
+  if (booked) return true;
   await settleOutcome(deps, e);
   return false;
 };
