@@ -5,17 +5,14 @@
  * received message (the extra item of the receive transaction, the thread read, the row sizes).
  */
 import nodemailer from 'nodemailer';
-import { Resend } from 'resend';
-import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { threadDigest } from '@mailstack/core/domain/mailboxes/thread-digest';
 import { keys } from '@mailstack/core/table/keys';
 import { batchWriteItems, getItem, queryAll } from '@mailstack/core/table/ops';
 import type { LocalHost } from '../lib/local/host.ts';
+import { sendingTeam } from './bench-team.ts';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -42,19 +39,13 @@ export const benchInboxes = async (host: LocalHost): Promise<void> => {
   const perThread = 4;
   const received = Number(process.env.BENCH_INBOX_RECEIVED ?? 100);
 
-  const made = await createTeam(deps, { name: 'Bench inboxes' });
+  const { team: made, resend } = await sendingTeam(host, {
+    name: 'Bench inboxes',
+    domain: 'inboxes.bench.example.com',
+  });
   const team = (await getTeam(deps, made.id))!;
   const owner = await createUser(deps, { email: `inbox-owner-${Date.now()}@people.example.com`, name: 'Owner' });
   await addMember(deps, team, owner, 'owner');
-  const { secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'bench inboxes', permission: 'full_access' },
-    byOperator('bench script'),
-  );
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
-  const domain = await resend.domains.create({ name: 'inboxes.bench.example.com' });
-  if (domain.error) throw new Error(`could not add the inbox domain: ${domain.error.message}`);
-  await resend.domains.verify(domain.data!.id);
   const created = await resend.inboxes.create({ emailAddress: 'desk@inboxes.bench.example.com' });
   if (created.error) throw new Error(`could not create the inbox: ${created.error.message}`);
   const inboxId = created.data!.id;

@@ -4,12 +4,10 @@
  * and bytes from accept to provider), and its storage and request cost at list prices.
  */
 import { randomBytes } from 'node:crypto';
-import { Resend } from 'resend';
-import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
+import type { Resend } from 'resend';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import type { LocalHost } from '../lib/local/host.ts';
+import { sendingTeam } from './bench-team.ts';
 
 const LARGE = Number(process.env.BENCH_LARGE ?? 3);
 const SMALL = 20;
@@ -29,15 +27,11 @@ const GB = 1024 ** 3;
 
 export const benchLargeEmails = async (host: LocalHost): Promise<void> => {
   const deps = host.deps;
-  const team = await createTeam(deps, { name: 'Bench large', plan: 'scale' });
-  const { secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'bench-large', permission: 'full_access' },
-    byOperator('bench-large script'),
-  );
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
-  const domain = await resend.domains.create({ name: 'large.bench.example.com' });
-  await resend.domains.verify(domain.data!.id);
+  const { team, resend } = await sendingTeam(host, {
+    name: 'Bench large',
+    domain: 'large.bench.example.com',
+    plan: 'scale',
+  });
   const from = 'Bench <bench@large.bench.example.com>';
 
   /** Sends `n` emails one after another; accept latency per email and the counters it moved up to delivery. */

@@ -5,11 +5,7 @@
  * run's own `POST /emails` p50.
  */
 import nodemailer from 'nodemailer';
-import { Resend } from 'resend';
-import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { getTeam } from '@mailstack/core/domain/teams/team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import { createMailbox } from '@mailstack/core/domain/mailboxes/create-mailbox';
@@ -18,6 +14,7 @@ import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mail
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
 import type { Mailbox } from '@mailstack/core/domain/mailboxes/mailbox';
 import type { LocalHost } from '../lib/local/host.ts';
+import { sendingTeam } from './bench-team.ts';
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -80,25 +77,19 @@ export const benchMailboxes = async (
   const deps = host.deps;
 
   // A team with a verified domain, a person owning its mailbox, the mailbox and a key that may send.
-  const made = await createTeam(deps, { name: 'Bench mailboxes' });
+  const { team: made, domain } = await sendingTeam(host, {
+    name: 'Bench mailboxes',
+    domain: 'mailboxes.bench.example.com',
+  });
   const team = (await getTeam(deps, made.id))!;
   const owner = await createUser(deps, { email: `owner-${Date.now()}@people.example.com`, name: 'Owner' });
   await addMember(deps, team, owner, 'member');
-  const { secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'bench mailboxes', permission: 'full_access' },
-    byOperator('bench script'),
-  );
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
-  const domain = await resend.domains.create({ name: 'mailboxes.bench.example.com' });
-  if (domain.error) throw new Error(`could not add the mailbox domain: ${domain.error.message}`);
-  await resend.domains.verify(domain.data!.id);
   // A cloud host drafts and sends only under a license; a self-hosted one has none to grant.
   if (deps.config.CLOUD)
     await grantMailboxLicense(deps, team.id, { seats: 1, storageBytes: 1024 ** 3, recipientAllowance: drafts * 2 });
   const mailbox = await createMailbox(deps, {
     teamId: team.id,
-    domainId: domain.data!.id,
+    domainId: domain.id,
     localPart: 'desk',
     name: 'Bench Desk',
     ownerUserId: owner.id,

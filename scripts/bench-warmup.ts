@@ -8,29 +8,16 @@
  * (fraud screening blocked its payment): every email is accepted and stored, none is queued, so
  * the provider line's runs drain the same backlog as without it.
  */
-import { Resend } from 'resend';
-import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { createDomain } from '@mailstack/core/domain/domains/create-domain';
-import { verifyDomain } from '@mailstack/core/domain/domains/domain-verification';
-import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { setDeps } from '@mailstack/core/runtime/deps';
 import type { LocalHost } from '../lib/local/host.ts';
+import { sendingTeam } from './bench-team.ts';
 
 /** Sends `count` emails, `concurrency` at a time, from the warm-up team; answers the seconds they took. */
 export const warmEngine = async (host: LocalHost, count: number, concurrency: number): Promise<number> => {
   const deps = host.deps;
-  const team = await createTeam(deps, { name: 'Warm-up' });
+  const { team, resend } = await sendingTeam(host, { name: 'Warm-up', domain: 'warmup.example.com' });
   await updateTeam(deps, team.id, { paymentBlocked: true });
-  const { secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'warm-up', permission: 'full_access' },
-    byOperator('bench script'),
-  );
-  const domain = await createDomain(deps, team, { name: 'warmup.example.com' });
-  await verifyDomain(deps, team.id, domain.id);
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
   const queued = deps.counters.queueMessages;
   setDeps({ ...deps, config: { ...deps.config, REQUEST_LOGS_DISABLED: true } });
   const started = performance.now();

@@ -15,14 +15,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Resend } from 'resend';
 import nodemailer from 'nodemailer';
 import { startLocalHost } from '../lib/local/host.ts';
-import { createTeam } from '@mailstack/core/domain/teams/create-team';
-import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
-import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
-import { loadDomain } from '@mailstack/core/domain/domains/domain';
 import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
@@ -42,6 +37,7 @@ import { benchInboxes } from './bench-inboxes.ts';
 import { benchAutomations } from './bench-automations.ts';
 import { warmEngine } from './bench-warmup.ts';
 import type { FunctionCounts } from '@mailstack/core/adapters/aws/counters';
+import { sendingTeam } from './bench-team.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 /** Sends before the measured ones, on the cold process (printed apart, as a Lambda's first requests). */
@@ -137,15 +133,7 @@ const host = await startLocalHost({
 });
 try {
   const deps = host.deps;
-  const team = await createTeam(deps, { name: 'Bench' });
-  const { key, secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'bench', permission: 'full_access' },
-    byOperator('bench script'),
-  );
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
-  const domain = await resend.domains.create({ name: 'bench.example.com' });
-  await resend.domains.verify(domain.data!.id);
+  const { team, key, secret, domain, resend } = await sendingTeam(host, { name: 'Bench', domain: 'bench.example.com' });
   const email = (n: number) => ({
     from: 'Bench <bench@bench.example.com>',
     to: `reader${n}@example.com`,
@@ -504,7 +492,6 @@ try {
       };
     };
     const empty = await sweepRun();
-    const sendingDomain = await loadDomain(deps, team.id, domain.data!.id);
     const weekOut = Date.now() + 7 * 86_400_000;
     const noSchedules = { ...deps, scheduler: { schedule: async () => undefined, cancel: async () => undefined } };
     for (let b = 0; b < SCHEDULED / 100; b++) {
@@ -525,7 +512,7 @@ try {
           topicId: null,
           attachments: [],
           scheduledAt: weekOut,
-          domain: sendingDomain,
+          domain,
           held: false,
         })),
       );

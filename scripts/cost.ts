@@ -111,12 +111,9 @@ const print = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
-const { createTeam } = await import('@mailstack/core/domain/teams/create-team');
-const { createApiKey } = await import('@mailstack/core/domain/api-keys/create-api-key');
-const { byOperator } = await import('@mailstack/core/domain/api-keys/key-audit');
+const { sendingTeam } = await import('./bench-team.ts');
 const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');
 const { lambdaContext } = await import('../lib/local/events.ts');
-const { Resend } = await import('resend');
 
 print('mailstack cost model: measuring on the local host (in memory)...');
 const shape = readStackShape(prices.hoursPerMonth);
@@ -225,15 +222,7 @@ try {
   };
   Object.assign(deps, { tableStore: counting });
 
-  const team = await createTeam(deps, { name: 'Cost' });
-  const { secret } = await createApiKey(
-    deps,
-    { teamId: team.id, name: 'cost', permission: 'full_access' },
-    byOperator('cost script'),
-  );
-  const resend = new Resend(secret, { baseUrl: host.baseUrl });
-  const domain = await resend.domains.create({ name: 'cost.example.com' });
-  await resend.domains.verify(domain.data!.id);
+  const { secret, resend } = await sendingTeam(host, { name: 'Cost', domain: 'cost.example.com' });
   const hook = await resend.webhooks.create({
     endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
     events: ['email.delivered'],
