@@ -9,7 +9,7 @@ export const handler = apiRoute({
   errors: ['conflict'],
   params: IdParams,
   handler: async ({ deps, auth, params }) => {
-    const e = await deleteEmail(deps, auth.team.id, params.id);
+    const e = await deleteEmail(deps, auth, params.id);
     return { object: 'email', id: e.id, deleted: true };
   },
 });

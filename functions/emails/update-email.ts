@@ -7,11 +7,11 @@ import { rescheduleEmail } from '@mailstack/core/domain/emails/reschedule-email'
 export const handler = apiRoute({
   access: 'sending',
   response: RescheduledEmail,
-  errors: ['conflict'],
+  errors: ['conflict', 'restricted_api_key'],
   params: IdParams,
   body: UpdateEmailRequest,
   handler: async ({ deps, auth, params, body }) => {
-    const e = await rescheduleEmail(deps, auth.team.id, params.id, body.scheduled_at);
+    const e = await rescheduleEmail(deps, auth, params.id, body.scheduled_at);
     return { object: 'email', id: e.id, scheduled_at: e.scheduled_at };
   },
 });

@@ -250,6 +250,25 @@ describe('POST /emails', () => {
       statusCode: 403,
       name: 'restricted_api_key',
     });
+    // Reschedule and cancel are sending routes (spec §5): a sending key may use them; a
+    // domain-restricted key reaches only the emails of its domain.
+    const later = async (from: string) =>
+      (await t.resend.emails.send(mail(from, { scheduledAt: 'in 1 hour', text: 'confidential' }) as any)).data!.id;
+    const own = await later(t.from);
+    const foreign = await later(`hi@other-${t.domain}`);
+    for (const id of [own, foreign]) {
+      expect((await scoped.resend.emails.update({ id, scheduledAt: 'in 2 hours' })).error).toMatchObject(
+        id === own ? {} : { statusCode: 403, name: 'restricted_api_key' },
+      );
+      const canceled = await scoped.resend.emails.cancel(id);
+      if (id === own)
+        expect(canceled).toMatchObject({ data: { object: 'email', id, last_event: 'canceled' }, error: null });
+      else expect(canceled.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
+    }
+    expect((await t.resend.emails.get(own)).data).toMatchObject({ last_event: 'canceled' });
+    expect((await t.resend.emails.get(foreign)).data).toMatchObject({ last_event: 'scheduled' });
+    expect((await sending.resend.emails.cancel(foreign)).data).toMatchObject({ object: 'email', id: foreign });
+    expect((await t.resend.emails.get(foreign)).data).toMatchObject({ last_event: 'canceled' });
   });
 
   it("answers 404 for another team's email on every route", async () => {

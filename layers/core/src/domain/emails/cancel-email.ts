@@ -1,13 +1,14 @@
 import { transitionEmail } from './transition-email.ts';
-import { getEmail } from './get-email.ts';
+import { getEmailOf } from './get-email.ts';
+import type { Caller } from '../caller.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { scheduleName } from './accept-emails.ts';
 import { PRE_SEND_STATUSES, type EmailItem } from './email.ts';
 
 /** Cancels an email that has not left yet. */
-export const cancelEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
-  const e = await getEmail(deps, teamId, id);
+export const cancelEmail = async (deps: Deps, caller: Caller, id: string): Promise<EmailItem> => {
+  const e = await getEmailOf(deps, caller, id);
   if (e.status === 'canceled') return e;
   await transitionEmail(
     deps,

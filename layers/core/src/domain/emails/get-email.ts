@@ -1,7 +1,8 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
-import { notFound } from '../../errors/api-error.ts';
+import { ApiError, notFound } from '../../errors/api-error.ts';
+import type { Caller } from '../caller.ts';
 import type { EmailItem } from './email.ts';
 
 /** Reads a team's email; another team's id answers 404. */
@@ -9,4 +10,18 @@ export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<
   const item = await getItem(deps, keys.email.item(teamId, id));
   if (!item) throw notFound('Email');
   return item as EmailItem;
+};
+
+/**
+ * Reads an email the caller may act on: a key restricted to one sending domain reaches only the
+ * emails sent from it (403 restricted_api_key for the others, as when it sends from them).
+ */
+export const getEmailOf = async (deps: Deps, caller: Caller, id: string): Promise<EmailItem> => {
+  const e = await getEmail(deps, caller.team.id, id);
+  if (caller.domainId && e.domain_id !== caller.domainId)
+    throw new ApiError(
+      'restricted_api_key',
+      `This API key may only act on emails sent from its own domain; email ${id} was sent from another.`,
+    );
+  return e;
 };

@@ -1,5 +1,6 @@
 import { transitionEmail } from './transition-email.ts';
-import { getEmail } from './get-email.ts';
+import { getEmailOf } from './get-email.ts';
+import type { Caller } from '../caller.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { ApiError, validationError } from '../../errors/api-error.ts';
@@ -10,11 +11,12 @@ import type { EmailItem } from './email.ts';
 /** Moves a scheduled email to a new time (PATCH /emails/{id}). */
 export const rescheduleEmail = async (
   deps: Deps,
-  teamId: string,
+  caller: Caller,
   id: string,
   scheduledAt: string,
 ): Promise<EmailItem> => {
-  const e = await getEmail(deps, teamId, id);
+  const e = await getEmailOf(deps, caller, id);
+  const teamId = caller.team.id;
   const at = parseScheduledAt(scheduledAt, deps.clock.now());
   if (e.status !== 'scheduled')
     throw new ApiError('conflict', `Only a scheduled email can be rescheduled; this one is ${e.status}.`);
