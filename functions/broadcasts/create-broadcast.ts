@@ -2,8 +2,7 @@ import { apiRoute } from '@mailstack/core/http/api-route';
 import * as v from 'valibot';
 import { CreateBroadcastRequest, SentBroadcast } from '@mailstack/core/schemas/broadcasts';
 import { ObjectRef } from '@mailstack/core/schemas/common';
-import { createBroadcast } from '@mailstack/core/domain/broadcasts/create-broadcast';
-import { sendBroadcast } from '@mailstack/core/domain/broadcasts/send-broadcast';
+import { createAndSendBroadcast, createBroadcast } from '@mailstack/core/domain/broadcasts/create-broadcast';
 
 /** POST /broadcasts: a draft, or with `send: true` created and sent (or scheduled) in one call. */
 export const handler = apiRoute({
@@ -13,8 +12,7 @@ export const handler = apiRoute({
   body: CreateBroadcastRequest,
   status: 201,
   handler: async ({ deps, auth, body }) => {
-    const b = await createBroadcast(deps, auth.team.id, body);
-    if (!body.send) return { object: 'broadcast', id: b.id };
-    return { object: 'broadcast', ...(await sendBroadcast(deps, auth.team, b.id, body.scheduled_at)) };
+    if (!body.send) return { object: 'broadcast', id: (await createBroadcast(deps, auth.team.id, body)).id };
+    return { object: 'broadcast', ...(await createAndSendBroadcast(deps, auth.team, body)) };
   },
 });

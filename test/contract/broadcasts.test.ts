@@ -412,6 +412,16 @@ describe('broadcasts through the official SDK', () => {
     const refused = await t.resend.broadcasts.send(draft);
     expect(refused.error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
     expect(refused.error!.message).toContain('Transactional email is unaffected');
+    // Created and sent in one call: the refusal leaves no broadcast behind.
+    const oneCall = await t.resend.broadcasts.create({
+      segmentId: segment,
+      from: t.from,
+      subject: 's',
+      text: 'x',
+      send: true,
+    });
+    expect(oneCall.error).toMatchObject({ statusCode: 403, name: 'broadcasts_paused' });
+    expect((await t.resend.broadcasts.list()).data!.data.map((b) => b.id)).toEqual([draft]);
     // Transactional mail goes on.
     expect(
       (await t.resend.emails.send({ from: t.from, to: 'delivered@resend.dev', subject: 'still', text: 'x' })).error,
@@ -428,6 +438,20 @@ describe('broadcasts through the official SDK', () => {
     }
     expect((await t.resend.broadcasts.send(draft)).error).toBeNull();
   });
+
+  it('answers finishes_at null for an audience with no one in it, before and after it is sent', async () => {
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'Nobody' })).data!.id;
+    const made = await t.resend.broadcasts.create({
+      segmentId: segment,
+      from: t.from,
+      subject: 's',
+      text: 'x',
+      send: true,
+    });
+    expect(made.data).toMatchObject({ finishes_at: null, estimated: true });
+    expect(await settled(t, made.data!.id)).toMatchObject({ status: 'sent', sent_count: 0, finishes_at: null });
+  }, 60_000);
 
   it("answers 404 for another team's broadcast", async () => {
     const a = await sendingTeam();

@@ -26,12 +26,13 @@ const broadcastStatus = (b: BroadcastItem, cp: Checkpoint, now: number): string 
 
 /**
  * The live finishes_at: the plan's slot for the last eligible recipient, later when sending has
- * fallen behind it; the actual last send once sent; null for drafts and canceled broadcasts.
+ * fallen behind it; the actual last send once sent (null when none was); null for drafts and
+ * canceled broadcasts.
  */
 const liveFinishesAt = (b: BroadcastItem, cp: Checkpoint, now: number): string | null => {
   if (!b.plan || b.status !== 'sending') return null;
   const status = broadcastStatus(b, cp, now);
-  if (status === 'sent') return b.last_sent_at ?? new Date(b.plan.starts_at).toISOString();
+  if (status === 'sent') return b.last_sent_at ?? null;
   const expected = eligibleCount(b, cp);
   const remaining = expected - (b.sent_count ?? 0) - (b.failed_count ?? 0);
   const planned = expected === 0 ? b.plan.starts_at : slotAt(storedSchedule(b.plan), expected - 1);

@@ -1,11 +1,13 @@
 import { fromTemplate, checkRefs } from './save-broadcast.ts';
 import { replyToList } from '../emails/rules/addresses.ts';
 import type { Deps } from '../../runtime/deps.ts';
-import { validationError } from '../../errors/api-error.ts';
+import { isApiError, validationError } from '../../errors/api-error.ts';
 import type { CreateBroadcastRequest } from '../../schemas/broadcasts.ts';
-import { putBroadcast, type BroadcastItem } from '../../table/broadcasts.ts';
+import { deleteDraft, putBroadcast, type BroadcastItem } from '../../table/broadcasts.ts';
+import type { Team } from '../teams/team.ts';
+import { sendBroadcast } from './send-broadcast.ts';
 
-/** Creates a draft (POST /broadcasts; the handler sends it at once when asked). */
+/** Creates a draft (POST /broadcasts without `send`). */
 export const createBroadcast = async (
   deps: Deps,
   teamId: string,
@@ -39,4 +41,19 @@ export const createBroadcast = async (
   };
   await putBroadcast(deps, b);
   return b;
+};
+
+/**
+ * POST /broadcasts with `send: true`: creates the broadcast and sends (or schedules) it. A send
+ * that is refused (paused, unverified sender, too large...) leaves nothing behind: the draft it
+ * was made as is removed before the error answers.
+ */
+export const createAndSendBroadcast = async (deps: Deps, team: Team, input: CreateBroadcastRequest) => {
+  const b = await createBroadcast(deps, team.id, input);
+  try {
+    return await sendBroadcast(deps, team, b.id, input.scheduled_at);
+  } catch (error) {
+    if (isApiError(error)) await deleteDraft(deps, team.id, b.id);
+    throw error;
+  }
 };

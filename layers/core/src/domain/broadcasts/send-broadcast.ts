@@ -144,7 +144,8 @@ export const sendBroadcast = async (
   await kickFanOut(deps, { teamId: team.id, broadcastId: id });
   return {
     id,
-    finishes_at: new Date(plan.finishesAt).toISOString(),
+    // No recipient, no last send.
+    finishes_at: audience === 0 ? null : new Date(plan.finishesAt).toISOString(),
     estimated: true,
     ...(plan.warning ? { warning: plan.warning } : {}),
   };
