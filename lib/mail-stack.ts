@@ -129,6 +129,9 @@ export class MailStack extends Stack {
     });
     // Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES).
     const content = new ContentBucket(this, 'Content');
+    // The dashboard's own HTTP API (a separate origin from the email API): its address is in every
+    // function's environment, for the links in owner notices and in events (dashboard_url).
+    const dashboard = new DashboardApi(this, 'Dashboard');
     const environment: Record<string, string> = {
       CLOUD: String(config.cloud),
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
@@ -141,6 +144,7 @@ export class MailStack extends Stack {
       SES_EVENTS_TOPIC_ARN: provider.topic.topicArn,
       PUBLIC_BASE_URL: api.publicUrl,
       APP_URL: api.publicUrl,
+      DASHBOARD_URL: dashboard.api.apiEndpoint,
       POWERTOOLS_SERVICE_NAME: 'mailstack',
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
@@ -220,6 +224,7 @@ export class MailStack extends Stack {
         'API_RATE_LIMIT_PER_MINUTE',
         'PUBLIC_BASE_URL',
         'APP_URL',
+        'DASHBOARD_URL',
         'POWERTOOLS_SERVICE_NAME',
       ].map((name) => [name, environment[name]!]),
     );
@@ -270,21 +275,12 @@ export class MailStack extends Stack {
       }),
     );
     api.addDefaultRoute(unmatched);
-    // The dashboard: its own function behind its own HTTP API (a separate origin from the email API).
-    const dashboard = new DashboardApi(this, 'Dashboard');
+    // The dashboard: its own function behind its own HTTP API.
     const dashboardFn = wire(
-      new ServiceFunction(functions, 'dashboard', {
-        tracing,
-        entry: 'dashboard/index',
-        environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
-      }),
+      new ServiceFunction(functions, 'dashboard', { tracing, entry: 'dashboard/index', environment }),
       DASHBOARD_NEEDS,
     );
     dashboard.serveWith(dashboardFn);
-    // The MCP server's authorize step sends the person to the dashboard's sign-in and consent screen.
-    byArea.get('oauth')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
-    // A mailbox tool's send that needs approval emails the owner a link to the mailbox's panel.
-    byArea.get('mcp')?.addEnvironment('DASHBOARD_URL', dashboard.api.apiEndpoint);
 
     const workers = new Construct(this, 'Workers');
     const background: { name: string; fn: ServiceFunction }[] = [];
@@ -293,7 +289,7 @@ export class MailStack extends Stack {
       const fn = wire(
         new ServiceFunction(workers, worker.name, {
           entry: worker.entry,
-          environment: { ...environment, DASHBOARD_URL: dashboard.api.apiEndpoint },
+          environment,
           tracing,
           timeout: Duration.seconds(workerTimeoutSeconds(worker)),
         }),

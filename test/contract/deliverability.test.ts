@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
-import { testDeps } from '../support/local.ts';
+import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
@@ -36,7 +36,7 @@ describe('the deliverability guardrail', () => {
       metric: 'bounce_rate',
       limit: 0.1,
       window_days: 7,
-      dashboard_url: expect.any(String),
+      dashboard_url: `${local().dashboardUrl}/t/${t.team.id}/#deliverability`,
     });
     const refused = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' });
     expect(refused.error).toMatchObject({ statusCode: 403, name: 'sending_paused' });

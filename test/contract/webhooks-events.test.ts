@@ -3,7 +3,7 @@ import { recordEvent } from '@mailstack/core/domain/events/record-event';
 import { countSends } from '@mailstack/core/domain/quotas/reserve-quota';
 import { eventsOf } from '../support/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/webhook';
-import { call, newTeam, testDeps } from '../support/local.ts';
+import { call, local, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type startReceiver } from '../support/receiver.ts';
 import { waitFor } from '../support/wait.ts';
@@ -180,7 +180,7 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
   }, 40_000);
 
   it('quota.warning, quota.reached and quota.paused fire once each as a free team crosses 80, 100 and 150 emails of the UTC day', async () => {
-    const { resend, from, setPlan } = await sendingTeam();
+    const { resend, from, setPlan, team } = await sendingTeam();
     await setPlan('free');
     const rx = await receiver();
     await resend.webhooks.create({ endpoint: rx.url, events: names('quota.warning', 'quota.reached', 'quota.paused') });
@@ -208,7 +208,8 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
       limit: 100,
       period: 'day',
       resets_at: midnight,
-      dashboard_url: expect.stringContaining('/usage'),
+      // The team's overview in the dashboard, where its usage is shown.
+      dashboard_url: `${local().dashboardUrl}/t/${team.id}/`,
       ceiling: 150,
     });
     expect(byType.get('quota.paused')![0].data).toMatchObject({ period: 'day', used: 150, ceiling: 150 });

@@ -501,6 +501,20 @@ describe('MailStack', () => {
     ).toBe(true);
   });
 
+  it("gives every function the dashboard's address: quota events raised on the send path link to its pages (dashboard_url)", () => {
+    const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) =>
+      String(a.Properties.Description).includes('dashboard'),
+    )!;
+    for (const area of ['emails', 'dashboard', 'mcp']) {
+      expect(areaFunction(area).Properties.Environment.Variables.DASHBOARD_URL['Fn::GetAtt'][0]).toBe(dashboardApi[0]);
+    }
+    const relayTask = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
+    expect(
+      relayTask.Properties.ContainerDefinitions[0].Environment.find((e: { Name: string }) => e.Name === 'DASHBOARD_URL')
+        .Value['Fn::GetAtt'][0],
+    ).toBe(dashboardApi[0]);
+  });
+
   it("links the owner notices of the webhook delivery worker to the dashboard's pages (its DASHBOARD_URL is the dashboard API)", () => {
     const dashboardApi = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).find(([, a]) =>
       String(a.Properties.Description).includes('dashboard'),

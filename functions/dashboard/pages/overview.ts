@@ -73,7 +73,7 @@ ${usage.period ? html`<div class="card stat"><b>${usage.period.emails_sent}</b><
 <h2>Emails, last ${range} days</h2>
 <p>Show: ${RANGES.map((r, i) => html`${i ? ' · ' : ''}<a href="?days=${r}"${r === range ? raw(' aria-current="true"') : ''}>${r} days</a>`)}</p>
 <div class="card">${volumeChart(days)}</div>
-<h2>Deliverability</h2><div class="card">${ratesChart(days)}</div>${figuresTable(days)}
+<h2 id="deliverability">Deliverability</h2><div class="card">${ratesChart(days)}</div>${figuresTable(days)}
 ${rateBar('Bounce rate', rates.bounce_rate, LINES.bounce_rate)}${rateBar('Complaint rate', rates.complaint_rate, LINES.complaint_rate)}
 <p class="muted">${rates.sent} emails counted over the last ${WINDOW_DAYS} days; the lines apply from 100.</p>`,
       ),

@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import type { Team } from '../teams/team.ts';
+import { teamPageUrl, type Team } from '../teams/team.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems, updateItem, type Change, type Key } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
@@ -101,7 +101,7 @@ const episode = (metric: Metric, rate: number) => ({
  */
 export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<void> => {
   const rates = await windowRates(deps, teamId);
-  const dashboard = `${deps.config.APP_URL}/deliverability`;
+  const dashboard = teamPageUrl(deps, teamId, 'deliverability');
   const paused = over(rates, 'pause');
   if (paused) {
     const data = episode(paused, rates[paused]);

@@ -1,7 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { addToCounters, getItem, type Key } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
-import type { Team } from '../teams/team.ts';
+import { teamPageUrl, type Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
 import { keys } from '../../table/keys.ts';
 import { calendarOf } from '../usage/get-usage.ts';
@@ -55,7 +55,7 @@ const dailyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: n
     limit: cap,
     period: 'day',
     resets_at: new Date(cal.nextMidnight).toISOString(),
-    dashboard_url: `${deps.config.APP_URL}/usage`,
+    dashboard_url: teamPageUrl(deps, team.id),
     ceiling: passing,
   };
   for (const type of crossedLines(total - n, total, [
@@ -75,7 +75,7 @@ const monthlyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total:
     limit: included,
     period: 'month',
     resets_at: new Date(cal.monthEnd).toISOString(),
-    dashboard_url: `${deps.config.APP_URL}/usage`,
+    dashboard_url: teamPageUrl(deps, team.id),
     overage: team.overageEnabled ? 'billed' : 'refused',
   };
   for (const type of crossedLines(total - n, total, [

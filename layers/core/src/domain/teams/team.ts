@@ -45,3 +45,10 @@ export const getTeam = async (deps: Deps, teamId: string): Promise<Team | undefi
   const item = await getItem(deps, keys.team.item(teamId));
   return item ? teamFromItem(item) : undefined;
 };
+
+/**
+ * The team's overview page in the dashboard (its usage, then its deliverability rates), for the
+ * links events and notices carry (`dashboard_url`); `section` names a part of the page.
+ */
+export const teamPageUrl = (deps: Deps, teamId: string, section?: 'deliverability'): string =>
+  `${deps.config.DASHBOARD_URL.replace(/\/+$/, '')}/t/${teamId}/${section ? `#${section}` : ''}`;
