@@ -139,7 +139,8 @@ export const WORKERS: readonly WorkerEntry[] = [
     queue: 'webhooks',
     entry: 'workers/deliver-webhooks.worker',
     batchSize: 10,
-    concurrency: 4,
+    // Mostly waiting on receivers: a slow endpoint's 8 requests in flight leave pollers for the others.
+    concurrency: 8,
     needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true },
   },
   {

@@ -16,7 +16,9 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
         const job = JSON.parse(record.body) as DeliveryJob;
         const outcome = await deliverWebhook(deps, job, ownerNotices);
         if (outcome.kind === 'later')
-          await deps.queue.send(deps.config.WEBHOOK_QUEUE_URL, [{ body: job, delaySeconds: outcome.delaySeconds }]);
+          await deps.queue.send(deps.config.WEBHOOK_QUEUE_URL, [
+            { body: outcome.job, delaySeconds: outcome.delaySeconds },
+          ]);
       } catch (error) {
         deps.logger.error('webhook delivery failed; the job stays on the queue', error as Error);
         failures.push({ itemIdentifier: record.messageId });

@@ -272,6 +272,22 @@ describe('per-endpoint limits across every worker', () => {
     for (const r of rx.received.slice(0, 5)) verifyAll(resend, r, data!.signing_secret);
   }, 90_000);
 
+  it("a slow endpoint does not hold back another endpoint's deliveries (each endpoint has its own queue)", async () => {
+    const { resend, secret: key } = await newTeam();
+    const slow = await receiver(() => ({ status: 200, delayMs: 3_000 }));
+    const fast = await receiver(() => ({ status: 200 }));
+    await resend.webhooks.create({ endpoint: slow.url, events: ['contact.created'] });
+    await resend.webhooks.create({ endpoint: fast.url, events: ['contact.created'] });
+    await batchOfContacts(key, 80, 'both');
+    await fast.waitFor(80, 30_000);
+    // The slow endpoint takes at least 80 × 3 s / 8 = 30 s; the fast one is not paced by it.
+    expect(fast.received.at(-1)!.at - fast.received[0]!.at).toBeLessThan(8_000);
+    expect(slow.received.length).toBeLessThan(60);
+    expect(slow.maxInFlight).toBe(8);
+    await slow.waitFor(80, 80_000);
+    expect(new Set(slow.received.map((r) => r.headers['webhook-id'])).size).toBe(80);
+  }, 120_000);
+
   it('a fast receiver never sees more than 50 requests in one second', async () => {
     const { resend, secret: key } = await newTeam();
     const rx = await receiver(() => ({ status: 200 }));

@@ -357,16 +357,6 @@ export const deliveryStore = {
     if (!written.ok) await putItem(deps, attemptItem(deps, d, attempt, retentionDays));
   },
 
-  /** Gives a claim back untouched (the endpoint was busy): pending and due again. */
-  async unclaim(deps: Deps, d: DeliveryRecord): Promise<void> {
-    await updateItem(
-      deps,
-      keys.webhook.delivery(d.teamId, d.webhookId, d.eventId),
-      { set: { status: 'pending' }, remove: ['claimed_until'] },
-      { attr: 'status', eq: 'attempting' },
-    );
-  },
-
   /** Makes a delivery pending again now, with a fresh lifetime (replay). */
   async requeue(deps: Deps, d: DeliveryRecord, now: number, retentionDays: number): Promise<void> {
     await updateItem(deps, keys.webhook.delivery(d.teamId, d.webhookId, d.eventId), {

@@ -22,8 +22,18 @@ export const DELIVERY = {
   disableAfterExhausted: 20,
   /** How long a claim on a delivery (and an in-flight slot) lasts: the request timeout plus margin. */
   leaseMs: 30_000,
-  /** How long a job waits for an in-flight place before it goes back on the queue. */
-  limitWaitMs: 5_000,
+  /**
+   * How long a job waits for an in-flight place before it goes back on the queue: briefly, so a
+   * slow endpoint's jobs do not hold the workers other endpoints' deliveries need (spec §6: each
+   * endpoint has its own queue).
+   */
+  limitWaitMs: 300,
+  /**
+   * Back on the queue, a job that found the endpoint full waits 1, 1, 2, 2, 3 … seconds, half a
+   * second more each time, up to this: a deep backlog polls less often, a short one keeps the
+   * endpoint's places filled.
+   */
+  busyDelayMaxSeconds: 32,
   /** The longest delay SQS can hold a message; longer waits go through the scheduler. */
   maxQueueDelayMs: 900_000,
   /**
@@ -39,6 +49,8 @@ export interface DeliveryJob {
   readonly teamId: string;
   readonly webhookId: string;
   readonly eventId: string;
+  /** How many times this job found the endpoint's in-flight places all taken (sets its next wait). */
+  readonly busy?: number;
 }
 
 /** The fan-out message on the events queue (written by publishEvents). */
@@ -52,7 +64,9 @@ export interface EventMessage {
 }
 
 /** What the worker does with a job afterwards. */
-type JobOutcome = { readonly kind: 'done' } | { readonly kind: 'later'; readonly delaySeconds: number };
+type JobOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'later'; readonly delaySeconds: number; readonly job: DeliveryJob };
 
 /** What owners hear about: disabled, the last ten settled deliveries all exhausted, a backlog older than six hours. */
 export type EndpointChange = 'disabled' | 'failing' | 'backlog';
@@ -128,8 +142,9 @@ const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Prom
   for (let tries = 1; ; tries++) {
     if (await endpointLimits.takeSlot(deps, webhookId, DELIVERY.maxInFlight, holder, DELIVERY.leaseMs, Date.now()))
       return true;
-    // Now and then, free the places of workers that died holding them.
-    if (tries % 10 === 0 && (await endpointLimits.reapLapsed(deps, webhookId, Date.now())) > 0) continue;
+    // At the first refusal and now and then after, free the places of workers that died holding them.
+    if ((tries === 1 || tries % 10 === 0) && (await endpointLimits.reapLapsed(deps, webhookId, Date.now())) > 0)
+      continue;
     if (Date.now() > giveUp) return false;
     await sleep(100 + Math.random() * 200);
   }
@@ -203,13 +218,43 @@ export const deliverWebhook = async (
   job: DeliveryJob,
   observer: DeliveryObserver = {},
 ): Promise<JobOutcome> => {
+  // The in-flight place first: a job of a full endpoint goes back on the queue having written nothing else.
+  const holder = randomUUID();
+  if (!(await takeInFlight(deps, job.webhookId, holder))) {
+    const busy = (job.busy ?? 0) + 1;
+    return {
+      kind: 'later',
+      delaySeconds: Math.min(DELIVERY.busyDelayMaxSeconds, Math.ceil(busy / 2)),
+      job: { ...job, busy },
+    };
+  }
+  let held = true;
+  const release = async () => {
+    if (!held) return;
+    held = false;
+    await endpointLimits.releaseSlot(deps, job.webhookId, holder);
+  };
+  try {
+    return await attempt(deps, job, observer, release);
+  } finally {
+    await release();
+  }
+};
+
+/** The delivery itself, holding one of the endpoint's in-flight places until `release`. */
+const attempt = async (
+  deps: Deps,
+  job: DeliveryJob,
+  observer: DeliveryObserver,
+  release: () => Promise<void>,
+): Promise<JobOutcome> => {
   const now = deps.clock.now();
   const d = await deliveryStore.claim(deps, job.teamId, job.webhookId, job.eventId, now + 1_000, DELIVERY.leaseMs);
   if (!d) {
     const row = await deliveryStore.get(deps, job.teamId, job.webhookId, job.eventId);
     // Another worker holds it: look again after its claim; if that worker died, this attempts.
     if (row?.status === 'attempting' && row.claimedUntil !== null)
-      return { kind: 'later', delaySeconds: Math.max(1, Math.ceil((row.claimedUntil - now) / 1000) + 1) };
+      return { kind: 'later', delaySeconds: Math.max(1, Math.ceil((row.claimedUntil - now) / 1000) + 1), job };
     // Gone, settled, or not due yet (an early copy: the row's own job comes at the due time).
     return done;
   }
@@ -230,11 +275,6 @@ export const deliverWebhook = async (
   // A delivery still waiting six hours after it was queued: the endpoint has a backlog.
   if (now - d.queuedAt > BACKLOG_NOTICE_AFTER_MS) await observer.endpointChanged?.(deps, w, 'backlog');
 
-  const holder = randomUUID();
-  if (!(await takeInFlight(deps, w.id, holder))) {
-    await deliveryStore.unclaim(deps, d);
-    return { kind: 'later', delaySeconds: 1 };
-  }
   const attemptAt = deps.clock.now();
   let result: PostResult | undefined;
   let failure: string | undefined;
@@ -251,7 +291,7 @@ export const deliverWebhook = async (
     failure = describeFailure(error);
   } finally {
     // The place is held for the request only; the bookkeeping below does not keep the receiver waiting.
-    await endpointLimits.releaseSlot(deps, w.id, holder);
+    await release();
   }
   const after = deps.clock.now();
   const attempt = {
@@ -299,7 +339,7 @@ export const deliverWebhook = async (
   // Past the lifetime, the next run only drops it: at the 24-hour mark, not before.
   const due = Math.min(nextAt, d.queuedAt + DELIVERY.lifetimeMs);
   // The job is queued before the row says pending, so a crash between leaves a job, never a stranded row.
-  await enqueueDelivery(deps, job, due - after);
+  await enqueueDelivery(deps, { teamId: job.teamId, webhookId: job.webhookId, eventId: job.eventId }, due - after);
   await deliveryStore.release(deps, d, { status: 'pending', failures, nextAttemptAt: due }, attempt, retention);
   return done;
 };
