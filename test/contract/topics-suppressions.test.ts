@@ -48,6 +48,19 @@ describe('topics', () => {
     expect((await resend.topics.get(id)).error).toMatchObject({ statusCode: 404 });
   });
 
+  it('lists every topic of a contact in one answer (has_more: false), and pages only when asked', async () => {
+    const { resend } = await newTeam();
+    for (let i = 0; i < 25; i++)
+      expect((await resend.topics.create({ name: `T${i}`, defaultSubscription: 'opt_in' } as any)).error).toBeNull();
+    const { data: c } = await resend.contacts.create({ email: 'many@example.com' });
+    const whole = await resend.contacts.topics.list({ id: c!.id });
+    expect(whole.data).toMatchObject({ object: 'list', has_more: false });
+    expect(whole.data!.data).toHaveLength(25);
+    const page = await resend.contacts.topics.list({ id: c!.id, limit: 10 });
+    expect(page.data).toMatchObject({ has_more: true });
+    expect(page.data!.data.map((t) => t.id)).toEqual(whole.data!.data.slice(0, 10).map((t) => t.id));
+  });
+
   it("reports each contact's effective subscription and emits opt-in/opt-out events only when it flips", async () => {
     const { resend, secret, team } = await newTeam();
     const news = (await resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id;

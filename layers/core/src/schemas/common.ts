@@ -12,17 +12,16 @@ export const commaSeparated = v.transform((s: string) =>
     .filter(Boolean),
 );
 
-/** A list's `limit` query: 1 to 100, 20 when absent. */
-export const PageLimit = v.optional(
-  v.pipe(
-    v.string(),
-    v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
-    v.transform(Number),
-    v.minValue(1, 'must be an integer from 1 to 100.'),
-    v.maxValue(100, 'must be an integer from 1 to 100.'),
-  ),
-  '20',
+const LIMIT = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
+  v.transform(Number),
+  v.minValue(1, 'must be an integer from 1 to 100.'),
+  v.maxValue(100, 'must be an integer from 1 to 100.'),
 );
+
+/** A list's `limit` query: 1 to 100, 20 when absent. */
+export const PageLimit = v.optional(LIMIT, '20');
 
 const PAGE_ENTRIES = {
   limit: PageLimit,
@@ -39,6 +38,15 @@ export const paginatedWith = <E extends v.ObjectEntries>(filters: E) =>
 
 /** Standard list query (spec §4 conventions): limit 1–100 (default 20), after or before (an id from the list). */
 export const Pagination = paginatedWith({});
+
+/**
+ * The query of a list the spec answers whole (`has_more: false`): a page only when `limit`,
+ * `after` or `before` asks for one (the SDK's pagination options), else every item.
+ */
+export const WholeListQuery = v.pipe(
+  v.object({ ...PAGE_ENTRIES, limit: v.optional(LIMIT) }),
+  v.check((q) => !(q.after && q.before), 'Give `after` or `before`, not both.'),
+);
 
 /** A parsed list query. */
 export type Pagination = v.InferOutput<typeof Pagination>;
