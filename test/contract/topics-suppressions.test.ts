@@ -175,6 +175,17 @@ describe('suppressions', () => {
         })
       ).json,
     ).toMatchObject({ statusCode: 422 });
+    // The remove cap counts `emails` and `ids` together: 1,000 in all, not 1,000 of each.
+    const mixed = await call('POST', '/suppressions/batch/remove', {
+      key: secret,
+      body: {
+        ids: [added.data!.data[21]!.id],
+        emails: Array.from({ length: 1000 }, (_, i) => `x${i}@example.com`),
+      },
+    });
+    expect(mixed.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(mixed.json.message).toContain('At most 1000 suppressions per call');
+    expect((await resend.suppressions.get(added.data!.data[21]!.id)).error).toBeNull();
   });
 
   it("answers 404 for another team's suppression, by id or address", async () => {

@@ -27,6 +27,10 @@ export const BatchRemoveSuppressionsRequest = v.pipe(
     ),
   }),
   v.check((b) => !!(b.emails || b.ids), 'Give `emails` or `ids` (1 to 1000).'),
+  v.check(
+    (b) => (b.ids?.length ?? 0) + (b.emails?.length ?? 0) <= 1000,
+    'At most 1000 suppressions per call, `emails` and `ids` together.',
+  ),
 );
 export const ListSuppressionsQuery = v.object({
   origin: v.optional(
