@@ -192,16 +192,18 @@ describe('dashboard mail and team creation', () => {
     expect((await signedOutPost('/sign-in', { email: user.email, password: 'a brand new password' })).status).toBe(303);
   }, 60_000);
 
-  it("creates another team from team settings up to the plan's teams-per-person cap, then answers 403 plan_limit_reached", async () => {
+  it("creates more teams from team settings up to the teams-per-person cap of the person's largest plan, then answers 403 plan_limit_reached", async () => {
     const pro = await newTeam({ plan: 'pro' });
     const s = await signInOverHttp((await personIn(pro.team.id)).link);
     expect(await (await s.get(`/t/${pro.team.id}/settings`)).text()).toContain('Create a team');
-    // New teams are free: a person already in one team may not create a free one (free allows 1).
-    const refused = await s.post('/teams', { _csrf: s.csrf, name: 'Second' });
+    // New teams start free, but the cap is the largest of the person's plans: pro allows 5 teams.
+    for (const name of ['Second', 'Third', 'Fourth', 'Fifth'])
+      expect((await s.post('/teams', { _csrf: s.csrf, name })).status).toBe(303);
+    const refused = await s.post('/teams', { _csrf: s.csrf, name: 'Sixth' });
     expect(refused.status).toBe(403);
     const page = await refused.text();
     expect(page).toContain('plan_limit_reached');
-    expect(page).toContain('1 team(s) on the free plan');
+    expect(page).toContain('5 team(s) on the pro plan');
     // Someone with no team yet creates their first one from the same form.
     const d = testDeps();
     const loner = await createUser(d, { email: `loner-${randomUUID().slice(0, 8)}@example.com` });

@@ -1,4 +1,4 @@
-import { memberItem, teamsCapError, countTeam, membershipFromItem, type Membership } from './membership.ts';
+import { memberItem, teamsCap, teamsCapError, countTeam, membershipFromItem, type Membership } from './membership.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { transact, type Write } from '../../table/ops.ts';
 import { ApiError } from '../../errors/api-error.ts';
@@ -15,14 +15,11 @@ export const addMember = async (
   alsoWrite: readonly Write[] = [],
 ): Promise<Membership> => {
   const item = memberItem(deps, team.id, user, role);
-  const out = await transact(deps, [
-    { put: item, when: { exists: false } },
-    countTeam(deps, user, team.plan),
-    ...alsoWrite,
-  ]);
+  const cap = await teamsCap(deps, user, team.plan);
+  const out = await transact(deps, [{ put: item, when: { exists: false } }, countTeam(user, cap), ...alsoWrite]);
   if (!out.ok) {
     if (out.failed === 0) throw new ApiError('conflict', `${user.email} is already a member of this team.`);
-    if (out.failed === 1) throw teamsCapError(deps, team.plan);
+    if (out.failed === 1) throw teamsCapError(cap);
     throw new ApiError('conflict', 'This invitation was used or withdrawn meanwhile.');
   }
   return membershipFromItem(item);

@@ -1,4 +1,4 @@
-import { memberItem, teamsCapError, countTeam } from './membership.ts';
+import { memberItem, teamsCap, teamsCapError, countTeam } from './membership.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { transact } from '../../table/ops.ts';
 import { MAX_TEAM_NAME_LENGTH } from '../../limits.ts';
@@ -9,11 +9,12 @@ import type { User } from './user.ts';
 /** Creates a team with the person as its owner, in one transaction with the cap guard. */
 export const createTeamFor = async (deps: Deps, user: User, name: string): Promise<Team> => {
   const teamItem = newTeamItem(deps, { name: name.trim().slice(0, MAX_TEAM_NAME_LENGTH) || 'My team' });
+  const cap = await teamsCap(deps, user, teamItem.plan);
   const out = await transact(deps, [
     { put: teamItem, when: { exists: false } },
     { put: memberItem(deps, teamItem.id, user, 'owner'), when: { exists: false } },
-    countTeam(deps, user, teamItem.plan),
+    countTeam(user, cap),
   ]);
-  if (!out.ok) throw teamsCapError(deps, teamItem.plan);
+  if (!out.ok) throw teamsCapError(cap);
   return teamFromItem(teamItem);
 };

@@ -33,15 +33,33 @@ export const membershipFromItem = (i: Record<string, any>): Membership => ({
   createdAt: i.created_at,
 });
 
+/** How many teams a person may belong to (cloud mode), and the plan that allows it. */
+export interface TeamsCap {
+  readonly plan: Team['plan'];
+  readonly limit: number | null;
+}
+
 /**
- * The write that counts one more team for a person, guarded by the teams-per-user cap of spec §8
- * (cloud mode; the cap is the plan of the team joined or created). The guard is the condition
- * of the write itself, so two joins at once cannot both pass the last free slot.
+ * The teams-per-user cap of spec §8 for a person joining or creating a team on `plan`: the most
+ * that plan or any plan of the teams they are already in allows (an owner of a Scale team may
+ * be in 10 teams, whatever plan a new team starts on). Self-hosted: no cap.
  */
-export const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => {
-  const limit = limitsFor(deps.config.CLOUD, plan)?.teams;
+export const teamsCap = async (deps: Deps, user: User, plan: Team['plan']): Promise<TeamsCap> => {
+  if (!deps.config.CLOUD) return { plan, limit: null };
+  const theirs = await Promise.all((await teamsOf(deps, user.id)).map((m) => getTeam(deps, m.teamId)));
+  const plans = [plan, ...theirs.flatMap((t) => (t ? [t.plan] : []))];
+  const limit = (p: Team['plan']) => limitsFor(true, p)?.teams ?? Number.POSITIVE_INFINITY;
+  const best = plans.reduce((a, b) => (limit(b) > limit(a) ? b : a));
+  return { plan: best, limit: limitsFor(true, best)?.teams ?? null };
+};
+
+/**
+ * The write that counts one more team for a person, guarded by their cap (`teamsCap`). The guard
+ * is the condition of the write itself, so two joins at once cannot both pass the last free slot.
+ */
+export const countTeam = (user: User, cap: TeamsCap): Write => {
   const when: Condition =
-    limit == null
+    cap.limit == null
       ? { exists: true }
       : {
           and: [
@@ -49,7 +67,7 @@ export const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => 
             {
               or: [
                 { attr: 'team_count', absent: true },
-                { attr: 'team_count', lt: limit },
+                { attr: 'team_count', lt: cap.limit },
               ],
             },
           ],
@@ -57,10 +75,10 @@ export const countTeam = (deps: Deps, user: User, plan: Team['plan']): Write => 
   return { update: keys.user.item(user.id), change: { add: { team_count: 1 } }, when };
 };
 
-export const teamsCapError = (deps: Deps, plan: Team['plan']): ApiError =>
+export const teamsCapError = (cap: TeamsCap): ApiError =>
   new ApiError(
     'plan_limit_reached',
-    `A person may belong to ${limitsFor(deps.config.CLOUD, plan)?.teams} team(s) on the ${plan} plan; leave a team or upgrade the plan first.`,
+    `A person may belong to ${cap.limit} team(s) on the ${cap.plan} plan, the largest of their teams' plans; leave a team or upgrade a plan first.`,
   );
 
 export const memberItem = (deps: Deps, teamId: string, user: User, role: Role) => ({
