@@ -243,7 +243,7 @@ export const BatchCreatedContacts = v.object({
       object: v.literal('contact'),
       index: Index,
       id: v.nullable(Id),
-      status: v.picklist(['created', 'updated', 'skipped', 'failed']),
+      status: v.picklist(['created', 'updated', 'skipped']),
     }),
   ),
   counts: v.object({ created: v.number(), updated: v.number(), skipped: v.number(), failed: v.number() }),

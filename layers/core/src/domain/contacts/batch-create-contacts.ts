@@ -20,7 +20,7 @@ type Row = {
 };
 
 /**
- * POST /contacts/batch: 1 to 1,000 contacts in request order. Existing emails are skipped, or
+ * POST /contacts/batch: 1 to 1,000 contacts, answered in request order. Existing emails are skipped, or
  * updated with on_conflict=upsert. Past the plan's contact cap only the new items fail.
  * Strict mode refuses the whole batch on any invalid item; permissive reports them by index.
  */
@@ -111,6 +111,8 @@ export const batchCreateContacts = async (
   const counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
   for (const r of data) counts[r.status]++;
   errors.sort((a, b) => a.index - b.index);
-  // `errors` in permissive mode only (spec §4); a strict batch's capped items show as `failed`.
-  return { object: 'list' as const, data, counts, ...(options.mode === 'permissive' ? { errors } : {}) };
+  // `data` lists the items written or skipped (spec §4: created, updated, skipped), each with its
+  // index; a failed item is counted, and named in `errors` in permissive mode only.
+  const written = data.filter((r): r is Row & { status: Exclude<Row['status'], 'failed'> } => r.status !== 'failed');
+  return { object: 'list' as const, data: written, counts, ...(options.mode === 'permissive' ? { errors } : {}) };
 };
