@@ -475,6 +475,11 @@ describe('plan contact caps (cloud mode)', () => {
     expect(strict.json.data).toEqual([{ object: 'contact', index: 0, id: expect.any(String), status: 'updated' }]);
     const single = await resend.contacts.create({ email: 'one-more@example.com' });
     expect(single.error).toMatchObject({ statusCode: 403, name: 'plan_limit_reached' });
+    // An email the team already has is a conflict at the cap too: it would add no contact.
+    expect((await resend.contacts.create({ email: 'c1@example.com' })).error).toMatchObject({
+      statusCode: 409,
+      name: 'conflict',
+    });
     const seg = await resend.segments.create({ name: 'S' });
     expect(
       (await call('POST', `/audiences/${seg.data!.id}/contacts`, { key: secret, body: { email: 'aud@example.com' } }))

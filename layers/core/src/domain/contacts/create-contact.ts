@@ -3,7 +3,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import type { Team } from '../teams/team.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import type { EventSource } from '../events/record-event.ts';
-import type { Contact } from './contact.ts';
+import { findContact, type Contact } from './contact.ts';
 import { checkPropertyValues, propertyTypes } from './contact-property.ts';
 import type { CreateContactRequest } from '../../schemas/contacts.ts';
 
@@ -15,7 +15,11 @@ export const createContact = async (
   source: EventSource = 'api',
 ): Promise<Contact> => {
   checkPropertyValues(await propertyTypes(deps, team.id), input.properties);
-  if ((await reserveContactSlots(deps, team, 1)) === 0) throw contactCapError(team);
+  if ((await reserveContactSlots(deps, team, 1)) === 0) {
+    // At the cap, an email the team already has is still a conflict: it would not add a contact.
+    if (await findContact(deps, team.id, input.email)) throw taken(input.email);
+    throw contactCapError(team);
+  }
   let contact: Contact | undefined;
   try {
     contact = await insertContact(deps, team, input, source);
@@ -25,10 +29,13 @@ export const createContact = async (
   }
   if (!contact) {
     await releaseContactSlots(deps, team.id, 1);
-    throw new ApiError(
-      'conflict',
-      `A contact with the email ${input.email} already exists in this team; update it with PATCH /contacts/{id or email}.`,
-    );
+    throw taken(input.email);
   }
   return contact;
 };
+
+const taken = (email: string) =>
+  new ApiError(
+    'conflict',
+    `A contact with the email ${email} already exists in this team; update it with PATCH /contacts/{id or email}.`,
+  );
