@@ -438,12 +438,15 @@ export const endpointLimits = {
     );
   },
 
-  /** Frees the places of holders whose lease lapsed (workers that died mid-request); how many. */
-  async reapLapsed(deps: Deps, webhookId: string, now: number): Promise<number> {
+  /**
+   * Frees the places of holders whose lease lapsed (workers that died mid-request): how many,
+   * and when the live leases end (each holder's lease is its start plus the lease length).
+   */
+  async reapLapsed(deps: Deps, webhookId: string, now: number): Promise<{ reaped: number; liveUntil: number[] }> {
     const leases = ((await getItem(deps, keys.webhook.inFlight(webhookId)))?.leases ?? {}) as Record<string, number>;
     const lapsed = Object.entries(leases).filter(([, until]) => until < now);
     for (const [holder, until] of lapsed) await endpointLimits.releaseSlot(deps, webhookId, holder, until);
-    return lapsed.length;
+    return { reaped: lapsed.length, liveUntil: Object.values(leases).filter((until) => until >= now) };
   },
 
   /** Counts one request in the current second; false when the second already holds `rate`. */

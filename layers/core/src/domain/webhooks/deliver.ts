@@ -22,16 +22,18 @@ export const DELIVERY = {
   disableAfterExhausted: 20,
   /** How long a claim on a delivery (and an in-flight slot) lasts: the request timeout plus margin. */
   leaseMs: 30_000,
+  /** How long a job waits for an in-flight place of an endpoint that answers briskly. */
+  limitWaitMs: 5_000,
   /**
-   * How long a job waits for an in-flight place before it goes back on the queue: briefly, so a
-   * slow endpoint's jobs do not hold the workers other endpoints' deliveries need (spec §6: each
-   * endpoint has its own queue).
+   * An endpoint whose oldest request in flight has run this long is slow: a job that finds its
+   * places taken goes back on the queue at once instead of holding a worker (spec §6: each
+   * endpoint has its own queue), so a slow receiver does not pace the others.
    */
-  limitWaitMs: 300,
+  slowHoldMs: 1_000,
   /**
-   * Back on the queue, a job that found the endpoint full waits 1, 1, 2, 2, 3 … seconds, half a
-   * second more each time, up to this: a deep backlog polls less often, a short one keeps the
-   * endpoint's places filled.
+   * Back on the queue, a job that found a slow endpoint full waits 1 s, then a second more every
+   * fourth time, up to this (and up to as much again at random): a backlog of minutes keeps the
+   * endpoint's places filled, one that lasts polls less and less often.
    */
   busyDelayMaxSeconds: 32,
   /** The longest delay SQS can hold a message; longer waits go through the scheduler. */
@@ -133,18 +135,34 @@ export const enqueueDelivery = async (deps: Deps, job: DeliveryJob, delayMs: num
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * How long a job that found a slow endpoint full for the `busy`th time waits: a base of 1 s, a
+ * second more every fourth time (up to `busyDelayMaxSeconds`), and up to as much again at random,
+ * so the jobs that bounced together come back spread out, not in one wave.
+ */
+const busyDelaySeconds = (busy: number): number => {
+  const base = Math.min(DELIVERY.busyDelayMaxSeconds, 1 + Math.floor((busy - 1) / 4));
+  return base + Math.floor(Math.random() * (base + 1));
+};
+
+/**
  * The endpoint's limits are counted in the table so every worker shares them, in wall-clock
  * time whatever the injected clock says (they protect a real receiver). This waits for one of
- * the 8 in-flight places; false when the wait budget ran out.
+ * the 8 in-flight places while the endpoint answers briskly; false when the wait budget ran out
+ * or the endpoint is slow (its oldest request in flight has run `slowHoldMs`).
  */
 const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Promise<boolean> => {
   const giveUp = Date.now() + DELIVERY.limitWaitMs;
   for (let tries = 1; ; tries++) {
     if (await endpointLimits.takeSlot(deps, webhookId, DELIVERY.maxInFlight, holder, DELIVERY.leaseMs, Date.now()))
       return true;
-    // At the first refusal and now and then after, free the places of workers that died holding them.
-    if ((tries === 1 || tries % 10 === 0) && (await endpointLimits.reapLapsed(deps, webhookId, Date.now())) > 0)
-      continue;
+    // At the first refusal and now and then after: free the places of workers that died holding
+    // them, and see how long the live requests have run.
+    if (tries === 1 || tries % 10 === 0) {
+      const { reaped, liveUntil } = await endpointLimits.reapLapsed(deps, webhookId, Date.now());
+      if (reaped > 0) continue;
+      const oldestStart = Math.min(...liveUntil) - DELIVERY.leaseMs;
+      if (Date.now() - oldestStart >= DELIVERY.slowHoldMs) return false;
+    }
     if (Date.now() > giveUp) return false;
     await sleep(100 + Math.random() * 200);
   }
@@ -224,7 +242,7 @@ export const deliverWebhook = async (
     const busy = (job.busy ?? 0) + 1;
     return {
       kind: 'later',
-      delaySeconds: Math.min(DELIVERY.busyDelayMaxSeconds, Math.ceil(busy / 2)),
+      delaySeconds: busyDelaySeconds(busy),
       job: { ...job, busy },
     };
   }
