@@ -163,6 +163,8 @@ describe('API conventions', () => {
       expect(typeof out.json.message).toBe('string');
       if (says) expect(out.json.message).toContain(says);
       expect(out.headers.get('content-type')).toContain('application/json');
+      // A 405 names the methods the path has in its Allow header (RFC 9110).
+      if (status === 405) expect(out.headers.get('allow')).toBe('POST, GET');
     });
   });
 

@@ -4,7 +4,8 @@ import type { ApiResult } from './types.ts';
 
 /**
  * The answer to a request no route takes, through the error catalog, on every host: 405
- * method_not_allowed naming the methods the path allows, else 404 not_found.
+ * method_not_allowed naming the methods the path allows (in the message and the Allow header,
+ * RFC 9110 §15.5.6), else 404 not_found.
  */
 export const unmatchedResponse = (method: string, path: string, allowed: readonly string[]): ApiResult =>
   errorResponse(
@@ -12,6 +13,9 @@ export const unmatchedResponse = (method: string, path: string, allowed: readonl
       ? new ApiError(
           'method_not_allowed',
           `Method ${method} is not allowed for ${path}; allowed: ${allowed.join(', ')}.`,
+          {
+            headers: { Allow: allowed.join(', ') },
+          },
         )
       : new ApiError('not_found', `The requested endpoint does not exist: ${method} ${path}.`),
   );
