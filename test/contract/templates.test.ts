@@ -220,6 +220,13 @@ describe('sending with a template', () => {
     });
     expect(wrongType.status).toBe(422);
     expect(wrongType.json.message).toContain('CODE');
+    // An array is not an object of variables: refused, not read as the keys "0", "1"…
+    const array = await call('POST', '/emails', {
+      key: t.secret,
+      body: { to: 'a@example.com', template: { id: 'needs', variables: ['1'] } },
+    });
+    expect(array.json).toMatchObject({ statusCode: 422, name: 'validation_error' });
+    expect(array.json.message).toContain('must be an object of variable names');
   });
 
   it('refuses an unknown template and a template without a sender when none is given', async () => {

@@ -117,6 +117,9 @@ export const EmailTemplateRef = v.strictObject({
   ),
   variables: v.optional(
     v.pipe(
+      v.unknown(),
+      // A record takes an array's items as keys "0", "1"…: an array is refused, not read so.
+      v.check((vars) => !Array.isArray(vars), 'must be an object of variable names to strings or numbers.'),
       v.record(
         v.string(),
         v.union([v.string(), v.number()], 'must be a string or a number.'),
