@@ -107,8 +107,12 @@ export const toSendRequest = async (raw: Buffer, envelopeRecipients: readonly st
     headers[slot] = value;
   }
 
-  const html = typeof mail.html === 'string' ? mail.html : undefined;
-  const text = mail.text ?? (html === undefined ? '' : undefined);
+  // A single-part body ends with the line ending that closes the DATA section, not part of the
+  // content: dropped, so the record reads as POST /emails would store the same body.
+  const contentType = (mail.headers.get('content-type') as { value?: string } | undefined)?.value ?? 'text/plain';
+  const body = (s: string) => (contentType.startsWith('multipart/') ? s : s.replace(/\r?\n$/, ''));
+  const html = typeof mail.html === 'string' ? body(mail.html) : undefined;
+  const text = mail.text !== undefined ? body(mail.text) : html === undefined ? '' : undefined;
   const request: SendEmailRequest = {
     from: mailboxes(mail.from).map(formatted).join(', '),
     to: to.map(formatted),

@@ -46,6 +46,22 @@ describe('toSendRequest', () => {
     });
   });
 
+  it('stores a single-part body as the API would: without the line ending that closes the message', async () => {
+    const text = await toSendRequest(await raw({ from: 'a@acme.com', to: 'b@example.com', text: 'Hello' }), [
+      'b@example.com',
+    ]);
+    expect(text.request.text).toBe('Hello');
+    const html = await toSendRequest(await raw({ from: 'a@acme.com', to: 'b@example.com', html: '<b>h</b>' }), [
+      'b@example.com',
+    ]);
+    expect(html.request).toMatchObject({ html: '<b>h</b>' });
+    // A line ending inside the body is content and stays.
+    const two = await toSendRequest(await raw({ from: 'a@acme.com', to: 'b@example.com', text: 'one\ntwo' }), [
+      'b@example.com',
+    ]);
+    expect(two.request.text).toBe('one\ntwo');
+  });
+
   it("takes the reference service's Resend-Idempotency-Key header, and gives an empty body to a message without one", async () => {
     const message = Buffer.from('From: a@acme.com\r\nTo: b@example.com\r\nResend-Idempotency-Key: k-2\r\n\r\n');
     const out = await toSendRequest(message, ['b@example.com']);
