@@ -37,6 +37,15 @@ describe('domains through the official SDK', () => {
       'DKIM/CNAME',
     ]);
     expect(domain.records.every((r) => r.ttl === 'Auto')).toBe(true);
+    // `priority` on MX records only, as the reference answers them ("only applicable for MX records").
+    expect(domain.records.map((r) => (r as { priority?: number }).priority)).toEqual([
+      10,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(domain.records.filter((r) => r.type !== 'MX').every((r) => !('priority' in r))).toBe(true);
 
     const listed = await resend.domains.list();
     expect(listed.data).toMatchObject({ object: 'list', has_more: false });
@@ -262,7 +271,6 @@ describe("the tracking host in the domain's records", () => {
           ttl: 'Auto',
           status: 'not_started',
           value: 'track.mailstack.example',
-          priority: null,
         },
       ]);
       // The domain verifies; the CNAME is not published yet, so the record waits and links stay on the API origin.

@@ -55,7 +55,7 @@ export const DomainRecord = v.object({
   ttl: v.string(),
   status: RecordStatus,
   value: v.string(),
-  priority: v.nullable(v.number()),
+  priority: v.optional(v.number()),
 });
 /** A domain as lists show it (no records). */
 export const DomainSummary = v.object({

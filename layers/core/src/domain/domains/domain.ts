@@ -85,7 +85,18 @@ export const trackingOrigin = (d: Domain, config: TrackingConfig): string =>
  * subdomain; with receiving, the inbound MX on the domain itself; with open or click tracking on
  * a deployment that serves tracking hosts, the Tracking CNAME of its tracking subdomain).
  */
-export const dnsRecords = (d: Domain, config: TrackingConfig) => {
+/** One DNS record a domain must publish; `priority` only on MX records, as the reference answers them. */
+interface DnsRecord {
+  readonly record: string;
+  readonly name: string;
+  readonly type: string;
+  readonly ttl: string;
+  readonly status: string;
+  readonly value: string;
+  readonly priority?: number;
+}
+
+export const dnsRecords = (d: Domain, config: TrackingConfig): DnsRecord[] => {
   const status =
     d.status === 'verified'
       ? 'verified'
@@ -114,7 +125,6 @@ export const dnsRecords = (d: Domain, config: TrackingConfig) => {
       ttl: 'Auto',
       status,
       value: '"v=spf1 include:amazonses.com ~all"',
-      priority: null,
     },
     ...d.dkimTokens.map((token) => ({
       record: 'DKIM',
@@ -123,7 +133,6 @@ export const dnsRecords = (d: Domain, config: TrackingConfig) => {
       ttl: 'Auto',
       status,
       value: `${token}.dkim.amazonses.com`,
-      priority: null,
     })),
     ...(d.receiving
       ? [
@@ -147,7 +156,6 @@ export const dnsRecords = (d: Domain, config: TrackingConfig) => {
             ttl: 'Auto',
             status: trackingStatus,
             value: config.TRACKING_CNAME_TARGET,
-            priority: null,
           },
         ]
       : []),
