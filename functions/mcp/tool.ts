@@ -93,10 +93,11 @@ export interface RouteTool extends McpTool, ToolDeclaration {}
 /** The tool argument standing for a request header: `x-batch-validation` -> `batch_validation`. */
 const headerArgument = (header: string): string => header.replace(/^x-/, '').replace(/-/g, '_');
 
-/** A query string value as a model sends it: `limit: 10` means `?limit=10`. */
+/** A query string value as a model sends it: `limit: 10` means `?limit=10` (and its default is the number 10). */
 const queryArgumentSchema = (schema: Json): Json => {
   const { pattern, type, ...rest } = schema;
-  return type === 'string' && pattern === '^\\d+$' ? { ...rest, type: 'integer' } : schema;
+  if (type !== 'string' || pattern !== '^\\d+$') return schema;
+  return { ...rest, type: 'integer', ...(typeof rest.default === 'string' ? { default: Number(rest.default) } : {}) };
 };
 
 const pathArgumentSchema = (resource: string): Json => ({

@@ -189,7 +189,12 @@ describe('MCP tools cover the REST API', () => {
       expect.arrayContaining(['from', 'subject', 'html', 'text', 'attachments', 'scheduled_at', 'tags', 'template']),
     );
     const list = TOOLS.find((t) => t.name === 'list_emails')!;
-    expect(list.inputSchema.properties.limit.type).toBe('integer');
+    // Every argument's default is valid for its own type (a list's limit: the integer 20, not the query string "20").
+    expect(list.inputSchema.properties.limit).toMatchObject({ type: 'integer', default: 20 });
+    for (const tool of TOOLS)
+      for (const [name, arg] of Object.entries<Record<string, unknown>>(tool.inputSchema.properties ?? {}))
+        if (arg.type === 'integer' && 'default' in arg)
+          expect(Number.isInteger(arg.default), `${tool.name}.${name}`).toBe(true);
     const batch = TOOLS.find((t) => t.name === 'send_batch_emails')!;
     expect(batch.inputSchema.properties.emails).toMatchObject({ type: 'array', items: { type: 'object' } });
     expect(batch.inputSchema.properties.batch_validation.enum).toEqual(['strict', 'permissive']);

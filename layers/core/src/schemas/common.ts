@@ -14,6 +14,7 @@ export const commaSeparated = v.transform((s: string) =>
 
 const LIMIT = v.pipe(
   v.string(),
+  v.description('How many items a page holds: 1 to 100.'),
   v.regex(/^\d+$/, 'must be an integer from 1 to 100.'),
   v.transform(Number),
   v.minValue(1, 'must be an integer from 1 to 100.'),
