@@ -62,7 +62,8 @@ const scopeChallenge = (
 ): ApiResult | undefined => {
   for (const name of calledTools(event)) {
     const tool = tools.find((t) => t.name === name);
-    const missing = tool && missingScope(actor.principal.scopes, tool);
+    // Only a scope never granted is worth a new consent: one the role holds back is a tool error (403 forbidden).
+    const missing = tool && missingScope(actor.principal.granted, tool);
     if (missing) return insufficientScope(deps, actor.principal.scopes, missing.scope, missing.message);
   }
   return undefined;

@@ -65,8 +65,9 @@ const runTool = async (
   args: Record<string, unknown>,
 ): Promise<ToolResult> => {
   try {
-    const held = scopesOf(tool).filter((s) => actor.principal.scopes.includes(s));
-    const missing = missingScope(actor.principal.scopes, tool);
+    // Never granted: refused as such. Granted, but the person's role no longer allows it: refused for the role.
+    const held = scopesOf(tool).filter((s) => actor.principal.granted.includes(s));
+    const missing = missingScope(actor.principal.granted, tool);
     if (missing) throw new ApiError('forbidden', missing.message);
     // The role is read on every call: a person whose role no longer allows the scope cannot use it through an agent either.
     if (!held.some((s) => roleMayGrant(actor.role, s))) {

@@ -51,6 +51,7 @@ describe('OAuth access tokens of the hosted MCP server', () => {
       teamId: grant.teamId,
       userId: grant.userId,
       scopes: ['emails:send', 'offline_access'],
+      granted: ['emails:send', 'offline_access'],
       mailboxIds: [],
     });
   });
@@ -103,7 +104,11 @@ describe('OAuth access tokens of the hosted MCP server', () => {
     const { user: owner } = await personIn(grant.teamId, 'owner');
     const ownerActor = await actorIn(deps, owner, grant.teamId);
     await changeRole(deps, ownerActor, grant.userId, 'member');
-    expect((await verifyAccessToken(deps, tokens.access_token, grant.resource))?.scopes).toEqual(['emails:read']);
+    // What was granted stays known, so the MCP server refuses the held-back scope for the role (403 forbidden), not with a new consent.
+    expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).toMatchObject({
+      scopes: ['emails:read'],
+      granted: ['emails:read', 'domains:write'],
+    });
     await removeMember(deps, ownerActor, grant.userId);
     expect(await verifyAccessToken(deps, tokens.access_token, grant.resource)).toBeNull();
     expect(await getUser(deps, grant.userId)).toBeDefined();

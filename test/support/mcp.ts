@@ -7,6 +7,7 @@ import type { Deps } from '@mailstack/core/runtime/deps';
 import { createUser } from '@mailstack/core/domain/people/create-user';
 import { addMember } from '@mailstack/core/domain/people/add-member';
 import type { Role } from '@mailstack/core/domain/people/roles';
+import { isScope, roleMayGrant } from '@mailstack/core/domain/oauth/scopes';
 import { mcpEndpoint } from '../../functions/mcp/mcp-endpoint.ts';
 import type { McpPrincipal } from '../../functions/mcp/server.ts';
 import { lambdaContext } from '../../lib/local/events.ts';
@@ -100,13 +101,16 @@ export const mcpHarness = (deps: () => Deps = testDeps) => {
       email: `mcp-${randomUUID().slice(0, 8)}@example.com`,
       name: 'Agent owner',
     });
-    await addMember(deps(), team.team, user, options.role ?? 'owner');
+    const role = options.role ?? 'owner';
+    await addMember(deps(), team.team, user, role);
+    // As verifyAccessToken answers: the scopes granted, and those the role still allows.
     const principal: McpPrincipal = {
       grantId: randomUUID(),
       clientId: 'test-client',
       teamId: team.team.id,
       userId: user.id,
-      scopes: [...scopes],
+      scopes: scopes.filter((s) => !isScope(s) || roleMayGrant(role, s)),
+      granted: [...scopes],
       mailboxIds: options.mailboxIds ?? [],
     };
     const token = `test-${randomUUID()}`;

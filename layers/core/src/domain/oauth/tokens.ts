@@ -22,7 +22,10 @@ export type OAuthPrincipal = {
   clientId: string;
   teamId: string;
   userId: string;
+  /** The scopes the grant lends now: those of `granted` the person's current role still allows. */
   scopes: string[];
+  /** Every scope the person granted at consent (a role change may hold some back: `scopes`). */
+  granted: string[];
   mailboxIds: string[];
 };
 
@@ -120,6 +123,7 @@ export const verifyAccessToken = async (
     teamId: grant.teamId,
     userId: grant.userId,
     scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)),
+    granted: grant.scopes,
     mailboxIds: grant.mailboxIds,
   };
 };
