@@ -40,7 +40,7 @@ export const handler = apiRoute({
             'invalid_request',
             'refresh_token and client_id are required for grant_type=refresh_token.',
           );
-        return oauthJson(200, await refreshTokens(deps, refreshToken, clientId, field('resource')));
+        return oauthJson(200, await refreshTokens(deps, refreshToken, clientId, field('resource'), field('scope')));
       }
       throw new OAuthError(
         grantType ? 'unsupported_grant_type' : 'invalid_request',

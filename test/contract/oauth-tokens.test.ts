@@ -140,6 +140,32 @@ describe('OAuth refresh tokens', () => {
     );
   });
 
+  it('ask for the scope granted or less (RFC 6749 §6): a narrower access token, and invalid_scope beyond it', async () => {
+    const deps = testDeps();
+    const grant = await grantFor(deps, ['emails:read', 'emails:send', 'offline_access']);
+    const first = await issueTokens(deps, grant);
+    const beyond = await refreshTokens(
+      deps,
+      first.refresh_token!,
+      grant.clientId,
+      grant.resource,
+      'emails:read domains:write',
+    ).catch((e) => e);
+    expect(beyond).toBeInstanceOf(OAuthError);
+    expect(beyond).toMatchObject({ error: 'invalid_scope' });
+    expect(beyond.message).toContain('domains:write');
+    // The refused refresh used nothing up: the token still refreshes, here to less.
+    const narrow = await refreshTokens(deps, first.refresh_token!, grant.clientId, grant.resource, 'emails:read');
+    expect(narrow.scope).toBe('emails:read');
+    expect(await verifyAccessToken(deps, narrow.access_token, grant.resource)).toMatchObject({
+      scopes: ['emails:read'],
+      granted: ['emails:read'],
+    });
+    // The next refresh, without scope, lends the whole grant again.
+    const whole = await refreshTokens(deps, narrow.refresh_token!, grant.clientId, grant.resource);
+    expect(whole.scope).toBe('emails:read emails:send offline_access');
+  });
+
   it('are refused for another client or another resource', async () => {
     const deps = testDeps();
     const grant = await grantFor(deps);

@@ -5,7 +5,7 @@ import { getItem, putItem, updateItem } from '../../table/ops.ts';
 import { getGrant, revokeGrant, type OAuthGrant } from './grant.ts';
 import { OAuthError } from './oauth-error.ts';
 import { findMembership } from '../people/membership.ts';
-import { roleMayGrant } from './scopes.ts';
+import { roleMayGrant, type Scope } from './scopes.ts';
 
 /**
  * Access and refresh tokens of the hosted MCP server: opaque, 256 random bits, stored only as
@@ -51,7 +51,12 @@ export interface TokenResponse {
 }
 
 /** Issues an access token (and a refresh token when the grant has `offline_access`) under a grant. */
-export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenResponse> => {
+export const issueTokens = async (
+  deps: Deps,
+  grant: OAuthGrant,
+  /** A narrower scope the client asked for on refresh (RFC 6749 §6): this access token lends only it. */
+  narrowed?: readonly string[],
+): Promise<TokenResponse> => {
   const now = nowSeconds(deps);
   const accessLifetime = deps.config.OAUTH_ACCESS_TOKEN_SECONDS;
   const access = newSecret(ACCESS_PREFIX);
@@ -69,6 +74,7 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
         ...keys.oauth.accessToken(secretHash(access)),
         ...common,
         resource: grant.resource,
+        ...(narrowed ? { scopes: [...narrowed] } : {}),
         expires_at: now + accessLifetime,
         ttl: now + accessLifetime,
       },
@@ -92,7 +98,7 @@ export const issueTokens = async (deps: Deps, grant: OAuthGrant): Promise<TokenR
     access_token: access,
     token_type: 'Bearer',
     expires_in: accessLifetime,
-    scope: grant.scopes.join(' '),
+    scope: (narrowed ?? grant.scopes).join(' '),
     ...(refresh ? { refresh_token: refresh } : {}),
   };
 };
@@ -117,13 +123,14 @@ export const verifyAccessToken = async (
   ]);
   if (!grant || grant.revokedAt || grant.resource !== resource || !membership) return null;
   // A person who left the team, or whose role no longer allows a scope, no longer lends it.
+  const lent = (item.scopes as Scope[] | undefined) ?? grant.scopes;
   return {
     grantId: grant.id,
     clientId: grant.clientId,
     teamId: grant.teamId,
     userId: grant.userId,
-    scopes: grant.scopes.filter((s) => roleMayGrant(membership.role, s)),
-    granted: grant.scopes,
+    scopes: lent.filter((s) => roleMayGrant(membership.role, s)),
+    granted: lent,
     mailboxIds: grant.mailboxIds,
   };
 };
@@ -138,6 +145,8 @@ export const refreshTokens = async (
   refreshToken: string,
   clientId: string,
   resource: string | undefined,
+  /** The `scope` parameter: the same as granted when absent, else a part of it (RFC 6749 §6). */
+  scope?: string,
 ): Promise<TokenResponse> => {
   const invalid = (why: string) => new OAuthError('invalid_grant', `The refresh_token ${why}; authorize again.`);
   if (!TOKEN_SHAPE.test(refreshToken) || !refreshToken.startsWith(REFRESH_PREFIX))
@@ -153,6 +162,13 @@ export const refreshTokens = async (
       'invalid_target',
       `The resource ${resource} is not the one this grant is for (${grant.resource}).`,
     );
+  const asked = scope?.split(' ').filter(Boolean);
+  const beyond = asked?.filter((s) => !(grant.scopes as string[]).includes(s)) ?? [];
+  if (beyond.length > 0)
+    throw new OAuthError(
+      'invalid_scope',
+      `The scope ${beyond.join(' ')} was not granted to this refresh token (granted: ${grant.scopes.join(' ')}); a refresh may only ask for those or fewer.`,
+    );
   const rotated = await updateItem(
     deps,
     key,
@@ -165,7 +181,7 @@ export const refreshTokens = async (
       'was already used (refresh tokens are single-use); the grant has been revoked because a used refresh token came back',
     );
   }
-  return issueTokens(deps, grant);
+  return issueTokens(deps, grant, asked && asked.length > 0 ? asked : undefined);
 };
 
 /**
