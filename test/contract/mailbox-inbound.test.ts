@@ -61,6 +61,8 @@ describe('inbound mail through the local listener', () => {
           to: [`support@${t.domain}`],
           received_for: [`support@${t.domain}`],
           subject: 'Hello there',
+          // The header's value, as the receiving API answers it.
+          message_id: info.messageId,
           attachments: [],
         }),
       },

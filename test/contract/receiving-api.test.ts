@@ -51,6 +51,8 @@ describe('the receiving API through the official SDK', () => {
       reply_to: ['replies@customer.example.org'],
       subject: 'Invoice 42',
       received_for: [`inbox@${t.domain}`],
+      // The Message-ID header's value, angle brackets included, as the reference shows it.
+      message_id: expect.stringMatching(/^<[^<>\s]+@[^<>\s]+>$/),
     });
     expect(listed.data!.data[0]).not.toHaveProperty('html');
     expect(got.error).toBeNull();

@@ -73,6 +73,9 @@ export const NO_VERDICTS: Verdicts = { spam: null, virus: null, spf: null, dkim:
 /** A Message-ID as stored and compared: without angle brackets or surrounding space. */
 export const normalizeMessageId = (id: string): string => id.trim().replace(/^<|>$/g, '').trim();
 
+/** A stored Message-ID as the header writes it, in angle brackets (the received emails' `message_id`). */
+export const messageIdHeader = (id: string): string => `<${normalizeMessageId(id)}>`;
+
 /** The hash a Message-ID is indexed under in its mailbox. */
 export const messageIdHash = (id: string): string => createHash('sha256').update(normalizeMessageId(id)).digest('hex');
 

@@ -14,6 +14,7 @@ import {
   addressList,
   bareAddresses,
   messageIdHash,
+  messageIdHeader,
   normalizeMessageId,
   parseMime,
   type MessageAttachment,
@@ -218,7 +219,7 @@ const storeCopy = async (
     bcc: bareAddresses(parsed.bcc),
     cc: bareAddresses(parsed.cc),
     received_for: [recipient.toLowerCase()],
-    message_id: messageId,
+    message_id: messageIdHeader(messageId),
     subject,
     attachments: attachments.map((a) => ({
       id: a.id,

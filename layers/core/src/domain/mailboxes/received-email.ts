@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import {
   attachmentContent,
   loadMessage,
+  messageIdHeader,
   readRaw,
   withBodies,
   type MailboxMessage,
@@ -56,7 +57,7 @@ export const receivedEmailRow = (m: MailboxMessage) => ({
   cc: nullIfEmpty(m.cc),
   reply_to: nullIfEmpty(m.replyTo),
   received_for: [...m.receivedFor],
-  message_id: m.messageId,
+  message_id: messageIdHeader(m.messageId),
   attachments: m.attachments.map(attachmentMeta),
 });
 
