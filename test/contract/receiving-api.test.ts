@@ -93,6 +93,9 @@ describe('the receiving API through the official SDK', () => {
     expect(list.error).toBeNull();
     expectReferenceShape('GET', '/emails/receiving/{email_id}/attachments', 200, list.data);
     expect(list.data!.data.map((a) => a.filename)).toEqual(['logo.png', 'invoice.pdf']);
+    // content_id is a string, on the inline attachment only (the reference types it so).
+    expect(list.data!.data.map((a) => a.content_id)).toEqual(['logo@ada', undefined]);
+    expect(list.data!.data[1]).not.toHaveProperty('content_id');
     expect(one.error).toBeNull();
     expectReferenceShape('GET', '/emails/receiving/{email_id}/attachments/{attachment_id}', 200, one.data);
     expect(one.data).toMatchObject({

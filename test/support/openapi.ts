@@ -62,9 +62,14 @@ const check = (schema: Schema, value: unknown, path: string, problems: string[])
     for (const [name, prop] of Object.entries<Schema>(s.properties)) {
       // A field the reference itself calls conditional ("Only present when `type` is `bounced`",
       // "Present when `domain` is in `dimensions`", "Omitted when `dimensions` is empty", a record's
-      // priority "only applicable for MX records") may be absent.
+      // priority "only applicable for MX records", an attachment's content id "for inline attachments")
+      // may be absent.
       if (!(name in (value as object))) {
-        if (!/only present when|^present when|omitted when|only applicable for/i.test(String(prop.description ?? '')))
+        if (
+          !/only present when|^present when|omitted when|only applicable for|for inline attachments/i.test(
+            String(prop.description ?? ''),
+          )
+        )
           problems.push(`${path ? `${path}.` : ''}${name}: declared by the reference schema but missing`);
       } else check(prop, (value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
     }

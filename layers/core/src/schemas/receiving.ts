@@ -57,7 +57,7 @@ export const ReceivedAttachmentRow = v.object({
   filename: v.nullable(v.string()),
   size: v.number(),
   content_type: v.string(),
-  content_id: v.nullable(v.string()),
+  content_id: v.optional(v.string()),
   content_disposition: v.picklist(['inline', 'attachment']),
   ...DownloadLink,
 });

@@ -25,7 +25,7 @@ const view = async (deps: Deps, e: EmailItem, n: number) => {
     filename: a.filename,
     size: a.size,
     content_type: a.content_type,
-    content_id: null,
+    // No content_id: a sent attachment is never inline (the reference types it a string, for inline ones).
     content_disposition: 'attachment' as const,
     ...(await downloadLink(deps, { teamId: e.team_id, messageId: e.id, attachmentId: id, kind: 'sent' })),
   };

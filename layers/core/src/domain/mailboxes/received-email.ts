@@ -97,7 +97,13 @@ export const receivedEmailView = async (
 };
 
 /** One attachment of a received email with its signed download link (404 when the email has none by that id). */
-export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => ({
-  ...attachmentMeta(a),
-  ...(await downloadLink(deps, { teamId: m.teamId, messageId: m.id, attachmentId: a.id })),
-});
+export const receivedAttachmentView = async (deps: Deps, m: MailboxMessage, a: MessageAttachment) => {
+  // The attachment endpoints type content_id as a string, present for inline attachments only
+  // (the email's own `attachments` list keeps it, null when absent, as the reference does there).
+  const { content_id, ...meta } = attachmentMeta(a);
+  return {
+    ...meta,
+    ...(content_id ? { content_id } : {}),
+    ...(await downloadLink(deps, { teamId: m.teamId, messageId: m.id, attachmentId: a.id })),
+  };
+};
