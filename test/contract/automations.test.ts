@@ -285,6 +285,17 @@ describe('automation runs', () => {
       { what: 'the first run' },
     );
     expect((await t.resend.automations.update(id, graph('second'))).data).toEqual({ object: 'automation', id });
+    // A graph of the trigger alone: `connections: []` is that graph, not `connections` left out.
+    const bare = await call('PATCH', `/automations/${id}`, {
+      key: t.secret,
+      body: { steps: [{ key: 'start', type: 'trigger', config: { event_name: 'never.sent' } }], connections: [] },
+    });
+    expect(bare.status).toBe(200);
+    expect((await t.resend.automations.get(id)).data).toMatchObject({
+      steps: [{ key: 'start', type: 'trigger' }],
+      connections: [],
+    });
+    expect((await t.resend.automations.update(id, graph('second'))).data).toEqual({ object: 'automation', id });
     await t.resend.events.send({ event: 'edit.me', email: 'late@example.com' });
     await waitFor(
       async () => (await t.resend.automations.runs.list({ automationId: id, status: 'completed' })).data!.data,

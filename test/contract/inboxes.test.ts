@@ -454,6 +454,17 @@ describe('inbox drafts through the official SDK (the mailbox drafts, with revisi
     expect(afterSend.data!.drafts).toBe(0);
     expect(listedAfter.data!.data).toEqual([]);
     expect(email.data).toMatchObject({ subject: 'Quote', to: ['reader@customer.example.org'] });
+    // `attachments: []` removes every file, as null does (the SDK's UpdateInboxDraftOptions).
+    const other = await t.resend.inboxes.drafts.create({
+      ...sel,
+      to: 'reader@customer.example.org',
+      text: 'Files to follow.',
+      attachments: [{ filename: 'a.txt', content: Buffer.from('a').toString('base64'), contentType: 'text/plain' }],
+    });
+    expect(
+      (await t.resend.inboxes.drafts.update({ ...sel, draftId: other.data!.id, attachments: [] })).error,
+    ).toBeNull();
+    expect((await t.resend.inboxes.drafts.get({ ...sel, draftId: other.data!.id })).data!.attachments).toEqual([]);
   });
 
   it('is the same object as an agent-API draft, and a removed draft is gone from both', async () => {
@@ -781,6 +792,9 @@ describe('inbox agent settings through the official SDK', () => {
     expect(refusals.theirUpdate.error).toMatchObject({ statusCode: 404, name: 'not_found' });
     expect(refusals.sending.error).toMatchObject({ statusCode: 403, name: 'restricted_api_key' });
     expect((await other.resend.inboxes.agent.get({ inboxId: other.inboxId })).data!.instructions).toBeNull();
+    // `actions: []` clears the list (an empty list is a value here, not the field left out).
+    expect((await t.resend.inboxes.agent.update({ ...sel, actions: [] })).error).toBeNull();
+    expect((await t.resend.inboxes.agent.get(sel)).data!.actions).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { pathParameters } from '@mailstack/core/http/path-ids';
 import { bodyKind } from '@mailstack/core/http/boundary';
 import { SendEmailRequest } from '@mailstack/core/schemas/emails';
 import { CreateContactRequest } from '@mailstack/core/schemas/contacts';
+import { keptEmpty } from '@mailstack/core/schemas/validate';
 import { call, newTeam } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
@@ -41,6 +42,8 @@ const zeroFields = (schema: v.GenericSchema | undefined): Record<string, unknown
   return Object.fromEntries(
     Object.entries(s.entries)
       .filter(([, entry]) => OPTIONAL.has((entry.type === 'pipe' ? entry.pipe![0]! : entry).type))
+      // A field whose empty value means something (`actions: []` clears the list) is not one left out.
+      .filter(([, entry]) => !keptEmpty(entry))
       .map(([key, entry]) => [key, zeroOf(entry)] as const)
       .filter(([, zero]) => zero !== undefined),
   );

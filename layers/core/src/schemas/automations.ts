@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { keepsEmpty } from './validate.ts';
 import { Id, Timestamp, commaSeparated } from './common.ts';
 import { MAX_AUTOMATION_STEPS } from '../limits.ts';
 import {
@@ -58,7 +59,8 @@ export const UpdateAutomationRequest = v.pipe(
     name: v.optional(Name),
     status: v.optional(Status),
     steps: v.optional(Steps),
-    connections: v.optional(Connections),
+    // A graph of the trigger alone has no connections: `[]` is that, not the field left out.
+    connections: keepsEmpty(v.optional(Connections)),
   }),
   v.check(
     (b) => (b.steps === undefined) === (b.connections === undefined),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { keepsEmpty } from './validate.ts';
 import { Id, Timestamp } from './common.ts';
 import { InboxParams } from './inboxes.ts';
 
@@ -53,7 +54,8 @@ const DraftFields = {
     ),
   ),
   html: NotOnDrafts('html', 'a mailbox draft is plain text; send `text`'),
-  attachments: v.optional(v.nullable(v.array(DraftFile, 'must be a list of {filename, content}.'))),
+  // `[]` removes every file, as null does (the SDK's UpdateInboxDraftOptions).
+  attachments: keepsEmpty(v.optional(v.nullable(v.array(DraftFile, 'must be a list of {filename, content}.')))),
   revision: v.optional(
     v.pipe(
       v.number('must be the revision you last read (a whole number).'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { keepsEmpty } from './validate.ts';
 import { Id, Timestamp, paginatedWith, commaSeparated } from './common.ts';
 import { MAX_MAILBOX_NAME_LENGTH } from '../domain/mailboxes/mailbox-names.ts';
 import { MOVE_FOLDERS } from '../domain/mailboxes/inbox-thread.ts';
@@ -209,7 +210,10 @@ export const UpdateInboxAgentRequest = v.pipe(
       ),
     ),
     tone: v.optional(v.nullable(v.picklist(AGENT_TONES, `must be one of ${AGENT_TONES.join(', ')}, or null.`))),
-    actions: v.optional(v.array(v.picklist(AGENT_ACTIONS, `must each be one of ${AGENT_ACTIONS.join(', ')}.`))),
+    // `[]` clears the list.
+    actions: keepsEmpty(
+      v.optional(v.array(v.picklist(AGENT_ACTIONS, `must each be one of ${AGENT_ACTIONS.join(', ')}.`))),
+    ),
   }),
   v.check(
     (b) => b.instructions !== undefined || b.tone !== undefined || b.actions !== undefined,

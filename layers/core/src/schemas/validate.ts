@@ -33,6 +33,20 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
+ * An optional field whose empty value means something (`attachments: []` removes every file,
+ * `actions: []` clears the list): kept as sent, not read as the field left out.
+ */
+export const keepsEmpty = <S extends v.GenericSchema>(schema: S) => v.pipe(schema, v.metadata({ keepsEmpty: true }));
+
+/** Whether a field's schema was marked with `keepsEmpty`. */
+export const keptEmpty = (entry: v.GenericSchema): boolean =>
+  !!(entry as Node).pipe?.some(
+    (p) =>
+      (p as { type: string; metadata?: { keepsEmpty?: boolean } }).type === 'metadata' &&
+      (p as { metadata?: { keepsEmpty?: boolean } }).metadata?.keepsEmpty === true,
+  );
+
+/**
  * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every
  * depth the schema describes (objects, arrays of objects, the matching option of a union).
  * Clients in typed languages (Go, Java, .NET, Rust) send every field of their request structs,
@@ -48,7 +62,7 @@ const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
       const entry = s.entries[key] as Node | undefined;
       if (!entry) continue;
       const bare = entry.type === 'pipe' && entry.pipe?.[0] ? (entry.pipe[0] as Node) : entry;
-      if (OPTIONAL.has(bare.type) && isZeroValue(value)) {
+      if (OPTIONAL.has(bare.type) && isZeroValue(value) && !keptEmpty(entry)) {
         out ??= { ...input };
         delete out[key];
         continue;
