@@ -3,7 +3,7 @@ import { ContactParams, ContactTopic } from '@mailstack/core/schemas/contacts';
 import { listOf, ListOf, WholeListQuery } from '@mailstack/core/schemas/common';
 import { loadContact } from '@mailstack/core/domain/contacts/contact';
 import { contactTopics } from '@mailstack/core/domain/topics/contact-topics';
-import { pageOf } from '@mailstack/core/domain/paging';
+import { wholeOrPage } from '@mailstack/core/domain/paging';
 
 /**
  * GET /contacts/{id or email}/topics: every topic with the effective subscription, in one answer
@@ -16,10 +16,7 @@ export const handler = apiRoute({
   query: WholeListQuery,
   handler: async ({ deps, auth, params, query }) => {
     const contact = await loadContact(deps, auth.team.id, params.id);
-    const topics = await contactTopics(deps, auth.team.id, contact.id);
-    if (query.limit === undefined && query.after === undefined && query.before === undefined)
-      return listOf(topics, false);
-    const { items, hasMore } = pageOf(topics, { ...query, limit: query.limit ?? 20 });
+    const { items, hasMore } = wholeOrPage(await contactTopics(deps, auth.team.id, contact.id), query);
     return listOf(items, hasMore);
   },
 });

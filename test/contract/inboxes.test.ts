@@ -704,6 +704,12 @@ describe('inbox labels through the official SDK', () => {
     expect(relisted.data!.data.map((l) => l.id)).toEqual([billing]);
     // The removed label's name is free again.
     expect((await t.resend.inboxes.labels.create({ ...sel, name: 'Urgent' })).error).toBeNull();
+    // The list is answered whole (the SDK cannot page it): 22 labels, has_more false.
+    for (let i = 0; i < 20; i++)
+      expect((await t.resend.inboxes.labels.create({ ...sel, name: `L${i}` })).error).toBeNull();
+    const whole = await t.resend.inboxes.labels.list(sel);
+    expect(whole.data!.data).toHaveLength(22);
+    expect(whole.data).toMatchObject({ has_more: false });
   });
 
   it("answers 404 for another team's or inbox's label, and 403 for a sending-access key", async () => {

@@ -29,3 +29,19 @@ export const pageOf = <T extends { readonly id: string }>(items: readonly T[], p
   }
   return { items: items.slice(0, page.limit), hasMore: items.length > page.limit };
 };
+
+/**
+ * A list answered whole (`has_more: false`) unless the query asks for a page: a contact's topics,
+ * an inbox's labels (bounded lists the reference answers without paging).
+ */
+export const wholeOrPage = <T extends { readonly id: string }>(
+  items: readonly T[],
+  query: {
+    readonly limit?: number | undefined;
+    readonly after?: string | undefined;
+    readonly before?: string | undefined;
+  },
+): Page<T> =>
+  query.limit === undefined && query.after === undefined && query.before === undefined
+    ? { items: [...items], hasMore: false }
+    : pageOf(items, { ...query, limit: query.limit ?? 20 });
