@@ -225,6 +225,26 @@ describe('inbox threads and their emails through the official SDK', () => {
     expect(after.data!.data).toHaveLength(1);
     expect(after.data!.data[0]).toMatchObject({ id: thread.id, email_count: 2, read: false });
     expect((await t.resend.inboxes.get(t.inboxId)).data!.unread).toBe(1);
+    // has_draft: true while a reply draft of the thread is not sent, false once it is sent or removed.
+    const hasDraft = async () =>
+      (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data.find((x) => x.id === thread.id)!
+        .has_draft;
+    const reply = (text: string) =>
+      t.resend.inboxes.drafts.create({
+        inboxId: t.inboxId,
+        threadId: thread.id,
+        replyToEmailId: emails.data!.data[0]!.id,
+        to: 'ada@customer.example.org',
+        subject: 'Re: Order 7',
+        text,
+      } as never);
+    const first = (await reply('On it.')).data!.id;
+    expect(await hasDraft()).toBe(true);
+    const second = (await reply('Or maybe not.')).data!.id;
+    expect((await t.resend.inboxes.drafts.remove({ inboxId: t.inboxId, draftId: second })).error).toBeNull();
+    expect(await hasDraft()).toBe(true);
+    expect((await t.resend.inboxes.drafts.send({ inboxId: t.inboxId, draftId: first })).error).toBeNull();
+    expect(await hasDraft()).toBe(false);
   });
 
   it('marks a thread read, moves it between folders, filters by folder and read state, and removes it', async () => {

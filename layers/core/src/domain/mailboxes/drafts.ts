@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, transact, type Item, type Write } from '../../table/ops.ts';
+import { getItem, transact, updateItem, type Item, type Write } from '../../table/ops.ts';
 import { eventItem, publishEvents, type EventRecord } from '../events/record-event.ts';
 import { sourceOf } from './inbox-view.ts';
 import { eventDraft } from './inbox-draft-view.ts';
@@ -422,6 +422,8 @@ export const saveDraft = async (
       ? staleRevision(now2, input.expectedRevision)
       : new MailboxAgentError('not_found', `Draft ${id} was deleted meanwhile.`);
   }
+  // A new draft, or one made a draft again by an edit after its send, counts on its thread.
+  if (!previous || previous.status === 'sent') await threadDraftsCounted(deps, mailbox, threading.threadId, 1);
   await publishEvents(deps, published ? [published] : []);
   await recordActivity(
     deps,
@@ -433,6 +435,26 @@ export const saveDraft = async (
     `revision ${revision}, ${to.length} recipient(s), ${attachments.length} attachment(s)`,
   );
   return { id, revision, draft: draftFromItem(stored) };
+};
+
+/**
+ * Moves the count of a thread's reply drafts not sent (the SDK thread's `has_draft`), beside the
+ * inbox's count. A thread deleted meanwhile is left alone (the condition), and the count is a
+ * hint only: nothing is refused on it.
+ */
+export const threadDraftsCounted = async (
+  deps: Deps,
+  mailbox: Pick<Mailbox, 'teamId' | 'id'>,
+  threadId: string | null,
+  by: 1 | -1,
+): Promise<void> => {
+  if (threadId)
+    await updateItem(
+      deps,
+      keys.mailbox.thread(mailbox.teamId, mailbox.id, threadId),
+      { add: { draft_count: by } },
+      { exists: true },
+    );
 };
 
 /** The write that moves a mailbox's count of drafts not sent (the SDK inbox's `drafts`). */

@@ -59,7 +59,8 @@ export const threadRow = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
   labels: labelList(t, labels),
   email_count: Number(t.message_count ?? 0),
   has_attachment: t.has_attachment === true,
-  has_draft: t.has_draft === true,
+  // Reply drafts not sent, counted on the thread as they are saved, sent and removed.
+  has_draft: t.has_draft === true || Number(t.draft_count ?? 0) > 0,
   read: t.read === true,
   received_at: t.last_message_at as string,
   folder: t.folder as MailboxFolder,

@@ -7,6 +7,7 @@ import type { Mailbox } from './mailbox.ts';
 import { eventDraft } from './inbox-draft-view.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { changeStorage } from './license.ts';
+import { threadDraftsCounted } from './drafts.ts';
 
 /** Deletes a draft: its row and attachment bytes go, its storage is given back; a sent one's attachments stay with its sent copy. */
 export const removeInboxDraft = async (deps: Deps, m: Mailbox, draftId: string): Promise<void> => {
@@ -28,6 +29,7 @@ export const removeInboxDraft = async (deps: Deps, m: Mailbox, draftId: string):
       : [{ update: keys.mailbox.item(m.teamId, m.id), change: { add: { draft_count: -1 } }, when: { exists: true } }]),
   ]);
   if (!written.ok) throw new ApiError('conflict', `Draft ${d.id} changed meanwhile; read it again and retry.`);
+  if (d.status !== 'sent') await threadDraftsCounted(deps, m, d.threadId, -1);
   await publishEvents(deps, [deleted.record]);
   if (d.sentRevision === null) for (const a of d.attachments) await deps.content.delete(a.contentKey);
   await changeStorage(deps, m.teamId, -d.sizeBytes);

@@ -24,6 +24,7 @@ import {
   recipientAddress,
   senderOf,
   staleRevision,
+  threadDraftsCounted,
   type MailboxDraft,
 } from './drafts.ts';
 import { threadDigest } from './thread-digest.ts';
@@ -417,5 +418,6 @@ export const admitDraft = async (
   await publishEvents(deps, [sentEvent.record, draftSent.record]);
   // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
   await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
+  await threadDraftsCounted(deps, mailbox, d.threadId, -1);
   return outcome(d, 'admitted', false, emailId);
 };
