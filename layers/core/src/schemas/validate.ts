@@ -40,11 +40,7 @@ export const keepsEmpty = <S extends v.GenericSchema>(schema: S) => v.pipe(schem
 
 /** Whether a field's schema was marked with `keepsEmpty`. */
 export const keptEmpty = (entry: v.GenericSchema): boolean =>
-  !!(entry as Node).pipe?.some(
-    (p) =>
-      (p as { type: string; metadata?: { keepsEmpty?: boolean } }).type === 'metadata' &&
-      (p as { metadata?: { keepsEmpty?: boolean } }).metadata?.keepsEmpty === true,
-  );
+  !!(entry as Node).pipe?.some((p) => (p as { metadata?: { keepsEmpty?: boolean } }).metadata?.keepsEmpty === true);
 
 /**
  * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every

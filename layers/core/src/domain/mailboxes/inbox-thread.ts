@@ -60,7 +60,7 @@ export const threadRow = (t: ThreadItem, labels: Map<string, LabelRef>) => ({
   email_count: Number(t.message_count ?? 0),
   has_attachment: t.has_attachment === true,
   // Reply drafts not sent, counted on the thread as they are saved, sent and removed.
-  has_draft: t.has_draft === true || Number(t.draft_count ?? 0) > 0,
+  has_draft: Number(t.draft_count ?? 0) > 0,
   read: t.read === true,
   received_at: t.last_message_at as string,
   folder: t.folder as MailboxFolder,

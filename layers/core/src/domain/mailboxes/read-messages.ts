@@ -67,7 +67,7 @@ const threadFromItem = (i: Record<string, any>): Thread => ({
   read: i.read === true,
   messageCount: Number(i.message_count ?? 0),
   hasAttachment: i.has_attachment === true,
-  hasDraft: i.has_draft === true || Number(i.draft_count ?? 0) > 0,
+  hasDraft: Number(i.draft_count ?? 0) > 0,
   createdAt: i.created_at,
   lastMessageAt: i.last_message_at,
 });

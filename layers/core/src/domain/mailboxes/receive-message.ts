@@ -266,7 +266,6 @@ const storeCopy = async (
             read: false,
             message_count: 1,
             has_attachment: hasAttachment,
-            has_draft: false,
             ...people,
             ...digestOf(undefined),
             created_at: now,

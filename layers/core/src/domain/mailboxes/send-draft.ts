@@ -308,7 +308,6 @@ export const admitDraft = async (
           read: true,
           message_count: 1,
           has_attachment: d.attachments.length > 0,
-          has_draft: false,
           ...shown,
           created_at: at,
           last_message_at: at,
