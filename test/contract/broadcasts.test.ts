@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage } from '../support/browser.ts';
 import { call, local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { inboxEmails, inboxEntry, inboxMessagesStartingWith } from '../support/inbox.ts';
@@ -340,7 +340,7 @@ describe('broadcasts through the official SDK', () => {
     // The inbox view, in a browser: the message's headers and raw MIME open under its buttons.
     const browser = await launchBrowser();
     try {
-      const page = await browser.newPage();
+      const page = await openPage(browser);
       await page.goto(local().inboxUrl, { timeout: 20_000 });
       const headers = page.locator(`[id="${mail.messageId}-headers"]`);
       const raw = page.locator(`[id="${mail.messageId}-raw"]`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
@@ -17,12 +17,12 @@ import { inviteMember } from '@mailstack/core/domain/people/invite-member';
  * of an address that does not exist. Each is checked with axe-core and photographed at 1280 and
  * 390 px.
  */
-describe('dashboard account pages in a browser', () => {
+describe('dashboard account pages in a browser', IN_BROWSER, () => {
   let browser: Browser;
   const violations: string[] = [];
   const look = (p: Page, name: string) => lookAt(p, name, violations);
   /** A page in a context of its own (its own cookies: a separate person). */
-  const freshPage = async () => (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const freshPage = async () => openPage(browser);
 
   beforeAll(async () => {
     browser = await launchBrowser();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { local, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, reloadUntil } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
@@ -16,7 +16,7 @@ import { updateWebhook } from '@mailstack/core/domain/webhooks/update-webhook';
  * the key, invites a member who signs up from the emailed link, and the member is refused a
  * forbidden action. Every page is checked with axe-core and photographed at 1280 and 390 px.
  */
-describe('dashboard in a browser', () => {
+describe('dashboard in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let owner: Page;
   let teamPath = '';
@@ -28,7 +28,7 @@ describe('dashboard in a browser', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    owner = await openPage(browser);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -200,7 +200,7 @@ describe('dashboard in a browser', () => {
     expect(link).toBeDefined();
     expect(mail.destination?.to ?? mail.destination).toEqual(expect.arrayContaining([email]));
 
-    const member = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const member = await openPage(browser);
     await member.goto(link!);
     await look(member, 'invitation');
     await member.getByLabel('Your name').fill('Mia Member');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { dashboardUrl, look, personIn, signInOverHttp } from '../support/dashboard.ts';
@@ -17,7 +17,7 @@ const signedIn = async (
   teamId: string,
   role: 'owner' | 'admin' | 'member' = 'owner',
 ): Promise<Page> => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const page = await openPage(browser);
   await page.goto((await personIn(teamId, role)).link);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(new RegExp(`/t/${teamId}/$`));
@@ -42,7 +42,7 @@ const frameText = (page: Page, name: string, expected: string): Promise<string> 
  * sent on a team whose daily quota paces it over two UTC days, followed while it sends, and
  * canceled. Every page is checked with axe-core and photographed at 1280 and 390 px.
  */
-describe('templates and broadcasts pages in a browser', () => {
+describe('templates and broadcasts pages in a browser', IN_BROWSER, () => {
   let browser: Browser;
   const violations: string[] = [];
 

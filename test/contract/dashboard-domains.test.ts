@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { local, newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn } from '../support/dashboard.ts';
 import { getDomain } from '@mailstack/core/domain/domains/domain-verification';
@@ -13,7 +13,7 @@ import { getDomain } from '@mailstack/core/domain/domains/domain-verification';
  * one domain, minted on the keys page and used with the SDK. Each page is checked with axe-core
  * and photographed at 1280 and 390 px.
  */
-describe('domains and API keys in a browser', () => {
+describe('domains and API keys in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let page: Page;
   let base = '';
@@ -50,7 +50,7 @@ describe('domains and API keys in a browser', () => {
     teamId = (await newTeam({ plan: 'pro' })).team.id;
     base = `${dashboardUrl()}/t/${teamId}`;
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page = await openPage(browser);
     await page.goto((await personIn(teamId, 'owner')).link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(new RegExp(`/t/${teamId}/$`));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { newTeam } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/dashboard.ts';
 import { waitFor } from '../support/wait.ts';
@@ -10,7 +10,7 @@ import { waitFor } from '../support/wait.ts';
  * request's page with its bodies shown as text (a body holding markup renders none), and another
  * team's log refused. Every page is checked with axe-core and photographed at 1280 and 390 px.
  */
-describe('dashboard request logs in a browser', () => {
+describe('dashboard request logs in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let page: Page;
   let t: Awaited<ReturnType<typeof newTeam>>;
@@ -23,7 +23,7 @@ describe('dashboard request logs in a browser', () => {
     t = await newTeam();
     base = `${dashboardUrl()}/t/${t.team.id}`;
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page = await openPage(browser);
     await page.goto((await personIn(t.team.id, 'owner')).link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/t\/[0-9a-f-]{36}\/$/);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
@@ -15,14 +15,14 @@ import type { User } from '@mailstack/core/domain/people/user';
  * approves, and the message is delivered from the mailbox's address. Rejection, the activity
  * table, and who may decide are checked too; each page with axe-core.
  */
-describe('mailbox approvals in a browser', () => {
+describe('mailbox approvals in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let t: Awaited<ReturnType<typeof agentMailbox>>;
   const violations: string[] = [];
   const look = (p: Page, name: string) => lookAt(p, name, violations);
 
   const signedInAs = async (user: User) => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await openPage(browser);
     await page.goto(await signInLink(testDeps(), user));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForLoadState();

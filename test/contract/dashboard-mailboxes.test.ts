@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { mailboxTeam } from '../support/mailboxes.ts';
@@ -20,7 +20,7 @@ import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
  * keys, members only look), and another team's mailbox answering 404. Each page is checked with
  * axe-core and photographed at 1280 and 390 px.
  */
-describe('mailboxes in a browser', () => {
+describe('mailboxes in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let team: Awaited<ReturnType<typeof mailboxTeam>>;
   let base = '';
@@ -31,7 +31,7 @@ describe('mailboxes in a browser', () => {
   /** A browser page signed in as a new person with `role` in the team. */
   const signedIn = async (role: 'owner' | 'admin' | 'member') => {
     const person = await personIn(team.team.id, role);
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await openPage(browser);
     await page.goto(person.link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(new RegExp(`/t/${team.team.id}/$`));

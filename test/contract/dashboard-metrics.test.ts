@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { emailReaches } from '../support/wait.ts';
 import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/dashboard.ts';
@@ -10,7 +10,7 @@ import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/
  * deliveries, a hard bounce, a complaint): drawn on the server from the email metrics, with the
  * figures in a table, a 7/30-day toggle, axe-clean and photographed at 1280 and 390 px.
  */
-describe('the overview charts in a browser', () => {
+describe('the overview charts in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let page: Page;
   let base = '';
@@ -29,7 +29,7 @@ describe('the overview charts in a browser', () => {
       await emailReaches(t.resend, id, [i === 2 ? 'bounced' : i === 3 ? 'complained' : 'delivered']);
     base = `${dashboardUrl()}/t/${t.team.id}/`;
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page = await openPage(browser);
     await page.goto((await personIn(t.team.id, 'owner')).link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(base);

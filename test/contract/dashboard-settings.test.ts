@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, signInOverHttp } from '../support/dashboard.ts';
 import { inboxMessageTo } from '../support/inbox.ts';
@@ -13,7 +13,7 @@ import { listInvitations } from '@mailstack/core/domain/people/list-invitations'
  * withdraws an invitation; an admin is refused (403 forbidden) every change to an owner. Each
  * page is checked with axe-core and photographed at 1280 and 390 px.
  */
-describe('team settings in a browser', () => {
+describe('team settings in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let teamId = '';
   let settings = '';
@@ -23,7 +23,7 @@ describe('team settings in a browser', () => {
   /** A browser page signed in as a new person with `role` in the team, on the settings page. */
   const signedIn = async (role: 'owner' | 'admin' | 'member') => {
     const person = await personIn(teamId, role);
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await openPage(browser);
     await page.goto(person.link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(new RegExp(`/t/${teamId}/$`));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { newTeam, testDeps } from '../support/local.ts';
 import { dashboardUrl, look as lookAt, personIn, reloadUntil } from '../support/dashboard.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -19,7 +19,7 @@ const verify = (secret: string, r: { body: string; headers: Record<string, unkno
  * the delivery log with its attempts and payload, replay, secret rotation, edit and delete. Every
  * page is checked with axe-core and photographed at 1280 and 390 px.
  */
-describe('dashboard webhooks in a browser', () => {
+describe('dashboard webhooks in a browser', IN_BROWSER, () => {
   let browser: Browser;
   let page: Page;
   let t: Awaited<ReturnType<typeof newTeam>>;
@@ -39,7 +39,7 @@ describe('dashboard webhooks in a browser', () => {
       n === 1 ? { status: 503, body: 'down for maintenance' } : { status: 200, body: 'thanks' },
     );
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page = await openPage(browser);
     await page.goto((await personIn(t.team.id, 'owner')).link);
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/t\/[0-9a-f-]{36}\/$/);

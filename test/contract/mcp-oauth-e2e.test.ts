@@ -18,7 +18,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage, IN_BROWSER } from '../support/browser.ts';
 import { SCOPES } from '@mailstack/core/domain/oauth/scopes';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { local, ownLoopbackAddress } from '../support/local.ts';
@@ -92,7 +92,7 @@ const callbackServer = async () => {
   return { server, landings, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback` };
 };
 
-describe('an MCP client connecting with OAuth, end to end', () => {
+describe('an MCP client connecting with OAuth, end to end', IN_BROWSER, () => {
   let browser: Browser;
   let page: Page;
   let callback: Awaited<ReturnType<typeof callbackServer>>;
@@ -112,7 +112,7 @@ describe('an MCP client connecting with OAuth, end to end', () => {
     mkdirSync(SHOTS, { recursive: true });
     callback = await callbackServer();
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page = await openPage(browser);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

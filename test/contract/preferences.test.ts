@@ -3,7 +3,7 @@ import { call, local, newTeam } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { inboxMail } from '../support/inbox.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, openPage } from '../support/browser.ts';
 
 describe('preferences and unsubscribe', () => {
   it('serves a preference page that a person uses in a browser to change a topic, recorded with source hosted_page', async () => {
@@ -24,7 +24,7 @@ describe('preferences and unsubscribe', () => {
     // Act
     const browser = await launchBrowser();
     try {
-      const page = await browser.newPage();
+      const page = await openPage(browser);
       await page.goto(link.json.url, { timeout: 20_000 });
       expect(await page.textContent('body')).toContain('Weekly news');
       expect(await page.textContent('body')).not.toContain('Internal only');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { inject } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where the browser tests' Chromium comes from, resolved once per test run by the global setup. */
 export interface BrowserSource {
@@ -54,6 +54,37 @@ const ARGS = [
 export async function launchBrowser(): Promise<Browser> {
   const { executablePath } = inject('browser');
   return chromium.launch({ executablePath, args: ARGS, headless: true, timeout: 20_000 });
+}
+
+/** How long one browser step (an action, a navigation, a wait) may take before it fails, named. */
+export const STEP_TIMEOUT_MS = 20_000;
+
+/**
+ * The options of a describe block whose tests drive Chromium: a failed test is run once more.
+ * Chromium on a loaded 2-core host has stalled on a step once in a dozen full runs; every step is
+ * bounded, so the failure names the step, and a test that fails twice fails the run.
+ */
+export const IN_BROWSER = { retry: 1 } as const;
+
+/** Fails with `what` when `promise` has not settled within STEP_TIMEOUT_MS. */
+export const bounded = <T>(promise: Promise<T>, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+};
+
+/**
+ * A page in a context of its own (its own cookies: a separate person), 1280 × 900 unless told.
+ * Every step on it fails within STEP_TIMEOUT_MS with what it waited for, so a stalled browser
+ * names its step instead of running into the test's own timeout.
+ */
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await bounded(browser.newContext({ viewport }), 'opening a browser context');
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  return bounded(context.newPage(), 'opening a page');
 }
 
 declare module 'vitest' {

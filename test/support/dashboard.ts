@@ -11,6 +11,7 @@ import { getTeam } from '@mailstack/core/domain/teams/team';
 import type { Role } from '@mailstack/core/domain/people/roles';
 import { local, testDeps } from './local.ts';
 import { waitFor } from './wait.ts';
+import { bounded } from './browser.ts';
 
 /** The dashboard's origin in this test run. */
 export const dashboardUrl = () => local().dashboardUrl;
@@ -84,8 +85,12 @@ export const personIn = async (teamId: string, role: Role = 'owner', password?: 
 /** Runs axe-core in the page (its source evaluated through the protocol, so the page's CSP stays strict) and returns the serious and critical violations. */
 export const seriousViolations = async (page: Page): Promise<string[]> => {
   // Page-side code as strings: this project compiles without the DOM library.
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axe.source);
-  const result: any = await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })');
+  if (!(await page.evaluate('typeof window.axe !== "undefined"')))
+    await bounded(page.evaluate(axe.source), 'loading axe-core');
+  const result: any = await bounded(
+    page.evaluate('window.axe.run(document, { resultTypes: ["violations"] })'),
+    'the axe-core check',
+  );
   return result.violations
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
     .map(

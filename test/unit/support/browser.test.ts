@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
-import { resolveBrowser, SYSTEM_CHROMIUM_ENV } from '../../support/browser.ts';
+import { bounded, resolveBrowser, STEP_TIMEOUT_MS, SYSTEM_CHROMIUM_ENV } from '../../support/browser.ts';
 
 describe("the browser tests' Chromium", () => {
   it('comes from the npm registry when no system browser is asked for', async () => {
@@ -28,5 +28,32 @@ describe("the browser tests' Chromium", () => {
     await expect(resolving).rejects.toThrow(
       /MAILSTACK_CHROMIUM=\/nowhere\/chromium, but no file is there: point it at a Chromium binary .* or unset it/,
     );
+  });
+});
+
+describe('a browser step', () => {
+  it('fails naming what it waited for when it does not settle within the step timeout', async () => {
+    // Prepare
+    vi.useFakeTimers();
+    try {
+      const stalled = bounded(new Promise(() => {}), 'the axe-core check');
+      const outcome = stalled.catch((error: Error) => error.message);
+
+      // Act
+      await vi.advanceTimersByTimeAsync(STEP_TIMEOUT_MS);
+
+      // Assess
+      expect(await outcome).toBe(`the axe-core check took longer than ${STEP_TIMEOUT_MS} ms`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers what the step answered when it settles in time', async () => {
+    // Act
+    const value = await bounded(Promise.resolve(42), 'opening a page');
+
+    // Assess
+    expect(value).toBe(42);
   });
 });
