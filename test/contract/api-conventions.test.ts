@@ -119,7 +119,8 @@ describe('API conventions', () => {
         body: undefined,
         status: 422,
         name: 'validation_error',
-        says: 'after',
+        // A rule of the whole query names the query, not the request body.
+        says: 'The query: Give `after` or `before`, not both.',
       },
       {
         case: 'a cursor that is not an id',

@@ -222,9 +222,9 @@ const parseInput = (
     body = validate(spec.body ?? NoBody, absorbPathIds(raw.routePath, raw.pathValues, body));
   }
   if (answersList(spec.response)) checkListParams(raw.query);
-  const query = spec.query ? validate(spec.query, raw.query) : undefined;
+  const query = spec.query ? validate(spec.query, raw.query, 'The query') : undefined;
   const params = spec.params ? validatePathIds(spec.params, raw.pathValues) : undefined;
-  if (spec.headers) validate(spec.headers, raw.headers);
+  if (spec.headers) validate(spec.headers, raw.headers, 'The headers');
   return { body, query, params };
 };
 

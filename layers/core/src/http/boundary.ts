@@ -108,7 +108,7 @@ const LIST_PARAMS = ['limit', 'after', 'before'] as const;
 /** Validates `limit`, `after` and `before` (spec §4) on a list route, whatever else its query takes. */
 export const checkListParams = (query: Readonly<Record<string, string | undefined>>): void => {
   const given = Object.fromEntries(LIST_PARAMS.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
-  validate(Pagination, given);
+  validate(Pagination, given, 'The query');
 };
 
 /** Parses the path parameters with the route's schema: a value that cannot be the id it names is 404, not 422 (nothing by that id exists). */

@@ -1,12 +1,15 @@
 import * as v from 'valibot';
 import { validationError } from '../errors/api-error.ts';
 
-/** One valibot issue in words: the field at fault (a dotted path) and what is wrong with it. */
-export const describeIssue = (issue: v.BaseIssue<unknown>): string => {
+/**
+ * One valibot issue in words: the field at fault (a dotted path) and what is wrong with it; an
+ * issue of the whole input names `whole` (the request body, the query).
+ */
+export const describeIssue = (issue: v.BaseIssue<unknown>, whole = 'The request body'): string => {
   const path = v.getDotPath(issue);
   // An unknown key of a strict object: the spec rejects unsupported input instead of dropping it.
   if (issue.expected === 'never' && path) return `\`${path}\` is not a supported field.`;
-  const where = path ? `\`${path}\`` : 'The request body';
+  const where = path ? `\`${path}\`` : whole;
   return `${where}: ${issue.message}`;
 };
 
@@ -82,10 +85,17 @@ const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
   return input;
 };
 
-/** Parses `input` with `schema`; a failure is 422 validation_error naming each field at fault. */
-export const validate = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
+/**
+ * Parses `input` with `schema`; a failure is 422 validation_error naming each field at fault,
+ * or `whole` for a rule of the whole input.
+ */
+export const validate = <S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  whole = 'The request body',
+): v.InferOutput<S> => {
   const result = v.safeParse(schema, dropZeroValues(schema, input), { abortPipeEarly: true });
   if (result.success) return result.output;
-  const messages = [...new Set(result.issues.map(describeIssue))];
+  const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, whole)))];
   throw validationError(messages.slice(0, 5).join(' '));
 };
