@@ -266,6 +266,8 @@ describe('broadcasts through the official SDK', () => {
     expect(sent.error).toBeNull();
     expect(sent.data).toMatchObject({ id: created.data!.id, finishes_at: expect.any(String), estimated: true });
     expect((sent.data as any).warning).toBeUndefined();
+    const began = Date.parse(((await t.resend.broadcasts.get(created.data!.id)).data as any).sent_at);
+    expect(Math.abs(began - Date.now())).toBeLessThan(10_000);
     const done = await settled(t, created.data!.id);
     expect(done).toMatchObject({
       status: 'sent',
@@ -692,16 +694,19 @@ describe('sending a broadcast: pacing answers and schedules', () => {
     expect(sent.error).toBeNull();
     expect(sent.data).toMatchObject({ id: draft, estimated: true });
     expect(Date.parse((sent.data as any).finishes_at)).toBeGreaterThanOrEqual(Date.parse(at));
-    expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_count: 0 });
+    // Nothing is sent before its time: no sent_at while scheduled, nor once canceled.
+    expect(read).toMatchObject({ status: 'scheduled', scheduled_at: at, sent_at: null, sent_count: 0 });
     expect(row).toMatchObject({
       status: 'scheduled',
       scheduled_at: at,
+      sent_at: null,
       sent_count: 0,
       finishes_at: (sent.data as any).finishes_at,
     });
     // Two eligible recipients (the unsubscribed and suppressed contacts are not), none sent to.
     expect(canceled.error).toBeNull();
     expect(canceled.data).toEqual({ object: 'broadcast', id: draft, canceled_remaining: 2 });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'canceled', sent_at: null });
     expect((await t.resend.broadcasts.recipients(draft, { type: 'sent' })).data!.data).toEqual([]);
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await inboxEmails()).filter((m) => String(m.subject).startsWith(subject))).toEqual([]);
@@ -720,7 +725,12 @@ describe('sending a broadcast: pacing answers and schedules', () => {
 
     // Assess: the inbox stamps each message with the whole second the provider took it; none before the scheduled one.
     expect(sent.error).toBeNull();
-    expect(await settled(t, draft)).toMatchObject({ status: 'sent', sent_count: 2 });
+    // Sending began at the scheduled second, not when it was asked for.
+    expect(await settled(t, draft)).toMatchObject({
+      status: 'sent',
+      sent_count: 2,
+      sent_at: new Date(at).toISOString(),
+    });
     const mails = await inboxMessagesStartingWith(subject, 2);
     expect(mails).toHaveLength(2);
     for (const mail of mails) {

@@ -40,6 +40,17 @@ const liveFinishesAt = (b: BroadcastItem, cp: Checkpoint, now: number): string |
   return new Date(Math.max(planned, behind)).toISOString();
 };
 
+/**
+ * When sending began: null for a draft, while a scheduled or queued broadcast waits for its start,
+ * and for one canceled before it; else the send request's time, or the start it waited for.
+ */
+const sentAt = (b: BroadcastItem, now: number): string | null => {
+  if (!b.plan || !b.sent_at) return null;
+  const until = b.status === 'canceled' && b.canceled_at ? Date.parse(b.canceled_at) : now;
+  if (until < b.plan.starts_at) return null;
+  return new Date(Math.max(Date.parse(b.sent_at), b.plan.starts_at)).toISOString();
+};
+
 /** The wire Broadcast (the SDK's fields, plus sent_count, finishes_at, canceled_remaining and the skip counts). */
 export const broadcastView = (b: BroadcastItem, cp: Checkpoint, now: number) => ({
   object: 'broadcast' as const,
@@ -57,7 +68,7 @@ export const broadcastView = (b: BroadcastItem, cp: Checkpoint, now: number) => 
   status: broadcastStatus(b, cp, now),
   created_at: b.created_at,
   scheduled_at: b.scheduled_at,
-  sent_at: b.sent_at,
+  sent_at: sentAt(b, now),
   sent_count: b.sent_count ?? 0,
   finishes_at: liveFinishesAt(b, cp, now),
   ...(b.status === 'canceled'
