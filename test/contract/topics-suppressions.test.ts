@@ -40,9 +40,11 @@ describe('topics', () => {
     expect(
       (await call('PATCH', `/topics/${id}`, { key: secret, body: { default_subscription: 'opt_out' } })).json,
     ).toMatchObject({ statusCode: 422, name: 'validation_error' });
-    expect((await call('POST', '/topics', { key: secret, body: { name: 'x' } })).json).toMatchObject({
+    // A required field left out is named with what it takes.
+    expect((await call('POST', '/topics', { key: secret, body: { name: 'x' } })).json).toEqual({
       statusCode: 422,
       name: 'validation_error',
+      message: '`default_subscription`: is required: `opt_in` or `opt_out`.',
     });
     expect((await resend.topics.remove(id)).data).toMatchObject({ object: 'topic', id, deleted: true });
     expect((await resend.topics.get(id)).error).toMatchObject({ statusCode: 404 });
@@ -59,6 +61,32 @@ describe('topics', () => {
     const page = await resend.contacts.topics.list({ id: c!.id, limit: 10 });
     expect(page.data).toMatchObject({ has_more: true });
     expect(page.data!.data.map((t) => t.id)).toEqual(whole.data!.data.slice(0, 10).map((t) => t.id));
+  });
+
+  it("names the choice at fault when a contact's topics update is refused (the body's shape being right)", async () => {
+    // Prepare
+    const { resend } = await newTeam();
+    const news = (await resend.topics.create({ name: 'News', defaultSubscription: 'opt_in' } as any)).data!.id;
+    const { data: c } = await resend.contacts.create({ email: 'choice@example.com' });
+
+    // Act
+    const bad = await resend.contacts.topics.update({
+      id: c!.id,
+      topics: [{ id: news, subscription: 'maybe' as any }],
+    });
+    const missing = await resend.contacts.topics.update({ id: c!.id, topics: [{ id: news } as any] });
+
+    // Assess
+    expect(bad.error).toMatchObject({
+      statusCode: 422,
+      name: 'validation_error',
+      message: '`0.subscription`: must be `opt_in` or `opt_out`.',
+    });
+    expect(missing.error).toMatchObject({
+      statusCode: 422,
+      name: 'validation_error',
+      message: '`0.subscription` is required: it must be `opt_in` or `opt_out`.',
+    });
   });
 
   it("reports each contact's effective subscription and emits opt-in/opt-out events only when it flips", async () => {

@@ -227,5 +227,10 @@ export const parseAgentBody = <S extends v.GenericSchema>(schema: S, input: unkn
     throw badRequest('The request body must be a JSON object.');
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
-  throw badRequest(result.issues.slice(0, 5).map(describeIssue).join(' '));
+  throw badRequest(
+    result.issues
+      .slice(0, 5)
+      .map((issue) => describeIssue(issue, 'The request body', schema))
+      .join(' '),
+  );
 };

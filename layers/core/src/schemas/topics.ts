@@ -29,7 +29,7 @@ export const UpdateTopicRequest = v.strictObject({
 export const UpdateContactTopicsRequest = v.pipe(
   v.union(
     [v.array(TopicChoice), v.strictObject({ topics: v.array(TopicChoice) })],
-    'The body must be an array of {id, subscription} (or {topics: [...]}).',
+    'must be an array of {id, subscription} (or {topics: [...]}).',
   ),
   v.transform((b) => (Array.isArray(b) ? b : b.topics)),
 );

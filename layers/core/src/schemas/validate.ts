@@ -1,19 +1,76 @@
 import * as v from 'valibot';
 import { validationError } from '../errors/api-error.ts';
 
+/** The schema of the field at `keys` below `schema` (through pipes, wrappers, arrays and the fitting union option). */
+const schemaAt = (schema: v.GenericSchema, keys: readonly unknown[]): Node | undefined => {
+  let node = schema as Node | undefined;
+  for (const key of keys) {
+    node = unwrapped(node);
+    if (node?.options)
+      node = node.options
+        .map((o) => unwrapped(o))
+        .find((o) => (typeof key === 'number' ? o?.item : o?.entries?.[String(key)]));
+    node = typeof key === 'number' ? node?.item : node?.entries?.[String(key)];
+  }
+  return node;
+};
+
+const unwrapped = (schema: v.GenericSchema | undefined): Node | undefined => {
+  let node = schema as Node | undefined;
+  while (node && (node.type === 'pipe' || node.wrapped))
+    node = node.type === 'pipe' ? (node.pipe?.[0] as Node) : node.wrapped;
+  return node;
+};
+
+/** The message a field's schema was given (`v.string('is required.')`), if any. */
+const ownMessage = (schema: v.GenericSchema, keys: readonly unknown[]): string | undefined => {
+  const message = unwrapped(schemaAt(schema, keys))?.message;
+  return typeof message === 'string' ? message : undefined;
+};
+
+const depth = (issue: v.BaseIssue<unknown>): number => issue.path?.length ?? 0;
+
+/**
+ * The issue to name for a union none of whose options fit: the option's issue that got deepest
+ * into the input (`0.subscription` of a bare array, not "the body must be an array or an
+ * object"), when one got deeper than the union itself; else the union's own message.
+ */
+const deepest = (issue: v.BaseIssue<unknown>): v.BaseIssue<unknown> => {
+  if (issue.type !== 'union' || !issue.issues?.length) return issue;
+  const best = issue.issues.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  return depth(best) > depth(issue) ? deepest(best) : issue;
+};
+
 /**
  * One valibot issue in words: the field at fault (a dotted path) and what is wrong with it; an
  * issue of the whole input names `whole` (the request body, the query).
  */
-export const describeIssue = (issue: v.BaseIssue<unknown>, whole = 'The request body'): string => {
+export const describeIssue = (
+  refused: v.BaseIssue<unknown>,
+  whole = 'The request body',
+  schema?: v.GenericSchema,
+): string => {
+  const issue = deepest(refused);
   const path = v.getDotPath(issue);
   // An unknown key of a strict object: the spec rejects unsupported input instead of dropping it.
   if (issue.expected === 'never' && path) return `\`${path}\` is not a supported field.`;
+  // A required key left out: the field's own words (what it takes), else that it is required.
+  if (path && issue.kind === 'schema' && OBJECTS.has(issue.type) && issue.received === 'undefined') {
+    const own =
+      schema &&
+      ownMessage(
+        schema,
+        issue.path!.map((p) => p.key),
+      );
+    if (own?.startsWith('is required')) return `\`${path}\`: ${own}`;
+    return own ? `\`${path}\` is required: it ${own}` : `\`${path}\` is required.`;
+  }
   const where = path ? `\`${path}\`` : whole;
   return `${where}: ${issue.message}`;
 };
 
 type Node = v.GenericSchema & {
+  message?: unknown;
   wrapped?: v.GenericSchema;
   pipe?: v.GenericSchema[];
   options?: v.GenericSchema[];
@@ -96,6 +153,6 @@ export const validate = <S extends v.GenericSchema>(
 ): v.InferOutput<S> => {
   const result = v.safeParse(schema, dropZeroValues(schema, input), { abortPipeEarly: true });
   if (result.success) return result.output;
-  const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, whole)))];
+  const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, whole, schema)))];
   throw validationError(messages.slice(0, 5).join(' '));
 };
