@@ -132,6 +132,46 @@ describe('attachment content as bytes', () => {
   });
 });
 
+describe('the Laravel transport of the PHP SDK', () => {
+  it('reads a body sent as null as the body left out, on a send and in a batch, and still refuses a send with no body', async () => {
+    // Prepare: the body resend-laravel builds for an HTML-only Mailable (every field present, the missing body null).
+    const t = await sendingTeam();
+    const subject = `Laravel ${crypto.randomUUID()}`;
+    const mailable = {
+      bcc: [],
+      cc: [],
+      from: t.from,
+      headers: [],
+      html: '<p>Hello</p>',
+      reply_to: [],
+      subject,
+      tags: [],
+      text: null,
+      to: ['ada@example.com'],
+      attachments: [],
+    };
+
+    // Act
+    const htmlOnly = await call('POST', '/emails', { key: t.secret, body: mailable });
+    const textOnly = await call('POST', '/emails', { key: t.secret, body: { ...mailable, html: null, text: 'Hello' } });
+    const batch = await call('POST', '/emails/batch', { key: t.secret, body: [mailable] });
+    const neither = await call('POST', '/emails', { key: t.secret, body: { ...mailable, html: null } });
+
+    // Assess
+    expect(htmlOnly.status, htmlOnly.text).toBe(200);
+    expect(textOnly.status, textOnly.text).toBe(200);
+    expect(batch.status, batch.text).toBe(200);
+    const read = await call('GET', `/emails/${htmlOnly.json.id}`, { key: t.secret });
+    expect(read.json).toMatchObject({ html: '<p>Hello</p>', text: null });
+    expect((await call('GET', `/emails/${textOnly.json.id}`, { key: t.secret })).json).toMatchObject({
+      html: null,
+      text: 'Hello',
+    });
+    expect(neither.status).toBe(422);
+    expect(neither.json).toMatchObject({ name: 'validation_error', message: expect.stringContaining('html') });
+  });
+});
+
 describe('base URLs with a trailing slash', () => {
   it('answers every route of the manifest reached as `//path` (and with doubled slashes inside) as it answers `/path`', async () => {
     const t = await newTeam();

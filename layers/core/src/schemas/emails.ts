@@ -15,6 +15,13 @@ const TagPart = v.pipe(
 );
 const Tag = v.strictObject({ name: TagPart, value: TagPart });
 
+/** A field whose `null` reads as the field left out. */
+const AbsentWhenNull = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(
+    v.nullable(schema),
+    v.transform((value) => value ?? undefined),
+  );
+
 /** One email to send (POST /emails, and each item of POST /emails/batch). */
 export const SendEmailRequest = v.pipe(
   v.strictObject({
@@ -29,8 +36,9 @@ export const SendEmailRequest = v.pipe(
     cc: v.optional(AddressOrList('cc')),
     bcc: v.optional(AddressOrList('bcc')),
     reply_to: v.optional(ReplyToList),
-    html: v.optional(v.string('must be a string.')),
-    text: v.optional(v.string('must be a string.')),
+    // null is the body left out: the official Laravel transport sends the body a Mailable lacks as null.
+    html: v.optional(AbsentWhenNull(v.string('must be a string.'))),
+    text: v.optional(AbsentWhenNull(v.string('must be a string.'))),
     // Their count and sizes are checked by the send rules (rules/headers.ts, rules/attachments.ts).
     headers: v.optional(v.record(v.string(), v.unknown(), 'must be an object of header names to string values.')),
     attachments: v.optional(v.array(v.unknown(), 'must be an array.')),
