@@ -80,6 +80,9 @@ describe('path identifiers repeated in request bodies', () => {
       ['POST', '/contacts/imports'],
       ['GET', '/domains/claim'],
       ['POST', '/domains/claim'],
+      // The PHP SDK's spelling of the claim routes.
+      ['POST', '/domains/claims'],
+      ['GET', '/domains/claims'],
       ['GET', '/contacts/imports/abc'],
     ]) {
       for (const key of [t.secret, undefined]) {

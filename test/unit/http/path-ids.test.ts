@@ -42,11 +42,13 @@ describe('path identifiers in bodies', () => {
     expect(absorbPathIds('/contacts/{id}', { id: 'uuid-1' }, { email: 'a@b.c' })).toEqual({ email: 'a@b.c' });
   });
 
-  it('reserves every literal word the reference or the manifest puts where a manifest route takes a parameter', () => {
+  it('reserves every literal word the reference, an official SDK or the manifest puts where a manifest route takes a parameter', () => {
+    // Paths an official SDK of another language calls that the reference spells otherwise (resend-php: Domains/Claim.php).
+    const sdkPaths = ['/domains/claims', '/domains/{domain_id}/claims', '/domains/{domain_id}/claims/verify'];
     const segments = (p: string) => p.split('/').filter(Boolean);
     const isParam = (s: string) => s.startsWith('{');
     const words = new Set<string>();
-    for (const path of [...Object.keys(reference.paths), ...ROUTES.map((r) => r.path)]) {
+    for (const path of [...Object.keys(reference.paths), ...sdkPaths, ...ROUTES.map((r) => r.path)]) {
       const a = segments(path);
       for (const route of ROUTES) {
         const b = segments(route.path);

@@ -4,7 +4,8 @@ import { ApiError, validationError } from '../errors/api-error.ts';
  * Literal path words the reference API places where our routes take an identifier
  * (`/contacts/imports`, `/emails/receiving`): a request naming one fell through to a
  * `{id}` route only because its own endpoint is not served, so it answers "endpoint does not
- * exist", never "Contact not found". Ids are UUIDs, addresses or signed tokens, so no real
+ * exist", never "Contact not found". `claims` is the PHP SDK's spelling of the reference's
+ * `/domains/claim`. Ids are UUIDs, addresses or signed tokens, so no real
  * identifier is one of these words. `test/unit/http/path-ids.test.ts` derives the list from the
  * reference document and the route manifest.
  */
@@ -13,6 +14,7 @@ export const UNSERVED_PATH_WORDS: ReadonlySet<string> = new Set([
   'batch',
   'cancel',
   'claim',
+  'claims',
   'imports',
   'metrics',
   'receiving',
