@@ -169,6 +169,21 @@ describe('API conventions', () => {
     });
   });
 
+  it('answers missing_api_key to an Authorization header that carries no key (an SDK given an empty key sends `Bearer `)', async () => {
+    for (const authorization of ['Bearer ', 'Bearer', '']) {
+      // Act
+      const out = await call('GET', '/domains', { headers: { authorization } });
+
+      // Assess
+      expect(out.status, JSON.stringify(authorization)).toBe(401);
+      expect(out.json).toMatchObject({ statusCode: 401, name: 'missing_api_key' });
+    }
+    // Another scheme carries something, which is no key of ours.
+    expect((await call('GET', '/domains', { headers: { authorization: 'Basic Zm9vOmJhcg==' } })).json).toMatchObject({
+      name: 'invalid_api_key',
+    });
+  });
+
   it('refuses a key revoked in another process with invalid_api_key within the lookup staleness', async () => {
     const { resend, team, key } = await newTeam();
     expect((await resend.domains.list()).error).toBeNull();

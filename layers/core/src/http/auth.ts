@@ -7,10 +7,14 @@ import type { ApiEvent } from './types.ts';
 /** Which keys a route admits. */
 export type Access = 'full' | 'sending' | 'public';
 
+/**
+ * The key the Authorization header carries: undefined when there is none (no header, an empty
+ * one, or `Bearer` alone, as an SDK given an empty key sends), '' for any other scheme.
+ */
 const bearer = (event: ApiEvent): string | undefined => {
-  const header = event.headers?.authorization ?? event.headers?.Authorization;
-  if (header === undefined) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  const header = (event.headers?.authorization ?? event.headers?.Authorization)?.trim();
+  if (!header || /^Bearer$/i.test(header)) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
   return match?.[1]?.trim() ?? '';
 };
 
