@@ -8,6 +8,7 @@ import { acceptEvent } from '@mailstack/core/domain/automations/send-event';
 import { deleteAutomation } from '@mailstack/core/domain/automations/delete-automation';
 import { getAutomation } from '@mailstack/core/domain/automations/automation';
 import { stopAutomation } from '@mailstack/core/domain/automations/stop-automation';
+import { updateAutomation } from '@mailstack/core/domain/automations/update-automation';
 import { PURGE_DELAY_SECONDS, RUNS_PER_PAGE } from '@mailstack/core/domain/automations/wind-down';
 import { testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
@@ -130,4 +131,40 @@ describe('winding an automation down', () => {
     // Gone from the API as soon as it was deleted.
     expect((await t.resend.automations.get(id)).error?.name).toBe('not_found');
   }, 120_000);
+
+  it('starts no run for an event accepted before the automation listened, though the engine reads the event after (its queue runs behind the API)', async () => {
+    // Prepare: an event accepted, its job still on the queue.
+    const t = await sendingTeam();
+    const w = world();
+    const email = `early@${t.domain}`;
+    await t.resend.contacts.create({ email });
+    await acceptEvent(w.deps, t.team.id, { event: 'trial.started', email });
+    await new Promise((r) => setTimeout(r, 5));
+    const created = await t.resend.automations.create({
+      name: 'Trial',
+      status: 'disabled',
+      steps: [{ key: 'start', type: 'trigger', config: { eventName: 'trial.started' } }],
+      connections: [],
+    });
+    const id = created.data!.id;
+    await new Promise((r) => setTimeout(r, 5));
+    await acceptEvent(w.deps, t.team.id, { event: 'trial.started', email });
+    await new Promise((r) => setTimeout(r, 5));
+    await updateAutomation(w.deps, t.team.id, id, { status: 'enabled' });
+
+    // Act: the engine reads both events after the automation was enabled, then one sent after.
+    await w.drain();
+    const before = await runStatuses(w.deps, t.team.id, id);
+    await acceptEvent(w.deps, t.team.id, { event: 'trial.started', email });
+    await w.drain();
+
+    // Assess
+    expect(before).toEqual({});
+    expect(await runStatuses(w.deps, t.team.id, id)).toEqual({ completed: 1 });
+    // A save that neither enables it nor moves its trigger keeps it listening since it was enabled.
+    await updateAutomation(w.deps, t.team.id, id, { name: 'Trial, renamed' });
+    await acceptEvent(w.deps, t.team.id, { event: 'trial.started', email: `early@${t.domain}` });
+    await w.drain();
+    expect((await runStatuses(w.deps, t.team.id, id)).completed).toBe(2);
+  }, 60_000);
 });

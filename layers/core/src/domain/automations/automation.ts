@@ -16,6 +16,8 @@ export interface Automation {
   readonly triggerEvent: string;
   readonly createdAt: string;
   readonly updatedAt: string | null;
+  /** Since when its trigger listens (enabled, or its trigger event changed): earlier events start no run. Not on the wire. */
+  readonly listeningSince?: string | null;
 }
 
 /** An automation from its stored item. */
@@ -28,6 +30,7 @@ export const automationFromItem = (i: Record<string, any>): Automation => ({
   triggerEvent: i.trigger_event,
   createdAt: i.created_at,
   updatedAt: i.updated_at ?? null,
+  listeningSince: i.listening_since ?? null,
 });
 
 /** The wire automation as lists show it. */

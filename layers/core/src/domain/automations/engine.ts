@@ -54,6 +54,8 @@ const handleEvent = async (deps: Deps, event: SentEvent): Promise<void> => {
 const startRun = async (deps: Deps, automationId: string, event: SentEvent): Promise<void> => {
   const a = await getItem(deps, keys.automation.item(event.teamId, automationId));
   if (a?.status !== 'enabled') return;
+  // An event accepted before the trigger listened (the engine runs behind the API) starts nothing.
+  if (a.listening_since && event.at < a.listening_since) return;
   const graph = await graphOf(deps, event.teamId, automationId, a.version_id);
   const trigger = graph.steps.find((s) => s.type === 'trigger')!;
   const now = iso(deps);

@@ -47,6 +47,17 @@ export const normalized = (graph: {
   connections: graph.connections.map((c) => ({ from: c.from, to: c.to, type: c.type ?? 'default' })),
 });
 
+/**
+ * Since when an automation's trigger listens: the save that enabled it or moved it to another
+ * event; kept across saves that change neither. An event accepted before it starts no run, though
+ * the engine may read it after (its queue runs behind the API).
+ */
+const listeningSince = (a: Automation, before: Automation | undefined): string | null => {
+  if (a.status !== 'enabled') return null;
+  if (before?.status === 'enabled' && before.triggerEvent === a.triggerEvent) return before.listeningSince ?? null;
+  return a.updatedAt ?? a.createdAt;
+};
+
 /** The writes that save an automation and a new version of its graph, moving its trigger index. */
 export const saveWrites = (a: Automation, graph: Graph | undefined, before: Automation | undefined): Write[] => {
   const writes: Write[] = [
@@ -62,6 +73,7 @@ export const saveWrites = (a: Automation, graph: Graph | undefined, before: Auto
         trigger_event: a.triggerEvent,
         created_at: a.createdAt,
         updated_at: a.updatedAt,
+        listening_since: listeningSince(a, before),
       },
     },
   ];
