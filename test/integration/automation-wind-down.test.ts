@@ -20,6 +20,8 @@ const world = () => {
   const deps: Deps = createDeps(base.config, {
     queue: {
       send: async (url, messages) => {
+        // The events a step publishes (a contact update's contact.updated) are not this world's.
+        if (url === base.config.EVENTS_QUEUE_URL) return;
         if (url !== base.config.AUTOMATION_QUEUE_URL) throw new Error(`unexpected queue ${url}`);
         jobs.push(...messages.map((m) => ({ job: m.body as AutomationJob, delaySeconds: m.delaySeconds ?? 0 })));
       },
@@ -131,7 +133,9 @@ describe('winding an automation down', () => {
     // Gone from the API as soon as it was deleted.
     expect((await t.resend.automations.get(id)).error?.name).toBe('not_found');
   }, 120_000);
+});
 
+describe('events the engine reads after the API accepted them', () => {
   it('starts no run for an event accepted before the automation listened, though the engine reads the event after (its queue runs behind the API)', async () => {
     // Prepare: an event accepted, its job still on the queue.
     const t = await sendingTeam();
@@ -166,5 +170,43 @@ describe('winding an automation down', () => {
     await acceptEvent(w.deps, t.team.id, { event: 'trial.started', email: `early@${t.domain}` });
     await w.drain();
     expect((await runStatuses(w.deps, t.team.id, id)).completed).toBe(2);
+  }, 60_000);
+
+  it("resumes a run's wait_for_event only with an event accepted once the run waits, not one the engine reads late", async () => {
+    // Prepare: an automation waiting for order.paid after cart.left; an order.paid accepted, its job held back.
+    const t = await sendingTeam();
+    const w = world();
+    const created = await t.resend.automations.create({
+      name: 'Cart',
+      status: 'enabled',
+      steps: [
+        { key: 'start', type: 'trigger', config: { eventName: 'cart.left' } },
+        { key: 'paid', type: 'wait_for_event', config: { eventName: 'order.paid', timeout: '1 day' } },
+        { key: 'thanks', type: 'contact_update', config: { firstName: 'paid' } },
+      ],
+      connections: [
+        { from: 'start', to: 'paid' },
+        { from: 'paid', to: 'thanks', type: 'event_received' },
+      ],
+    });
+    const id = created.data!.id;
+    const email = `late@${t.domain}`;
+    await t.resend.contacts.create({ email });
+    await acceptEvent(w.deps, t.team.id, { event: 'order.paid', email });
+    const early = w.jobs.splice(0);
+    await new Promise((r) => setTimeout(r, 5));
+    await acceptEvent(w.deps, t.team.id, { event: 'cart.left', email });
+    await w.drain();
+
+    // Act: the engine reads the early order.paid now, while the run waits.
+    w.jobs.push(...early);
+    await w.drain();
+    const stillWaiting = await runStatuses(w.deps, t.team.id, id);
+    await acceptEvent(w.deps, t.team.id, { event: 'order.paid', email });
+    await w.drain();
+
+    // Assess
+    expect(stillWaiting).toEqual({ running: 1 });
+    expect(await runStatuses(w.deps, t.team.id, id)).toEqual({ completed: 1 });
   }, 60_000);
 });

@@ -255,14 +255,16 @@ const resumeWaiting = async (deps: Deps, w: Record<string, any>, event: SentEven
     return;
   }
   const run = runFromItem(runItem);
+  const recItem = await getItem(deps, keys.automation.step(run.teamId, run.id, w.n));
+  if (!recItem) return;
+  const rec = stepFromItem(recItem);
+  // The wait is for an event that happens once the run reaches it, not one accepted before.
+  if (rec.startedAt && event.at < rec.startedAt) return;
   if (w.filter_rule) {
     const contact = await findContact(deps, run.teamId, run.contactId);
     const ctx = await contextOf(deps, { ...run, payload: event.payload }, contact);
     if (!(await evaluate(w.filter_rule, ctx))) return;
   }
-  const recItem = await getItem(deps, keys.automation.step(run.teamId, run.id, w.n));
-  if (!recItem) return;
-  const rec = stepFromItem(recItem);
   const ended = await finishStep(deps, run, rec, {
     status: 'completed',
     output: { event_id: event.id, payload: event.payload, branch: 'event_received' },
