@@ -1,6 +1,6 @@
 import type { ApiHandler } from '@mailstack/core/http/types';
 import { UNSERVED_PATH_WORDS } from '@mailstack/core/http/path-ids';
-import type { Needs } from './background.ts';
+import type { Needs } from './workers.ts';
 
 /**
  * The route manifest: every HTTP route of the API and the handler that answers it, read by the

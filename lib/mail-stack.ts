@@ -38,12 +38,12 @@ import {
   type Needs,
   type TimerEntry,
   type WorkerEntry,
-} from '../functions/background.ts';
+} from '../functions/workers.ts';
 
 /** Props of the mail stack. */
 export interface MailStackProps extends StackProps {
   readonly config: StackConfig;
-  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/background.ts */
+  /** The manifests; tests may pass their own. @default - functions/routes.ts and functions/workers.ts */
   readonly manifest?: {
     routes?: readonly RouteEntry[];
     workers?: readonly WorkerEntry[];

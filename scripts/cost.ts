@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { FUNCTION_LOG_LEVEL } from '../lib/constructs/service-function.ts';
-import { TIMERS } from '../functions/background.ts';
+import { TIMERS } from '../functions/workers.ts';
 import { monthlyCost, parsePriceTable, perUnit, type FixedShape, type UnitCounts } from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
 import type { TableStore } from '@mailstack/core/ports/table-store';

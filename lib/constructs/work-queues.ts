@@ -1,11 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUES, type QueueName } from '../../functions/background.ts';
+import { QUEUES, type QueueName } from '../../functions/workers.ts';
 
 /** Props of the work queues. */
 export interface WorkQueuesProps {
-  /** The queue manifest. @default - the QUEUES of functions/background.ts */
+  /** The queue manifest. @default - the QUEUES of functions/workers.ts */
   readonly queues?: Readonly<Record<string, { env: string; visibilityTimeoutSeconds: number }>>;
   /**
    * Seconds a received message stays hidden, per queue: AWS advises six times the timeout of the
@@ -53,7 +53,7 @@ export class WorkQueues extends Construct {
   /** The queue of a manifest name; fails synthesis when it is not declared. */
   get(name: QueueName | string): Queue {
     const found = this.byName.get(name);
-    if (!found) throw new Error(`queue "${name}" is not declared in functions/background.ts QUEUES`);
+    if (!found) throw new Error(`queue "${name}" is not declared in functions/workers.ts QUEUES`);
     return found.queue;
   }
 }

@@ -10,7 +10,7 @@ import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { QUEUES, consumedQueues, type QueueName } from '../../functions/background.ts';
+import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
 import { startS3Engine } from './s3-engine.ts';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { QueueName } from '../../functions/background.ts';
+import type { QueueName } from '../../functions/workers.ts';
 
 /** What a running local host tells other processes (the admin CLI, tests) about its engines. */
 export interface LocalState {

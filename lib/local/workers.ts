@@ -9,7 +9,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { WORKERS, TIMERS, type QueueName, type WorkerEntry } from '../../functions/background.ts';
+import { WORKERS, TIMERS, type QueueName, type WorkerEntry } from '../../functions/workers.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
 import { countedAs, countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';

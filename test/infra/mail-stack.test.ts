@@ -8,7 +8,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
 import { AREA_FUNCTIONS_ENV, AREAS, ROUTES, areaNeeds, routeKey } from '../../functions/routes.ts';
-import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/background.ts';
+import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/workers.ts';
 import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
