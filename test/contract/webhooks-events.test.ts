@@ -73,6 +73,46 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(byType.get('topic.deleted')![0].data).toMatchObject({ id: data!.id, deleted: true });
   });
 
+  it("contact events carry the reference's ContactEventData: audience_id when the contact is in an audience, names only when set", async () => {
+    // Prepare
+    const { resend } = await newTeam();
+    const rx = await receiver();
+    await resend.webhooks.create({ endpoint: rx.url, events: ['contact.created'] });
+    const audience = (await resend.segments.create({ name: 'Customers' })).data!.id;
+
+    // Act
+    const inAudience = await resend.contacts.create({ email: 'in@example.com', audienceId: audience } as any);
+    const alone = await resend.contacts.create({ email: 'alone@example.com', firstName: 'Ada' });
+
+    // Assess
+    await waitFor(
+      async () => rx.received.filter((r) => r.json.type === 'contact.created').length,
+      (n) => n >= 2,
+      { what: 'two contact.created events', timeoutMs: 30_000, everyMs: 200 },
+    );
+    const data = (id: string) => rx.received.find((r) => r.json.data.id === id)!.json.data;
+    expect(data(inAudience.data!.id)).toEqual({
+      id: inAudience.data!.id,
+      audience_id: audience,
+      segment_ids: [audience],
+      email: 'in@example.com',
+      unsubscribed: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      source: 'api',
+    });
+    expect(data(alone.data!.id)).toEqual({
+      id: alone.data!.id,
+      segment_ids: [],
+      email: 'alone@example.com',
+      first_name: 'Ada',
+      unsubscribed: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      source: 'api',
+    });
+  });
+
   it('audience events carry their source; suppression events their origin', async () => {
     const { resend, secret: key } = await newTeam();
     const rx = await receiver();
