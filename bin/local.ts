@@ -43,6 +43,8 @@ try {
   });
   writeState({ pid: process.pid, ...host.state });
   console.log(`RESEND_BASE_URL=${host.baseUrl}`);
+  // The Python SDK reads its base URL from RESEND_API_URL; the other official SDKs from RESEND_BASE_URL.
+  console.log(`RESEND_API_URL=${host.baseUrl}`);
   if (host.apiKey) console.log(`RESEND_API_KEY=${host.apiKey}`);
   else
     console.log(

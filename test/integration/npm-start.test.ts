@@ -76,6 +76,8 @@ describe('npm start', () => {
 
     // Assess
     expect(lines).toMatch(new RegExp(`^RESEND_BASE_URL=http://127\\.0\\.0\\.1:${port}$`, 'm'));
+    // The Python SDK's variable for the same base URL.
+    expect(lines).toMatch(new RegExp(`^RESEND_API_URL=http://127\\.0\\.0\\.1:${port}$`, 'm'));
     const key = /^RESEND_API_KEY=(ms_\S+)$/m.exec(lines)?.[1];
     expect(key).toBeDefined();
     expect(lines).toMatch(
