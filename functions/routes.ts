@@ -82,7 +82,8 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
   },
   receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
   logs: {},
-  inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true },
+  // SES identities: a draft held for approval notifies the owners (the service's own mail).
+  inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true, sesIdentities: true },
   automations: { queues: ['automations'] },
 };
 

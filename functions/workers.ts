@@ -141,7 +141,8 @@ export const WORKERS: readonly WorkerEntry[] = [
     batchSize: 10,
     // Mostly waiting on receivers: a slow endpoint's 8 requests in flight leave pollers for the others.
     concurrency: 8,
-    needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true },
+    // SES identities: an endpoint failing, disabled or backed up is a notice to the owners (the service's own mail).
+    needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true, sesIdentities: true },
   },
   {
     name: 'record-request-logs',

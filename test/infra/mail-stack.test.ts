@@ -268,7 +268,7 @@ describe('MailStack', () => {
     }
   });
 
-  it('grants SES sending only to the send workers and identity management only to the domains, MCP and dashboard functions', () => {
+  it("grants SES sending only to the send workers, and identity management only to the domains, MCP and dashboard functions and those that send the service's own notices (inboxes, webhook deliveries)", () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const actionsOf = (p: any): string[] =>
       p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
@@ -280,7 +280,21 @@ describe('MailStack', () => {
     expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(3);
     expect(senders).toMatch(/sendbroadcastemail/i);
     expect(senders).not.toMatch(/broadcastfanout/i);
-    expect(policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))).toHaveLength(3);
+    const registrars = policies
+      .filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity'))
+      .map((p) => JSON.stringify(p.Properties.Roles));
+    expect(registrars).toHaveLength(5);
+    for (const name of [
+      /Functionsdomains/,
+      /Functionsmcp/,
+      /Functionsdashboard/,
+      /Functionsinboxes/,
+      /Workersdeliverwebhooks/,
+    ])
+      expect(
+        registrars.filter((r) => name.test(r)),
+        String(name),
+      ).toHaveLength(1);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
   });
 
