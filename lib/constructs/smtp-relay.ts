@@ -244,7 +244,8 @@ export class SmtpRelay extends Construct {
       scaleOutCooldown: Duration.minutes(1),
     });
 
-    new CfnOutput(this, 'SmtpHost', {
+    // At the stack's scope, so the output is named SmtpHost as docs/aws.md says (beside ApiUrl).
+    new CfnOutput(Stack.of(this), 'SmtpHost', {
       value: nlb.loadBalancerDnsName,
       description: 'Point smtp.<your domain> at this name (CNAME); clients use port 2587 with STARTTLS.',
     });

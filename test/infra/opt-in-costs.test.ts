@@ -61,6 +61,8 @@ describe('the SMTP relay is opt-in (mailstack:smtpRelay)', () => {
       Memory: '512',
       RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
     });
+    // The output docs/aws.md tells operators to point smtp.<domain> at.
+    expect(Object.keys(template.findOutputs('SmtpHost'))).toEqual(['SmtpHost']);
   }, 120_000);
 
   it('refuses a value other than true or false, naming the key', () => {
