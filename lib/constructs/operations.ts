@@ -1,4 +1,5 @@
-import { Duration, CfnOutput } from 'aws-cdk-lib';
+import { Duration, CfnOutput, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   type Alarm,
   ComparisonOperator,
@@ -57,6 +58,21 @@ export class Operations extends Construct {
       displayName: 'mailstack alarms',
       enforceSSL: true,
     });
+    // The topic's own policy replaces SNS's default one, so CloudWatch (a service principal, not
+    // an identity of this account) may publish only if it says so: the stack's alarms, nothing else.
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'StackAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': `arn:${stack.partition}:cloudwatch:${stack.region}:${stack.account}:alarm:*` },
+        },
+      }),
+    );
     new CfnOutput(scope, 'OperatorTopicArn', {
       value: this.topic.topicArn,
       description: 'Alarms notify this topic: subscribe the operators (email, chat, pager)',

@@ -917,6 +917,20 @@ describe('MailStack', () => {
     expect(topicId).toBeDefined();
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
+    // The topic's policy (TLS only) replaces SNS's default: it must let this account's alarms publish.
+    const policy = Object.values(template.findResources('AWS::SNS::TopicPolicy')).find((p) =>
+      p.Properties.Topics.some((t: any) => t.Ref === topicId),
+    )!;
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+          Action: 'sns:Publish',
+          Condition: expect.objectContaining({ StringEquals: { 'aws:SourceAccount': expect.anything() } }),
+        }),
+      ]),
+    );
     const on = (metric: string, namespace: string) =>
       alarms.filter((a) => a.MetricName === metric && a.Namespace === namespace);
     // each work queue's DLQ, the subscription's DLQ and the inbound function's failure queue
