@@ -73,7 +73,7 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
     expect(byType.get('topic.deleted')![0].data).toMatchObject({ id: data!.id, deleted: true });
   });
 
-  it("contact events carry the reference's ContactEventData: audience_id when the contact is in an audience, names only when set", async () => {
+  it("contact events carry spec §6's fields (names null when unset) and the reference's audience_id when the contact is in an audience", async () => {
     // Prepare
     const { resend } = await newTeam();
     const rx = await receiver();
@@ -96,6 +96,8 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
       audience_id: audience,
       segment_ids: [audience],
       email: 'in@example.com',
+      first_name: null,
+      last_name: null,
       unsubscribed: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -106,6 +108,7 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
       segment_ids: [],
       email: 'alone@example.com',
       first_name: 'Ada',
+      last_name: null,
       unsubscribed: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),

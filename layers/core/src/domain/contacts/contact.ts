@@ -53,16 +53,16 @@ export const contactItem = (c: Contact) => ({
 });
 
 /**
- * The `data` of contact.* events (spec §6), shaped as the reference's ContactEventData: the names
- * only when set (optional strings there), and `audience_id`, the contact's first segment (an
- * audience is a segment), only when it is in one.
+ * The `data` of contact.* events: spec §6's fields (the names null when unset), and the
+ * reference's `audience_id`, the contact's first segment (an audience is a segment), when it is
+ * in one.
  */
 export const contactEventData = (c: Contact, source: EventSource) => ({
   id: c.id,
   ...(c.segmentIds.length > 0 ? { audience_id: c.segmentIds[0] } : {}),
   email: c.email,
-  ...(c.firstName !== null ? { first_name: c.firstName } : {}),
-  ...(c.lastName !== null ? { last_name: c.lastName } : {}),
+  first_name: c.firstName,
+  last_name: c.lastName,
   unsubscribed: c.unsubscribed,
   created_at: c.createdAt,
   updated_at: c.updatedAt,
