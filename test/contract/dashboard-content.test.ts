@@ -170,6 +170,17 @@ describe('templates and broadcasts pages in a browser', IN_BROWSER, () => {
     expect(await owner.textContent('main .card')).toContain('November <news>');
     await look(owner, 'broadcast-draft', violations);
 
+    // Enter in the time field submits with the first button, Send now: the time is not thrown away, nothing is sent.
+    await owner.getByLabel('Schedule for (optional)').fill('in 2 hours');
+    const [refused] = await Promise.all([
+      owner.waitForResponse((r) => r.request().method() === 'POST'),
+      owner.getByLabel('Schedule for (optional)').press('Enter'),
+    ]);
+    expect(refused.status()).toBe(422);
+    expect(await owner.textContent('main')).toContain('press Schedule to send then, or clear it and press Send now');
+    expect(((await t.resend.broadcasts.get(id)).data as any).status).toBe('draft');
+    await owner.goto(`${base}/${id}`);
+
     await owner.getByRole('button', { name: 'Send now' }).click();
     await owner.waitForURL(/notice=paced$/);
     const api = (await t.resend.broadcasts.get(id)).data as any;

@@ -316,6 +316,11 @@ export const registerBroadcasts = (app: Hono<DashboardEnv>): void => {
           throw validationError(
             '`scheduled_at`: give the time to schedule for, e.g. "in 2 hours" or 2026-11-24T09:00:00Z, or press Send now.',
           );
+        // Enter in the time field submits with the first button (Send now): a time given is never thrown away.
+        if (!later && blank(f.scheduled_at))
+          throw validationError(
+            `\`scheduled_at\`: the form holds a time (${JSON.stringify(blank(f.scheduled_at))}): press Schedule to send then, or clear it and press Send now.`,
+          );
         const { scheduled_at } =
           validate(SendBroadcastRequest, later ? { scheduled_at: f.scheduled_at!.trim() } : {}) ?? {};
         const sent = await sendBroadcast(c.get('deps'), actor.team, c.req.param('id'), scheduled_at);
