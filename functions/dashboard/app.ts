@@ -17,7 +17,7 @@ import { emailSignInLink } from '@mailstack/core/domain/people/email-sign-in-lin
 import { resetPassword } from '@mailstack/core/domain/people/reset-password';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
-import { acceptInvitation } from '@mailstack/core/domain/people/accept-invitation';
+import { acceptInvitation, isInvitee } from '@mailstack/core/domain/people/accept-invitation';
 import { peekInvitation } from '@mailstack/core/domain/people/invitation';
 
 import { SCRIPT, STYLE } from './assets.ts';
@@ -243,11 +243,24 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
         'not_found',
         'This invitation is unknown, used, withdrawn or expired. Ask the team for a new one.',
       );
+    const invited = html`<p>You are invited to the team <strong>${peek.teamName}</strong> as <strong>${peek.invitation.role}</strong> (invited by ${peek.invitation.invitedBy}).</p>`;
+    // An existing account joins once signed in as itself: the link alone signs no one in.
+    if (peek.hasAccount && !isInvitee(c.get('session')?.user, peek.invitation.email))
+      return render(
+        c,
+        plainPage(
+          `Join ${peek.teamName}`,
+          html`${invited}
+<p>The invitation is for the account <strong>${peek.invitation.email}</strong>. ${
+            c.get('session') ? 'You are signed in as another person: sign out, then ' : ''
+          }<a href="/sign-in?next=${encodeURIComponent(c.req.path)}">sign in as ${peek.invitation.email}</a> to join; this link stays valid.</p>`,
+        ),
+      );
     return render(
       c,
       plainPage(
         `Join ${peek.teamName}`,
-        html`<p>You are invited to the team <strong>${peek.teamName}</strong> as <strong>${peek.invitation.role}</strong> (invited by ${peek.invitation.invitedBy}).</p>
+        html`${invited}
 <form method="post" action="/invitations/${c.req.param('token')}">${csrfField(preToken(c))}
 <p>Account: <strong>${peek.invitation.email}</strong></p>
 ${
@@ -262,10 +275,13 @@ ${
   });
   app.post('/invitations/:token', async (c) => {
     const f = c.get('form');
-    const done = await acceptInvitation(c.get('deps'), c.req.param('token'), {
-      name: f.name ?? '',
-      password: f.password ?? '',
-    });
+    const done = await acceptInvitation(
+      c.get('deps'),
+      c.req.param('token'),
+      { name: f.name ?? '', password: f.password ?? '' },
+      c.get('session')?.user,
+    );
+    if (done === 'sign_in_first') return c.redirect(`/sign-in?next=${encodeURIComponent(c.req.path)}`, 303);
     if (!done)
       return errorPage(
         c,

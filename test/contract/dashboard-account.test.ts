@@ -10,6 +10,7 @@ import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { actorIn, teamsOf } from '@mailstack/core/domain/people/membership';
 import { inviteMember } from '@mailstack/core/domain/people/invite-member';
+import { acceptInvitation } from '@mailstack/core/domain/people/accept-invitation';
 
 /**
  * A person's own pages in headless Chromium, besides the team's: the one-time password page
@@ -83,6 +84,43 @@ describe('dashboard account pages in a browser', IN_BROWSER, () => {
       page.getByRole('button', { name: 'Save password' }).click(),
     ]);
     expect(again.status()).toBe(404);
+    await page.close();
+  }, 90_000);
+
+  it('asks an existing account to sign in before it joins: the invitation link alone signs no one in', async () => {
+    // Prepare: a person with an account and a password, signed out; the owner of another team invites them.
+    const d = testDeps();
+    const first = await newTeam();
+    const { user } = await personIn(first.team.id, 'member', 'the password 12');
+    const other = await newTeam({ name: 'Team with a link', plan: 'pro' });
+    const { user: owner } = await personIn(other.team.id, 'owner');
+    await inviteMember(d, await actorIn(d, owner, other.team.id), { email: user.email, role: 'member' });
+    const mail = await inboxMessageTo(user.email, 'You are invited to the team Team with a link');
+    const invitation = /href="([^"]+\/invitations\/[^"]+)"/.exec(mail.body.html)![1]!;
+    const page = await freshPage();
+
+    // Act: open the link signed out.
+    await page.goto(invitation);
+
+    // Assess: no join button, only a way to sign in; the use case refuses to join without the account signed in.
+    expect(await page.textContent('main')).toContain(`sign in as ${user.email}`);
+    expect(await page.getByRole('button', { name: 'Join the team' }).count()).toBe(0);
+    await look(page, 'invitation-sign-in-first');
+    const token = new URL(invitation).pathname.split('/').pop()!;
+    expect(await acceptInvitation(d, token, {}, undefined)).toBe('sign_in_first');
+    expect(await acceptInvitation(d, token, {}, { email: 'someone-else@example.com' })).toBe('sign_in_first');
+    expect((await teamsOf(d, user.id)).map((m) => m.teamId)).toEqual([first.team.id]);
+
+    // Signed in as the account, the same link joins.
+    await page.getByRole('link', { name: `sign in as ${user.email}` }).click();
+    await page.waitForURL(/\/sign-in\?next=/);
+    await page.locator('form[action="/sign-in"]').getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('the password 12');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/invitations\//);
+    await page.getByRole('button', { name: 'Join the team' }).click();
+    await page.waitForURL(new RegExp(`/t/${other.team.id}/$`));
+    expect((await teamsOf(d, user.id)).map((m) => m.teamId).sort()).toEqual([first.team.id, other.team.id].sort());
     await page.close();
   }, 90_000);
 
