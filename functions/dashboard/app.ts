@@ -18,6 +18,7 @@ import { resetPassword } from '@mailstack/core/domain/people/reset-password';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { acceptInvitation, isInvitee } from '@mailstack/core/domain/people/accept-invitation';
+import { tokenWorks } from '@mailstack/core/domain/people/one-time-tokens';
 import { peekInvitation } from '@mailstack/core/domain/people/invitation';
 
 import { SCRIPT, STYLE } from './assets.ts';
@@ -221,7 +222,16 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
 <form method="post" action="/password/${c.req.param('token')}">${csrfField(preToken(c))}
 <label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label><button>Save password</button></form>`,
     );
-  app.get('/password/:token', (c) => render(c, passwordForm(c)));
+  app.get('/password/:token', async (c) =>
+    (await tokenWorks(c.get('deps'), c.req.param('token'), 'password_reset'))
+      ? render(c, passwordForm(c))
+      : errorPage(
+          c,
+          404,
+          'not_found',
+          'This password link is unknown, used or expired. Ask for a new one on the sign-in page.',
+        ),
+  );
   app.post('/password/:token', async (c) => {
     const user = await resetPassword(c.get('deps'), c.req.param('token'), c.get('form').password ?? '');
     if (!user)

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { putItem, updateItem } from '../../table/ops.ts';
+import { getItem, putItem, updateItem } from '../../table/ops.ts';
 
 /** What a one-time token is for. */
 export type TokenKind = 'sign_in' | 'password_reset' | 'invitation';
@@ -27,6 +27,17 @@ export const issueToken = async (deps: Deps, kind: TokenKind, data: Record<strin
     { exists: false },
   );
   return token;
+};
+
+/** Whether a token of `kind` would still work (known, unused, unexpired), without using it: for the page that asks for more before using it. */
+export const tokenWorks = async (deps: Deps, token: string, kind: TokenKind): Promise<boolean> => {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+  const stored = await getItem(deps, keys.oneTime.item(tokenHash(token)));
+  return (
+    stored?.kind === kind &&
+    stored.used_at === undefined &&
+    Number(stored.expires_at) >= Math.floor(deps.clock.now() / 1000)
+  );
 };
 
 /**
