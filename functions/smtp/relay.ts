@@ -51,11 +51,20 @@ const fromApiError = (error: ApiError): Error => {
 const ENHANCED = /^[245]\.\d{1,3}\.\d{1,3} /;
 
 /**
- * The protocol edge smtp-server leaves to its users: replies whose text already carries an
- * enhanced status code keep it (smtp-server would derive one from the basic code alone), AUTH
- * before STARTTLS is 530 5.7.0 (smtp-server says 538), and a session ends after a total time.
+ * smtp-server's connection, keeping the enhanced status code a reply's text already starts with
+ * (smtp-server would put one derived from the basic code alone in front of it: `552 5.2.2 5.3.4`).
  */
-class RelayConnection extends SMTPConnection {
+class OwnCodesConnection extends SMTPConnection {
+  override send(code: number, data?: string | string[] | null, context?: string | false): void {
+    super.send(code, data, typeof data === 'string' && ENHANCED.test(data) ? false : context);
+  }
+}
+
+/**
+ * The relay's protocol edge beyond its replies' codes: AUTH before STARTTLS is 530 5.7.0
+ * (smtp-server says 538), and a session ends after a total time.
+ */
+class RelayConnection extends OwnCodesConnection {
   constructor(
     server: SMTPServer,
     socket: Socket | TLSSocket,
@@ -75,10 +84,6 @@ class RelayConnection extends SMTPConnection {
     this.once('close', () => clearTimeout(timer));
   }
 
-  override send(code: number, data?: string | string[] | null, context?: string | false): void {
-    super.send(code, data, typeof data === 'string' && ENHANCED.test(data) ? false : context);
-  }
-
   override handler_AUTH(command: Buffer, callback: () => void): void {
     if (!this.secure) {
       this.send(
@@ -92,16 +97,33 @@ class RelayConnection extends SMTPConnection {
   }
 }
 
-/** smtp-server with the relay's connection class. */
-class RelayServer extends SMTPServer {
-  lifetimeMs = 0;
+/** smtp-server whose replies keep the enhanced codes their texts carry (OwnCodesConnection). */
+export class OwnCodesServer extends SMTPServer {
+  protected connectionFor(
+    socket: Socket | TLSSocket,
+    options: SMTPConnectionOptions | null | undefined,
+  ): SMTPConnection {
+    return new OwnCodesConnection(this, socket, options ?? {});
+  }
 
   override connect(socket: Socket | TLSSocket, socketOptions?: SMTPConnectionOptions | null): void {
-    const connection = new RelayConnection(this, socket, socketOptions, this.lifetimeMs);
+    const connection = this.connectionFor(socket, socketOptions);
     this.connections.add(connection);
     connection.on('error', (error: Error) => this._onError(error));
     connection.on('connect', (data: any) => this._onClientConnect(data));
     connection.init();
+  }
+}
+
+/** The relay's server: its connections end after a total time and refuse AUTH before STARTTLS. */
+class RelayServer extends OwnCodesServer {
+  lifetimeMs = 0;
+
+  protected override connectionFor(
+    socket: Socket | TLSSocket,
+    options: SMTPConnectionOptions | null | undefined,
+  ): SMTPConnection {
+    return new RelayConnection(this, socket, options, this.lifetimeMs);
   }
 }
 

@@ -1,8 +1,7 @@
-import { SMTPServer } from 'smtp-server';
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { INBOUND_MAX_BYTES } from '@mailstack/core/limits';
 import { receiveInbound } from '@mailstack/core/domain/mailboxes/receive-message';
-import { readMessage, smtpError } from '../../functions/smtp/relay.ts';
+import { OwnCodesServer, readMessage, smtpError } from '../../functions/smtp/relay.ts';
 
 /** The local inbound listener: what SES receiving is on AWS (the MX of the mailbox domains). */
 export interface InboundListener {
@@ -18,7 +17,7 @@ export interface InboundListener {
  * spam and virus verdicts are absent. Mail over INBOUND_MAX_BYTES is refused with 552.
  */
 export const createInboundListener = (deps: Deps, options: { hostname?: string } = {}): InboundListener => {
-  const server = new SMTPServer({
+  const server = new OwnCodesServer({
     name: options.hostname ?? 'localhost',
     banner: 'mailstack inbound (local MX)',
     authOptional: true,
