@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
+import { LOOKUP_STALENESS_MS } from '@mailstack/core/limits';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
@@ -248,7 +249,9 @@ switch (`${resource} ${action}`) {
   case 'keys revoke': {
     const ok = await revokeApiKey(deps, await existingTeam(), need('key'), byOperator('admin CLI'));
     if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
-    console.log(`key ${values.key} revoked; requests with it now answer 401 invalid_api_key`);
+    console.log(
+      `key ${values.key} revoked; requests with it answer 401 invalid_api_key (SMTP 535) within ${LOOKUP_STALENESS_MS / 1000} s, as each running process's key cache expires`,
+    );
     break;
   }
   case 'broadcasts pause':

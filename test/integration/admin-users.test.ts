@@ -130,6 +130,8 @@ describe('key audit: keys made outside the dashboard', () => {
       expect(keyId).toBeDefined();
       const revoked = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(revoked.code).toBe(0);
+      // It says when the revocation takes hold: within the lookup staleness, not at once.
+      expect(revoked.out).toContain('answer 401 invalid_api_key (SMTP 535) within 5 s');
       const again = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(again.code).toBe(0);
       // A key restricted to a domain the team does not have is refused, and leaves no line.
