@@ -27,6 +27,7 @@ th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--lin
 td code { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; background: #fafbfc; }
 .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; margin-bottom: 16px; }
+.table-wrap:focus-visible { outline: 2px solid currentColor; outline-offset: 2px; }
 form.inline { display: inline; }
 form.row { display: flex; gap: 8px; flex-wrap: wrap; align-items: flex-end; margin-bottom: 16px; }
 label { display: flex; flex-direction: column; font-size: .9rem; color: var(--muted); gap: 2px; }

@@ -55,7 +55,7 @@ export const badge = (status: string) => html`<span class="badge ${status.replac
 export const table = (caption: string, heads: readonly string[], rows: readonly Html[], empty: string) =>
   rows.length === 0
     ? html`<p class="muted">${empty}</p>`
-    : html`<div class="table-wrap"><table><caption class="skip">${caption}</caption><thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+    : html`<div class="table-wrap" tabindex="0"><table><caption class="skip">${caption}</caption><thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 
 /** A short date and time (UTC). */
 export const when = (iso: string | null | undefined) =>

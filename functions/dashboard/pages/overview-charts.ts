@@ -86,6 +86,6 @@ ${legend(RATES)}${axis(`${max}%`)}${lines}${dayLabels(days, step)}</svg>`;
 
 /** The charts' figures, a row per day (their text alternative). */
 export const figuresTable = (days: readonly ChartDay[]) =>
-  html`<details><summary>The figures, day by day</summary><div class="table-wrap"><table><caption>Emails per UTC day</caption>
+  html`<details><summary>The figures, day by day</summary><div class="table-wrap" tabindex="0"><table><caption>Emails per UTC day</caption>
 <thead><tr><th scope="col">Day</th><th scope="col">Sent</th><th scope="col">Delivered</th><th scope="col">Bounced</th><th scope="col">Complained</th><th scope="col">Opened</th><th scope="col">Clicked</th><th scope="col">Bounce rate</th><th scope="col">Complaint rate</th></tr></thead>
 <tbody>${[...days].reverse().map((d) => html`<tr><td>${d.day}</td><td>${d.sent}</td><td>${d.delivered}</td><td>${d.bounced}</td><td>${d.complained}</td><td>${d.opened}</td><td>${d.clicked}</td><td>${d.bounce_rate}%</td><td>${d.complaint_rate}%</td></tr>`)}</tbody></table></div></details>`;

@@ -76,7 +76,7 @@ ${table(
         }</p>
 ${postForm(csrf, '/teams', html`<div class="field"><label for="new-team">Team name</label><input id="new-team" name="name" required maxlength="${MAX_TEAM_NAME_LENGTH}"></div><button class="secondary">Create a team</button>`)}
 <h2>What each role may do</h2>
-<div class="table-wrap"><table><thead><tr><th scope="col">Role</th><th scope="col">May</th></tr></thead><tbody>
+<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">Role</th><th scope="col">May</th></tr></thead><tbody>
 <tr><td>owner</td><td>everything, including granting or taking the owner role</td></tr>
 <tr><td>admin</td><td>everything but the owner role: domains, mailboxes, API keys, webhooks, templates, sending and canceling broadcasts, invitations, members, audience</td></tr>
 <tr><td>member</td><td>see every page and preview templates; manage contacts, segments, topics, properties and suppressions; draft broadcasts (an owner or admin sends them); create and revoke the keys of a mailbox they own</td></tr></tbody></table></div>`,
