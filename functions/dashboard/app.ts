@@ -184,7 +184,7 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
     return signIn(c, user.id, localPath(f.next) ?? '/');
   });
   app.post('/sign-in/email', async (c) => {
-    await emailSignInLink(c.get('deps'), c.get('form').email ?? '');
+    await emailSignInLink(c.get('deps'), c.get('form').email ?? '', sourceIp(c));
     return c.redirect('/sign-in?notice=link-sent', 303);
   });
   // The link shows a button: mail scanners that fetch links do not use it up.

@@ -13,6 +13,11 @@ import { mintApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { signInLink } from '@mailstack/core/domain/people/sign-in-link';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
+import {
+  emailSignInLink,
+  SIGN_IN_LINKS_PER_ADDRESS,
+  SIGN_IN_LINKS_PER_SOURCE,
+} from '@mailstack/core/domain/people/email-sign-in-link';
 
 describe('dashboard security', () => {
   it('refuses a form whose CSRF token is missing or wrong, and changes nothing', async () => {
@@ -167,6 +172,36 @@ describe('dashboard mail and team creation', () => {
     });
   };
 
+  it('limits emailed sign-in links per address and per client alike for known and unknown addresses, and answers no faster for an address without an account', async () => {
+    // Prepare
+    const d = testDeps();
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'member');
+    const nobody = `nobody-${randomUUID().slice(0, 8)}@example.com`;
+    const source = `test-${randomUUID()}`;
+
+    // Act: an address's links from several clients, then one client's asks for several addresses.
+    const started = Date.now();
+    await emailSignInLink(d, nobody, source);
+    const unknownTook = Date.now() - started;
+    for (let i = 1; i < SIGN_IN_LINKS_PER_ADDRESS; i++) await emailSignInLink(d, nobody, `test-${randomUUID()}`);
+    const overAddress = emailSignInLink(d, nobody, `test-${randomUUID()}`);
+    const known = emailSignInLink(d, user.email, `test-${randomUUID()}`);
+    for (let i = 1; i < SIGN_IN_LINKS_PER_SOURCE; i++)
+      await emailSignInLink(d, `x${i}-${randomUUID().slice(0, 8)}@example.com`, source);
+    const overSource = emailSignInLink(d, `y-${randomUUID().slice(0, 8)}@example.com`, source);
+
+    // Assess
+    expect(unknownTook).toBeGreaterThanOrEqual(295);
+    await expect(overAddress).rejects.toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
+    await expect(known).resolves.toBeUndefined();
+    await expect(overSource).rejects.toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
+    // The dashboard's form answers the limit as a 429 page.
+    const page = await signedOutPost('/sign-in/email', { email: nobody });
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
+
   it("emails a sign-in link and a password link through the service's own send pipeline; each works once; an unknown address gets the same answer and no mail", async () => {
     const { team } = await newTeam();
     const { user } = await personIn(team.id, 'member', 'the first password');
@@ -187,7 +222,8 @@ describe('dashboard mail and team creation', () => {
 
     const path = new URL(passwordUrl).pathname;
     expect((await signedOutPost(path, { password: 'a brand new password' })).status).toBe(303);
-    expect((await signedOutPost(path, { password: 'yet another password' })).status).toBe(404);
+    // Used: its page answers 404, with no form to post.
+    expect((await fetch(`${local().dashboardUrl}${path}`)).status).toBe(404);
     expect((await signedOutPost('/sign-in', { email: user.email, password: 'the first password' })).status).toBe(401);
     expect((await signedOutPost('/sign-in', { email: user.email, password: 'a brand new password' })).status).toBe(303);
   }, 60_000);

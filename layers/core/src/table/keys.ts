@@ -87,6 +87,7 @@
  * |   invitation) by its hash            |   use with a condition, so it works once)                        |
  * | dashboard session by its hash        | pk SESSION#<sha256 of the id>, sk SESSION (ttl)                  |
  * | failed sign-ins per address          | pk SIGNINFAIL#<lower-cased address>#<quarter hour>, sk FAIL (ttl) |
+ * | emailed sign-in links asked for       | pk SIGNINLINK#<lower-cased address or source ip>#<quarter hour>, sk ADDRESS or SOURCE (ttl) |
  * | audit entries of a team, newest first| pk TEAM#<t>#AUDIT, sk <id>                                       |
  * | the system team (platform mail)      | pk SYSTEM, sk TEAM (holds the team id)                           |
  * | OAuth client (RFC 7591 registration) | pk OAUTHCLIENT#<clientId>, sk CLIENT                             |
@@ -452,6 +453,13 @@ export const keys = {
   },
   signInFailures: {
     window: (email: string, quarter: number) => ({ pk: `SIGNINFAIL#${email.toLowerCase()}#${quarter}`, sk: 'FAIL' }),
+  },
+  signInLinks: {
+    byAddress: (email: string, quarter: number) => ({
+      pk: `SIGNINLINK#${email.toLowerCase()}#${quarter}`,
+      sk: 'ADDRESS',
+    }),
+    bySource: (ip: string, quarter: number) => ({ pk: `SIGNINLINK#${ip}#${quarter}`, sk: 'SOURCE' }),
   },
   audit: {
     item: (teamId: string, id: string) => ({ pk: `${team(teamId)}#AUDIT`, sk: id }),
