@@ -295,4 +295,26 @@ describe('people, teams and roles in the core', () => {
       key: { permission: 'sending_access' },
     });
   });
+
+  it('refuses a key or a team without a name, or with one past 100 characters, naming the field (nothing is renamed or cut)', async () => {
+    // Prepare
+    const d = testDeps();
+    const { team } = await newTeam();
+    const { user } = await personIn(team.id, 'owner');
+    const actor = await actorIn(d, user, team.id);
+    const refused = {
+      name: 'validation_error',
+      statusCode: 422,
+      message: expect.stringMatching(/^`name`: a (key|team) needs a name of 1 to 100 characters/),
+    };
+
+    // Act and assess
+    for (const name of ['', '   ', 'k'.repeat(101)]) {
+      await expect(mintApiKey(d, actor, { name, permission: 'full_access' })).rejects.toMatchObject(refused);
+      await expect(createTeamFor(d, user, name)).rejects.toMatchObject(refused);
+    }
+    await expect(mintApiKey(d, actor, { name: 'k'.repeat(100), permission: 'full_access' })).resolves.toMatchObject({
+      key: { name: 'k'.repeat(100) },
+    });
+  });
 });

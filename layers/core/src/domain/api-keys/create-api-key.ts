@@ -62,6 +62,11 @@ export const mintApiKey = async (
   input: { name: string; permission: string; domainId?: string | null },
 ): Promise<{ key: ApiKey; secret: string }> => {
   authorize(actor.role, 'keys:write');
+  const name = input.name.trim();
+  if (name === '' || name.length > MAX_KEY_NAME_LENGTH)
+    throw validationError(
+      `\`name\`: a key needs a name of 1 to ${MAX_KEY_NAME_LENGTH} characters (it has ${name.length}), to tell it apart in the key list and its audit.`,
+    );
   if (!isPermission(input.permission))
     throw validationError(
       `permission: ${JSON.stringify(input.permission)} is not a key permission; use one of ${Object.keys(PERMISSIONS).join(', ')}.`,
@@ -70,7 +75,7 @@ export const mintApiKey = async (
     deps,
     {
       teamId: actor.team.id,
-      name: input.name.trim().slice(0, MAX_KEY_NAME_LENGTH) || 'API key',
+      name,
       permission: input.permission,
       domainId: input.domainId ?? null,
     },
