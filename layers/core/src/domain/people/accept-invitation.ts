@@ -8,6 +8,7 @@ import { addMember } from './add-member.ts';
 import { consumeToken } from './one-time-tokens.ts';
 import { findUserByEmail, type User } from './user.ts';
 import { createUser } from './create-user.ts';
+import { listInvitations } from './list-invitations.ts';
 
 /** Whether `person` is the one an invitation was sent to (addresses compared case-insensitively). */
 export const isInvitee = (person: Pick<User, 'email'> | undefined, invitedEmail: string): boolean =>
@@ -37,8 +38,13 @@ export const acceptInvitation = async (
   const user =
     (await findUserByEmail(deps, data.email!)) ??
     (await createUser(deps, { email: data.email!, name: signUp.name ?? '', password: signUp.password }));
+  // Any other pending invitation of the address to this team goes with it.
+  const others = (await listInvitations(deps, team.id)).filter(
+    (i) => i.email === data.email && i.id !== data.invitation_id,
+  );
   await addMember(deps, team, user, data.role as Role, [
     { delete: keys.invitation.item(team.id, data.invitation_id!), when: { exists: true } },
+    ...others.map((i) => ({ delete: keys.invitation.item(team.id, i.id) })),
   ]);
   return { user, teamId: team.id };
 };

@@ -2,7 +2,8 @@ import { invitationFromItem } from './invitation.ts';
 import type { Invitation } from './invitation.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { putItem } from '../../table/ops.ts';
+import { transact } from '../../table/ops.ts';
+import { listInvitations } from './list-invitations.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { authorize, type Role } from './roles.ts';
 import { listMembers, type Actor } from './membership.ts';
@@ -13,7 +14,8 @@ import { invitationMessage } from './system-messages.ts';
 
 /**
  * Invites a person by email (members:write; only an owner invites an owner): stores the
- * invitation and emails a one-time link through the system sender.
+ * invitation and emails a one-time link through the system sender. A new invitation to an address
+ * replaces the team's pending one (its link stops working): one invitation an address.
  */
 export const inviteMember = async (
   deps: Deps,
@@ -46,7 +48,11 @@ export const inviteMember = async (
     expires_at: expires,
     ttl: expires,
   };
-  await putItem(deps, item, { exists: false });
+  const earlier = (await listInvitations(deps, actor.team.id)).filter((i) => i.email === email);
+  await transact(deps, [
+    { put: item, when: { exists: false } },
+    ...earlier.map((i) => ({ delete: keys.invitation.item(actor.team.id, i.id) })),
+  ]);
   const link = `${deps.config.DASHBOARD_URL}/invitations/${token}`;
   await sendSystemEmail(deps, {
     to: email,
