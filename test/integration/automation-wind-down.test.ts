@@ -75,23 +75,27 @@ const runStatuses = async (deps: Deps, teamId: string, automationId: string) => 
   return counts;
 };
 
+/** An enabled automation that, after cart.left, waits a day for order.paid, then updates the contact. */
+const cartAutomation = (t: Awaited<ReturnType<typeof sendingTeam>>) =>
+  t.resend.automations.create({
+    name: 'Cart',
+    status: 'enabled',
+    steps: [
+      { key: 'start', type: 'trigger', config: { eventName: 'cart.left' } },
+      { key: 'paid', type: 'wait_for_event', config: { eventName: 'order.paid', timeout: '1 day' } },
+      { key: 'thanks', type: 'contact_update', config: { firstName: 'paid' } },
+    ],
+    connections: [
+      { from: 'start', to: 'paid' },
+      { from: 'paid', to: 'thanks', type: 'event_received' },
+    ],
+  });
+
 describe('winding an automation down', () => {
   it(`stops an automation with more runs than a page (${RUNS_PER_PAGE}): the request cancels the first page, queued jobs the rest; a delete removes its versions, runs, steps and waits`, async () => {
     const t = await sendingTeam();
     const w = world();
-    const created = await t.resend.automations.create({
-      name: 'Cart',
-      status: 'enabled',
-      steps: [
-        { key: 'start', type: 'trigger', config: { eventName: 'cart.left' } },
-        { key: 'paid', type: 'wait_for_event', config: { eventName: 'order.paid', timeout: '1 day' } },
-        { key: 'thanks', type: 'contact_update', config: { firstName: 'paid' } },
-      ],
-      connections: [
-        { from: 'start', to: 'paid' },
-        { from: 'paid', to: 'thanks', type: 'event_received' },
-      ],
-    });
+    const created = await cartAutomation(t);
     const id = created.data!.id;
     const automation = await getAutomation(w.deps, t.team.id, id);
     // One run started by a real event, which reaches its wait; then many more, running.
@@ -176,19 +180,7 @@ describe('events the engine reads after the API accepted them', () => {
     // Prepare: an automation waiting for order.paid after cart.left; an order.paid accepted, its job held back.
     const t = await sendingTeam();
     const w = world();
-    const created = await t.resend.automations.create({
-      name: 'Cart',
-      status: 'enabled',
-      steps: [
-        { key: 'start', type: 'trigger', config: { eventName: 'cart.left' } },
-        { key: 'paid', type: 'wait_for_event', config: { eventName: 'order.paid', timeout: '1 day' } },
-        { key: 'thanks', type: 'contact_update', config: { firstName: 'paid' } },
-      ],
-      connections: [
-        { from: 'start', to: 'paid' },
-        { from: 'paid', to: 'thanks', type: 'event_received' },
-      ],
-    });
+    const created = await cartAutomation(t);
     const id = created.data!.id;
     const email = `late@${t.domain}`;
     await t.resend.contacts.create({ email });
