@@ -18,7 +18,7 @@ import { resetPassword } from '@mailstack/core/domain/people/reset-password';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
 import { signInWithPassword } from '@mailstack/core/domain/people/sign-in-with-password';
 import { acceptInvitation, isInvitee } from '@mailstack/core/domain/people/accept-invitation';
-import { tokenWorks } from '@mailstack/core/domain/people/one-time-tokens';
+import { unusedToken } from '@mailstack/core/domain/people/one-time-tokens';
 import { peekInvitation } from '@mailstack/core/domain/people/invitation';
 
 import { SCRIPT, STYLE } from './assets.ts';
@@ -223,7 +223,7 @@ ${next?.startsWith('/oauth/consent/') ? html`<p>Sign in to choose what the appli
 <label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label><button>Save password</button></form>`,
     );
   app.get('/password/:token', async (c) =>
-    (await tokenWorks(c.get('deps'), c.req.param('token'), 'password_reset'))
+    (await unusedToken(c.get('deps'), c.req.param('token'), 'password_reset'))
       ? render(c, passwordForm(c))
       : errorPage(
           c,

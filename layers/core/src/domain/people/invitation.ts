@@ -3,7 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { getTeam } from '../teams/team.ts';
 import type { Role } from './roles.ts';
-import { tokenHash } from './one-time-tokens.ts';
+import { unusedToken } from './one-time-tokens.ts';
 import { findUserByEmail } from './user.ts';
 
 /** A pending invitation to a team. */
@@ -32,15 +32,9 @@ export const peekInvitation = async (
   deps: Deps,
   token: string,
 ): Promise<{ invitation: Invitation; teamName: string; hasAccount: boolean } | undefined> => {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
-  const stored = await getItem(deps, keys.oneTime.item(tokenHash(token)));
-  if (
-    stored?.kind !== 'invitation' ||
-    stored.used_at !== undefined ||
-    Number(stored.expires_at) < deps.clock.now() / 1000
-  )
-    return undefined;
-  const item = await getItem(deps, keys.invitation.item(stored.data.team_id, stored.data.invitation_id));
+  const data = await unusedToken(deps, token, 'invitation');
+  if (!data) return undefined;
+  const item = await getItem(deps, keys.invitation.item(data.team_id!, data.invitation_id!));
   const team = item ? await getTeam(deps, item.team_id) : undefined;
   if (!item || !team) return undefined;
   return {

@@ -29,15 +29,25 @@ export const issueToken = async (deps: Deps, kind: TokenKind, data: Record<strin
   return token;
 };
 
-/** Whether a token of `kind` would still work (known, unused, unexpired), without using it: for the page that asks for more before using it. */
-export const tokenWorks = async (deps: Deps, token: string, kind: TokenKind): Promise<boolean> => {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+/** What a token can be: anything else is no token of ours, and is not looked up. */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * The data of a token of `kind` that would still work (known, unused, unexpired), without using
+ * it: for the page that shows or asks for more before the token is used. Undefined otherwise.
+ */
+export const unusedToken = async (
+  deps: Deps,
+  token: string,
+  kind: TokenKind,
+): Promise<Record<string, string> | undefined> => {
+  if (!TOKEN_FORMAT.test(token)) return undefined;
   const stored = await getItem(deps, keys.oneTime.item(tokenHash(token)));
-  return (
+  const works =
     stored?.kind === kind &&
     stored.used_at === undefined &&
-    Number(stored.expires_at) >= Math.floor(deps.clock.now() / 1000)
-  );
+    Number(stored.expires_at) >= Math.floor(deps.clock.now() / 1000);
+  return works ? (stored.data as Record<string, string>) : undefined;
 };
 
 /**
@@ -49,7 +59,7 @@ export const consumeToken = async (
   token: string,
   kind: TokenKind,
 ): Promise<Record<string, string> | undefined> => {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+  if (!TOKEN_FORMAT.test(token)) return undefined;
   const nowSeconds = Math.floor(deps.clock.now() / 1000);
   const out = await updateItem(
     deps,
