@@ -13,6 +13,12 @@
  */
 export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
+  /**
+   * Send jobs that come back later (a place booked ahead in the send line, a retry after a fault),
+   * with their delay: apart from `send`, so each comes back at its time and not behind a backlog's
+   * jobs not read yet.
+   */
+  'send-later': { env: 'SEND_LATER_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   /** SES events, from the configuration set's SNS topic (a local stand-in puts them here directly). */
   'provider-events': { env: 'PROVIDER_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
   events: { env: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60 },
@@ -87,7 +93,17 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-email.worker',
     batchSize: 10,
     concurrency: 16,
-    needs: { queues: ['send', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+    needs: { queues: ['send-later', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+  },
+  {
+    // The same worker on the jobs that came back: a job waiting in it for its instant holds none of
+    // the pollers that read a backlog's new jobs.
+    name: 'send-email-later',
+    queue: 'send-later',
+    entry: 'workers/send-email.worker',
+    batchSize: 10,
+    concurrency: 16,
+    needs: { queues: ['send-later', 'events'], sesSending: true, linkSecret: true, contentStore: true },
   },
   {
     name: 'send-broadcast-email',

@@ -22,7 +22,7 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { callerOfKey } from '@mailstack/core/domain/caller';
 import { sweepStuckEmails } from '@mailstack/core/domain/emails/pipeline/sweep-stuck-emails';
 import { releaseParkedEmails } from '@mailstack/core/domain/quotas/release-parked-emails';
-import { awaitProviderWindow } from '@mailstack/core/table/send-slots';
+import { answeredProviderCall, awaitProviderWindow } from '@mailstack/core/table/send-slots';
 import { placeInstant, takeSendSlot, WINDOW_MARGIN_MS } from '@mailstack/core/table/send-line';
 import { WAIT_IN_WORKER_MS } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { busiestSecond, type RateWindow } from '../lib/local/stand-ins/ses.ts';
@@ -317,6 +317,11 @@ try {
       );
       const leftLate = releases.map(([id, at]) => at - deps.counters.callPlannedAt.get(id)!).sort((a, b) => a - b);
       const transit = releases.map(([id, at]) => host.provider.arrivedAt.get(id)! - at).sort((a, b) => a - b);
+      // How long after its planned instant each call's answer came back: what it costs the line (the calls a second later wait for it).
+      const answered = [...deps.counters.callAnsweredAt]
+        .filter(([id]) => (deps.counters.callPlannedAt.get(id) ?? 0) >= t2 + performance.timeOrigin)
+        .map(([id, at]) => at - deps.counters.callPlannedAt.get(id)!)
+        .sort((a, b) => a - b);
       return {
         sends: host.provider.accepted - from.accepted,
         seconds,
@@ -330,12 +335,13 @@ try {
         arrival,
         leftLate,
         transit,
+        answered,
         missed: deps.counters.callsMissed - from.missed,
         deferred: deps.counters.callsDeferred - from.deferred,
       };
     };
     const providerLine = (window: RateWindow, d: Awaited<ReturnType<typeof drain>>) =>
-      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%; the second half ${d.secondHalf.toFixed(2)}/s, ${((d.secondHalf / RATE) * 100).toFixed(1)}%; the line's widening caps it at ${((1000 / (1000 + WINDOW_MARGIN_MS)) * 100).toFixed(1)}%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms (left after it p50 ${pct(d.leftLate, 50)} / p99 ${pct(d.leftLate, 99)} / max ${d.leftLate.at(-1)} ms, then on the way p50 ${pct(d.transit, 50)} / p99 ${pct(d.transit, 99)} / max ${d.transit.at(-1)} ms); ${d.missed} calls missed their instant and were planned again, ${d.deferred} planned past the worker's wait went back to the queue`;
+      `provider (${window})  ${d.sends} sends in ${d.seconds.toFixed(1)} s: ${d.steady.toFixed(2)}/s from first to last against ${RATE}/s configured (${((d.steady / RATE) * 100).toFixed(1)}%; goal >= 99%; the second half ${d.secondHalf.toFixed(2)}/s, ${((d.secondHalf / RATE) * 100).toFixed(1)}%; the line's widening caps it at ${((1000 / (1000 + WINDOW_MARGIN_MS)) * 100).toFixed(1)}%), ${d.throttled} throttled by the stand-in (goal 0); busiest calendar second ${d.calendar}, busiest sliding second ${d.sliding} (rate ${RATE}); calls after their place's instant p50 ${d.lateP50} ms, p99 ${d.lateP99} ms; reached the provider after their planned instant min ${d.arrival[0]} ms, p50 ${pct(d.arrival, 50)} ms, p99 ${pct(d.arrival, 99)} ms, max ${d.arrival.at(-1)} ms (left after it p50 ${pct(d.leftLate, 50)} / p99 ${pct(d.leftLate, 99)} / max ${d.leftLate.at(-1)} ms, then on the way p50 ${pct(d.transit, 50)} / p99 ${pct(d.transit, 99)} / max ${d.transit.at(-1)} ms); answered after their planned instant p50 ${pct(d.answered, 50)} ms, mean ${(d.answered.reduce((n, x) => n + x, 0) / Math.max(1, d.answered.length)).toFixed(1)} ms, p99 ${pct(d.answered, 99)} ms (the line holds the calls a second later to each answer: a mean of m ms holds 1000 / (1000 + m) of the rate); ${d.missed} calls missed their instant and were planned again, ${d.deferred} planned past the worker's wait went back to the queue`;
     const calendarRun = await drain('calendar', async () => ids.length);
     // The workers run on: these sends queue behind nothing and go out as they are accepted.
     const slidingRun = await drain('sliding', async () => {
@@ -417,6 +423,7 @@ try {
         }
         const now = Date.now();
         calls.push({ at: now, lateMs: now - placeInstant(place, RATE) });
+        answeredProviderCall(deps, region, hold.at, now);
       }
     };
     await Promise.all(Array.from({ length: PACING_SENDERS }, sender));

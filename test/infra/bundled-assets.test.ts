@@ -322,6 +322,8 @@ describe('synthesized Lambda bundles', () => {
         time: new Date().toISOString(),
       },
       'Workers/send-email': sqsEvent('send', [{ teamId: t.team.id, emailId: accepted.data!.id }]),
+      // The same email's job as it comes back on the later queue: one of the two sends it, the other finds it claimed or sent.
+      'Workers/send-email-later': sqsEvent('send-later', [{ teamId: t.team.id, emailId: accepted.data!.id }]),
       'Workers/receive-provider-events': providerEvents,
       'Timers/sweep-stuck-emails': {
         source: 'aws.events',
@@ -371,6 +373,7 @@ describe('synthesized Lambda bundles', () => {
       batchItemFailures: [{ itemIdentifier: providerEvents.Records[1]!.messageId }],
     });
     expect(result('Workers/send-email')).toEqual({ batchItemFailures: [] });
+    expect(result('Workers/send-email-later')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/send-broadcast-email')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/broadcast-fanout')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/fan-out-events')).toEqual({ batchItemFailures: [] });

@@ -272,12 +272,13 @@ describe('MailStack', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const actionsOf = (p: any): string[] =>
       p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
-    // send-email and the probe worker on the send queue, send-broadcast-email on the broadcast queue (not the fan-out)
+    // send-email and the probe worker on the send queue, send-email-later on the later queue, send-broadcast-email on the broadcast queue (not the fan-out)
     const senders = policies
       .filter((p) => actionsOf(p).includes('ses:SendRawEmail'))
       .map((p) => JSON.stringify(p.Properties.Roles))
       .join();
-    expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(3);
+    expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(4);
+    expect(senders).toMatch(/sendemaillater/i);
     expect(senders).toMatch(/sendbroadcastemail/i);
     expect(senders).not.toMatch(/broadcastfanout/i);
     const registrars = policies
@@ -819,6 +820,7 @@ describe('MailStack', () => {
       'Workersprobeworker',
       'Workerssendbroadcastemail',
       'Workerssendemail',
+      'Workerssendemaillater',
     ]);
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       p.Properties.PolicyDocument.Statement.some(
@@ -826,7 +828,7 @@ describe('MailStack', () => {
           [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId),
       ),
     );
-    expect(readers).toHaveLength(9);
+    expect(readers).toHaveLength(10);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {

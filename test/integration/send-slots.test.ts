@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createDeps, type Deps } from '@mailstack/core/runtime/deps';
 import { readConfig } from '@mailstack/core/runtime/config';
-import { firstFreeInstant, holdProviderWindow, providerWindowBeyond } from '@mailstack/core/table/send-slots';
+import { answeredProviderCall, holdProviderWindow, providerWindowBeyond } from '@mailstack/core/table/send-slots';
+import { UNANSWERED_MS } from '@mailstack/core/table/call-log';
 import {
   type Place,
   placeInstant,
   placeSpacingMs,
   takeBroadcastSlot,
   takeSendSlot,
-  WINDOW_MARGIN_MS,
 } from '@mailstack/core/table/send-line';
 import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
 import { prepareEmail } from '@mailstack/core/domain/emails/prepare-email';
@@ -151,18 +151,6 @@ describe('the send line', () => {
 });
 
 describe('the call log', () => {
-  it('plans a call at its place when the last second allows, else at the first instant a call leaves the window', () => {
-    const span = 1000 + WINDOW_MARGIN_MS;
-    expect(firstFreeInstant([], 2, 500)).toBe(500);
-    expect(firstFreeInstant([100, 200], 3, 300)).toBe(300);
-    // Two calls within the span at a rate of 2: the third waits for the first to leave it.
-    expect(firstFreeInstant([100, 200], 2, 300)).toBe(100 + span);
-    // A gap between planned calls is used when it keeps every span within the rate.
-    expect(firstFreeInstant([0, 2_000], 2, 900)).toBe(900);
-    // No gap that would put three calls within a span: the first instant every span holds two.
-    expect(firstFreeInstant([0, 500, 1_200], 2, 600)).toBe(500 + span);
-  });
-
   it('never plans more calls than the rate within any second, however late the calls come, and gives back a plan that could not go', async () => {
     const base = testDeps();
     const now = Date.now();
@@ -175,13 +163,37 @@ describe('the call log', () => {
       return h.at;
     });
     expect(Math.max(...planned) - now).toBeGreaterThanOrEqual(3 * 1000);
-    expect(busiest(planned, 1000 + WINDOW_MARGIN_MS)).toBe(3);
+    expect(busiest(planned, 1000 + UNANSWERED_MS)).toBe(3);
     // Past the horizon: not planned, a later instant to come back for.
     expect((await holdProviderWindow(deps, region, 10, 1_000)).kind).toBe('later');
     // A call that missed its instant gives it back: the next plan takes it.
     const missed = planned.sort((a, b) => a - b)[0]!;
     const again = await holdProviderWindow(deps, region, 11, 10_000, missed);
     expect(again).toEqual({ kind: 'held', at: missed });
+  });
+
+  it('plans the call a second after an answered one that much sooner, and writes the answer into the log for every worker', async () => {
+    const base = testDeps();
+    const now = Date.now();
+    const deps = createDeps({ ...base.config, PROVIDER_RATE_PER_SECOND: 2 }, { clock: { now: () => now } });
+    const region = `answered-${randomUUID()}`;
+    const first = await holdProviderWindow(deps, region, 0, 10_000);
+    const second = await holdProviderWindow(deps, region, 1, 10_000);
+    if (first.kind !== 'held' || second.kind !== 'held') throw new Error('expected two plans');
+    // Unanswered, the third call would wait a second past the first call's latest bound.
+    expect(providerWindowBeyond(deps, region, 2, 0)).toBe(first.at + UNANSWERED_MS + 1000);
+    // The provider answered the first call 3 ms after its instant: it saw it by then.
+    answeredProviderCall(deps, region, first.at, first.at + 3);
+    const third = await holdProviderWindow(deps, region, 2, 10_000);
+    expect(third.kind).toBe('held');
+    expect(third.at - first.at).toBeLessThan(1000 + UNANSWERED_MS);
+    expect(third.at - first.at).toBeGreaterThanOrEqual(1003);
+    // The answer went into the log with that plan: another worker plans from it.
+    const stored = (await getItem(deps, keys.pacing.calls(region, 2)))!.calls as [number, number][];
+    const bounds = stored.map(([at, by]) => by - at).sort((a, b) => a - b);
+    expect(bounds).toHaveLength(3);
+    expect(bounds[0]).toBeLessThan(UNANSWERED_MS);
+    expect(bounds.slice(1)).toEqual([UNANSWERED_MS, UNANSWERED_MS]);
   });
 });
 
@@ -203,7 +215,7 @@ describe('a job behind the calls', () => {
     // Place 9 waits for places 4 to 8 after the furthest planned (3), not for the first free instant.
     expect(providerWindowBeyond(at(now), region, 9, 2_000)).toBe(planned[3]! + 5 * spacing);
     // Place 4 is next: the first free instant, a span after place 3's call leaves the window.
-    expect(providerWindowBeyond(at(now), region, 4, 2_000)).toBe(planned[3]! + 1000 + WINDOW_MARGIN_MS);
+    expect(providerWindowBeyond(at(now), region, 4, 2_000)).toBe(planned[3]! + UNANSWERED_MS + 1000);
     // Once every planned call is past, nothing is ahead of it: it goes at once.
     expect(providerWindowBeyond(at(planned[3]! + 1), region, 9, 2_000)).toBeUndefined();
   });

@@ -12,9 +12,15 @@ export interface OutgoingMessage {
   /**
    * The instant the call was planned for in the send line (its provider window): the transport
    * lets the call go at that instant, as close to the wire as it can, and not at all when it
-   * could not go within `toleranceMs` of it (TransportError 'missed': nothing was sent).
+   * could not go within `toleranceMs` of it (TransportError 'missed': nothing was sent). It tells
+   * `answered` when the provider's answer, whatever it says, reached the wire: the provider saw
+   * the call by then (the send line plans the calls a second later from it).
    */
-  readonly window?: { readonly at: number; readonly toleranceMs: number };
+  readonly window?: {
+    readonly at: number;
+    readonly toleranceMs: number;
+    readonly answered?: (at: number) => void;
+  };
 }
 
 /** Why the provider refused a message; `missed`: not sent, its planned instant had passed. */

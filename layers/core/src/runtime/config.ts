@@ -28,6 +28,8 @@ export const Config = v.object({
   SCHEDULER_ROLE_ARN: v.optional(v.string(), ''),
   /** Queue URLs by role. */
   SEND_QUEUE_URL: v.optional(v.string(), ''),
+  /** Send jobs coming back later (booked ahead, retried); without it they go back to SEND_QUEUE_URL. */
+  SEND_LATER_QUEUE_URL: v.optional(v.string(), ''),
   EVENTS_QUEUE_URL: v.optional(v.string(), ''),
   WEBHOOK_QUEUE_URL: v.optional(v.string(), ''),
   ERASE_QUEUE_URL: v.optional(v.string(), ''),

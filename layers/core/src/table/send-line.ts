@@ -10,14 +10,13 @@ import { keys } from './keys.ts';
  */
 
 /**
- * What the log's second is widened by: how late a call may leave (CALL_TOLERANCE_MS) and the
- * difference in the time two calls take to reach the provider after that (the request's own
- * jitter). It costs the line 1 − 1000 / (1000 + margin) of the rate: 2.4%. A tighter margin with
- * a 2 ms tolerance lost more: on a busy host, calls released more than 2 ms late were planned
- * again, and each left its instant unused (`npm run bench`: 80% of the rate with a backlog,
- * against 95% now).
+ * What the line's second is widened by: it keeps the places from running ahead of the calls, which
+ * the call log holds to a second after each call `rate` places before was answered (a few
+ * milliseconds on a brisk provider; a call never answered, up to UNANSWERED_MS). It costs the
+ * line 1 − 1000 / (1000 + margin) of the rate: 0.5%. When answers come slower, the calls run
+ * behind the line and its jobs wait their turn (`providerWindowBeyond`).
  */
-export const WINDOW_MARGIN_MS = 25;
+export const WINDOW_MARGIN_MS = 5;
 
 /** Milliseconds between two places of the line at `rate`. */
 export const placeSpacingMs = (rate: number): number => (1000 + WINDOW_MARGIN_MS) / rate;

@@ -2,26 +2,83 @@ import type { Deps } from '../runtime/deps.ts';
 import { updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
 import { sleepUntil } from '../ports/clock.ts';
-import { placeInstant, placeSpacingMs, seenKeyOf, WINDOW_MARGIN_MS } from './send-line.ts';
+import { placeInstant, placeSpacingMs, seenKeyOf } from './send-line.ts';
+import {
+  type Call,
+  CALL_TOLERANCE_MS,
+  current,
+  firstFreeInstant,
+  storedCall,
+  unanswered,
+  withCall,
+  WINDOW_MS,
+} from './call-log.ts';
 
 /**
  * The provider's send rate, held against every one-second window, calendar or sliding.
  *
- * Two parts. The **line** (`send-line.ts`) hands out places in order across every worker (one counter): place p
- * is due at p × spacing, spacing = (1 s + WINDOW_MARGIN_MS) / rate, so a backlog fills the time
- * ahead at the rate, in order, and mail accepted later cannot jump it. The **call log** guards the
- * provider itself: the planned instants of the region's last `rate` calls, in order, and a call is
- * planned only at or after the last of them and at least 1 s + WINDOW_MARGIN_MS after the one
- * `rate` calls back, in one conditional write (on the log's sequence number) right before the
- * call. So no second, calendar or sliding, can hold more than `rate` calls, however late a job
- * comes back from its queue or a worker runs; and capacity a late job left unused is taken by the
- * next call ready, so lateness never accumulates.
+ * Two parts. The **line** (`send-line.ts`) hands out places in order across every worker (one
+ * counter), so a backlog fills the time ahead at the rate, in order, and mail accepted later
+ * cannot jump it. The **call log** guards the provider itself: the region's recent calls, each
+ * with two bounds on when the provider saw it, its planned instant (the transport never lets it go
+ * sooner) and the latest it can have been seen (its answer's arrival once the caller reported it,
+ * else the instant plus UNANSWERED_MS). In the log's order, a call is planned only a second after
+ * the latest bound of the call `rate` places before it, and only while it leaves the same second
+ * to the calls planned after it, in one conditional write (on the log's sequence number). So no
+ * second, calendar or sliding, can hold more than `rate` calls, however late a job comes back from
+ * its queue or a worker runs; capacity a late job left unused is taken by the next call ready; and
+ * a call answered in 3 ms costs the rate 3 ms a second, not the worst case.
+ *
+ * A call is planned just before its instant (PLAN_AHEAD_MS), when the calls a second before it
+ * have been answered; the answers travel in the log with the caller's next plan.
  */
+
+/** Added to a reported answer: the clocks of two workers may differ by this much (Lambda's keep within a millisecond). */
+const ANSWER_SKEW_MS = 1;
+
+/** Answers this process's calls got, per call log, kept for a while to travel with its next plans (a failed write loses none). */
+const answers = new Map<string, Call[]>();
+/** How long a reported answer waits to be written with a plan: past it, it bounds no call still to be planned. */
+const ANSWER_KEPT_MS = 2 * WINDOW_MS;
+
+/** `calls` with this process's reported answers applied: each answered call's bound moves to its answer (never later). */
+const withAnswers = (calls: readonly Call[], seenKey: string, now: number): Call[] => {
+  const mine = (answers.get(seenKey) ?? []).filter((a) => a.by > now - ANSWER_KEPT_MS);
+  if (mine.length === 0) {
+    answers.delete(seenKey);
+    return [...calls];
+  }
+  answers.set(seenKey, mine);
+  const out = [...calls];
+  for (const a of mine) {
+    const i = out.findIndex((c) => c.at === a.at);
+    if (i < 0 || out[i]!.by <= a.by) continue;
+    out[i] = { at: out[i]!.at, by: Math.max(out[i]!.at, a.by) };
+  }
+  return out;
+};
+
+/**
+ * Reports that the provider answered the call planned at `at` by `answeredAt` (it saw it by then):
+ * the call's bound in the log moves there with this process's next plan, and the calls a second
+ * after it may go that much sooner.
+ */
+export const answeredProviderCall = (deps: Deps, region: string, at: number, answeredAt: number): void => {
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  const list = answers.get(seenKey) ?? [];
+  list.push({ at, by: answeredAt + ANSWER_SKEW_MS });
+  answers.set(seenKey, list);
+};
 
 /** How far after asking for a plan a call is planned: room for the conditional write to come back before the instant. */
 const HOLD_LEAD_MS = 30;
-/** A call that would go out later than its planned instant by more than this is planned again (it could crowd the calls planned after it); the rest of the margin is the request's jitter. */
-export const CALL_TOLERANCE_MS = 15;
+/**
+ * How far ahead of its instant a call may be planned (besides the hold's lead and the hand-off).
+ * The call `rate` places before it is then more than half a second in the past, answered (most in
+ * a few milliseconds), so its answer bounds the plan, not UNANSWERED_MS; yet a stall of the table
+ * or the host of a few hundred milliseconds still leaves the plan in time for its instant.
+ */
+const PLAN_AHEAD_MS = 400;
 
 /** What holding a provider call gave: the instant to call at, or a later instant to come back for. */
 export type Hold = { readonly kind: 'held'; readonly at: number } | { readonly kind: 'later'; readonly at: number };
@@ -32,7 +89,7 @@ export type Hold = { readonly kind: 'held'; readonly at: number } | { readonly k
  */
 interface SeenLog {
   readonly seq: number;
-  readonly calls: readonly number[];
+  readonly calls: readonly Call[];
   readonly topPlace: number;
   readonly topAt: number;
 }
@@ -42,37 +99,11 @@ const lastSeen = new Map<string, SeenLog>();
 const planFrom = (place: number, rate: number, now: number, handoffMs: number): number =>
   Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs);
 
-/** The span that holds at most `rate` calls: a second and the margin. */
-const SPAN_MS = 1000 + WINDOW_MARGIN_MS;
-
-/** Whether `calls` (ascending) has no `rate + 1` calls within one span. */
-const withinRate = (calls: readonly number[], rate: number): boolean => {
-  for (let i = 0; i + rate < calls.length; i++) if (calls[i + rate]! - calls[i]! < SPAN_MS) return false;
-  return true;
-};
-
-/** `calls` with `at` in its place (ascending). */
-const withCall = (calls: readonly number[], at: number): number[] => {
-  const i = calls.findIndex((c) => c > at);
-  return i < 0 ? [...calls, at] : [...calls.slice(0, i), at, ...calls.slice(i)];
-};
-
-/**
- * The earliest instant at or after `from` that `calls` (ascending) can take one more call at
- * within the rate: `from` itself, or the first instant a call leaves a span that is full.
- */
-export const firstFreeInstant = (calls: readonly number[], rate: number, from: number): number => {
-  for (const candidate of [from, ...calls.map((c) => c + SPAN_MS).filter((c) => c > from)]) {
-    if (withinRate(withCall(calls, candidate), rate)) return candidate;
-  }
-  return Math.max(from, (calls.at(-1) ?? from) + SPAN_MS);
-};
-
 /**
  * Plans the provider call of `place` in the region's call log: at its instant, or as soon after
  * as the log allows (up to `horizonMs` from now; past it, `later`). One conditional write on the
  * log's sequence number records the plan, so two workers never plan against the same log; calls
- * more than a span in the past leave it. `replacing`: this call's earlier plan, which it gives
+ * seen more than a second ago leave it. `replacing`: this call's earlier plan, which it gives
  * back (it could not go out then).
  */
 export const holdProviderWindow = async (
@@ -104,10 +135,27 @@ export const holdProviderWindow = async (
 };
 
 /**
- * Without a write: the earliest instant this process's last view of the region's call log could
- * plan `place`'s call at, when that is more than `horizonMs` from now (undefined otherwise, or
- * when it has no view). The log as it stands holds at least those calls, so the call could not be
- * planned sooner: a job can go back to its queue without claiming its email and planning first.
+ * The earliest instant this process's last view of the region's call log (with the answers it got
+ * since) could plan `place`'s call at: the first free instant from its place's, or its turn when
+ * the calls run behind the line. The log as it stands holds at least those calls, so the call
+ * could not be planned sooner. Undefined when this process has no view of the log.
+ */
+const viewedTurn = (deps: Deps, region: string, place: number, handoffMs: number): number | undefined => {
+  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, rate));
+  const seen = lastSeen.get(seenKey);
+  if (!seen) return undefined;
+  const now = deps.clock.now();
+  return Math.max(
+    firstFreeInstant(current(withAnswers(seen.calls, seenKey, now), now), rate, planFrom(place, rate, now, handoffMs)),
+    queuedTurn(seen, place, rate, now),
+  );
+};
+
+/**
+ * Without a write: the earliest instant this process's view of the region's call log could plan
+ * `place`'s call at, when that is more than `horizonMs` from now (undefined otherwise, or when it
+ * has no view): a job can go back to its queue without claiming its email and planning first.
  */
 export const providerWindowBeyond = (
   deps: Deps,
@@ -115,19 +163,8 @@ export const providerWindowBeyond = (
   place: number,
   horizonMs: number,
 ): number | undefined => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
-  const seen = lastSeen.get(seenKeyOf(deps, keys.pacing.calls(region, rate)));
-  if (!seen) return undefined;
-  const now = deps.clock.now();
-  const at = Math.max(
-    firstFreeInstant(
-      seen.calls.filter((c) => c > now - SPAN_MS),
-      rate,
-      planFrom(place, rate, now, HANDOFF_MS),
-    ),
-    queuedTurn(seen, place, rate, now),
-  );
-  return at - now > horizonMs ? at : undefined;
+  const at = viewedTurn(deps, region, place, HANDOFF_MS);
+  return at !== undefined && at - deps.clock.now() > horizonMs ? at : undefined;
 };
 
 /**
@@ -156,18 +193,17 @@ const planCall = async (
   let log: SeenLog = lastSeen.get(seenKey) ?? { seq: 0, calls: [], topPlace: -1, topAt: 0 };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
-    const kept = log.calls.filter(
-      (c, i) =>
-        c > now - SPAN_MS && !(replacing !== undefined && c === replacing && log.calls.indexOf(replacing) === i),
-    );
+    const kept = current(withAnswers(log.calls, seenKey, now), now);
+    const given = replacing === undefined ? -1 : kept.findIndex((c) => c.at === replacing);
+    if (given >= 0) kept.splice(given, 1);
     const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
-    const calls = withCall(kept, at);
+    const calls = withCall(kept, unanswered(at));
     const top = place > log.topPlace ? { topPlace: place, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };
     const written = await updateItemOrRead(
       deps,
       key,
-      { set: { calls, seq: log.seq + 1, top_place: top.topPlace, top_at: top.topAt } },
+      { set: { calls: calls.map((c) => [c.at, c.by]), seq: log.seq + 1, top_place: top.topPlace, top_at: top.topAt } },
       log.seq === 0
         ? {
             or: [
@@ -183,7 +219,7 @@ const planCall = async (
     }
     log = {
       seq: Number(written.item?.seq ?? 0),
-      calls: ((written.item?.calls ?? []) as unknown[]).map(Number),
+      calls: ((written.item?.calls ?? []) as unknown[]).map(storedCall),
       topPlace: Number(written.item?.top_place ?? -1),
       topAt: Number(written.item?.top_at ?? 0),
     };
@@ -194,10 +230,112 @@ const planCall = async (
 /** How long before its instant a call is handed to the transport, which lets it go at the instant itself (MailTransport `window`). */
 export const HANDOFF_MS = 15;
 
+/** A call waiting in this process for its plan, and how to hand it its hold. */
+interface Waiter {
+  readonly deps: Deps;
+  readonly place: number;
+  readonly handoffMs: number;
+  readonly replacing: number | undefined;
+  /** The latest instant it may be planned at (its wait in the worker). */
+  readonly until: number;
+  readonly settle: (hold: Promise<Hold>) => void;
+}
+/** The calls of one call log waiting in this process, in the line's order (a call planned again first), and its planner. */
+interface Room {
+  readonly region: string;
+  readonly waiters: Waiter[];
+  running: boolean;
+  /** Ends the planner's sleep: a call came that goes before the one it sleeps for. */
+  wake?: () => void;
+}
+/** Per call log, this process's room. */
+const rooms = new Map<string, Room>();
+
 /**
- * Waits for the provider call of `place`: plans it in the call log, and sleeps until just before
- * the planned instant (HANDOFF_MS), planning again when woken too late for it. `held`: hand the
- * call to the transport now, with the instant.
+ * The planner of one call log in this process: hands the first waiting call (the line's order)
+ * its plan once the log could take it within PLAN_AHEAD_MS, sleeping until then; one that could
+ * not go within its wait gets `later`. Calls planned in the line's order never crowd one another,
+ * and none is planned so far ahead that the call `rate` places before it is still unanswered.
+ */
+const runRoom = async (seenKey: string, room: Room) => {
+  room.running = true;
+  try {
+    while (room.waiters.length > 0) {
+      const head = room.waiters[0]!;
+      const { deps } = head;
+      const now = deps.clock.now();
+      const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+      const seen = lastSeen.get(seenKey);
+      const calls = seen ? current(withAnswers(seen.calls, seenKey, now), now) : [];
+      const given = head.replacing === undefined ? -1 : calls.findIndex((c) => c.at === head.replacing);
+      if (given >= 0) calls.splice(given, 1);
+      const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs));
+      const wakeAt = at - PLAN_AHEAD_MS - HOLD_LEAD_MS - head.handoffMs;
+      if (at <= head.until && wakeAt > now) {
+        await Promise.race([
+          sleepUntil(deps.clock, wakeAt),
+          new Promise<void>((resolve) => {
+            room.wake = resolve;
+          }),
+        ]);
+        room.wake = undefined;
+        continue;
+      }
+      room.waiters.shift();
+      const hold =
+        at > head.until
+          ? Promise.resolve<Hold>({ kind: 'later', at })
+          : holdProviderWindow(deps, room.region, head.place, head.until - now, head.replacing, head.handoffMs);
+      head.settle(hold);
+      await hold.catch(() => undefined);
+    }
+  } finally {
+    room.running = false;
+  }
+};
+
+/**
+ * The plan of `place`'s call, in its turn among this process's calls waiting for the same log: at
+ * its place's instant or the first the log allows after it, planned no more than PLAN_AHEAD_MS
+ * ahead; `later` when that is past `horizonMs` from now. A clock that cannot wait (a test's)
+ * plans at once.
+ */
+const planInTurn = (
+  deps: Deps,
+  region: string,
+  place: number,
+  horizonMs: number,
+  replacing: number | undefined,
+  handoffMs: number,
+): Promise<Hold> => {
+  if (!deps.clock.sleep) return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs);
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  const room = rooms.get(seenKey) ?? { region, waiters: [], running: false };
+  rooms.set(seenKey, room);
+  return new Promise<Hold>((resolve, reject) => {
+    const waiter: Waiter = {
+      deps,
+      place,
+      handoffMs,
+      replacing,
+      until: deps.clock.now() + horizonMs,
+      settle: (hold) => hold.then(resolve, reject),
+    };
+    const i = room.waiters.findIndex((w) =>
+      replacing !== undefined ? w.replacing === undefined : w.replacing === undefined && w.place > place,
+    );
+    if (i < 0) room.waiters.push(waiter);
+    else room.waiters.splice(i, 0, waiter);
+    if (i === 0) room.wake?.();
+    if (!room.running) void runRoom(seenKey, room);
+  });
+};
+
+/**
+ * Waits for the provider call of `place`: its plan in its turn (`planInTurn`), then sleeps until
+ * just before the planned instant (HANDOFF_MS), planning again when woken too late for it.
+ * `held`: hand the call to the transport now, with the instant; report its answer with
+ * `answeredProviderCall`.
  */
 export const awaitProviderWindow = async (
   deps: Deps,
@@ -209,7 +347,7 @@ export const awaitProviderWindow = async (
 ): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const hold = await holdProviderWindow(deps, region, place, horizonMs, planned, handoffMs);
+    const hold = await planInTurn(deps, region, place, horizonMs, planned, handoffMs);
     if (hold.kind !== 'held') return hold;
     await sleepUntil(deps.clock, hold.at - handoffMs);
     if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;

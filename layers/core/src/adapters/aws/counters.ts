@@ -33,6 +33,8 @@ export interface AdapterCounters {
   readonly callPlannedAt: Map<string, number>;
   /** The instant each email's provider call was let go by the transport (by email id, the last 10,000): how late it left, against how late it arrived. */
   readonly callReleasedAt: Map<string, number>;
+  /** When the provider's answer to each email's call came back (by email id, the last 10,000): what each call costs the send line. */
+  readonly callAnsweredAt: Map<string, number>;
   /** While set (the bench sets it for a phase), when each DynamoDB request was sent and answered (epoch ms): the bench counts a request's sequential table round trips from them. */
   ddbSpans?: Array<readonly [number, number]>;
   /** While set (the bench sets it for a phase), table writes, reads and queue messages by the function that made them (see `countedAs`). */
@@ -81,7 +83,7 @@ export const countFor = (counters: AdapterCounters, add: Partial<FunctionCounts>
   by.set(name, mine);
 };
 
-/** How many of the latest calls `sendLateMs`, `callPlannedAt` and `callReleasedAt` keep. */
+/** How many of the latest calls `sendLateMs`, `callPlannedAt`, `callReleasedAt` and `callAnsweredAt` keep. */
 const RECENT_CALLS = 10_000;
 
 /** Adds one call's figure to a list of the latest RECENT_CALLS. */
@@ -111,6 +113,7 @@ export const newCounters = (): AdapterCounters => ({
   sendLateMs: [],
   callPlannedAt: new Map(),
   callReleasedAt: new Map(),
+  callAnsweredAt: new Map(),
   callsMissed: 0,
   callsDeferred: 0,
   broadcastTurnedAway: 0,

@@ -19,10 +19,11 @@ const PERMANENT = new Set([
 /**
  * The innermost step of a SendEmail, after serializing and signing: waits for the planned
  * instant (a timer, then the last milliseconds watched) and lets the request go then, or refuses
- * when that instant has passed by more than the tolerance.
+ * when that instant has passed by more than the tolerance; tells the window when the answer came
+ * back (any HTTP answer, before it is read: a refusal too).
  */
 const atInstant =
-  (window: NonNullable<OutgoingMessage['window']>, released: (at: number) => void) =>
+  (window: NonNullable<OutgoingMessage['window']>, released: (at: number) => void, answered: (at: number) => void) =>
   (next: (args: any) => Promise<any>) =>
   async (args: any) => {
     const early = window.at - 2 - Date.now();
@@ -34,7 +35,11 @@ const atInstant =
     if (late > window.toleranceMs)
       throw new TransportError('missed', `not sent: ${late} ms past its planned instant`, { lateMs: late });
     released(window.at + late);
-    return next(args);
+    const answer = await next(args);
+    const at = Date.now();
+    answered(at);
+    window.answered?.(at);
+    return answer;
   };
 
 /**
@@ -57,9 +62,15 @@ export const sesTransport = (
     });
     if (message.window)
       command.middlewareStack.add(
-        atInstant(message.window, (at) => {
-          if (message.tags.email_id) noteRecentCall(counters.callReleasedAt, message.tags.email_id, at);
-        }),
+        atInstant(
+          message.window,
+          (at) => {
+            if (message.tags.email_id) noteRecentCall(counters.callReleasedAt, message.tags.email_id, at);
+          },
+          (at) => {
+            if (message.tags.email_id) noteRecentCall(counters.callAnsweredAt, message.tags.email_id, at);
+          },
+        ),
         {
           step: 'deserialize',
           priority: 'low',

@@ -7,7 +7,13 @@ import { TransportError } from '../../../ports/mail-transport.ts';
 import type { EventType } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress } from '../rules/addresses.ts';
-import { awaitProviderWindow, CALL_TOLERANCE_MS, HANDOFF_MS, providerWindowBeyond } from '../../../table/send-slots.ts';
+import {
+  answeredProviderCall,
+  awaitProviderWindow,
+  HANDOFF_MS,
+  providerWindowBeyond,
+} from '../../../table/send-slots.ts';
+import { CALL_TOLERANCE_MS } from '../../../table/call-log.ts';
 import { placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-line.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
@@ -187,11 +193,18 @@ const backBefore = (deps: Deps, at: number): number =>
 /**
  * Sends one queued email to the provider exactly once: claims it (so no two workers send it),
  * paces to the provider rate, builds the MIME message, sends, and records `sent` with an
- * email.sent event. Throttling and transient faults are retried with backoff; permanent
+ * email.sent event. `read`: the email as the worker read it for its batch (a consistent read, as
+ * this one). Throttling and transient faults are retried with backoff; permanent
  * refusals end in `failed` with the reason.
  */
-export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> => {
-  const e = (await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined;
+export const deliverEmail = async (
+  deps: Deps,
+  job: SendJob,
+  read?: { email: EmailItem | undefined },
+): Promise<Outcome> => {
+  const e = read
+    ? read.email
+    : ((await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined);
   if (!e || !isDue(e, deps.clock.now())) return done;
   if (e.broadcast_id) {
     const early = broadcastSlotWait(deps, e);
@@ -283,7 +296,11 @@ export const deliverEmail = async (deps: Deps, job: SendJob): Promise<Outcome> =
           recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
           raw,
           tags: { team_id: e.team_id, email_id: e.id },
-          window: { at: window.at, toleranceMs: CALL_TOLERANCE_MS },
+          window: {
+            at: window.at,
+            toleranceMs: CALL_TOLERANCE_MS,
+            answered: (at) => answeredProviderCall(deps, e.region, window.at, at),
+          },
         }));
         noteRecent(deps.counters.sendLateMs, window.at - placeInstant(place, rate));
         noteRecentCall(deps.counters.callPlannedAt, e.id, window.at);
