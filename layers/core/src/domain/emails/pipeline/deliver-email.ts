@@ -186,6 +186,13 @@ const HANDOFF_BYTES_PER_MS = 50_000;
 const MAX_HANDOFF_MS = 1_500;
 const MAX_WINDOW_TRIES = 5;
 
+/**
+ * How much longer than WAIT_IN_WORKER_MS a claimed email, its message built, may wait for its
+ * call: a job sent back comes back no sooner than a second later (the queue's least delay), with
+ * a release and a claim written, so a call due within that second more is better waited for.
+ */
+const CLAIMED_EXTRA_WAIT_MS = 1_000;
+
 /** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
 const backBefore = (deps: Deps, at: number): number =>
   Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
@@ -283,7 +290,14 @@ export const deliverEmail = async (
     let missed: number | undefined;
     let handoff = HANDOFF_MS + Math.ceil(raw.length / HANDOFF_BYTES_PER_MS);
     for (let tries = 1; ; tries++) {
-      const window = await awaitProviderWindow(deps, e.region, place, WAIT_IN_WORKER_MS, missed, handoff);
+      const window = await awaitProviderWindow(
+        deps,
+        e.region,
+        place,
+        WAIT_IN_WORKER_MS + CLAIMED_EXTRA_WAIT_MS,
+        missed,
+        handoff,
+      );
       if (window.kind === 'later') {
         deps.counters.callsDeferred++;
         await release(deps, e, token, window.at);
