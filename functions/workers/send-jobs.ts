@@ -9,9 +9,9 @@ import { keys } from '@mailstack/core/table/keys';
 
 /**
  * Runs a batch of send jobs from one queue (transactional or broadcast): reads their emails in
- * one batch read, then each to deliverEmail; a retry goes on the later queue with its delay, with
- * the retries of the jobs that settle together in one batch send; a failed job stays on the queue
- * (reported as a batch item failure).
+ * one batch read, then each to deliverEmail; a retry goes with its delay to the queue `queueUrl`
+ * names (the later queue for transactional mail), the retries of the jobs that settle together in
+ * one batch send; a failed job stays on the queue (reported as a batch item failure).
  */
 export const runSendJobs = async (
   event: SQSEvent,

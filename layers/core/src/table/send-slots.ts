@@ -236,7 +236,7 @@ interface Waiter {
   readonly place: number;
   readonly handoffMs: number;
   readonly replacing: number | undefined;
-  /** The latest instant it may be planned at (its wait in the worker). */
+  /** The latest instant its call may go at (its wait in the worker). */
   readonly until: number;
   readonly settle: (hold: Promise<Hold>) => void;
 }
