@@ -59,6 +59,17 @@ const withAnswers = (calls: readonly Call[], seenKey: string, now: number): Call
 };
 
 /**
+ * The calls a plan made at `now` is held against: the log's current calls with this process's
+ * answers applied, less `replacing` (a plan its call gives back: it could not go out then).
+ */
+const heldAgainst = (calls: readonly Call[], seenKey: string, now: number, replacing?: number): Call[] => {
+  const kept = current(withAnswers(calls, seenKey, now), now);
+  const given = replacing === undefined ? -1 : kept.findIndex((c) => c.at === replacing);
+  if (given >= 0) kept.splice(given, 1);
+  return kept;
+};
+
+/**
  * Reports that the provider answered the call planned at `at` by `answeredAt` (it saw it by then):
  * the call's bound in the log moves there with this process's next plan, and the calls a second
  * after it may go that much sooner.
@@ -147,7 +158,7 @@ const viewedTurn = (deps: Deps, region: string, place: number, handoffMs: number
   if (!seen) return undefined;
   const now = deps.clock.now();
   return Math.max(
-    firstFreeInstant(current(withAnswers(seen.calls, seenKey, now), now), rate, planFrom(place, rate, now, handoffMs)),
+    firstFreeInstant(heldAgainst(seen.calls, seenKey, now), rate, planFrom(place, rate, now, handoffMs)),
     queuedTurn(seen, place, rate, now),
   );
 };
@@ -193,9 +204,7 @@ const planCall = async (
   let log: SeenLog = lastSeen.get(seenKey) ?? { seq: 0, calls: [], topPlace: -1, topAt: 0 };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
-    const kept = current(withAnswers(log.calls, seenKey, now), now);
-    const given = replacing === undefined ? -1 : kept.findIndex((c) => c.at === replacing);
-    if (given >= 0) kept.splice(given, 1);
+    const kept = heldAgainst(log.calls, seenKey, now, replacing);
     const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs));
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
     const calls = withCall(kept, unanswered(at));
@@ -266,9 +275,7 @@ const runRoom = async (seenKey: string, room: Room) => {
       const now = deps.clock.now();
       const rate = deps.config.PROVIDER_RATE_PER_SECOND;
       const seen = lastSeen.get(seenKey);
-      const calls = seen ? current(withAnswers(seen.calls, seenKey, now), now) : [];
-      const given = head.replacing === undefined ? -1 : calls.findIndex((c) => c.at === head.replacing);
-      if (given >= 0) calls.splice(given, 1);
+      const calls = seen ? heldAgainst(seen.calls, seenKey, now, head.replacing) : [];
       const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs));
       const wakeAt = at - PLAN_AHEAD_MS - HOLD_LEAD_MS - head.handoffMs;
       if (at <= head.until && wakeAt > now) {
