@@ -1,7 +1,8 @@
 /**
  * `npm run cost`: the cost per email, measured on the local host and priced. Counts per email
  * over its whole life (POST /emails, the send worker, the provider's Send and Delivery events
- * back, one webhook delivery to one endpoint), per broadcast recipient and per automation run
+ * back, one webhook delivery to one endpoint), a short text email and an HTML one (`--html-kb`,
+ * default 16), per broadcast recipient and per automation run
  * (an event starting a run that sends one email): API requests, Lambda
  * invocations and their billed duration, DynamoDB capacity units, queue requests, SNS
  * notifications, content-store requests, log bytes at the stack's log level. Then the stack's
@@ -25,14 +26,20 @@ const { values: args } = parseArgs({
   options: {
     prices: { type: 'string', default: resolve(import.meta.dirname, 'cost/prices-us-east-1.json') },
     emails: { type: 'string', default: '40' },
+    'html-emails': { type: 'string', default: '10' },
+    'html-kb': { type: 'string', default: '16' },
     recipients: { type: 'string', default: '40' },
   },
 });
 const EMAILS = Number(args.emails);
 const RECIPIENTS = Number(args.recipients);
+const HTML_EMAILS = Number(args['html-emails']);
+const HTML_KB = Number(args['html-kb']);
 for (const [name, n] of [
   ['--emails', EMAILS],
   ['--recipients', RECIPIENTS],
+  ['--html-emails', HTML_EMAILS],
+  ['--html-kb', HTML_KB],
 ] as const) {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(n)}`);
@@ -234,16 +241,25 @@ try {
     subject: `Cost ${n}`,
     text: 'Hello from the cost model.',
   });
+  // A styled HTML email of HTML_KB with a text part of a tenth of it: a receipt or a notification
+  // built from an email template (inlined styles), as most transactional mail is sent.
+  const line =
+    '<tr><td style="font-family:Arial,sans-serif;font-size:14px;color:#333;padding:4px 0">Item, 1 x $12.00</td></tr>\n';
+  const htmlEmail = (n: number) => ({
+    ...email(n),
+    html: `<html><body><table>${line.repeat(Math.ceil((HTML_KB * 1024) / line.length))}</table></body></html>`,
+    text: 'Item, 1 x $12.00\n'.repeat(Math.ceil((HTML_KB * 1024) / 10 / 17)),
+  });
 
   /**
    * Sends `n` emails one after another, each through its whole life (its webhook delivery and
    * every worker idle again) before the next: at 1 M a month (0.4 a second) each email has its
    * own worker invocations, so none is shared with another email here either.
    */
-  const sendEmails = async (from: number, n: number) => {
+  const sendEmails = async (from: number, n: number, make = email) => {
     for (let i = 0; i < n; i++) {
       const expected = hooks + 1;
-      const out = await resend.emails.send(email(from + i));
+      const out = await resend.emails.send(make(from + i));
       if (out.error) throw new Error(`send failed: ${out.error.message}`);
       await until(() => hooks >= expected, `the webhook delivery of email ${from + i}`);
       await quiet(30_000, 700);
@@ -263,6 +279,20 @@ try {
   const emailWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const l1 = meter.read();
   const perEmail = perUnit(delta(c0), { bytes: l1.bytes - l0.bytes, events: l1.events - l0.events }, EMAILS);
+
+  meter.say(`  ${HTML_EMAILS} HTML emails of ${HTML_KB} KB`);
+  // 1b. The same life for HTML emails: what the body's size costs.
+  const h0 = snapshot();
+  const hl0 = meter.read();
+  writesByKind.clear();
+  await sendEmails(2000, HTML_EMAILS, htmlEmail);
+  const htmlWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
+  const hl1 = meter.read();
+  const perHtmlEmail = perUnit(
+    delta(h0),
+    { bytes: hl1.bytes - hl0.bytes, events: hl1.events - hl0.events },
+    HTML_EMAILS,
+  );
 
   meter.say(`  a broadcast to ${RECIPIENTS} contacts`);
   // 2. A broadcast to RECIPIENTS contacts (the contacts are made first, apart from it).
@@ -392,6 +422,14 @@ try {
       .map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`)
       .join('; ')}`,
   );
+  print(`per HTML email (${HTML_EMAILS}, the same life, ${HTML_KB} KB of HTML and a text part a tenth of it):`);
+  print(`  ${units(perHtmlEmail)}`);
+  print(
+    `  DynamoDB write units per HTML email by command and item: ${htmlWrites
+      .filter(([, u]) => u / HTML_EMAILS >= 0.05)
+      .map(([k, u]) => `${k} ${(u / HTML_EMAILS).toFixed(1)}`)
+      .join('; ')}`,
+  );
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
   print(
@@ -410,6 +448,7 @@ try {
     off: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing }),
     on: monthlyCost(n, perEmail, fixed, prices, { relay: true, tracing }),
     traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true }),
+    html: monthlyCost(n, perHtmlEmail, fixed, prices, { relay: false, tracing }),
     broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing }),
     automated: monthlyCost(n, perRun, fixed, prices, { relay: false, tracing }),
   }));
@@ -501,6 +540,12 @@ try {
         scenarios.map((s) => s.traced.per1000.allIn),
       ),
     );
+  print(
+    row(
+      `  ${HTML_KB} KB HTML emails, all in, relay off`,
+      scenarios.map((s) => s.html.per1000.allIn),
+    ),
+  );
   print(
     row(
       '  broadcast recipients, all in, relay off',

@@ -10,7 +10,7 @@ export const handler = apiRoute({
   response: ListOf(EmailObject),
   query: Pagination,
   handler: async ({ deps, auth, query }) => {
-    const { items, hasMore } = await listEmails(deps, auth.team.id, query);
+    const { items, hasMore } = await listEmails(deps, auth.team.id, query, { bodies: true });
     return listOf(items.map(emailView), hasMore);
   },
 });

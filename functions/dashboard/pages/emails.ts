@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { getEmail } from '@mailstack/core/domain/emails/get-email';
+import { getEmail, getEmailWithBodies } from '@mailstack/core/domain/emails/get-email';
 import { listEmails } from '@mailstack/core/domain/emails/list-emails';
 import { emailView, lastEvent } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
@@ -66,7 +66,7 @@ ${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`,
   app.get('/t/:team/emails/:id', async (c) => {
     const deps = c.get('deps');
     const teamId = c.get('actor').team.id;
-    const e = await getEmail(deps, teamId, c.req.param('id'));
+    const e = await getEmailWithBodies(deps, teamId, c.req.param('id'));
     const view = emailView(e);
     const events = await emailTimeline(deps, teamId, e.id);
     const base = `/t/${teamId}/emails/${e.id}`;
@@ -93,7 +93,7 @@ ${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
 
   // The HTML body, for the sandboxed frame only: its own CSP (sandbox, nothing loads, no script).
   app.get('/t/:team/emails/:id/html', async (c) => {
-    const e = await getEmail(c.get('deps'), c.get('actor').team.id, c.req.param('id'));
+    const e = await getEmailWithBodies(c.get('deps'), c.get('actor').team.id, c.req.param('id'));
     return sandboxedHtml(c, e.html ?? '');
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { itemSize } from '@mailstack/core/table/item-size';
 import {
   countDbCapacity,
-  itemSize,
   newCounters,
   readUnits,
   sqsRequests,

@@ -28,6 +28,8 @@
  * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
  * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
  * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
+ * | bodies of an email, apart from its   | pk TEAM#<t>#EMAIL#<id>, sk EMAIL#BODY (written once, at accept:  |
+ * |   row (row past 1 KB with them)      |   the row's status changes then bill one write unit)             |
  * | attachment chunk of an email         | pk TEAM#<t>#EMAIL#<id>, sk ATTACH#<n, 4 digits>                  |
  * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-3> / <id> (merge the 4 shards)    |
  * | emails due at the provider (queued,  | gsi3 (sparse): DUE#SEND#<shard 0-3> / <due ISO time>#<id>        |
@@ -251,6 +253,8 @@ export const keys = {
   },
   email: {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
+    /** The bodies of an email whose row would not fit one write unit with them (`bodies_apart` on the row). */
+    body: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL#BODY' }),
     attachment: (teamId: string, emailId: string, n: number) => ({
       pk: `${team(teamId)}#EMAIL#${emailId}`,
       sk: `ATTACH#${String(n).padStart(4, '0')}`,

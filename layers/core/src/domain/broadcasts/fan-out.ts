@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { batchGetItems } from '../../table/ops.ts';
+import { batchGetItems, batchWriteItems } from '../../table/ops.ts';
 import {
   advanceCheckpoint,
   readBroadcastWithCheckpoint,
@@ -21,7 +21,7 @@ import { getTeam } from '../teams/team.ts';
 import { countSends } from '../quotas/reserve-quota.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import type { EmailItem, SendJob } from '../emails/email.ts';
-import { storeLargeContent } from '../emails/email-content.ts';
+import { rowAndBody, storeLargeContent } from '../emails/email-content.ts';
 import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
@@ -252,19 +252,20 @@ export const fanOutBroadcast = async (
               nowIso,
             ),
           );
-          return {
-            email: {
-              ...keys.email.item(b.team_id, email.id),
-              ...keys.email.listing(b.team_id, email.id),
-              ...keys.email.sendDue(email.id, email.slot_at!),
-              ...email,
-            },
-          };
+          return rowAndBody({
+            ...keys.email.item(b.team_id, email.id),
+            ...keys.email.listing(b.team_id, email.id),
+            ...keys.email.sendDue(email.id, email.slot_at!),
+            ...email,
+          });
         }),
       );
+      // Bodies first (a row never names a missing body item; rewriting one of a resumed page is
+      // harmless), then the rows, each only if absent.
+      await batchWriteItems(deps, { put: rows.flatMap((r) => (r.body ? [r.body] : [])) });
       await writeRecipientEmails(
         deps,
-        rows.map((r) => r.email),
+        rows.map((r) => r.row),
       );
       await writeSkips(
         deps,
@@ -288,8 +289,8 @@ export const fanOutBroadcast = async (
       await deps.queue.send(
         deps.config.BROADCAST_QUEUE_URL,
         rows.map((r) => {
-          const body: SendJob = { teamId: b.team_id, emailId: r.email.id as string };
-          const delay = arrivalDelaySeconds(Date.parse(r.email.slot_at as string), queuedAt);
+          const body: SendJob = { teamId: b.team_id, emailId: r.row.id };
+          const delay = arrivalDelaySeconds(Date.parse(r.row.slot_at!), queuedAt);
           return { body, ...(delay > 0 ? { delaySeconds: delay } : {}) };
         }),
       );

@@ -9,7 +9,7 @@ import { quotaOnlyCounts, reserveQuota } from '../quotas/reserve-quota.ts';
 import { calendarOf } from '../usage/get-usage.ts';
 import type { PreparedEmail } from './prepare-email.ts';
 import { waitingKeys, type EmailItem, type SendJob } from './email.ts';
-import { storeLargeContent } from './email-content.ts';
+import { rowAndBody, storeLargeContent } from './email-content.ts';
 
 /** Attachment bytes per chunk item, well under DynamoDB's 400 KB item limit once base64-encoded. */
 const CHUNK_BYTES = 280_000;
@@ -71,15 +71,18 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
     updated_at: now,
   };
   const parkedUntil = new Date(calendarOf(deps.clock.now()).nextMidnight).toISOString();
+  // Bodies that would take the row past one write unit go in its body item, written beside it.
+  const { row, body } = rowAndBody({
+    ...keys.email.item(teamId, id),
+    ...keys.email.listing(teamId, id),
+    ...waitingKeys(email, parkedUntil),
+    ...email,
+  });
   return {
     email,
     items: [
-      {
-        ...keys.email.item(teamId, id),
-        ...keys.email.listing(teamId, id),
-        ...waitingKeys(email, parkedUntil),
-        ...email,
-      },
+      ...(body ? [body] : []),
+      row,
       ...chunks.map((c, n) => ({
         ...keys.email.attachment(teamId, id, n),
         type: 'email_attachment',

@@ -3,13 +3,41 @@ import { CONTENT_INLINE_MAX_BYTES } from '../../limits.ts';
 import { CONTENT_KEY_PREFIX } from '../../content-keys.ts';
 import type { EmailItem } from './email.ts';
 import { keys } from '../../table/keys.ts';
-import { queryAll } from '../../table/ops.ts';
+import { batchGetItems, getItem, queryAll, type Item } from '../../table/ops.ts';
+import { itemSize } from '../../table/item-size.ts';
 
 /**
  * Message content off the row: an email's HTML and text bodies and its attachments, when larger
  * than CONTENT_INLINE_MAX_BYTES, live in the content store (S3), and the email's row keeps their
- * keys in `content_refs`. Smaller ones stay on the row (attachments in chunk items).
+ * keys in `content_refs`. Smaller ones stay in the table: attachments in chunk items, bodies on
+ * the row while it fits one write unit with them, else in the email's body item (`rowAndBody`).
  */
+
+/** DynamoDB bills a write one unit per started KB of the item, in the table and in each index holding it. */
+const WRITE_UNIT_BYTES = 1024;
+
+/**
+ * The items an email's row is stored as: the row, and its bodies apart in the body item
+ * (keys.email.body, flagged `bodies_apart` on the row) when the row would pass one write unit
+ * with them. The body item is written once, with the row; every later change of the row
+ * (claimed, sent, delivered, opened...) then bills one unit in the table and in each index that
+ * holds the row, instead of the bodies' size in each. A row that fits keeps its bodies: one item,
+ * one read.
+ */
+export const rowAndBody = (row: Item & EmailItem): { row: Item & EmailItem; body?: Item } => {
+  if ((row.html === null && row.text === null) || itemSize(row) <= WRITE_UNIT_BYTES) return { row };
+  return {
+    row: { ...row, html: null, text: null, bodies_apart: true },
+    body: { ...keys.email.body(row.team_id, row.id), type: 'email_body', html: row.html, text: row.text },
+  };
+};
+
+/** The row with the bodies of its body item in hand (as read; undefined when it was not found). */
+export const withBodyItem = (e: EmailItem, body: Item | undefined): EmailItem => {
+  if (!e.bodies_apart || !body) return e;
+  const { bodies_apart: _, ...row } = e;
+  return { ...row, html: (body.html as string | null) ?? null, text: (body.text as string | null) ?? null };
+};
 
 /** Where each part of an email's content lives in the content store. */
 export interface ContentRefs {
@@ -63,10 +91,36 @@ const missing = (e: EmailItem, key: string) =>
   );
 
 /**
- * The email with its bodies in hand (read from the content store where the row names them).
- * A body past the store's retention reads as null, unless `strict` (sending needs it: throws).
+ * Emails with the bodies of their body items in hand, in one batch read for all of them (a list
+ * page); bodies in the content store stay as the rows keep them (null).
  */
-export const withBodies = async (deps: Deps, e: EmailItem, { strict = false } = {}): Promise<EmailItem> => {
+export const withBodyItems = async (deps: Deps, emails: readonly EmailItem[]): Promise<EmailItem[]> => {
+  const apart = emails.filter((e) => e.bodies_apart);
+  if (apart.length === 0) return [...emails];
+  const read = await batchGetItems(
+    deps,
+    apart.map((e) => keys.email.body(e.team_id, e.id)),
+    false,
+  );
+  const bodies = new Map(read.map((b) => [b.pk as string, b]));
+  return emails.map((e) => withBodyItem(e, bodies.get(keys.email.item(e.team_id, e.id).pk)));
+};
+
+/**
+ * The email with its bodies in hand: read from its body item when they are apart, and from the
+ * content store where the row names them. A body past the store's retention reads as null, unless
+ * `strict` (sending needs it: throws).
+ */
+export const withBodies = async (deps: Deps, row: EmailItem, { strict = false } = {}): Promise<EmailItem> => {
+  let e = row;
+  if (row.bodies_apart) {
+    const body = await getItem(deps, keys.email.body(row.team_id, row.id));
+    if (!body && strict)
+      throw new Error(
+        `email ${row.id}: its body item (${keys.email.body(row.team_id, row.id).sk}) is missing: the request that accepted it did not finish storing it`,
+      );
+    e = body ? withBodyItem(row, body) : { ...row, html: null, text: null };
+  }
   const refs = e.content_refs;
   if (!refs?.html && !refs?.text) return e;
   const body = async (key: string | undefined, onRow: string | null) => {

@@ -82,9 +82,14 @@ export interface EmailItem {
   readonly bcc: string[];
   readonly reply_to: string[];
   readonly subject: string;
-  /** The bodies when on the row; null (with a ref in `content_refs`) when in the content store. */
+  /**
+   * The bodies when on the row; null when in the email's body item (`bodies_apart`) or in the
+   * content store (a ref in `content_refs`). Read them with `withBodies`.
+   */
   readonly html: string | null;
   readonly text: string | null;
+  /** The bodies are in the email's body item (keys.email.body), not on the row (email-content.ts). */
+  readonly bodies_apart?: true;
   /** The parts of the content kept in the content store (absent: all on the row). */
   readonly content_refs?: ContentRefs;
   readonly headers: Record<string, string> | null;

@@ -4,6 +4,7 @@ import { getItem } from '../../table/ops.ts';
 import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { EmailItem } from './email.ts';
+import { withBodies } from './email-content.ts';
 
 /** Reads a team's email; another team's id answers 404. */
 export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
@@ -11,6 +12,10 @@ export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<
   if (!item) throw notFound('Email');
   return item as EmailItem;
 };
+
+/** Reads a team's email with its bodies in hand (from its body item or the content store where they are kept). */
+export const getEmailWithBodies = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> =>
+  withBodies(deps, await getEmail(deps, teamId, id));
 
 /**
  * Reads an email the caller may act on: a key restricted to one sending domain reaches only the
