@@ -241,15 +241,35 @@ try {
     subject: `Cost ${n}`,
     text: 'Hello from the cost model.',
   });
-  // A styled HTML email of HTML_KB with a text part of a tenth of it: a receipt or a notification
-  // built from an email template (inlined styles), as most transactional mail is sent.
-  const line =
-    '<tr><td style="font-family:Arial,sans-serif;font-size:14px;color:#333;padding:4px 0">Item, 1 x $12.00</td></tr>\n';
-  const htmlEmail = (n: number) => ({
-    ...email(n),
-    html: `<html><body><table>${line.repeat(Math.ceil((HTML_KB * 1024) / line.length))}</table></body></html>`,
-    text: 'Item, 1 x $12.00\n'.repeat(Math.ceil((HTML_KB * 1024) / 10 / 17)),
-  });
+  // A styled HTML email of HTML_KB with a text part of a tenth of it: a receipt built from an
+  // email template (inlined styles on every cell), as most transactional mail is sent. Its lines
+  // differ (item names, SKUs, prices from a seeded generator), so it compresses as such mail
+  // does, not as one line repeated.
+  const receipt = (n: number) => {
+    let seed = n + 1;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const WORDS =
+      'order shipped invoice account product delivery address payment summer cotton shirt blue large wireless headphones charger cable kitchen towel coffee beans organic tea notebook bottle'.split(
+        ' ',
+      );
+    const words = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');
+    const cell = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:14px;color:#3c4149";
+    let rows = '';
+    let lines = '';
+    while (rows.length < HTML_KB * 1024) {
+      const [name, detail, price] = [words(3), words(6), (next() * 200).toFixed(2)];
+      rows += `<tr><td style="padding:8px 0;${cell}"><p style="margin:0;font-weight:600">${name}</p><p style="margin:0;color:#6b7280">${detail}, SKU ${Math.floor(next() * 1e8)}</p></td><td align="right" style="padding:8px 0;${cell}">$${price}</td></tr>\n`;
+      if (lines.length < (HTML_KB * 1024) / 10) lines += `${name}: $${price}\n`;
+    }
+    return {
+      html: `<!DOCTYPE html><html><body style="background-color:#f6f9fc"><table width="100%">${rows}</table></body></html>`,
+      text: lines,
+    };
+  };
+  const htmlEmail = (n: number) => ({ ...email(n), ...receipt(n) });
 
   /**
    * Sends `n` emails one after another, each through its whole life (its webhook delivery and

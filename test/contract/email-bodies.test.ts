@@ -7,6 +7,7 @@ import { loadSegmentContacts } from '../support/audience.ts';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
 import { itemSize } from '@mailstack/core/table/item-size';
+import { unpackJson } from '@mailstack/core/table/packed';
 
 /** An HTML body of about `bytes`, unique per call: a receipt's worth of styled paragraphs. */
 const receipt = (bytes: number, greeting = '') => {
@@ -42,7 +43,11 @@ describe("an email's bodies apart from its row (each status change bills one wri
     expect(stored).toMatchObject({ bodies_apart: true, html: null, text: null, status: 'delivered' });
     // The row every status change rewrites, in the table and in its listing index, fits one write unit.
     expect(itemSize(stored)).toBeLessThanOrEqual(1024);
-    expect(await bodyItem(t.team.id, id)).toMatchObject({ type: 'email_body', html, text });
+    // The body item keeps them compressed: written once, billed by its compressed size.
+    const kept = (await bodyItem(t.team.id, id))!;
+    expect(kept.type).toBe('email_body');
+    expect(unpackJson(kept.bodies as Uint8Array)).toEqual({ html, text });
+    expect(itemSize(kept)).toBeLessThan((html.length + text.length) / 4);
 
     const got = await t.resend.emails.get(id);
     expect(got.data).toMatchObject({ id, html, text });

@@ -6,6 +6,7 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 import type { Contact } from './contact.ts';
 import { KEEP, rewriteJson } from '../rewrite-json.ts';
 import { webhookStore } from '../../table/webhooks.ts';
+import { bodiesOf, storedBodies } from '../logs/request-log.ts';
 
 /** What a scrubbed address reads as (spec: "[erased]"). */
 export const ERASED = '[erased]';
@@ -157,8 +158,8 @@ export const runEraseJob = async (deps: Deps, ref: EraseJobRef, pages = PAGES_PE
 };
 
 /** A request log's body (a JSON text): the address wherever it stands, a cut preview's text included. */
-const scrubLogBody = (text: unknown, addresses: ReadonlySet<string>): unknown => {
-  if (typeof text !== 'string') return text;
+const scrubLogBody = (text: string | null, addresses: ReadonlySet<string>): string | null => {
+  if (text === null) return text;
   let json = JSON.stringify(scrub(JSON.parse(text), addresses));
   for (const address of addresses) json = json.replaceAll(new RegExp(escapeRegExp(address), 'gi'), ERASED);
   return json;
@@ -168,13 +169,17 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 const scrubItem = async (deps: Deps, item: Item, addresses: ReadonlySet<string>): Promise<boolean> => {
   if (item.type === 'request_log') {
-    const fields = ['request_body', 'response_body'];
-    const text = fields.map((f) => String(item[f] ?? '').toLowerCase());
+    const bodies = bodiesOf(item);
+    const text = [bodies.request_body, bodies.response_body].map((t) => String(t ?? '').toLowerCase());
     if (![...addresses].some((a) => text.some((t) => t.includes(a)))) return false;
+    const scrubbed = storedBodies({
+      request_body: scrubLogBody(bodies.request_body, addresses),
+      response_body: scrubLogBody(bodies.response_body, addresses),
+    });
     await updateItem(
       deps,
       { pk: item.pk, sk: item.sk },
-      { set: Object.fromEntries(fields.map((f) => [f, scrubLogBody(item[f], addresses)])) },
+      { set: scrubbed, ...(scrubbed.bodies ? {} : { remove: ['bodies'] }) },
     );
     return true;
   }

@@ -5,6 +5,7 @@ import type { EmailItem } from './email.ts';
 import { keys } from '../../table/keys.ts';
 import { batchGetItems, getItem, queryAll, type Item } from '../../table/ops.ts';
 import { itemSize } from '../../table/item-size.ts';
+import { packJson, unpackJson } from '../../table/packed.ts';
 
 /**
  * Message content off the row: an email's HTML and text bodies and its attachments, when larger
@@ -18,8 +19,8 @@ const WRITE_UNIT_BYTES = 1024;
 
 /**
  * The items an email's row is stored as: the row, and its bodies apart in the body item
- * (keys.email.body, flagged `bodies_apart` on the row) when the row would pass one write unit
- * with them. The body item is written once, with the row; every later change of the row
+ * (keys.email.body, flagged `bodies_apart` on the row; compressed, `bodies`) when the row would
+ * pass one write unit with them. The body item is written once, with the row; every later change of the row
  * (claimed, sent, delivered, opened...) then bills one unit in the table and in each index that
  * holds the row, instead of the bodies' size in each. A row that fits keeps its bodies: one item,
  * one read.
@@ -28,15 +29,26 @@ export const rowAndBody = (row: Item & EmailItem): { row: Item & EmailItem; body
   if ((row.html === null && row.text === null) || itemSize(row) <= WRITE_UNIT_BYTES) return { row };
   return {
     row: { ...row, html: null, text: null, bodies_apart: true },
-    body: { ...keys.email.body(row.team_id, row.id), type: 'email_body', html: row.html, text: row.text },
+    body: {
+      ...keys.email.body(row.team_id, row.id),
+      type: 'email_body',
+      bodies: packJson({ html: row.html, text: row.text } satisfies Bodies),
+    },
   };
 };
+
+/** What a body item keeps, compressed (`bodies`). */
+interface Bodies {
+  readonly html: string | null;
+  readonly text: string | null;
+}
 
 /** The row with the bodies of its body item in hand (as read; undefined when it was not found). */
 export const withBodyItem = (e: EmailItem, body: Item | undefined): EmailItem => {
   if (!e.bodies_apart || !body) return e;
   const { bodies_apart: _, ...row } = e;
-  return { ...row, html: (body.html as string | null) ?? null, text: (body.text as string | null) ?? null };
+  const { html, text } = unpackJson<Bodies>(body.bodies as Uint8Array);
+  return { ...row, html, text };
 };
 
 /** Where each part of an email's content lives in the content store. */

@@ -1,4 +1,4 @@
-import type { LogMessage } from './request-log.ts';
+import { storedBodies, type LogMessage } from './request-log.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems } from '../../table/ops.ts';
@@ -10,6 +10,12 @@ const ttlOf = (deps: Pick<Deps, 'clock'>) => Math.floor(deps.clock.now() / 1000)
 export const writeRequestLogs = async (deps: Deps, messages: readonly LogMessage[]): Promise<void> => {
   const ttl = ttlOf(deps);
   await batchWriteItems(deps, {
-    put: messages.map((m) => ({ ...keys.requestLog.item(m.team_id, m.id), type: 'request_log', ...m, ttl })),
+    put: messages.map((m) => ({
+      ...keys.requestLog.item(m.team_id, m.id),
+      type: 'request_log',
+      ...m,
+      ...storedBodies(m),
+      ttl,
+    })),
   });
 };
