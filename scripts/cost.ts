@@ -18,7 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { FUNCTION_LOG_LEVEL } from '../lib/constructs/service-function.ts';
 import { TIMERS } from '../functions/workers.ts';
-import { monthlyCost, parsePriceTable, perUnit, type FixedShape, type UnitCounts } from './cost/model.ts';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { monthlyCost, parsePriceTable, perUnit, storedBytes, type FixedShape, type UnitCounts } from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
 import type { TableStore } from '@mailstack/core/ports/table-store';
 
@@ -151,6 +152,24 @@ const host = await startLocalHost({
     TEAM_RATE_LIMIT_PER_MINUTE: '1000000',
   },
 });
+// What the table and its indexes hold (DynamoDB Local reports their sizes and item counts).
+const dynamo = new DynamoDBClient({
+  endpoint: host.state.env.DYNAMODB_ENDPOINT,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+const held = async () => {
+  const t = (await dynamo.send(new DescribeTableCommand({ TableName: host.state.tableName }))).Table!;
+  const parts = [
+    { bytes: t.TableSizeBytes ?? 0, items: t.ItemCount ?? 0 },
+    ...(t.GlobalSecondaryIndexes ?? []).map((x) => ({ bytes: x.IndexSizeBytes ?? 0, items: x.ItemCount ?? 0 })),
+  ];
+  return storedBytes({
+    bytes: parts.reduce((n, x) => n + x.bytes, 0),
+    items: parts.reduce((n, x) => n + x.items, 0),
+  });
+};
+
 try {
   const deps = host.deps;
   const counters = deps.counters as unknown as Record<string, number>;
@@ -294,8 +313,10 @@ try {
   // 1. Transactional emails, whole life.
   const c0 = snapshot();
   const l0 = meter.read();
+  const s0 = await held();
   writesByKind.clear();
   await sendEmails(1000, EMAILS);
+  const storedPerEmail = ((await held()) - s0) / EMAILS;
   const emailWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const l1 = meter.read();
   const perEmail = perUnit(delta(c0), { bytes: l1.bytes - l0.bytes, events: l1.events - l0.events }, EMAILS);
@@ -304,8 +325,10 @@ try {
   // 1b. The same life for HTML emails: what the body's size costs.
   const h0 = snapshot();
   const hl0 = meter.read();
+  const hs0 = await held();
   writesByKind.clear();
   await sendEmails(2000, HTML_EMAILS, htmlEmail);
+  const storedPerHtmlEmail = ((await held()) - hs0) / HTML_EMAILS;
   const htmlWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const hl1 = meter.read();
   const perHtmlEmail = perUnit(
@@ -578,6 +601,16 @@ try {
       scenarios.map((s) => s.automated.per1000.allIn),
     ),
   );
+  // Storage: what a month's mail leaves in the table and its indexes, billed every month it is kept.
+  const storage = (perEmail: number) =>
+    VOLUMES.map((n) => ((n * perEmail) / 1024 ** 3) * prices.prices.dynamoDbPerGbMonthStored.value);
+  print();
+  print(
+    `stored per email in the table and its indexes (the 30-day logs and webhook deliveries counted as kept): ${(storedPerEmail / 1024).toFixed(1)} KB, ${(storedPerHtmlEmail / 1024).toFixed(1)} KB for a ${HTML_KB} KB HTML one; emails are kept until deleted`,
+  );
+  print(head('a month of mail, kept, adds a month'));
+  print(row('  short text emails', storage(storedPerEmail)));
+  print(row(`  ${HTML_KB} KB HTML emails`, storage(storedPerHtmlEmail)));
   const at1m = scenarios[1]!.off.per1000;
   const at100k = scenarios[0]!.off.per1000;
   print();
@@ -591,6 +624,7 @@ try {
   throw error;
 } finally {
   meter.stop();
+  dynamo.destroy();
   await host.stop();
   receiver.closeAllConnections();
   receiver.close();

@@ -12,6 +12,7 @@ export const PRICE_KEYS = [
   'lambdaArmPerGbSecond',
   'dynamoDbPerMillionWriteUnits',
   'dynamoDbPerMillionReadUnits',
+  'dynamoDbPerGbMonthStored',
   'sqsPerMillionRequests',
   'snsPerMillionPublishes',
   's3PerThousandPuts',
@@ -256,6 +257,13 @@ export const monthlyCost = (
     },
   };
 };
+
+/** DynamoDB bills each item's storage at its size plus this overhead, in the table and in each index holding it. */
+const STORAGE_OVERHEAD_BYTES = 100;
+
+/** Bytes stored, table and indexes, with the per-item overhead: from a DescribeTable delta. */
+export const storedBytes = (sizes: { bytes: number; items: number }): number =>
+  sizes.bytes + sizes.items * STORAGE_OVERHEAD_BYTES;
 
 /** Per-unit counts from a counter delta over `units` emails (or recipients), with the log bytes measured beside them. */
 export const perUnit = (

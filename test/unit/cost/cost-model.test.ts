@@ -19,6 +19,7 @@ import {
   type FixedShape,
   type PriceTable,
   type UnitCounts,
+  storedBytes,
 } from '../../../scripts/cost/model.ts';
 
 /** Every price 0 but the ones given, so each line's arithmetic shows alone. */
@@ -86,6 +87,10 @@ describe('capacity units from item sizes', () => {
     { bytes: 8192, options: { transactional: true }, units: 4 },
   ])('a read of $bytes bytes ($options) is $units read units', ({ bytes, options, units }) => {
     expect(readUnits(bytes, options)).toBe(units);
+  });
+
+  it('bills storage at the bytes held plus 100 bytes an item, in the table and each index', () => {
+    expect(storedBytes({ bytes: 5000, items: 3 })).toBe(5300);
   });
 
   it('sizes an item as DynamoDB does: names and values in UTF-8 bytes, numbers by their digits', () => {
