@@ -10,9 +10,10 @@ import { withBodyItem } from '@mailstack/core/domain/emails/email-content';
 
 /**
  * Runs a batch of send jobs from one queue (transactional or broadcast): reads their emails (rows
- * and body items) in one batch read, then each to deliverEmail; a retry goes with its delay to the queue `queueUrl`
- * names (the later queue for transactional mail), the retries of the jobs that settle together in
- * one batch send; a failed job stays on the queue (reported as a batch item failure).
+ * and body items) in one batch read, then each to deliverEmail; a retry goes with its delay to
+ * the queue `queueUrl` names (the later queue for transactional mail), the retries of the jobs
+ * that settle together in one batch send; a failed job stays on the queue (reported as a batch
+ * item failure).
  */
 export const runSendJobs = async (
   event: SQSEvent,

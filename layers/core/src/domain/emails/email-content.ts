@@ -20,10 +20,10 @@ const WRITE_UNIT_BYTES = 1024;
 /**
  * The items an email's row is stored as: the row, and its bodies apart in the body item
  * (keys.email.body, flagged `bodies_apart` on the row; compressed, `bodies`) when the row would
- * pass one write unit with them. The body item is written once, with the row; every later change of the row
- * (claimed, sent, delivered, opened...) then bills one unit in the table and in each index that
- * holds the row, instead of the bodies' size in each. A row that fits keeps its bodies: one item,
- * one read.
+ * pass one write unit with them. The body item is written once, with the row; every later change
+ * of the row (claimed, sent, delivered, opened...) then bills one unit in the table and in each
+ * index that holds the row, instead of the bodies' size in each. A row that fits keeps its
+ * bodies: one item, one read.
  */
 export const rowAndBody = (row: Item & EmailItem): { row: Item & EmailItem; body?: Item } => {
   if ((row.html === null && row.text === null) || itemSize(row) <= WRITE_UNIT_BYTES) return { row };
