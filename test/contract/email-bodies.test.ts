@@ -63,6 +63,22 @@ describe("an email's bodies apart from its row (each status change bills one wri
     expect(await bodyItem(t.team.id, id)).toBeUndefined();
   }, 60_000);
 
+  it('answers a canceled email with its bodies from the body item', async () => {
+    const t = await sendingTeam();
+    const html = receipt(3_000);
+    const { data } = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Later',
+      html,
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(await row(t.team.id, data!.id)).toMatchObject({ bodies_apart: true, status: 'scheduled' });
+    const canceled = await call('POST', `/emails/${data!.id}/cancel`, { key: t.secret });
+    expect(canceled.status).toBe(200);
+    expect(canceled.json).toMatchObject({ id: data!.id, last_event: 'canceled', html });
+  }, 30_000);
+
   it('keeps short bodies on the row (one item, one read)', async () => {
     const t = await sendingTeam();
     const { data } = await t.resend.emails.send({
