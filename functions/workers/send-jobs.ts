@@ -2,11 +2,9 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { flushMetrics, getDeps } from '@mailstack/core/runtime/deps';
 import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { CORRELATION_ATTRIBUTE } from '@mailstack/core/adapters/aws/sqs-queue';
-import type { EmailItem, SendJob } from '@mailstack/core/domain/emails/email';
+import type { SendJob } from '@mailstack/core/domain/emails/email';
 import type { QueueMessage } from '@mailstack/core/ports/queue';
-import { batchGetItems } from '@mailstack/core/table/ops';
-import { keys } from '@mailstack/core/table/keys';
-import { withBodyItem } from '@mailstack/core/domain/emails/email-content';
+import { batchGetEmails } from '@mailstack/core/domain/emails/email-content';
 
 /**
  * Runs a batch of send jobs from one queue (transactional or broadcast): reads their emails (rows
@@ -30,17 +28,8 @@ export const runSendJobs = async (
   });
   // One key each (a batch read refuses the same key twice: two jobs of one email in one batch).
   const wanted = new Map(jobs.filter((j) => j !== undefined).map((j) => [`${j.teamId}/${j.emailId}`, j]));
-  // Each email's row and body item together (an email whose bodies fit its row has none).
-  const read = await batchGetItems(
-    deps,
-    [...wanted.values()].flatMap((j) => [keys.email.item(j.teamId, j.emailId), keys.email.body(j.teamId, j.emailId)]),
-  ).catch(() => undefined);
-  const bodies = new Map(read?.filter((i) => i.type === 'email_body').map((i) => [i.pk as string, i]));
-  const emails = new Map(
-    read
-      ?.filter((i) => i.type === 'email')
-      .map((e) => [`${e.team_id}/${e.id}`, withBodyItem(e as EmailItem, bodies.get(e.pk as string))]),
-  );
+  const read = await batchGetEmails(deps, [...wanted.values()]).catch(() => undefined);
+  const emails = new Map(read?.map((e) => [`${e.team_id}/${e.id}`, e]));
   const retry = sendTogether((list: QueueMessage[]) => deps.queue.send(queueUrl(deps.config), list));
   await Promise.all(
     event.Records.map(async (record, i) => {

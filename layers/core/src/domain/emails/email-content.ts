@@ -14,6 +14,9 @@ import { packJson, unpackJson } from '../../table/packed.ts';
  * the row while it fits one write unit with them, else in the email's body item (`rowAndBody`).
  */
 
+/** The `type` of an email's body item. */
+const BODY_TYPE = 'email_body';
+
 /** DynamoDB bills a write one unit per started KB of the item, in the table and in each index holding it. */
 const WRITE_UNIT_BYTES = 1024;
 
@@ -31,7 +34,7 @@ export const rowAndBody = (row: Item & EmailItem): { row: Item & EmailItem; body
     row: { ...row, html: null, text: null, bodies_apart: true },
     body: {
       ...keys.email.body(row.team_id, row.id),
-      type: 'email_body',
+      type: BODY_TYPE,
       bodies: packJson({ html: row.html, text: row.text } satisfies Bodies),
     },
   };
@@ -44,7 +47,7 @@ interface Bodies {
 }
 
 /** The row with the bodies of its body item in hand (as read; undefined when it was not found). */
-export const withBodyItem = (e: EmailItem, body: Item | undefined): EmailItem => {
+const withBodyItem = (e: EmailItem, body: Item | undefined): EmailItem => {
   if (!e.bodies_apart || !body) return e;
   const { bodies_apart: _, ...row } = e;
   const { html, text } = unpackJson<Bodies>(body.bodies as Uint8Array);
@@ -103,6 +106,22 @@ const missing = (e: EmailItem, key: string) =>
   );
 
 /**
+ * Emails by team and id, each with its body item's bodies in hand: rows and body items in one
+ * batch read (the send worker's batch). An email not found is left out.
+ */
+export const batchGetEmails = async (
+  deps: Deps,
+  wanted: readonly { readonly teamId: string; readonly emailId: string }[],
+): Promise<EmailItem[]> => {
+  const read = await batchGetItems(
+    deps,
+    wanted.flatMap((w) => [keys.email.item(w.teamId, w.emailId), keys.email.body(w.teamId, w.emailId)]),
+  );
+  const bodies = new Map(read.filter((i) => i.type === BODY_TYPE).map((i) => [i.pk as string, i]));
+  return read.filter((i) => i.type === 'email').map((e) => withBodyItem(e as EmailItem, bodies.get(e.pk as string)));
+};
+
+/**
  * Emails with the bodies of their body items in hand, in one batch read for all of them (a list
  * page); bodies in the content store stay as the rows keep them (null).
  */
@@ -131,7 +150,7 @@ export const withBodies = async (deps: Deps, row: EmailItem, { strict = false } 
       throw new Error(
         `email ${row.id}: its body item (${keys.email.body(row.team_id, row.id).sk}) is missing: the request that accepted it did not finish storing it`,
       );
-    e = body ? withBodyItem(row, body) : { ...row, html: null, text: null };
+    if (body) e = withBodyItem(row, body);
   }
   const refs = e.content_refs;
   if (!refs?.html && !refs?.text) return e;
