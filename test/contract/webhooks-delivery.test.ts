@@ -280,8 +280,9 @@ describe('per-endpoint limits across every worker', () => {
     await resend.webhooks.create({ endpoint: fast.url, events: ['contact.created'] });
     await batchOfContacts(key, 80, 'both');
     await fast.waitFor(80, 30_000);
-    // The slow endpoint takes at least 80 × 3 s / 8 = 30 s; the fast one is not paced by it.
-    expect(fast.received.at(-1)!.at - fast.received[0]!.at).toBeLessThan(8_000);
+    // The slow endpoint takes at least 80 × 3 s / 8 = 30 s; the fast one is not paced by it. Held
+    // back, the fast one would take as long; half of that leaves room for a loaded host.
+    expect(fast.received.at(-1)!.at - fast.received[0]!.at).toBeLessThan(15_000);
     expect(slow.received.length).toBeLessThan(60);
     expect(slow.maxInFlight).toBe(8);
     await slow.waitFor(80, 80_000);
