@@ -60,7 +60,7 @@ export const Config = v.object({
   /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
   MCP_RATE_LIMIT_PER_MINUTE: Int(600),
   PROVIDER_RATE_PER_SECOND: Int(DEFAULTS.providerRatePerSecond),
-  /** How long API keys, teams and sending domains are served from a process's copy (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
+  /** How long teams and sending domains are served from a process's copy, and an API key's team is known from it (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
   LOOKUP_CACHE_MS: Int(LOOKUP_STALENESS_MS),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
   SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),

@@ -3,7 +3,8 @@ import { getItem, type Item, type Key } from './ops.ts';
 
 /**
  * A process's short-lived copies of the rows every request reads (API keys, teams, sending
- * domains), so the accept path reads them once per staleness window instead of once per request.
+ * domains), so the accept path reads them once per staleness window instead of once per request
+ * (an API key's row is still confirmed by each request, beside its count: domain/api-keys/find-key.ts).
  * Only found rows are kept (a row created elsewhere is seen at once); an entry lives `ttlMs`
  * (LOOKUP_CACHE_MS); any write of this process to a cached row drops it (table/ops.ts), so only
  * another process's change can be served stale, and for at most `ttlMs`. Concurrent misses for
@@ -43,6 +44,12 @@ export const cachedItem = (deps: Pick<Deps, 'clock' | 'itemCache'> & Deps, key: 
     },
   );
   return item;
+};
+
+/** Whether `key`'s row would be served from this process's copy now (a read made, or begun, earlier). */
+export const hasFreshCopy = (deps: Pick<Deps, 'clock' | 'itemCache'>, key: Key): boolean => {
+  const cache = deps.itemCache;
+  return cache.ttlMs > 0 && (cache.entries.get(id(key))?.until ?? 0) > deps.clock.now();
 };
 
 /** Drops the cached copies of rows this process is writing. */

@@ -4,7 +4,6 @@ import { countFailedAuth, countRequest, type AuthSurface } from '../rate-limits/
 import { getCachedTeam } from '../teams/team.ts';
 import { callerOfKey, type Caller } from '../caller.ts';
 import { findKeyBySecret } from './find-key.ts';
-import { markKeyUsed } from './mark-key-used.ts';
 
 /**
  * Records a failed authentication from `sourceIp` and throws: `error`, or 429 once the address
@@ -34,37 +33,36 @@ export const countFailedAuthentication = async (
     );
 };
 
+const invalidKey = (why: string) => new ApiError('invalid_api_key', `API key is invalid: ${why}.`);
+
 /**
  * Resolves a presented key secret to the caller it stands for: its team, scope and domain
  * restriction (spec §5 rule 3: unknown, revoked or orphaned keys are 401 invalid_api_key and
  * count as failed authentications), and starts counting one request against the key's and
- * team's windows (spec §8): `counted` settles with the count, rejecting with 429 when over, so a
- * host may read beside it and await it before its first write.
+ * team's windows (spec §8). `counted` settles once the count is in and the table has confirmed
+ * the key, rejecting with 429 when over or 401 when the key was revoked elsewhere a moment ago
+ * (spec §5 rule 2: revocation takes effect at once), so a host may read beside it and await it
+ * before its first write and its answer.
  */
 export const identifyKey = async (
   deps: Deps,
   secret: string,
   sourceIp: string,
 ): Promise<{ caller: Caller; counted: Promise<void> }> => {
-  const key = secret ? await findKeyBySecret(deps, secret) : undefined;
-  if (!key || key.revoked)
-    return refuseAuthentication(
-      deps,
-      sourceIp,
-      new ApiError('invalid_api_key', 'API key is invalid: it is unknown or has been revoked.'),
-    );
-  const counted = Promise.all([countRequest(deps, key.teamId, key.id), markKeyUsed(deps, key, secret)]).then(
-    () => undefined,
-  );
+  const found = secret ? await findKeyBySecret(deps, secret) : undefined;
+  if (!found || found.key.revoked)
+    return refuseAuthentication(deps, sourceIp, invalidKey('it is unknown or has been revoked'));
+  const { key, current } = found;
+  const counted = Promise.allSettled([current, countRequest(deps, key.teamId, key.id)]).then(([now, count]) => {
+    if (now.status === 'rejected') throw now.reason;
+    if (!now.value || now.value.revoked)
+      return refuseAuthentication(deps, sourceIp, invalidKey('it is unknown or has been revoked'));
+    if (count.status === 'rejected') throw count.reason;
+  });
   // Settled by whoever awaits it; never an unhandled rejection while the team is read.
   counted.catch(() => undefined);
   const team = await getCachedTeam(deps, key.teamId);
-  if (!team)
-    return refuseAuthentication(
-      deps,
-      sourceIp,
-      new ApiError('invalid_api_key', 'API key is invalid: its team no longer exists.'),
-    );
+  if (!team) return refuseAuthentication(deps, sourceIp, invalidKey('its team no longer exists'));
   return { caller: callerOfKey(key, team), counted };
 };
 
