@@ -6,7 +6,6 @@
 import { parseArgs } from 'node:util';
 import { readConfig } from '@mailstack/core/runtime/config';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { LOOKUP_STALENESS_MS } from '@mailstack/core/limits';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
@@ -250,7 +249,7 @@ switch (`${resource} ${action}`) {
     const ok = await revokeApiKey(deps, await existingTeam(), need('key'), byOperator('admin CLI'));
     if (!ok) fail(`the team has no key ${values.key} (list them with: npm run admin -- keys list --team <id>)`);
     console.log(
-      `key ${values.key} revoked; requests with it answer 401 invalid_api_key (SMTP 535) within ${LOOKUP_STALENESS_MS / 1000} s, as each running process's key cache expires`,
+      `key ${values.key} revoked; its next request answers 401 invalid_api_key (SMTP 535), in every running process`,
     );
     break;
   }
