@@ -131,7 +131,9 @@ describe('key audit: keys made outside the dashboard', () => {
       const revoked = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(revoked.code).toBe(0);
       // It says when the revocation takes hold: at the key's next request (spec §5 rule 2).
-      expect(revoked.out).toContain('its next request answers 401 invalid_api_key (SMTP 535), in every running process');
+      expect(revoked.out).toContain(
+        'its next request answers 401 invalid_api_key (SMTP 535), in every running process',
+      );
       const again = await admin(folder, 'keys', 'revoke', '--team', team.id, '--key', keyId!);
       expect(again.code).toBe(0);
       // A key restricted to a domain the team does not have is refused, and leaves no line.
