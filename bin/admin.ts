@@ -191,7 +191,9 @@ switch (`${resource} ${action}`) {
     const team = await updateTeam(deps, await existingTeam(), {
       status: action === 'suspend' ? 'suspended' : 'active',
     });
-    console.log(`team ${team.id} is now ${team.status}`);
+    console.log(
+      `team ${team.id} is now ${team.status}${team.status === 'suspended' ? '; its next send answers 403 team_suspended, in every running process (its keys still authenticate)' : ''}`,
+    );
     break;
   }
   case 'teams release': {

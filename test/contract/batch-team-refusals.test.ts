@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
 import { putItem, updateItem } from '@mailstack/core/table/ops';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
-import { call, testDeps, afterLookupStaleness } from '../support/local.ts';
+import { call, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -18,11 +18,12 @@ describe('team-level refusals answer once for a whole batch', () => {
   it('refuses a permissive batch from a paused team with one 403 sending_paused, storing nothing', async () => {
     const t = await sendingTeam();
     const d = testDeps();
+    // The host holds a fresh copy of the team; the pause, made in this process, holds at once.
+    expect((await t.resend.domains.list()).error).toBeNull();
     await putItem(d, { ...keys.deliverability.day(t.team.id, today()), sent: 200, bounced: 40, complained: 0 });
     await updateItem(d, keys.team.item(t.team.id), {
       set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } },
     });
-    await afterLookupStaleness();
     const res = await permissiveBatch(t.secret, t.from);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ name: 'sending_paused' });
@@ -32,8 +33,8 @@ describe('team-level refusals answer once for a whole batch', () => {
 
   it('refuses a permissive batch from a suspended team with one 403 team_suspended', async () => {
     const t = await sendingTeam();
+    expect((await t.resend.domains.list()).error).toBeNull();
     await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
-    await afterLookupStaleness();
     const res = await permissiveBatch(t.secret, t.from);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ name: 'team_suspended' });

@@ -7,6 +7,7 @@ import { eventsOf } from '../support/events.ts';
 import { loadSegmentContacts } from '../support/audience.ts';
 import { pauseBroadcasts } from '@mailstack/core/domain/broadcasts/pause-broadcasts';
 import { resumeBroadcasts } from '@mailstack/core/domain/broadcasts/resume-broadcasts';
+import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 
 type Team = Awaited<ReturnType<typeof sendingTeam>>;
 
@@ -439,6 +440,25 @@ describe('broadcasts through the official SDK', () => {
       await resumeBroadcasts(testDeps(), 'region', 'us-east-1');
     }
     expect((await t.resend.broadcasts.send(draft)).error).toBeNull();
+  });
+
+  it('refuses to send for a team suspended elsewhere (403 team_suspended) at the next call, though the host holds a copy of the team', async () => {
+    const t = await sendingTeam();
+    const segment = (await t.resend.segments.create({ name: 'S' })).data!.id;
+    const draft = (await t.resend.broadcasts.create({ segmentId: segment, from: t.from, subject: 's', text: 'x' }))
+      .data!.id;
+    await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
+    expect((await t.resend.broadcasts.send(draft)).error).toMatchObject({ statusCode: 403, name: 'team_suspended' });
+    const oneCall = await t.resend.broadcasts.create({
+      segmentId: segment,
+      from: t.from,
+      subject: 's',
+      text: 'x',
+      send: true,
+    });
+    expect(oneCall.error).toMatchObject({ statusCode: 403, name: 'team_suspended' });
+    expect((await t.resend.broadcasts.get(draft)).data).toMatchObject({ status: 'draft' });
+    expect((await t.resend.broadcasts.list()).data!.data.map((b) => b.id)).toEqual([draft]);
   });
 
   it('answers finishes_at null for an audience with no one in it, before and after it is sent', async () => {

@@ -3,7 +3,7 @@ import { keys } from '@mailstack/core/table/keys';
 import { addSuppression } from '@mailstack/core/domain/suppressions/suppression-store';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { calendarOf } from '@mailstack/core/domain/usage/get-usage';
-import { call, newTeam, testDeps, afterLookupStaleness } from '../support/local.ts';
+import { call, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { expectReferenceShape } from '../support/openapi.ts';
 
@@ -220,12 +220,19 @@ describe('POST /emails', () => {
     ).toMatchObject({ name: 'all_recipients_suppressed' });
   });
 
-  it('refuses sends from a suspended team with team_suspended', async () => {
+  it('refuses sends from a team suspended elsewhere with team_suspended at the next send, while its key still authenticates', async () => {
     const t = await sendingTeam();
+    // A send first: the host holds a fresh copy of the team, which the suspension (made in this
+    // process, as the admin CLI makes it) does not wait out.
+    expect((await t.resend.emails.send(mail(t.from))).error).toBeNull();
     await updateTeam(testDeps(), t.team.id, { status: 'suspended' });
-    await afterLookupStaleness();
     const out = await t.resend.emails.send(mail(t.from));
     expect(out.error).toMatchObject({ statusCode: 403, name: 'team_suspended' });
+    expect((await t.resend.batch.send([mail(t.from)])).error).toMatchObject({
+      statusCode: 403,
+      name: 'team_suspended',
+    });
+    expect((await t.resend.domains.list()).error).toBeNull();
   });
 
   it('lets a sending-access key send but not read, and holds a domain-restricted key to its domain', async () => {

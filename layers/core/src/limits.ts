@@ -168,11 +168,11 @@ export const TOO_LARGE_UPLOAD_IDLE_MS = 5_000;
 
 /**
  * How long a process may answer from its cached copy of a team or sending domain row after that
- * row changed elsewhere (another Lambda, the admin CLI): a suspended or paused team, a deleted or
- * unverified domain take effect everywhere within this. A change made in the same process (the
- * local host, one Lambda) takes effect at once. An API key's copy names its team at once, but
- * every request also reads the key's row beside its count, so a revocation made anywhere refuses
- * the next request (spec §5 rule 2). Default of LOOKUP_CACHE_MS.
+ * row changed elsewhere (another Lambda, the admin CLI): a changed plan, a deleted or unverified
+ * domain take effect everywhere within this. A change made in the same process (the local host,
+ * one Lambda) takes effect at once. What must hold at once wherever it is made is also read
+ * beside the request's count: the API key's row on every request (spec §5 rule 2: revocation)
+ * and the team's row on every send (a suspension, a guardrail pause). Default of LOOKUP_CACHE_MS.
  */
 export const LOOKUP_STALENESS_MS = 5_000;
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { ApiError, notFound, validationError } from '../../errors/api-error.ts';
-import type { Team } from '../teams/team.ts';
+import { assertNotSuspended, teamNow, type Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
 import { assertSendingAllowed, regionRecovered } from '../deliverability/guardrail.ts';
 import { findDomainByName } from '../domains/domain.ts';
@@ -53,16 +53,14 @@ export const sendBroadcast = async (
   id: string,
   scheduledAt: string | null | undefined,
 ): Promise<SendAnswer> => {
-  if (team.status === 'suspended')
-    throw new ApiError(
-      'team_suspended',
-      'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.',
-    );
+  // As the team is now: a suspension made anywhere holds from the next send.
+  const current = await teamNow(deps, team);
+  assertNotSuspended(current);
   const b = await readBroadcast(deps, team.id, id);
   if (!b) throw notFound(`Broadcast ${id}`);
   if (b.status !== 'draft')
     throw new ApiError('invalid_parameter', `${notDraftAnyMore(b)}; duplicate it to send again.`);
-  await assertSendingAllowed(deps, team);
+  await assertSendingAllowed(deps, current);
   const now = deps.clock.now();
   const from = parseMailbox(b.from, 'from');
   if (from.name) assertNotDisguised(from.name, 'from');

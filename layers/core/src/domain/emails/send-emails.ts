@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import type { Caller } from '../caller.ts';
 import { ApiError, isApiError } from '../../errors/api-error.ts';
+import { assertNotSuspended, teamNow } from '../teams/team.ts';
 import { validate } from '../../schemas/validate.ts';
 import { SendEmailRequest } from '../../schemas/emails.ts';
 import type { BatchMode } from '../../schemas/batch.ts';
@@ -22,14 +23,21 @@ export interface SendOptions {
   readonly emailId?: string;
 }
 
-/** The team-level refusals of a send, answered once per call: a suspended team, a paused one. */
-const admitSender = async (deps: Deps, caller: Caller): Promise<void> => {
-  if (caller.team.status === 'suspended')
-    throw new ApiError(
-      'team_suspended',
-      'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.',
-    );
-  await assertSendingAllowed(deps, caller.team);
+/**
+ * The team-level refusals of a send, answered once per call: a suspended team, a paused one. They
+ * are read from the team as it is now, beside the send's own reads (`prepare`), so a suspension
+ * made anywhere holds from the next send at no extra round trip; they answer before what
+ * `prepare` found wrong, and nothing is written before they pass.
+ */
+const admittedSender = async <T>(deps: Deps, caller: Caller, prepare: () => Promise<T>): Promise<T> => {
+  const admitted = teamNow(deps, caller.team).then(async (team) => {
+    assertNotSuspended(team);
+    await assertSendingAllowed(deps, team);
+  });
+  const [prepared] = await Promise.allSettled([prepare(), admitted]);
+  await admitted;
+  if (prepared.status === 'rejected') throw prepared.reason;
+  return prepared.value;
 };
 
 /** POST /emails (and each SMTP relay message): one email (a template applied) through every send rule, stored and queued. */
@@ -39,9 +47,10 @@ export const sendEmail = async (
   input: SendEmailRequest,
   options: SendOptions = {},
 ): Promise<{ id: string }> => {
-  await admitSender(deps, caller);
-  const messageId = options.messageId === undefined ? undefined : validateMessageId(options.messageId);
-  const prepared = await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, input));
+  const { prepared, messageId } = await admittedSender(deps, caller, async () => ({
+    messageId: options.messageId === undefined ? undefined : validateMessageId(options.messageId),
+    prepared: await prepareEmail(deps, caller, await applyTemplate(deps, caller.team.id, input)),
+  }));
   const [email] = await acceptEmails(deps, caller, [
     {
       ...prepared,
@@ -58,24 +67,25 @@ export const sendEmail = async (
  * are checked together: one domain read per sending domain, their suppression reads gathered.
  */
 export const sendBatch = async (deps: Deps, caller: Caller, items: readonly unknown[], mode: BatchMode) => {
-  await admitSender(deps, caller);
   const lookups = sendLookups(deps, caller);
   const templates: TemplateCache = new Map();
-  const { valid, errors } = await checkBatch(items, mode, async (raw) => {
-    try {
-      return await prepareEmail(
-        deps,
-        caller,
-        await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates),
-        lookups,
-      );
-    } catch (error) {
-      // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
-      if (isApiError(error) && error.name === 'all_recipients_suppressed')
-        throw new ApiError('validation_error', error.message, { cause: error });
-      throw error;
-    }
-  });
+  const { valid, errors } = await admittedSender(deps, caller, () =>
+    checkBatch(items, mode, async (raw) => {
+      try {
+        return await prepareEmail(
+          deps,
+          caller,
+          await applyTemplate(deps, caller.team.id, validate(SendEmailRequest, raw), templates),
+          lookups,
+        );
+      } catch (error) {
+        // A suppressed batch item is a rule refusal of that item (spec §7: validation_error).
+        if (isApiError(error) && error.name === 'all_recipients_suppressed')
+          throw new ApiError('validation_error', error.message, { cause: error });
+        throw error;
+      }
+    }),
+  );
   const emails = await acceptEmails(
     deps,
     caller,

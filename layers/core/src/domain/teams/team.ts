@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem } from '../../table/ops.ts';
 import { cachedItem } from '../../table/item-cache.ts';
+import { ApiError } from '../../errors/api-error.ts';
 import type { PlanName } from './plans.ts';
 
 /** A team: the tenant every resource belongs to. */
@@ -44,6 +45,22 @@ export const getCachedTeam = async (deps: Deps, teamId: string): Promise<Team | 
 export const getTeam = async (deps: Deps, teamId: string): Promise<Team | undefined> => {
   const item = await getItem(deps, keys.team.item(teamId));
   return item ? teamFromItem(item) : undefined;
+};
+
+/**
+ * The team as the table holds it now (a strongly consistent read), for the refusals that must hold
+ * from the moment they are made anywhere, such as a suspension made with the admin CLI while a
+ * process holds a copy; `team` itself when its row is gone.
+ */
+export const teamNow = async (deps: Deps, team: Team): Promise<Team> => (await getTeam(deps, team.id)) ?? team;
+
+/** Refuses anything that sends for a team the operator suspended (spec §7: its keys still authenticate). */
+export const assertNotSuspended = (team: Team): void => {
+  if (team.status === 'suspended')
+    throw new ApiError(
+      'team_suspended',
+      'This team is suspended by the operator: its keys still authenticate but nothing is sent. Contact the operator.',
+    );
 };
 
 /**
