@@ -80,7 +80,8 @@ const sendingDomain = async (deps: Deps, caller: Caller, from: Mailbox, lookups:
  * Applies every send rule of spec §4 to one email: addresses, recipients cap, sending domain
  * and key scope, disguised sender names and subjects, headers, attachments, suppressions and
  * topic opt-outs. Throws the rule's refusal; returns the email as it will be stored. The
- * team-level refusals (suspension, pause) are the caller's, checked once per call (admittedSender in send-emails.ts).
+ * team-level refusals (suspension, pause) are the caller's, checked once per call beside these
+ * rules (admittedSender in send-emails.ts).
  */
 export const prepareEmail = async (
   deps: Deps,
