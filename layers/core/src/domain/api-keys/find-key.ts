@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, updateItemOrRead } from '../../table/ops.ts';
+import { getItem, updateItemOrRead, type Key } from '../../table/ops.ts';
 import { cachedItem, forgetItems, hasFreshCopy } from '../../table/item-cache.ts';
 import { apiKeyFromItem, hashKey, type ApiKey } from './api-key.ts';
 
@@ -19,23 +19,22 @@ export interface FoundKey {
   readonly current: Promise<ApiKey | undefined>;
 }
 
-const markedUsed = async (deps: Deps, secret: string, now: number): Promise<ApiKey | undefined> => {
+const markedUsed = async (deps: Deps, at: Key, now: number): Promise<ApiKey | undefined> => {
   const out = await updateItemOrRead(
     deps,
-    keys.apiKey.item(hashKey(secret)),
+    at,
     { set: { last_used_at: new Date(now).toISOString() } },
     { and: [{ exists: true }, { attr: 'revoked', ne: true }] },
   );
   return out.item ? apiKeyFromItem(out.item) : undefined;
 };
 
-/** The key as the table holds it now, marking its use when its "last used" is a minute old. */
-const currentKey = (deps: Deps, secret: string, known: ApiKey, readNow: boolean): Promise<ApiKey | undefined> => {
+/** The key at `at` as the table holds it now, marking its use when its "last used" is a minute old. */
+const currentKey = (deps: Deps, at: Key, known: ApiKey, readNow: boolean): Promise<ApiKey | undefined> => {
   const now = deps.clock.now();
   if (!known.revoked && (!known.lastUsedAt || now - Date.parse(known.lastUsedAt) >= LAST_USED_EVERY_MS))
-    return markedUsed(deps, secret, now);
+    return markedUsed(deps, at, now);
   if (!readNow) return Promise.resolve(known);
-  const at = keys.apiKey.item(hashKey(secret));
   return getItem(deps, at).then((item) => {
     // Revoked or deleted elsewhere: this process's copy goes too, so the next request reads the table.
     if (!item || item.revoked === true) forgetItems(deps.itemCache, [at]);
@@ -54,7 +53,7 @@ export const findKeyBySecret = async (deps: Deps, secret: string): Promise<Found
   const item = await cachedItem(deps, at);
   if (!item) return undefined;
   const key = apiKeyFromItem(item);
-  const current = currentKey(deps, secret, key, fromCopy);
+  const current = currentKey(deps, at, key, fromCopy);
   // Settled by whoever awaits it; never an unhandled rejection in between.
   current.catch(() => undefined);
   return { key, current };
