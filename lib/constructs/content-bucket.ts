@@ -57,7 +57,9 @@ export class ContentBucket extends Construct {
 
   /**
    * Lets `grantee` take exactly these object actions on keys under `prefix` (email content,
-   * `emails/`, unless told), nothing on the bucket itself.
+   * `emails/`, unless told), nothing on the bucket itself. No s3:ListBucket: S3 then answers a
+   * missing key 403 AccessDenied, which the content store reads as missing (s3-content-store.ts
+   * says why).
    */
   grant(
     grantee: IGrantable & IConstruct,

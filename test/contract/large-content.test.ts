@@ -4,6 +4,8 @@ import { sendingTeam } from '../support/sending.ts';
 import { inboxMail } from '../support/inbox.ts';
 import { emailReaches } from '../support/wait.ts';
 import { CONTENT_INLINE_MAX_BYTES } from '@mailstack/core/limits';
+import { testDeps } from '../support/local.ts';
+import { getEmail } from '@mailstack/core/domain/emails/get-email';
 
 /** An HTML body of `bytes` ASCII bytes (a paragraph repeated), different for every call. */
 const htmlOf = (bytes: number) => {
@@ -32,6 +34,25 @@ describe('message content off the row (content store)', () => {
     expect(got.data!.html).toBe(html);
     expect(got.data!.text).toBeNull();
   }, 30_000);
+
+  it('answers GET /emails/{id} with html null once its body object is gone (S3 answers a role without ListBucket 403)', async () => {
+    const t = await sendingTeam();
+    const { data } = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Expired body',
+      html: htmlOf(CONTENT_INLINE_MAX_BYTES + 1_000),
+      text: 'kept on the row',
+    });
+    expect((await emailReaches(t.resend, data!.id, ['delivered', 'failed'], 30_000)).last_event).toBe('delivered');
+    const row = await getEmail(testDeps(), t.team.id, data!.id);
+    expect(row.content_refs?.html).toBeTruthy();
+    // As the bucket's lifecycle expires it; the local S3 engine then answers 403 AccessDenied, as S3 does.
+    await testDeps().content.delete(row.content_refs!.html!);
+    const got = await t.resend.emails.get(data!.id);
+    expect(got.error).toBeNull();
+    expect(got.data).toMatchObject({ id: data!.id, html: null, text: 'kept on the row' });
+  }, 60_000);
 
   it('keeps small bodies on the row and a text body past the threshold in the store, both read back', async () => {
     const t = await sendingTeam();

@@ -5,7 +5,10 @@
  */
 export interface ContentStore {
   put(key: string, body: Buffer): Promise<void>;
-  /** The blob, or undefined when no blob has this key (expired or deleted). */
+  /**
+   * The blob, or undefined when no blob has this key (expired or deleted; on S3 also a 403
+   * AccessDenied, S3's answer for a missing key to a role without s3:ListBucket).
+   */
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
 }

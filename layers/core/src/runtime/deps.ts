@@ -113,7 +113,9 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
         : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     content: config.CONTENT_BUCKET
-      ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters)
+      ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters, (message, attributes) =>
+          logger.warn(message, attributes),
+        )
       : missingContentStore(),
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,

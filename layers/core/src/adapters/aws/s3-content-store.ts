@@ -2,8 +2,19 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client 
 import type { ContentStore } from '../../ports/content-store.ts';
 import type { AdapterCounters } from './counters.ts';
 
+/**
+ * S3's answer to a role without s3:ListBucket for a key that does not exist (and to a refused
+ * read). Other 403s (ExpiredToken, SignatureDoesNotMatch, InvalidAccessKeyId) are not it.
+ */
+const isAccessDenied = (error: unknown): boolean => (error as Error).name === 'AccessDenied';
+
 /** The content store on S3 (on AWS the stack's bucket; locally the embedded S3 server). */
-export const s3ContentStore = (client: S3Client, bucket: string, counters?: AdapterCounters): ContentStore => ({
+export const s3ContentStore = (
+  client: S3Client,
+  bucket: string,
+  counters?: AdapterCounters,
+  warn?: (message: string, attributes: Record<string, string>) => void,
+): ContentStore => ({
   async put(key, body) {
     if (counters) {
       counters.contentPuts += 1;
@@ -22,6 +33,19 @@ export const s3ContentStore = (client: S3Client, bucket: string, counters?: Adap
       return blob;
     } catch (error) {
       if ((error as Error).name === 'NoSuchKey') return undefined;
+      if (isAccessDenied(error)) {
+        // Read as missing, and said so in the log. Why here and not with s3:ListBucket: S3 answers
+        // a missing key 403 AccessDenied to a role without ListBucket (GetObject's Permissions),
+        // and the stack's roles have none on purpose (it would let every role that reads email
+        // content list every team's message keys, in every prefix). Every key read here comes
+        // from a row that named it, and each role holds s3:GetObject on the prefixes it reads
+        // (the stack's grants, held to each function's calls by the infra tests), so on these
+        // keys a 403 means the object is gone (past the bucket's lifecycle, or deleted). Only
+        // GetObject is read so: a refused put or delete still fails, and so does a read where the
+        // caller needs the bytes (sending, downloads: "missing" is an error there too).
+        warn?.('content store: GetObject answered AccessDenied, read as a missing object', { key });
+        return undefined;
+      }
       throw error;
     }
   },
