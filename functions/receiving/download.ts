@@ -10,8 +10,11 @@ const notFound = () =>
   });
 
 /**
- * GET /downloads/{token}: a received email's raw MIME or one of its attachments (public: the
- * signed, expiring token is the credential). Always served as a download, never rendered.
+ * GET /downloads/{token}: a received email's raw MIME or one of its attachments, or a sent
+ * email's attachment (public: the signed, expiring token is the credential). Always served as a
+ * download, never rendered. A file past MAX_INLINE_DOWNLOAD_BYTES (a Lambda answers at most
+ * 6 MB, base64 adds a third) answers 302 to a link to the object in the content store that works
+ * for DOWNLOAD_REDIRECT_SECONDS, signed anew at each download (the token stays the link to keep).
  */
 export const handler = apiRoute({
   access: 'public',
@@ -21,6 +24,12 @@ export const handler = apiRoute({
   handler: async ({ deps, params }) => {
     const file = await download(deps, params.token);
     if (!file) return notFound();
+    if ('location' in file)
+      return new RawResponse({
+        statusCode: 302,
+        headers: { location: file.location, 'cache-control': 'private, no-store' },
+        body: '',
+      });
     return new RawResponse({
       statusCode: 200,
       headers: {

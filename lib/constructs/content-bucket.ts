@@ -10,7 +10,13 @@ import {
 import { Construct, type IConstruct } from 'constructs';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
-import { CONTENT_KEY_PREFIX, INBOUND_RAW_PREFIX, INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
+import {
+  CONTENT_KEY_PREFIX,
+  DOWNLOAD_COPY_PREFIX,
+  DOWNLOAD_COPY_RETENTION_DAYS,
+  INBOUND_RAW_PREFIX,
+  INBOUND_RAW_RETENTION_DAYS,
+} from '@mailstack/core/content-keys';
 import { acknowledge } from './acknowledge.ts';
 
 /**
@@ -36,6 +42,13 @@ export class ContentBucket extends Construct {
           prefix: CONTENT_KEY_PREFIX,
           expiration: Duration.days(EMAIL_CONTENT_RETENTION_DAYS),
           abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        {
+          // Inside `emails/`: of two expirations S3 applies the shorter (lifecycle conflicts).
+          id: 'expire-download-copies',
+          enabled: true,
+          prefix: DOWNLOAD_COPY_PREFIX,
+          expiration: Duration.days(DOWNLOAD_COPY_RETENTION_DAYS),
         },
         {
           id: 'expire-inbound-raw',

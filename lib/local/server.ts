@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { routeKey, routeMatcher, type Area } from '../../functions/routes.ts';
 import {
   BODY_TOO_LARGE_MESSAGE,
+  LAMBDA_RESPONSE_MAX_BYTES,
   MAX_BODY_BYTES,
   TOO_LARGE_DRAIN_FACTOR,
   TOO_LARGE_UPLOAD_IDLE_MS,
@@ -19,6 +20,24 @@ import { countedAs, countInvocation, type AdapterCounters } from '@mailstack/cor
 const send = (res: ServerResponse, result: ApiResult, headers: Record<string, string> = {}) => {
   res.writeHead(result.statusCode ?? 200, { ...(result.headers as Record<string, string>), ...headers });
   res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+};
+
+/**
+ * The handler's answer as API Gateway passes it on: a result past Lambda's synchronous payload
+ * limit (its serialized size, a base64 body included) never leaves Lambda ("Response payload size
+ * exceeded maximum allowed payload size"), and the HTTP API answers 502 with its own body.
+ */
+const asLambdaAnswers = (result: ApiResult, routeKey: string): ApiResult => {
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= LAMBDA_RESPONSE_MAX_BYTES) return result;
+  console.error(
+    `local host: ${routeKey} answered ${size} bytes, past Lambda's ${LAMBDA_RESPONSE_MAX_BYTES}-byte response payload limit; answering 502 as API Gateway does`,
+  );
+  return {
+    statusCode: 502,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'Internal Server Error' }),
+  };
 };
 
 const TOO_LARGE = Symbol('too large');
@@ -163,7 +182,7 @@ export const createApiServer = (
         const event = toApiEvent(req, url, key, params, body);
         const logged = answerFirst(event);
         await countedAs.run(hit.route.area, async () => {
-          send(res, await handler(event, lambdaContext(hit.route.area)));
+          send(res, asLambdaAnswers(await handler(event, lambdaContext(hit.route.area)), key));
           await logged();
         });
         const counted = counters();

@@ -410,12 +410,16 @@ describe('MailStack', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Status: 'Enabled', Prefix: 'inbound/', ExpirationInDays: INBOUND_RAW_RETENTION_DAYS }),
     );
+    // Copies made to serve a download too large for a Lambda's answer go within a day.
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', Prefix: 'emails/downloads/', ExpirationInDays: 1 }),
+    );
     expect(
       rules
         .filter((r: any) => r.ExpirationInDays !== undefined)
         .map((r: any) => r.Prefix)
         .sort(),
-    ).toEqual(['emails/', 'inbound/']);
+    ).toEqual(['emails/', 'emails/downloads/', 'inbound/']);
     // enforceSSL: a bucket policy denies every request without TLS.
     const policies = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter(
       (p) => p.Properties.Bucket.Ref === bucketId,

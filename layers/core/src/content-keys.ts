@@ -18,3 +18,14 @@ export const INBOUND_RAW_PREFIX = 'inbound/';
 
 /** Days the receipt rule's raw copies are kept (each mailbox copy is stored under its own key). */
 export const INBOUND_RAW_RETENTION_DAYS = 7;
+
+/**
+ * Where a file too large for a Lambda's answer is copied for its download (an attachment, which
+ * has no object of its own: it is read out of its message), then served by a short-lived link to
+ * the copy. Under the email content prefix (the roles that serve downloads already reach it),
+ * expiring after DOWNLOAD_COPY_RETENTION_DAYS.
+ */
+export const DOWNLOAD_COPY_PREFIX = `${CONTENT_KEY_PREFIX}downloads/`;
+
+/** Days a download copy is kept (each download writes its copy again). */
+export const DOWNLOAD_COPY_RETENTION_DAYS = 1;

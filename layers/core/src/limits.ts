@@ -9,6 +9,23 @@ export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 /** The refusal text for a body past MAX_BODY_BYTES (both hosts answer with it). */
 export const BODY_TOO_LARGE_MESSAGE = `The request body is larger than 25 MiB (${MAX_BODY_BYTES} bytes), attachments included.`;
 
+/**
+ * The largest answer a Lambda gives a synchronous invocation (6 MB), counted as its serialized
+ * result (status, headers and body, a binary body base64): API Gateway answers 502 past it. The
+ * local host holds the handlers' answers to it.
+ */
+export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The largest file a download link serves in its own answer (base64 makes it 4/3 larger, still
+ * under LAMBDA_RESPONSE_MAX_BYTES); a larger one answers 302 to a link to the object in the
+ * content store, working DOWNLOAD_REDIRECT_SECONDS.
+ */
+export const MAX_INLINE_DOWNLOAD_BYTES = 4 * 1024 * 1024;
+
+/** Seconds the content store link a large download redirects to works (each download signs a new one). */
+export const DOWNLOAD_REDIRECT_SECONDS = 300;
+
 /** At most this many recipients across to, cc and bcc (spec §8). */
 export const MAX_RECIPIENTS = 50;
 

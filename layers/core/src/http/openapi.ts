@@ -371,6 +371,15 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute, descri
         : route.response.type === 'never'
           ? {}
           : { [success]: { description: 'Success.', content: successContent } }),
+      // A file too large for a Lambda's answer (the download links) is a redirect to a link to it.
+      ...(route.responseFormat === 'binary'
+        ? {
+            '302': {
+              description: 'A file too large to answer in place: a redirect to a short-lived link to it.',
+              headers: { Location: { description: 'The short-lived link.', schema: { type: 'string' } } },
+            },
+          }
+        : {}),
       ...errors,
     },
   };

@@ -11,6 +11,12 @@ export interface ContentStore {
    */
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * A link that fetches the blob straight from the store for `seconds` (fewer when the store's
+   * credentials expire sooner), answered as a download named `filename`: how a file too large
+   * for a Lambda's answer is served.
+   */
+  link(key: string, download: { readonly filename: string; readonly seconds: number }): Promise<string>;
 }
 
 /** No content store configured: storing or reading a large body fails with what to set. */
@@ -20,5 +26,5 @@ export const missingContentStore = (): ContentStore => {
       'no content store: set CONTENT_BUCKET (the stack does, for the functions whose manifest entry needs contentStore; the local host starts an embedded S3 server and sets it with S3_ENDPOINT)',
     );
   };
-  return { put: fail, get: fail, delete: fail };
+  return { put: fail, get: fail, delete: fail, link: fail };
 };

@@ -113,9 +113,11 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
         : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     content: config.CONTENT_BUCKET
-      ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters, (message, attributes) =>
-          logger.warn(message, attributes),
-        )
+      ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, {
+          counters,
+          warn: (message, attributes) => logger.warn(message, attributes),
+          endpoint: config.S3_ENDPOINT,
+        })
       : missingContentStore(),
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,

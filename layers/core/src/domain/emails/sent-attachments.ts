@@ -52,17 +52,28 @@ export const getSentAttachment = async (deps: Deps, teamId: string, emailId: str
   return { object: 'attachment' as const, ...(await view(deps, e, n)) };
 };
 
-/** What a sent attachment's download link serves: its bytes and file name (undefined when gone). */
+/**
+ * What a sent attachment's download link serves: its file name, size and a reader of its bytes
+ * (undefined when gone).
+ */
 export const sentAttachmentFile = async (
   deps: Deps,
   teamId: string,
   emailId: string,
   id: string,
-): Promise<{ filename: string; content: Buffer } | undefined> => {
+): Promise<{ filename: string; size: number; content: () => Promise<Buffer> } | undefined> => {
   const e = await getEmail(deps, teamId, emailId).catch(() => undefined);
   if (!e) return undefined;
   const n = e.attachments.findIndex((_, i) => attachmentId(e.id, i) === id);
   if (n < 0) return undefined;
-  const part = (await attachmentParts(deps, e).catch(() => []))[n];
-  return part ? { filename: part.filename, content: part.content } : undefined;
+  const a = e.attachments[n]!;
+  return {
+    filename: a.filename,
+    size: a.size,
+    content: async () => {
+      const part = (await attachmentParts(deps, e))[n];
+      if (!part) throw new Error(`email ${e.id}: attachment ${n} is missing`);
+      return part.content;
+    },
+  };
 };

@@ -3,13 +3,14 @@ import {
   attachmentContent,
   loadMessage,
   messageIdHeader,
-  readRaw,
   withBodies,
   type MailboxMessage,
   type MessageAttachment,
 } from './message.ts';
 import { downloadLink, verifyDownload } from '../downloads.ts';
 import { sentAttachmentFile } from '../emails/sent-attachments.ts';
+import { DOWNLOAD_REDIRECT_SECONDS, MAX_INLINE_DOWNLOAD_BYTES } from '../../limits.ts';
+import { DOWNLOAD_COPY_PREFIX } from '../../content-keys.ts';
 
 /**
  * The reference receiving API over the mailbox store: received messages of the team (every
@@ -17,22 +18,65 @@ import { sentAttachmentFile } from '../emails/sent-attachments.ts';
  * attachment (what `resend.emails.receiving.forward` fetches without an API key).
  */
 
-/** What a download link serves: the bytes and a file name (a received email's, or a sent email's attachment). */
-export const download = async (
+/**
+ * What a download link serves: the bytes and a file name, or, for a file past
+ * MAX_INLINE_DOWNLOAD_BYTES (too large for a Lambda's answer), a short-lived link to it in the
+ * content store (`location`): a received message's raw MIME is its own object; an attachment is
+ * copied to its own object first (DOWNLOAD_COPY_PREFIX).
+ */
+type DownloadFile =
+  | { readonly filename: string; readonly content: Buffer }
+  | { readonly filename: string; readonly location: string };
+
+/** The key of a download copy of a message's attachment. */
+const copyKey = (teamId: string, messageId: string, attachmentId: string) =>
+  `${DOWNLOAD_COPY_PREFIX}${teamId}/${messageId}/${attachmentId}`;
+
+/** The file as served: inline when small, else copied (unless it is already its own object) and linked. */
+const servedFile = async (
   deps: Deps,
-  token: string,
-): Promise<{ filename: string; content: Buffer } | undefined> => {
+  filename: string,
+  size: number,
+  file: { readonly key: string } | { readonly copyTo: string; readonly content: () => Promise<Buffer> },
+): Promise<DownloadFile> => {
+  if (size <= MAX_INLINE_DOWNLOAD_BYTES) {
+    const content = 'key' in file ? await deps.content.get(file.key) : await file.content();
+    if (!content) throw new Error(`download ${filename}: its object is missing from the content store`);
+    return { filename, content };
+  }
+  let key: string;
+  if ('key' in file) key = file.key;
+  else {
+    key = file.copyTo;
+    await deps.content.put(key, await file.content());
+  }
+  return { filename, location: await deps.content.link(key, { filename, seconds: DOWNLOAD_REDIRECT_SECONDS }) };
+};
+
+/** What a download link serves (undefined: the link is unknown, tampered with or expired, or names nothing now). */
+export const download = async (deps: Deps, token: string): Promise<DownloadFile | undefined> => {
   const claims = await verifyDownload(deps, token);
   if (!claims) return undefined;
-  if (claims.kind === 'sent')
-    return claims.attachmentId
-      ? sentAttachmentFile(deps, claims.teamId, claims.messageId, claims.attachmentId)
+  if (claims.kind === 'sent') {
+    if (!claims.attachmentId) return undefined;
+    const found = await sentAttachmentFile(deps, claims.teamId, claims.messageId, claims.attachmentId);
+    return found
+      ? servedFile(deps, found.filename, found.size, {
+          copyTo: copyKey(claims.teamId, claims.messageId, claims.attachmentId),
+          content: found.content,
+        }).catch(() => undefined)
       : undefined;
+  }
   const m = await loadMessage(deps, claims.teamId, claims.messageId).catch(() => undefined);
   if (!m) return undefined;
-  if (!claims.attachmentId) return { filename: `${m.id}.eml`, content: await readRaw(deps, m) };
-  const found = await attachmentContent(deps, m, claims.attachmentId).catch(() => undefined);
-  return found ? { filename: found.attachment.filename ?? found.attachment.id, content: found.content } : undefined;
+  const attachmentId = claims.attachmentId;
+  if (!attachmentId) return servedFile(deps, `${m.id}.eml`, m.size, { key: m.rawKey });
+  const attachment = m.attachments.find((a) => a.id === attachmentId);
+  if (!attachment) return undefined;
+  return servedFile(deps, attachment.filename ?? attachment.id, attachment.size, {
+    copyTo: copyKey(m.teamId, m.id, attachment.id),
+    content: async () => (await attachmentContent(deps, m, attachmentId)).content,
+  }).catch(() => undefined);
 };
 
 const nullIfEmpty = (list: readonly string[]) => (list.length ? [...list] : null);
