@@ -54,6 +54,21 @@ describe('message content off the row (content store)', () => {
     expect(got.data).toMatchObject({ id: data!.id, html: null, text: 'kept on the row' });
   }, 60_000);
 
+  it('answers GET /emails/{id} of a 7 MB HTML email (past a Lambda answer) with html null and its text', async () => {
+    const t = await sendingTeam();
+    const { data, error } = await t.resend.emails.send({
+      from: t.from,
+      to: 'delivered@resend.dev',
+      subject: 'Too large to answer',
+      html: htmlOf(7_000_000),
+      text: 'The short version.',
+    });
+    expect(error).toBeNull();
+    const got = await t.resend.emails.get(data!.id);
+    expect(got.error).toBeNull();
+    expect(got.data).toMatchObject({ id: data!.id, html: null, text: 'The short version.' });
+  }, 60_000);
+
   it('keeps small bodies on the row and a text body past the threshold in the store, both read back', async () => {
     const t = await sendingTeam();
     const text = 'plain '.repeat(Math.ceil((CONTENT_INLINE_MAX_BYTES + 10) / 6));

@@ -23,6 +23,13 @@ export const LAMBDA_RESPONSE_MAX_BYTES = 6 * 1024 * 1024;
  */
 export const MAX_INLINE_DOWNLOAD_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The bodies one answer carries at most (an email's html and text, a thread page's, counted as
+ * they are encoded in a Lambda's result): the rest of the answer keeps 512 KiB. A body past it
+ * answers null (the email itself is whole: sent, and forwarded or downloaded from its raw MIME).
+ */
+export const MAX_ANSWER_BODIES_BYTES = LAMBDA_RESPONSE_MAX_BYTES - 512 * 1024;
+
 /** Seconds the content store link a large download redirects to works (each download signs a new one). */
 export const DOWNLOAD_REDIRECT_SECONDS = 300;
 

@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../errors/api-error.ts';
 import type { Caller } from '../caller.ts';
 import type { EmailItem } from './email.ts';
 import { withBodies } from './email-content.ts';
+import { bodyWithinAnswer } from '../answer-bodies.ts';
 
 /** Reads a team's email; another team's id answers 404. */
 export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
@@ -13,9 +14,12 @@ export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<
   return item as EmailItem;
 };
 
-/** Reads a team's email with its bodies in hand (from its body item or the content store where they are kept). */
+/**
+ * Reads a team's email with its bodies in hand (from its body item or the content store where
+ * they are kept), as many as one answer carries (bodyWithinAnswer: past it a body reads null).
+ */
 export const getEmailWithBodies = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> =>
-  withBodies(deps, await getEmail(deps, teamId, id));
+  bodyWithinAnswer(await withBodies(deps, await getEmail(deps, teamId, id)));
 
 /**
  * Reads an email the caller may act on: a key restricted to one sending domain reaches only the

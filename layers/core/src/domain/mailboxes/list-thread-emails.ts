@@ -4,6 +4,7 @@ import { pageOf, type Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
 import type { Mailbox } from './mailbox.ts';
 import { messageFromItem, withBodies } from './message.ts';
+import { bodiesWithinAnswer } from '../answer-bodies.ts';
 
 /** A page of a thread's emails, oldest first (a thread is read whole, then paged). */
 export const listThreadEmails = async (
@@ -14,6 +15,7 @@ export const listThreadEmails = async (
 ): Promise<Page<ReturnType<typeof emailView>>> => {
   const t = await loadThread(deps, m, threadId);
   const { items, hasMore } = pageOf((await threadItems(deps, m, threadId)).map(messageFromItem), page);
-  const full = await Promise.all(items.map((msg) => withBodies(deps, msg)));
+  // A thread's bodies together can pass what one answer carries: the later ones then read null.
+  const full = bodiesWithinAnswer(await Promise.all(items.map((msg) => withBodies(deps, msg))));
   return { items: full.map((msg) => emailView(msg, t.read === true)), hasMore };
 };

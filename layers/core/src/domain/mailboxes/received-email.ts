@@ -11,6 +11,7 @@ import { downloadLink, verifyDownload } from '../downloads.ts';
 import { sentAttachmentFile } from '../emails/sent-attachments.ts';
 import { DOWNLOAD_REDIRECT_SECONDS, MAX_INLINE_DOWNLOAD_BYTES } from '../../limits.ts';
 import { DOWNLOAD_COPY_PREFIX } from '../../content-keys.ts';
+import { bodyWithinAnswer } from '../answer-bodies.ts';
 
 /**
  * The reference receiving API over the mailbox store: received messages of the team (every
@@ -130,11 +131,13 @@ export const receivedEmailView = async (
       html = html.split(`cid:${a.contentId}`).join(`data:${a.contentType};base64,${content.toString('base64')}`);
     }
   }
+  // Inline images as data URIs make the html larger still: past what one answer carries, null.
+  const bodies = bodyWithinAnswer({ html, text: m.text });
   return {
     object: 'email' as const,
     ...receivedEmailRow(m),
-    html,
-    text: m.text,
+    html: bodies.html,
+    text: bodies.text,
     headers: { ...m.headers },
     raw: await downloadLink(deps, { teamId: m.teamId, messageId: m.id }),
   };
