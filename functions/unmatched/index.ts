@@ -9,16 +9,13 @@ const match = routeMatcher();
 /** Runs an area's function on an event and answers its result. */
 export type InvokeArea = (area: Area, event: ApiEvent) => Promise<ApiResult>;
 
-/** The event API Gateway would have delivered had the request named the route's path exactly. */
-const eventFor = (event: ApiEvent, key: string, path: string, raw: Readonly<Record<string, string>>): ApiEvent => {
-  const pathParameters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    try {
-      pathParameters[name] = decodeURIComponent(value);
-    } catch {
-      pathParameters[name] = value;
-    }
-  }
+/**
+ * The event API Gateway would have delivered had the request named the route's path exactly.
+ * `rawPath` arrives percent-decoded, so the parameters read from it are taken as they are (a
+ * second decoding would read an id sent as `%2541` as `A`).
+ */
+const eventFor = (event: ApiEvent, key: string, path: string, params: Readonly<Record<string, string>>): ApiEvent => {
+  const pathParameters: Record<string, string> = { ...params };
   const { pathParameters: _ignored, ...rest } = event;
   return {
     ...rest,

@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ApiContext, ApiEvent } from '@mailstack/core/http/types';
 
-/** Builds the API Gateway v2 event API Gateway would deliver for this request. */
+/** A path percent-decoded as HTTP API delivers `rawPath`; an escape that decodes to nothing stays as sent. */
+const decodedPath = (path: string): string => {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+};
+
+/**
+ * Builds the API Gateway v2 event API Gateway would deliver for this request: `rawPath`
+ * percent-decoded, as HTTP APIs deliver it (`/emails/a%25b` arrives as `/emails/a%b`).
+ */
 export const toApiEvent = (
   req: IncomingMessage,
   url: URL,
@@ -20,7 +32,7 @@ export const toApiEvent = (
   return {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
+    rawPath: decodedPath(url.pathname),
     rawQueryString: url.search.slice(1),
     headers,
     ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),

@@ -129,8 +129,13 @@ const areaLoader = (functionsDir: string) => {
   };
 };
 
-/** The longest request line and headers the local host reads (Node's default is 16 KiB). */
-const MAX_REQUEST_HEAD_BYTES = 64 * 1024;
+/**
+ * The longest request line and headers the local host reads: HTTP API's quota ("total combined
+ * size of request line and header values", 10,240 bytes). Past it the request never reaches a
+ * function: 431, answered before the body is read (API Gateway's own refusal, not the catalog's).
+ */
+const MAX_REQUEST_HEAD_BYTES = 10_240;
+const HEAD_TOO_LARGE_BODY = JSON.stringify({ message: 'Request Header Fields Too Large' });
 
 /**
  * The local HTTP host: matches the route manifest, builds the API Gateway v2 event, and calls
@@ -144,8 +149,7 @@ export const createApiServer = (
 ): Server => {
   const match = routeMatcher();
   const load = areaLoader(functionsDir);
-  // Node refuses a request line and headers past 16 KiB before any route sees them, resetting a
-  // client still writing its body; a long hostile path belongs to the router, which answers it.
+  // Node refuses a request line and headers past the limit before any route sees them (clientError).
   const server = createServer(
     { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     async (req: IncomingMessage, res: ServerResponse) => {
@@ -200,9 +204,13 @@ export const createApiServer = (
   );
   // Keep idle connections well past a client's pause (Node closes them after 5 s by default, and
   // a client reusing one at that moment sees a reset instead of an answer), as load balancers do.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    if (error.code === 'HPE_HEADER_OVERFLOW')
+      return socket.end(
+        `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${HEAD_TOO_LARGE_BODY.length}\r\nconnection: close\r\n\r\n${HEAD_TOO_LARGE_BODY}`,
+      );
+    socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -23,7 +23,8 @@ const pathId = fc
     fc.string({ minLength: 1, maxLength: 40 }),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
     fc.integer({ min: 300, max: 4000 }).map((n) => 'a'.repeat(n)),
-    fc.integer({ min: 100, max: 1200 }).map((n) => '€'.repeat(n)),
+    // Long, yet two of them percent-encoded stay within HTTP API's 10,240-byte request head.
+    fc.integer({ min: 100, max: 450 }).map((n) => '€'.repeat(n)),
     fc.constantFrom(
       '..',
       '.',

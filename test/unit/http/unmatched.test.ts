@@ -47,6 +47,19 @@ describe("the API's $default function", () => {
     expect(normalisePath('/emails/')).toBe('/emails/');
   });
 
+  it('takes the path parameters of a re-dispatched path as delivered: rawPath arrives percent-decoded, never decoded twice', async () => {
+    // Prepare: `//emails/%2541%252F` as sent; HTTP API delivers rawPath decoded once.
+    const { calls, handler } = recording();
+
+    // Act
+    await handler(defaultEvent('GET', '//emails/%41%2F'));
+
+    // Assess
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.event.pathParameters).toEqual({ id: '%41%2F' });
+    expect(calls[0]!.event.rawPath).toBe('/emails/%41%2F');
+  });
+
   it("passes every route of the manifest, reached with doubled slashes, to its area's function as the exact route", async () => {
     const { calls, handler } = recording();
     for (const route of ROUTES) {
@@ -79,9 +92,9 @@ describe("the API's $default function", () => {
     }
   });
 
-  it('decodes path parameters as API Gateway does', async () => {
+  it('takes path parameters as API Gateway decoded them (a request for //contacts/ada%40example.com)', async () => {
     const { calls, handler } = recording();
-    await handler(defaultEvent('PATCH', '//contacts/ada%40example.com'));
+    await handler(defaultEvent('PATCH', '//contacts/ada@example.com'));
     expect(calls[0]!.event.pathParameters).toEqual({ id: 'ada@example.com' });
   });
 
