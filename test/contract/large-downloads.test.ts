@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
+import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { LAMBDA_RESPONSE_MAX_BYTES, MAX_INLINE_DOWNLOAD_BYTES } from '@mailstack/core/limits';
 import { testDeps } from '../support/local.ts';
 import { mailboxTeam, mx } from '../support/mailboxes.ts';
@@ -20,7 +21,7 @@ const fetchDownload = async (url: string) => {
   return { first, followed, bytes: Buffer.from(await followed.arrayBuffer()) };
 };
 
-describe('downloads past a Lambda answer (6 MB)', () => {
+describe('downloads and bodies past a Lambda answer (6 MB)', () => {
   it('serves an 8 MB received message and its 6 MB attachment by redirect to a short-lived link, and the SDK forwards it', async () => {
     // Prepare
     const t = await mailboxTeam();
@@ -98,4 +99,47 @@ describe('downloads past a Lambda answer (6 MB)', () => {
     expect(file.followed.status).toBe(200);
     expect(file.bytes.equals(archive)).toBe(true);
   }, 60_000);
+
+  it("lists a thread of three 2.5 MB messages with the bodies one answer carries: the third's text reads null", async () => {
+    // Prepare
+    const t = await mailboxTeam();
+    await grantMailboxLicense(testDeps(), t.team.id, {
+      seats: 5,
+      storageBytes: 50 * 1024 * 1024,
+      recipientAllowance: 10,
+    });
+    const address = `desk@${t.domain}`;
+    const inboxId = (await t.resend.inboxes.create({ emailAddress: address })).data!.id;
+    const line = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, a long quarterly report.\n';
+    const body = (n: number) => `Part ${n}\n${line.repeat(Math.ceil(2_500_000 / line.length))}`;
+    const first = await mx().sendMail({
+      from: 'ada@customer.example.org',
+      to: address,
+      subject: 'Report',
+      text: body(1),
+    });
+    for (const n of [2, 3])
+      await mx().sendMail({
+        from: 'ada@customer.example.org',
+        to: address,
+        subject: 'Re: Report',
+        text: body(n),
+        inReplyTo: first.messageId,
+        references: [first.messageId],
+      });
+    const thread = (
+      await waitFor(
+        () => t.resend.inboxes.threads.list({ inboxId }),
+        (r) => r.data?.data[0]?.email_count === 3,
+        { what: 'the thread of three', timeoutMs: 60_000 },
+      )
+    ).data!.data[0]!;
+
+    // Act
+    const emails = await t.resend.inboxes.threads.emails.list({ emailAddress: address, threadId: thread.id });
+
+    // Assess
+    expect(emails.error).toBeNull();
+    expect(emails.data!.data.map((e) => e.text?.slice(0, 7) ?? null)).toEqual(['Part 1\n', 'Part 2\n', null]);
+  }, 120_000);
 });
