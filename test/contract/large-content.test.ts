@@ -69,6 +69,28 @@ describe('message content off the row (content store)', () => {
     expect(got.data).toMatchObject({ id: data!.id, html: null, text: 'The short version.' });
   }, 60_000);
 
+  it('lists emails whose bodies together pass a Lambda answer with 200: the later bodies read null', async () => {
+    const t = await sendingTeam();
+    // Each body under 32 KiB (kept in the table), yet every quote takes 4 bytes of the answer as encoded.
+    const quotes = '"'.repeat(32_000);
+    const sent = await t.resend.batch.send(
+      Array.from({ length: 25 }, (_, n) => ({
+        from: t.from,
+        to: 'delivered@resend.dev',
+        subject: `Quoted ${n}`,
+        html: `<p>${quotes}</p>`,
+        text: quotes,
+      })),
+    );
+    expect(sent.error).toBeNull();
+    const listed = await t.resend.emails.list({ limit: 100 });
+    expect(listed.error).toBeNull();
+    const rows = listed.data!.data as unknown as { html: string | null; text: string | null }[];
+    expect(rows).toHaveLength(25);
+    expect(rows[0]).toMatchObject({ html: `<p>${quotes}</p>`, text: quotes });
+    expect(rows.at(-1)).toMatchObject({ html: null, text: null });
+  }, 60_000);
+
   it('keeps small bodies on the row and a text body past the threshold in the store, both read back', async () => {
     const t = await sendingTeam();
     const text = 'plain '.repeat(Math.ceil((CONTENT_INLINE_MAX_BYTES + 10) / 6));
