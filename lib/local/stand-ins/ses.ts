@@ -284,7 +284,7 @@ const regionOf = (req: IncomingMessage): string =>
  * SendEmail answer's MessageId at `email.amazonses.com` in us-east-1, at
  * `<region>.amazonses.com` elsewhere. Headers are read as bytes: the body is left as it came.
  */
-export const sesSentMessage = (raw: Buffer, messageId: string, region: string, at = new Date()): Buffer => {
+const sesSentMessage = (raw: Buffer, messageId: string, region: string, at = new Date()): Buffer => {
   const text = raw.toString('latin1');
   const end = text.search(/\r?\n\r?\n/);
   const head = end === -1 ? text : text.slice(0, end);
@@ -341,7 +341,7 @@ const sendRefusal = (request: Record<string, any>): string | undefined => {
 };
 
 /** The plain-text notification SES publishes to a new SNS event destination (not an event). */
-export const SNS_TOPIC_VALIDATION = 'Successfully validated SNS topic for Amazon SES event publishing.';
+const SNS_TOPIC_VALIDATION = 'Successfully validated SNS topic for Amazon SES event publishing.';
 
 /**
  * A recipient with this label (`success+unordered-twice@simulator.amazonses.com`) makes SNS's
@@ -355,7 +355,7 @@ const TWICE_UNORDERED = /\+[^@]*unordered-twice[^@]*@/i;
  * after the one before plus up to 40 ms of jitter, so events close together may swap. With
  * `twiceUnordered` every event comes twice, in reverse order, from 300 ms on.
  */
-export const eventTimings = <T>(events: readonly T[], twiceUnordered: boolean): { event: T; at: number }[] => {
+const eventTimings = <T>(events: readonly T[], twiceUnordered: boolean): { event: T; at: number }[] => {
   if (twiceUnordered) {
     const reversed = [...events].reverse();
     return [...reversed, ...reversed].map((event, i) => ({ event, at: 300 + 15 * i }));

@@ -44,7 +44,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * in its Punycode form (`bücher.de` → `xn--bcher-kva.de`), an ASCII domain as written. The local
  * part is left as it is (a non-ASCII one cannot be written in ASCII; the provider refuses it).
  */
-export const asciiDomain = (address: string): string => {
+const asciiDomain = (address: string): string => {
   const at = address.lastIndexOf('@');
   const domain = address.slice(at + 1);
   if (at < 0 || !NON_ASCII.test(domain)) return address;
