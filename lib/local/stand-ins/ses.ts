@@ -349,18 +349,25 @@ const SNS_TOPIC_VALIDATION = 'Successfully validated SNS topic for Amazon SES ev
  */
 const TWICE_UNORDERED = /\+[^@]*unordered-twice[^@]*@/i;
 
+/** How often SNS delivers an event a second time by default (at least once: rare, never zero). */
+const REDELIVERY_RATE = 1 / 50;
+
 /**
  * When each of one message's events reaches the queue (ms after SES accepted it), SNS standard to
- * SQS being at least once and unordered: the first (Send) about 35 ms after, each later one 15 ms
- * after the one before plus up to 40 ms of jitter, so events close together may swap. With
- * `twiceUnordered` every event comes twice, in reverse order, from 300 ms on.
+ * SQS being at least once and unordered: by default in SES's order, the first (Send) about 35 ms
+ * after, each later one 15 ms after the one before, and one in 50 again 100 to 300 ms later (a
+ * duplicate, as SNS may deliver). With `twiceUnordered` every event comes twice, the whole set in
+ * reverse order, from 300 ms on.
  */
 const eventTimings = <T>(events: readonly T[], twiceUnordered: boolean): { event: T; at: number }[] => {
   if (twiceUnordered) {
     const reversed = [...events].reverse();
     return [...reversed, ...reversed].map((event, i) => ({ event, at: 300 + 15 * i }));
   }
-  return events.map((event, i) => ({ event, at: 35 + 15 * i + (i === 0 ? 0 : Math.floor(Math.random() * 40)) }));
+  return events.flatMap((event, i) => [
+    { event, at: 35 + 15 * i },
+    ...(Math.random() < REDELIVERY_RATE ? [{ event, at: 35 + 15 * i + 100 + Math.floor(Math.random() * 200) }] : []),
+  ]);
 };
 
 /**
