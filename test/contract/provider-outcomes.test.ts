@@ -68,7 +68,7 @@ describe('what SES publishes after it accepted an email', () => {
       text: 'y',
     });
     expect(again.error).toBeNull();
-  }, 60_000);
+  }, 90_000);
 
   it('events delivered twice and out of order (SNS to SQS) leave one event per status and the right final state', async () => {
     // Prepare: a recipient whose message's events come twice, in reverse (Bounce, DeliveryDelay, Send, and again).
@@ -93,5 +93,5 @@ describe('what SES publishes after it accepted an email', () => {
     expect(types.filter((x) => x === 'email.sent').length).toBeLessThanOrEqual(1);
     expect(new Set(types).size).toBe(types.length);
     expect(types).not.toContain('email.delivery_delayed');
-  }, 60_000);
+  }, 90_000);
 });
