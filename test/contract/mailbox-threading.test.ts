@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
-import { inboxMessageTo } from '../support/inbox.ts';
+import { local } from '../support/local.ts';
+import { inboxMail, inboxMessageTo } from '../support/inbox.ts';
 import { agent, agentMailbox, mx, newDraft } from '../support/mailboxes.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -9,6 +11,28 @@ const headerOf = (mail: any, name: string): string | undefined =>
   mail.headers.find((h: { name: string }) => h.name.toLowerCase() === name.toLowerCase())?.value;
 
 describe('mailbox threading under the Message-ID SES writes', () => {
+  it('the SES stand-in replaces the Message-ID and Date as SES does, region-qualified outside us-east-1', async () => {
+    const subject = `Regional ${randomUUID().slice(0, 8)}`;
+    const ses = new SESv2Client({
+      region: 'eu-west-1',
+      endpoint: local().env.SES_ENDPOINT,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const raw = `From: sender@example.com\r\nTo: reader@example.com\r\nSubject: ${subject}\r\nMessage-ID: <ours@example.com>\r\nDate: Thu, 1 Jan 2015 00:00:00 +0000\r\n\r\nHello\r\n`;
+    const out = await ses.send(
+      new SendEmailCommand({
+        FromEmailAddress: 'sender@example.com',
+        Destination: { ToAddresses: ['reader@example.com'] },
+        Content: { Raw: { Data: Buffer.from(raw) } },
+      }),
+    );
+    const mail = await inboxMail(subject);
+    expect(headerOf(mail, 'Message-ID')).toBe(`<${out.MessageId}@eu-west-1.amazonses.com>`);
+    expect(mail.raw).not.toContain('ours@example.com');
+    expect(headerOf(mail, 'Date')).not.toContain('2015');
+    expect(mail.raw).toContain('Hello');
+  });
+
   it('files a reply to a mailbox’s first message in its thread, and later messages quote the Message-ID the recipient saw', async () => {
     // Prepare: a mailbox sends a first message to someone outside.
     const t = await agentMailbox();
