@@ -202,6 +202,8 @@ export const createRelay = (deps: Deps, options: RelayOptions): Relay => {
     disableReverseLookup: true,
     hideENHANCEDSTATUSCODES: false,
     hideDSN: true,
+    // The provider (SES) has no SMTPUTF8: addresses are 7-bit ASCII, a Unicode domain in Punycode.
+    hideSMTPUTF8: true,
     hideREQUIRETLS: true,
     logger: false,
     authRequiredMessage:

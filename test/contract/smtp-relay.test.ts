@@ -82,8 +82,11 @@ describe('the SMTP relay', () => {
       to: ['Jane <delivered@resend.dev>'],
       cc: ['success@simulator.amazonses.com'],
       bcc: ['ooto@simulator.amazonses.com'],
-      message_id: messageId,
     });
+    // The client's Message-ID went to the provider, which wrote its own in its place (as SES does):
+    // the email shows the one recipients saw.
+    expect(viaSmtp.message_id).not.toBe(messageId);
+    expect(viaSmtp.message_id).toMatch(/^<[^@>]+@email\.amazonses\.com>$/);
     const types = async (emailId: string) =>
       (await eventsOf(t.team.id)).filter((e) => e.data?.email_id === emailId).map((e) => e.type);
     expect(await types(id)).toEqual(await types(api.data!.id));

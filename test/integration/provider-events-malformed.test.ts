@@ -130,4 +130,25 @@ describe('malformed SNS messages on the provider-events queue', () => {
       ),
     ).toBe(true);
   });
+
+  it('acknowledges and ignores the plain-text topic validation SES publishes to a new destination (no dead letter, no alarm)', async () => {
+    // Prepare: the notification as SNS delivers it to the queue (captured in ope-tech/laravel-ses#10).
+    const logs = captureLogs();
+    const body = JSON.stringify({
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: local().env.SES_EVENTS_TOPIC_ARN!,
+      Message: 'Successfully validated SNS topic for Amazon SES event publishing.',
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '1',
+    });
+
+    // Act
+    const result = await handler(sqsEvent([body]));
+
+    // Assess: acknowledged (not returned for a retry that ends in the dead-letter queue), logged, nothing refused.
+    expect(result.batchItemFailures).toEqual([]);
+    expect(logs.some((l) => l.message.startsWith('provider event refused'))).toBe(false);
+    expect(logs.some((l) => l.message.includes('topic validation'))).toBe(true);
+  });
 });

@@ -110,7 +110,8 @@ export interface SesStandInOptions {
 }
 
 /** What the stand-in does after accepting a message for each recipient (the SES mailbox simulator). */
-const SIMULATOR: Record<string, readonly ('Send' | 'Delivery' | 'Bounce' | 'Complaint' | 'Suppressed')[]> = {
+type Outcome = 'Send' | 'Delivery' | 'Bounce' | 'Complaint' | 'Suppressed' | 'DeliveryDelay' | 'SoftBounce' | 'Reject';
+const SIMULATOR: Record<string, readonly Outcome[]> = {
   'success@simulator.amazonses.com': ['Send', 'Delivery'],
   'bounce@simulator.amazonses.com': ['Send', 'Bounce'],
   'complaint@simulator.amazonses.com': ['Send', 'Delivery', 'Complaint'],
@@ -119,8 +120,13 @@ const SIMULATOR: Record<string, readonly ('Send' | 'Delivery' | 'Bounce' | 'Comp
   'delivered@resend.dev': ['Send', 'Delivery'],
   'bounced@resend.dev': ['Send', 'Bounce'],
   'complained@resend.dev': ['Send', 'Delivery', 'Complaint'],
+  // Local only (`.localhost` never routes on AWS): what SES publishes that its simulator cannot
+  // produce. A soft bounce comes after SES gave up retrying, so a delay is published before it.
+  'delayed@simulator.localhost': ['Send', 'DeliveryDelay', 'Delivery'],
+  'soft-bounce@simulator.localhost': ['Send', 'DeliveryDelay', 'SoftBounce'],
+  'rejected@simulator.localhost': ['Send', 'Reject'],
 };
-const outcomesFor = (address: string) =>
+const outcomesFor = (address: string): readonly Outcome[] =>
   SIMULATOR[address.toLowerCase().replace(/\+[^@]*@/, '@')] ?? ['Send', 'Delivery'];
 
 /** Builds the SES event notification SNS would deliver for one outcome. */
@@ -161,6 +167,39 @@ const sesEvent = (
           ],
         },
       };
+    case 'SoftBounce':
+      return {
+        eventType: 'Bounce',
+        mail,
+        bounce: {
+          bounceType: 'Transient',
+          bounceSubType: 'MailboxFull',
+          timestamp,
+          bouncedRecipients: [
+            {
+              emailAddress: recipient,
+              action: 'failed',
+              status: '4.2.2',
+              diagnosticCode: 'smtp; 452 4.2.2 mailbox full',
+            },
+          ],
+        },
+      };
+    case 'DeliveryDelay':
+      return {
+        eventType: 'DeliveryDelay',
+        mail,
+        deliveryDelay: {
+          timestamp,
+          delayType: 'MailboxFull',
+          expirationTime: new Date(Date.now() + 12 * 3600_000).toISOString(),
+          delayedRecipients: [
+            { emailAddress: recipient, status: '4.2.2', diagnosticCode: 'smtp; 452 4.2.2 mailbox full' },
+          ],
+        },
+      };
+    case 'Reject':
+      return { eventType: 'Reject', mail, reject: { reason: 'Bad content' } };
     case 'Suppressed':
       return {
         eventType: 'Bounce',
@@ -235,6 +274,102 @@ const send = (res: ServerResponse, status: number, body: unknown, type = 'NotFou
   res.end(JSON.stringify(body));
 };
 
+/** The region a signed SES request is for (its SigV4 credential scope); us-east-1 when unsigned. */
+const regionOf = (req: IncomingMessage): string =>
+  /Credential=[^/,]+\/\d{8}\/([a-z0-9-]+)\/ses\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'us-east-1';
+
+/**
+ * What SES does to a message it accepts: its own Message-ID and Date replace any the sender wrote
+ * (https://docs.aws.amazon.com/ses/latest/dg/header-fields.html). The Message-ID is the
+ * SendEmail answer's MessageId at `email.amazonses.com` in us-east-1, at
+ * `<region>.amazonses.com` elsewhere. Headers are read as bytes: the body is left as it came.
+ */
+const sesSentMessage = (raw: Buffer, messageId: string, region: string, at = new Date()): Buffer => {
+  const text = raw.toString('latin1');
+  const end = text.search(/\r?\n\r?\n/);
+  const head = end === -1 ? text : text.slice(0, end);
+  const eol = head.includes('\r\n') ? '\r\n' : '\n';
+  const kept = head
+    .split(/\r?\n(?![ \t])/)
+    .filter((field) => !/^(message-id|date)\s*:/i.test(field))
+    .join(eol);
+  const host = region === 'us-east-1' ? 'email.amazonses.com' : `${region}.amazonses.com`;
+  const date = at
+    .toUTCString()
+    .replace(/ GMT$/, ' +0000')
+    .replace(/, 0(\d) /, ', $1 ');
+  const written = `${kept}${eol}Date: ${date}${eol}Message-ID: <${messageId}@${host}>`;
+  return Buffer.concat([Buffer.from(written, 'latin1'), raw.subarray(Buffer.byteLength(head, 'latin1'))]);
+};
+
+/** Tag names SES allows beyond the plain charset (fine-grained feedback). */
+const SES_TAG_NAMES = new Set(['ses:feedback-id-a', 'ses:feedback-id-b']);
+const TAG_CHARSET = /^[A-Za-z0-9_-]{1,256}$/;
+
+/**
+ * What SES refuses in a SendEmail's fields with 400 BadRequestException before accepting it:
+ * addresses that are not 7-bit ASCII (no SMTPUTF8: an ASCII local part, a Punycode domain;
+ * https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_Destination.html), and message tags
+ * outside ASCII letters, digits, `_` and `-` or over 256 characters
+ * (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_MessageTag.html).
+ */
+const sendRefusal = (request: Record<string, any>): string | undefined => {
+  const d = request.Destination ?? {};
+  const addresses: unknown[] = [
+    request.FromEmailAddress,
+    ...(d.ToAddresses ?? []),
+    ...(d.CcAddresses ?? []),
+    ...(d.BccAddresses ?? []),
+    ...(request.ReplyToAddresses ?? []),
+  ];
+  for (const value of addresses) {
+    if (typeof value !== 'string') continue;
+    const bare = /<([^>]*)>\s*$/.exec(value)?.[1] ?? value;
+    const at = bare.lastIndexOf('@');
+    if (/[^\x20-\x7e]/.test(bare.slice(0, at))) return 'Local address contains control or whitespace';
+    if (/[^\x20-\x7e]/.test(bare.slice(at + 1))) return 'Domain contains illegal character';
+    if (/[^\x20-\x7e]/.test(value)) return `Illegal address: ${value}`;
+  }
+  for (const tag of (request.EmailTags ?? []) as { Name?: unknown; Value?: unknown }[]) {
+    const name = String(tag.Name ?? '');
+    if (!TAG_CHARSET.test(name) && !SES_TAG_NAMES.has(name))
+      return `Invalid tag name <${name}>: only alphanumeric ASCII characters, '_', and '-' are allowed.`;
+    if (!TAG_CHARSET.test(String(tag.Value ?? '')))
+      return `Invalid tag value <${String(tag.Value ?? '')}>: only alphanumeric ASCII characters, '_', and '-' are allowed.`;
+  }
+  return undefined;
+};
+
+/** The plain-text notification SES publishes to a new SNS event destination (not an event). */
+const SNS_TOPIC_VALIDATION = 'Successfully validated SNS topic for Amazon SES event publishing.';
+
+/**
+ * A recipient with this label (`success+unordered-twice@simulator.amazonses.com`) makes SNS's
+ * worst case happen to its message's events: each delivered twice, the whole set in reverse.
+ */
+const TWICE_UNORDERED = /\+[^@]*unordered-twice[^@]*@/i;
+
+/** How often SNS delivers an event a second time by default (at least once: rare, never zero). */
+const REDELIVERY_RATE = 1 / 50;
+
+/**
+ * When each of one message's events reaches the queue (ms after SES accepted it), SNS standard to
+ * SQS being at least once and unordered: by default in SES's order, the first (Send) about 35 ms
+ * after, each later one 15 ms after the one before, and one in 50 again 100 to 300 ms later (a
+ * duplicate, as SNS may deliver). With `twiceUnordered` every event comes twice, the whole set in
+ * reverse order, from 300 ms on.
+ */
+const eventTimings = <T>(events: readonly T[], twiceUnordered: boolean): { event: T; at: number }[] => {
+  if (twiceUnordered) {
+    const reversed = [...events].reverse();
+    return [...reversed, ...reversed].map((event, i) => ({ event, at: 300 + 15 * i }));
+  }
+  return events.flatMap((event, i) => [
+    { event, at: 35 + 15 * i },
+    ...(Math.random() < REDELIVERY_RATE ? [{ event, at: 35 + 15 * i + 100 + Math.floor(Math.random() * 200) }] : []),
+  ]);
+};
+
 /**
  * The local SES v2 endpoint: email identities (DKIM tokens; verification succeeds once asked)
  * are answered here, everything else (SendEmail, the inbox at GET /store and the web view) is
@@ -267,7 +402,7 @@ export const startSesStandIn = async (
       Type: 'Notification',
       MessageId: randomBytes(16).toString('hex'),
       TopicArn: LOCAL_EVENTS_TOPIC_ARN,
-      Message: JSON.stringify(event),
+      Message: typeof event === 'string' ? event : JSON.stringify(event),
       Timestamp: new Date().toISOString(),
       SignatureVersion: '1',
     };
@@ -344,6 +479,15 @@ export const startSesStandIn = async (
     // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
+    if (isSend) {
+      let refusal: string | undefined;
+      try {
+        refusal = sendRefusal(JSON.parse(body.toString() || '{}'));
+      } catch {
+        refusal = undefined;
+      }
+      if (refusal) return send(res, 400, { message: refusal }, 'BadRequestException');
+    }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -362,15 +506,13 @@ export const startSesStandIn = async (
           const request = JSON.parse(body.toString() || '{}');
           const messageId =
             (JSON.parse(answer.toString() || '{}').MessageId as string) ?? randomBytes(16).toString('hex');
-          if (request.Content?.Raw?.Data)
-            keepRaw(messageId, Buffer.from(request.Content.Raw.Data, 'base64').toString('utf8'));
+          const sent = request.Content?.Raw?.Data
+            ? sesSentMessage(Buffer.from(request.Content.Raw.Data, 'base64'), messageId, regionOf(req))
+            : undefined;
+          if (sent) keepRaw(messageId, sent.toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
-          if (handoff && request.Content?.Raw?.Data) {
-            handoff(
-              String(request.FromEmailAddress ?? ''),
-              recipients,
-              Buffer.from(request.Content.Raw.Data, 'base64'),
-            ).catch((error) =>
+          if (handoff && sent) {
+            handoff(String(request.FromEmailAddress ?? ''), recipients, sent).catch((error) =>
               console.error(
                 `SES stand-in: could not hand a message to the local inbound listener: ${(error as Error).message}`,
               ),
@@ -380,17 +522,22 @@ export const startSesStandIn = async (
             (request.EmailTags ?? []).map((t: { Name: string; Value: string }) => [t.Name, [t.Value]]),
           );
           if (tags.email_id?.[0]) stats.acceptedAt.set(tags.email_id[0], Date.now());
-          // Events follow the way SES sends them: shortly after, in order, one notification each.
-          let delay = 20;
+          // Events follow the way SES publishes them and SNS delivers them (eventTimings).
+          const events: { kind: Outcome; recipient: string }[] = [];
           for (const recipient of recipients) {
             for (const kind of outcomesFor(recipient)) {
               if (kind === 'Send' && recipient !== recipients[0]) continue;
               if (kind !== 'Send' && options.events === 'send') continue;
-              setTimeout(
-                () => notify(sesEvent(kind, messageId, request.FromEmailAddress, recipients, tags, recipient)),
-                (delay += 15),
-              );
+              events.push({ kind, recipient });
             }
+          }
+          const twice = recipients.some((r) => TWICE_UNORDERED.test(r));
+          for (const { event, at } of eventTimings(events, twice)) {
+            setTimeout(
+              () =>
+                notify(sesEvent(event.kind, messageId, request.FromEmailAddress, recipients, tags, event.recipient)),
+              at,
+            );
           }
         });
       },
@@ -412,6 +559,8 @@ export const startSesStandIn = async (
     stats,
     setEventsSink: (s) => {
       sink = s;
+      // SES's first message to a new SNS event destination: plain text, once.
+      notify(SNS_TOPIC_VALIDATION);
     },
     setInboundHandoff: (h) => {
       handoff = h;

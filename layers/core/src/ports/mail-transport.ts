@@ -45,4 +45,9 @@ export class TransportError extends MailstackError {
 export interface MailTransport {
   /** Sends one message; returns the provider's message id, or throws a TransportError. */
   send(message: OutgoingMessage): Promise<{ providerMessageId: string }>;
+  /**
+   * The Message-ID header (in angle brackets) the provider writes on a message it sends, from its
+   * message id, when it replaces the sender's (SES does); absent for a provider that keeps ours.
+   */
+  readonly messageIdOf?: (providerMessageId: string, region: string) => string;
 }

@@ -8,7 +8,9 @@ describe('parseMailbox', () => {
     ['Jane Doe <jane@example.com>', 'Jane Doe', 'jane@example.com', 'Jane Doe <jane@example.com>'],
     ['"Doe, Jane" <j@x.com>', 'Doe, Jane', 'j@x.com', '"Doe, Jane" <j@x.com>'],
     ['<bare@example.com>', null, 'bare@example.com', 'bare@example.com'],
-    ['Zoë <zoe@exämple.de>', 'Zoë', 'zoe@exämple.de', 'Zoë <zoe@exämple.de>'],
+    // A Unicode domain reads back in its Punycode form, as the provider (SES, no SMTPUTF8) takes it.
+    ['Zoë <zoe@exämple.de>', 'Zoë', 'zoe@xn--exmple-cua.de', 'Zoë <zoe@xn--exmple-cua.de>'],
+    ['Mixed <User@Example.COM>', 'Mixed', 'User@Example.COM', 'Mixed <User@Example.COM>'],
     ['first.last+tag@sub.example.co.uk', null, 'first.last+tag@sub.example.co.uk', 'first.last+tag@sub.example.co.uk'],
   ])('accepts %s', (input, name, address, formatted) => {
     expect(parseMailbox(input, 'from')).toEqual({ name, address, formatted });
@@ -27,6 +29,7 @@ describe('parseMailbox', () => {
     ['no local part', '@example.com', 'from'],
     ['space in address', 'us er@example.com', 'from'],
     ['line break', 'a@x.com\r\nBcc: b@x.com', 'line breaks'],
+    ['a non-ASCII local part (SES has no SMTPUTF8)', 'José <josé@example.com>', '7-bit ASCII'],
   ])('refuses %s', (_label, input, fragment) => {
     expect(() => parseMailbox(input, 'from')).toThrow(
       expect.objectContaining({

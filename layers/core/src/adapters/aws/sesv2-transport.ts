@@ -43,6 +43,14 @@ const atInstant =
   };
 
 /**
+ * The Message-ID SES writes on what it sends, replacing the sender's: its message id at
+ * `email.amazonses.com` in us-east-1, at `<region>.amazonses.com` elsewhere
+ * (https://docs.aws.amazon.com/ses/latest/dg/header-fields.html).
+ */
+const sesMessageId = (providerMessageId: string, region: string): string =>
+  `<${providerMessageId}@${region === 'us-east-1' ? 'email' : region}.amazonses.com>`;
+
+/**
  * SES v2 SendEmail with raw content, the stack's configuration set and our tags. The set publishes
  * no opens or clicks, so SES never adds a pixel or rewrites a link: the service tracks opens and
  * clicks itself (domain switches, its own signed links, machine opens told apart).
@@ -52,6 +60,7 @@ export const sesTransport = (
   configurationSet: string,
   counters: AdapterCounters,
 ): MailTransport => ({
+  messageIdOf: sesMessageId,
   async send(message) {
     const command = new SendEmailCommand({
       FromEmailAddress: message.from,

@@ -60,6 +60,7 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
     created_at: now,
     scheduled_at: p.scheduledAt === undefined ? null : new Date(p.scheduledAt).toISOString(),
     message_id: p.messageId ?? `<${id}@${p.domain.name}>`,
+    ...(p.mailboxSent ? { mailbox_sent: p.mailboxSent } : {}),
     provider_message_id: null,
     domain_id: p.domain.id,
     region: p.domain.region,

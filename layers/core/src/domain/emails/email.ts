@@ -102,7 +102,10 @@ export interface EmailItem {
   readonly status: EmailStatus;
   readonly created_at: string;
   readonly scheduled_at: string | null;
-  /** RFC 5322 Message-ID we put on the message, `<id@domain>`. */
+  /**
+   * RFC 5322 Message-ID of the message: the one we write (`<id@domain>`) until the provider sent
+   * it, then the one the provider wrote in its place (SES replaces it), which recipients see.
+   */
   readonly message_id: string;
   /** The provider's id once sent. */
   readonly provider_message_id: string | null;
@@ -129,6 +132,15 @@ export interface EmailItem {
   readonly claimed_until?: number | null;
   /** The event of the latest status change, stored after the change (pipeline/status-event.ts). */
   readonly event_id?: string;
+  /** A mailbox's outgoing message: the mailbox, the sent copy's id and its thread (domain/mailboxes). */
+  readonly mailbox_sent?: MailboxSent;
+}
+
+/** Where a mailbox keeps the message an email sends: the Message-ID recipients see is indexed there once known. */
+export interface MailboxSent {
+  readonly mailbox_id: string;
+  readonly message_id: string;
+  readonly thread_id: string;
 }
 
 /** The message on the send queue: which email to send. The worker re-reads the item. */

@@ -18,6 +18,7 @@ import { validateCustomHeaders } from './rules/headers.ts';
 import { decodeAttachments, type DecodedAttachment } from './rules/attachments.ts';
 import { parseScheduledAt } from './schedule-time.ts';
 import { needsReview } from './rules/review-hold.ts';
+import type { MailboxSent } from './email.ts';
 
 /** The attachment ceiling when no plan applies (self-hosted): the largest plan's. */
 const SELF_HOSTED_ATTACHMENT_BYTES = PLANS.scale.attachmentBytes;
@@ -42,6 +43,8 @@ export interface PreparedEmail {
   readonly held: boolean;
   /** The caller's own Message-ID (SMTP relay); absent, the service makes one. */
   readonly messageId?: string;
+  /** A mailbox's outgoing message (SendOptions.mailboxSent). */
+  readonly mailboxSent?: MailboxSent;
   /** The email's id when the caller chose it (SendOptions.emailId); absent, a new one. */
   readonly id?: string;
   /** Recipients left out because they are on the team's suppression list, and why (email.suppressed). */

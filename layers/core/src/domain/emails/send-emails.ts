@@ -10,6 +10,7 @@ import { assertSendingAllowed } from '../deliverability/guardrail.ts';
 import { prepareEmail, sendLookups } from './prepare-email.ts';
 import { acceptEmails } from './accept-emails.ts';
 import { validateMessageId } from './rules/headers.ts';
+import type { MailboxSent } from './email.ts';
 import { applyTemplate, type TemplateCache } from '../templates/apply-template.ts';
 
 /** Options of a send beyond the request body (the SMTP relay's message). */
@@ -21,6 +22,8 @@ export interface SendOptions {
    * step finds its email already accepted instead of sending again); absent, a new one.
    */
   readonly emailId?: string;
+  /** A mailbox's outgoing message: where its sent copy is, so the Message-ID the provider writes is indexed there. */
+  readonly mailboxSent?: MailboxSent;
 }
 
 /**
@@ -56,6 +59,7 @@ export const sendEmail = async (
       ...prepared,
       ...(messageId === undefined ? {} : { messageId }),
       ...(options.emailId === undefined ? {} : { id: options.emailId }),
+      ...(options.mailboxSent === undefined ? {} : { mailboxSent: options.mailboxSent }),
     },
   ]);
   return { id: email!.id };

@@ -32,6 +32,7 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 import { sourceOf } from './inbox-view.ts';
 import { eventDraft } from './inbox-draft-view.ts';
 import { messageIdHash } from './message.ts';
+import { sentCopyMessageId } from './sent-message-id.ts';
 import { spokenDuration } from '../people/system-messages.ts';
 
 /** What a send request came to (spec §4: 202 admitted or awaiting approval; 200 duplicate for a repeat; `emailId` is the email an admitted message became). */
@@ -232,6 +233,7 @@ export const admitDraft = async (
   const domainName = mailbox.address.slice(mailbox.address.indexOf('@') + 1);
   const sentId = deps.ids.next();
   const messageId = `${sentId}@${domainName}`;
+  const threadId = d.threadId ?? deps.ids.next();
   let emailId: string;
   try {
     const files = await draftFiles(deps, d);
@@ -262,7 +264,7 @@ export const admitDraft = async (
       deps,
       { team, keyId: who.actor, scope: 'sending_access', domainId: mailbox.domainId },
       request,
-      { messageId: `<${messageId}>` },
+      { messageId: `<${messageId}>`, mailboxSent: { mailbox_id: mailbox.id, message_id: sentId, thread_id: threadId } },
     ));
   } catch (error) {
     // Nothing went out: the draft is as it was and the units come back.
@@ -280,7 +282,6 @@ export const admitDraft = async (
 
   // The sent copy: in the sent folder and the draft's thread (a reply to it threads here).
   const at = new Date(deps.clock.now()).toISOString();
-  const threadId = d.threadId ?? deps.ids.next();
   const threadKey = keys.mailbox.thread(mailbox.teamId, mailbox.id, threadId);
   const previous = d.threadId ? await getItem(deps, threadKey) : undefined;
   // The thread shows its latest message's people, and its search digest gains the sent words.
@@ -415,6 +416,8 @@ export const admitDraft = async (
     },
   ]);
   await publishEvents(deps, [sentEvent.record, draftSent.record]);
+  // The provider may have sent the email, under the Message-ID it writes, before the copy was written.
+  await sentCopyMessageId(deps, mailbox.teamId, emailId, messageId);
   // One draft fewer to count (apart from the sent copy's write: a mailbox deleted meanwhile must not lose it).
   await updateItem(deps, keys.mailbox.item(mailbox.teamId, mailbox.id), { add: { draft_count: -1 } }, { exists: true });
   await threadDraftsCounted(deps, mailbox, d.threadId, -1);

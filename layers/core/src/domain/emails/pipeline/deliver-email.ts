@@ -6,7 +6,7 @@ import { getItem, updateItem, type Condition, type Write } from '../../../table/
 import { TransportError } from '../../../ports/mail-transport.ts';
 import type { EventType } from '../../events/record-event.ts';
 import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
-import { bareAddress } from '../rules/addresses.ts';
+import { bareAddress, wireAddress } from '../rules/addresses.ts';
 import {
   answeredProviderCall,
   awaitProviderWindow,
@@ -23,6 +23,7 @@ import { countOutcome } from '../../deliverability/guardrail.ts';
 import { countMetrics } from '../../metrics/count-metrics.ts';
 import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
 import { broadcastRate } from '../../broadcasts/plan.ts';
+import { keepProviderMessageId } from '../../mailboxes/sent-message-id.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -306,8 +307,9 @@ export const deliverEmail = async (
       try {
         ({ providerMessageId } = await deps.mail.send({
           region: e.region,
-          from: bareAddress(e.from),
-          recipients: [...e.to, ...e.cc, ...e.bcc].map(bareAddress),
+          // The provider takes ASCII only: a stored Unicode domain (a contact's) goes in Punycode.
+          from: wireAddress(e.from),
+          recipients: [...e.to, ...e.cc, ...e.bcc].map(wireAddress),
           raw,
           tags: { team_id: e.team_id, email_id: e.id },
           window: {
@@ -356,13 +358,16 @@ export const deliverEmail = async (
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
+  // The provider's Message-ID replaced ours (SES writes its own): the email shows what recipients see.
+  const wire = deps.mail.messageIdOf?.(providerMessageId, e.region);
   const recorded = await finish(
     deps,
-    e,
+    wire ? { ...e, message_id: wire } : e,
     token,
     {
       status: 'sent',
       provider_message_id: providerMessageId,
+      ...(wire ? { message_id: wire } : {}),
       updated_at: now,
       sent_at: now,
     },
@@ -372,5 +377,6 @@ export const deliverEmail = async (
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
   if (recorded)
     await Promise.all([countOutcome(deps, e.team_id, 'sent', e.region), countMetrics(deps, e, { sent: 1 })]);
+  if (wire) await keepProviderMessageId(deps, e, wire);
   return done;
 };

@@ -13,6 +13,12 @@ export interface SnsNotification {
   readonly MessageId?: string;
 }
 
+/**
+ * The plain-text notification SES publishes once to a new SNS event destination (when the stack
+ * creates or re-creates it), wrapped like any event by SNS.
+ */
+const SES_TOPIC_VALIDATION = 'Successfully validated SNS topic for Amazon SES event publishing.';
+
 /** Why a provider message was refused: it fails, and after its retries waits in the dead-letter queue. */
 export type ProviderEventRefusal = 'foreign_topic' | 'malformed_envelope' | 'not_an_ses_event';
 
@@ -33,7 +39,7 @@ export class ProviderEventRefused extends MailstackError {
  * recorded (a ProviderEventRefused, so the message ends in the dead-letter queue, where the alarm
  * shows it): a notification from any other topic, an envelope that is not SNS's (not JSON, no
  * `Type`, a SubscriptionConfirmation without its SubscribeURL), and a Message that is not an SES
- * event in JSON (`"{}"` included). A well-formed subscription or unsubscribe confirmation needs
+ * event in JSON (`"{}"` included). SES's topic validation notice is dropped, logged. A well-formed subscription or unsubscribe confirmation needs
  * nothing from the worker (the stack's subscription is confirmed by SNS): it is dropped, logged.
  */
 export const receiveProviderNotification = async (deps: Deps, body: unknown): Promise<'applied' | 'ignored'> => {
@@ -73,6 +79,13 @@ export const receiveProviderNotification = async (deps: Deps, body: unknown): Pr
   if (envelope.output.Type !== 'Notification') {
     deps.logger.info('provider message ignored: nothing to apply', {
       sns_type: envelope.output.Type,
+      sns_message_id: messageId,
+    });
+    return 'ignored';
+  }
+  // SES's plain-text notice to a new event destination: no event, nothing to apply (not a refusal).
+  if (envelope.output.Message.trim() === SES_TOPIC_VALIDATION) {
+    deps.logger.info('provider message ignored: the topic validation SES publishes to a new destination', {
       sns_message_id: messageId,
     });
     return 'ignored';

@@ -8,6 +8,7 @@ import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-ev
 import { outcomeCount, regionOutcomeCount, reviewDeliverability } from '../../deliverability/guardrail.ts';
 import { providerEventWrites } from '../../broadcasts/recipient-outcome.ts';
 import { countMetrics, type Counted } from '../../metrics/count-metrics.ts';
+import { keepProviderMessageId } from '../../mailboxes/sent-message-id.ts';
 
 /** An SES event notification (the parts we read). */
 export interface SesEvent {
@@ -55,25 +56,27 @@ const mapping = (
       return { status: 'delivered', type: 'email.delivered' };
     case 'DeliveryDelay':
       return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
-    case 'Bounce':
-      if (e.bounce?.bounceType !== 'Permanent') return { status: 'delivery_delayed', type: 'email.delivery_delayed' };
+    // Any bounce is final: SES publishes a soft (Transient or Undetermined) one only after it gave up
+    // retrying. The email is `bounced` either way, its event saying which (`bounce.type`).
+    case 'Bounce': {
+      const type = e.bounce?.bounceType ?? 'Undetermined';
+      const subType = e.bounce?.bounceSubType ?? 'Undetermined';
       return {
         status: 'bounced',
         type: 'email.bounced',
         extra: {
           bounce: {
             // The receiving servers' SMTP replies, one per bounced recipient that has one (the reference's `diagnosticCode`).
-            diagnosticCode: (e.bounce.bouncedRecipients ?? []).flatMap((r) =>
+            diagnosticCode: (e.bounce?.bouncedRecipients ?? []).flatMap((r) =>
               r.diagnosticCode ? [r.diagnosticCode] : [],
             ),
-            message:
-              e.bounce.bouncedRecipients?.[0]?.diagnosticCode ??
-              `${e.bounce.bounceType} bounce (${e.bounce.bounceSubType})`,
-            type: e.bounce.bounceType,
-            subType: e.bounce.bounceSubType,
+            message: e.bounce?.bouncedRecipients?.[0]?.diagnosticCode ?? `${type} bounce (${subType})`,
+            type,
+            subType,
           },
         },
       };
+    }
     case 'Complaint':
       return { status: 'complained', type: 'email.complained' };
     case 'Reject':
@@ -126,7 +129,7 @@ const MAX_APPLY_ATTEMPTS = 5;
 /**
  * Applies one SES event to its email (found through the tags we sent, so only the owning team's
  * email moves): status and last_event forward only, an event record per change, and a
- * suppression for a hard bounce or a complaint. A bounce or complaint is counted for the
+ * suppression for a hard bounce or a complaint. A hard bounce or complaint is counted for the
  * deliverability guardrail in the same transaction as the status change, so a replayed or
  * retried event counts once; the email metrics count the change once it is in (a replay, which
  * changes nothing, counts nothing).
@@ -144,7 +147,9 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
   deps.metrics.addMetric('EmailsProviderEvent', 'Count', 1);
   if (!teamId || !emailId || !change) return 'ignored';
 
-  if (change.type === 'email.bounced') {
+  // Only a hard bounce suppresses the address and counts against the team's bounce rate.
+  const hardBounce = change.type === 'email.bounced' && event.bounce?.bounceType === 'Permanent';
+  if (hardBounce) {
     for (const r of event.bounce?.bouncedRecipients ?? [])
       await addSuppression(deps, { teamId, email: r.emailAddress, origin: 'bounce', source: null, sourceId: emailId });
   }
@@ -158,8 +163,11 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
         sourceId: emailId,
       });
   }
-  const outcome: 'bounced' | 'complained' | undefined =
-    change.type === 'email.bounced' ? 'bounced' : change.type === 'email.complained' ? 'complained' : undefined;
+  const outcome: 'bounced' | 'complained' | undefined = hardBounce
+    ? 'bounced'
+    : change.type === 'email.complained'
+      ? 'complained'
+      : undefined;
   for (let attempt = 0; attempt < MAX_APPLY_ATTEMPTS; attempt++) {
     const email = (await getItem(deps, keys.email.item(teamId, emailId))) as EmailItem | undefined;
     if (!email) return 'ignored';
@@ -172,13 +180,20 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
     // The provider's event got there before the send worker recorded `sent`: the send counts here.
     const leftHere = RANK[email.status] < RANK.sent && change.status !== 'failed';
     const now = new Date(deps.clock.now()).toISOString();
+    // The Message-ID the provider wrote in place of ours, when the send worker did not record it.
+    const wire = deps.mail.messageIdOf?.(event.mail.messageId, email.region);
     const written = await writeStatusChange(
       deps,
-      email,
+      wire ? { ...email, message_id: wire } : email,
       {
         key: keys.email.item(teamId, emailId),
         change: {
-          set: { status: change.status, updated_at: now, provider_message_id: event.mail.messageId },
+          set: {
+            status: change.status,
+            updated_at: now,
+            provider_message_id: event.mail.messageId,
+            ...(wire ? { message_id: wire } : {}),
+          },
           remove: [...keys.email.waitingAttributes, 'claim_token', 'claimed_until'],
         },
         when: { attr: 'status', eq: email.status },
@@ -193,6 +208,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
     );
     // The email moved meanwhile (another event or the worker): apply this one again on the new state.
     if (!written) continue;
+    if (wire && wire !== email.message_id) await keepProviderMessageId(deps, email, wire);
     // The region's platform counts, once the change is in (outside the transaction: one item every team's events share).
     if (outcome || leftHere) {
       const count = regionOutcomeCount(

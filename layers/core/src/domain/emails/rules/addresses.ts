@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import addrs from 'email-addresses';
 import { validationError } from '../../../errors/api-error.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from '../../../limits.ts';
@@ -36,6 +37,23 @@ export const validAddress = (address: string): boolean => {
   return labels.every((label) => label.length > 0 && label.length <= 63 && LABEL.test(label));
 };
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The address as the provider takes it (SES has no SMTPUTF8: 7-bit ASCII only): a Unicode domain
+ * in its Punycode form (`bücher.de` → `xn--bcher-kva.de`), an ASCII domain as written. The local
+ * part is left as it is (a non-ASCII one cannot be written in ASCII; the provider refuses it).
+ */
+const asciiDomain = (address: string): string => {
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  if (at < 0 || !NON_ASCII.test(domain)) return address;
+  return `${address.slice(0, at)}@${domainToASCII(domain) || domain}`;
+};
+
+/** The bare address of a stored mailbox as the provider takes it (its domain in Punycode). */
+export const wireAddress = (mailbox: string): string => asciiDomain(bareAddress(mailbox));
+
 const FORMS = 'Allowed forms: user@example.com, Name <user@example.com>, or "Last, First" <user@example.com>.';
 
 /** Parses exactly one RFC 5322 mailbox; anything else is a 422 naming the field. */
@@ -73,6 +91,18 @@ export const parseMailbox = (input: string, field: string): Mailbox => {
       `\`${field}\` has an invalid address ${JSON.stringify(address)}; expected local@domain with a dotted domain. ${FORMS}`,
     );
   }
+  if (NON_ASCII.test(address.slice(0, address.lastIndexOf('@')))) {
+    throw validationError(
+      `\`${field}\` has non-ASCII characters before the @ in ${JSON.stringify(address)}; the provider (Amazon SES, without SMTPUTF8) ` +
+        'takes only 7-bit ASCII in the local part. A Unicode domain is fine (it is sent in its Punycode form).',
+    );
+  }
+  const ascii = asciiDomain(address);
+  if (!validAddress(ascii)) {
+    throw validationError(
+      `\`${field}\` has a domain that has no ASCII (Punycode) form in ${JSON.stringify(address)}. ${FORMS}`,
+    );
+  }
   const rawName = one.name === null ? null : one.name.trim();
   const name = rawName === null || rawName === '' ? null : rawName;
   if (name !== null && name.length > MAX_DISPLAY_NAME_LENGTH) {
@@ -85,7 +115,7 @@ export const parseMailbox = (input: string, field: string): Mailbox => {
       `\`${field}\` display name ${JSON.stringify(name)} contains an at-sign (@); display names may not look like addresses.`,
     );
   }
-  return { name, address, formatted: formatMailbox(name, address) };
+  return { name, address: ascii, formatted: formatMailbox(name, ascii) };
 };
 
 /** Parses a single value or a list of values, each exactly one mailbox; absent gives []. */
