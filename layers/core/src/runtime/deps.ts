@@ -105,7 +105,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     ids: uuidV7,
     queue: sqsQueue(clients.sqs, counters, correlationId),
     scheduler,
-    identities: sesIdentities(clients.sesIdentities, config.SES_CONFIGURATION_SET),
+    identities: sesIdentities(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.STACK_NAME),
     linkKeys: config.LINK_SECRET_ARN
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
       : config.TOKEN_SECRET

@@ -10,7 +10,9 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 
 /**
  * Deletes a domain, lets go of its name, and removes the provider identity only when this
- * domain held the name (no other team's sending depends on it).
+ * domain held the name (no other team of the deployment sends from it) and this deployment's
+ * stack created the identity (the identities port leaves anyone else's: another stack's, the
+ * operator's, an adopted or claimed one).
  */
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
