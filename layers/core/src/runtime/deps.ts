@@ -20,7 +20,14 @@ import type { MailTransport } from '../ports/mail-transport.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { systemCnames, systemResolver, type CnameResolver, type HostResolver } from '../ports/dns.ts';
+import {
+  systemCnames,
+  systemResolver,
+  systemTxt,
+  type CnameResolver,
+  type HostResolver,
+  type TxtResolver,
+} from '../ports/dns.ts';
 import type { WebhookPoster } from '../ports/webhook-poster.ts';
 import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
@@ -51,6 +58,8 @@ export interface Deps {
   readonly dns: HostResolver;
   /** CNAME lookups (tracking records are verified with them). */
   readonly cnames: CnameResolver;
+  /** TXT lookups (a domain claim's proof of DNS control). */
+  readonly txt: TxtResolver;
   /** Sends webhook requests to the address a target check returned. */
   readonly webhookPoster: WebhookPoster;
   /** Each team's idempotency records (the Idempotency-Key of the API and the SMTP relay). */
@@ -118,6 +127,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,
     cnames: systemCnames,
+    txt: systemTxt,
     idempotency: dynamoIdempotencyStore(clients.dynamo, config.TABLE_NAME),
     logger,
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),

@@ -35,7 +35,8 @@ export const seedDomainCounter = (deps: Deps, teamId: string): Promise<void> =>
     prefix: keys.domain.prefix,
   });
 
-const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
+/** Counts one domain creation in the team's hourly window; 429 past it. */
+export const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), 3_600_000);
   const counted = await addToCounters(deps, keys.domain.creationWindow(teamId, w.index), {
     add: { count: 1 },
@@ -47,6 +48,18 @@ const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
       `A team may add ${DOMAIN_CREATIONS_PER_HOUR} domains per hour; retry after the Retry-After header's seconds.`,
       w.retryAfterSeconds,
     );
+};
+
+/** The delivery region a new domain (or claim) asks for, checked against the deployment's. */
+export const deliveryRegion = (deps: Deps, asked: string | undefined): string => {
+  const regions = deps.config.DELIVERY_REGIONS;
+  const region = asked ?? regions[0] ?? 'us-east-1';
+  if (!regions.includes(region)) {
+    throw validationError(
+      `\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`,
+    );
+  }
+  return region;
 };
 
 /** How a domain's provider identity comes to it: made by this deployment, or adopted by the operator. */
@@ -70,13 +83,7 @@ const addDomain = async (
   input: CreateDomainRequest,
   source: IdentitySource,
 ): Promise<Domain> => {
-  const regions = deps.config.DELIVERY_REGIONS;
-  const region = input.region ?? regions[0] ?? 'us-east-1';
-  if (!regions.includes(region)) {
-    throw validationError(
-      `\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`,
-    );
-  }
+  const region = deliveryRegion(deps, input.region);
   const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains ?? null;
   const capError = () =>
     new ApiError(
