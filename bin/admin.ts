@@ -36,6 +36,7 @@ import { getMailboxLicense, licenseState, storageUsed } from '@mailstack/core/do
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
 import { setMailboxTransport } from '@mailstack/core/domain/mailboxes/set-mailbox-transport';
 import { isApiError } from '@mailstack/core/errors/api-error';
+import { adoptDomain } from '@mailstack/core/domain/domains/create-domain';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -59,6 +60,11 @@ const USAGE = `usage: npm run admin -- <command> [options]
   users create --email <address> [--name <name>] [--password <password>] [--team <id> [--role owner|admin|member]]
                                          (without --team: a new team the person owns; prints a sign-in link)
   users link --email <address>           (a one-time dashboard sign-in link, 15 minutes)
+  domains adopt --team <id> --name <domain>
+                                         (the operator vouches for an SES identity of the account this
+                                          deployment did not create: the team gets the domain with the
+                                          identity's state; the adoption is recorded on the domain, and
+                                          the service never deletes that identity)
   mailboxes create --team <id> --domain <domain-id> --local-part <part> --email <owner address> [--name <display name>]
                                          (the domain must be verified; its receiving is turned on)
   mailboxes list --team <id>
@@ -304,6 +310,16 @@ switch (`${resource} ${action}`) {
     if (!user)
       fail(`no user with the address ${email} (create one with: npm run admin -- users create --email <address>)`);
     console.log(`SIGN_IN_LINK=${await signInLink(deps, user!)}`);
+    break;
+  }
+  case 'domains adopt': {
+    const team = (await getTeam(deps, await existingTeam()))!;
+    await orFail(async () => {
+      const d = await adoptDomain(deps, team, need('name'), 'operator (admin CLI)');
+      console.log(
+        `domain ${d.id} ${d.name} adopted for team ${team.id}: ${d.status}${d.status === 'verified' ? '' : ' (it sends once SES verifies the identity: POST /domains/{id}/verify)'}; the service never deletes this identity`,
+      );
+    });
     break;
   }
   case 'mailboxes create':

@@ -141,6 +141,8 @@ export class MailStack extends Stack {
       SCHEDULER_GROUP: scheduleGroup.name!,
       SCHEDULER_ROLE_ARN: schedulerRole.roleArn,
       SES_CONFIGURATION_SET: provider.configurationSetName,
+      // The tag value of every SES identity the stack creates (and the only ones it deletes).
+      STACK_NAME: this.stackName,
       SES_EVENTS_TOPIC_ARN: provider.topic.topicArn,
       PUBLIC_BASE_URL: api.publicUrl,
       APP_URL: api.publicUrl,
@@ -204,6 +206,8 @@ export class MailStack extends Stack {
               'ses:GetEmailIdentity',
               'ses:DeleteEmailIdentity',
               'ses:PutEmailIdentityMailFromAttributes',
+              // CreateEmailIdentity with Tags (the stack's tag) needs TagResource too.
+              'ses:TagResource',
             ],
             resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           }),

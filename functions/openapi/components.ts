@@ -50,7 +50,13 @@ import {
   StoppedAutomation,
 } from '@mailstack/core/schemas/automations';
 import { EventObject, EventRow, SentEvent } from '@mailstack/core/schemas/custom-events';
-import { CreatedDomain, DomainObject, DomainRecord, DomainSummary } from '@mailstack/core/schemas/domains';
+import {
+  CreatedDomain,
+  DomainClaimObject,
+  DomainObject,
+  DomainRecord,
+  DomainSummary,
+} from '@mailstack/core/schemas/domains';
 import { EmailObject, RescheduledEmail, SentBatch, SentEmail } from '@mailstack/core/schemas/emails';
 import {
   AuthorizationServerMetadata,
@@ -112,6 +118,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, v.GenericSchema>> = {
   DomainSummary,
   DomainRecord,
   CreatedDomain,
+  DomainClaim: DomainClaimObject,
   Usage: UsageObject,
   EmailMetrics: EmailMetricsObject,
   EmailMetricsDataRow: EmailMetricsRow,

@@ -58,15 +58,10 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
     summary: 'segment filters are not supported',
   },
   {
-    operations: [
-      'POST /emails/{email_id}/share',
-      'POST /domains/claim',
-      'GET /domains/{domain_id}/claim',
-      'POST /domains/{domain_id}/claim/verify',
-    ],
+    operations: ['POST /emails/{email_id}/share'],
     kind: 'deliberate',
     reason:
-      'Spec §1 lists the capabilities; shared links and domain claims are not among them. They answer 404 "endpoint does not exist".',
+      'Spec §1 lists the capabilities; shared links are not among them. They answer 404 "endpoint does not exist".',
     summary: 'not a capability of this service',
   },
 ];

@@ -297,6 +297,14 @@ describe('MailStack', () => {
         String(name),
       ).toHaveLength(1);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
+    // Each identity is created with the stack's tag (CreateEmailIdentity's Tags need TagResource), and the
+    // functions know the stack's name, so they delete only identities tagged with it.
+    for (const p of policies.filter((p) => actionsOf(p).includes('ses:CreateEmailIdentity')))
+      expect(actionsOf(p)).toContain('ses:TagResource');
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')) as any[];
+    const managers = functions.filter((f) => /Functionsdomains/.test(JSON.stringify(f.Properties.Role)));
+    expect(managers.length).toBeGreaterThan(0);
+    for (const f of managers) expect(f.Properties.Environment.Variables.STACK_NAME).toBe(stack.stackName);
   });
 
   it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {

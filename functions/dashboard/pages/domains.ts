@@ -7,13 +7,33 @@ import { deleteDomain } from '@mailstack/core/domain/domains/delete-domain';
 import { getDomain, verifyDomain } from '@mailstack/core/domain/domains/domain-verification';
 import { listDomains } from '@mailstack/core/domain/domains/list-domains';
 import { updateDomain } from '@mailstack/core/domain/domains/update-domain';
-import { dnsRecords } from '@mailstack/core/domain/domains/domain';
+import { dnsRecords, type Domain } from '@mailstack/core/domain/domains/domain';
 import { authorize } from '@mailstack/core/domain/people/roles';
 import type { DashboardEnv } from '../app.ts';
 import { badge, button, fieldLimits, limitAttrs, postForm, table, teamPage, when } from '../view.ts';
 
 const copy = (value: string, what: string) =>
   html` <button type="button" class="secondary" data-copy="${value}" aria-label="Copy ${what}" hidden>Copy</button>`;
+
+/** A domain's claim state in the list: claimed away, claimed, or a claim waiting for its TXT record. */
+const claimLine = (d: Domain) =>
+  d.claimedAwayAt
+    ? html` <span class="muted">claimed by another team ${when(d.claimedAwayAt)}: no longer sends</span>`
+    : d.claimPlaceholder
+      ? html` <span class="muted">claim pending</span>`
+      : d.claimedAt
+        ? html` <span class="muted">claimed ${when(d.claimedAt)}</span>`
+        : '';
+
+/** The notice of a domain that changed hands (or is waiting to) by a claim. */
+const claimNotice = (d: Domain) =>
+  d.claimedAwayAt
+    ? html`<p class="notice" role="status">Another team proved control of this domain's DNS and claimed it ${when(d.claimedAwayAt)}: it no longer sends from this team. Delete it, or claim it back with a TXT record (POST /domains/claim).</p>`
+    : d.claimPlaceholder
+      ? html`<p class="notice" role="status">This domain is a claim of a domain another team or account holds: publish its TXT record (GET /domains/${d.id}/claim) and verify the claim (POST /domains/${d.id}/claim/verify).</p>`
+      : d.claimedAt
+        ? html`<p class="notice" role="status">This team claimed the domain ${when(d.claimedAt)}: it has new DKIM keys; publish the records below and verify.</p>`
+        : '';
 
 export const registerDomains = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/domains', async (c) => {
@@ -37,7 +57,7 @@ ${table(
   ['Domain', 'Status', 'Region', 'Added'],
   domains.map(
     (d) =>
-      html`<tr><td><a href="${t}/domains/${d.id}">${d.name}</a></td><td>${badge(d.status)}</td><td>${d.region}</td><td>${when(d.createdAt)}</td></tr>`,
+      html`<tr><td><a href="${t}/domains/${d.id}">${d.name}</a></td><td>${badge(d.status)}${claimLine(d)}</td><td>${d.region}</td><td>${when(d.createdAt)}</td></tr>`,
   ),
   'No domains yet: add the domain you send from.',
 )}`,
@@ -69,6 +89,7 @@ ${table(
         d.name,
         html`
 <div class="card"><p>Status: ${badge(d.status)} · Region: <strong>${d.region}</strong> · Added ${when(d.createdAt)}</p>
+${claimNotice(d)}
 ${d.status === 'verified' ? '' : html`<p>Publish these records at your DNS provider, then verify.</p>${button(csrf, `${base}/verify`, 'Verify DNS records', '')}`}</div>
 <h2>DNS records</h2>
 ${table(

@@ -97,6 +97,13 @@ export const MAX_KEY_NAME_LENGTH = 100;
 /** Domains a team may create per rolling hour (spec §8, Creation), apart from the plan's domain count. */
 export const DOMAIN_CREATIONS_PER_HOUR = 10;
 
+/** A domain claim not proven by its TXT record within this long expires (the reference's 7 days). */
+export const CLAIM_EXPIRY_MS = 7 * 86_400_000;
+/** After a claim's TXT record is found, the holding team has this long (told by event and notice) before the domain moves. */
+export const CLAIM_GRACE_PERIOD_MS = 72 * 3_600_000;
+/** A claim waits while the holding team sent from the domain within this long. */
+export const CLAIM_OWNER_ACTIVITY_MS = 24 * 3_600_000;
+
 /** OAuth client registrations (RFC 7591) one address may make per quarter hour (spec §8, Creation). */
 export const OAUTH_REGISTRATIONS_PER_QUARTER_HOUR = 10;
 

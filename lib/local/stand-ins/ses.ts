@@ -54,6 +54,8 @@ const keepRaw = (messageId: string, raw: string) => {
 interface Identity {
   tokens: string[];
   verificationRequested: boolean;
+  /** The tags given at CreateEmailIdentity (GetEmailIdentity answers them). */
+  tags?: { Key: string; Value: string }[];
 }
 
 /**
@@ -97,7 +99,11 @@ export interface SesStandInOptions {
   readonly port: number;
   /** The port of the embedded aws-ses-v2-local (the local inbox). */
   readonly inboxPort: number;
-  /** File that keeps identities across restarts; in memory when absent. */
+  /**
+   * File that keeps identities across restarts, and is the account's identities: every stand-in
+   * started on the same file (two local hosts on one state folder, staging and production in one
+   * account) reads and writes it at each call. In memory when absent.
+   */
   readonly stateFile?: string | undefined;
   /** Sends allowed per second; beyond it SendEmail answers 429 TooManyRequestsException as SES does. */
   readonly ratePerSecond: number;
@@ -414,13 +420,27 @@ export const startSesStandIn = async (
   const inbox = await startInbox({ host: options.inboxAddress ?? '127.0.0.1', port: options.inboxPort });
   installInboxPage(inbox);
   liftSendLimit(inbox);
-  const identities = new Map<string, Identity>(
-    options.stateFile && existsSync(options.stateFile)
-      ? Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8')))
-      : [],
-  );
+  let identities = new Map<string, Identity>();
+  // With a state file, the file is the account: read at each call, so stand-ins sharing it agree.
+  const load = () => {
+    if (options.stateFile && existsSync(options.stateFile))
+      identities = new Map(Object.entries(JSON.parse(readFileSync(options.stateFile, 'utf8') || '{}')));
+    return identities;
+  };
   const persist = () =>
     options.stateFile && writeFileSync(options.stateFile, JSON.stringify(Object.fromEntries(identities)));
+  /**
+   * Why SES would refuse a send from `from` (SendEmail's 400 MessageRejected): neither the
+   * address nor its domain is a verified identity of the account.
+   */
+  const unverifiedSender = (from: unknown): string | undefined => {
+    const address = (/<([^>]+)>\s*$/.exec(String(from ?? ''))?.[1] ?? String(from ?? '')).trim().toLowerCase();
+    const domain = address.split('@')[1] ?? '';
+    const known = load();
+    const verified = (name: string) => known.get(name)?.verificationRequested === true;
+    if (verified(address) || verified(domain)) return undefined;
+    return `Email address is not verified. The following identities failed the check in region US-EAST-1: ${address}`;
+  };
   const view = (name: string, id: Identity) => ({
     IdentityType: 'DOMAIN',
     VerifiedForSendingStatus: id.verificationRequested,
@@ -436,6 +456,7 @@ export const startSesStandIn = async (
       MailFromDomainStatus: 'SUCCESS',
       BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
     },
+    Tags: id.tags ?? [],
   });
 
   const server = createServer(async (req, res) => {
@@ -445,14 +466,17 @@ export const startSesStandIn = async (
     const match = /^\/v2\/email\/identities(?:\/([^/]+))?(\/mail-from)?$/.exec(url.pathname);
     if (match) {
       const body = await readBody(req);
-      const name = match[1]
-        ? decodeURIComponent(match[1])
-        : (JSON.parse(body.toString() || '{}').EmailIdentity as string);
-      const existing = identities.get(name);
+      const request = JSON.parse(body.toString() || '{}');
+      const name = match[1] ? decodeURIComponent(match[1]) : (request.EmailIdentity as string);
+      const existing = load().get(name);
       if (req.method === 'POST' && !match[1]) {
         if (existing)
           return send(res, 400, { message: `Email identity ${name} already exists.` }, 'AlreadyExistsException');
-        const created = { tokens: [0, 1, 2].map(() => randomBytes(16).toString('hex')), verificationRequested: false };
+        const created: Identity = {
+          tokens: [0, 1, 2].map(() => randomBytes(16).toString('hex')),
+          verificationRequested: false,
+          tags: Array.isArray(request.Tags) ? request.Tags : [],
+        };
         identities.set(name, created);
         persist();
         const v = view(name, created);
@@ -480,13 +504,16 @@ export const startSesStandIn = async (
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
     if (isSend) {
-      let refusal: string | undefined;
+      let request: { FromEmailAddress?: string } = {};
       try {
-        refusal = sendRefusal(JSON.parse(body.toString() || '{}'));
+        request = JSON.parse(body.toString() || '{}');
       } catch {
-        refusal = undefined;
+        request = {};
       }
+      const refusal = sendRefusal(request);
       if (refusal) return send(res, 400, { message: refusal }, 'BadRequestException');
+      const refused = unverifiedSender(request.FromEmailAddress);
+      if (refused) return send(res, 400, { message: refused }, 'MessageRejected');
     }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },

@@ -24,6 +24,10 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   'oauth/token': 'the OAuth token endpoint the MCP client calls to get and refresh its own tokens',
   'oauth/revoke-token': 'RFC 7009 revocation by the MCP client of its own tokens',
   'oauth/list-grants': 'which agents hold access is for people (dashboard, API key), not for an agent under a grant',
+  'domains/create-domain-claim':
+    "moving a domain between teams takes a person's DNS change (a TXT record) and is not yet a hosted tool",
+  'domains/get-domain-claim': 'domain claims are not yet hosted tools (a person publishes the TXT record)',
+  'domains/verify-domain-claim': 'domain claims are not yet hosted tools (a person publishes the TXT record)',
   'receiving/download': "a signed, key-less download link for a person's browser, not a capability",
   'oauth/revoke-grant': "revoking agents' access is for people (dashboard, API key), not for an agent under a grant",
   'openapi/get-openapi': "the API's own description, for tooling; the tools list is the MCP server's description",

@@ -31,6 +31,17 @@ export class RawResponse {
   constructor(readonly result: ApiResult) {}
 }
 
+/**
+ * A JSON answer with another success status than the route's own (one of its `alsoStatus`): POST
+ * /domains/claim answers 201 for a new claim and 200 for an identical pending one.
+ */
+export class JsonWithStatus {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : any;
 
 /** What a middleware adds to the routes that use it, for the OpenAPI description: request headers it reads, errors it answers. */
@@ -56,6 +67,8 @@ export interface RouteSpec<BS, QS, PS, A extends Access> {
   readonly headers?: v.GenericSchema;
   /** Success status. @default - 200 */
   readonly status?: number;
+  /** Other success statuses the handler may answer (a JsonWithStatus) with the same response schema. */
+  readonly alsoStatus?: readonly number[];
   /**
    * The success body: a JSON schema of what the handler returns; with `responseFormat: 'html'`
    * the page, with `'gif'` the image, with `'redirect'` nothing (the Location header), with
@@ -253,7 +266,7 @@ const runRoute = async (spec: RouteSpec<any, any, any, any>, call: RouteCall): P
   >);
   if (out instanceof RawResponse)
     throw new Error(`${call.routeKey} answers a raw response; only JSON routes can be called from another host`);
-  return out;
+  return out instanceof JsonWithStatus ? out.body : out;
 };
 
 const buildChain = <
@@ -327,6 +340,7 @@ const buildChain = <
     });
     // A route counting beside its reads answers only once the count is in (429 when over).
     await state.admitted;
+    if (out instanceof JsonWithStatus) return json(out.status, out.body);
     return out instanceof RawResponse ? out.result : json(spec.status ?? 200, out);
   });
 };

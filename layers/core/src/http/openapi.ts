@@ -370,7 +370,12 @@ const describeOperation = ({ method, path, area, route }: DescribedRoute, descri
           }
         : route.response.type === 'never'
           ? {}
-          : { [success]: { description: 'Success.', content: successContent } }),
+          : {
+              [success]: { description: 'Success.', content: successContent },
+              ...Object.fromEntries(
+                (route.alsoStatus ?? []).map((s) => [String(s), { description: 'Success.', content: successContent }]),
+              ),
+            }),
       // A file too large for a Lambda's answer (the download links) is a redirect to a link to it.
       ...(route.responseFormat === 'binary'
         ? {

@@ -1,4 +1,4 @@
-import { lookup, resolveCname } from 'node:dns/promises';
+import { lookup, resolveCname, resolveTxt } from 'node:dns/promises';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -24,6 +24,17 @@ export interface CnameResolver {
 /** The system's DNS for CNAME records. */
 export const systemCnames: CnameResolver = {
   cname: async (hostname) => resolveCname(hostname).catch(() => []),
+};
+
+/** TXT lookups (a domain claim's proof of DNS control). */
+export interface TxtResolver {
+  /** The TXT records of `hostname`, each record's strings joined; empty when it has none or does not resolve. */
+  txt(hostname: string): Promise<readonly string[]>;
+}
+
+/** The system's DNS for TXT records. */
+export const systemTxt: TxtResolver = {
+  txt: async (hostname) => (await resolveTxt(hostname).catch(() => [])).map((chunks) => chunks.join('')),
 };
 
 /** The system resolver (getaddrinfo, as any HTTP client would use). */

@@ -40,6 +40,11 @@ export const Config = v.object({
   REQUEST_LOGS_DISABLED: Bool,
   AUTOMATION_QUEUE_URL: v.optional(v.string(), ''),
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
+  /**
+   * The deployment's stack name (mailstack:stackName): every SES identity it creates is tagged
+   * with it, and only identities tagged so are ever deleted (stacks may share an account).
+   */
+  STACK_NAME: v.optional(v.string(), 'Mailstack'),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,
   /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */

@@ -20,7 +20,14 @@ import type { MailTransport } from '../ports/mail-transport.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { systemCnames, systemResolver, type CnameResolver, type HostResolver } from '../ports/dns.ts';
+import {
+  systemCnames,
+  systemResolver,
+  systemTxt,
+  type CnameResolver,
+  type HostResolver,
+  type TxtResolver,
+} from '../ports/dns.ts';
 import type { WebhookPoster } from '../ports/webhook-poster.ts';
 import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
@@ -51,6 +58,8 @@ export interface Deps {
   readonly dns: HostResolver;
   /** CNAME lookups (tracking records are verified with them). */
   readonly cnames: CnameResolver;
+  /** TXT lookups (a domain claim's proof of DNS control). */
+  readonly txt: TxtResolver;
   /** Sends webhook requests to the address a target check returned. */
   readonly webhookPoster: WebhookPoster;
   /** Each team's idempotency records (the Idempotency-Key of the API and the SMTP relay). */
@@ -105,7 +114,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     ids: uuidV7,
     queue: sqsQueue(clients.sqs, counters, correlationId),
     scheduler,
-    identities: sesIdentities(clients.sesIdentities, config.SES_CONFIGURATION_SET),
+    identities: sesIdentities(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.STACK_NAME),
     linkKeys: config.LINK_SECRET_ARN
       ? secretsManagerLinkKeys(new SecretsManagerClient({ region: config.AWS_REGION }), config.LINK_SECRET_ARN)
       : config.TOKEN_SECRET
@@ -122,6 +131,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     dns: systemResolver,
     webhookPoster: nodeWebhookPoster,
     cnames: systemCnames,
+    txt: systemTxt,
     idempotency: dynamoIdempotencyStore(clients.dynamo, config.TABLE_NAME),
     logger,
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'mailstack' }),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Id, Timestamp } from './common.ts';
 import { DOMAIN_STATUSES } from '../domain/domains/domain.ts';
+import { BLOCKED_REASONS, CLAIM_STATUSES } from '../domain/domains/domain-claim.ts';
 
 const Hostname = v.pipe(
   v.string('must be a string.'),
@@ -76,3 +77,28 @@ export const DomainSummary = v.object({
 export const CreatedDomain = v.object({ ...DomainSummary.entries, records: v.array(DomainRecord) });
 /** GET /domains/{id} */
 export const DomainObject = v.object({ object: v.literal('domain'), ...CreatedDomain.entries });
+
+/** POST /domains/claim: the create-domain body without capabilities (and tls). */
+export const CreateDomainClaimRequest = v.strictObject({
+  name: Hostname,
+  region: v.optional(v.string('must be a string.')),
+  custom_return_path: v.optional(Label),
+  open_tracking: v.optional(v.boolean('must be true or false.')),
+  click_tracking: v.optional(v.boolean('must be true or false.')),
+  tracking_subdomain: v.optional(Label),
+});
+
+/** A domain claim (the reference's DomainClaim): POST /domains/claim, GET /domains/{id}/claim, POST .../claim/verify. */
+export const DomainClaimObject = v.object({
+  object: v.literal('domain_claim'),
+  id: Id,
+  name: v.string(),
+  status: v.picklist(CLAIM_STATUSES),
+  domain_id: v.nullable(Id),
+  region: v.nullable(v.string()),
+  record: v.object({ type: v.literal('TXT'), name: v.string(), value: v.string(), ttl: v.literal('Auto') }),
+  blocked_reason: v.nullable(v.picklist(BLOCKED_REASONS)),
+  failure_reason: v.nullable(v.string()),
+  created_at: Timestamp,
+  expires_at: Timestamp,
+});

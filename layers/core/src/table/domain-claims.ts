@@ -39,3 +39,20 @@ export const releaseDomainWrite = (name: string, claim: DomainClaim): Write => (
     ],
   },
 });
+
+/** A transaction write that moves a name from the team holding it to another (a completed domain claim). */
+export const takeOverDomainWrite = (name: string, from: DomainClaim, to: DomainClaim): Write => ({
+  put: {
+    ...keys.domain.claim(name),
+    type: 'domain_claim',
+    name: name.toLowerCase(),
+    team_id: to.teamId,
+    domain_id: to.domainId,
+  },
+  when: {
+    and: [
+      { attr: 'team_id', eq: from.teamId },
+      { attr: 'domain_id', eq: from.domainId },
+    ],
+  },
+});

@@ -10,6 +10,14 @@ import { domainEventData, domainFromItem, type Domain } from './domain.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
 import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
+import { IdentityNotOursError } from '../../ports/identities.ts';
+
+/** The 409 for a name that exists as a provider identity this deployment did not create. */
+const identityNotOurs = (name: string) =>
+  new ApiError(
+    'conflict',
+    `The domain ${name} already exists as an SES identity in this service's AWS account, made outside this deployment (the operator's own, another application's or another stack's), so it is not added without proof. Claim it: POST /domains/claim answers a TXT record that proves you control its DNS. Or ask the operator to adopt it for your team: npm run admin -- domains adopt --team <team id> --name ${name}.`,
+  );
 
 const claimedElsewhere = (name: string) =>
   new ApiError(
@@ -27,7 +35,8 @@ export const seedDomainCounter = (deps: Deps, teamId: string): Promise<void> =>
     prefix: keys.domain.prefix,
   });
 
-const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
+/** Counts one domain creation in the team's hourly window; 429 past it. */
+export const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), 3_600_000);
   const counted = await addToCounters(deps, keys.domain.creationWindow(teamId, w.index), {
     add: { count: 1 },
@@ -41,15 +50,40 @@ const countCreation = async (deps: Deps, teamId: string): Promise<void> => {
     );
 };
 
-/** Adds a sending domain: checks region and caps, registers the provider identity, stores it. */
-export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRequest): Promise<Domain> => {
+/** The delivery region a new domain (or claim) asks for, checked against the deployment's. */
+export const deliveryRegion = (deps: Deps, asked: string | undefined): string => {
   const regions = deps.config.DELIVERY_REGIONS;
-  const region = input.region ?? regions[0] ?? 'us-east-1';
+  const region = asked ?? regions[0] ?? 'us-east-1';
   if (!regions.includes(region)) {
     throw validationError(
       `\`region\` must be one of the delivery regions this deployment serves: ${regions.join(', ')}. Got \`${region}\`.`,
     );
   }
+  return region;
+};
+
+/** How a domain's provider identity comes to it: made by this deployment, or adopted by the operator. */
+type IdentitySource = { readonly kind: 'create' } | { readonly kind: 'adopt'; readonly by: string };
+
+/** Adds a sending domain: checks region and caps, registers the provider identity, stores it. */
+export const createDomain = (deps: Deps, team: Team, input: CreateDomainRequest): Promise<Domain> =>
+  addDomain(deps, team, input, { kind: 'create' });
+
+/**
+ * The operator adopts an identity that exists in the account (made outside this deployment) for
+ * a team: the domain is stored with the identity's state and the adoption (who, when) on its row.
+ * The service never deletes an identity it did not create.
+ */
+export const adoptDomain = async (deps: Deps, team: Team, name: string, by: string): Promise<Domain> =>
+  addDomain(deps, team, { name: name.toLowerCase() } as CreateDomainRequest, { kind: 'adopt', by });
+
+const addDomain = async (
+  deps: Deps,
+  team: Team,
+  input: CreateDomainRequest,
+  source: IdentitySource,
+): Promise<Domain> => {
+  const region = deliveryRegion(deps, input.region);
   const limit = limitsFor(deps.config.CLOUD, team.plan)?.domains ?? null;
   const capError = () =>
     new ApiError(
@@ -66,11 +100,20 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   if (holder) throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   await countCreation(deps, team.id);
   const returnPath = input.custom_return_path ?? 'send';
-  const identity = await deps.identities.create({
-    domain: input.name,
-    region,
-    mailFromDomain: `${returnPath}.${input.name}`,
-  });
+  const identity =
+    source.kind === 'adopt'
+      ? await deps.identities.find({ domain: input.name, region })
+      : await deps.identities
+          .create({ domain: input.name, region, mailFromDomain: `${returnPath}.${input.name}` })
+          .catch((error: unknown) => {
+            if (error instanceof IdentityNotOursError) throw identityNotOurs(input.name);
+            throw error;
+          });
+  if (!identity)
+    throw new ApiError(
+      'not_found',
+      `The account has no SES identity ${input.name} in ${region} to adopt; a team adds a new domain with POST /domains.`,
+    );
   const id = deps.ids.next();
   const item = {
     ...keys.domain.item(team.id, id),
@@ -86,6 +129,7 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
     return_path: returnPath,
     tracking_subdomain: input.tracking_subdomain ?? null,
     dkim_tokens: identity.dkimTokens,
+    ...(source.kind === 'adopt' ? { adopted_by: source.by, adopted_at: new Date(deps.clock.now()).toISOString() } : {}),
     ...(input.capabilities?.receiving === 'enabled'
       ? { receiving: true, receiving_region: deps.config.AWS_REGION }
       : {}),
@@ -104,8 +148,9 @@ export const createDomain = async (deps: Deps, team: Team, input: CreateDomainRe
   ]);
   if (!written.ok) {
     if (written.failed === 3) {
-      // Past the cap: the name was free (its claim held), so the identity just made is ours alone.
-      await deps.identities.remove({ domain: input.name, region }).catch(() => undefined);
+      // Past the cap: the name was free (its claim held), so the identity just made is ours alone
+      // (remove leaves any identity this stack did not create; an adopted one is never removed).
+      if (source.kind === 'create') await deps.identities.remove({ domain: input.name, region }).catch(() => undefined);
       throw capError();
     }
     // Lost a race: the winner holds the name (and its identity); nothing of ours to undo.

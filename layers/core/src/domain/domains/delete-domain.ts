@@ -10,7 +10,9 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 
 /**
  * Deletes a domain, lets go of its name, and removes the provider identity only when this
- * domain held the name (no other team's sending depends on it).
+ * domain held the name (no other team of the deployment sends from it) and this deployment's
+ * stack created the identity (the identities port leaves anyone else's: another stack's, the
+ * operator's, an adopted or claimed one).
  */
 export const deleteDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
@@ -38,6 +40,8 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
     { delete: keys.domain.nameGuard(teamId, d.name) },
     { update: keys.domain.counter(teamId), change: { add: { count: -1 } } },
     ...(holds ? [releaseDomainWrite(d.name, { teamId, domainId: id })] : []),
+    // A claim's placeholder takes its claim with it.
+    { delete: keys.domain.claimOf(teamId, id) },
     { put: deleted.item },
   ]);
   if (!removed.ok) {
@@ -46,6 +50,8 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
   }
   await publishEvents(deps, [deleted.record]);
   // A domain added before names were claimed holds its identity alone, as it always did.
-  if (!claim || holds) await deps.identities.remove({ domain: d.name, region: d.region });
+  // A claim's placeholder and a domain claimed away hold no identity.
+  if ((!claim || holds) && !d.claimPlaceholder && !d.claimedAwayAt)
+    await deps.identities.remove({ domain: d.name, region: d.region });
   return d;
 };

@@ -62,5 +62,7 @@ export const getDomain = async (deps: Deps, teamId: string, id: string): Promise
 export const verifyDomain = async (deps: Deps, teamId: string, id: string): Promise<Domain> => {
   const d = await loadDomain(deps, teamId, id);
   if (d.status === 'verified') return checkTracking(deps, d);
+  // A claim's placeholder verifies through its claim (POST /domains/{id}/claim/verify); a domain claimed away, never.
+  if (d.claimPlaceholder || d.claimedAwayAt) return d;
   return checkTracking(deps, await refresh(deps, await setStatus(deps, d, 'pending')));
 };

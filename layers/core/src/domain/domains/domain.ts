@@ -30,6 +30,12 @@ export interface Domain {
   readonly receivingRegion: string | null;
   /** How many mailboxes the domain has (receiving cannot be turned off, nor the domain deleted, while it has any). */
   readonly mailboxCount: number;
+  /** The placeholder a claim made: it holds no name and no identity (and never verifies) until the claim completes. */
+  readonly claimPlaceholder: boolean;
+  /** When another team's claim took the name (ISO time): the domain no longer sends and never verifies again. */
+  readonly claimedAwayAt: string | null;
+  /** When this team's claim moved the domain to it (ISO time); null for a domain added with POST /domains. */
+  readonly claimedAt: string | null;
 }
 
 /** Item -> Domain. */
@@ -49,6 +55,9 @@ export const domainFromItem = (i: Record<string, any>): Domain => ({
   receiving: i.receiving === true,
   receivingRegion: i.receiving_region ?? null,
   mailboxCount: Number(i.mailbox_count ?? 0),
+  claimPlaceholder: i.claim_placeholder === true,
+  claimedAwayAt: i.claimed_away_at ?? null,
+  claimedAt: i.claimed_at ?? null,
 });
 
 /** The MX host of the provider's inbound endpoint in a region (SES receiving). */

@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   'domain.created',
   'domain.updated',
   'domain.deleted',
+  'domain.claim.verified',
+  'domain.claim.completed',
   'topic.created',
   'topic.updated',
   'topic.deleted',
