@@ -62,6 +62,16 @@ export interface StackConfig {
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
 
+/** AWS caps these names at 64 characters (EventBridge Scheduler group, SES configuration set and receipt rule set). */
+const AWS_NAME_MAX = 64;
+
+/** The names the stack derives from its name: its schedule group, SES configuration set and receipt rule set. */
+export const derivedNames = (stackName: string) => ({
+  scheduleGroup: `${stackName}-schedules`,
+  configurationSet: `${stackName}-mail`,
+  inboundRuleSet: `${stackName}-inbound`,
+});
+
 /** A yes/no context value: true or false, as a boolean or its string (`-c key=true`). */
 const flag = (get: (key: string) => unknown, key: string, fallback: boolean): boolean => {
   const raw = get(key);
@@ -137,6 +147,11 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
   if (!/^[A-Za-z][A-Za-z0-9-]{0,100}$/.test(stackName))
     throw new Error(
       `mailstack:stackName must start with a letter and hold only letters, digits and hyphens (at most 101 characters), got ${JSON.stringify(stackName)}`,
+    );
+  const tooLong = Object.values(derivedNames(stackName)).filter((name) => name.length > AWS_NAME_MAX);
+  if (tooLong.length > 0)
+    throw new Error(
+      `mailstack:stackName ${JSON.stringify(stackName)} is ${stackName.length} characters: the stack names its schedule group, SES configuration set and receipt rule set after it (${tooLong.join(', ')}), and AWS caps each at ${AWS_NAME_MAX} characters. Choose a stack name of at most ${AWS_NAME_MAX - Math.max(...Object.values(derivedNames('')).map((n) => n.length))} characters.`,
     );
   const operatorTopicName = String(get('mailstack:operatorTopicName') ?? `${stackName}-operators`);
   if (!/^[A-Za-z0-9_-]{1,256}$/.test(operatorTopicName))

@@ -8,7 +8,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { StackConfig } from './config.ts';
+import { derivedNames, type StackConfig } from './config.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { WorkQueues } from './constructs/work-queues.ts';
 import { MailHttpApi } from './constructs/http-api.ts';
@@ -112,7 +112,9 @@ export class MailStack extends Stack {
       },
     });
 
-    const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
+    const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', {
+      name: derivedNames(this.stackName).scheduleGroup,
+    });
     // Only this account's schedules may act as the role (confused-deputy protection).
     const schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
@@ -130,7 +132,7 @@ export class MailStack extends Stack {
     const api = new MailHttpApi(this, 'Http', { throttle: config.apiThrottle, customDomain: config.customDomain });
     const provider = new EmailProvider(this, 'Provider', {
       eventsQueue: queues.get(PROVIDER_EVENTS_QUEUE),
-      configurationSetName: `${this.stackName}-mail`,
+      configurationSetName: derivedNames(this.stackName).configurationSet,
     });
 
     // Signs unsubscribe and preference links: a keyring {"current":"k1","k1":"..."} generated once,
@@ -366,7 +368,7 @@ export class MailStack extends Stack {
     const receiving = new InboundMail(this, 'Receiving', {
       content,
       receiver,
-      ruleSetName: config.inbound.ruleSetName ?? `${this.stackName}-inbound`,
+      ruleSetName: config.inbound.ruleSetName ?? derivedNames(this.stackName).inboundRuleSet,
       addToExistingRuleSet: config.inbound.ruleSetName !== undefined,
     });
     new CfnOutput(this, 'InboundRuleSetName', {
