@@ -58,6 +58,17 @@ export interface StackConfig {
    */
   readonly inbound: { readonly ruleSetName?: string };
   /** The team and sender owner notices go out as (both empty: notices are only logged). */
+  /**
+   * The table's safety settings, both on unless turned off: deletion protection (CloudFormation or
+   * a console click cannot delete it) and point-in-time recovery (any second of the last 35 days
+   * can be restored to a new table).
+   */
+  readonly table: { readonly deletionProtection: boolean; readonly pointInTimeRecovery: boolean };
+  /**
+   * Days an email and its events are kept before DynamoDB's TTL removes them; 0 (the default):
+   * kept until the team or the email is deleted.
+   */
+  readonly emailRetentionDays: number;
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
@@ -184,5 +195,10 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
+    table: {
+      deletionProtection: flag(get, 'mailstack:tableDeletionProtection', true),
+      pointInTimeRecovery: flag(get, 'mailstack:tablePointInTimeRecovery', true),
+    },
+    emailRetentionDays: between('mailstack:emailRetentionDays', 0, 0, 3650),
   };
 };

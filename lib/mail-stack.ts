@@ -96,7 +96,7 @@ export class MailStack extends Stack {
     const { config } = props;
     // X-Ray active tracing is opt-in (mailstack:tracing): each traced invocation is billed.
     const tracing = config.tracing;
-    const { table } = new DataTable(this, 'Data');
+    const { table } = new DataTable(this, 'Data', config.table);
     new CfnOutput(this, 'TableName', {
       value: table.tableName,
       description: 'The data table (the admin CLI takes it as --table)',
@@ -174,6 +174,8 @@ export class MailStack extends Stack {
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
       WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
+      // Emails and their events expire this many days after they were written (0: kept).
+      EMAIL_RETENTION_DAYS: String(config.emailRetentionDays),
       // Tracking links on each domain's own tracking host (its CNAME names this target); empty: the API origin.
       TRACKING_CNAME_TARGET: config.trackingCnameTarget,
       // The service's own mail (dashboard mail, owner notices) goes out as this team, from this sender.

@@ -9,7 +9,13 @@ import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
 import { AREA_FUNCTIONS_ENV, AREAS, ROUTES, areaNeeds, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/workers.ts';
-import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
+import {
+  QUEUE_AGE_ALARM_PERIODS,
+  SES_BOUNCE_RATE_ALARM,
+  SES_COMPLAINT_RATE_ALARM,
+  queueAgeAlarmSeconds,
+} from '../../lib/constructs/operations.ts';
+import { NONCURRENT_VERSION_DAYS } from '../../lib/constructs/content-bucket.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
 import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
@@ -959,6 +965,68 @@ describe('MailStack', () => {
     expect(on('Reputation.ComplaintRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_COMPLAINT_RATE_ALARM });
     expect(SES_COMPLAINT_RATE_ALARM).toBe(0.001);
     expect(on('NumberOfNotificationsFailed', 'AWS/SNS').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("alarms when a work queue's oldest message waits past its line for three five-minute periods running (one slow batch is noise)", () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const aged = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && a.Namespace === 'AWS/SQS');
+    const queues = Object.entries(template.findResources('AWS::SQS::Queue'));
+    expect(aged).toHaveLength(consumedQueues(TEST_MANIFEST.workers).length);
+    for (const name of consumedQueues(TEST_MANIFEST.workers)) {
+      const [queueId, queue] = queues.find(
+        ([id, q]) => id.startsWith(`Queues${name.replace(/-/g, '')}`) && q.Properties?.RedrivePolicy,
+      )!;
+      const alarm = aged.find((a) => a.Dimensions[0].Value['Fn::GetAtt'][0] === queueId);
+      expect(alarm, name).toMatchObject({
+        Statistic: 'Maximum',
+        Period: 300,
+        EvaluationPeriods: QUEUE_AGE_ALARM_PERIODS,
+        DatapointsToAlarm: QUEUE_AGE_ALARM_PERIODS,
+        Threshold: queueAgeAlarmSeconds(queue.Properties.VisibilityTimeout),
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    expect(QUEUE_AGE_ALARM_PERIODS).toBeGreaterThan(1);
+    // SQS's longest delay, plus three receives of a message at a worker's 300 s visibility.
+    expect(queueAgeAlarmSeconds(300)).toBe(1800);
+  });
+
+  it('protects the table from deletion and keeps point-in-time recovery, both on unless context turns them off', () => {
+    expect(Object.values(template.findResources('AWS::DynamoDB::Table'))[0]!.Properties).toMatchObject({
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    const config = readStackConfig((k) =>
+      k === 'mailstack:tableDeletionProtection' || k === 'mailstack:tablePointInTimeRecovery' ? 'false' : undefined,
+    );
+    expect(config.table).toEqual({ deletionProtection: false, pointInTimeRecovery: false });
+    expect(readStackConfig(() => undefined).table).toEqual({ deletionProtection: true, pointInTimeRecovery: true });
+  });
+
+  it('versions the content bucket, removing old versions and the delete markers expiry leaves', () => {
+    const [bucket] = Object.values(template.findResources('AWS::S3::Bucket'));
+    expect(bucket!.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    const rules = bucket!.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Status: 'Enabled',
+        NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+      }),
+    );
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }));
+  });
+
+  it('hands the email retention from context to every function (0 unless set: emails are kept)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+    for (const f of functions) expect(f.Properties.Environment.Variables.EMAIL_RETENTION_DAYS).toBe('0');
+    expect(readStackConfig((k) => (k === 'mailstack:emailRetentionDays' ? '30' : undefined)).emailRetentionDays).toBe(
+      30,
+    );
+    expect(() => readStackConfig((k) => (k === 'mailstack:emailRetentionDays' ? '-1' : undefined))).toThrow(
+      /mailstack:emailRetentionDays must be a whole number from 0 to 3650/,
+    );
   });
 
   it("sets a retention on every log group (the relay's and its VPC flow logs' included: a month for function, relay and flow logs, three months for API access logs), and keeps Lambda's own per-invocation lines out", () => {
