@@ -55,24 +55,45 @@ export type RestArea = Exclude<Area, (typeof NON_REST_AREAS)[number]>;
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
 const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
-  domains: { sesIdentities: true, queues: ['events'] },
-  usage: {},
-  emails: { queues: ['send', 'events'], scheduler: true, contentStore: true, linkSecret: true },
-  contacts: { queues: ['events', 'erase'], linkSecret: true },
-  segments: {},
-  'contact-properties': {},
-  topics: { queues: ['events'] },
-  suppressions: { queues: ['events'] },
-  preferences: { queues: ['events'], linkSecret: true },
-  openapi: {},
-  'api-keys': {},
-  webhooks: { queues: ['webhooks'] },
-  tracking: { queues: ['events'], linkSecret: true },
-  templates: {},
-  broadcasts: { queues: ['fanout', 'events'], scheduler: true },
-  oauth: {},
+  domains: { table: ['get', 'query', 'put', 'update', 'transactWrite'], sesIdentities: true, queues: ['events'] },
+  usage: { table: ['get', 'batchGet', 'update'] },
+  emails: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'batchWrite', 'idempotency'],
+    queues: ['send', 'events'],
+    scheduler: true,
+    contentStore: ['put', 'get'],
+    linkSecret: true,
+  },
+  contacts: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'transactWrite'],
+    queues: ['events', 'erase'],
+    linkSecret: true,
+  },
+  segments: { table: ['get', 'query', 'put', 'update', 'delete', 'transactWrite'] },
+  'contact-properties': { table: ['get', 'query', 'put', 'update', 'transactWrite'] },
+  topics: { table: ['get', 'query', 'put', 'update', 'transactWrite'], queues: ['events'] },
+  suppressions: { table: ['get', 'query', 'update', 'transactWrite'], queues: ['events'] },
+  preferences: { table: ['get', 'query', 'batchGet', 'update', 'transactWrite'], queues: ['events'], linkSecret: true },
+  // Its one route is public and reads nothing: the name of the table only (the configuration needs one).
+  openapi: { table: [] },
+  'api-keys': { table: ['get', 'update'] },
+  webhooks: {
+    table: ['get', 'query', 'put', 'update', 'delete', 'transactWrite'],
+    queues: ['webhooks'],
+    scheduler: ['schedule'],
+  },
+  tracking: { table: ['get', 'query', 'put', 'update'], queues: ['events'], linkSecret: true },
+  templates: { table: ['get', 'query', 'update', 'transactWrite'] },
+  broadcasts: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
+    queues: ['fanout', 'events'],
+    scheduler: true,
+    contentStore: ['put'],
+  },
+  oauth: { table: ['get', 'query', 'put', 'update'] },
   // The MCP tools run the REST routes of every area above but preferences, openapi, api-keys and tracking, and the mailbox agent's use cases.
   mcp: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite', 'idempotency'],
     sesIdentities: true,
     queues: ['send', 'events', 'erase', 'fanout', 'webhooks', 'automations'],
     scheduler: true,
@@ -80,11 +101,18 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     contentStore: true,
     mailboxStore: true,
   },
-  receiving: { linkSecret: true, mailboxStore: true, contentStore: true },
-  logs: {},
+  receiving: { table: ['get', 'query', 'update'], linkSecret: true, mailboxStore: ['get'], contentStore: ['get'] },
+  logs: { table: ['get', 'query', 'update'] },
   // SES identities: a draft held for approval notifies the owners (the service's own mail).
-  inboxes: { queues: ['send', 'events'], scheduler: true, mailboxStore: true, contentStore: true, sesIdentities: true },
-  automations: { queues: ['automations'] },
+  inboxes: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'batchWrite', 'transactWrite', 'idempotency'],
+    queues: ['send', 'events'],
+    scheduler: ['schedule'],
+    mailboxStore: true,
+    contentStore: true,
+    sesIdentities: true,
+  },
+  automations: { table: ['get', 'query', 'put', 'update', 'transactWrite', 'idempotency'], queues: ['automations'] },
 };
 
 /**
@@ -93,7 +121,8 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
  */
 export const areaNeeds = (area: Area): Needs => {
   const needs = AREA_NEEDS[area];
-  if ((NON_REST_AREAS as readonly Area[]).includes(area)) return needs;
+  // The OpenAPI document is public: no caller, so no request log.
+  if ((NON_REST_AREAS as readonly Area[]).includes(area) || area === 'openapi') return needs;
   return { ...needs, queues: [...(needs.queues ?? []), 'request-logs'] };
 };
 

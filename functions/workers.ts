@@ -38,24 +38,66 @@ export const QUEUES = {
 export type QueueName = keyof typeof QUEUES;
 
 /**
+ * The queues EventBridge Scheduler delivers to (a scheduled email, a broadcast's later page, a
+ * webhook retry past SQS's 15-minute delay, an automation step after a delay): the scheduler's
+ * role may send to these only (test/infra/iam-grants.test.ts reads each schedule's target).
+ */
+export const SCHEDULED_QUEUES: readonly QueueName[] = ['send', 'fanout', 'webhooks', 'automations'];
+
+/**
+ * A table operation a function issues (the table store's methods, `table/ops.ts`), each granted as
+ * its IAM actions on the table alone (`query` on its indexes too): a transaction's items are
+ * authorized as the puts, updates and deletes they hold, and `idempotency` is Powertools' record
+ * of an Idempotency-Key (get, put, update, delete).
+ */
+export type TableAccess =
+  | 'get'
+  | 'query'
+  | 'batchGet'
+  | 'put'
+  | 'update'
+  | 'delete'
+  | 'batchWrite'
+  | 'transactWrite'
+  | 'idempotency';
+
+/** What a function does with objects of the content-store bucket. */
+export type ObjectAccess = 'put' | 'get' | 'delete';
+
+/** The IAM actions of each table operation. */
+export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+  get: ['dynamodb:GetItem'],
+  query: ['dynamodb:Query'],
+  batchGet: ['dynamodb:BatchGetItem'],
+  put: ['dynamodb:PutItem'],
+  update: ['dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+  batchWrite: ['dynamodb:BatchWriteItem'],
+  transactWrite: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  idempotency: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+};
+
+/**
  * What a function needs beyond the table, declared next to it in the manifests; the stack grants
  * exactly this (least privilege) and injects only the matching settings.
  */
 export interface Needs {
+  /** The table operations it issues (nothing unless listed; test/infra/iam-grants.test.ts holds the list against the code). */
+  readonly table?: readonly TableAccess[];
   /** Queues it sends to (a worker's own queue is read through its event source). */
   readonly queues?: readonly QueueName[];
-  /** Creates and deletes schedules (scheduled emails). */
-  readonly scheduler?: boolean;
+  /** Creates schedules and cancels them (scheduled emails); `true`: both. */
+  readonly scheduler?: boolean | readonly ('schedule' | 'cancel')[];
   /** Signs or verifies unsubscribe and preference links. */
   readonly linkSecret?: boolean;
   /** Manages SES identities (sending domains). */
   readonly sesIdentities?: boolean;
   /** Sends email through SES. */
   readonly sesSending?: boolean;
-  /** Reads or writes message content kept off the row (the content-store bucket). */
-  readonly contentStore?: boolean;
-  /** Reads or writes mailbox mail (the content-store bucket's mailboxes/ keys). */
-  readonly mailboxStore?: boolean;
+  /** Reads or writes message content kept off the row (the content-store bucket); `true`: put, get and delete. */
+  readonly contentStore?: boolean | readonly ObjectAccess[];
+  /** Reads or writes mailbox mail (the content-store bucket's mailboxes/ keys); `true`: put, get and delete. */
+  readonly mailboxStore?: boolean | readonly ObjectAccess[];
 }
 
 /** A worker: a Lambda fed by one queue. `entry` is relative to functions/, without extension. */
@@ -93,7 +135,13 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-email.worker',
     batchSize: 10,
     concurrency: 16,
-    needs: { queues: ['send-later', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
+      queues: ['send-later', 'events'],
+      sesSending: true,
+      linkSecret: true,
+      contentStore: ['get'],
+    },
   },
   {
     // The same worker on the jobs that came back: a job waiting in it for its instant holds none of
@@ -103,7 +151,13 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-email.worker',
     batchSize: 10,
     concurrency: 16,
-    needs: { queues: ['send-later', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
+      queues: ['send-later', 'events'],
+      sesSending: true,
+      linkSecret: true,
+      contentStore: ['get'],
+    },
   },
   {
     name: 'send-broadcast-email',
@@ -111,28 +165,45 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-broadcast-email.worker',
     batchSize: 10,
     concurrency: 8,
-    needs: { queues: ['broadcast', 'events'], sesSending: true, linkSecret: true, contentStore: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
+      queues: ['broadcast', 'events'],
+      sesSending: true,
+      linkSecret: true,
+      contentStore: ['get'],
+    },
   },
   {
     name: 'broadcast-fanout',
     queue: 'fanout',
     entry: 'workers/broadcast-fanout.worker',
     batchSize: 1,
-    needs: { queues: ['broadcast', 'fanout', 'events'], scheduler: true, contentStore: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
+      queues: ['broadcast', 'fanout', 'events'],
+      scheduler: ['schedule'],
+      contentStore: ['put'],
+    },
   },
   {
     name: 'erase-history',
     queue: 'erase',
     entry: 'workers/erase-history.worker',
     batchSize: 1,
-    needs: { queues: ['erase', 'events'] },
+    needs: {
+      table: ['get', 'query', 'update', 'transactWrite'],
+      queues: ['erase', 'events'],
+    },
   },
   {
     name: 'receive-provider-events',
     queue: 'provider-events',
     entry: 'workers/receive-provider-events.worker',
     batchSize: 10,
-    needs: { queues: ['events'] },
+    needs: {
+      table: ['get', 'batchGet', 'put', 'update', 'transactWrite'],
+      queues: ['events'],
+    },
   },
   {
     name: 'fan-out-events',
@@ -140,7 +211,12 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/fan-out-events.worker',
     batchSize: 10,
     concurrency: 2,
-    needs: { queues: ['webhooks'] },
+    needs: {
+      table: ['get', 'query', 'put', 'update', 'delete', 'transactWrite'],
+      queues: ['webhooks'],
+      // A webhook retry past SQS's 15-minute delay is a schedule.
+      scheduler: ['schedule'],
+    },
   },
   {
     name: 'run-automations',
@@ -148,7 +224,12 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/run-automations.worker',
     batchSize: 10,
     concurrency: 4,
-    needs: { queues: ['automations', 'send', 'events'], scheduler: true, contentStore: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
+      queues: ['automations', 'send', 'events'],
+      scheduler: true,
+      contentStore: ['put'],
+    },
   },
   {
     name: 'deliver-webhooks',
@@ -158,7 +239,13 @@ export const WORKERS: readonly WorkerEntry[] = [
     // Mostly waiting on receivers: a slow endpoint's 8 requests in flight leave pollers for the others.
     concurrency: 8,
     // SES identities: an endpoint failing, disabled or backed up is a notice to the owners (the service's own mail).
-    needs: { queues: ['webhooks', 'send', 'events'], scheduler: true, contentStore: true, sesIdentities: true },
+    needs: {
+      table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
+      queues: ['webhooks', 'send', 'events'],
+      scheduler: ['schedule'],
+      contentStore: ['put'],
+      sesIdentities: true,
+    },
   },
   {
     name: 'record-request-logs',
@@ -168,6 +255,7 @@ export const WORKERS: readonly WorkerEntry[] = [
     // Every answered request queues a log: one poller fell seconds behind a burst of requests
     // (thousands a minute), and a log answered then came late.
     concurrency: 4,
+    needs: { table: ['batchWrite'] },
   },
 ];
 
@@ -184,19 +272,33 @@ export const TIMERS: readonly TimerEntry[] = [
     name: 'sweep-stuck-emails',
     entry: 'timers/sweep-stuck-emails',
     everyMinutes: 1,
-    needs: { queues: ['send', 'broadcast'] },
+    needs: {
+      table: ['query'],
+      queues: ['send', 'broadcast'],
+    },
   },
   {
     name: 'release-parked-emails',
     entry: 'timers/release-parked-emails',
     everyMinutes: 1,
-    needs: { queues: ['send'] },
+    needs: {
+      table: ['query', 'update'],
+      queues: ['send'],
+    },
   },
   {
     name: 'sweep-undispatched-events',
     entry: 'timers/sweep-undispatched-events',
     everyMinutes: 1,
-    needs: { queues: ['events'] },
+    needs: {
+      table: ['query'],
+      queues: ['events'],
+    },
   },
-  { name: 'resume-erase-jobs', entry: 'timers/resume-erase-jobs', everyMinutes: 5, needs: { queues: ['erase'] } },
+  {
+    name: 'resume-erase-jobs',
+    entry: 'timers/resume-erase-jobs',
+    everyMinutes: 5,
+    needs: { table: ['query'], queues: ['erase'] },
+  },
 ];

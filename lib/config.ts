@@ -58,9 +58,30 @@ export interface StackConfig {
    */
   readonly inbound: { readonly ruleSetName?: string };
   /** The team and sender owner notices go out as (both empty: notices are only logged). */
+  /**
+   * The table's safety settings, both on unless turned off: deletion protection (CloudFormation or
+   * a console click cannot delete it) and point-in-time recovery (any second of the last 35 days
+   * can be restored to a new table).
+   */
+  readonly table: { readonly deletionProtection: boolean; readonly pointInTimeRecovery: boolean };
+  /**
+   * Days an email and its events are kept before DynamoDB's TTL removes them; 0 (the default):
+   * kept until the team or the email is deleted.
+   */
+  readonly emailRetentionDays: number;
 }
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/** AWS caps these names at 64 characters (EventBridge Scheduler group, SES configuration set and receipt rule set). */
+const AWS_NAME_MAX = 64;
+
+/** The names the stack derives from its name: its schedule group, SES configuration set and receipt rule set. */
+export const derivedNames = (stackName: string) => ({
+  scheduleGroup: `${stackName}-schedules`,
+  configurationSet: `${stackName}-mail`,
+  inboundRuleSet: `${stackName}-inbound`,
+});
 
 /** A yes/no context value: true or false, as a boolean or its string (`-c key=true`). */
 const flag = (get: (key: string) => unknown, key: string, fallback: boolean): boolean => {
@@ -138,6 +159,11 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     throw new Error(
       `mailstack:stackName must start with a letter and hold only letters, digits and hyphens (at most 101 characters), got ${JSON.stringify(stackName)}`,
     );
+  const tooLong = Object.values(derivedNames(stackName)).filter((name) => name.length > AWS_NAME_MAX);
+  if (tooLong.length > 0)
+    throw new Error(
+      `mailstack:stackName ${JSON.stringify(stackName)} is ${stackName.length} characters: the stack names its schedule group, SES configuration set and receipt rule set after it (${tooLong.join(', ')}), and AWS caps each at ${AWS_NAME_MAX} characters. Choose a stack name of at most ${AWS_NAME_MAX - Math.max(...Object.values(derivedNames('')).map((n) => n.length))} characters.`,
+    );
   const operatorTopicName = String(get('mailstack:operatorTopicName') ?? `${stackName}-operators`);
   if (!/^[A-Za-z0-9_-]{1,256}$/.test(operatorTopicName))
     throw new Error(
@@ -169,5 +195,10 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
+    table: {
+      deletionProtection: flag(get, 'mailstack:tableDeletionProtection', true),
+      pointInTimeRecovery: flag(get, 'mailstack:tablePointInTimeRecovery', true),
+    },
+    emailRetentionDays: between('mailstack:emailRetentionDays', 0, 0, 3650),
   };
 };

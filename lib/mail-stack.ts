@@ -8,7 +8,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { StackConfig } from './config.ts';
+import { derivedNames, type StackConfig } from './config.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { WorkQueues } from './constructs/work-queues.ts';
 import { MailHttpApi } from './constructs/http-api.ts';
@@ -31,11 +31,14 @@ import {
 } from '../functions/routes.ts';
 import {
   QUEUES,
+  SCHEDULED_QUEUES,
+  TABLE_ACTIONS,
   TIMERS,
   WORKERS,
   consumedQueues,
   workerTimeoutSeconds,
   type Needs,
+  type ObjectAccess,
   type TimerEntry,
   type WorkerEntry,
 } from '../functions/workers.ts';
@@ -56,18 +59,32 @@ export interface MailStackProps extends StackProps {
  * links) through the accept path, records audience events, and registers sending domains.
  */
 const DASHBOARD_NEEDS = {
+  table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
   queues: ['send', 'events', 'fanout', 'webhooks'],
   scheduler: true,
   sesIdentities: true,
+  linkSecret: true,
   contentStore: true,
   mailboxStore: true,
 } as const satisfies Needs;
 
 /** What the inbound Lambda needs beyond the table (and reading the receipt rule's raw copies): it stores mailbox mail and records email.received. */
-const INBOUND_NEEDS = { queues: ['events'], mailboxStore: true } as const satisfies Needs;
+const INBOUND_NEEDS = {
+  table: ['get', 'batchGet', 'update', 'transactWrite'],
+  queues: ['events'],
+  mailboxStore: ['put', 'get'],
+} as const satisfies Needs;
 
 /** What the SMTP relay needs beyond the table: it runs the accept path only. */
-const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: true } as const satisfies Needs;
+const RELAY_NEEDS = { queues: ['send', 'events'], contentStore: ['put'] } as const satisfies Needs;
+/** The S3 actions of a store need (`true`: put, get and delete). */
+const objectActions = (
+  access: true | readonly ObjectAccess[],
+): ('s3:PutObject' | 's3:GetObject' | 's3:DeleteObject')[] =>
+  (access === true ? (['put', 'get', 'delete'] as const) : access).map(
+    (a) => (({ put: 's3:PutObject', get: 's3:GetObject', delete: 's3:DeleteObject' }) as const)[a],
+  );
+
 /** The queue SES events arrive on. */
 const PROVIDER_EVENTS_QUEUE = 'provider-events';
 
@@ -79,7 +96,7 @@ export class MailStack extends Stack {
     const { config } = props;
     // X-Ray active tracing is opt-in (mailstack:tracing): each traced invocation is billed.
     const tracing = config.tracing;
-    const { table } = new DataTable(this, 'Data');
+    const { table } = new DataTable(this, 'Data', config.table);
     new CfnOutput(this, 'TableName', {
       value: table.tableName,
       description: 'The data table (the admin CLI takes it as --table)',
@@ -95,19 +112,27 @@ export class MailStack extends Stack {
       },
     });
 
-    const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', { name: `${this.stackName}-schedules` });
+    const scheduleGroup = new CfnScheduleGroup(this, 'ScheduleGroup', {
+      name: derivedNames(this.stackName).scheduleGroup,
+    });
     // Only this account's schedules may act as the role (confused-deputy protection).
     const schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
       }),
     });
-    for (const { queue } of queues.byName.values()) queue.grantSendMessages(schedulerRole);
+    // Schedules deliver to these queues only (a scheduled email, a broadcast's later page, a webhook
+    // retry, an automation step).
+    const scheduledQueues = SCHEDULED_QUEUES.filter((name) => queues.byName.has(name)).map((name) => queues.get(name));
+    if (scheduledQueues.length > 0)
+      schedulerRole.addToPolicy(
+        new PolicyStatement({ actions: ['sqs:SendMessage'], resources: scheduledQueues.map((q) => q.queueArn) }),
+      );
 
     const api = new MailHttpApi(this, 'Http', { throttle: config.apiThrottle, customDomain: config.customDomain });
     const provider = new EmailProvider(this, 'Provider', {
       eventsQueue: queues.get(PROVIDER_EVENTS_QUEUE),
-      configurationSetName: `${this.stackName}-mail`,
+      configurationSetName: derivedNames(this.stackName).configurationSet,
     });
 
     // Signs unsubscribe and preference links: a keyring {"current":"k1","k1":"..."} generated once,
@@ -151,6 +176,8 @@ export class MailStack extends Stack {
       // Webhooks from the cloud go to public https targets only (checked after DNS resolution).
       WEBHOOK_TARGETS: 'public',
       WEBHOOK_DELIVERY_RETENTION_DAYS: String(config.webhookDeliveryRetentionDays),
+      // Emails and their events expire this many days after they were written (0: kept).
+      EMAIL_RETENTION_DAYS: String(config.emailRetentionDays),
       // Tracking links on each domain's own tracking host (its CNAME names this target); empty: the API origin.
       TRACKING_CNAME_TARGET: config.trackingCnameTarget,
       // The service's own mail (dashboard mail, owner notices) goes out as this team, from this sender.
@@ -163,7 +190,9 @@ export class MailStack extends Stack {
         'teams add their sending domains at run time, so identities cannot be named at deploy time',
     };
     const sendPolicy = new PolicyStatement({
-      actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+      // SES v2 SendEmail (raw content included) is authorized as ses:SendEmail, on the sending
+      // identity and on the configuration set it names.
+      actions: ['ses:SendEmail'],
       resources: [
         this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
         this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSetName }),
@@ -171,14 +200,15 @@ export class MailStack extends Stack {
     });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.
     const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
-      fn.bindTable(table);
+      fn.bindTable(table, [...new Set((needs.table ?? []).flatMap((access) => TABLE_ACTIONS[access]))]);
       for (const name of needs.queues ?? []) {
         if (queues.byName.has(name)) fn.bindQueue(queues.get(name), QUEUES[name].env);
       }
       if (needs.scheduler) {
+        const uses = needs.scheduler === true ? (['schedule', 'cancel'] as const) : needs.scheduler;
         fn.addToRolePolicy(
           new PolicyStatement({
-            actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'],
+            actions: uses.map((use) => (use === 'schedule' ? 'scheduler:CreateSchedule' : 'scheduler:DeleteSchedule')),
             resources: [
               this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` }),
             ],
@@ -191,12 +221,13 @@ export class MailStack extends Stack {
         });
       }
       if (needs.linkSecret) {
-        linkSecret.grantRead(fn);
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [linkSecret.secretArn] }),
+        );
         fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       }
-      if (needs.contentStore) content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']);
-      if (needs.mailboxStore)
-        content.grant(fn, ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], MAILBOX_CONTENT_PREFIX);
+      if (needs.contentStore) content.grant(fn, objectActions(needs.contentStore));
+      if (needs.mailboxStore) content.grant(fn, objectActions(needs.mailboxStore), MAILBOX_CONTENT_PREFIX);
       if (needs.contentStore || needs.mailboxStore) fn.addEnvironment('CONTENT_BUCKET', content.bucket.bucketName);
       if (needs.sesIdentities) {
         fn.addToRolePolicy(
@@ -343,7 +374,7 @@ export class MailStack extends Stack {
     const receiving = new InboundMail(this, 'Receiving', {
       content,
       receiver,
-      ruleSetName: config.inbound.ruleSetName ?? `${this.stackName}-inbound`,
+      ruleSetName: config.inbound.ruleSetName ?? derivedNames(this.stackName).inboundRuleSet,
       addToExistingRuleSet: config.inbound.ruleSetName !== undefined,
     });
     new CfnOutput(this, 'InboundRuleSetName', {

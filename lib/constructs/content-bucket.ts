@@ -20,6 +20,12 @@ import {
 import { acknowledge } from './acknowledge.ts';
 
 /**
+ * Days a deleted or replaced object's old version is kept (a bad deploy or a mistaken delete can
+ * be undone within them), then removed by the lifecycle.
+ */
+export const NONCURRENT_VERSION_DAYS = 7;
+
+/**
  * The content store: email bodies and attachments too large for a table row (`emails/`, expiring
  * with the email content retention), mailbox mail (`mailboxes/`, kept until deleted) and the
  * receipt rule's raw inbound copies (`inbound/`, expiring after INBOUND_RAW_RETENTION_DAYS).
@@ -35,7 +41,16 @@ export class ContentBucket extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // A deleted or overwritten object stays recoverable for NONCURRENT_VERSION_DAYS, then goes.
+      versioned: true,
       lifecycleRules: [
+        {
+          id: 'expire-old-versions',
+          enabled: true,
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+        },
+        // Expiry leaves a delete marker on each key: removed once nothing is under it.
+        { id: 'remove-expired-delete-markers', enabled: true, expiredObjectDeleteMarker: true },
         {
           id: 'expire-email-content',
           enabled: true,

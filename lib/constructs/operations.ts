@@ -22,6 +22,17 @@ import { METRICS_NAMESPACE } from '@mailstack/core/runtime/deps';
 export const SES_BOUNCE_RATE_ALARM = 0.05;
 export const SES_COMPLAINT_RATE_ALARM = 0.001;
 
+/**
+ * The age of a work queue's oldest message that means its work is stuck, in seconds: the longest
+ * delay a job is queued with (SQS's 15 minutes: a booked send-line place, a broadcast slot, a
+ * retry), plus three receives of it (CloudWatch stops counting a message received more than three
+ * times, so a poison message alone does not hold the alarm; the dead-letter alarm takes it).
+ */
+export const queueAgeAlarmSeconds = (visibilityTimeoutSeconds: number): number => 900 + 3 * visibilityTimeoutSeconds;
+
+/** Five-minute periods a queue's oldest message must stay past its line before the alarm: one slow batch is noise. */
+export const QUEUE_AGE_ALARM_PERIODS = 3;
+
 /** Props of the operations wiring. */
 export interface OperationsProps {
   /** Name of the SNS topic every alarm notifies. */
@@ -33,8 +44,13 @@ export interface OperationsProps {
   readonly workers: readonly { readonly name: string; readonly fn: IFunction }[];
   /** The API's functions (errors there surface as API 5xx). */
   readonly apiFunctions: readonly { readonly name: string; readonly fn: IFunction }[];
-  /** Work queues and their dead-letter queues. */
-  readonly queues: readonly { readonly name: string; readonly queue: IQueue; readonly deadLetterQueue: IQueue }[];
+  /** Work queues and their dead-letter queues, with how long a received message stays hidden. */
+  readonly queues: readonly {
+    readonly name: string;
+    readonly queue: IQueue;
+    readonly deadLetterQueue: IQueue;
+    readonly visibilityTimeoutSeconds?: number;
+  }[];
   /** Topics whose failed deliveries mean lost provider events. */
   readonly eventTopics: readonly { readonly name: string; readonly topic: ITopic; readonly deadLetterQueue: IQueue }[];
   /** Where asynchronous invocations that failed after their retries are kept, with their events. */
@@ -43,8 +59,11 @@ export interface OperationsProps {
 
 /**
  * What an operator watches: every alarm to one SNS topic (named in context), and one dashboard.
- * Alarms: messages in any dead-letter queue, worker errors and throttles, API 5xx, SES's bounce
- * and complaint rates, and provider-event deliveries that failed.
+ * Alarms: messages in any dead-letter queue, a queue whose oldest message waits too long, worker
+ * errors and throttles, API 5xx, SES's bounce and complaint rates, and provider-event deliveries
+ * that failed. SES publishes no metric of its 24-hour quota use or of the account's sending status
+ * (only Send, Delivery, Bounce, Complaint, Reject and the reputation rates): a spent quota or a
+ * paused account parks the send line, and the line's own metric tells (docs/aws.md, Alarms).
  */
 export class Operations extends Construct {
   readonly topic: Topic;
@@ -93,6 +112,21 @@ export class Operations extends Construct {
     };
     const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
 
+    for (const { name, queue, visibilityTimeoutSeconds = 300 } of props.queues) {
+      const made = queue
+        .metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' })
+        .createAlarm(this, `${name}-oldest-message-age`, {
+          threshold: queueAgeAlarmSeconds(visibilityTimeoutSeconds),
+          evaluationPeriods: QUEUE_AGE_ALARM_PERIODS,
+          datapointsToAlarm: QUEUE_AGE_ALARM_PERIODS,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+          alarmDescription: `The ${name} queue's oldest message has waited over ${queueAgeAlarmSeconds(visibilityTimeoutSeconds)} s for ${QUEUE_AGE_ALARM_PERIODS * 5} minutes: its worker is not keeping up or not running (throttled, failing, its event source disabled). Look at the ${name} worker's errors, throttles and concurrency.`,
+        });
+      made.addAlarmAction(action);
+      made.addOkAction(action);
+      this.alarms.push(made);
+    }
     for (const { name, deadLetterQueue } of props.queues) {
       alarm(
         `${name}-dlq-depth`,

@@ -10,6 +10,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { acknowledge, nagArnOf } from './acknowledge.ts';
@@ -90,19 +91,30 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
-  /** Grants read/write on the table and injects its name, in one call. */
-  bindTable(table: ITable): void {
-    table.grantReadWriteData(this);
+  /**
+   * Grants exactly these IAM actions on the table (`dynamodb:Query` on its indexes too) and
+   * injects its name, in one call.
+   */
+  bindTable(table: ITable, actions: readonly string[]): void {
     this.addEnvironment('TABLE_NAME', table.tableName);
-    acknowledge(this, {
-      [`AwsSolutions-IAM5[Resource::${nagArnOf(table)}/index/*]`]:
-        "queries read the table's own global secondary indexes, whatever their names",
-    });
+    const unique = [...new Set(actions)].sort();
+    if (unique.length === 0) return;
+    this.addToRolePolicy(new PolicyStatement({ actions: unique, resources: [table.tableArn] }));
+    if (unique.includes('dynamodb:Query')) {
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }),
+      );
+      acknowledge(this, {
+        [`AwsSolutions-IAM5[Resource::${nagArnOf(table)}/index/*]`]:
+          "queries read the table's own global secondary indexes, whatever their names",
+      });
+    }
   }
 
   /** Grants sending to a queue and injects its URL under `envName`, in one call. */
   bindQueue(queue: IQueue, envName: string): void {
-    queue.grantSendMessages(this);
+    // SendMessageBatch is authorized as sqs:SendMessage; the code never reads a queue's attributes or URL.
+    this.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
     this.addEnvironment(envName, queue.queueUrl);
   }
 }

@@ -21,6 +21,8 @@ export interface WorkQueue {
   readonly deadLetterQueue: Queue;
   /** The environment variable that carries the queue URL. */
   readonly env: string;
+  /** Seconds a received message stays hidden. */
+  readonly visibilityTimeoutSeconds: number;
 }
 
 /** One SQS queue per manifest entry, each with its own dead-letter queue. */
@@ -37,15 +39,16 @@ export class WorkQueues extends Construct {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       });
+      const visibilityTimeoutSeconds = props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds;
       const queue = new Queue(this, name, {
-        visibilityTimeout: Duration.seconds(props.visibilityTimeoutSeconds?.(name) ?? spec.visibilityTimeoutSeconds),
+        visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         // Two weeks, the SQS maximum: work waits out any outage of the workers.
         retentionPeriod: Duration.days(14),
         deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
       });
-      byName.set(name, { queue, deadLetterQueue: dlq, env: spec.env });
+      byName.set(name, { queue, deadLetterQueue: dlq, env: spec.env, visibilityTimeoutSeconds });
     }
     this.byName = byName;
   }

@@ -9,7 +9,13 @@ import { MailStack } from '../../lib/mail-stack.ts';
 import { readStackConfig } from '../../lib/config.ts';
 import { AREA_FUNCTIONS_ENV, AREAS, ROUTES, areaNeeds, routeKey } from '../../functions/routes.ts';
 import { QUEUES, WORKERS, consumedQueues, workerTimeoutSeconds } from '../../functions/workers.ts';
-import { SES_BOUNCE_RATE_ALARM, SES_COMPLAINT_RATE_ALARM } from '../../lib/constructs/operations.ts';
+import {
+  QUEUE_AGE_ALARM_PERIODS,
+  SES_BOUNCE_RATE_ALARM,
+  SES_COMPLAINT_RATE_ALARM,
+  queueAgeAlarmSeconds,
+} from '../../lib/constructs/operations.ts';
+import { NONCURRENT_VERSION_DAYS } from '../../lib/constructs/content-bucket.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
 import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
@@ -240,7 +246,7 @@ describe('MailStack', () => {
     for (const m of [...send, ...broadcast]) expect(m.ScalingConfig).toEqual({ MaximumConcurrency: 3 });
     // Whatever its queue: a worker allowed to send through SES never scales past the cap.
     const functions = template.findResources('AWS::Lambda::Function');
-    const senders = mappings.filter((m) => actionsOfRole(functions[m.FunctionName.Ref]).includes('ses:SendRawEmail'));
+    const senders = mappings.filter((m) => actionsOfRole(functions[m.FunctionName.Ref]).includes('ses:SendEmail'));
     expect(senders.length).toBe(send.length + broadcast.length);
     for (const m of senders) expect(m.ScalingConfig).toEqual({ MaximumConcurrency: 3 });
   });
@@ -274,10 +280,10 @@ describe('MailStack', () => {
       p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
     // send-email and the probe worker on the send queue, send-email-later on the later queue, send-broadcast-email on the broadcast queue (not the fan-out)
     const senders = policies
-      .filter((p) => actionsOf(p).includes('ses:SendRawEmail'))
+      .filter((p) => actionsOf(p).includes('ses:SendEmail'))
       .map((p) => JSON.stringify(p.Properties.Roles))
       .join();
-    expect(policies.filter((p) => actionsOf(p).includes('ses:SendRawEmail'))).toHaveLength(4);
+    expect(policies.filter((p) => actionsOf(p).includes('ses:SendEmail'))).toHaveLength(4);
     expect(senders).toMatch(/sendemaillater/i);
     expect(senders).toMatch(/sendbroadcastemail/i);
     expect(senders).not.toMatch(/broadcastfanout/i);
@@ -357,13 +363,17 @@ describe('MailStack', () => {
           .sort(),
         area,
       ).toEqual(declared.map((q) => QUEUES[q].env).sort());
-      expect(actions.includes('scheduler:CreateSchedule'), area).toBe(needs.scheduler === true);
+      expect(actions.includes('scheduler:CreateSchedule'), area).toBe(Boolean(needs.scheduler));
       expect('LINK_SECRET_ARN' in env, area).toBe(needs.linkSecret === true);
       expect(actions.includes('secretsmanager:GetSecretValue'), area).toBe(needs.linkSecret === true);
       expect(actions.includes('ses:CreateEmailIdentity'), area).toBe(needs.sesIdentities === true);
+      expect(actions.includes('ses:SendEmail'), area).toBe(false);
       expect(actions.includes('ses:SendRawEmail'), area).toBe(false);
-      expect('CONTENT_BUCKET' in env, area).toBe(needs.contentStore === true || needs.mailboxStore === true);
-      expect(actions.includes('s3:PutObject'), area).toBe(needs.contentStore === true || needs.mailboxStore === true);
+      expect('CONTENT_BUCKET' in env, area).toBe(Boolean(needs.contentStore || needs.mailboxStore));
+      expect(
+        actions.some((a) => a.startsWith('s3:')),
+        area,
+      ).toBe(Boolean(needs.contentStore || needs.mailboxStore));
     }
     // The public preference pages can never create schedules.
     expect(actionsOfRole(areaFunction('preferences'))).not.toContain('scheduler:CreateSchedule');
@@ -374,7 +384,8 @@ describe('MailStack', () => {
     const env = QUEUES['request-logs'].env;
     for (const area of AREAS) {
       const fn = areaFunction(area);
-      const sends = area !== 'mcp';
+      // MCP speaks no REST and the OpenAPI document is public: neither logs requests.
+      const sends = area !== 'mcp' && area !== 'openapi';
       expect(env in fn.Properties.Environment.Variables, area).toBe(sends);
       if (sends) expect(actionsOfRole(fn), area).toContain('sqs:SendMessage');
     }
@@ -439,14 +450,12 @@ describe('MailStack', () => {
         Condition: { Bool: { 'aws:SecureTransport': 'false' } },
       }),
     );
-    // Only the accept path and the send worker reach it: the send worker reads it, the preferences pages do not.
+    // Only the accept path and the send worker reach it: the send worker reads it (and only reads), the preferences pages do not.
     const sendWorker = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) =>
       id.startsWith('Workerssendemail'),
     )![1];
     expect(sendWorker.Properties.Environment.Variables.CONTENT_BUCKET).toEqual({ Ref: bucketId });
-    expect(actionsOfRole(sendWorker)).toEqual(
-      expect.arrayContaining(['s3:GetObject', 's3:PutObject', 's3:DeleteObject']),
-    );
+    expect(actionsOfRole(sendWorker).filter((a) => a.startsWith('s3:'))).toEqual(['s3:GetObject']);
     expect(actionsOfRole(areaFunction('preferences')).filter((a) => a.startsWith('s3:'))).toEqual([]);
     const relayTask = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!;
     expect(relayTask.Properties.ContainerDefinitions[0].Environment).toContainEqual({
@@ -824,6 +833,7 @@ describe('MailStack', () => {
       .sort();
     expect(withSecret).toEqual([
       'Functionscontacts',
+      'Functionsdashboard',
       'Functionsemails',
       'Functionsmcp',
       'Functionspreferences',
@@ -840,7 +850,7 @@ describe('MailStack', () => {
           [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(secretId),
       ),
     );
-    expect(readers).toHaveLength(10);
+    expect(readers).toHaveLength(11);
   });
 
   it('serves the API on the custom domain from context, and says where to point DNS', () => {
@@ -893,7 +903,9 @@ describe('MailStack', () => {
     );
     const services = new Set(actionsOfRole(fn).map((a) => a.split(':')[0]!));
     expect(
-      [...services].filter((s) => !['dynamodb', 'sqs', 'ses', 'xray', 's3', 'scheduler', 'iam'].includes(s)),
+      [...services].filter(
+        (s) => !['dynamodb', 'sqs', 'ses', 'xray', 's3', 'scheduler', 'iam', 'secretsmanager'].includes(s),
+      ),
     ).toEqual([]);
     expect(actionsOfRole(fn)).toContain('ses:CreateEmailIdentity');
     // Its pages send and cancel broadcasts (the fan-out queue and its schedules) and replay webhook deliveries (the webhook queue).
@@ -965,6 +977,68 @@ describe('MailStack', () => {
     expect(on('Reputation.ComplaintRate', 'AWS/SES')[0]).toMatchObject({ Threshold: SES_COMPLAINT_RATE_ALARM });
     expect(SES_COMPLAINT_RATE_ALARM).toBe(0.001);
     expect(on('NumberOfNotificationsFailed', 'AWS/SNS').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("alarms when a work queue's oldest message waits past its line for three five-minute periods running (one slow batch is noise)", () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const aged = alarms.filter((a) => a.MetricName === 'ApproximateAgeOfOldestMessage' && a.Namespace === 'AWS/SQS');
+    const queues = Object.entries(template.findResources('AWS::SQS::Queue'));
+    expect(aged).toHaveLength(consumedQueues(TEST_MANIFEST.workers).length);
+    for (const name of consumedQueues(TEST_MANIFEST.workers)) {
+      const [queueId, queue] = queues.find(
+        ([id, q]) => id.startsWith(`Queues${name.replace(/-/g, '')}`) && q.Properties?.RedrivePolicy,
+      )!;
+      const alarm = aged.find((a) => a.Dimensions[0].Value['Fn::GetAtt'][0] === queueId);
+      expect(alarm, name).toMatchObject({
+        Statistic: 'Maximum',
+        Period: 300,
+        EvaluationPeriods: QUEUE_AGE_ALARM_PERIODS,
+        DatapointsToAlarm: QUEUE_AGE_ALARM_PERIODS,
+        Threshold: queueAgeAlarmSeconds(queue.Properties.VisibilityTimeout),
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    expect(QUEUE_AGE_ALARM_PERIODS).toBeGreaterThan(1);
+    // SQS's longest delay, plus three receives of a message at a worker's 300 s visibility.
+    expect(queueAgeAlarmSeconds(300)).toBe(1800);
+  });
+
+  it('protects the table from deletion and keeps point-in-time recovery, both on unless context turns them off', () => {
+    expect(Object.values(template.findResources('AWS::DynamoDB::Table'))[0]!.Properties).toMatchObject({
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    const config = readStackConfig((k) =>
+      k === 'mailstack:tableDeletionProtection' || k === 'mailstack:tablePointInTimeRecovery' ? 'false' : undefined,
+    );
+    expect(config.table).toEqual({ deletionProtection: false, pointInTimeRecovery: false });
+    expect(readStackConfig(() => undefined).table).toEqual({ deletionProtection: true, pointInTimeRecovery: true });
+  });
+
+  it('versions the content bucket, removing old versions and the delete markers expiry leaves', () => {
+    const [bucket] = Object.values(template.findResources('AWS::S3::Bucket'));
+    expect(bucket!.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    const rules = bucket!.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Status: 'Enabled',
+        NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+      }),
+    );
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }));
+  });
+
+  it('hands the email retention from context to every function (0 unless set: emails are kept)', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.TABLE_NAME,
+    );
+    for (const f of functions) expect(f.Properties.Environment.Variables.EMAIL_RETENTION_DAYS).toBe('0');
+    expect(readStackConfig((k) => (k === 'mailstack:emailRetentionDays' ? '30' : undefined)).emailRetentionDays).toBe(
+      30,
+    );
+    expect(() => readStackConfig((k) => (k === 'mailstack:emailRetentionDays' ? '-1' : undefined))).toThrow(
+      /mailstack:emailRetentionDays must be a whole number from 0 to 3650/,
+    );
   });
 
   it("sets a retention on every log group (the relay's and its VPC flow logs' included: a month for function, relay and flow logs, three months for API access logs), and keeps Lambda's own per-invocation lines out", () => {

@@ -104,6 +104,8 @@ export const Config = v.object({
   TOKEN_SECRET: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** On AWS: the Secrets Manager secret holding the link-signing keyring, read at run time (only the functions that sign or check links have it). */
   LINK_SECRET_ARN: v.optional(v.string(), ''),
+  /** Days an email and its events are kept before DynamoDB TTL removes them; 0: kept (domain/emails/retention.ts). */
+  EMAIL_RETENTION_DAYS: Int(0),
   /** Days a webhook delivery row and its attempts are kept before DynamoDB TTL purges them. */
   WEBHOOK_DELIVERY_RETENTION_DAYS: Int(30),
   /**

@@ -22,6 +22,7 @@ import { countSends } from '../quotas/reserve-quota.ts';
 import { parseMailbox } from '../emails/rules/addresses.ts';
 import type { EmailItem, SendJob } from '../emails/email.ts';
 import { rowAndBody, storeLargeContent } from '../emails/email-content.ts';
+import { emailExpiry } from '../emails/retention.ts';
 import { MAX_STORED_BODY_BYTES, MAX_SUBJECT_LENGTH } from '../../limits.ts';
 import { render } from '../templates/render.ts';
 import { recipientLookup } from './personalize.ts';
@@ -252,12 +253,15 @@ export const fanOutBroadcast = async (
               nowIso,
             ),
           );
-          return rowAndBody({
+          const { row, body } = rowAndBody({
             ...keys.email.item(b.team_id, email.id),
             ...keys.email.listing(b.team_id, email.id),
             ...keys.email.sendDue(email.id, email.slot_at!),
             ...email,
           });
+          // Under the email retention, the email's items expire with it.
+          const expiry = emailExpiry(deps, now);
+          return { row: { ...row, ...expiry }, ...(body ? { body: { ...body, ...expiry } } : {}) };
         }),
       );
       // Bodies first (a row never names a missing body item; rewriting one of a resumed page is

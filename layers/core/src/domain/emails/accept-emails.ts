@@ -2,6 +2,7 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 import { emailEventData, suppressedEventData } from './pipeline/email-event-data.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';
 import type { Deps } from '../../runtime/deps.ts';
+import { emailExpiry } from './retention.ts';
 import type { Caller } from '../caller.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems } from '../../table/ops.ts';
@@ -79,15 +80,18 @@ const toItems = async (deps: Deps, teamId: string, p: PreparedEmail, status: Ema
     ...waitingKeys(email, parkedUntil),
     ...email,
   });
+  // Under the email retention, every item of the email expires with it.
+  const expiry = emailExpiry(deps, deps.clock.now());
   return {
     email,
     items: [
-      ...(body ? [body] : []),
-      row,
+      ...(body ? [{ ...body, ...expiry }] : []),
+      { ...row, ...expiry },
       ...chunks.map((c, n) => ({
         ...keys.email.attachment(teamId, id, n),
         type: 'email_attachment',
         content: c.toString('base64'),
+        ...expiry,
       })),
     ],
   };

@@ -6,11 +6,13 @@ import type { Caller } from '../caller.ts';
 import type { EmailItem } from './email.ts';
 import { withBodies } from './email-content.ts';
 import { bodyWithinAnswer } from '../answer-bodies.ts';
+import { isExpired } from './retention.ts';
 
 /** Reads a team's email; another team's id answers 404. */
 export const getEmail = async (deps: Deps, teamId: string, id: string): Promise<EmailItem> => {
   const item = await getItem(deps, keys.email.item(teamId, id));
-  if (!item) throw notFound('Email');
+  // Past the email retention it is gone, whether or not DynamoDB has removed it yet.
+  if (!item || isExpired(deps, item)) throw notFound('Email');
   return item as EmailItem;
 };
 

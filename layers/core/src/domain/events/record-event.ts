@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { putItem, queryPages } from '../../table/ops.ts';
+import { emailExpiry } from '../emails/retention.ts';
 
 /** Every event type the service records (spec §6); each can be subscribed to by a webhook endpoint. */
 export const EVENT_TYPES = [
@@ -94,6 +95,8 @@ export const eventItem = (
     event_type: type,
     created_at: createdAt,
     data,
+    // An email's events expire with it under the email retention.
+    ...(type.startsWith('email.') ? emailExpiry(deps, Date.parse(createdAt)) : {}),
   };
   return {
     record,
