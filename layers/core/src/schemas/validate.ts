@@ -104,7 +104,8 @@ export const keptEmpty = (entry: v.GenericSchema): boolean =>
 
 /**
  * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every
- * depth the schema describes (objects, arrays of objects, the matching option of a union).
+ * depth the schema describes (objects, arrays of objects, each part of an intersection, the
+ * matching option of a union).
  * Clients in typed languages (Go, Java, .NET, Rust) send every field of their request structs,
  * set or not; a required field stays as sent, so an empty one is still refused naming it.
  */
@@ -131,6 +132,10 @@ const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
   if (s.type === 'array' && s.item && Array.isArray(input)) {
     const items = input.map((x) => dropZeroValues(s.item!, x));
     return items.some((x, i) => x !== input[i]) ? items : input;
+  }
+  if (s.type === 'intersect' && s.options) {
+    // Every part reads the same input (a list's paging beside its own filters): each drops its own zero fields.
+    return s.options.reduce((out: unknown, option) => dropZeroValues(option, out), input);
   }
   if ((s.type === 'union' || s.type === 'variant') && s.options) {
     // The first option the cleaned value fits; the input as sent when none does (its refusal names the field).
