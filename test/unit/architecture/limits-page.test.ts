@@ -17,6 +17,8 @@ import {
   MAX_PATH_ID_BYTES,
   MAX_PROPERTY_NUMBER_MAGNITUDE,
   MAX_PROPERTY_STRING_LENGTH,
+  MAX_STORED_NUMBER,
+  MIN_STORED_NUMBER,
   MAX_REPLY_TO,
   MAX_SCHEDULE_AHEAD_DAYS,
   MAX_STORED_BODY_BYTES,
@@ -56,9 +58,14 @@ const ROWS: Record<string, { says: string[]; others?: string[] }> = {
   'contact property values, `fallback_value`': {
     says: [
       `strings up to ${n(MAX_PROPERTY_STRING_LENGTH)} characters`,
-      `magnitude at most ${MAX_PROPERTY_NUMBER_MAGNITUDE.toExponential().replace('+', '')}`,
+      `magnitude at most ${n(MAX_PROPERTY_NUMBER_MAGNITUDE)}`,
       `0 or at least ${MIN_PROPERTY_NUMBER_MAGNITUDE.toExponential()}`,
     ],
+    others: ['2^53 − 1'],
+  },
+  "numbers anywhere in a body (an event's `payload`, a step's `config`, `template.variables`, a revision)": {
+    says: [`0, or magnitude ${MIN_STORED_NUMBER.toExponential()} to ${n(MAX_STORED_NUMBER)}`],
+    others: ['2^53 − 1', '`1e400`', '400 `invalid_request`'],
   },
   'template and broadcast `html`, `text`': {
     says: [

@@ -9,7 +9,7 @@ const PropertyString = v.pipe(
   v.string(),
   v.maxLength(MAX_PROPERTY_STRING_LENGTH, `must be at most ${MAX_PROPERTY_STRING_LENGTH} characters.`),
 );
-/** A number property value or fallback: finite, |x| at most 1e100, and 0 or |x| at least 1e-100. */
+/** A number property value or fallback: finite, |x| at most 2^53 - 1 (kept exactly), and 0 or |x| at least 1e-100. */
 const PropertyNumber = v.pipe(
   v.number(),
   v.check(
