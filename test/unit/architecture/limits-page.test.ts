@@ -15,10 +15,8 @@ import {
   MAX_HEADER_VALUE_LENGTH,
   MAX_LINK_TOKEN_BYTES,
   MAX_PATH_ID_BYTES,
-  MAX_PROPERTY_NUMBER_MAGNITUDE,
-  MAX_PROPERTY_STRING_LENGTH,
   MAX_STORED_NUMBER,
-  MIN_STORED_NUMBER,
+  MAX_PROPERTY_STRING_LENGTH,
   MAX_REPLY_TO,
   MAX_SCHEDULE_AHEAD_DAYS,
   MAX_STORED_BODY_BYTES,
@@ -26,7 +24,7 @@ import {
   MAX_TAG_LENGTH,
   MAX_TAGS,
   MAX_TEMPLATE_VARIABLES_BYTES,
-  MIN_PROPERTY_NUMBER_MAGNITUDE,
+  MIN_STORED_NUMBER,
   TOO_LARGE_DRAIN_FACTOR,
 } from '@mailstack/core/limits';
 import { Pagination } from '@mailstack/core/schemas/common';
@@ -58,8 +56,8 @@ const ROWS: Record<string, { says: string[]; others?: string[] }> = {
   'contact property values, `fallback_value`': {
     says: [
       `strings up to ${n(MAX_PROPERTY_STRING_LENGTH)} characters`,
-      `magnitude at most ${n(MAX_PROPERTY_NUMBER_MAGNITUDE)}`,
-      `0 or at least ${MIN_PROPERTY_NUMBER_MAGNITUDE.toExponential()}`,
+      `magnitude at most ${n(MAX_STORED_NUMBER)}`,
+      `0 or at least ${MIN_STORED_NUMBER.toExponential()}`,
     ],
     others: ['2^53 − 1'],
   },
