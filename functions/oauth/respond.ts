@@ -1,5 +1,6 @@
 import { RawResponse } from '@mailstack/core/http/api-route';
 import { html } from '@mailstack/core/http/respond';
+import { wholeRetryAfter } from '@mailstack/core/errors/api-error';
 import type { ApiEvent } from '@mailstack/core/http/types';
 import { isOAuthError, type OAuthError } from '@mailstack/core/domain/oauth/oauth-error';
 import { html as escaped } from 'hono/html';
@@ -20,7 +21,7 @@ const oauthFailure = (e: OAuthError): RawResponse =>
     statusCode: e.status,
     headers: {
       ...NO_STORE,
-      ...(e.retryAfter !== undefined ? { 'Retry-After': String(Math.max(1, e.retryAfter)) } : {}),
+      ...(e.retryAfter !== undefined ? { 'Retry-After': String(wholeRetryAfter(e.retryAfter)) } : {}),
     },
     body: JSON.stringify({
       statusCode: e.status,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
+import { getItem } from '@mailstack/core/table/ops';
 import { call, newTeam, testDeps } from '../support/local.ts';
 import { eventsOf } from '../support/events.ts';
 import { insertContacts } from '@mailstack/core/domain/contacts/write-contact';
@@ -448,6 +449,27 @@ describe('batch operations', () => {
 });
 
 describe('plan contact caps (cloud mode)', () => {
+  it('removes a contact named more than once in one batch (an address twice, in another case) once: one entry, one contact.deleted, one slot given back', async () => {
+    const { secret, resend, team } = await newTeam({ plan: 'scale' });
+    const items = Array.from({ length: 40 }, (_, i) => ({ email: `twice${i}@example.com` }));
+    expect((await call('POST', '/contacts/batch', { key: secret, body: items })).json.counts.created).toBe(40);
+    const ids = await Promise.all(items.map(async (c) => (await resend.contacts.get({ email: c.email })).data!.id));
+
+    const out = await call('POST', '/contacts/batch/remove', {
+      key: secret,
+      // Each address twice in a row: the two are removed at the same time.
+      body: { emails: items.flatMap((c) => [c.email, c.email.toUpperCase()]) },
+    });
+
+    expect(out.status, out.text).toBe(200);
+    expect(out.json.data.map((d: any) => d.id).sort()).toEqual([...ids].sort());
+    const counter = await getItem(testDeps(), keys.contact.counter(team.id));
+    expect(Number(counter?.count)).toBe(0);
+    // The events are written with the deletes.
+    const deleted = (await eventsOf(team.id)).filter((e) => e.type === 'contact.deleted');
+    expect(deleted.map((e) => e.data.id).sort()).toEqual([...ids].sort());
+  }, 60_000);
+
   it('refuses new contacts past the free cap on every create route while existing contacts still update, and fails only the new items of a batch', async () => {
     const { secret, resend } = await newTeam({ plan: 'free' });
     const fill = Array.from({ length: 995 }, (_, i) => ({ email: `c${i}@example.com` }));

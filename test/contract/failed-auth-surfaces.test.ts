@@ -13,6 +13,14 @@ const attempts = async (count: number, send: () => ReturnType<typeof fromAddress
   return { statuses, last: last! };
 };
 
+/** Retry-After in whole seconds (spec §8): 1 to 60 within a minute's window, and the same figure in the message when it names one. */
+const expectWholeSeconds = (answer: Awaited<ReturnType<typeof fromAddress>>) => {
+  const header = String(answer.headers['retry-after']);
+  expect(header).toMatch(/^[1-9]\d*$/);
+  expect(Number(header)).toBeLessThanOrEqual(60);
+  for (const [, seconds] of String(answer.json?.message).matchAll(/([\d.]+) seconds/g)) expect(seconds).toBe(header);
+};
+
 const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 
 describe('more than 20 failed authentications a minute from one address give 429 with Retry-After (spec §5 rule 5, §8), on every surface', () => {
@@ -27,7 +35,7 @@ describe('more than 20 failed authentications a minute from one address give 429
     );
     expect(wrong.statuses).toEqual([...Array(20).fill(401), 429]);
     expect(wrong.last.json).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
-    expect(Number(wrong.last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expectWholeSeconds(wrong.last);
     // The same address still gets its 401 on the HTTP API (that window counts API keys).
     expect(
       (await fromAddress(address, 'GET', '/domains', { headers: { authorization: 'Bearer ms_wrong' } })).status,
@@ -51,7 +59,7 @@ describe('more than 20 failed authentications a minute from one address give 429
     );
     expect(wrong.statuses).toEqual([...Array(20).fill(401), 429]);
     expect(wrong.last.json).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
-    expect(Number(wrong.last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expectWholeSeconds(wrong.last);
   }, 60_000);
 
   it("on the hosted MCP server: an invalid access token is counted, a request without one (a client's first step to sign in) is not", async () => {
@@ -65,7 +73,7 @@ describe('more than 20 failed authentications a minute from one address give 429
     );
     expect(wrong.statuses).toEqual([...Array(20).fill(401), 429]);
     expect(wrong.last.json).toMatchObject({ statusCode: 429, name: 'rate_limit_exceeded' });
-    expect(Number(wrong.last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expectWholeSeconds(wrong.last);
 
     const other = ownLoopbackAddress();
     const missing = await attempts(25, () =>

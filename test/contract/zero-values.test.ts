@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { REST_ROUTES, routeKey, type RouteEntry } from '../../functions/routes.ts';
 import { AREA_ENTRIES } from '../../functions/openapi/areas.ts';
 import { pathParameters } from '@mailstack/core/http/path-ids';
-import { bodyKind } from '@mailstack/core/http/boundary';
+import { answersList, bodyKind } from '@mailstack/core/http/boundary';
 import { SendEmailRequest } from '@mailstack/core/schemas/emails';
 import { CreateContactRequest } from '@mailstack/core/schemas/contacts';
 import { keptEmpty } from '@mailstack/core/schemas/validate';
@@ -97,6 +97,34 @@ describe('zero values for absent fields, on every route', () => {
         'POST /templates',
       ]),
     );
+  });
+
+  it('reads empty `limit=&after=&before=` and every empty optional filter as left out, on every list route of the manifest', async () => {
+    const { secret } = await newTeam();
+    /** The query's optional fields sent empty, through an intersection of paging and filters too. */
+    const emptyFilters = (schema: v.GenericSchema | undefined): Record<string, string> => {
+      const s = schema && unwrap(schema as Node);
+      if (s?.type === 'intersect') return Object.assign({}, ...(s.options ?? []).map(emptyFilters));
+      return Object.fromEntries(
+        Object.entries(zeroFields(schema)).filter(([, zero]) => zero === '') as [string, string][],
+      );
+    };
+    const tried: string[] = [];
+    for (const route of REST_ROUTES) {
+      const declaration = declarationOf(route);
+      if (route.method !== 'GET' || !answersList(declaration.response)) continue;
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'token' ? 'not-a-token' : UUID));
+      const empty = new URLSearchParams({ limit: '', after: '', before: '', ...emptyFilters(declaration.query) });
+      const absent = await call('GET', path, { key: secret });
+      const out = await call('GET', `${path}?${empty.toString()}`, { key: secret });
+      tried.push(routeKey(route));
+      const answer = (r: typeof out) => ({ status: r.status, name: r.json?.name, message: r.json?.message });
+      expect(answer(out), `${routeKey(route)}?${empty.toString()}: ${out.text}`).toEqual(answer(absent));
+    }
+    expect(tried).toEqual(
+      expect.arrayContaining(['GET /contacts', 'GET /suppressions', 'GET /automations', 'GET /automations/{id}/runs']),
+    );
+    expect(tried.length).toBeGreaterThanOrEqual(33);
   });
 
   it('sends with a template when the Go SDK sends `"from": ""` and `"subject": ""`, and sends a broadcast now with `"scheduled_at": ""`', async () => {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { getEmail, getEmailWithBodies } from '@mailstack/core/domain/emails/get-email';
 import { listEmails } from '@mailstack/core/domain/emails/list-emails';
-import { emailView, lastEvent } from '@mailstack/core/domain/emails/email-view';
+import { displayedStatus, emailView } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
 import { attachmentParts } from '@mailstack/core/domain/emails/email-content';
 import { emailTimeline } from '@mailstack/core/domain/events/record-event';
@@ -12,6 +12,8 @@ import { badge, sandboxedHtml, table, teamPage, when } from '../view.ts';
 
 /** Newest emails read per filtered page (filters apply to these). */
 const SCAN = 500;
+/** Emails shown per page. */
+const PAGE = 50;
 
 export const registerEmails = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/emails', async (c) => {
@@ -24,18 +26,26 @@ export const registerEmails = (app: Hono<DashboardEnv>): void => {
       until: c.req.query('until') ?? '',
     };
     const match = (e: EmailItem) =>
-      (!q.status || lastEvent(e.status) === q.status) &&
+      (!q.status || displayedStatus(e) === q.status) &&
       (!q.to || [...e.to, ...e.cc, ...e.bcc].some((a) => a.toLowerCase().includes(q.to))) &&
       (!q.from || e.created_at.slice(0, 10) >= q.from) &&
       (!q.until || e.created_at.slice(0, 10) <= q.until);
     const shown: EmailItem[] = [];
     let after = /^[0-9a-f-]{36}$/.test(c.req.query('after') ?? '') ? c.req.query('after') : undefined;
+    // Reads newest first from `after` until a page is full or SCAN emails were read; the next
+    // page starts after the last email looked at (the last shown, when the page filled up).
     let more = true;
-    for (let scanned = 0; more && shown.length < 50 && scanned < SCAN; scanned += 100) {
+    for (let scanned = 0; more && shown.length < PAGE && scanned < SCAN; scanned += 100) {
       const page = await listEmails(deps, teamId, { limit: 100, after });
-      for (const e of page.items) if (shown.length < 50 && match(e)) shown.push(e);
       more = page.hasMore;
-      after = page.items.at(-1)?.id;
+      for (const [n, e] of page.items.entries()) {
+        after = e.id;
+        if (match(e)) shown.push(e);
+        if (shown.length === PAGE) {
+          more ||= n < page.items.length - 1;
+          break;
+        }
+      }
     }
     const next = more && after ? `?${new URLSearchParams({ ...q, after }).toString()}` : undefined;
     const t = `/t/${teamId}`;
@@ -54,7 +64,7 @@ ${table(
   ['Status', 'To', 'Subject', 'Sent'],
   shown.map(
     (e) =>
-      html`<tr><td>${badge(lastEvent(e.status))}</td><td>${e.to.join(', ')}</td><td><a href="${t}/emails/${e.id}">${e.subject || '(no subject)'}</a></td><td>${when(e.created_at)}</td></tr>`,
+      html`<tr><td>${badge(displayedStatus(e))}</td><td>${e.to.join(', ')}</td><td><a href="${t}/emails/${e.id}">${e.subject || '(no subject)'}</a></td><td>${when(e.created_at)}</td></tr>`,
   ),
   'No emails match.',
 )}

@@ -66,11 +66,13 @@ export const MAX_LINK_TOKEN_BYTES = 2048;
 export const MAX_PROPERTY_STRING_LENGTH = 1000;
 
 /**
- * A number contact property value (and `fallback_value`): finite, at most this in magnitude, and
- * either 0 or at least MIN_PROPERTY_NUMBER_MAGNITUDE in magnitude.
+ * Every number a request carries (a contact property value or `fallback_value`, an event's
+ * payload, a template variable, a step's config): finite, at most this in magnitude, and either 0 or at least MIN_STORED_NUMBER.
+ * The top is 2^53 - 1 (Number.MAX_SAFE_INTEGER): past it a JSON number is already rounded when
+ * read, and DynamoDB's document client refuses to write it; DynamoDB itself stops at 1e-130.
  */
-export const MAX_PROPERTY_NUMBER_MAGNITUDE = 1e100;
-export const MIN_PROPERTY_NUMBER_MAGNITUDE = 1e-100;
+export const MAX_STORED_NUMBER = Number.MAX_SAFE_INTEGER;
+export const MIN_STORED_NUMBER = 1e-100;
 
 /** Bodies and attachments larger than this (bytes) are kept in the content store, not on the email's row. */
 export const CONTENT_INLINE_MAX_BYTES = 32 * 1024;

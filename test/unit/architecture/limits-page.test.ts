@@ -15,7 +15,7 @@ import {
   MAX_HEADER_VALUE_LENGTH,
   MAX_LINK_TOKEN_BYTES,
   MAX_PATH_ID_BYTES,
-  MAX_PROPERTY_NUMBER_MAGNITUDE,
+  MAX_STORED_NUMBER,
   MAX_PROPERTY_STRING_LENGTH,
   MAX_REPLY_TO,
   MAX_SCHEDULE_AHEAD_DAYS,
@@ -24,7 +24,7 @@ import {
   MAX_TAG_LENGTH,
   MAX_TAGS,
   MAX_TEMPLATE_VARIABLES_BYTES,
-  MIN_PROPERTY_NUMBER_MAGNITUDE,
+  MIN_STORED_NUMBER,
   TOO_LARGE_DRAIN_FACTOR,
 } from '@mailstack/core/limits';
 import { Pagination } from '@mailstack/core/schemas/common';
@@ -56,9 +56,14 @@ const ROWS: Record<string, { says: string[]; others?: string[] }> = {
   'contact property values, `fallback_value`': {
     says: [
       `strings up to ${n(MAX_PROPERTY_STRING_LENGTH)} characters`,
-      `magnitude at most ${MAX_PROPERTY_NUMBER_MAGNITUDE.toExponential().replace('+', '')}`,
-      `0 or at least ${MIN_PROPERTY_NUMBER_MAGNITUDE.toExponential()}`,
+      `magnitude at most ${n(MAX_STORED_NUMBER)}`,
+      `0 or at least ${MIN_STORED_NUMBER.toExponential()}`,
     ],
+    others: ['2^53 − 1'],
+  },
+  "numbers anywhere in a body (an event's `payload`, a step's `config`, `template.variables`, a revision)": {
+    says: [`0, or magnitude ${MIN_STORED_NUMBER.toExponential()} to ${n(MAX_STORED_NUMBER)}`],
+    others: ['2^53 − 1', '`1e400`', '400 `invalid_request`'],
   },
   'template and broadcast `html`, `text`': {
     says: [

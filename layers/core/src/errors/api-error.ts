@@ -37,10 +37,15 @@ export const notFound = (resource: string): ApiError => new ApiError('not_found'
 /** 422 naming the field that was wrong and what is allowed. */
 export const validationError = (message: string): ApiError => new ApiError('validation_error', message);
 
+/**
+ * A Retry-After value: whole seconds (RFC 9110 delta-seconds, spec §8), rounded up so a retry
+ * after it is never early, and at least 1.
+ */
+export const wholeRetryAfter = (seconds: number): number => Math.max(1, Math.ceil(seconds));
+
 /** 429 with Retry-After in whole seconds. */
 export const rateLimited = (
   message: string,
   retryAfterSeconds: number,
   name: 'rate_limit_exceeded' | 'daily_quota_exceeded' | 'monthly_quota_exceeded' = 'rate_limit_exceeded',
-): ApiError =>
-  new ApiError(name, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+): ApiError => new ApiError(name, message, { headers: { 'Retry-After': String(wholeRetryAfter(retryAfterSeconds)) } });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Deleted, Id, ListOf, Timestamp, commaSeparated } from './common.ts';
-import { MAX_PROPERTY_NUMBER_MAGNITUDE, MAX_PROPERTY_STRING_LENGTH, MIN_PROPERTY_NUMBER_MAGNITUDE } from '../limits.ts';
+import { MAX_STORED_NUMBER, MAX_PROPERTY_STRING_LENGTH, MIN_STORED_NUMBER } from '../limits.ts';
 import { validAddress } from '../domain/emails/rules/addresses.ts';
 import { SUBSCRIPTIONS, TOPIC_VISIBILITIES } from '../domain/topics/vocabulary.ts';
 
@@ -9,22 +9,19 @@ const PropertyString = v.pipe(
   v.string(),
   v.maxLength(MAX_PROPERTY_STRING_LENGTH, `must be at most ${MAX_PROPERTY_STRING_LENGTH} characters.`),
 );
-/** A number property value or fallback: finite, |x| at most 1e100, and 0 or |x| at least 1e-100. */
+/** A number property value or fallback: finite, |x| at most 2^53 - 1 (kept exactly), and 0 or |x| at least 1e-100. */
 const PropertyNumber = v.pipe(
   v.number(),
   v.check(
-    (n) =>
-      Number.isFinite(n) &&
-      Math.abs(n) <= MAX_PROPERTY_NUMBER_MAGNITUDE &&
-      (n === 0 || Math.abs(n) >= MIN_PROPERTY_NUMBER_MAGNITUDE),
-    `must be a number from -${MAX_PROPERTY_NUMBER_MAGNITUDE} to ${MAX_PROPERTY_NUMBER_MAGNITUDE}, and 0 or at least ${MIN_PROPERTY_NUMBER_MAGNITUDE} in magnitude.`,
+    (n) => Number.isFinite(n) && Math.abs(n) <= MAX_STORED_NUMBER && (n === 0 || Math.abs(n) >= MIN_STORED_NUMBER),
+    `must be a number from -${MAX_STORED_NUMBER} to ${MAX_STORED_NUMBER}, and 0 or at least ${MIN_STORED_NUMBER} in magnitude.`,
   ),
 );
 /** A property value or fallback: a bounded string, a bounded number, or null. */
 const PropertyValue = v.nullable(
   v.union(
     [PropertyString, PropertyNumber],
-    `must be a string (at most ${MAX_PROPERTY_STRING_LENGTH} characters), a number (magnitude ${MIN_PROPERTY_NUMBER_MAGNITUDE} to ${MAX_PROPERTY_NUMBER_MAGNITUDE}, or 0) or null.`,
+    `must be a string (at most ${MAX_PROPERTY_STRING_LENGTH} characters), a number (magnitude ${MIN_STORED_NUMBER} to ${MAX_STORED_NUMBER}, or 0) or null.`,
   ),
 );
 

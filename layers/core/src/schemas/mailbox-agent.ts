@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { MAILBOX_MAX_RECIPIENTS, MAILBOX_MAX_SUBJECT_LENGTH } from '../limits.ts';
-import { describeIssue } from './validate.ts';
+import { describeIssue, unstorableNumber } from './validate.ts';
 import { badRequest } from '../domain/mailboxes/agent-error.ts';
 
 /**
@@ -225,6 +225,8 @@ export const SendDraftResponse = v.object({
 export const parseAgentBody = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw badRequest('The request body must be a JSON object.');
+  const unstorable = unstorableNumber(input);
+  if (unstorable) throw badRequest(unstorable);
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   throw badRequest(

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { validationError } from '../errors/api-error.ts';
+import { MAX_STORED_NUMBER, MIN_STORED_NUMBER } from '../limits.ts';
 
 /** The schema of the field at `keys` below `schema` (through pipes, wrappers, arrays and the fitting union option). */
 const schemaAt = (schema: v.GenericSchema, keys: readonly unknown[]): Node | undefined => {
@@ -104,7 +105,8 @@ export const keptEmpty = (entry: v.GenericSchema): boolean =>
 
 /**
  * Reads a zero value (`""`, `[]`, `{}`) in an optional field as the field left out, at every
- * depth the schema describes (objects, arrays of objects, the matching option of a union).
+ * depth the schema describes (objects, arrays of objects, each part of an intersection, the
+ * matching option of a union).
  * Clients in typed languages (Go, Java, .NET, Rust) send every field of their request structs,
  * set or not; a required field stays as sent, so an empty one is still refused naming it.
  */
@@ -132,6 +134,10 @@ const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
     const items = input.map((x) => dropZeroValues(s.item!, x));
     return items.some((x, i) => x !== input[i]) ? items : input;
   }
+  if (s.type === 'intersect' && s.options) {
+    // Every part reads the same input (a list's paging beside its own filters): each drops its own zero fields.
+    return s.options.reduce((out: unknown, option) => dropZeroValues(option, out), input);
+  }
   if ((s.type === 'union' || s.type === 'variant') && s.options) {
     // The first option the cleaned value fits; the input as sent when none does (its refusal names the field).
     for (const option of s.options) {
@@ -140,6 +146,35 @@ const dropZeroValues = (schema: v.GenericSchema, input: unknown): unknown => {
     }
   }
   return input;
+};
+
+const storable = (n: number): boolean =>
+  n === 0 || (Number.isFinite(n) && Math.abs(n) <= MAX_STORED_NUMBER && Math.abs(n) >= MIN_STORED_NUMBER);
+
+/**
+ * The refusal of the first number in `input` the table could not keep as sent, naming where it
+ * is (`properties.score`, `payload.items.2`), or undefined when every number is fine: past
+ * 2^53 - 1 a number is already rounded and DynamoDB's document client refuses to write it (a 500
+ * if it got that far), JSON's `1e400` reads as Infinity, and DynamoDB stops at 1e-130. Every body
+ * and every field passes here, whatever its schema (a payload or a step's config take any JSON).
+ * Walked with a list, not recursion: a hostile body may nest deeper than the stack.
+ */
+export const unstorableNumber = (input: unknown): string | undefined => {
+  const todo: [unknown, string][] = [[input, '']];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'number') {
+      // NaN is no JSON: only a form's Number() makes it, and the field's schema names what it takes.
+      if (!Number.isNaN(value) && !storable(value))
+        return `${path ? `\`${path}\`` : 'A number'}: ${value} cannot be kept as sent. Numbers must be 0 or from ${MIN_STORED_NUMBER} to ${MAX_STORED_NUMBER} (2^53 - 1) in magnitude; send a larger or more precise value as a string.`;
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+      for (const [key, inner] of entries)
+        if (inner !== null && typeof inner !== 'string' && typeof inner !== 'boolean')
+          todo.push([inner, path ? `${path}.${key}` : String(key)]);
+    }
+  }
+  return undefined;
 };
 
 /**
@@ -151,6 +186,8 @@ export const validate = <S extends v.GenericSchema>(
   input: unknown,
   whole = 'The request body',
 ): v.InferOutput<S> => {
+  const unstorable = unstorableNumber(input);
+  if (unstorable) throw validationError(unstorable);
   const result = v.safeParse(schema, dropZeroValues(schema, input), { abortPipeEarly: true });
   if (result.success) return result.output;
   const messages = [...new Set(result.issues.map((issue) => describeIssue(issue, whole, schema)))];

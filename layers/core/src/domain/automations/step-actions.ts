@@ -3,7 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { deleteItem, getItem, queryAll, transact, updateItem } from '../../table/ops.ts';
 import { isApiError } from '../../errors/api-error.ts';
 import { findContact, type Contact } from '../contacts/contact.ts';
-import { deleteContact } from '../contacts/delete-contact.ts';
+import { removeContact } from '../contacts/delete-contact.ts';
 import { updateContact } from '../contacts/update-contact.ts';
 import { addToSegment } from '../segments/add-to-segment.ts';
 import { getCachedTeam } from '../teams/team.ts';
@@ -196,7 +196,8 @@ export const execute = async (deps: Deps, run: Run, step: Step, rec: RunStep): P
       return { branch: 'default', output: { contact_id: contact.id } };
     }
     case 'contact_delete':
-      if (contact) await deleteContact(deps, run.teamId, contact.id, 'api');
+      // Gone meanwhile (another removal) is done as well.
+      if (contact) await removeContact(deps, run.teamId, contact, 'api', false);
       return { branch: 'default', output: { contact_id: run.contactId } };
     case 'add_to_segment': {
       if (!contact) return { error: { name: 'not_found', message: 'The contact no longer exists.' } };

@@ -2,7 +2,7 @@ import { mapPooled } from '../batch.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { startErase } from './erase-history.ts';
 import { findContact, type Contact } from './contact.ts';
-import { deleteContact } from './delete-contact.ts';
+import { removeContact } from './delete-contact.ts';
 
 /**
  * Batch remove by ids and/or emails. With `erase`, the addresses are also replaced by "[erased]"
@@ -15,12 +15,15 @@ export const batchRemoveContacts = async (
   input: { ids?: readonly string[] | undefined; emails?: readonly string[] | undefined; erase?: boolean | undefined },
 ) => {
   const refs = [...(input.ids ?? []), ...(input.emails ?? [])];
-  const removed = await mapPooled(refs, async (ref) => {
-    const c = await findContact(deps, teamId, ref);
-    if (!c) return undefined;
-    await deleteContact(deps, teamId, c.id, 'api', input.erase === true);
-    return c;
-  });
+  // Every name read first, then each contact removed once: one contact may be named by its id and
+  // its address, or by one address twice in two cases; removed at the same time, the second
+  // removal found it gone and refused the whole batch (404) after removing part of it.
+  const found = (await mapPooled(refs, (ref) => findContact(deps, teamId, ref))).filter((c): c is Contact => !!c);
+  const contacts = [...new Map(found.map((c) => [c.id, c])).values()];
+  // A contact another request removes meanwhile is not this call's to list.
+  const removed = await mapPooled(contacts, async (c) =>
+    (await removeContact(deps, teamId, c, 'api', input.erase === true)) ? c : undefined,
+  );
   const gone = removed.filter((c): c is Contact => !!c);
   if (input.erase) await startErase(deps, teamId, gone);
   return {

@@ -1,4 +1,5 @@
 import { MailstackError } from '../../errors/mailstack-error.ts';
+import { wholeRetryAfter } from '../../errors/api-error.ts';
 
 /**
  * A refusal of the mailbox agent API and the mailbox MCP endpoint (spec §7, mailbox agent API
@@ -48,7 +49,7 @@ export class MailboxAgentError extends MailstackError {
     super(message, options);
     this.name = name;
     this.status = MAILBOX_AGENT_ERROR_STATUS[name];
-    this.retryAfter = retryAfter;
+    this.retryAfter = retryAfter === undefined ? undefined : wholeRetryAfter(retryAfter);
   }
 
   /** The wire body (the API's error shape). */
