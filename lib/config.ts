@@ -46,6 +46,17 @@ export interface StackConfig {
   /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
   readonly webhookDeliveryRetentionDays: number;
   /**
+   * The team deliverability guardrail: warning and pause lines (fractions of the mail sent over 7
+   * days) and the least volume before a rate counts; by default below SES's review lines.
+   */
+  readonly deliverability: {
+    readonly bounceRateWarning: number;
+    readonly bounceRatePause: number;
+    readonly complaintRateWarning: number;
+    readonly complaintRatePause: number;
+    readonly minSent: number;
+  };
+  /**
    * The host name domains' tracking subdomains point at with a CNAME (an https endpoint the
    * operator runs in front of the API's /t/* routes for every tracking host); empty: tracking
    * links use the API origin and domains list no Tracking record.
@@ -99,6 +110,46 @@ const inboundRuleSet = (get: (key: string) => unknown): StackConfig['inbound'] =
     );
   }
   return { ruleSetName: name };
+};
+
+/** SES's own lines for an account: it may pause sending at a 10% bounce or 0.5% complaint rate. */
+const SES_PAUSE_LINES = { bounce: 0.1, complaint: 0.005 } as const;
+
+const deliverability = (
+  get: (key: string) => unknown,
+  positive: (key: string, fallback: number) => number,
+): StackConfig['deliverability'] => {
+  const fraction = (key: string, fallback: number, below: number): number => {
+    const raw = get(key) ?? fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || value >= below)
+      throw new Error(
+        `${key} must be a fraction above 0 and under ${below} (SES's own pause line; 0.04 is 4%), got ${JSON.stringify(raw)}`,
+      );
+    return value;
+  };
+  const lines = (metric: 'bounce' | 'complaint') => {
+    const warning = fraction(
+      `mailstack:${metric}RateWarning`,
+      DEFAULTS[`${metric}RateWarning`],
+      SES_PAUSE_LINES[metric],
+    );
+    const pause = fraction(`mailstack:${metric}RatePause`, DEFAULTS[`${metric}RatePause`], SES_PAUSE_LINES[metric]);
+    if (warning > pause)
+      throw new Error(
+        `mailstack:${metric}RateWarning (${warning}) must not be above mailstack:${metric}RatePause (${pause}): the warning comes before the pause`,
+      );
+    return { warning, pause };
+  };
+  const bounce = lines('bounce');
+  const complaint = lines('complaint');
+  return {
+    bounceRateWarning: bounce.warning,
+    bounceRatePause: bounce.pause,
+    complaintRateWarning: complaint.warning,
+    complaintRatePause: complaint.pause,
+    minSent: positive('mailstack:deliverabilityMinSent', DEFAULTS.deliverabilityMinSent),
+  };
 };
 
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
@@ -167,6 +218,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
       burst: positive('mailstack:apiThrottleBurst', 200),
     },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
+    deliverability: deliverability(get, positive),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
   };
