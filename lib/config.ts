@@ -33,6 +33,11 @@ export interface StackConfig {
    * account's Lambda concurrency from the API.
    */
   readonly sendConcurrency: number;
+  /**
+   * Each team sends as its own SES tenant, with its own configuration set, so SES keeps and acts on
+   * each team's reputation apart (opt-in: see docs/aws.md for what SES bills for tenants).
+   */
+  readonly sesTenants: boolean;
   /** X-Ray active tracing on every function: opt-in, as X-Ray bills each traced invocation (about one per email step). */
   readonly tracing: boolean;
   /** The CloudFormation stack name, so staging and production can share an account. */
@@ -211,6 +216,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     ...customDomain(get),
     sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
     tracing: flag(get, 'mailstack:tracing', false),
+    sesTenants: flag(get, 'mailstack:sesTenants', false),
     stackName,
     operatorTopicName,
     apiThrottle: {

@@ -72,6 +72,8 @@ describe('MailStack', () => {
         'mailstack:apiThrottleBurst': 50,
         // The relay is opt-in; on here so its wiring is checked (test/infra/opt-in-costs.test.ts checks it off).
         'mailstack:smtpRelay': true,
+        // SES tenants are opt-in too; on here so their grants are checked (opt-in-costs checks them off).
+        'mailstack:sesTenants': true,
       },
     });
     const config = readStackConfig((k) => app.node.tryGetContext(k));
@@ -298,6 +300,50 @@ describe('MailStack', () => {
         String(name),
       ).toHaveLength(1);
     for (const p of policies) expect(actionsOf(p)).not.toContain('*');
+  });
+
+  it("with SES tenants on, lets only the send workers make a team's tenant and configuration set (the stack's names) and send as it", () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const statements = (p: any): any[] => p.Properties.PolicyDocument.Statement;
+    const tenantStatements = policies.flatMap((p) =>
+      statements(p)
+        .filter((st) => [st.Action].flat().includes('ses:CreateTenant'))
+        .map((st) => ({ roles: JSON.stringify(p.Properties.Roles), st })),
+    );
+    // The same workers that send (send-email, send-email-later, send-broadcast-email and the probe).
+    expect(tenantStatements).toHaveLength(4);
+    for (const { roles, st } of tenantStatements) {
+      expect(roles).not.toMatch(/broadcastfanout|Functions/);
+      expect([st.Action].flat().sort()).toEqual(
+        [
+          'ses:CreateConfigurationSet',
+          'ses:CreateConfigurationSetEventDestination',
+          'ses:CreateTenant',
+          'ses:CreateTenantResourceAssociation',
+          'ses:GetTenant',
+          'ses:TagResource',
+          'ses:UpdateReputationEntityPolicy',
+        ].sort(),
+      );
+      const resources = JSON.stringify(st.Resource);
+      expect(resources).toContain(':tenant/Staging-mail-*');
+      expect(resources).toContain(':configuration-set/Staging-mail-*');
+      expect(resources).toContain(':aws:reputation-policy/*');
+    }
+    // Sending names the team's tenant and its configuration set: SendEmail is granted on those names too.
+    const send = policies
+      .flatMap((p) => statements(p))
+      .filter((st) => [st.Action].flat().includes('ses:SendRawEmail'))
+      .map((st) => JSON.stringify(st.Resource));
+    expect(send.length).toBeGreaterThan(0);
+    for (const resources of send) {
+      expect(resources).toContain(':tenant/Staging-mail-*');
+      expect(resources).toContain(':configuration-set/Staging-mail-*');
+    }
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.SES_CONFIGURATION_SET,
+    ))
+      expect(fn.Properties.Environment.Variables.SES_TENANTS).toBe('true');
   });
 
   it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { installInboxPage } from './inbox-page.ts';
+import { newTenantState, refuseTenantSend, tenantCall, type TenantState } from './ses-tenants.ts';
 import { freePort } from '../ports.ts';
 import type { GateMessage, GateOptions } from './rate-gate.ts';
 
@@ -73,6 +74,8 @@ export interface ProviderStats {
   readonly arrivedAt: Map<string, number>;
   /** The window the rate is held over; may be changed while running. */
   window: RateWindow;
+  /** SES tenants (teams sending as tenants, `SES_TENANTS`), with a switch to pause one as SES does. */
+  readonly tenants: TenantState;
 }
 
 /** The most sends any one-second window holds: calendar seconds, or every sliding window, of `times` (epoch ms). */
@@ -341,9 +344,29 @@ export const startSesStandIn = async (
         return send(res, 200, {});
       }
     }
+    // Tenants and their configuration sets (teams sending as tenants).
+    if (/^\/v2\/email\/(tenants|configuration-sets|reputation\/entities)(\/|$)/.test(url.pathname)) {
+      const input = JSON.parse((await readBody(req)).toString() || '{}');
+      const answer = tenantCall(stats.tenants, req.method ?? '', url.pathname, input, (name) => identities.has(name));
+      if (answer) return send(res, answer.status, answer.body, answer.type);
+      return send(
+        res,
+        400,
+        { message: `the SES stand-in does not serve ${req.method} ${url.pathname}` },
+        'BadRequestException',
+      );
+    }
     // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
+    if (isSend) {
+      const input = JSON.parse(body.toString() || '{}');
+      const refusal = refuseTenantSend(stats.tenants, input);
+      if (refusal) return send(res, refusal.status, { message: refusal.message }, refusal.type);
+      const emailId = (input.EmailTags ?? []).find((t: { Name: string }) => t.Name === 'email_id')?.Value;
+      if (emailId && input.TenantName)
+        stats.tenants.sends.set(emailId, { tenant: input.TenantName, configurationSet: input.ConfigurationSetName });
+    }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },
       (up) => {
@@ -444,6 +467,7 @@ const startRateGate = async (
     acceptedAt: new Map(),
     admittedAt: [],
     arrivedAt: new Map(),
+    tenants: newTenantState(),
     get window() {
       return window;
     },

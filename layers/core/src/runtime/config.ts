@@ -43,6 +43,12 @@ export const Config = v.object({
   REQUEST_LOGS_DISABLED: Bool,
   AUTOMATION_QUEUE_URL: v.optional(v.string(), ''),
   SES_CONFIGURATION_SET: v.optional(v.string(), ''),
+  /**
+   * Each team sends as its own SES tenant, with its own configuration set (named from
+   * SES_CONFIGURATION_SET and the team id), so SES keeps and acts on each team's reputation apart
+   * (`mailstack:sesTenants`, off by default).
+   */
+  SES_TENANTS: Bool,
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,
   /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */

@@ -5,6 +5,7 @@ import { batchGetItems, updateItem, type Change, type Key } from '../../table/op
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { TENANT_PAUSE_METRIC } from './tenants.ts';
 
 /** The window the rates are measured over. */
 export const WINDOW_DAYS = 7;
@@ -173,6 +174,14 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
 export const assertSendingAllowed = async (deps: Deps, team: Team): Promise<void> => {
   const p = team.sendingPaused;
   if (!p) return;
+  if (p.metric === TENANT_PAUSE_METRIC) {
+    // SES paused the team's own tenant: the pause lasts until SES takes the team's mail again (the
+    // email it refused is tried every minute; its send lifts the pause). The account sends on.
+    throw new ApiError(
+      'sending_paused',
+      `Sending is paused: SES paused this team's own sending (tenant ${p.tenant} in ${p.region}) on the reputation of the team's mail (its bounce and complaint rates, or other findings SES reports). The other teams send on. Clean the list (bounced and complaining addresses are suppressed) and ask the operator to request SES's review; sending resumes when SES reinstates the tenant.`,
+    );
+  }
   const rates = await windowRates(deps, team.id);
   if (!over(deps, rates, 'pause')) {
     await updateItem(deps, keys.team.item(team.id), { remove: ['sending_paused', 'deliverability_warned'] });
