@@ -33,6 +33,11 @@ export interface StackConfig {
    * account's Lambda concurrency from the API.
    */
   readonly sendConcurrency: number;
+  /**
+   * Each team sends as its own SES tenant, with its own configuration set, so SES keeps and acts on
+   * each team's reputation apart (opt-in: see docs/aws.md for what SES bills for tenants).
+   */
+  readonly sesTenants: boolean;
   /** X-Ray active tracing on every function: opt-in, as X-Ray bills each traced invocation (about one per email step). */
   readonly tracing: boolean;
   /** The CloudFormation stack name, so staging and production can share an account. */
@@ -45,6 +50,17 @@ export interface StackConfig {
   readonly apiThrottle: { readonly ratePerSecond: number; readonly burst: number };
   /** Days webhook delivery rows are kept before DynamoDB TTL purges them. */
   readonly webhookDeliveryRetentionDays: number;
+  /**
+   * The team deliverability guardrail: warning and pause lines (fractions of the mail sent over 7
+   * days) and the least volume before a rate counts; by default below SES's review lines.
+   */
+  readonly deliverability: {
+    readonly bounceRateWarning: number;
+    readonly bounceRatePause: number;
+    readonly complaintRateWarning: number;
+    readonly complaintRatePause: number;
+    readonly minSent: number;
+  };
   /**
    * The host name domains' tracking subdomains point at with a CNAME (an https endpoint the
    * operator runs in front of the API's /t/* routes for every tracking host); empty: tracking
@@ -122,6 +138,46 @@ const inboundRuleSet = (get: (key: string) => unknown): StackConfig['inbound'] =
   return { ruleSetName: name };
 };
 
+/** SES's own lines for an account: it may pause sending at a 10% bounce or 0.5% complaint rate. */
+const SES_PAUSE_LINES = { bounce: 0.1, complaint: 0.005 } as const;
+
+const deliverability = (
+  get: (key: string) => unknown,
+  positive: (key: string, fallback: number) => number,
+): StackConfig['deliverability'] => {
+  const fraction = (key: string, fallback: number, below: number): number => {
+    const raw = get(key) ?? fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || value >= below)
+      throw new Error(
+        `${key} must be a fraction above 0 and under ${below} (SES's own pause line; 0.04 is 4%), got ${JSON.stringify(raw)}`,
+      );
+    return value;
+  };
+  const lines = (metric: 'bounce' | 'complaint') => {
+    const warning = fraction(
+      `mailstack:${metric}RateWarning`,
+      DEFAULTS[`${metric}RateWarning`],
+      SES_PAUSE_LINES[metric],
+    );
+    const pause = fraction(`mailstack:${metric}RatePause`, DEFAULTS[`${metric}RatePause`], SES_PAUSE_LINES[metric]);
+    if (warning > pause)
+      throw new Error(
+        `mailstack:${metric}RateWarning (${warning}) must not be above mailstack:${metric}RatePause (${pause}): the warning comes before the pause`,
+      );
+    return { warning, pause };
+  };
+  const bounce = lines('bounce');
+  const complaint = lines('complaint');
+  return {
+    bounceRateWarning: bounce.warning,
+    bounceRatePause: bounce.pause,
+    complaintRateWarning: complaint.warning,
+    complaintRatePause: complaint.pause,
+    minSent: positive('mailstack:deliverabilityMinSent', DEFAULTS.deliverabilityMinSent),
+  };
+};
+
 /** Reads and validates the stack configuration; a bad value fails synthesis with what to fix. */
 export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
   const regions = String(get('mailstack:deliveryRegions') ?? DEFAULTS.deliveryRegion)
@@ -186,6 +242,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     ...customDomain(get),
     sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
     tracing: flag(get, 'mailstack:tracing', false),
+    sesTenants: flag(get, 'mailstack:sesTenants', false),
     stackName,
     operatorTopicName,
     apiThrottle: {
@@ -193,6 +250,7 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
       burst: positive('mailstack:apiThrottleBurst', 200),
     },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
+    deliverability: deliverability(get, positive),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
     table: {

@@ -21,6 +21,7 @@ import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
 import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/content-keys';
+import { tenantNamePrefix } from '@mailstack/core/adapters/aws/sesv2-tenants';
 import {
   AREA_FUNCTIONS_ENV,
   areaNeeds,
@@ -162,12 +163,20 @@ export class MailStack extends Stack {
       DELIVERY_REGIONS: config.deliveryRegions.join(','),
       PROVIDER_RATE_PER_SECOND: String(config.providerRatePerSecond),
       API_RATE_LIMIT_PER_MINUTE: String(config.apiRateLimitPerMinute),
+      // The team guardrail's lines (the accept path refuses a paused team's sends; the provider-events worker pauses).
+      BOUNCE_RATE_WARNING: String(config.deliverability.bounceRateWarning),
+      BOUNCE_RATE_PAUSE: String(config.deliverability.bounceRatePause),
+      COMPLAINT_RATE_WARNING: String(config.deliverability.complaintRateWarning),
+      COMPLAINT_RATE_PAUSE: String(config.deliverability.complaintRatePause),
+      DELIVERABILITY_MIN_SENT: String(config.deliverability.minSent),
       SCHEDULER_MODE: 'aws',
       SCHEDULER_GROUP: scheduleGroup.name!,
       SCHEDULER_ROLE_ARN: schedulerRole.roleArn,
       SES_CONFIGURATION_SET: provider.configurationSetName,
       // The tag value of every SES identity the stack creates (and the only ones it deletes).
       STACK_NAME: this.stackName,
+      // Each team sends as its own SES tenant (mailstack:sesTenants), with a configuration set named from the stack's.
+      SES_TENANTS: String(config.sesTenants),
       SES_EVENTS_TOPIC_ARN: provider.topic.topicArn,
       PUBLIC_BASE_URL: api.publicUrl,
       APP_URL: api.publicUrl,
@@ -198,6 +207,41 @@ export class MailStack extends Stack {
         this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSetName }),
       ],
     });
+    // With SES tenants on, the send workers make each team's tenant and configuration set ready
+    // before its first send (names start with the stack's prefix) and send as it.
+    const tenantPrefix = tenantNamePrefix(provider.configurationSetName);
+    const tenantResources = [
+      this.formatArn({ service: 'ses', resource: 'tenant', resourceName: `${tenantPrefix}*` }),
+      this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: `${tenantPrefix}*` }),
+    ];
+    if (config.sesTenants) sendPolicy.addResources(...tenantResources);
+    const tenantPolicy = config.sesTenants
+      ? new PolicyStatement({
+          actions: [
+            'ses:CreateTenant',
+            'ses:GetTenant',
+            'ses:CreateTenantResourceAssociation',
+            'ses:CreateConfigurationSet',
+            'ses:CreateConfigurationSetEventDestination',
+            'ses:TagResource',
+            'ses:UpdateReputationEntityPolicy',
+          ],
+          resources: [
+            ...tenantResources,
+            // An association names the team's sending identity; the policy is one SES manages.
+            this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+            `arn:${this.partition}:ses:${this.region}:aws:reputation-policy/*`,
+          ],
+        })
+      : undefined;
+    const tenantsAtRunTime = {
+      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:tenant/${tenantPrefix}*]`]:
+        "each team's tenant is made at run time, named with the stack's prefix and the team id",
+      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:configuration-set/${tenantPrefix}*]`]:
+        "each team's configuration set is made at run time, named with the stack's prefix and the team id",
+      [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:aws:reputation-policy/*]`]:
+        "SES's own reputation policies (none, standard, strict), which a tenant is set to",
+    };
     // Least privilege from the manifests: each function gets the table and exactly what it declares.
     const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
       fn.bindTable(table, [...new Set((needs.table ?? []).flatMap((access) => TABLE_ACTIONS[access]))]);
@@ -245,6 +289,10 @@ export class MailStack extends Stack {
         );
       }
       if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
+      if (needs.sesSending && tenantPolicy) {
+        fn.addToRolePolicy(tenantPolicy);
+        acknowledge(fn, tenantsAtRunTime);
+      }
       if (needs.sesIdentities || needs.sesSending) acknowledge(fn, identitiesAtRunTime);
       return fn;
     };
@@ -257,6 +305,11 @@ export class MailStack extends Stack {
         'DELIVERY_REGIONS',
         'PROVIDER_RATE_PER_SECOND',
         'API_RATE_LIMIT_PER_MINUTE',
+        'BOUNCE_RATE_WARNING',
+        'BOUNCE_RATE_PAUSE',
+        'COMPLAINT_RATE_WARNING',
+        'COMPLAINT_RATE_PAUSE',
+        'DELIVERABILITY_MIN_SENT',
         'PUBLIC_BASE_URL',
         'APP_URL',
         'DASHBOARD_URL',

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import {
+  type CfnConfigurationSet,
   ConfigurationSet,
   ConfigurationSetEventDestination,
   EmailSendingEvent,
@@ -30,6 +31,9 @@ const EVENTS: readonly EmailSendingEvent[] = [
   EmailSendingEvent.RENDERING_FAILURE,
 ];
 
+/** The suppression options of every configuration set the service sends with: none of SES's account-level reasons. */
+const NO_ACCOUNT_SUPPRESSION = { suppressedReasons: [] as string[] };
+
 /**
  * The SES configuration set and the path of its events: SES → SNS → the provider-events SQS
  * queue (14 days of retention, so hours of downtime lose nothing) → its worker. SNS deliveries
@@ -51,6 +55,11 @@ export class EmailProvider extends Construct {
     // apart), so SES publishes neither: it then adds no pixel and rewrites no link.
     const name = props.configurationSetName;
     this.configurationSet = new ConfigurationSet(this, name, { configurationSetName: name });
+    // No reason at all: mail sent with this set is neither added to nor refused by the account's
+    // suppression list, which every team of the account shares. Each team keeps its own list
+    // (hard bounces and complaints suppress the address for that team only), so a bounce of one
+    // team never turns into a refusal of another team's mail.
+    (this.configurationSet.node.defaultChild as CfnConfigurationSet).suppressionOptions = NO_ACCOUNT_SUPPRESSION;
     new ConfigurationSetEventDestination(this, `${name}-to-sns`, {
       configurationSet: this.configurationSet,
       destination: EventDestination.snsTopic(this.topic),

@@ -1,5 +1,6 @@
 import { CfnOutput, NestedStack } from 'aws-cdk-lib';
 import {
+  type CfnStage,
   DomainName,
   HttpApi,
   HttpMethod,
@@ -14,7 +15,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { acknowledge } from './acknowledge.ts';
-import { AREAS, ROUTES, type Area, type RouteEntry } from '../../functions/routes.ts';
+import { AREAS, ROUTES, routeKey, type Area, type RouteEntry } from '../../functions/routes.ts';
 
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
@@ -33,6 +34,35 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     userAgent: '$context.identity.userAgent',
   }),
 );
+
+/** A throttle of API Gateway: steady requests per second and the burst (the token bucket's size). */
+interface Throttle {
+  readonly ratePerSecond: number;
+  readonly burst: number;
+}
+
+/**
+ * The classes of traffic that have throttles of their own, each by the areas of the route manifest
+ * it takes: API Gateway gives each of their routes these limits in place of the stage's, so the
+ * opens and clicks of a large broadcast, a crawler on the hosted pages, an MCP client or a run of
+ * OAuth registrations cannot take the capacity the sends and the REST API need. Every other route
+ * has the stage's throttle (mailstack:apiThrottleRatePerSecond, mailstack:apiThrottleBurst), and
+ * the service's own per-key, per-team and per-person windows apply behind both (spec §8).
+ */
+export const ROUTE_THROTTLES: Readonly<Record<string, Throttle & { readonly areas: readonly Area[] }>> = {
+  /** Open pixels and click redirects: they arrive in waves as a broadcast is delivered and read. */
+  tracking: { areas: ['tracking'], ratePerSecond: 500, burst: 1000 },
+  /** The hosted preference and unsubscribe pages (one-click unsubscribes included). */
+  pages: { areas: ['preferences'], ratePerSecond: 50, burst: 100 },
+  /** The hosted MCP server and the mailboxes' MCP endpoints. */
+  mcp: { areas: ['mcp'], ratePerSecond: 50, burst: 100 },
+  /** OAuth discovery, client registration, authorization and tokens of the MCP server. */
+  oauth: { areas: ['oauth'], ratePerSecond: 10, burst: 20 },
+};
+
+/** The throttle of a route's area, when its class has one of its own. */
+const throttleOf = (area: Area): Throttle | undefined =>
+  Object.values(ROUTE_THROTTLES).find((c) => c.areas.includes(area));
 
 /** Props of the HTTP API. */
 export interface MailHttpApiProps {
@@ -117,6 +147,20 @@ export class MailHttpApi extends Construct {
           integration,
         });
       }
+    }
+    // Route-level throttles, one entry per manifest route of a class with its own (ROUTE_THROTTLES).
+    // A stage's route settings may name only routes that exist: the stage waits for the routes.
+    const settings = Object.fromEntries(
+      routes.flatMap((route) => {
+        const throttle = throttleOf(route.area);
+        return throttle
+          ? [[routeKey(route), { ThrottlingRateLimit: throttle.ratePerSecond, ThrottlingBurstLimit: throttle.burst }]]
+          : [];
+      }),
+    );
+    if (Object.keys(settings).length > 0) {
+      (this.stage.node.defaultChild as CfnStage).routeSettings = settings;
+      this.stage.node.addDependency(this.routeStack);
     }
   }
 }

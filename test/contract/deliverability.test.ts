@@ -28,34 +28,58 @@ const waitForEvent = async (teamId: string, type: string) =>
 describe('the deliverability guardrail', () => {
   it('pauses a team whose hard-bounce rate crosses the line, refusing sends with sending_paused until it recovers', async () => {
     const t = await sendingTeam();
-    await seed(t.team.id, { sent: 100, bounced: 10 });
+    // 4 bounces of 100 emails: 4%, the default pause line, well before SES's review at 5%.
+    await seed(t.team.id, { sent: 99, bounced: 3 });
     const bounce = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'x', text: 'x' });
     expect(bounce.error).toBeNull();
     const paused = await waitForEvent(t.team.id, 'deliverability.paused');
     expect(paused.data).toMatchObject({
       metric: 'bounce_rate',
-      limit: 0.1,
+      limit: 0.04,
       window_days: 7,
       dashboard_url: `${local().dashboardUrl}/t/${t.team.id}/#deliverability`,
     });
     const refused = await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' });
     expect(refused.error).toMatchObject({ statusCode: 403, name: 'sending_paused' });
-    expect(refused.error!.message).toMatch(/bounce rate.*7 days.*10\.00%/);
+    expect(refused.error!.message).toMatch(/bounce rate.*7 days.*4\.00%/);
     await seed(t.team.id, { sent: 1000, bounced: 11 });
     expect(
       (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
     ).toBeNull();
   }, 30_000);
 
-  it('warns once when the complaint rate crosses the risk line', async () => {
+  it('warns once when the complaint rate crosses the risk line, below the pause line', async () => {
     const t = await sendingTeam();
-    await seed(t.team.id, { sent: 1000, bounced: 0, complained: 1 });
+    // 6 complaints in 10,000 emails: 0.06%, past the 0.05% warning and under the 0.08% pause (SES reviews at 0.1%).
+    await seed(t.team.id, { sent: 10_000, bounced: 0, complained: 5 });
     await t.resend.emails.send({ from: t.from, to: 'complained@resend.dev', subject: 'x', text: 'x' });
     const warning = await waitForEvent(t.team.id, 'deliverability.warning');
-    expect(warning.data).toMatchObject({ metric: 'complaint_rate', limit: 0.001, window_days: 7 });
+    expect(warning.data).toMatchObject({ metric: 'complaint_rate', limit: 0.0005, window_days: 7 });
     expect(
       (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
     ).toBeNull();
+  }, 30_000);
+
+  it('pauses nobody under the least volume: one bounce of three emails', async () => {
+    const t = await sendingTeam();
+    await seed(t.team.id, { sent: 2, bounced: 0 });
+    const bounce = await t.resend.emails.send({ from: t.from, to: 'bounced@resend.dev', subject: 'x', text: 'x' });
+    await waitFor(
+      () => getEmail(testDeps(), t.team.id, bounce.data!.id),
+      (e) => e.status === 'bounced',
+      { what: 'the bounce', timeoutMs: 15_000 },
+    );
+    // The bounce is counted (1 of 3, 33%), and the team sends on: 3 emails are no measure.
+    await waitFor(
+      () => getItem(testDeps(), keys.deliverability.day(t.team.id, today())),
+      (day) => Number(day?.bounced) === 1 && Number(day?.sent) === 3,
+      { what: "the bounce in the team's day count", timeoutMs: 15_000 },
+    );
+    expect((await getItem(testDeps(), keys.team.item(t.team.id)))?.sending_paused ?? null).toBeNull();
+    expect(
+      (await t.resend.emails.send({ from: t.from, to: 'someone@example.com', subject: 'x', text: 'x' })).error,
+    ).toBeNull();
+    expect((await eventsOf(t.team.id)).map((e) => e.type)).not.toContain('deliverability.paused');
   }, 30_000);
 });
 

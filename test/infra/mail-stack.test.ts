@@ -16,6 +16,7 @@ import {
   queueAgeAlarmSeconds,
 } from '../../lib/constructs/operations.ts';
 import { NONCURRENT_VERSION_DAYS } from '../../lib/constructs/content-bucket.ts';
+import { ROUTE_THROTTLES } from '../../lib/constructs/http-api.ts';
 import { TABLE } from '@mailstack/core/table/definition';
 import { EMAIL_CONTENT_RETENTION_DAYS } from '@mailstack/core/limits';
 import { INBOUND_RAW_RETENTION_DAYS } from '@mailstack/core/content-keys';
@@ -77,6 +78,8 @@ describe('MailStack', () => {
         'mailstack:apiThrottleBurst': 50,
         // The relay is opt-in; on here so its wiring is checked (test/infra/opt-in-costs.test.ts checks it off).
         'mailstack:smtpRelay': true,
+        // SES tenants are opt-in too; on here so their grants are checked (opt-in-costs checks them off).
+        'mailstack:sesTenants': true,
       },
     });
     const config = readStackConfig((k) => app.node.tryGetContext(k));
@@ -311,6 +314,50 @@ describe('MailStack', () => {
     const managers = functions.filter((f) => /Functionsdomains/.test(JSON.stringify(f.Properties.Role)));
     expect(managers.length).toBeGreaterThan(0);
     for (const f of managers) expect(f.Properties.Environment.Variables.STACK_NAME).toBe(stack.stackName);
+  });
+
+  it("with SES tenants on, lets only the send workers make a team's tenant and configuration set (the stack's names) and send as it", () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const statements = (p: any): any[] => p.Properties.PolicyDocument.Statement;
+    const tenantStatements = policies.flatMap((p) =>
+      statements(p)
+        .filter((st) => [st.Action].flat().includes('ses:CreateTenant'))
+        .map((st) => ({ roles: JSON.stringify(p.Properties.Roles), st })),
+    );
+    // The same workers that send (send-email, send-email-later, send-broadcast-email and the probe).
+    expect(tenantStatements).toHaveLength(4);
+    for (const { roles, st } of tenantStatements) {
+      expect(roles).not.toMatch(/broadcastfanout|Functions/);
+      expect([st.Action].flat().sort()).toEqual(
+        [
+          'ses:CreateConfigurationSet',
+          'ses:CreateConfigurationSetEventDestination',
+          'ses:CreateTenant',
+          'ses:CreateTenantResourceAssociation',
+          'ses:GetTenant',
+          'ses:TagResource',
+          'ses:UpdateReputationEntityPolicy',
+        ].sort(),
+      );
+      const resources = JSON.stringify(st.Resource);
+      expect(resources).toContain(':tenant/Staging-mail-*');
+      expect(resources).toContain(':configuration-set/Staging-mail-*');
+      expect(resources).toContain(':aws:reputation-policy/*');
+    }
+    // Sending names the team's tenant and its configuration set: SendEmail is granted on those names too.
+    const send = policies
+      .flatMap((p) => statements(p))
+      .filter((st) => [st.Action].flat().includes('ses:SendEmail'))
+      .map((st) => JSON.stringify(st.Resource));
+    expect(send.length).toBeGreaterThan(0);
+    for (const resources of send) {
+      expect(resources).toContain(':tenant/Staging-mail-*');
+      expect(resources).toContain(':configuration-set/Staging-mail-*');
+    }
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.SES_CONFIGURATION_SET,
+    ))
+      expect(fn.Properties.Environment.Variables.SES_TENANTS).toBe('true');
   });
 
   it('answers unknown routes through the catalog: a $default route to a function that touches no data', () => {
@@ -812,6 +859,12 @@ describe('MailStack', () => {
     expect(events).not.toContain('click');
   });
 
+  it("keeps SES's account-level suppression list out of the configuration set: one team's bounce or complaint never refuses another team's mail (each team has its own list)", () => {
+    const sets = Object.values(template.findResources('AWS::SES::ConfigurationSet'));
+    expect(sets.length).toBeGreaterThan(0);
+    for (const set of sets) expect(set.Properties.SuppressionOptions).toEqual({ SuppressedReasons: [] });
+  });
+
   it('keeps the link-signing secret with the table, out of every environment, readable only by the functions that sign or check links', () => {
     const secrets = template.findResources('AWS::SecretsManager::Secret');
     const [secretId, secret] = Object.entries(secrets)[0]!;
@@ -1077,6 +1130,51 @@ describe('MailStack', () => {
       },
       DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
     });
+  });
+
+  it("throttles tracking, the hosted pages, MCP and OAuth on routes of their own, so a broadcast's opens cannot take the sends' capacity", () => {
+    // The email API's stage (the dashboard's API has its own).
+    const stages = Object.entries(template.findResources('AWS::ApiGatewayV2::Stage')).filter(([id]) =>
+      id.startsWith('HttpApiDefaultStage'),
+    );
+    expect(stages).toHaveLength(1);
+    const [stageId, stage] = stages[0]!;
+    const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> =
+      stage.Properties.RouteSettings;
+    // Every route of the four classes' areas, from the manifest, and no other route.
+    const classes = { tracking: ['tracking'], pages: ['preferences'], mcp: ['mcp'], oauth: ['oauth'] } as const;
+    expect(Object.fromEntries(Object.entries(ROUTE_THROTTLES).map(([name, c]) => [name, c.areas]))).toEqual(classes);
+    const throttled = ROUTES.filter((r) =>
+      Object.values(classes).some((areas) => (areas as readonly string[]).includes(r.area)),
+    );
+    expect(Object.keys(settings).sort()).toEqual(throttled.map(routeKey).sort());
+    for (const [name, areas] of Object.entries(classes)) {
+      const own = ROUTE_THROTTLES[name]!;
+      for (const route of ROUTES.filter((r) => (areas as readonly string[]).includes(r.area)))
+        expect(settings[routeKey(route)], routeKey(route)).toEqual({
+          ThrottlingRateLimit: own.ratePerSecond,
+          ThrottlingBurstLimit: own.burst,
+        });
+    }
+    expect(settings['GET /t/o/{token}']).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    expect(settings['POST /oauth/token']).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    // The sends and the rest of the REST API keep the stage's throttle (its DefaultRouteSettings).
+    expect(settings['POST /emails']).toBeUndefined();
+    expect(settings['POST /emails/batch']).toBeUndefined();
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 });
+    // Route settings may name only routes that exist: the stage is created after the routes' nested stack.
+    const routesStack = Object.keys(template.findResources('AWS::CloudFormation::Stack')).find((id) =>
+      id.startsWith('HttpRoutes'),
+    );
+    expect(routesStack).toBeDefined();
+    expect([stage.DependsOn].flat(), stageId).toContain(routesStack);
+    // docs/aws.md lists each class's limits beside the service's own (its row names the areas).
+    const page = readFileSync(new URL('../../docs/aws.md', import.meta.url), 'utf8');
+    const n = (x: number) => x.toLocaleString('en-US');
+    for (const c of Object.values(ROUTE_THROTTLES)) {
+      const row = page.split('\n').find((l) => l.startsWith('| ') && l.includes(`| \`${c.areas[0]}\``));
+      expect(row, c.areas[0]).toContain(`| ${n(c.ratePerSecond)} / ${n(c.burst)} |`);
+    }
   });
 
   it('keeps each work queue invisible for six times its worker timeout', () => {

@@ -90,3 +90,21 @@ describe('X-Ray tracing is opt-in (mailstack:tracing)', () => {
     expect([...new Set(modes(template))]).toEqual(['Active']);
   }, 120_000);
 });
+
+describe('SES tenants are opt-in (mailstack:sesTenants)', () => {
+  it('are off by default: no function may make a tenant, and every function sends as the account', () => {
+    // Act
+    const { template } = synth({});
+    // Assess
+    const actions = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((p) =>
+      p.Properties.PolicyDocument.Statement.flatMap((st: any) => [st.Action].flat()),
+    );
+    expect(actions).not.toContain('ses:CreateTenant');
+    expect(actions).not.toContain('ses:CreateConfigurationSet');
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment?.Variables?.SES_CONFIGURATION_SET,
+    );
+    expect(functions.length).toBeGreaterThan(0);
+    for (const f of functions) expect(f.Properties.Environment.Variables.SES_TENANTS).toBe('false');
+  }, 120_000);
+});

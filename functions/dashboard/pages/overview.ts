@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
-import { LINES, windowRates, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
+import { deliverabilityLines, windowRates, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
 import { emailMetrics } from '@mailstack/core/domain/metrics/email-metrics';
 import type { DashboardEnv } from '../app.ts';
 import { teamPage } from '../view.ts';
@@ -56,6 +56,7 @@ export const registerOverview = (app: Hono<DashboardEnv>): void => {
       chartDays(deps, team.id, range),
       windowRates(deps, team.id),
     ]);
+    const lines = deliverabilityLines(deps.config);
     const limit = usage.limits
       ? 'emails_per_day' in usage.limits
         ? `${usage.limits.emails_per_day} a day`
@@ -74,8 +75,8 @@ ${usage.period ? html`<div class="card stat"><b>${usage.period.emails_sent}</b><
 <p>Show: ${RANGES.map((r, i) => html`${i ? ' · ' : ''}<a href="?days=${r}"${r === range ? raw(' aria-current="true"') : ''}>${r} days</a>`)}</p>
 <div class="card">${volumeChart(days)}</div>
 <h2 id="deliverability">Deliverability</h2><div class="card">${ratesChart(days)}</div>${figuresTable(days)}
-${rateBar('Bounce rate', rates.bounce_rate, LINES.bounce_rate)}${rateBar('Complaint rate', rates.complaint_rate, LINES.complaint_rate)}
-<p class="muted">${rates.sent} emails counted over the last ${WINDOW_DAYS} days; the lines apply from 100.</p>`,
+${rateBar('Bounce rate', rates.bounce_rate, lines.bounce_rate)}${rateBar('Complaint rate', rates.complaint_rate, lines.complaint_rate)}
+<p class="muted">${rates.sent} emails counted over the last ${WINDOW_DAYS} days; the lines apply from ${deps.config.DELIVERABILITY_MIN_SENT}.</p>`,
       ),
     );
   });

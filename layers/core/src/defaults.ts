@@ -21,4 +21,16 @@ export const DEFAULTS = {
   smtpTlsSecretName: 'mailstack/smtp-tls',
   smtpDesiredCount: 2,
   smtpMaxCount: 10,
+  /**
+   * The team deliverability guardrail's lines (fractions of the mail sent over its 7-day window),
+   * below SES's own: SES reviews an account at a 5% bounce or 0.1% complaint rate and may pause it
+   * at 10% or 0.5%. A team is warned at 2% (SES's advice: keep bounces under 2%) or 0.05%, and
+   * paused at 4% or 0.08%, before SES would review the account every team sends from.
+   */
+  bounceRateWarning: 0.02,
+  bounceRatePause: 0.04,
+  complaintRateWarning: 0.0005,
+  complaintRatePause: 0.0008,
+  /** Emails a team must have sent over the window before its rates count (one bounce of three emails pauses nobody). */
+  deliverabilityMinSent: 100,
 } as const;

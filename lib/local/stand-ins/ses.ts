@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { installInboxPage } from './inbox-page.ts';
+import { newTenantState, refuseTenantSend, tenantCall, type TenantState } from './ses-tenants.ts';
 import { freePort } from '../ports.ts';
 import type { GateMessage, GateOptions } from './rate-gate.ts';
 
@@ -75,6 +76,8 @@ export interface ProviderStats {
   readonly arrivedAt: Map<string, number>;
   /** The window the rate is held over; may be changed while running. */
   window: RateWindow;
+  /** SES tenants (teams sending as tenants, `SES_TENANTS`), with a switch to pause one as SES does. */
+  readonly tenants: TenantState;
 }
 
 /** The most sends any one-second window holds: calendar seconds, or every sliding window, of `times` (epoch ms). */
@@ -500,11 +503,23 @@ export const startSesStandIn = async (
         return send(res, 200, {});
       }
     }
+    // Tenants and their configuration sets (teams sending as tenants).
+    if (/^\/v2\/email\/(tenants|configuration-sets|reputation\/entities)(\/|$)/.test(url.pathname)) {
+      const input = JSON.parse((await readBody(req)).toString() || '{}');
+      const answer = tenantCall(stats.tenants, req.method ?? '', url.pathname, input, (name) => identities.has(name));
+      if (answer) return send(res, answer.status, answer.body, answer.type);
+      return send(
+        res,
+        400,
+        { message: `the SES stand-in does not serve ${req.method} ${url.pathname}` },
+        'BadRequestException',
+      );
+    }
     // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
     if (isSend) {
-      let request: { FromEmailAddress?: string } = {};
+      let request: Record<string, any> = {};
       try {
         request = JSON.parse(body.toString() || '{}');
       } catch {
@@ -514,6 +529,15 @@ export const startSesStandIn = async (
       if (refusal) return send(res, 400, { message: refusal }, 'BadRequestException');
       const refused = unverifiedSender(request.FromEmailAddress);
       if (refused) return send(res, 400, { message: refused }, 'MessageRejected');
+      // A send naming a tenant meets SES's tenant checks.
+      if (request.TenantName !== undefined) {
+        const tenantRefusal = refuseTenantSend(stats.tenants, request);
+        if (tenantRefusal)
+          return send(res, tenantRefusal.status, { message: tenantRefusal.message }, tenantRefusal.type);
+        const emailId = (request.EmailTags ?? []).find((t: { Name: string }) => t.Name === 'email_id')?.Value;
+        if (emailId)
+          stats.tenants.sends.set(emailId, { tenant: request.TenantName, configurationSet: request.ConfigurationSetName });
+      }
     }
     const upstream = httpRequest(
       { host: '127.0.0.1', port: options.inboxPort, method: req.method, path: req.url, headers: req.headers },
@@ -620,6 +644,7 @@ const startRateGate = async (
     acceptedAt: new Map(),
     admittedAt: [],
     arrivedAt: new Map(),
+    tenants: newTenantState(),
     get window() {
       return window;
     },

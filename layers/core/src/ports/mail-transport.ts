@@ -9,6 +9,8 @@ export interface OutgoingMessage {
   readonly raw: Buffer;
   /** Tags the provider echoes in its events, so an event finds its email and team. */
   readonly tags: Readonly<Record<string, string>>;
+  /** The team's own tenant and its configuration set, when teams send as tenants (SES_TENANTS). */
+  readonly tenant?: { readonly name: string; readonly configurationSet: string };
   /**
    * The instant the call was planned for in the send line (its provider window): the transport
    * lets the call go at that instant, as close to the wire as it can, and not at all when it

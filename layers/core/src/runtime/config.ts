@@ -10,6 +10,9 @@ const Bool = v.pipe(
 const Int = (fallback: number) =>
   v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
 const Url = v.optional(v.pipe(v.string(), v.url()));
+/** A fraction above 0 and under 1 (a rate: `0.04` is 4%). */
+const Fraction = (fallback: number) =>
+  v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.number(), v.gtValue(0), v.ltValue(1));
 
 /** Every setting the runtime reads from the environment, validated once at cold start. */
 export const Config = v.object({
@@ -45,6 +48,12 @@ export const Config = v.object({
    * with it, and only identities tagged so are ever deleted (stacks may share an account).
    */
   STACK_NAME: v.optional(v.string(), 'Mailstack'),
+  /**
+   * Each team sends as its own SES tenant, with its own configuration set (named from
+   * SES_CONFIGURATION_SET and the team id), so SES keeps and acts on each team's reputation apart
+   * (`mailstack:sesTenants`, off by default).
+   */
+  SES_TENANTS: Bool,
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,
   /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */
@@ -65,6 +74,16 @@ export const Config = v.object({
   /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
   MCP_RATE_LIMIT_PER_MINUTE: Int(600),
   PROVIDER_RATE_PER_SECOND: Int(DEFAULTS.providerRatePerSecond),
+  /**
+   * The team guardrail's lines over its 7-day window (fractions; DEFAULTS gives them beside SES's
+   * own): past a warning line deliverability.warning, past a pause line the team's sends are
+   * refused with sending_paused. Rates count from DELIVERABILITY_MIN_SENT emails in the window.
+   */
+  BOUNCE_RATE_WARNING: Fraction(DEFAULTS.bounceRateWarning),
+  BOUNCE_RATE_PAUSE: Fraction(DEFAULTS.bounceRatePause),
+  COMPLAINT_RATE_WARNING: Fraction(DEFAULTS.complaintRateWarning),
+  COMPLAINT_RATE_PAUSE: Fraction(DEFAULTS.complaintRatePause),
+  DELIVERABILITY_MIN_SENT: Int(DEFAULTS.deliverabilityMinSent),
   /** How long teams and sending domains are served from a process's copy, and an API key's team is known from it (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
   LOOKUP_CACHE_MS: Int(LOOKUP_STALENESS_MS),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */

@@ -17,6 +17,8 @@ import type { JobQueue } from '../ports/queue.ts';
 import type { IdempotencyStore } from '../ports/idempotency.ts';
 import type { Scheduler } from '../ports/scheduler.ts';
 import type { MailTransport } from '../ports/mail-transport.ts';
+import type { SenderTenants } from '../ports/sender-tenants.ts';
+import { sesTenants } from '../adapters/aws/sesv2-tenants.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -50,6 +52,8 @@ export interface Deps {
   readonly scheduler: Scheduler;
   readonly identities: IdentityProvider;
   readonly mail: MailTransport;
+  /** Each team's own SES tenant (`SES_TENANTS`); absent: every team sends as the account. */
+  readonly tenants?: SenderTenants;
   /** Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES). */
   readonly content: ContentStore;
   /** The keys that sign and check unsubscribe and preference links. */
@@ -121,6 +125,9 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
         ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET))
         : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
+    ...(config.SES_TENANTS
+      ? { tenants: sesTenants(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.SES_EVENTS_TOPIC_ARN) }
+      : {}),
     content: config.CONTENT_BUCKET
       ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, {
           counters,

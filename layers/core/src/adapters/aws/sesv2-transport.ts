@@ -67,7 +67,11 @@ export const sesTransport = (
       Destination: { ToAddresses: [...message.recipients] },
       Content: { Raw: { Data: message.raw } },
       EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
-      ...(configurationSet ? { ConfigurationSetName: configurationSet } : {}),
+      ...(message.tenant
+        ? { TenantName: message.tenant.name, ConfigurationSetName: message.tenant.configurationSet }
+        : configurationSet
+          ? { ConfigurationSetName: configurationSet }
+          : {}),
     });
     if (message.window)
       command.middlewareStack.add(

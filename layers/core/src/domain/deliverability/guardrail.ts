@@ -5,17 +5,23 @@ import { batchGetItems, updateItem, type Change, type Key } from '../../table/op
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { TENANT_PAUSE_METRIC } from './tenants.ts';
 
-/** The window the rates are measured over, and the least volume that makes a rate meaningful. */
+/** The window the rates are measured over. */
 export const WINDOW_DAYS = 7;
-const MIN_SENT = 100;
-/** Risk and pause lines (the provider's own review thresholds). */
-export const LINES = {
-  bounce_rate: { warning: 0.05, pause: 0.1 },
-  complaint_rate: { warning: 0.001, pause: 0.005 },
-} as const;
 
-type Metric = keyof typeof LINES;
+type Metric = 'bounce_rate' | 'complaint_rate';
+type Lines = Readonly<Record<Metric, { readonly warning: number; readonly pause: number }>>;
+
+/**
+ * The risk (warning) and pause lines, from the deployment's settings: by default below SES's own
+ * review lines (see DEFAULTS), so a team is paused before SES would review the account all teams
+ * send from.
+ */
+export const deliverabilityLines = (config: Deps['config']): Lines => ({
+  bounce_rate: { warning: config.BOUNCE_RATE_WARNING, pause: config.BOUNCE_RATE_PAUSE },
+  complaint_rate: { warning: config.COMPLAINT_RATE_WARNING, pause: config.COMPLAINT_RATE_PAUSE },
+});
 /** What the guardrail counts of a team's mail. */
 type Outcome = 'sent' | 'bounced' | 'complained';
 const DAY = 86_400_000;
@@ -83,15 +89,26 @@ export const regionRates = (deps: Deps, region: string) =>
  * sent there to tell): what a region pause of broadcasts waits for.
  */
 export const regionRecovered = async (deps: Deps, region: string): Promise<boolean> =>
-  !over(await regionRates(deps, region), 'warning');
+  !over(deps, await regionRates(deps, region), 'warning');
 
-const over = (rates: Awaited<ReturnType<typeof windowRates>>, line: 'warning' | 'pause'): Metric | undefined =>
-  rates.sent < MIN_SENT ? undefined : (Object.keys(LINES) as Metric[]).find((m) => rates[m] >= LINES[m][line]);
+/**
+ * The metric over the line, if any. Under DELIVERABILITY_MIN_SENT emails in the window no rate
+ * counts: one bounce of three emails pauses nobody.
+ */
+const over = (
+  deps: Deps,
+  rates: Awaited<ReturnType<typeof windowRates>>,
+  line: 'warning' | 'pause',
+): Metric | undefined => {
+  if (rates.sent < deps.config.DELIVERABILITY_MIN_SENT) return undefined;
+  const lines = deliverabilityLines(deps.config);
+  return (Object.keys(lines) as Metric[]).find((m) => rates[m] >= lines[m][line]);
+};
 
-const episode = (metric: Metric, rate: number) => ({
+const episode = (deps: Deps, metric: Metric, rate: number) => ({
   metric,
   rate: Number(rate.toFixed(4)),
-  limit: LINES[metric].pause,
+  limit: deliverabilityLines(deps.config)[metric].pause,
   window_days: WINDOW_DAYS,
 });
 
@@ -102,9 +119,9 @@ const episode = (metric: Metric, rate: number) => ({
 export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<void> => {
   const rates = await windowRates(deps, teamId);
   const dashboard = teamPageUrl(deps, teamId, 'deliverability');
-  const paused = over(rates, 'pause');
+  const paused = over(deps, rates, 'pause');
   if (paused) {
-    const data = episode(paused, rates[paused]);
+    const data = episode(deps, paused, rates[paused]);
     const newly = await updateItem(
       deps,
       keys.team.item(teamId),
@@ -124,7 +141,7 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
     if (newly) await recordEvent(deps, teamId, 'deliverability.paused', { ...data, dashboard_url: dashboard });
     return;
   }
-  const warned = over(rates, 'warning');
+  const warned = over(deps, rates, 'warning');
   if (!warned) return;
   const newly = await updateItem(
     deps,
@@ -144,8 +161,8 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
   );
   if (newly)
     await recordEvent(deps, teamId, 'deliverability.warning', {
-      ...episode(warned, rates[warned]),
-      limit: LINES[warned].warning,
+      ...episode(deps, warned, rates[warned]),
+      limit: deliverabilityLines(deps.config)[warned].warning,
       dashboard_url: dashboard,
     });
 };
@@ -157,8 +174,16 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
 export const assertSendingAllowed = async (deps: Deps, team: Team): Promise<void> => {
   const p = team.sendingPaused;
   if (!p) return;
+  if (p.metric === TENANT_PAUSE_METRIC) {
+    // SES paused the team's own tenant: the pause lasts until SES takes the team's mail again (the
+    // email it refused is tried every minute; its send lifts the pause). The account sends on.
+    throw new ApiError(
+      'sending_paused',
+      `Sending is paused: SES paused this team's own sending (tenant ${p.tenant} in ${p.region}) on the reputation of the team's mail (its bounce and complaint rates, or other findings SES reports). The other teams send on. Clean the list (bounced and complaining addresses are suppressed) and ask the operator to request SES's review; sending resumes when SES reinstates the tenant.`,
+    );
+  }
   const rates = await windowRates(deps, team.id);
-  if (!over(rates, 'pause')) {
+  if (!over(deps, rates, 'pause')) {
     await updateItem(deps, keys.team.item(team.id), { remove: ['sending_paused', 'deliverability_warned'] });
     return;
   }

@@ -149,6 +149,8 @@ export interface SendJob {
   readonly emailId: string;
   /** The place in the provider send line this job booked (pacing, table/send-slots.ts): it calls at that place's instant without taking another. */
   readonly place?: number;
+  /** Set on the retries of an email SES refused because the team's tenant was paused: its send, once through, lifts that pause. */
+  readonly tenantPaused?: true;
 }
 
 /** The queue an email's send job goes to: broadcast mail has its own, so transactional mail never waits behind it. */

@@ -15,7 +15,15 @@ export interface Team {
   /** Monthly plans: overage billing switch. */
   readonly overageEnabled: boolean;
   /** Set while the team's own bounce or complaint rate holds sending paused. */
-  readonly sendingPaused: { metric: string; rate: number; limit: number; window_days: number } | null;
+  readonly sendingPaused: {
+    metric: string;
+    rate: number;
+    limit: number;
+    window_days: number;
+    /** When SES paused the team's own tenant (metric ses_tenant): the tenant and its region. */
+    tenant?: string;
+    region?: string;
+  } | null;
   /** Fraud screening blocked the team's payment: its mail waits for review in its first 30 days. */
   readonly paymentBlocked: boolean;
   /** Where notices to the team's owners go (set by the operator CLI; the dashboard later). */

@@ -20,6 +20,7 @@ import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-event.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
+import { liftTenantPause, pauseForTenant, tenantFor } from '../../deliverability/tenants.ts';
 import { countMetrics } from '../../metrics/count-metrics.ts';
 import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
 import { broadcastRate } from '../../broadcasts/plan.ts';
@@ -34,6 +35,8 @@ export const CLAIM_LEASE_MS = 60_000;
 export const CLAIM_GRACE_MS = 120_000;
 /** Transient failures (throttling, 5xx) are retried this many times before the email fails. */
 const MAX_ATTEMPTS = 12;
+/** How long an email of a team whose tenant SES paused waits before it tries again (no attempt spent). */
+const TENANT_PAUSE_RETRY_SECONDS = 60;
 
 /** Open and click tracking of the sending domain (a domain deleted meanwhile tracks nothing). */
 const trackingOf = async (deps: Deps, e: EmailItem) => {
@@ -272,6 +275,9 @@ export const deliverEmail = async (
     }
     place = slot.place;
   }
+  // With SES tenants on, the team sends as its own tenant, with its own configuration set (made
+  // ready before the claim: a failure there holds nothing).
+  const tenant = await tenantFor(deps, e.team_id, e.region, e.domain_id);
   const token = await claim(deps, e);
   if (!token) {
     await settleOutcome(deps, e);
@@ -312,6 +318,7 @@ export const deliverEmail = async (
           recipients: [...e.to, ...e.cc, ...e.bcc].map(wireAddress),
           raw,
           tags: { team_id: e.team_id, email_id: e.id },
+          ...(tenant ? { tenant: { name: tenant.tenantName, configurationSet: tenant.configurationSet } } : {}),
           window: {
             at: window.at,
             toleranceMs: CALL_TOLERANCE_MS,
@@ -336,6 +343,11 @@ export const deliverEmail = async (
     // Anything but a classified provider refusal is ambiguous (the provider may have accepted):
     // keep the claim, fail the job, and let the provider's events or the lease settle it.
     if (!(error instanceof TransportError)) throw error;
+    // SES paused the team's own tenant: the team is paused, and the email waits (no attempt spent).
+    if (await pauseForTenant(deps, e.team_id, e.region, tenant, error)) {
+      await release(deps, e, token, deps.clock.now() + TENANT_PAUSE_RETRY_SECONDS * 1000);
+      return { kind: 'retry', delaySeconds: TENANT_PAUSE_RETRY_SECONDS, job: { ...unbooked, tenantPaused: true } };
+    }
     const attempts = (e.attempts ?? 0) + 1;
     if (error.kind === 'permanent' || attempts >= MAX_ATTEMPTS) {
       const reason = error.message;
@@ -356,6 +368,8 @@ export const deliverEmail = async (
     return { kind: 'retry', delaySeconds: Math.min(300, 2 ** attempts + Math.random()), job: unbooked };
   }
   deps.logger.info('email handed to the provider', { provider_message_id: providerMessageId });
+  // SES took the team's mail again: its tenant is no longer paused, and neither is the team.
+  if (job.tenantPaused) await liftTenantPause(deps, e.team_id);
   deps.metrics.addMetric('EmailsSent', 'Count', 1);
   const now = new Date(deps.clock.now()).toISOString();
   // The provider's Message-ID replaced ours (SES writes its own): the email shows what recipients see.
