@@ -536,7 +536,10 @@ export const startSesStandIn = async (
           return send(res, tenantRefusal.status, { message: tenantRefusal.message }, tenantRefusal.type);
         const emailId = (request.EmailTags ?? []).find((t: { Name: string }) => t.Name === 'email_id')?.Value;
         if (emailId)
-          stats.tenants.sends.set(emailId, { tenant: request.TenantName, configurationSet: request.ConfigurationSetName });
+          stats.tenants.sends.set(emailId, {
+            tenant: request.TenantName,
+            configurationSet: request.ConfigurationSetName,
+          });
       }
     }
     const upstream = httpRequest(
