@@ -55,7 +55,11 @@ export type RestArea = Exclude<Area, (typeof NON_REST_AREAS)[number]>;
 
 /** What each area's Lambda needs beyond the table (see Needs); the stack grants nothing else. */
 const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
-  domains: { table: ['get', 'query', 'put', 'update', 'transactWrite'], sesIdentities: true, queues: ['events'] },
+  domains: {
+    table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
+    sesIdentities: true,
+    queues: ['events'],
+  },
   usage: { table: ['get', 'batchGet', 'update'] },
   emails: {
     table: ['get', 'query', 'batchGet', 'put', 'update', 'batchWrite', 'idempotency'],
@@ -101,7 +105,13 @@ const AREA_NEEDS: Readonly<Record<Area, Needs>> = {
     contentStore: true,
     mailboxStore: true,
   },
-  receiving: { table: ['get', 'query', 'update'], linkSecret: true, mailboxStore: ['get'], contentStore: ['get'] },
+  receiving: {
+    table: ['get', 'query', 'update'],
+    linkSecret: true,
+    mailboxStore: ['get'],
+    // put: a large attachment is copied under emails/downloads/ for its presigned link.
+    contentStore: ['put', 'get'],
+  },
   logs: { table: ['get', 'query', 'update'] },
   // SES identities: a draft held for approval notifies the owners (the service's own mail).
   inboxes: {

@@ -60,10 +60,34 @@ const CALLS: readonly { call: string; commands: readonly string[]; actions: read
   {
     call: '.identities.create(',
     commands: ['CreateEmailIdentityCommand', 'PutEmailIdentityMailFromAttributesCommand'],
-    actions: ['ses:CreateEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+    // The identity is created with the stack's tag, which SES authorizes as TagResource too.
+    actions: ['ses:CreateEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes', 'ses:TagResource'],
   },
   { call: '.identities.get(', commands: ['GetEmailIdentityCommand'], actions: ['ses:GetEmailIdentity'] },
   { call: '.identities.remove(', commands: ['DeleteEmailIdentityCommand'], actions: ['ses:DeleteEmailIdentity'] },
+  // A team's SES tenant (mailstack:sesTenants): made ready before its first send, with its own
+  // tagged configuration set and reputation policy; read when SES pauses a send.
+  {
+    call: '.tenants.ensure(',
+    commands: [
+      'CreateConfigurationSetCommand',
+      'CreateConfigurationSetEventDestinationCommand',
+      'CreateTenantCommand',
+      'CreateTenantResourceAssociationCommand',
+      'GetTenantCommand',
+      'UpdateReputationEntityPolicyCommand',
+    ],
+    actions: [
+      'ses:CreateConfigurationSet',
+      'ses:CreateConfigurationSetEventDestination',
+      'ses:CreateTenant',
+      'ses:CreateTenantResourceAssociation',
+      'ses:GetTenant',
+      'ses:TagResource',
+      'ses:UpdateReputationEntityPolicy',
+    ],
+  },
+  { call: '.tenants.paused(', commands: ['GetTenantCommand'], actions: ['ses:GetTenant'] },
   { call: '.mail.send(', commands: ['SendEmailCommand'], actions: ['ses:SendEmail'] },
   { call: '.content.put(', commands: ['PutObjectCommand'], actions: ['s3:PutObject'] },
   { call: '.content.get(', commands: ['GetObjectCommand'], actions: ['s3:GetObject'] },
@@ -72,6 +96,11 @@ const CALLS: readonly { call: string; commands: readonly string[]; actions: read
   { call: '.linkKeys.byId(', commands: ['GetSecretValueCommand'], actions: ['secretsmanager:GetSecretValue'] },
   { call: 'new InvokeCommand(', commands: ['InvokeCommand'], actions: ['lambda:InvokeFunction'] },
 ];
+
+/** The SES actions that make and read a team's tenant (the `.tenants.` calls above). */
+const TENANT_ACTIONS: ReadonlySet<string> = new Set(
+  CALLS.filter((c) => c.call.startsWith('.tenants.')).flatMap((c) => c.actions),
+);
 
 /**
  * Grants no call of the function's code explains, each with its reason. `fn` is a function name
@@ -182,7 +211,14 @@ describe('IAM grants against the calls of each bundled function', () => {
       const name = file.path.split('/').at(-1)!.replace(/\.js$/, '');
       bundles.set(name, file.text);
     }
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
+    // Every opt-in that grants more is on (SES tenants), so each grant a call may need is in the template.
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        'aws:cdk:enable-path-metadata': true,
+        'mailstack:sesTenants': true,
+      },
+    });
     const config = readStackConfig((k) => app.node.tryGetContext(k));
     const stack = new MailStack(app, config.stackName, { config });
     template = Template.fromStack(stack);
@@ -298,6 +334,20 @@ describe('IAM grants against the calls of each bundled function', () => {
             named.some((r) => r.endsWith(':configuration-set/Mailstack-mail'))
             ? []
             : bad('SendEmail needs the identity and the configuration set it names');
+        // A team's tenant and its configuration set are named with the stack's prefix; an
+        // association names the team's identity, and the reputation policy is one SES owns.
+        if (TENANT_ACTIONS.has(action))
+          return named.every(
+            (r) =>
+              r.endsWith(':tenant/Mailstack-mail-*') ||
+              r.endsWith(':configuration-set/Mailstack-mail-*') ||
+              r.endsWith(':identity/*') ||
+              r.endsWith(':aws:reputation-policy/*'),
+          )
+            ? []
+            : bad(
+                "expected the stack's tenants and their configuration sets, identities and SES's reputation policies",
+              );
         if (action.startsWith('ses:'))
           return named.every((r) => r.endsWith(':identity/*')) ? [] : bad('expected identities only');
         return [];
