@@ -183,9 +183,12 @@ export const startTimers = (functionsDir: string, counters?: AdapterCounters): L
   return { stop: async () => handles.forEach(clearInterval) };
 };
 
-/** The local scheduler's timer loop: sends due schedules to their queue, then removes them. */
-export const startSchedulerLoop = (
-  scheduler: { takeDue(now: number): Promise<ScheduleRequest[]>; done(r: ScheduleRequest): Promise<void> },
+/**
+ * The local scheduler's timer loop: sends each schedule to its queue once its firing instant has
+ * come (anywhere inside the minute of its `at`, as EventBridge Scheduler fires), then removes it.
+ */
+export const startSchedulerLoop = <T extends ScheduleRequest>(
+  scheduler: { takeDue(now: number): Promise<T[]>; done(r: T): Promise<void> },
   send: (queueUrl: string, body: unknown) => Promise<void>,
   intervalMs = 250,
 ): Loop => {

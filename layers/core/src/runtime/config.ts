@@ -24,6 +24,12 @@ export const Config = v.object({
   CONTENT_BUCKET: v.optional(v.string(), ''),
   /** `local` stores due items in the table for the local timer loop; `aws` uses EventBridge Scheduler. */
   SCHEDULER_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
+  /**
+   * When inside its minute a local schedule fires (adapters/aws/table-scheduler.ts): `anywhere`
+   * (at random, as EventBridge Scheduler's 60-second precision allows), or pinned to the minute's
+   * `minute-start` or `minute-end` (the earliest and the latest AWS may fire). Local host only.
+   */
+  LOCAL_SCHEDULER_FIRES: v.optional(v.picklist(['anywhere', 'minute-start', 'minute-end']), 'anywhere'),
   SCHEDULER_GROUP: v.optional(v.string(), 'default'),
   SCHEDULER_ROLE_ARN: v.optional(v.string(), ''),
   /** Queue URLs by role. */
