@@ -71,6 +71,12 @@ export const Config = v.object({
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
   SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),
   PROVIDER_EVENTS_QUEUE_URL: v.optional(v.string(), ''),
+  /**
+   * A test switch of the local host: reads through a global secondary index leave out what this
+   * process wrote in the last this many milliseconds, as an eventually consistent GSI read on AWS
+   * may (adapters/aws/lagging-index-store.ts); 0, the default, reads the engine's index as it is.
+   */
+  INDEX_LAG_MS: Int(0),
   /** Seconds an email may sit before the provider before the sweeper re-queues it. */
   SWEEP_AFTER_SECONDS: Int(120),
   /**

@@ -10,6 +10,7 @@ import { eventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.ts';
 import { tableScheduler } from '../adapters/aws/table-scheduler.ts';
 import { queueDelayScheduler } from '../adapters/aws/queue-delay-scheduler.ts';
 import { dynamoTableStore } from '../adapters/aws/dynamodb-table-store.ts';
+import { laggingIndexStore } from '../adapters/aws/lagging-index-store.ts';
 import type { TableStore } from '../ports/table-store.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { uuidV7, type IdGenerator } from '../ports/ids.ts';
@@ -105,7 +106,10 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
   );
   const built: Deps = {
     config,
-    tableStore: dynamoTableStore(clients.db),
+    tableStore:
+      config.INDEX_LAG_MS > 0
+        ? laggingIndexStore(dynamoTableStore(clients.db), config.INDEX_LAG_MS, { now: () => built.clock.now() })
+        : dynamoTableStore(clients.db),
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,
