@@ -102,10 +102,12 @@ export const startWorkers = (
 /**
  * Seconds a failed record stays hidden after its worker gave it back: what is left of the queue's
  * visibility since the record was received (SQS counts it from the receive, and Lambda's event
- * source mapping leaves a failed record to it), never less than nothing.
+ * source mapping leaves a failed record to it). At least a second: with a visibility shortened
+ * below a worker's run (on AWS it is never below the function's timeout), records that keep
+ * failing would otherwise come straight back and keep the pollers from the rest of the queue.
  */
 export const failedRecordHoldSeconds = (visibilitySeconds: number, heldMs: number): number =>
-  Math.max(0, Math.ceil(visibilitySeconds - heldMs / 1000));
+  Math.max(1, Math.ceil(visibilitySeconds - heldMs / 1000));
 
 /**
  * One invocation of a worker on a received batch; deletes what it handled, and leaves what failed
