@@ -4,12 +4,11 @@
  */
 
 /**
- * The worker queues; each has a dead-letter queue on AWS. `visibilityTimeoutSeconds` is how long the
- * local host hides a received message: a minute or two, so work a killed `npm start` held comes
- * back soon after a restart. On AWS the stack derives each queue's visibility from this manifest's
- * worker timeouts instead: six times the longest consumer's, as AWS advises for Lambda event
- * sources (a throttled batch keeps its messages hidden while Lambda retries it), a deliberate
- * difference (test/infra/mail-stack.test.ts holds it).
+ * The worker queues; each has a dead-letter queue on AWS. `visibilityTimeoutSeconds` is the least
+ * the local host hides a received message while its worker runs. A queue's visibility, after
+ * which a failed record comes back, is `queueVisibilitySeconds` below on AWS and locally alike:
+ * six times the longest consumer's timeout, as AWS advises for Lambda event sources (a throttled
+ * batch keeps its messages hidden while Lambda retries it; test/infra/mail-stack.test.ts holds it).
  */
 export const QUEUES = {
   send: { env: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60 },
@@ -117,6 +116,41 @@ export interface WorkerEntry {
 
 /** A worker's timeout on AWS, in seconds. */
 export const workerTimeoutSeconds = (worker: WorkerEntry): number => worker.timeoutSeconds ?? 50;
+
+/** The longest visibility SQS allows (12 hours). */
+const MAX_VISIBILITY_SECONDS = 43_200;
+
+/**
+ * Reads the deployment's queue visibility setting (`mailstack:queueVisibilitySeconds` in CDK
+ * context, QUEUE_VISIBILITY_SECONDS for the local host): unset, the default below; else whole
+ * seconds from 1 to SQS's 12 hours.
+ */
+export const readQueueVisibility = (raw: unknown, key: string): number | undefined => {
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_VISIBILITY_SECONDS)
+    throw new Error(
+      `${key} must be a whole number of seconds from 1 to ${MAX_VISIBILITY_SECONDS} (how long a received message stays hidden; a record its worker fails comes back after it), got ${JSON.stringify(raw)}`,
+    );
+  return value;
+};
+
+/**
+ * How long a received message of queue `name` stays hidden, on AWS and on the local host alike:
+ * a record its worker fails comes back only after it (Lambda's event source mapping leaves the
+ * record to the queue). Six times the longest consumer's timeout, as AWS advises for Lambda event
+ * sources (300 s with the 50 s default), unless the deployment's setting names it; undefined for a
+ * queue nothing consumes.
+ */
+export const queueVisibilitySeconds = (
+  name: QueueName,
+  setting?: number,
+  workers: readonly WorkerEntry[] = WORKERS,
+): number | undefined => {
+  const consumers = workers.filter((w) => w.queue === name).map(workerTimeoutSeconds);
+  if (consumers.length === 0) return undefined;
+  return setting ?? 6 * Math.max(...consumers);
+};
 
 /** A periodic task (EventBridge rule on AWS, an interval locally). */
 export interface TimerEntry {

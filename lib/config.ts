@@ -1,5 +1,6 @@
 import { DEFAULTS } from '@mailstack/core/defaults';
 import { canonicalHostName } from '@mailstack/core/ports/dns';
+import { readQueueVisibility } from '../functions/workers.ts';
 
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
 export interface StackConfig {
@@ -61,6 +62,11 @@ export interface StackConfig {
     readonly complaintRatePause: number;
     readonly minSent: number;
   };
+  /**
+   * Seconds a received message stays hidden, so after which a record its worker failed comes back
+   * (every work queue); unset: six times the longest consumer's timeout (functions/workers.ts).
+   */
+  readonly queueVisibilitySeconds?: number;
   /**
    * The host name domains' tracking subdomains point at with a CNAME (an https endpoint the
    * operator runs in front of the API's /t/* routes for every tracking host); empty: tracking
@@ -251,6 +257,10 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
     },
     webhookDeliveryRetentionDays: positive('mailstack:webhookDeliveryRetentionDays', 30),
     deliverability: deliverability(get, positive),
+    queueVisibilitySeconds: readQueueVisibility(
+      get('mailstack:queueVisibilitySeconds'),
+      'mailstack:queueVisibilitySeconds',
+    ),
     trackingCnameTarget: canonicalHostName(String(get('mailstack:trackingCnameTarget') ?? '')),
     inbound: inboundRuleSet(get),
     table: {

@@ -37,9 +37,11 @@ import {
   TIMERS,
   WORKERS,
   consumedQueues,
+  queueVisibilitySeconds,
   workerTimeoutSeconds,
   type Needs,
   type ObjectAccess,
+  type QueueName,
   type TimerEntry,
   type WorkerEntry,
 } from '../functions/workers.ts';
@@ -108,8 +110,14 @@ export class MailStack extends Stack {
     const queues = new WorkQueues(this, 'Queues', {
       queues: Object.fromEntries(consumedQueues(workerEntries).map((name) => [name, QUEUES[name]])),
       visibilityTimeoutSeconds: (name) => {
-        const consumers = workerEntries.filter((w) => w.queue === name).map(workerTimeoutSeconds);
-        return consumers.length > 0 ? 6 * Math.max(...consumers) : undefined;
+        const visibility = queueVisibilitySeconds(name as QueueName, config.queueVisibilitySeconds, workerEntries);
+        // Lambda refuses an event source whose queue hides a message for less than the function's timeout.
+        const longest = Math.max(0, ...workerEntries.filter((w) => w.queue === name).map(workerTimeoutSeconds));
+        if (visibility !== undefined && visibility < longest)
+          throw new Error(
+            `mailstack:queueVisibilitySeconds is ${visibility}, below the ${longest} s timeout of the worker of the ${name} queue: Lambda refuses an SQS event source whose visibility is shorter than its function's timeout`,
+          );
+        return visibility;
       },
     });
 

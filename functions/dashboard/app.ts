@@ -10,9 +10,8 @@ import { normalisePath } from '@mailstack/core/http/unmatched';
 import { csrfMatches, loadSession, type Session } from '@mailstack/core/domain/people/session';
 import { endSession } from '@mailstack/core/domain/people/end-session';
 import { startSession } from '@mailstack/core/domain/people/start-session';
-import { actorIn, teamsOf, type Actor } from '@mailstack/core/domain/people/membership';
+import { actorIn, switcherTeams, teamsOf, type Actor } from '@mailstack/core/domain/people/membership';
 import { createTeamFor } from '@mailstack/core/domain/people/create-team-for';
-import { getTeam } from '@mailstack/core/domain/teams/team';
 import { emailSignInLink } from '@mailstack/core/domain/people/email-sign-in-link';
 import { resetPassword } from '@mailstack/core/domain/people/reset-password';
 import { signInWithLink } from '@mailstack/core/domain/people/sign-in-with-link';
@@ -348,10 +347,7 @@ ${
       s.user,
       /^[0-9a-f-]{36}$/.test(teamId) ? teamId : '00000000-0000-0000-0000-000000000000',
     );
-    const memberships = await teamsOf(deps, s.user.id);
-    const teams = (await Promise.all(memberships.map((m) => getTeam(deps, m.teamId))))
-      .filter((t) => t !== undefined)
-      .map((t) => ({ id: t!.id, name: t!.name }));
+    const teams = await switcherTeams(deps, actor);
     c.set('actor', actor);
     const path = c.req.path.split('/')[3] ?? '';
     c.set('ctx', { actor, csrf: s.csrf, teams, section: path });

@@ -10,7 +10,13 @@ import { listTeams } from '@mailstack/core/domain/teams/list-teams';
 import { createTeam } from '@mailstack/core/domain/teams/create-team';
 import { createApiKey } from '@mailstack/core/domain/api-keys/create-api-key';
 import { byOperator } from '@mailstack/core/domain/api-keys/key-audit';
-import { QUEUES, consumedQueues, type QueueName } from '../../functions/workers.ts';
+import {
+  QUEUES,
+  consumedQueues,
+  queueVisibilitySeconds,
+  readQueueVisibility,
+  type QueueName,
+} from '../../functions/workers.ts';
 import { assertPortFree, freePort } from './ports.ts';
 import { ensureTable, startDynamo } from './dynamo-engine.ts';
 import { startS3Engine } from './s3-engine.ts';
@@ -244,12 +250,19 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     // handlers' deps and their counters.
     const clients = createClients(readConfig({ ...process.env, ...baseEnv }), newCounters());
     const queueUrls = {} as Record<QueueName, string>;
+    // Each queue's visibility as the stack sets it (mailstack:queueVisibilitySeconds there,
+    // QUEUE_VISIBILITY_SECONDS here): a record its worker fails comes back after it.
+    const visibilitySetting = readQueueVisibility(
+      options.env?.QUEUE_VISIBILITY_SECONDS ?? process.env.QUEUE_VISIBILITY_SECONDS,
+      'QUEUE_VISIBILITY_SECONDS',
+    );
+    const visibility = (name: QueueName) => queueVisibilitySeconds(name, visibilitySetting) ?? 0;
     for (const name of consumedQueues()) {
       const q = QUEUES[name];
       const out = await clients.sqs.send(
         new CreateQueueCommand({
           QueueName: name,
-          Attributes: { VisibilityTimeout: String(q.visibilityTimeoutSeconds) },
+          Attributes: { VisibilityTimeout: String(Math.max(visibility(name), q.visibilityTimeoutSeconds)) },
         }),
       );
       queueUrls[name] = out.QueueUrl ?? '';
@@ -324,7 +337,7 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
     const beginWork = () => {
       if (workersStarted) return;
       workersStarted = true;
-      loops.push(startWorkers(clients.sqs, resolve(ROOT, 'functions'), queueUrls, deps.counters));
+      loops.push(startWorkers(clients.sqs, resolve(ROOT, 'functions'), queueUrls, deps.counters, visibility));
     };
     if (options.workers !== false) beginWork();
 

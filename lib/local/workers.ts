@@ -9,7 +9,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { WORKERS, TIMERS, type QueueName, type WorkerEntry } from '../../functions/workers.ts';
+import { WORKERS, TIMERS, queueVisibilitySeconds, type QueueName, type WorkerEntry } from '../../functions/workers.ts';
 import type { ScheduleRequest } from '@mailstack/core/ports/scheduler';
 import { lambdaContext } from './events.ts';
 import { countedAs, countInvocation, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
@@ -31,8 +31,9 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Polls each worker's queue and calls the worker with SQS-shaped events, honouring
- * `batchItemFailures`: failed messages stay on the queue and come back after their visibility
- * timeout. Attempt counts travel in the message or the item, not in ApproximateReceiveCount.
+ * `batchItemFailures`: failed messages stay on the queue and come back after the queue's
+ * visibility (`visibilitySeconds`, as the stack sets it on AWS: 300 s by default). Attempt counts
+ * travel in the message or the item, not in ApproximateReceiveCount.
  *
  * Like Lambda's event source mapping, one poller per queue hands batches to up to `concurrency`
  * invocations at once. It polls without waiting on the queue (the embedded SQS engine answers a
@@ -44,6 +45,7 @@ export const startWorkers = (
   functionsDir: string,
   queueUrls: Record<QueueName, string>,
   counters?: AdapterCounters,
+  visibilitySeconds: (queue: QueueName) => number = (queue) => queueVisibilitySeconds(queue) ?? 0,
 ): Loop => {
   let running = true;
   const loops = WORKERS.map(async (worker) => {
@@ -81,9 +83,10 @@ export const startWorkers = (
         continue;
       }
       quiet = 0;
-      const run: Promise<void> = invoke(sqs, worker, handler, queueUrl, messages, counters).finally(() =>
-        inFlight.delete(run),
-      );
+      const run: Promise<void> = invoke(sqs, worker, handler, queueUrl, messages, {
+        counters,
+        visibilitySeconds: visibilitySeconds(worker.queue),
+      }).finally(() => inFlight.delete(run));
       inFlight.add(run);
     }
     await Promise.allSettled(inFlight);
@@ -96,15 +99,37 @@ export const startWorkers = (
   };
 };
 
-/** One invocation of a worker on a received batch; deletes what it handled and hands failures back at once. */
-const invoke = async (
-  sqs: SQSClient,
+/**
+ * Seconds a failed record stays hidden after its worker gave it back: what is left of the queue's
+ * visibility since the record was received (SQS counts it from the receive, and Lambda's event
+ * source mapping leaves a failed record to it). At least a second: with a visibility shortened
+ * below a worker's run (on AWS it is never below the function's timeout), records that keep
+ * failing would otherwise come straight back and keep the pollers from the rest of the queue.
+ */
+export const failedRecordHoldSeconds = (visibilitySeconds: number, heldMs: number): number =>
+  Math.max(1, Math.ceil(visibilitySeconds - heldMs / 1000));
+
+/**
+ * One invocation of a worker on a received batch; deletes what it handled, and leaves what failed
+ * hidden until the queue's visibility, counted from the receive, runs out (as on AWS).
+ */
+export const invoke = async (
+  sqs: Pick<SQSClient, 'send'>,
   worker: WorkerEntry,
   handler: SqsHandler,
   queueUrl: string,
   messages: readonly Message[],
-  counters: AdapterCounters | undefined,
+  {
+    counters,
+    visibilitySeconds,
+    clock = Date.now,
+  }: {
+    counters: AdapterCounters | undefined;
+    visibilitySeconds: number;
+    clock?: () => number;
+  },
 ): Promise<void> => {
+  const received = clock();
   // Counted as Lambda's event source mapping is billed: the receive that returned the batch
   // (empty polls are each queue's fixed cost), one invocation, one batch delete.
   if (counters)
@@ -141,7 +166,8 @@ const invoke = async (
     if (failed.size < messages.length) counters.queueDeleteRequests += 1;
   }
   // As Lambda's event source mapping does: one batch delete for what was handled, and what failed
-  // made visible again at once (its attempt counts live in the message or the item).
+  // left to the queue, to come back when its visibility runs out (the local queue may hide a
+  // message longer while its worker runs: the hold is set to what is left of the visibility).
   const handled = messages.filter((m) => !failed.has(m.MessageId ?? ''));
   const back = messages.filter((m) => failed.has(m.MessageId ?? ''));
   const entries = (list: readonly Message[]) => list.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle }));
@@ -149,15 +175,17 @@ const invoke = async (
     await sqs
       .send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries(handled) }))
       .catch(() => undefined);
-  if (back.length > 0)
+  if (back.length > 0) {
+    const hold = failedRecordHoldSeconds(visibilitySeconds, clock() - received);
     await sqs
       .send(
         new ChangeMessageVisibilityBatchCommand({
           QueueUrl: queueUrl,
-          Entries: entries(back).map((e) => ({ ...e, VisibilityTimeout: 1 })),
+          Entries: entries(back).map((e) => ({ ...e, VisibilityTimeout: hold })),
         }),
       )
       .catch(() => undefined);
+  }
 };
 
 /** Runs every timer of the manifest on its interval. */
@@ -183,9 +211,12 @@ export const startTimers = (functionsDir: string, counters?: AdapterCounters): L
   return { stop: async () => handles.forEach(clearInterval) };
 };
 
-/** The local scheduler's timer loop: sends due schedules to their queue, then removes them. */
-export const startSchedulerLoop = (
-  scheduler: { takeDue(now: number): Promise<ScheduleRequest[]>; done(r: ScheduleRequest): Promise<void> },
+/**
+ * The local scheduler's timer loop: sends each schedule to its queue once its firing instant has
+ * come (anywhere inside the minute of its `at`, as EventBridge Scheduler fires), then removes it.
+ */
+export const startSchedulerLoop = <T extends ScheduleRequest>(
+  scheduler: { takeDue(now: number): Promise<T[]>; done(r: T): Promise<void> },
   send: (queueUrl: string, body: unknown) => Promise<void>,
   intervalMs = 250,
 ): Loop => {

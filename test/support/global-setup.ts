@@ -16,8 +16,9 @@ export async function setup(project: TestProject): Promise<void> {
     memory: true,
     // Cloud mode, so plan caps are testable; self-hosted behaviour is covered with explicit settings.
     cloud: true,
-    // A short lookup staleness, so tests that change a key or team in their own process wait little.
-    env: { LOG_LEVEL: 'ERROR', LOOKUP_CACHE_MS: '1000' },
+    // A short lookup staleness, so tests that change a key or team in their own process wait little;
+    // a short queue visibility (AWS's is 300 s), so a record a worker failed under the suite's load comes back soon.
+    env: { LOG_LEVEL: 'ERROR', LOOKUP_CACHE_MS: '1000', QUEUE_VISIBILITY_SECONDS: '2' },
   });
   project.provide('local', {
     baseUrl: host.baseUrl,

@@ -27,6 +27,12 @@ export const Config = v.object({
   CONTENT_BUCKET: v.optional(v.string(), ''),
   /** `local` stores due items in the table for the local timer loop; `aws` uses EventBridge Scheduler. */
   SCHEDULER_MODE: v.optional(v.picklist(['aws', 'local']), 'aws'),
+  /**
+   * When inside its minute a local schedule fires (adapters/aws/table-scheduler.ts): `anywhere`
+   * (at random, as EventBridge Scheduler's 60-second precision allows), or pinned to the minute's
+   * `minute-start` or `minute-end` (the earliest and the latest AWS may fire). Local host only.
+   */
+  LOCAL_SCHEDULER_FIRES: v.optional(v.picklist(['anywhere', 'minute-start', 'minute-end']), 'anywhere'),
   SCHEDULER_GROUP: v.optional(v.string(), 'default'),
   SCHEDULER_ROLE_ARN: v.optional(v.string(), ''),
   /** Queue URLs by role. */
@@ -89,6 +95,12 @@ export const Config = v.object({
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */
   SES_EVENTS_TOPIC_ARN: v.optional(v.string(), ''),
   PROVIDER_EVENTS_QUEUE_URL: v.optional(v.string(), ''),
+  /**
+   * A test switch of the local host: reads through a global secondary index leave out what this
+   * process wrote in the last this many milliseconds, as an eventually consistent GSI read on AWS
+   * may (adapters/aws/lagging-index-store.ts); 0, the default, reads the engine's index as it is.
+   */
+  INDEX_LAG_MS: Int(0),
   /** Seconds an email may sit before the provider before the sweeper re-queues it. */
   SWEEP_AFTER_SECONDS: Int(120),
   /**

@@ -8,7 +8,9 @@ import { sqsQueue } from '../adapters/aws/sqs-queue.ts';
 import { dynamoIdempotencyStore } from '../adapters/aws/dynamodb-idempotency.ts';
 import { eventBridgeScheduler } from '../adapters/aws/eventbridge-scheduler.ts';
 import { tableScheduler } from '../adapters/aws/table-scheduler.ts';
+import { queueDelayScheduler } from '../adapters/aws/queue-delay-scheduler.ts';
 import { dynamoTableStore } from '../adapters/aws/dynamodb-table-store.ts';
+import { laggingIndexStore } from '../adapters/aws/lagging-index-store.ts';
 import type { TableStore } from '../ports/table-store.ts';
 import { systemClock, type Clock } from '../ports/clock.ts';
 import { uuidV7, type IdGenerator } from '../ports/ids.ts';
@@ -106,17 +108,25 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     const id = logger.getCorrelationId();
     return typeof id === 'string' ? id : undefined;
   };
-  const scheduler =
+  const queue = sqsQueue(clients.sqs, counters, correlationId);
+  // What is due within the minute goes to its queue with a delay (the scheduler fires within a minute of its instant).
+  const scheduler = queueDelayScheduler(
     config.SCHEDULER_MODE === 'local'
-      ? tableScheduler(clients.db, config.TABLE_NAME)
-      : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config));
-  return {
+      ? tableScheduler(clients.db, config.TABLE_NAME, config.LOCAL_SCHEDULER_FIRES)
+      : eventBridgeScheduler(clients.scheduler, config.SCHEDULER_GROUP, config.SCHEDULER_ROLE_ARN, queueArnOf(config)),
+    queue,
+    () => built.clock,
+  );
+  const built: Deps = {
     config,
-    tableStore: dynamoTableStore(clients.db),
+    tableStore:
+      config.INDEX_LAG_MS > 0
+        ? laggingIndexStore(dynamoTableStore(clients.db), config.INDEX_LAG_MS, { now: () => built.clock.now() })
+        : dynamoTableStore(clients.db),
     table: config.TABLE_NAME,
     clock: systemClock,
     ids: uuidV7,
-    queue: sqsQueue(clients.sqs, counters, correlationId),
+    queue,
     scheduler,
     identities: sesIdentities(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.STACK_NAME),
     linkKeys: config.LINK_SECRET_ARN
@@ -146,6 +156,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     itemCache: newItemCache(config.LOOKUP_CACHE_MS),
     ...overrides,
   };
+  return built;
 };
 
 let current: Deps | undefined;

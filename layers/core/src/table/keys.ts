@@ -80,7 +80,7 @@
  * | broadcasts holding a region's pacer  | pk BCASTLANE#<region>, sk <broadcastId> (while sending)          |
  * | operator pause of broadcasts         | pk BCASTPAUSE, sk TEAM#<t> / REGION#<region>                     |
  * | local schedule by name               | pk SCHEDULE#<name>, sk SCHEDULE                                  |
- * | local schedules due (timer loop)     | pk SCHEDULES, sk <at, 15 digits>#<name>                          |
+ * | local schedules due (timer loop)     | pk SCHEDULES, sk <firing instant, 15 digits>#<name>              |
  * | user by id (dashboard person)        | pk USER#<u>, sk USER (holds team_count: the teams-per-user cap)  |
  * | user by email (unique)               | pk USEREMAIL#<lower-cased address>, sk USEREMAIL (guard, the id) |
  * | members of a team (with role)        | pk TEAM#<t>, sk MEMBER#<u>                                       |

@@ -113,6 +113,18 @@ export const teamsOf = async (deps: Deps, userId: string): Promise<{ teamId: str
     role: i.role,
   }));
 
+/**
+ * The teams a person's dashboard lists (its team switcher) while they act in `actor`'s team: that
+ * team always, also when they joined it a moment ago and the index their teams are read through
+ * (eventually consistent on AWS) does not show it yet.
+ */
+export const switcherTeams = async (deps: Deps, actor: Actor): Promise<{ id: string; name: string }[]> => {
+  const ids = (await teamsOf(deps, actor.user.id)).map((m) => m.teamId);
+  if (!ids.includes(actor.team.id)) ids.push(actor.team.id);
+  const teams = await Promise.all(ids.map((id) => (id === actor.team.id ? actor.team : getTeam(deps, id))));
+  return teams.flatMap((t) => (t ? [{ id: t.id, name: t.name }] : []));
+};
+
 /** The members of a team. */
 export const listMembers = async (deps: Deps, teamId: string): Promise<Membership[]> =>
   (await queryAll(deps, { pk: keys.member.partition(teamId), prefix: keys.member.prefix })).map(membershipFromItem);

@@ -197,6 +197,19 @@ const MAX_WINDOW_TRIES = 5;
  */
 const CLAIMED_EXTRA_WAIT_MS = 1_000;
 
+/** The longest delay of a queued message (SQS: 15 minutes). */
+const MAX_QUEUE_DELAY_SECONDS = 900;
+
+/**
+ * A scheduled email's job that came before its time (EventBridge Scheduler fires anywhere in the
+ * minute of its instant) waits the rest on the queue; one further ahead than a queue's delay was
+ * made for an earlier time (the email was moved since): the schedule of its new time brings it.
+ */
+const untilDue = (deps: Deps, e: EmailItem, job: SendJob): Outcome => {
+  const wait = Math.ceil((Date.parse(e.scheduled_at!) - deps.clock.now()) / 1000);
+  return wait <= MAX_QUEUE_DELAY_SECONDS ? { kind: 'retry', delaySeconds: Math.max(1, wait), job } : done;
+};
+
 /** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
 const backBefore = (deps: Deps, at: number): number =>
   Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
@@ -216,7 +229,8 @@ export const deliverEmail = async (
   const e = read
     ? read.email
     : ((await getItem(deps, keys.email.item(job.teamId, job.emailId))) as EmailItem | undefined);
-  if (!e || !isDue(e, deps.clock.now())) return done;
+  if (!e) return done;
+  if (!isDue(e, deps.clock.now())) return untilDue(deps, e, job);
   if (e.broadcast_id) {
     const early = broadcastSlotWait(deps, e);
     if (early > 0) return { kind: 'retry', delaySeconds: early, job };
