@@ -167,6 +167,8 @@ export class MailStack extends Stack {
         this.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: provider.configurationSetName }),
       ],
     });
+    // The senders read the account's state (maximum send rate, quota, sending enabled): GetAccount names no resource.
+    const accountPolicy = new PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.
     const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
       fn.bindTable(table);
@@ -209,7 +211,10 @@ export class MailStack extends Stack {
           }),
         );
       }
-      if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
+      if (needs.sesSending) {
+        fn.addToRolePolicy(sendPolicy);
+        fn.addToRolePolicy(accountPolicy);
+      }
       if (needs.sesIdentities || needs.sesSending) acknowledge(fn, identitiesAtRunTime);
       return fn;
     };

@@ -24,6 +24,8 @@ import { systemCnames, systemResolver, type CnameResolver, type HostResolver } f
 import type { WebhookPoster } from '../ports/webhook-poster.ts';
 import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
+import { sesAccount } from '../adapters/aws/sesv2-account.ts';
+import type { ProviderAccount } from '../ports/provider-account.ts';
 import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
 import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
 import { newItemCache, type ItemCache } from '../table/item-cache.ts';
@@ -43,6 +45,8 @@ export interface Deps {
   readonly scheduler: Scheduler;
   readonly identities: IdentityProvider;
   readonly mail: MailTransport;
+  /** The provider account's state (its maximum send rate, quota and sending status). */
+  readonly providerAccount: ProviderAccount;
   /** Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES). */
   readonly content: ContentStore;
   /** The keys that sign and check unsubscribe and preference links. */
@@ -112,6 +116,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
         ? staticLinkKeys(parseKeyring(config.TOKEN_SECRET))
         : missingLinkKeys(),
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
+    providerAccount: sesAccount(clients.sesIdentities),
     content: config.CONTENT_BUCKET
       ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, counters)
       : missingContentStore(),
