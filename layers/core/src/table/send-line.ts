@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
 import { keys } from './keys.ts';
+import { lineRate } from './line-rate.ts';
 
 /**
  * The provider's send line: places handed out in order across every worker (one counter per
@@ -43,7 +44,7 @@ const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / plac
  * email, and the line's one item is not written at the backlog's rate. A sender alone writes at once.
  */
 export const takeSendSlot = async (deps: Deps, region: string, count = 1): Promise<Place> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const key = keys.pacing.line(region, rate);
   const seenKey = seenKeyOf(deps, key);
   const first = firstPlaceAt(deps.clock.now(), rate);
@@ -176,7 +177,7 @@ const placeOf = (place: number, rate: number): Place => ({ place, at: placeInsta
  * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
  */
 export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const now = deps.clock.now();
   const nowSecond = Math.floor(now / 1000);
   if (

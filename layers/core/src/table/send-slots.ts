@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
+import { lineRate } from './line-rate.ts';
 import { sleepUntil } from '../ports/clock.ts';
 import { placeInstant, placeSpacingMs, seenKeyOf } from './send-line.ts';
 import {
@@ -82,7 +83,7 @@ const heldAgainst = (
  * after it may go that much sooner.
  */
 export const answeredProviderCall = (deps: Deps, region: string, at: number, answeredAt: number): void => {
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
   const list = answers.get(seenKey) ?? [];
   list.push({ at, by: answeredAt + ANSWER_SKEW_MS });
   answers.set(seenKey, list);
@@ -133,7 +134,7 @@ export const holdProviderWindow = async (
   handoffMs = 0,
   recipients = 1,
 ): Promise<Hold> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const key = keys.pacing.calls(region, rate);
   const seenKey = seenKeyOf(deps, key);
   // One plan at a time per process: each starts from the log the last one wrote, so the
@@ -166,7 +167,7 @@ const viewedTurn = (
   handoffMs: number,
   recipients: number,
 ): number | undefined => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const seenKey = seenKeyOf(deps, keys.pacing.calls(region, rate));
   const seen = lastSeen.get(seenKey);
   if (!seen) return undefined;
@@ -297,7 +298,7 @@ const runRoom = async (seenKey: string, room: Room) => {
       const head = room.waiters[0]!;
       const { deps } = head;
       const now = deps.clock.now();
-      const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+      const rate = lineRate(deps, room.region);
       const seen = lastSeen.get(seenKey);
       const calls = seen ? heldAgainst(seen.calls, seenKey, now, rate, head.replacing) : [];
       const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs), head.recipients);
@@ -349,7 +350,7 @@ const planInTurn = (
   recipients: number,
 ): Promise<Hold> => {
   if (!deps.clock.sleep) return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs, recipients);
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
   const room = rooms.get(seenKey) ?? { region, waiters: [], running: false };
   rooms.set(seenKey, room);
   return new Promise<Hold>((resolve, reject) => {

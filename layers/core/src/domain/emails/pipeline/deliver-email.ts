@@ -23,7 +23,7 @@ import { countOutcome } from '../../deliverability/guardrail.ts';
 import { countMetrics } from '../../metrics/count-metrics.ts';
 import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
 import { broadcastRate } from '../../broadcasts/plan.ts';
-import { lineParked, parkedReturn, parkLine, uncertainWaitSeconds, type ParkedLine } from './provider-line.ts';
+import * as providerLine from './provider-line.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -195,8 +195,8 @@ const MAX_WINDOW_TRIES = 5;
 const CLAIMED_EXTRA_WAIT_MS = 1_000;
 
 /** A job of a parked region (or a send SES refused for its account: not the email's fault) waits, queued; no attempt counted. */
-const waitParked = async (deps: Deps, e: EmailItem, { place: _, ...job }: SendJob, parked: ParkedLine) => {
-  const { back, delaySeconds } = parkedReturn(deps, parked);
+const waitParked = async (deps: Deps, e: EmailItem, { place: _, ...job }: SendJob, parked: providerLine.ParkedLine) => {
+  const { back, delaySeconds } = providerLine.parkedReturn(deps, parked);
   return (await keepFromSweeper(deps, e, back)) ? ({ kind: 'retry', delaySeconds, job } as const) : done;
 };
 
@@ -225,7 +225,7 @@ export const deliverEmail = async (
     if (early > 0) return { kind: 'retry', delaySeconds: early, job };
     if (await broadcastCanceled(deps, e)) return done;
   }
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = await providerLine.refreshedRate(deps, e.region);
   const recipients = Math.max(1, e.to.length + e.cc.length + e.bcc.length);
   const { place: booked, ...unbooked } = job;
   // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
@@ -239,7 +239,7 @@ export const deliverEmail = async (
     return done;
   }
   // Nor while the provider sends nothing in its region (provider-line.ts): it waits, queued.
-  const parked = await lineParked(deps, e.region);
+  const parked = await providerLine.lineParked(deps, e.region);
   if (parked) return waitParked(deps, e, job, parked);
   // Nor is its call plannable within the wait, by the call log as this worker last saw it (the
   // calls run behind the line: the first free instant, and the jobs ahead of it in the line): back
@@ -347,13 +347,13 @@ export const deliverEmail = async (
     // keep the claim, fail the job, and let the provider's events or the lease settle it.
     if (!(error instanceof TransportError)) throw error;
     if (error.kind === 'paused') {
-      const parkedNow = await parkLine(deps, e.region, error.pause?.reason ?? 'sending_paused', error.message);
+      const parkedNow = await providerLine.parkOn(deps, e.region, error);
       await release(deps, e, token, parkedNow.checkAt);
       return waitParked(deps, e, job, parkedNow);
     }
     if (error.kind === 'ambiguous') {
       // No answer: the claim is kept until its Send event or its lease and grace (provider-line.ts).
-      const delaySeconds = uncertainWaitSeconds(CLAIM_LEASE_MS, CLAIM_GRACE_MS);
+      const delaySeconds = providerLine.uncertainWaitSeconds(CLAIM_LEASE_MS, CLAIM_GRACE_MS);
       deps.logger.warn("the provider's answer was lost: not sent again before its events say", { delaySeconds });
       deps.metrics.addMetric('SendsUncertain', 'Count', 1);
       return { kind: 'retry', delaySeconds, job: unbooked };

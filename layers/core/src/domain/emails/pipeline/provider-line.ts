@@ -2,6 +2,7 @@ import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
 import { deleteItem, getItem, updateItem } from '../../../table/ops.ts';
 import { TransportError, type PauseReason } from '../../../ports/mail-transport.ts';
+import { lineRate, noteAccountRate } from '../../../table/line-rate.ts';
 
 /**
  * A region's send line parked by the provider's own state: SES paused or disabled the account's
@@ -58,7 +59,7 @@ const checkDelayMs = (deps: Deps) => deps.config.PROVIDER_PARK_CHECK_SECONDS * 1
  * checked again after PROVIDER_PARK_CHECK_SECONDS. Logged as an error and counted in the
  * `SendLineParked` metric, which the operator's alarm watches.
  */
-export const parkLine = async (
+const parkLine = async (
   deps: Deps,
   region: string,
   reason: PauseReason,
@@ -94,6 +95,7 @@ const accountBlocks = async (
 ): Promise<{ reason: PauseReason; detail: string } | 'keep' | undefined> => {
   try {
     const account = await deps.providerAccount.read(region);
+    noteAccountRate(deps, region, account.maxSendRate);
     if (!account.sendingEnabled)
       return account.enforcementStatus === 'SHUTDOWN'
         ? {
@@ -185,3 +187,36 @@ export const parkedReturn = (deps: Deps, parked: ParkedLine): { back: number; de
  */
 export const uncertainWaitSeconds = (leaseMs: number, graceMs: number): number =>
   Math.ceil((leaseMs + graceMs) / 1000) + 1;
+
+/** Per table and region, when this process last read the provider account. */
+const accountRead = new Map<string, number>();
+
+/**
+ * Reads the provider account (GetAccount) at a worker's first send in the region and every
+ * PROVIDER_ACCOUNT_REFRESH_SECONDS after: its maximum send rate becomes the line's rate (under the
+ * ceiling, table/line-rate.ts), and an account that sends nothing now (sending disabled, the
+ * 24-hour quota spent) parks the line before a send meets it. A refused or unanswered read
+ * changes nothing (the sends themselves find the fault).
+ */
+const refreshAccount = async (deps: Deps, region: string): Promise<void> => {
+  const k = seenKey(deps, region);
+  const now = deps.clock.now();
+  const last = accountRead.get(k);
+  if (last !== undefined && now - last < deps.config.PROVIDER_ACCOUNT_REFRESH_SECONDS * 1000) return;
+  accountRead.set(k, now);
+  const blocked = await accountBlocks(deps, region);
+  const accountState =
+    blocked && blocked !== 'keep' && ['sending_paused', 'sending_disabled', 'quota_exhausted'].includes(blocked.reason);
+  if (accountState && !(await readParkedLine(deps, region)))
+    await parkLine(deps, region, blocked.reason, blocked.detail);
+};
+
+/** The region's line rate for a send about to go, the account read first when due (`refreshAccount`). */
+export const refreshedRate = async (deps: Deps, region: string): Promise<number> => {
+  await refreshAccount(deps, region);
+  return lineRate(deps, region);
+};
+
+/** Parks the region's line for a send SES refused for the account's state (TransportError `paused`). */
+export const parkOn = (deps: Deps, region: string, error: TransportError): Promise<ParkedLine> =>
+  parkLine(deps, region, error.pause?.reason ?? 'sending_paused', error.message);
