@@ -250,6 +250,8 @@ export class MailStack extends Stack {
       [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:aws:reputation-policy/*]`]:
         "SES's own reputation policies (none, standard, strict), which a tenant is set to",
     };
+    // The senders read the account's state (maximum send rate, quota, sending enabled): GetAccount names no resource.
+    const accountPolicy = new PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] });
     // Least privilege from the manifests: each function gets the table and exactly what it declares.
     const wire = (fn: ServiceFunction, needs: Needs = {}): ServiceFunction => {
       fn.bindTable(table, [...new Set((needs.table ?? []).flatMap((access) => TABLE_ACTIONS[access]))]);
@@ -296,7 +298,10 @@ export class MailStack extends Stack {
           }),
         );
       }
-      if (needs.sesSending) fn.addToRolePolicy(sendPolicy);
+      if (needs.sesSending) {
+        fn.addToRolePolicy(sendPolicy);
+        fn.addToRolePolicy(accountPolicy);
+      }
       if (needs.sesSending && tenantPolicy) {
         fn.addToRolePolicy(tenantPolicy);
         acknowledge(fn, tenantsAtRunTime);

@@ -193,6 +193,17 @@ export class Operations extends Construct {
       SES_COMPLAINT_RATE_ALARM,
       'SES complaint rate at 0.1%: SES reviews the account at this level and may pause sending at 0.5%.',
     );
+    alarm(
+      'send-line-parked',
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'SendLineParked',
+        dimensionsMap: { service: 'mailstack' },
+        ...fiveMinutes,
+      }),
+      1,
+      "The provider send line is parked: SES paused or disabled the account's sending, its 24-hour quota is spent, the account is suspended, or the configuration set or the senders' permissions are refused. No email fails: they wait queued and go once SES allows it. The send workers' logs ('the provider send line is parked') give the reason (docs/sending.md, SES states).",
+    );
     for (const { name, topic, deadLetterQueue } of props.eventTopics) {
       alarm(
         `${name}-delivery-failures`,

@@ -1120,6 +1120,26 @@ describe('MailStack', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
+  it("alarms when the provider send line is parked, and lets every sender read the SES account's state (GetAccount), and only the senders", () => {
+    const parked = Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => a.MetricName === 'SendLineParked');
+    expect(parked).toHaveLength(1);
+    expect(parked[0]).toMatchObject({
+      Namespace: 'Mailstack',
+      Dimensions: [{ Name: 'service', Value: 'mailstack' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const senders = functions.filter((fn) => actionsOfRole(fn).includes('ses:SendRawEmail'));
+    expect(senders.length).toBeGreaterThan(0);
+    for (const fn of senders) expect(actionsOfRole(fn)).toContain('ses:GetAccount');
+    expect(functions.filter((fn) => actionsOfRole(fn).includes('ses:GetAccount'))).toHaveLength(senders.length);
+  });
+
   it('logs every API request as JSON with its request id, and throttles the stage as configured', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',

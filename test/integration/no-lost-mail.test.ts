@@ -34,6 +34,10 @@ const world = (crashAt: (typeof CASES)[number], teamId: string) => {
     { ...base.config, PROVIDER_RATE_PER_SECOND: rate },
     {
       clock: { now: () => Date.now() + offset.ms },
+      // The line's rate stays this test's own (the shared stand-in's GetAccount would lower it to the host's).
+      providerAccount: {
+        read: async () => ({ ...(await base.providerAccount.read('us-east-1')), maxSendRate: undefined }),
+      },
       queue: {
         send: async (_url: string, messages: readonly QueueMessage[]) => {
           if (crashAt === 'store' && !crashed) {

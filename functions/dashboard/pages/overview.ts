@@ -3,6 +3,7 @@ import { html, raw } from 'hono/html';
 import { getUsage } from '@mailstack/core/domain/usage/get-usage';
 import { deliverabilityLines, windowRates, WINDOW_DAYS } from '@mailstack/core/domain/deliverability/guardrail';
 import { emailMetrics } from '@mailstack/core/domain/metrics/email-metrics';
+import { parkedLines, type ParkedLine } from '@mailstack/core/domain/emails/pipeline/provider-line';
 import type { DashboardEnv } from '../app.ts';
 import { teamPage } from '../view.ts';
 import { figuresTable, ratesChart, volumeChart, type ChartDay } from './overview-charts.ts';
@@ -46,15 +47,33 @@ const rateBar = (label: string, rate: number, lines: { warning: number; pause: n
 <line x1="${x(lines.warning)}" y1="0" x2="${x(lines.warning)}" y2="12" stroke="#8a4b00" stroke-width="0.6"/><line x1="${x(lines.pause)}" y1="0" x2="${x(lines.pause)}" y2="12" stroke="#a4161a" stroke-width="0.6"/></svg></div>`;
 };
 
+/** What each parked state means, for the banner. */
+const PARKED: Record<ParkedLine['reason'], string> = {
+  sending_paused: "SES paused the account's sending",
+  sending_disabled: "the account's sending is disabled in SES",
+  quota_exhausted: "the SES account's 24-hour quota is spent",
+  account_suspended: 'the SES account is suspended',
+  configuration: "SES refuses the stack's configuration set",
+  access_denied: "SES refuses the service's permissions",
+};
+
+/** A banner per region whose send line is parked (docs/sending.md, SES states): nothing fails, mail waits. */
+const parkedBanner = (lines: readonly ParkedLine[]) =>
+  lines.map(
+    (p) =>
+      html`<p class="notice" role="alert">Sending is parked in ${p.region} since ${p.since}: ${PARKED[p.reason]}. Emails wait, queued, and go out by themselves once SES allows it.</p>`,
+  );
+
 export const registerOverview = (app: Hono<DashboardEnv>): void => {
   app.get('/t/:team/', async (c) => {
     const deps = c.get('deps');
     const { team } = c.get('actor');
     const range = RANGES.find((r) => String(r) === c.req.query('days')) ?? 30;
-    const [usage, days, rates] = await Promise.all([
+    const [usage, days, rates, parked] = await Promise.all([
       getUsage(deps, team),
       chartDays(deps, team.id, range),
       windowRates(deps, team.id),
+      parkedLines(deps),
     ]);
     const lines = deliverabilityLines(deps.config);
     const limit = usage.limits
@@ -66,7 +85,7 @@ export const registerOverview = (app: Hono<DashboardEnv>): void => {
       teamPage(
         c.get('ctx'),
         'Overview',
-        html`
+        html`${parkedBanner(parked)}
 <div class="grid"><div class="card stat"><b>${usage.today.emails_sent}</b><span>emails today</span></div>
 ${usage.period ? html`<div class="card stat"><b>${usage.period.emails_sent}</b><span>this month of ${usage.period.included}</span></div>` : ''}
 <div class="card stat"><b>${usage.plan ?? 'self-hosted'}</b><span>plan: ${limit}</span></div>

@@ -96,6 +96,30 @@ export const busiestSecond = (times: readonly number[], window: RateWindow): num
   return most;
 };
 
+/**
+ * The account states the stand-in plays on demand (a test or `POST /_stand-in/account` sets
+ * them), each answered as SES answers it: SendEmail refused with SES's error and type, GetAccount
+ * reporting the state.
+ */
+export interface StandInAccount {
+  /** SES paused the account's sending (a reputation review): SendingPausedException; GetAccount SendingEnabled false, EnforcementStatus SHUTDOWN. */
+  sendingPaused: boolean;
+  /** The account's sending disabled (UpdateAccountSendingEnabled false): SendingPausedException; GetAccount SendingEnabled false. */
+  sendingDisabled: boolean;
+  /** The account suspended: AccountSuspendedException; GetAccount SendingEnabled false, EnforcementStatus SHUTDOWN. */
+  suspended: boolean;
+  /** The configuration set the sends name is gone: NotFoundException. */
+  configurationSetMissing: boolean;
+  /** The caller's role may not send (IAM): 403 AccessDeniedException, on SendEmail and GetAccount. */
+  accessDenied: boolean;
+  /** Accepts a SendEmail (delivers it, publishes its events) and then drops the connection instead of answering. */
+  dropAfterAccept: boolean;
+  /** GetAccount's SendQuota.MaxSendRate. @default - the stand-in's rate */
+  maxSendRate: number;
+  /** Recipients per 24 hours (GetAccount's Max24HourSend); past it SendEmail is refused "Daily message quota exceeded." -1: none. */
+  max24HourSend: number;
+}
+
 /** Options of the SES stand-in. */
 export interface SesStandInOptions {
   /** The SES endpoint port the runtime talks to. */
@@ -393,6 +417,10 @@ export const startSesStandIn = async (
   setEventsSink: (sink: EventsSink) => void;
   setInboundHandoff: (handoff: InboundHandoff) => void;
   stats: ProviderStats;
+  /** The account's states: set a field to play it, clear it to end it. */
+  account: StandInAccount;
+  /** Recipients accepted in the last 24 hours (GetAccount's SentLast24Hours). */
+  sentLast24Hours: () => number;
 }> => {
   let sink: EventsSink | undefined;
   let handoff: InboundHandoff | undefined;
@@ -462,10 +490,70 @@ export const startSesStandIn = async (
     Tags: id.tags ?? [],
   });
 
+  const account: StandInAccount = {
+    sendingPaused: false,
+    sendingDisabled: false,
+    suspended: false,
+    configurationSetMissing: false,
+    accessDenied: false,
+    dropAfterAccept: false,
+    maxSendRate: options.ratePerSecond,
+    max24HourSend: -1,
+  };
+  /** Recipients accepted, with when (the last 24 hours'). */
+  const sentLog: { at: number; n: number }[] = [];
+  const sentLast24Hours = () => {
+    const since = Date.now() - 86_400_000;
+    while (sentLog.length > 0 && sentLog[0]!.at <= since) sentLog.shift();
+    return sentLog.reduce((n, s) => n + s.n, 0);
+  };
+  /** The refusal SES would answer a SendEmail with in the account's state, if any. */
+  const refusal = (): [number, string, string] | undefined => {
+    if (account.accessDenied)
+      return [403, 'AccessDeniedException', 'User is not authorized to perform ses:SendEmail on this resource.'];
+    if (account.suspended) return [400, 'AccountSuspendedException', 'Account is suspended.'];
+    if (account.sendingPaused || account.sendingDisabled)
+      return [
+        400,
+        'SendingPausedException',
+        "The message can't be sent because the account's ability to send email is currently paused.",
+      ];
+    if (account.configurationSetMissing) return [404, 'NotFoundException', 'Configuration set does not exist.'];
+    if (account.max24HourSend >= 0 && sentLast24Hours() >= account.max24HourSend)
+      return [429, 'TooManyRequestsException', 'Daily message quota exceeded.'];
+    return undefined;
+  };
+
   const server = createServer(async (req, res) => {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // The states a test plays: POST a JSON patch of StandInAccount; GET answers them.
+    if (url.pathname === '/_stand-in/account') {
+      if (req.method === 'POST') Object.assign(account, JSON.parse((await readBody(req)).toString() || '{}'));
+      return send(res, 200, account);
+    }
+    if (req.method === 'GET' && url.pathname === '/v2/email/account') {
+      if (account.accessDenied)
+        return send(
+          res,
+          403,
+          { message: 'User is not authorized to perform ses:GetAccount.' },
+          'AccessDeniedException',
+        );
+      const shut = account.sendingPaused || account.suspended;
+      return send(res, 200, {
+        DedicatedIpAutoWarmupEnabled: false,
+        EnforcementStatus: shut ? 'SHUTDOWN' : 'HEALTHY',
+        ProductionAccessEnabled: true,
+        SendingEnabled: !(shut || account.sendingDisabled),
+        SendQuota: {
+          Max24HourSend: account.max24HourSend,
+          MaxSendRate: account.maxSendRate,
+          SentLast24Hours: sentLast24Hours(),
+        },
+      });
+    }
     const match = /^\/v2\/email\/identities(?:\/([^/]+))?(\/mail-from)?$/.exec(url.pathname);
     if (match) {
       const body = await readBody(req);
@@ -518,6 +606,9 @@ export const startSesStandIn = async (
     // Everything else goes to the embedded inbox; SendEmail first meets the provider rate.
     const body = await readBody(req);
     const isSend = req.method === 'POST' && url.pathname === '/v2/email/outbound-emails';
+    // The account's state answers first (SES refuses a paused or suspended account's every send).
+    const refused = isSend ? refusal() : undefined;
+    if (refused) return send(res, refused[0], { message: refused[2] }, refused[1]);
     if (isSend) {
       let request: Record<string, any> = {};
       try {
@@ -525,10 +616,10 @@ export const startSesStandIn = async (
       } catch {
         request = {};
       }
-      const refusal = sendRefusal(request);
-      if (refusal) return send(res, 400, { message: refusal }, 'BadRequestException');
-      const refused = unverifiedSender(request.FromEmailAddress);
-      if (refused) return send(res, 400, { message: refused }, 'MessageRejected');
+      const invalid = sendRefusal(request);
+      if (invalid) return send(res, 400, { message: invalid }, 'BadRequestException');
+      const unverified = unverifiedSender(request.FromEmailAddress);
+      if (unverified) return send(res, 400, { message: unverified }, 'MessageRejected');
       // A send naming a tenant meets SES's tenant checks.
       if (request.TenantName !== undefined) {
         const tenantRefusal = refuseTenantSend(stats.tenants, request);
@@ -554,8 +645,12 @@ export const startSesStandIn = async (
         up.on('data', (c: Buffer) => chunks.push(c));
         up.on('end', () => {
           const answer = Buffer.concat(chunks);
-          res.writeHead(200, up.headers);
-          res.end(answer);
+          // Accepted: answered, or (the lost-answer switch) the connection dropped instead.
+          if (account.dropAfterAccept) res.socket?.destroy();
+          else {
+            res.writeHead(200, up.headers);
+            res.end(answer);
+          }
           stats.accepted++;
           const request = JSON.parse(body.toString() || '{}');
           const messageId =
@@ -565,6 +660,13 @@ export const startSesStandIn = async (
             : undefined;
           if (sent) keepRaw(messageId, sent.toString('utf8'));
           const recipients: string[] = request.Destination?.ToAddresses ?? [];
+          sentLog.push({
+            at: Date.now(),
+            n:
+              recipients.length +
+              (request.Destination?.CcAddresses?.length ?? 0) +
+              (request.Destination?.BccAddresses?.length ?? 0),
+          });
           if (handoff && sent) {
             handoff(String(request.FromEmailAddress ?? ''), recipients, sent).catch((error) =>
               console.error(
@@ -611,6 +713,8 @@ export const startSesStandIn = async (
     server,
     inbox,
     stats,
+    account,
+    sentLast24Hours,
     setEventsSink: (s) => {
       sink = s;
       // SES's first message to a new SNS event destination: plain text, once.
@@ -660,7 +764,8 @@ const startRateGate = async (
     worker.on('message', (m: GateMessage) => {
       if ('listening' in m) resolve();
       else if ('admitted' in m) {
-        if (stats.admittedAt.push(m.admitted) > 100_000) stats.admittedAt.shift();
+        // Each recipient counts: a multi-recipient message's are spread at the rate from its arrival.
+        for (const unit of m.units) if (stats.admittedAt.push(unit) > 100_000) stats.admittedAt.shift();
         if (m.emailId) stats.arrivedAt.set(m.emailId, m.admitted);
       } else if ('throttled' in m) stats.throttled++;
       else reject(new Error(`the SES stand-in's rate gate could not start: ${m.error}`));

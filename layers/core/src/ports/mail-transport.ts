@@ -25,21 +25,48 @@ export interface OutgoingMessage {
   };
 }
 
-/** Why the provider refused a message; `missed`: not sent, its planned instant had passed. */
-export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed';
+/**
+ * Why the provider refused a message. `missed`: not sent, its planned instant had passed.
+ * `paused`: the provider sends nothing for a whole scope now (the account's sending paused or
+ * disabled, its 24-hour quota spent, the account suspended, a configuration or permission fault):
+ * not the email's fault, it waits. `ambiguous`: no answer came back (a reset, a timeout, a 5xx),
+ * so the provider may have accepted it: it must not be sent again before its events say.
+ */
+export type TransportFailure = 'throttled' | 'transient' | 'permanent' | 'missed' | 'paused' | 'ambiguous';
+
+/** What stopped the provider for a whole scope (TransportError `paused`). */
+export type PauseReason =
+  | 'sending_paused'
+  | 'sending_disabled'
+  | 'quota_exhausted'
+  | 'account_suspended'
+  | 'configuration'
+  | 'access_denied';
+
+/**
+ * A pause and whom it stops: `account`, every send of the region (its send line parks);
+ * `tenant`, only the sends naming that tenant (one team's, when SES tenants are on).
+ */
+export interface ProviderPause {
+  readonly scope: 'account' | 'tenant';
+  readonly reason: PauseReason;
+}
 
 /** A refusal from the provider, classified for the retry policy. */
 export class TransportError extends MailstackError {
   /** For `missed`: how far past its instant the call was when it was held back (ms). */
   readonly lateMs: number | undefined;
+  /** For `paused`: what stopped the provider, and for whom. */
+  readonly pause: ProviderPause | undefined;
   constructor(
     readonly kind: TransportFailure,
     message: string,
-    options?: { cause?: unknown; lateMs?: number },
+    options?: { cause?: unknown; lateMs?: number; pause?: ProviderPause },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'TransportError';
     this.lateMs = options?.lateMs;
+    this.pause = options?.pause;
   }
 }
 

@@ -79,6 +79,7 @@ export const Config = v.object({
   FAILED_AUTH_LIMIT_PER_MINUTE: Int(20),
   /** Calls to the hosted MCP server per signed-in person and minute (spec §8), apart from the key windows. */
   MCP_RATE_LIMIT_PER_MINUTE: Int(600),
+  /** The ceiling of the send line's rate (`mailstack:providerRatePerSecond`); the rate itself is SES's maximum send rate (GetAccount), when lower. */
   PROVIDER_RATE_PER_SECOND: Int(DEFAULTS.providerRatePerSecond),
   /**
    * The team guardrail's lines over its 7-day window (fractions; DEFAULTS gives them beside SES's
@@ -90,6 +91,10 @@ export const Config = v.object({
   COMPLAINT_RATE_WARNING: Fraction(DEFAULTS.complaintRateWarning),
   COMPLAINT_RATE_PAUSE: Fraction(DEFAULTS.complaintRatePause),
   DELIVERABILITY_MIN_SENT: Int(DEFAULTS.deliverabilityMinSent),
+  /** Seconds between two readings of the provider account (GetAccount: its maximum send rate and sending state). */
+  PROVIDER_ACCOUNT_REFRESH_SECONDS: Int(300),
+  /** Seconds a parked send line (SES paused, disabled, quota spent, suspended, misconfigured) waits before the account is checked again. */
+  PROVIDER_PARK_CHECK_SECONDS: Int(60),
   /** How long teams and sending domains are served from a process's copy, and an API key's team is known from it (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */
   LOOKUP_CACHE_MS: Int(LOOKUP_STALENESS_MS),
   /** The SNS topic SES publishes its events to; a provider event from any other topic is refused. */

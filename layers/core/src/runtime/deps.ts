@@ -35,6 +35,8 @@ import {
 import type { WebhookPoster } from '../ports/webhook-poster.ts';
 import { nodeWebhookPoster } from '../adapters/node/webhook-poster.ts';
 import { sesTransport } from '../adapters/aws/sesv2-transport.ts';
+import { sesAccount } from '../adapters/aws/sesv2-account.ts';
+import type { ProviderAccount } from '../ports/provider-account.ts';
 import { missingContentStore, type ContentStore } from '../ports/content-store.ts';
 import { s3ContentStore } from '../adapters/aws/s3-content-store.ts';
 import { newItemCache, type ItemCache } from '../table/item-cache.ts';
@@ -56,6 +58,8 @@ export interface Deps {
   readonly mail: MailTransport;
   /** Each team's own SES tenant (`SES_TENANTS`); absent: every team sends as the account. */
   readonly tenants?: SenderTenants;
+  /** The provider account's state (its maximum send rate, quota and sending status). */
+  readonly providerAccount: ProviderAccount;
   /** Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES). */
   readonly content: ContentStore;
   /** The keys that sign and check unsubscribe and preference links. */
@@ -138,6 +142,7 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     ...(config.SES_TENANTS
       ? { tenants: sesTenants(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.SES_EVENTS_TOPIC_ARN) }
       : {}),
+    providerAccount: sesAccount(clients.sesIdentities),
     content: config.CONTENT_BUCKET
       ? s3ContentStore(clients.s3, config.CONTENT_BUCKET, {
           counters,

@@ -4,11 +4,43 @@
  * no table, no clock.
  */
 
-/** One call in the log: the instant it was planned for, and the latest instant the provider can have seen it. */
+/**
+ * One call in the log: the instant it was planned for, the latest instant the provider can have
+ * seen it, and how many recipients it carries (1 when absent): SES counts recipients, not calls.
+ */
 export interface Call {
   readonly at: number;
   readonly by: number;
+  readonly n?: number;
 }
+
+/**
+ * One recipient of a call as the rate counts it. A call of n recipients spends n of the rate: its
+ * recipients count as n arrivals spread at the rate from its own (WINDOW_MS / rate apart), as SES
+ * lets a message with more recipients than a second's rate through when any of the rate is left,
+ * then refuses the calls after it until the rate has recovered.
+ */
+interface Unit {
+  readonly at: number;
+  readonly by: number;
+  /** Which call of the log it belongs to. */
+  readonly call: number;
+}
+
+const recipientsOf = (c: Call): number => Math.max(1, c.n ?? 1);
+
+/** The calls' recipients, each a unit, in order of instant. */
+const unitsOf = (calls: readonly Call[], rate: number): Unit[] => {
+  const step = WINDOW_MS / rate;
+  const units: Unit[] = [];
+  calls.forEach((c, call) => {
+    for (let k = 0; k < recipientsOf(c); k++) units.push({ at: c.at + k * step, by: c.by + k * step, call });
+  });
+  return units.sort((a, b) => a.at - b.at);
+};
+
+/** The latest instant the provider can have seen the call's last recipient as the rate counts it. */
+const lastBy = (c: Call, rate: number): number => c.by + (recipientsOf(c) - 1) * (WINDOW_MS / rate);
 
 /**
  * A call that would go out later than its planned instant by more than this is planned again. A
@@ -28,12 +60,17 @@ export const UNANSWERED_MS = CALL_TOLERANCE_MS + 100;
 export const WINDOW_MS = 1000;
 
 /**
- * Whether `calls` (ascending by instant) holds the rate: each call a second after the latest bound
- * of the one `rate` places before it. Then any `rate + 1` of them span a second as the provider
- * saw them: the last is seen no sooner than its instant, the first no later than its bound.
+ * Whether `calls` (ascending by instant) holds the rate: each recipient a second after the latest
+ * bound of the one `rate` places before it (recipients of one call apart: they arrive together).
+ * Then any `rate + 1` of them span a second as the provider saw them: the last is seen no sooner
+ * than its instant, the first no later than its bound.
  */
 const withinRate = (calls: readonly Call[], rate: number): boolean => {
-  for (let i = 0; i + rate < calls.length; i++) if (calls[i + rate]!.at - calls[i]!.by < WINDOW_MS) return false;
+  const units = unitsOf(calls, rate);
+  for (let i = 0; i + rate < units.length; i++) {
+    const [first, last] = [units[i]!, units[i + rate]!];
+    if (first.call !== last.call && last.at - first.by < WINDOW_MS) return false;
+  }
   return true;
 };
 
@@ -43,26 +80,36 @@ export const withCall = (calls: readonly Call[], call: Call): Call[] => {
   return i < 0 ? [...calls, call] : [...calls.slice(0, i), call, ...calls.slice(i)];
 };
 
-/** A call planned at `at`, not answered yet. */
-export const unanswered = (at: number): Call => ({ at, by: at + UNANSWERED_MS });
+/** A call of `n` recipients planned at `at`, not answered yet. */
+export const unanswered = (at: number, n = 1): Call =>
+  n > 1 ? { at, by: at + UNANSWERED_MS, n } : { at, by: at + UNANSWERED_MS };
 
 /**
  * The earliest instant at or after `from` that `calls` (ascending by instant) can take one more
- * call at within the rate: `from` itself, or the first instant a second has passed since a call's
- * latest bound; never an instant a call of the log has (each call is named by its instant).
+ * call of `n` recipients at within the rate: `from` itself, or the first instant one of its
+ * recipients is a second past a recipient's latest bound; never an instant a call of the log has
+ * (each call is named by its instant).
  */
-export const firstFreeInstant = (calls: readonly Call[], rate: number, from: number): number => {
+export const firstFreeInstant = (calls: readonly Call[], rate: number, from: number, n = 1): number => {
   const taken = new Set(calls.map((c) => c.at));
   /** The instant itself, or the first after it no call has: an answer names its call by its instant. */
   const own = (at: number) => {
     while (taken.has(at)) at++;
     return at;
   };
-  for (const candidate of [from, ...calls.map((c) => c.by + WINDOW_MS).filter((c) => c > from)].sort((a, b) => a - b)) {
+  const step = WINDOW_MS / rate;
+  const bounds = unitsOf(calls, rate).map((u) => u.by + WINDOW_MS);
+  const candidates = new Set<number>([from]);
+  for (const b of bounds)
+    for (let k = 0; k < Math.max(1, n); k++) {
+      const c = Math.ceil(b - k * step);
+      if (c > from) candidates.add(c);
+    }
+  for (const candidate of [...candidates].sort((a, b) => a - b)) {
     const at = own(candidate);
-    if (withinRate(withCall(calls, unanswered(at)), rate)) return at;
+    if (withinRate(withCall(calls, unanswered(at, n)), rate)) return at;
   }
-  return own(Math.max(from, ...calls.map((c) => c.by + WINDOW_MS)));
+  return own(Math.max(from, ...bounds));
 };
 
 /**
@@ -70,13 +117,19 @@ export const firstFreeInstant = (calls: readonly Call[], rate: number, from: num
  * within the last second (a call seen earlier is a second behind any new one). Only a prefix
  * leaves, so the calls that stay keep the places they were checked in.
  */
-export const current = (calls: readonly Call[], now: number): Call[] => {
-  const first = calls.findIndex((c) => c.by > now - WINDOW_MS);
+export const current = (calls: readonly Call[], now: number, rate = 1): Call[] => {
+  const first = calls.findIndex((c) => lastBy(c, rate) > now - WINDOW_MS);
   return first < 0 ? [] : calls.slice(first);
 };
 
-/** A stored call: `[at, by]`, or a bare instant (a log written before calls had bounds). */
+/** A stored call: `[at, by]` or `[at, by, recipients]`, or a bare instant (a log written before calls had bounds). */
 export const storedCall = (raw: unknown): Call => {
-  if (Array.isArray(raw)) return { at: Number(raw[0]), by: Number(raw[1]) };
+  if (Array.isArray(raw))
+    return raw.length > 2 && Number(raw[2]) > 1
+      ? { at: Number(raw[0]), by: Number(raw[1]), n: Number(raw[2]) }
+      : { at: Number(raw[0]), by: Number(raw[1]) };
   return unanswered(Number(raw));
 };
+
+/** A call as stored: `[at, by]`, with its recipients when more than one. */
+export const storableCall = (c: Call): number[] => (recipientsOf(c) > 1 ? [c.at, c.by, recipientsOf(c)] : [c.at, c.by]);

@@ -247,6 +247,8 @@ export const keys = {
     line: (region: string, rate: number) => ({ pk: `PACE#${region}`, sk: `PLACES#${rate}` }),
     /** The planned instants of a region's last `rate` provider calls, in order, and their sequence number (`calls`, `seq`); the furthest place planned and its instant (`top_place`, `top_at`). */
     calls: (region: string, rate: number) => ({ pk: `PACE#${region}#CALLS#${rate}`, sk: 'PACE' }),
+    /** The region's send line parked by a provider state (SES paused, disabled, quota spent, suspended, misconfigured): its reason, since when, and when the account is checked again. */
+    parked: (region: string) => ({ pk: `PACE#${region}#PARKED`, sk: 'PACE' }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
     broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },

@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
 import { keys } from './keys.ts';
+import { lineRate } from './line-rate.ts';
 
 /**
  * The provider's send line: places handed out in order across every worker (one counter per
@@ -34,20 +35,23 @@ export interface Place {
 const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / placeSpacingMs(rate));
 
 /**
- * Takes the next place in the region's line, never waiting for its instant: the next free one,
+ * Takes the next place in the region's line (or, for a call of `count` recipients, the next
+ * `count` in a row, answering the first), never waiting for its instant: the next free one,
  * or, when the line has fallen behind (no sends lately), the first place due now, unless another
  * sender just restarted it. Senders asking while this process's last write to the line is in
  * flight (a backlog's jobs, a batch's records) form a group that takes its places in a row, in
  * one write, when that write is back: a backlog costs the line a write per round trip, not per
  * email, and the line's one item is not written at the backlog's rate. A sender alone writes at once.
  */
-export const takeSendSlot = async (deps: Deps, region: string): Promise<Place> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+export const takeSendSlot = async (deps: Deps, region: string, count = 1): Promise<Place> => {
+  const rate = lineRate(deps, region);
   const key = keys.pacing.line(region, rate);
   const seenKey = seenKeyOf(deps, key);
   const first = firstPlaceAt(deps.clock.now(), rate);
   const group = forming.get(seenKey) ?? formGroup(deps, key, seenKey, first);
-  const index = group.size++;
+  // A call of `count` recipients takes `count` places in a row (SES counts recipients): the first is its own.
+  const index = group.size;
+  group.size += Math.max(1, count);
   group.first = Math.max(group.first, first);
   return placeOf((await group.places)! + index, rate);
 };
@@ -173,7 +177,7 @@ const placeOf = (place: number, rate: number): Place => ({ place, at: placeInsta
  * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
  */
 export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const now = deps.clock.now();
   const nowSecond = Math.floor(now / 1000);
   if (

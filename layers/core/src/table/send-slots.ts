@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime/deps.ts';
 import { updateItemOrRead } from './ops.ts';
 import { keys } from './keys.ts';
+import { lineRate } from './line-rate.ts';
 import { sleepUntil } from '../ports/clock.ts';
 import { placeInstant, placeSpacingMs, seenKeyOf } from './send-line.ts';
 import {
@@ -8,6 +9,7 @@ import {
   CALL_TOLERANCE_MS,
   current,
   firstFreeInstant,
+  storableCall,
   storedCall,
   unanswered,
   withCall,
@@ -53,7 +55,7 @@ const withAnswers = (calls: readonly Call[], seenKey: string, now: number): Call
   for (const a of mine) {
     const i = out.findIndex((c) => c.at === a.at);
     if (i < 0 || out[i]!.by <= a.by) continue;
-    out[i] = { at: out[i]!.at, by: Math.max(out[i]!.at, a.by) };
+    out[i] = { ...out[i]!, by: Math.max(out[i]!.at, a.by) };
   }
   return out;
 };
@@ -62,8 +64,14 @@ const withAnswers = (calls: readonly Call[], seenKey: string, now: number): Call
  * The calls a plan made at `now` is held against: the log's current calls with this process's
  * answers applied, less `replacing` (a plan its call gives back: it could not go out then).
  */
-const heldAgainst = (calls: readonly Call[], seenKey: string, now: number, replacing?: number): Call[] => {
-  const kept = current(withAnswers(calls, seenKey, now), now);
+const heldAgainst = (
+  calls: readonly Call[],
+  seenKey: string,
+  now: number,
+  rate: number,
+  replacing?: number,
+): Call[] => {
+  const kept = current(withAnswers(calls, seenKey, now), now, rate);
   const given = replacing === undefined ? -1 : kept.findIndex((c) => c.at === replacing);
   if (given >= 0) kept.splice(given, 1);
   return kept;
@@ -75,7 +83,7 @@ const heldAgainst = (calls: readonly Call[], seenKey: string, now: number, repla
  * after it may go that much sooner.
  */
 export const answeredProviderCall = (deps: Deps, region: string, at: number, answeredAt: number): void => {
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
   const list = answers.get(seenKey) ?? [];
   list.push({ at, by: answeredAt + ANSWER_SKEW_MS });
   answers.set(seenKey, list);
@@ -124,8 +132,9 @@ export const holdProviderWindow = async (
   horizonMs: number,
   replacing?: number,
   handoffMs = 0,
+  recipients = 1,
 ): Promise<Hold> => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = lineRate(deps, region);
   const key = keys.pacing.calls(region, rate);
   const seenKey = seenKeyOf(deps, key);
   // One plan at a time per process: each starts from the log the last one wrote, so the
@@ -138,7 +147,7 @@ export const holdProviderWindow = async (
   planning.set(seenKey, mine);
   await before;
   try {
-    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing, handoffMs);
+    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing, handoffMs, recipients);
   } finally {
     done();
     if (planning.get(seenKey) === mine) planning.delete(seenKey);
@@ -151,14 +160,25 @@ export const holdProviderWindow = async (
  * the calls run behind the line. The log as it stands holds at least those calls, so the call
  * could not be planned sooner. Undefined when this process has no view of the log.
  */
-const viewedTurn = (deps: Deps, region: string, place: number, handoffMs: number): number | undefined => {
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+const viewedTurn = (
+  deps: Deps,
+  region: string,
+  place: number,
+  handoffMs: number,
+  recipients: number,
+): number | undefined => {
+  const rate = lineRate(deps, region);
   const seenKey = seenKeyOf(deps, keys.pacing.calls(region, rate));
   const seen = lastSeen.get(seenKey);
   if (!seen) return undefined;
   const now = deps.clock.now();
   return Math.max(
-    firstFreeInstant(heldAgainst(seen.calls, seenKey, now), rate, planFrom(place, rate, now, handoffMs)),
+    firstFreeInstant(
+      heldAgainst(seen.calls, seenKey, now, rate),
+      rate,
+      planFrom(place, rate, now, handoffMs),
+      recipients,
+    ),
     queuedTurn(seen, place, rate, now),
   );
 };
@@ -173,8 +193,9 @@ export const providerWindowBeyond = (
   region: string,
   place: number,
   horizonMs: number,
+  recipients = 1,
 ): number | undefined => {
-  const at = viewedTurn(deps, region, place, HANDOFF_MS);
+  const at = viewedTurn(deps, region, place, HANDOFF_MS, recipients);
   return at !== undefined && at - deps.clock.now() > horizonMs ? at : undefined;
 };
 
@@ -200,19 +221,22 @@ const planCall = async (
   horizonMs: number,
   replacing: number | undefined,
   handoffMs: number,
+  recipients: number,
 ): Promise<Hold> => {
   let log: SeenLog = lastSeen.get(seenKey) ?? { seq: 0, calls: [], topPlace: -1, topAt: 0 };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
-    const kept = heldAgainst(log.calls, seenKey, now, replacing);
-    const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs));
+    const kept = heldAgainst(log.calls, seenKey, now, rate, replacing);
+    const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs), recipients);
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
-    const calls = withCall(kept, unanswered(at));
-    const top = place > log.topPlace ? { topPlace: place, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };
+    const calls = withCall(kept, unanswered(at, recipients));
+    // The call's last place is the furthest it takes (a call of n recipients takes n places).
+    const last = place + recipients - 1;
+    const top = last > log.topPlace ? { topPlace: last, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };
     const written = await updateItemOrRead(
       deps,
       key,
-      { set: { calls: calls.map((c) => [c.at, c.by]), seq: log.seq + 1, top_place: top.topPlace, top_at: top.topAt } },
+      { set: { calls: calls.map(storableCall), seq: log.seq + 1, top_place: top.topPlace, top_at: top.topAt } },
       log.seq === 0
         ? {
             or: [
@@ -244,6 +268,7 @@ interface Waiter {
   readonly deps: Deps;
   readonly place: number;
   readonly handoffMs: number;
+  readonly recipients: number;
   readonly replacing: number | undefined;
   /** The latest instant its call may go at (its wait in the worker). */
   readonly until: number;
@@ -273,10 +298,10 @@ const runRoom = async (seenKey: string, room: Room) => {
       const head = room.waiters[0]!;
       const { deps } = head;
       const now = deps.clock.now();
-      const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+      const rate = lineRate(deps, room.region);
       const seen = lastSeen.get(seenKey);
-      const calls = seen ? heldAgainst(seen.calls, seenKey, now, head.replacing) : [];
-      const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs));
+      const calls = seen ? heldAgainst(seen.calls, seenKey, now, rate, head.replacing) : [];
+      const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs), head.recipients);
       const wakeAt = at - PLAN_AHEAD_MS - HOLD_LEAD_MS - head.handoffMs;
       if (at <= head.until && wakeAt > now) {
         await Promise.race([
@@ -292,7 +317,15 @@ const runRoom = async (seenKey: string, room: Room) => {
       const hold =
         at > head.until
           ? Promise.resolve<Hold>({ kind: 'later', at })
-          : holdProviderWindow(deps, room.region, head.place, head.until - now, head.replacing, head.handoffMs);
+          : holdProviderWindow(
+              deps,
+              room.region,
+              head.place,
+              head.until - now,
+              head.replacing,
+              head.handoffMs,
+              head.recipients,
+            );
       head.settle(hold);
       await hold.catch(() => undefined);
     }
@@ -314,9 +347,10 @@ const planInTurn = (
   horizonMs: number,
   replacing: number | undefined,
   handoffMs: number,
+  recipients: number,
 ): Promise<Hold> => {
-  if (!deps.clock.sleep) return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs);
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, deps.config.PROVIDER_RATE_PER_SECOND));
+  if (!deps.clock.sleep) return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs, recipients);
+  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
   const room = rooms.get(seenKey) ?? { region, waiters: [], running: false };
   rooms.set(seenKey, room);
   return new Promise<Hold>((resolve, reject) => {
@@ -324,6 +358,7 @@ const planInTurn = (
       deps,
       place,
       handoffMs,
+      recipients,
       replacing,
       until: deps.clock.now() + horizonMs,
       settle: (hold) => hold.then(resolve, reject),
@@ -351,10 +386,11 @@ export const awaitProviderWindow = async (
   horizonMs: number,
   replacing?: number,
   handoffMs = HANDOFF_MS,
+  recipients = 1,
 ): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const hold = await planInTurn(deps, region, place, horizonMs, planned, handoffMs);
+    const hold = await planInTurn(deps, region, place, horizonMs, planned, handoffMs, recipients);
     if (hold.kind !== 'held') return hold;
     await sleepUntil(deps.clock, hold.at - handoffMs);
     if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;

@@ -1,20 +1,77 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { TransportError, type MailTransport, type OutgoingMessage } from '../../ports/mail-transport.ts';
+import {
+  TransportError,
+  type MailTransport,
+  type OutgoingMessage,
+  type PauseReason,
+} from '../../ports/mail-transport.ts';
 import { noteRecentCall, type AdapterCounters } from './counters.ts';
 
-const THROTTLED = new Set([
-  'TooManyRequestsException',
-  'ThrottlingException',
-  'LimitExceededException',
-  'SendingPausedException',
-]);
-const PERMANENT = new Set([
-  'MessageRejected',
-  'MailFromDomainNotVerifiedException',
-  'AccountSuspendedException',
-  'BadRequestException',
-  'NotFoundException',
-]);
+/** How one refusal of SendEmail is treated. */
+export type SendErrorClass =
+  | { readonly kind: 'throttled' | 'permanent' | 'ambiguous' }
+  | { readonly kind: 'paused'; readonly reason: PauseReason };
+
+/**
+ * Every error SES v2 SendEmail documents, and the common errors of any AWS call, by name
+ * (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_SendEmail.html#API_SendEmail_Errors,
+ * .../CommonErrors.html). Only the email's own faults fail it (`permanent`); an account state or
+ * an operator's fault parks the region's send line (`paused`: the email waits, queued); a
+ * throttle is retried through the line.
+ */
+const SEND_ERRORS: Readonly<Record<string, SendErrorClass>> = {
+  // The email's own faults.
+  MessageRejected: { kind: 'permanent' },
+  BadRequestException: { kind: 'permanent' },
+  // Cannot occur with BehaviorOnMxFailure USE_DEFAULT_VALUE (sesv2-identities.ts); were it to, it is the domain's.
+  MailFromDomainNotVerifiedException: { kind: 'permanent' },
+  // The rate (or a quota of calls): the line's pacing retries it.
+  TooManyRequestsException: { kind: 'throttled' },
+  ThrottlingException: { kind: 'throttled' },
+  LimitExceededException: { kind: 'throttled' },
+  // The account's states: nothing is sent for anyone until SES allows it again.
+  SendingPausedException: { kind: 'paused', reason: 'sending_paused' },
+  AccountSuspendedException: { kind: 'paused', reason: 'account_suspended' },
+  // The operator's faults: the configuration set is gone, or the role or its credentials are refused.
+  NotFoundException: { kind: 'paused', reason: 'configuration' },
+  AccessDeniedException: { kind: 'paused', reason: 'access_denied' },
+  UnrecognizedClientException: { kind: 'paused', reason: 'access_denied' },
+  InvalidClientTokenId: { kind: 'paused', reason: 'access_denied' },
+  MissingAuthenticationToken: { kind: 'paused', reason: 'access_denied' },
+  IncompleteSignature: { kind: 'paused', reason: 'access_denied' },
+  InvalidSignatureException: { kind: 'paused', reason: 'access_denied' },
+  SignatureDoesNotMatch: { kind: 'paused', reason: 'access_denied' },
+  ExpiredTokenException: { kind: 'paused', reason: 'access_denied' },
+  NotAuthorized: { kind: 'paused', reason: 'access_denied' },
+  OptInRequired: { kind: 'paused', reason: 'access_denied' },
+  // Server side: the request may have been carried out, its answer is lost.
+  InternalFailure: { kind: 'ambiguous' },
+  ServiceUnavailable: { kind: 'ambiguous' },
+};
+
+/** SES's throttling message once the 24-hour quota is spent (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html). */
+const DAILY_QUOTA = /daily message quota exceeded/i;
+
+/**
+ * The class of a SendEmail failure: by its name (SEND_ERRORS), a spent daily quota by its
+ * message, else by its HTTP status (429 throttled, 403 a permission fault, another 4xx the
+ * email's, 5xx ambiguous); an error without an HTTP answer (a reset, a timeout) is ambiguous:
+ * the request may have reached SES and been accepted.
+ */
+export const classifySendError = (error: unknown): SendErrorClass => {
+  const name = (error as Error)?.name ?? '';
+  const message = String((error as Error)?.message ?? '');
+  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  const named = SEND_ERRORS[name];
+  if (DAILY_QUOTA.test(message) && (named?.kind === 'throttled' || status === 429 || status === 400))
+    return { kind: 'paused', reason: 'quota_exhausted' };
+  if (named) return named;
+  if (!status) return { kind: 'ambiguous' };
+  if (status === 429) return { kind: 'throttled' };
+  if (status === 403 || status === 401) return { kind: 'paused', reason: 'access_denied' };
+  if (status >= 400 && status < 500) return { kind: 'permanent' };
+  return { kind: 'ambiguous' };
+};
 
 /**
  * The innermost step of a SendEmail, after serializing and signing: waits for the planned
@@ -96,13 +153,13 @@ export const sesTransport = (
       return { providerMessageId: out.MessageId ?? '' };
     } catch (error) {
       if (error instanceof TransportError) throw error;
-      const name = (error as Error).name;
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
-      if (THROTTLED.has(name) || status === 429)
-        throw new TransportError('throttled', `${name}: ${(error as Error).message}`, { cause: error });
-      if (PERMANENT.has(name) || (status >= 400 && status < 500))
-        throw new TransportError('permanent', `${name}: ${(error as Error).message}`, { cause: error });
-      throw new TransportError('transient', `${name}: ${(error as Error).message}`, { cause: error });
+      const found = classifySendError(error);
+      const text = `${(error as Error).name}: ${(error as Error).message}`;
+      // A pause SES answers to this call is the account's; the tenant's scope is for sends that name a tenant.
+      throw new TransportError(found.kind, text, {
+        cause: error,
+        ...(found.kind === 'paused' ? { pause: { scope: 'account', reason: found.reason } } : {}),
+      });
     }
   },
 });

@@ -25,6 +25,7 @@ import { countMetrics } from '../../metrics/count-metrics.ts';
 import { broadcastCanceled, broadcastOutcome, broadcastSlotWait } from '../../broadcasts/recipient-outcome.ts';
 import { broadcastRate } from '../../broadcasts/plan.ts';
 import { keepProviderMessageId } from '../../mailboxes/sent-message-id.ts';
+import * as providerLine from './provider-line.ts';
 
 /** How long a worker's claim lasts before another may take the email over. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -210,6 +211,12 @@ const untilDue = (deps: Deps, e: EmailItem, job: SendJob): Outcome => {
   return wait <= MAX_QUEUE_DELAY_SECONDS ? { kind: 'retry', delaySeconds: Math.max(1, wait), job } : done;
 };
 
+/** A job of a parked region (or a send SES refused for its account: not the email's fault) waits, queued; no attempt counted. */
+const waitParked = async (deps: Deps, e: EmailItem, { place: _, ...job }: SendJob, parked: providerLine.ParkedLine) => {
+  const { back, delaySeconds } = providerLine.parkedReturn(deps, parked);
+  return (await keepFromSweeper(deps, e, back)) ? ({ kind: 'retry', delaySeconds, job } as const) : done;
+};
+
 /** The queue delay that brings a job back within WAIT_IN_WORKER_MS of `at`. */
 const backBefore = (deps: Deps, at: number): number =>
   Math.max(1, Math.ceil((at - deps.clock.now() - WAIT_IN_WORKER_MS) / 1000));
@@ -236,7 +243,8 @@ export const deliverEmail = async (
     if (early > 0) return { kind: 'retry', delaySeconds: early, job };
     if (await broadcastCanceled(deps, e)) return done;
   }
-  const rate = deps.config.PROVIDER_RATE_PER_SECOND;
+  const rate = await providerLine.refreshedRate(deps, e.region);
+  const recipients = Math.max(1, e.to.length + e.cc.length + e.bcc.length);
   const { place: booked, ...unbooked } = job;
   // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
   if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
@@ -248,12 +256,15 @@ export const deliverEmail = async (
     await settleOutcome(deps, e);
     return done;
   }
+  // Nor while the provider sends nothing in its region (provider-line.ts): it waits, queued.
+  const parked = await providerLine.lineParked(deps, e.region);
+  if (parked) return waitParked(deps, e, job, parked);
   // Nor is its call plannable within the wait, by the call log as this worker last saw it (the
   // calls run behind the line: the first free instant, and the jobs ahead of it in the line): back
   // then, without claiming the email first.
   const beyond =
     booked !== undefined && !e.broadcast_id
-      ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS)
+      ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS, recipients)
       : undefined;
   if (beyond !== undefined) {
     deps.counters.callsDeferred++;
@@ -279,9 +290,9 @@ export const deliverEmail = async (
     // No long waits for a place: one further ahead goes back on the queue, booked, until then
     // (without a claim: nothing is sent yet; the email's due time moves there only when the
     // sweeper could take it for lost meanwhile).
-    const slot = await takeSendSlot(deps, e.region);
+    const slot = await takeSendSlot(deps, e.region, recipients);
     // Its turn: the place's instant, or later when the calls run behind the line.
-    const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS) ?? 0);
+    const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS, recipients) ?? 0);
     if (due - deps.clock.now() > WAIT_IN_WORKER_MS) {
       return (await keepFromSweeper(deps, e, due))
         ? { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place } }
@@ -318,6 +329,7 @@ export const deliverEmail = async (
         WAIT_IN_WORKER_MS + CLAIMED_EXTRA_WAIT_MS,
         missed,
         handoff,
+        recipients,
       );
       if (window.kind === 'later') {
         deps.counters.callsDeferred++;
@@ -361,6 +373,18 @@ export const deliverEmail = async (
     if (await pauseForTenant(deps, e.team_id, e.region, tenant, error)) {
       await release(deps, e, token, deps.clock.now() + TENANT_PAUSE_RETRY_SECONDS * 1000);
       return { kind: 'retry', delaySeconds: TENANT_PAUSE_RETRY_SECONDS, job: { ...unbooked, tenantPaused: true } };
+    }
+    if (error.kind === 'paused') {
+      const parkedNow = await providerLine.parkOn(deps, e.region, error);
+      await release(deps, e, token, parkedNow.checkAt);
+      return waitParked(deps, e, job, parkedNow);
+    }
+    if (error.kind === 'ambiguous') {
+      // No answer: the claim is kept until its Send event or its lease and grace (provider-line.ts).
+      const delaySeconds = providerLine.uncertainWaitSeconds(CLAIM_LEASE_MS, CLAIM_GRACE_MS);
+      deps.logger.warn("the provider's answer was lost: not sent again before its events say", { delaySeconds });
+      deps.metrics.addMetric('SendsUncertain', 'Count', 1);
+      return { kind: 'retry', delaySeconds, job: unbooked };
     }
     const attempts = (e.attempts ?? 0) + 1;
     if (error.kind === 'permanent' || attempts >= MAX_ATTEMPTS) {
