@@ -59,12 +59,7 @@ const checkDelayMs = (deps: Deps) => deps.config.PROVIDER_PARK_CHECK_SECONDS * 1
  * checked again after PROVIDER_PARK_CHECK_SECONDS. Logged as an error and counted in the
  * `SendLineParked` metric, which the operator's alarm watches.
  */
-const parkLine = async (
-  deps: Deps,
-  region: string,
-  reason: PauseReason,
-  detail: string,
-): Promise<ParkedLine> => {
+const parkLine = async (deps: Deps, region: string, reason: PauseReason, detail: string): Promise<ParkedLine> => {
   const now = deps.clock.now();
   const key = keys.pacing.parked(region);
   const set = { reason, detail: detail.slice(0, 500), check_at: now + checkDelayMs(deps), type: 'provider_line' };
