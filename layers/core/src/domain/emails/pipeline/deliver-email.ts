@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { noteRecent, noteRecentCall } from '../../../adapters/aws/counters.ts';
 import type { Deps } from '../../../runtime/deps.ts';
 import { keys } from '../../../table/keys.ts';
-import { getItem, updateItem, type Condition, type Write } from '../../../table/ops.ts';
+import { getItem } from '../../../table/ops.ts';
 import { TransportError } from '../../../ports/mail-transport.ts';
-import type { EventType } from '../../events/record-event.ts';
-import { CLAIMABLE_STATUSES, isDue, type EmailItem, type SendJob } from '../email.ts';
+import { isDue, type EmailItem, type SendJob } from '../email.ts';
 import { bareAddress, wireAddress } from '../rules/addresses.ts';
 import {
   answeredProviderCall,
@@ -17,7 +15,6 @@ import { CALL_TOLERANCE_MS } from '../../../table/call-log.ts';
 import { placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-line.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
-import { settleStatusEvent, statusEventAt, writeStatusChange } from './status-event.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
 import { countOutcome } from '../../deliverability/guardrail.ts';
 import { liftTenantPause, pauseForTenant, tenantFor } from '../../deliverability/tenants.ts';
