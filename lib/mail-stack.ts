@@ -262,7 +262,17 @@ export class MailStack extends Stack {
         const uses = needs.scheduler === true ? (['schedule', 'cancel'] as const) : needs.scheduler;
         fn.addToRolePolicy(
           new PolicyStatement({
-            actions: uses.map((use) => (use === 'schedule' ? 'scheduler:CreateSchedule' : 'scheduler:DeleteSchedule')),
+            // Scheduling what is due within the scheduler's minute replaces any schedule of its name
+            // (queue-delay-scheduler.ts): a function that schedules may delete one too.
+            actions: [
+              ...new Set(
+                uses.flatMap((use) =>
+                  use === 'schedule'
+                    ? ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule']
+                    : ['scheduler:DeleteSchedule'],
+                ),
+              ),
+            ],
             resources: [
               this.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduleGroup.name}/*` }),
             ],

@@ -1134,7 +1134,7 @@ describe('MailStack', () => {
       TreatMissingData: 'notBreaching',
     });
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    const senders = functions.filter((fn) => actionsOfRole(fn).includes('ses:SendRawEmail'));
+    const senders = functions.filter((fn) => actionsOfRole(fn).includes('ses:SendEmail'));
     expect(senders.length).toBeGreaterThan(0);
     for (const fn of senders) expect(actionsOfRole(fn)).toContain('ses:GetAccount');
     expect(functions.filter((fn) => actionsOfRole(fn).includes('ses:GetAccount'))).toHaveLength(senders.length);

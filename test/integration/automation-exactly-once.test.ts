@@ -138,7 +138,18 @@ const world = async (crash: {
       ).emails;
     return [...(await read(`http://127.0.0.1:${inboxPort}`)), ...(await read(local().inboxUrl))];
   };
-  return { deps, jobs, drain, tick, sendJobs, counts, schedules, inbox, stop: () => ses.stop() };
+  return {
+    deps,
+    jobs,
+    drain,
+    tick,
+    sendJobs,
+    counts,
+    schedules,
+    inbox,
+    verify: (domain: string) => ses.verifyIdentity(domain),
+    stop: () => ses.stop(),
+  };
 };
 
 describe('automations, exactly once', () => {
@@ -187,6 +198,8 @@ describe('automations, exactly once', () => {
       beforeNextJob: [2, 3, 60, 250, 401],
       afterProvider: [1, 33, 100, 150],
     });
+    // The world's SES stand-in is the same account: the team's domain is verified there too.
+    w.verify(t.domain);
     for (const email of addresses) await acceptEvent(w.deps, t.team.id, { event: 'user.signed_up', email });
     await w.drain();
     // Everyone got the welcome and waits two days: nothing more happens a day later.
@@ -261,6 +274,8 @@ describe('automations, exactly once', () => {
     ).data!.id;
     await t.resend.contacts.create({ email: `loop@${t.domain}` });
     const w = await world({});
+    // The world's SES stand-in is the same account: the team's domain is verified there too.
+    w.verify(t.domain);
     await acceptEvent(w.deps, t.team.id, { event: 'loop.start', email: `loop@${t.domain}` });
     await w.drain();
     for (let i = 0; i < MAX_RUN_STEPS && w.schedules.size > 0; i++) await w.tick(60_000);
@@ -298,6 +313,8 @@ describe('automations, exactly once', () => {
     const email = `cart@${t.domain}`;
     await t.resend.contacts.create({ email });
     const w = await world({});
+    // The world's SES stand-in is the same account: the team's domain is verified there too.
+    w.verify(t.domain);
     await acceptEvent(w.deps, t.team.id, { event: 'cart.created', email });
     // The trigger's job runs: the run reaches the wait, whose job is queued.
     await runAutomationJob(w.deps, w.jobs.shift()!);

@@ -61,6 +61,8 @@ afterAll(async () => {
 let team: Awaited<ReturnType<typeof sendingTeam>>;
 beforeAll(async () => {
   team = await sendingTeam();
+  // This file's SES stand-in is the same account: the team's domain is verified there too.
+  ses.verifyIdentity(team.domain);
 });
 
 /** Accepted emails of the file's team, in a region of their own (their own send line). */

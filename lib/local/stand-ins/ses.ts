@@ -421,6 +421,12 @@ export const startSesStandIn = async (
   account: StandInAccount;
   /** Recipients accepted in the last 24 hours (GetAccount's SentLast24Hours). */
   sentLast24Hours: () => number;
+  /**
+   * Makes a domain (or address) a verified identity of the account, as one verified in SES's
+   * console outside the service: for tests that start a stand-in of their own for a team whose
+   * domain another stand-in verified.
+   */
+  verifyIdentity: (name: string) => void;
 }> => {
   let sink: EventsSink | undefined;
   let handoff: InboundHandoff | undefined;
@@ -715,6 +721,10 @@ export const startSesStandIn = async (
     stats,
     account,
     sentLast24Hours,
+    verifyIdentity: (name) => {
+      load().set(name.toLowerCase(), { tokens: [], verificationRequested: true });
+      persist();
+    },
     setEventsSink: (s) => {
       sink = s;
       // SES's first message to a new SNS event destination: plain text, once.
