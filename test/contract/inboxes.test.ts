@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { grantMailboxLicense } from '@mailstack/core/domain/mailboxes/grant-mailbox-license';
+import { listFolder } from '@mailstack/core/domain/mailboxes/read-messages';
+import { getItem } from '@mailstack/core/table/ops';
+import { keys } from '@mailstack/core/table/keys';
 import { call, local, testDeps } from '../support/local.ts';
 import { waitFor } from '../support/wait.ts';
 import { eventsOf } from '../support/events.ts';
@@ -297,6 +300,35 @@ describe('inbox threads and their emails through the official SDK', () => {
     expect(final.data!.unread).toBe(0);
     // The received mail of the removed thread is gone from the receiving API too.
     expect((await t.resend.emails.receiving.list()).data!.data.map((e) => e.subject)).toEqual(['First']);
+  });
+
+  it('removes a thread with the copy of the reply sent from it: no message of it is left in any folder', async () => {
+    // Prepare
+    const t = await inboxTeam();
+    await t.deliver({ subject: 'Invoice', text: 'Where is it?' });
+    const [thread] = (await t.resend.inboxes.threads.list({ inboxId: t.inboxId })).data!.data;
+    const [received] = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread!.id })).data!
+      .data;
+    const reply = await t.resend.inboxes.threads.emails.reply({
+      inboxId: t.inboxId,
+      threadId: thread!.id,
+      emailId: received!.id,
+      text: 'Attached tomorrow.',
+    });
+    const emails = (await t.resend.inboxes.threads.emails.list({ inboxId: t.inboxId, threadId: thread!.id })).data!
+      .data;
+
+    // Act
+    const removed = await t.resend.inboxes.threads.remove({ inboxId: t.inboxId, threadId: thread!.id });
+
+    // Assess
+    expect(reply.error).toBeNull();
+    expect(emails.map((e) => e.direction)).toEqual(['inbound', 'outbound']);
+    expect(removed.error).toBeNull();
+    for (const e of emails)
+      expect(await getItem(testDeps(), keys.message.item(t.team.id, e.id)), e.direction).toBeUndefined();
+    for (const folder of ['inbox', 'sent'] as const)
+      expect((await listFolder(testDeps(), t.team.id, t.inboxId, folder, { limit: 10 })).items).toEqual([]);
   });
 
   it('pages threads newest first with limit, after and before', async () => {

@@ -11,8 +11,14 @@ import { acceptEmails } from '@mailstack/core/domain/emails/accept-emails';
 import { deliverEmail } from '@mailstack/core/domain/emails/pipeline/deliver-email';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
 import { callerOfKey } from '@mailstack/core/domain/caller';
-import { local } from '../support/local.ts';
+import { receiveInbound } from '@mailstack/core/domain/mailboxes/receive-message';
+import { removeInboxThread } from '@mailstack/core/domain/mailboxes/remove-inbox-thread';
+import { updateInboxThread } from '@mailstack/core/domain/mailboxes/update-inbox-thread';
+import { getItem } from '@mailstack/core/table/ops';
+import { keys } from '@mailstack/core/table/keys';
+import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
+import { mailboxTeam } from '../support/mailboxes.ts';
 
 afterEach(() => setDeps(undefined));
 
@@ -60,5 +66,53 @@ describe('flows that read their own writes, over indexes that lag as on AWS', ()
     // Assess
     expect(outcome).toEqual({ kind: 'done' });
     expect(await getEmail(deps, t.team.id, accepted!.id)).toMatchObject({ id: accepted!.id, status: 'sent' });
+  });
+
+  /** A mailbox with a thread of two messages, the second arrived a moment ago (over lagging indexes). */
+  const threadJustAnswered = async (deps: Deps) => {
+    const t = await mailboxTeam();
+    const m = await t.mailbox(`lag-${randomUUID().slice(0, 8)}`);
+    const first = `<${randomUUID()}@customer.example.org>`;
+    const mail = (headers: string, text: string) =>
+      receiveInbound(
+        deps,
+        Buffer.from(`${headers}From: ada@customer.example.org\r\nTo: ${m.address}\r\n\r\n${text}\r\n`),
+        { recipients: [m.address], mailFrom: 'ada@customer.example.org' },
+      );
+    const a = await mail(`Message-ID: ${first}\r\nSubject: Quote\r\n`, 'A quote, please.');
+    const b = await mail(
+      `Message-ID: <${randomUUID()}@customer.example.org>\r\nIn-Reply-To: ${first}\r\nSubject: Re: Quote\r\n`,
+      'Still waiting.',
+    );
+    const [one, two] = [a.stored[0]!, b.stored[0]!];
+    expect(two.threadId).toBe(one.threadId);
+    return { t, m, threadId: one.threadId, messageIds: [one.messageId, two.messageId] };
+  };
+
+  it('removes a thread with every message in it, the one that arrived a moment ago included', async () => {
+    // Prepare
+    const deps = lagging();
+    setDeps(deps);
+    const { t, m, threadId, messageIds } = await threadJustAnswered(deps);
+
+    // Act
+    await removeInboxThread(deps, m, threadId);
+
+    // Assess: no message row is left behind (read from the base table, consistently).
+    for (const id of messageIds) expect(await getItem(testDeps(), keys.message.item(t.team.id, id))).toBeUndefined();
+  });
+
+  it('moves a thread with every message in it, the one that arrived a moment ago included', async () => {
+    // Prepare
+    const deps = lagging();
+    setDeps(deps);
+    const { t, m, threadId, messageIds } = await threadJustAnswered(deps);
+
+    // Act
+    await updateInboxThread(deps, m, threadId, { folder: 'archive' });
+
+    // Assess
+    for (const id of messageIds)
+      expect(await getItem(testDeps(), keys.message.item(t.team.id, id))).toMatchObject({ folder: 'archive' });
   });
 });

@@ -105,3 +105,20 @@ describe('the attributes a change removes to take a row off a pattern', () => {
     expect([...attributes].sort()).toEqual(Object.keys(written).sort());
   });
 });
+
+describe('every message of a thread, read consistently from the base table', () => {
+  it("puts a message's entry in the partition and under the prefix its thread's read queries, apart from the mailbox's own rows", () => {
+    // Prepare
+    const thread = '01a203f1-9999-7176-b208-401076a2e027';
+
+    // Act
+    const entry = keys.mailbox.threadMessage(T, M, thread, ID);
+
+    // Assess
+    expect(entry.pk).toBe(keys.mailbox.threadMessagePartition(T, M, thread));
+    expect(entry.sk.startsWith(keys.mailbox.threadMessagePrefix)).toBe(true);
+    expect(entry.sk).toContain(ID);
+    expect(entry.pk).not.toBe(keys.mailbox.threadPartition(T, M));
+    expect(entry.pk).not.toBe(keys.mailbox.threadMessagePartition(T, M, ID));
+  });
+});

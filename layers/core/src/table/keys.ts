@@ -108,7 +108,10 @@
  * |   newest first                       |   (folders: inbox, sent, archive, spam, trash)                   |
  * | received messages of a team (GET     | gsi2 (sparse): TEAM#<t>#RECEIVED / <id>                          |
  * |   /emails/receiving), newest first   |                                                                  |
- * | messages of a thread, oldest first   | gsi3: TEAM#<t>#THREAD#<thread> / <id>                            |
+ * | messages of a thread, oldest first   | gsi3: TEAM#<t>#THREAD#<thread> / <id> (display: eventually       |
+ * |   (list, search)                     |   consistent, may miss a message of the last moment)             |
+ * | every message of a thread, read      | pk TEAM#<t>#MBOX#<m>#THREAD#<thread>, sk MSG#<id> (holds the     |
+ * |   consistently (remove, move)        |   message id; written in the message's own transaction)          |
  * | thread by id                         | pk TEAM#<t>#MBOX#<m>, sk THREAD#<thread>                         |
  * | threads of a mailbox by folder,      | gsi1: TEAM#<t>#MBOX#<m>#THREADS#<folder> / <last ISO>#<thread>   |
  * |   latest activity first              |   (moved on each message; folder lives on the thread)            |
@@ -502,6 +505,18 @@ export const keys = {
       sk: `THREAD#${threadId}`,
     }),
     threadPrefix: 'THREAD#',
+    /**
+     * A message's entry in its thread's item collection on the base table, written in the
+     * message's own transaction: what acts on every message of a thread (remove, move) reads
+     * these with a consistent read, never the thread index (gsi3), which lags on AWS.
+     */
+    threadMessage: (teamId: string, mailboxId: string, threadId: string, messageId: string) => ({
+      pk: `${team(teamId)}#MBOX#${mailboxId}#THREAD#${threadId}`,
+      sk: `MSG#${messageId}`,
+    }),
+    threadMessagePartition: (teamId: string, mailboxId: string, threadId: string) =>
+      `${team(teamId)}#MBOX#${mailboxId}#THREAD#${threadId}`,
+    threadMessagePrefix: 'MSG#',
     threadListing: (teamId: string, mailboxId: string, folder: string, lastAt: string, threadId: string) => ({
       gsi1pk: `${team(teamId)}#MBOX#${mailboxId}#THREADS#${folder}`,
       gsi1sk: `${lastAt}#${threadId}`,

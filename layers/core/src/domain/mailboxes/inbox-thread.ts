@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
-import { getItem, queryAll, queryPages, type Condition } from '../../table/ops.ts';
+import { batchGetItems, getItem, queryAll, queryPages, type Condition } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
 import type { Page } from '../paging.ts';
 import type { Pagination } from '../../schemas/common.ts';
@@ -199,12 +199,35 @@ export const loadThread = async (deps: Deps, m: Mailbox, threadId: string): Prom
 /** The folders a thread can be moved to (the SDK's MOVE_THREAD_FOLDERS): a thread never moves into sent. */
 export const MOVE_FOLDERS = ['inbox', 'archive', 'spam', 'trash'] as const;
 
-/** The message rows of a thread, oldest first. */
+/**
+ * The message rows of a thread, oldest first, for display (list, search): read through the
+ * thread index (gsi3), eventually consistent on AWS, so a message of the last moment may be
+ * missing. What acts on the messages reads `everyThreadItem`.
+ */
 export const threadItems = (deps: Deps, m: Mailbox, threadId: string) =>
   queryAll(deps, {
     ...keys.message.threadPartition(m.teamId, threadId),
     filter: { attr: 'mailbox_id', eq: m.id },
   });
+
+/**
+ * Every message row of a thread, oldest first, read consistently from the base table: the
+ * thread's item collection (one entry per message, written with it), then the rows themselves.
+ * What acts on all of a thread's messages (remove, move) reads this, so the message that
+ * arrived a moment ago is never left behind.
+ */
+export const everyThreadItem = async (deps: Deps, m: Mailbox, threadId: string) => {
+  const entries = await queryAll(deps, {
+    pk: keys.mailbox.threadMessagePartition(m.teamId, m.id, threadId),
+    prefix: keys.mailbox.threadMessagePrefix,
+    consistent: true,
+  });
+  const rows = await batchGetItems(
+    deps,
+    entries.map((e) => keys.message.item(m.teamId, e.message_id)),
+  );
+  return rows.filter((r) => r.mailbox_id === m.id).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+};
 
 /** A message as the SDK reads it (`InboxMessage`), marked as the agent API marks untrusted content. */
 export const emailView = (msg: MailboxMessage, threadRead: boolean) => {

@@ -117,6 +117,16 @@ export const messageFromItem = (i: Record<string, any>): MailboxMessage => ({
   createdAt: i.created_at,
 });
 
+/**
+ * A message's entry in its thread's item collection (base table), put in the same transaction
+ * as the message row: what acts on every message of a thread reads these consistently.
+ */
+export const threadEntry = (teamId: string, mailboxId: string, threadId: string, messageId: string) => ({
+  ...keys.mailbox.threadMessage(teamId, mailboxId, threadId, messageId),
+  type: 'thread_message',
+  message_id: messageId,
+});
+
 /** A team's message by id; another team's id (or a malformed one) answers 404. */
 export const loadMessage = async (deps: Deps, teamId: string, id: string): Promise<MailboxMessage> => {
   const item = await getItem(deps, keys.message.item(teamId, id));

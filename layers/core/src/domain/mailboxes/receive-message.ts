@@ -17,6 +17,7 @@ import {
   messageIdHeader,
   normalizeMessageId,
   parseMime,
+  threadEntry,
   type MessageAttachment,
   type Verdicts,
 } from './message.ts';
@@ -312,6 +313,7 @@ const storeCopy = async (
       storageReceived(m.teamId, raw.length),
       mailboxReceived(m, now, existingThread && !wasRead ? 0 : 1),
       ...inboxEvents.map((e) => ({ put: e.item })),
+      { put: threadEntry(m.teamId, m.id, threadId, id) },
     ]);
     if (written.ok) break;
     if (written.failed === 2 && attempt < 3) continue;

@@ -1,4 +1,4 @@
-import { threadItems, loadThread } from './inbox-thread.ts';
+import { everyThreadItem, loadThread } from './inbox-thread.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { batchWriteItems, transact, type Write } from '../../table/ops.ts';
@@ -9,8 +9,9 @@ import { changeStorage } from './license.ts';
 
 /**
  * Deletes a thread and its messages for good: their rows, their raw MIME, their Message-ID
- * index rows; the storage they held is given back, and an unread thread counts one less. Drafts
- * made in the thread stay (they are the drafts' own).
+ * index rows and their entries in the thread's item collection (read consistently, so the
+ * message that arrived a moment ago goes too); the storage they held is given back, and an
+ * unread thread counts one less. Drafts made in the thread stay (they are the drafts' own).
  */
 export const removeInboxThread = async (deps: Deps, m: Mailbox, threadId: string): Promise<void> => {
   const t = await loadThread(deps, m, threadId);
@@ -27,11 +28,13 @@ export const removeInboxThread = async (deps: Deps, m: Mailbox, threadId: string
         ]),
   ]);
   if (!written.ok) throw new ApiError('conflict', `The thread ${threadId} changed meanwhile; read it again and retry.`);
-  const messages = await threadItems(deps, m, threadId);
+  // Read consistently (not through the thread index): a message of the last moment goes too.
+  const messages = await everyThreadItem(deps, m, threadId);
   for (const msg of messages) if (msg.raw_key) await deps.content.delete(msg.raw_key);
   await batchWriteItems(deps, {
     delete: messages.flatMap((msg) => [
       keys.message.item(m.teamId, msg.id),
+      keys.mailbox.threadMessage(m.teamId, m.id, threadId, msg.id),
       ...(msg.message_id ? [keys.mailbox.messageId(m.teamId, m.id, messageIdHash(msg.message_id))] : []),
     ]),
   });

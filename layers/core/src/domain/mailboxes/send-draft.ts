@@ -31,7 +31,7 @@ import { threadDigest } from './thread-digest.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
 import { sourceOf } from './inbox-view.ts';
 import { eventDraft } from './inbox-draft-view.ts';
-import { messageIdHash } from './message.ts';
+import { messageIdHash, threadEntry } from './message.ts';
 import { sentCopyMessageId } from './sent-message-id.ts';
 import { spokenDuration } from '../people/system-messages.ts';
 
@@ -397,6 +397,7 @@ export const admitDraft = async (
         thread_id: threadId,
       },
     },
+    { put: threadEntry(mailbox.teamId, mailbox.id, threadId, sentId) },
     threadWrite,
     {
       update: draftKey,

@@ -1,4 +1,4 @@
-import { threadItems, type MOVE_FOLDERS, loadThread, threadSummary, labelsOf } from './inbox-thread.ts';
+import { everyThreadItem, type MOVE_FOLDERS, loadThread, threadSummary, labelsOf } from './inbox-thread.ts';
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { transact, updateItem, type Write } from '../../table/ops.ts';
@@ -68,7 +68,8 @@ export const updateInboxThread = async (
     );
   if (moved) await publishEvents(deps, [moved.record]);
   if (moves) {
-    for (const msg of await threadItems(deps, m, threadId))
+    // Every message, read consistently (not through the thread index): the newest moves too.
+    for (const msg of await everyThreadItem(deps, m, threadId))
       if (msg.direction === 'inbound')
         await updateItem(deps, keys.message.item(m.teamId, msg.id), {
           set: { folder, ...keys.message.folderListing(m.teamId, m.id, folder, msg.id) },
