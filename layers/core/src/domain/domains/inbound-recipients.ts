@@ -3,7 +3,7 @@ import { keys } from '../../table/keys.ts';
 import { queryAll } from '../../table/ops.ts';
 
 /** The domain names the deployment's teams hold (each name's claim, on its index). */
-export const heldDomainNames = async (deps: Deps): Promise<string[]> =>
+const heldDomainNames = async (deps: Deps): Promise<string[]> =>
   (await queryAll(deps, { ...keys.domain.heldPartition(), project: ['name'] })).map((i) => String(i.name)).sort();
 
 /**
