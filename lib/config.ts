@@ -103,6 +103,8 @@ export const derivedNames = (stackName: string) => ({
   scheduleGroup: `${stackName}-schedules`,
   configurationSet: `${stackName}-mail`,
   inboundRuleSet: `${stackName}-inbound`,
+  // The mailbox rule in it (kept naming the held domains at run time); 54 + 10 characters at most, as SES allows 64.
+  inboundRule: `${stackName}-mailboxes`,
 });
 
 /** A yes/no context value: true or false, as a boolean or its string (`-c key=true`). */

@@ -202,6 +202,20 @@ export class MailStack extends Stack {
       SYSTEM_SENDER: config.systemSender,
     };
 
+    // The inbound receipt rule the domain use cases keep naming the held domains.
+    const inboundRuleSetName = config.inbound.ruleSetName ?? derivedNames(this.stackName).inboundRuleSet;
+    const inboundRuleName = derivedNames(this.stackName).inboundRule;
+    const receiptRulePolicy = new PolicyStatement({
+      actions: ['ses:DescribeReceiptRule', 'ses:UpdateReceiptRule'],
+      resources: [
+        this.formatArn({ service: 'ses', resource: 'receipt-rule-set', resourceName: inboundRuleSetName }),
+        this.formatArn({
+          service: 'ses',
+          resource: 'receipt-rule-set',
+          resourceName: `${inboundRuleSetName}:receipt-rule/${inboundRuleName}`,
+        }),
+      ],
+    });
     const identitiesAtRunTime = {
       [`AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:${nagRegion(this)}:<AWS::AccountId>:identity/*]`]:
         'teams add their sending domains at run time, so identities cannot be named at deploy time',
@@ -307,6 +321,9 @@ export class MailStack extends Stack {
             resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           }),
         );
+        fn.addToRolePolicy(receiptRulePolicy);
+        fn.addEnvironment('INBOUND_RULE_SET_NAME', inboundRuleSetName);
+        fn.addEnvironment('INBOUND_RULE_NAME', inboundRuleName);
       }
       if (needs.sesSending) {
         fn.addToRolePolicy(sendPolicy);
@@ -450,7 +467,8 @@ export class MailStack extends Stack {
     const receiving = new InboundMail(this, 'Receiving', {
       content,
       receiver,
-      ruleSetName: config.inbound.ruleSetName ?? derivedNames(this.stackName).inboundRuleSet,
+      ruleSetName: inboundRuleSetName,
+      ruleName: inboundRuleName,
       addToExistingRuleSet: config.inbound.ruleSetName !== undefined,
     });
     new CfnOutput(this, 'InboundRuleSetName', {

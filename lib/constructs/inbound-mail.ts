@@ -13,14 +13,17 @@ export interface InboundMailProps {
   readonly receiver: IFunction;
   /** The receipt rule set: created with this name, or the account's existing (active) set of this name. */
   readonly ruleSetName: string;
+  /** The rule's name: the domain use cases name the held domains in it at run time. */
+  readonly ruleName: string;
   /** Add the rule to an existing rule set instead of creating one. */
   readonly addToExistingRuleSet: boolean;
 }
 
 /**
- * SES receiving for the mailbox domains: one receipt rule, for every recipient of the account's
- * verified domains in this region (the Lambda keeps what a mailbox takes and drops the rest with
- * a record), that scans for spam and viruses, stores the raw message in the content bucket and
+ * SES receiving for the mailbox domains: one receipt rule, named for the domains the deployment's
+ * teams hold (the domain use cases set its recipients at run time: the stack gives it none, so
+ * until the first domain change, or when a deploy resets it, it takes every verified domain of
+ * the account in this region, and the Lambda keeps only what a held domain's mailbox takes), that scans for spam and viruses, stores the raw message in the content bucket and
  * then invokes the inbound Lambda. An account has one active receipt rule set per region and
  * CloudFormation cannot activate one, so either the stack creates its own set (activate it once)
  * or adds its rule to the set that is already active.
@@ -37,6 +40,7 @@ export class InboundMail extends Construct {
       : new ReceiptRuleSet(this, 'RuleSet', { receiptRuleSetName: props.ruleSetName });
     new ReceiptRule(this, 'Mailboxes', {
       ruleSet: this.ruleSet,
+      receiptRuleName: props.ruleName,
       enabled: true,
       scanEnabled: true,
       tlsPolicy: TlsPolicy.OPTIONAL,

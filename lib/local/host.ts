@@ -36,6 +36,8 @@ import { createDashboard } from '../../functions/dashboard/app.ts';
 import nodemailer from 'nodemailer';
 import { isMailboxAddress } from '@mailstack/core/domain/mailboxes/receive-message';
 import { createInboundListener } from './inbound-smtp.ts';
+import { memoryInboundRecipients } from '@mailstack/core/ports/inbound-recipients';
+import { syncInboundRecipients } from '@mailstack/core/domain/domains/inbound-recipients';
 import { newCounters, sqsRequests, type AdapterCounters } from '@mailstack/core/adapters/aws/counters';
 import { createClients } from '@mailstack/core/adapters/aws/clients';
 
@@ -269,9 +271,14 @@ export const startLocalHost = async (options: LocalHostOptions = {}): Promise<Lo
       baseEnv[q.env] = queueUrls[name];
     }
     // The handlers run in this process and take these deps; process.env is left alone.
-    const deps = createDeps(readConfig({ ...process.env, ...baseEnv }));
+    // The inbound receipt rule's stand-in: named for the held domains at each domain change this
+    // host makes, and now (from the table).
+    const deps = createDeps(readConfig({ ...process.env, ...baseEnv }), {
+      inboundRecipients: memoryInboundRecipients(),
+    });
     setDeps(deps);
     counters = deps.counters;
+    await syncInboundRecipients(deps);
     // On AWS SES publishes each event to SNS, which puts it on the provider-events queue.
     ses.setEventsSink(async (notification) => {
       const body = JSON.stringify(notification);

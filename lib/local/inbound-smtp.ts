@@ -1,6 +1,7 @@
 import type { Deps } from '@mailstack/core/runtime/deps';
 import { INBOUND_MAX_BYTES } from '@mailstack/core/limits';
 import { receiveInbound } from '@mailstack/core/domain/mailboxes/receive-message';
+import { ruleTakes } from '@mailstack/core/ports/inbound-recipients';
 import { OwnCodesServer, readMessage, smtpError } from '../../functions/smtp/relay.ts';
 
 /** The local inbound listener: what SES receiving is on AWS (the MX of the mailbox domains). */
@@ -11,8 +12,9 @@ export interface InboundListener {
 }
 
 /**
- * An SMTP server without authentication or TLS, as an MX is: it takes mail for any recipient
- * and hands each message to the same use case the inbound Lambda calls (mailboxes store it;
+ * An SMTP server without authentication or TLS, as an MX is: it takes mail for the recipients
+ * the inbound receipt rule names (the domains the teams hold, as SES would; any other is refused
+ * with 550 at RCPT TO) and hands each message to the same use case the inbound Lambda calls (mailboxes store it;
  * recipients no mailbox has are dropped with a record). No provider scanned the mail, so its
  * spam and virus verdicts are absent. Mail over INBOUND_MAX_BYTES is refused with 552.
  */
@@ -29,6 +31,24 @@ export const createInboundListener = (deps: Deps, options: { hostname?: string }
     disableReverseLookup: true,
     logger: false,
     closeTimeout: 2_000,
+    // As SES receiving does: a recipient the receipt rule does not name is refused at RCPT TO.
+    onRcptTo(address, _session, callback) {
+      const rule = deps.inboundRecipients;
+      if (!rule) return callback();
+      rule
+        .current()
+        .then((current) =>
+          ruleTakes(current, address.address)
+            ? callback()
+            : callback(
+                smtpError(
+                  550,
+                  `5.1.1 <${address.address}>: no team of this service holds this domain, so its mail is not received here.`,
+                ),
+              ),
+        )
+        .catch((error: Error) => callback(error));
+    },
     onData(stream, session, callback) {
       readMessage(stream, INBOUND_MAX_BYTES)
         .then(async (raw) => {

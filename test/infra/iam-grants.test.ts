@@ -93,6 +93,12 @@ const CALLS: readonly { call: string; commands: readonly string[]; actions: read
   // The account's maximum send rate and sending state (GetAccount names no resource).
   { call: '.providerAccount.read(', commands: ['GetAccountCommand'], actions: ['ses:GetAccount'] },
   { call: '.mail.send(', commands: ['SendEmailCommand'], actions: ['ses:SendEmail'] },
+  // The inbound receipt rule named for the held domains: read, then written back whole.
+  {
+    call: '.inboundRecipients.sync(',
+    commands: ['DescribeReceiptRuleCommand', 'UpdateReceiptRuleCommand'],
+    actions: ['ses:DescribeReceiptRule', 'ses:UpdateReceiptRule'],
+  },
   { call: '.content.put(', commands: ['PutObjectCommand'], actions: ['s3:PutObject'] },
   { call: '.content.get(', commands: ['GetObjectCommand'], actions: ['s3:GetObject'] },
   { call: '.content.delete(', commands: ['DeleteObjectCommand'], actions: ['s3:DeleteObject'] },
@@ -354,6 +360,12 @@ describe('IAM grants against the calls of each bundled function', () => {
             : bad(
                 "expected the stack's tenants and their configuration sets, identities and SES's reputation policies",
               );
+        if (action === 'ses:DescribeReceiptRule' || action === 'ses:UpdateReceiptRule')
+          return named.every((r) =>
+            /:receipt-rule-set\/Mailstack-inbound(:receipt-rule\/Mailstack-mailboxes)?$/.test(r),
+          )
+            ? []
+            : bad("expected the stack's receipt rule set and its mailbox rule");
         if (action.startsWith('ses:'))
           return named.every((r) => r.endsWith(':identity/*')) ? [] : bad('expected identities only');
         return [];

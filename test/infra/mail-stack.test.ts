@@ -519,8 +519,15 @@ describe('MailStack', () => {
     const rule = rules[0]!;
     expect(rule.RuleSetName).toEqual({ Ref: Object.keys(template.findResources('AWS::SES::ReceiptRuleSet'))[0] });
     expect(rule.Rule).toMatchObject({ Enabled: true, ScanEnabled: true });
-    // every recipient of the account's verified domains: the Lambda keeps what a mailbox takes
+    // Named so the domain use cases can find it; the stack gives it no recipients: they name the
+    // held domains at run time (until then every verified domain, the Lambda keeping what a mailbox takes).
+    expect(rule.Rule.Name).toBe('Staging-mailboxes');
     expect(rule.Rule.Recipients).toBeUndefined();
+    // The functions that change domains may read and rewrite that rule, and know its name.
+    const domains = Object.values(template.findResources('AWS::Lambda::Function')).find((f) =>
+      JSON.stringify(f.Properties.Environment ?? {}).includes('"INBOUND_RULE_NAME":"Staging-mailboxes"'),
+    );
+    expect(domains?.Properties.Environment.Variables.INBOUND_RULE_SET_NAME).toBe('Staging-inbound');
     const [bucketId] = Object.keys(template.findResources('AWS::S3::Bucket'));
     const [store, invoke] = rule.Rule.Actions;
     expect(store).toEqual({ S3Action: { BucketName: { Ref: bucketId }, ObjectKeyPrefix: 'inbound/' } });

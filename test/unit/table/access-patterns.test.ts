@@ -42,6 +42,11 @@ const PAIRS: { pattern: string; written: Record<string, unknown>; read: IndexPar
     written: keys.suppression.listing(T, ID),
     read: keys.suppression.listPartition(T),
   },
+  {
+    pattern: 'domain names the teams hold',
+    written: keys.domain.held('example.com'),
+    read: keys.domain.heldPartition(),
+  },
   { pattern: 'teams of a user', written: keys.member.listing(U, T), read: keys.member.teamsPartition(U) },
   {
     pattern: 'threads of a mailbox by folder',

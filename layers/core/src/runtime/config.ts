@@ -60,6 +60,12 @@ export const Config = v.object({
    * (`mailstack:sesTenants`, off by default).
    */
   SES_TENANTS: Bool,
+  /**
+   * The stack's inbound receipt rule set and rule (SES receiving): the domain use cases keep the
+   * rule's recipients to the domains the deployment's teams hold. Unset: no inbound rule to keep.
+   */
+  INBOUND_RULE_SET_NAME: v.optional(v.string(), ''),
+  INBOUND_RULE_NAME: v.optional(v.string(), ''),
   /** Cloud mode applies plans, caps and quotas; self-hosted (default) applies none. */
   CLOUD: Bool,
   /** Turns the mailbox agent API and the mailbox MCP endpoint off (they answer 404); mail to mailboxes is still received. */

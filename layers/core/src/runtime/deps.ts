@@ -24,6 +24,9 @@ import { sesTenants } from '../adapters/aws/sesv2-tenants.ts';
 import { parseKeyring, staticLinkKeys, missingLinkKeys, type LinkKeys } from '../ports/link-keys.ts';
 import { secretsManagerLinkKeys } from '../adapters/aws/secrets-manager-keys.ts';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SESClient } from '@aws-sdk/client-ses';
+import type { InboundRecipients } from '../ports/inbound-recipients.ts';
+import { sesReceiptRule } from '../adapters/aws/ses-receipt-rule.ts';
 import {
   systemCnames,
   systemResolver,
@@ -58,6 +61,11 @@ export interface Deps {
   readonly mail: MailTransport;
   /** Each team's own SES tenant (`SES_TENANTS`); absent: every team sends as the account. */
   readonly tenants?: SenderTenants;
+  /**
+   * The recipients of the stack's inbound receipt rule (INBOUND_RULE_SET_NAME and
+   * INBOUND_RULE_NAME); absent: no inbound rule to keep in step with the held domains.
+   */
+  readonly inboundRecipients?: InboundRecipients;
   /** The provider account's state (its maximum send rate, quota and sending status). */
   readonly providerAccount: ProviderAccount;
   /** Message content too large for a row (bodies and attachments past CONTENT_INLINE_MAX_BYTES). */
@@ -141,6 +149,15 @@ export const createDeps = (config: Config = readConfig(), overrides: Partial<Dep
     mail: sesTransport(clients.ses, config.SES_CONFIGURATION_SET, counters),
     ...(config.SES_TENANTS
       ? { tenants: sesTenants(clients.sesIdentities, config.SES_CONFIGURATION_SET, config.SES_EVENTS_TOPIC_ARN) }
+      : {}),
+    ...(config.INBOUND_RULE_SET_NAME && config.INBOUND_RULE_NAME
+      ? {
+          inboundRecipients: sesReceiptRule(
+            new SESClient({ region: config.AWS_REGION }),
+            config.INBOUND_RULE_SET_NAME,
+            config.INBOUND_RULE_NAME,
+          ),
+        }
       : {}),
     providerAccount: sesAccount(clients.sesIdentities),
     content: config.CONTENT_BUCKET

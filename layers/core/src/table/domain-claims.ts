@@ -21,6 +21,7 @@ export const findDomainClaim = async (deps: Deps, name: string): Promise<DomainC
 export const claimDomainWrite = (name: string, claim: DomainClaim): Write => ({
   put: {
     ...keys.domain.claim(name),
+    ...keys.domain.held(name),
     type: 'domain_claim',
     name: name.toLowerCase(),
     team_id: claim.teamId,
@@ -44,6 +45,7 @@ export const releaseDomainWrite = (name: string, claim: DomainClaim): Write => (
 export const takeOverDomainWrite = (name: string, from: DomainClaim, to: DomainClaim): Write => ({
   put: {
     ...keys.domain.claim(name),
+    ...keys.domain.held(name),
     type: 'domain_claim',
     name: name.toLowerCase(),
     team_id: to.teamId,

@@ -21,6 +21,7 @@
  * | domain by name (per team, unique)    | pk TEAM#<t>, sk DOMAINNAME#<name> (guard item, holds the id)     |
  * | team holding a domain name (global)  | pk DOMAINCLAIM#<name>, sk CLAIM (guard: one team per name)       |
  * | a team's claim of a domain (latest)  | pk TEAM#<t>, sk CLAIMOF#<placeholder domain id>                  |
+ * | domain names the teams hold          | gsi2 (sparse): DOMAINS#HELD / <name> (on each name's claim)      |
  * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
  * | MCP calls per person and minute      | pk USER#<u>#MCPRATE#<minute>, sk RATE (ttl)                      |
@@ -195,6 +196,9 @@ export const keys = {
     creationWindow: (teamId: string, hour: number) => ({ pk: `${team(teamId)}#DOMAINRATE#${hour}`, sk: 'RATE' }),
     /** Across all teams: which team holds a domain name (provider identities are account-wide). */
     claim: (name: string) => ({ pk: `DOMAINCLAIM#${name.toLowerCase()}`, sk: 'CLAIM' }),
+    /** On each name's claim: the names the deployment's teams hold (the inbound receipt rule's recipients). */
+    held: (name: string) => ({ gsi2pk: 'DOMAINS#HELD', gsi2sk: name.toLowerCase() }),
+    heldPartition: () => onIndex('gsi2', 'DOMAINS#HELD'),
     /** A team's latest claim of a domain another holds, by the placeholder domain the claim made. */
     claimOf: (teamId: string, domainId: string) => ({ pk: team(teamId), sk: `CLAIMOF#${domainId}` }),
     /** How many domains the team has: moved in the transaction of each create and delete, so the plan cap holds under concurrency. */

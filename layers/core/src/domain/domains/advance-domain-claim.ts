@@ -2,6 +2,7 @@ import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, queryPages, transact, updateItem, type Write } from '../../table/ops.ts';
 import { notFound } from '../../errors/api-error.ts';
+import { syncInboundRecipients } from './inbound-recipients.ts';
 import { claimDomainWrite, findDomainClaim, takeOverDomainWrite, type DomainClaim } from '../../table/domain-claims.ts';
 import { CLAIM_GRACE_PERIOD_MS, CLAIM_OWNER_ACTIVITY_MS } from '../../limits.ts';
 import { eventItem, publishEvents, type EventRecord } from '../events/record-event.ts';
@@ -221,6 +222,8 @@ const complete = async (deps: Deps, c: Claim, holder: DomainClaim | undefined): 
     deps,
     events.map((e): EventRecord => e.record),
   );
+  // A name no team held before is held now (a name taken over stays held).
+  if (!holder) await syncInboundRecipients(deps);
   await installIdentity(deps, done, holderRegion);
   return done;
 };

@@ -11,6 +11,7 @@ import { eventItem, publishEvents } from '../events/record-event.ts';
 import { claimDomainWrite, findDomainClaim } from '../../table/domain-claims.ts';
 import { DOMAIN_CREATIONS_PER_HOUR } from '../../limits.ts';
 import { IdentityNotOursError } from '../../ports/identities.ts';
+import { syncInboundRecipients } from './inbound-recipients.ts';
 
 /** The 409 for a name that exists as a provider identity this deployment did not create. */
 const identityNotOurs = (name: string) =>
@@ -159,5 +160,6 @@ const addDomain = async (
     throw new ApiError('conflict', `The domain ${input.name} has already been added to this team.`);
   }
   await publishEvents(deps, [created.record]);
+  await syncInboundRecipients(deps);
   return domainFromItem(item);
 };

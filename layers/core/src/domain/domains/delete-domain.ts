@@ -7,6 +7,7 @@ import { domainEventData, loadDomain, type Domain } from './domain.ts';
 import { findDomainClaim, releaseDomainWrite } from '../../table/domain-claims.ts';
 import { seedDomainCounter } from './create-domain.ts';
 import { eventItem, publishEvents } from '../events/record-event.ts';
+import { syncInboundRecipients } from './inbound-recipients.ts';
 
 /**
  * Deletes a domain, lets go of its name, and removes the provider identity only when this
@@ -49,6 +50,7 @@ export const deleteDomain = async (deps: Deps, teamId: string, id: string): Prom
     throw notFound('Domain');
   }
   await publishEvents(deps, [deleted.record]);
+  if (holds) await syncInboundRecipients(deps);
   // A domain added before names were claimed holds its identity alone, as it always did.
   // A claim's placeholder and a domain claimed away hold no identity.
   if ((!claim || holds) && !d.claimPlaceholder && !d.claimedAwayAt)
