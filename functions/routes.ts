@@ -377,14 +377,18 @@ export const routeMatcher = (routes: readonly RouteEntry[] = ROUTES) => {
     method: string,
     path: string,
   ): { route: RouteEntry; params: Record<string, string> } | { allowed: string[] } | undefined => {
-    // A parameter filled by a word of an endpoint we do not serve (/contacts/imports) is no match.
-    const candidates = compiled.filter((c) =>
+    const matching = compiled.filter((c) => c.pattern.test(path));
+    // A parameter filled by a word of an endpoint we do not serve (/contacts/imports) names no
+    // resource: it does not make the path one the API serves (no 405 for it).
+    const candidates = matching.filter((c) =>
       c.pattern
         .exec(path)
         ?.slice(1)
         .every((value) => !UNSERVED_PATH_WORDS.has(value)),
     );
-    const hit = candidates.find((c) => c.route.method === method);
+    // API Gateway routes on method and pattern alike (GET /domains/claim takes GET /domains/{id},
+    // whose handler answers that the endpoint does not exist): the same route is taken here.
+    const hit = candidates.find((c) => c.route.method === method) ?? matching.find((c) => c.route.method === method);
     if (!hit) return candidates.length > 0 ? { allowed: candidates.map((c) => c.route.method) } : undefined;
     const values = hit.pattern.exec(path)?.slice(1) ?? [];
     return { route: hit.route, params: Object.fromEntries(hit.names.map((name, i) => [name, values[i] ?? ''])) };

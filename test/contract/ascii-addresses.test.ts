@@ -20,13 +20,15 @@ describe('addresses the provider can take', () => {
       endpoint: local().env.SES_ENDPOINT,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
+    // From a verified identity of the account (a team's verified domain): SES refuses any other sender.
+    const from = `sender@${(await sendingTeam()).domain}`;
     const send = (to: string, tag = 'ok_value-1') =>
       ses
         .send(
           new SendEmailCommand({
-            FromEmailAddress: 'sender@example.com',
+            FromEmailAddress: from,
             Destination: { ToAddresses: [to] },
-            Content: { Raw: { Data: Buffer.from('From: sender@example.com\r\nSubject: x\r\n\r\nx') } },
+            Content: { Raw: { Data: Buffer.from(`From: ${from}\r\nSubject: x\r\n\r\nx`) } },
             EmailTags: [{ Name: 'email_id', Value: tag }],
           }),
         )

@@ -5,6 +5,7 @@ import { local } from '../support/local.ts';
 import { inboxMail, inboxMessageTo } from '../support/inbox.ts';
 import { agent, agentMailbox, mx, newDraft } from '../support/mailboxes.ts';
 import { waitFor } from '../support/wait.ts';
+import { sendingTeam } from '../support/sending.ts';
 
 /** A header of a message in the local inbox (as the SES stand-in delivered it). */
 const headerOf = (mail: any, name: string): string | undefined =>
@@ -18,10 +19,12 @@ describe('mailbox threading under the Message-ID SES writes', () => {
       endpoint: local().env.SES_ENDPOINT,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    const raw = `From: sender@example.com\r\nTo: reader@example.com\r\nSubject: ${subject}\r\nMessage-ID: <ours@example.com>\r\nDate: Thu, 1 Jan 2015 00:00:00 +0000\r\n\r\nHello\r\n`;
+    // From a verified identity of the account (a team's verified domain): SES refuses any other sender.
+    const from = `sender@${(await sendingTeam()).domain}`;
+    const raw = `From: ${from}\r\nTo: reader@example.com\r\nSubject: ${subject}\r\nMessage-ID: <ours@example.com>\r\nDate: Thu, 1 Jan 2015 00:00:00 +0000\r\n\r\nHello\r\n`;
     const out = await ses.send(
       new SendEmailCommand({
-        FromEmailAddress: 'sender@example.com',
+        FromEmailAddress: from,
         Destination: { ToAddresses: ['reader@example.com'] },
         Content: { Raw: { Data: Buffer.from(raw) } },
       }),
