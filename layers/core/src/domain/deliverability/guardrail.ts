@@ -6,6 +6,7 @@ import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { TENANT_PAUSE_METRIC } from './tenants.ts';
+import { pauseTeam } from './pause-team.ts';
 
 /** The window the rates are measured over. */
 export const WINDOW_DAYS = 7;
@@ -121,24 +122,7 @@ export const reviewDeliverability = async (deps: Deps, teamId: string): Promise<
   const dashboard = teamPageUrl(deps, teamId, 'deliverability');
   const paused = over(deps, rates, 'pause');
   if (paused) {
-    const data = episode(deps, paused, rates[paused]);
-    const newly = await updateItem(
-      deps,
-      keys.team.item(teamId),
-      { set: { sending_paused: data } },
-      {
-        and: [
-          { exists: true },
-          {
-            or: [
-              { attr: 'sending_paused', absent: true },
-              { attr: 'sending_paused', eq: null },
-            ],
-          },
-        ],
-      },
-    );
-    if (newly) await recordEvent(deps, teamId, 'deliverability.paused', { ...data, dashboard_url: dashboard });
+    await pauseTeam(deps, teamId, episode(deps, paused, rates[paused]));
     return;
   }
   const warned = over(deps, rates, 'warning');

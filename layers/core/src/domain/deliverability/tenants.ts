@@ -3,8 +3,7 @@ import type { SenderTenant } from '../../ports/sender-tenants.ts';
 import type { TransportError } from '../../ports/mail-transport.ts';
 import { keys } from '../../table/keys.ts';
 import { getItem, updateItem } from '../../table/ops.ts';
-import { recordEvent } from '../events/record-event.ts';
-import { teamPageUrl } from '../teams/team.ts';
+import { pauseTeam } from './pause-team.ts';
 import { loadDomain } from '../domains/domain.ts';
 
 /** The metric a team's pause names when SES paused the team's own tenant (its findings, not ours). */
@@ -73,31 +72,14 @@ export const pauseForTenant = async (
   if (!deps.tenants || !tenant) return false;
   if ((error.cause as Error | undefined)?.name !== 'SendingPausedException') return false;
   if (!(await deps.tenants.paused({ tenantName: tenant.tenantName, region }))) return false;
-  const data = { metric: TENANT_PAUSE_METRIC, rate: 0, limit: 0, window_days: 0, tenant: tenant.tenantName, region };
-  const newly = await updateItem(
-    deps,
-    keys.team.item(teamId),
-    { set: { sending_paused: data } },
-    {
-      and: [
-        { exists: true },
-        {
-          or: [
-            { attr: 'sending_paused', absent: true },
-            { attr: 'sending_paused', eq: null },
-          ],
-        },
-      ],
-    },
-  );
-  if (newly)
-    await recordEvent(deps, teamId, 'deliverability.paused', {
-      metric: data.metric,
-      rate: data.rate,
-      limit: data.limit,
-      window_days: data.window_days,
-      dashboard_url: teamPageUrl(deps, teamId, 'deliverability'),
-    });
+  await pauseTeam(deps, teamId, {
+    metric: TENANT_PAUSE_METRIC,
+    rate: 0,
+    limit: 0,
+    window_days: 0,
+    tenant: tenant.tenantName,
+    region,
+  });
   return true;
 };
 
