@@ -162,6 +162,15 @@ export interface TimerEntry {
 }
 
 /** Every worker. */
+/** What the send worker needs, on the send queue and on the queue of the jobs that came back. */
+const SEND_WORKER_NEEDS: Needs = {
+  table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
+  queues: ['send-later', 'events'],
+  sesSending: true,
+  linkSecret: true,
+  contentStore: ['get'],
+};
+
 export const WORKERS: readonly WorkerEntry[] = [
   {
     name: 'send-email',
@@ -169,13 +178,7 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-email.worker',
     batchSize: 10,
     concurrency: 16,
-    needs: {
-      table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
-      queues: ['send-later', 'events'],
-      sesSending: true,
-      linkSecret: true,
-      contentStore: ['get'],
-    },
+    needs: SEND_WORKER_NEEDS,
   },
   {
     // The same worker on the jobs that came back: a job waiting in it for its instant holds none of
@@ -185,13 +188,7 @@ export const WORKERS: readonly WorkerEntry[] = [
     entry: 'workers/send-email.worker',
     batchSize: 10,
     concurrency: 16,
-    needs: {
-      table: ['get', 'query', 'batchGet', 'put', 'update', 'transactWrite'],
-      queues: ['send-later', 'events'],
-      sesSending: true,
-      linkSecret: true,
-      contentStore: ['get'],
-    },
+    needs: SEND_WORKER_NEEDS,
   },
   {
     name: 'send-broadcast-email',
