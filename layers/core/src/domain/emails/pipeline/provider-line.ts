@@ -183,8 +183,8 @@ export const parkedReturn = (deps: Deps, parked: ParkedLine): { back: number; de
 export const uncertainWaitSeconds = (leaseMs: number, graceMs: number): number =>
   Math.ceil((leaseMs + graceMs) / 1000) + 1;
 
-/** Per table and region, when this process last read the provider account. */
-const accountRead = new Map<string, number>();
+/** Per table and region, when this process last read the provider account, and that read. */
+const accountRead = new Map<string, { readonly at: number; readonly done: Promise<void> }>();
 
 /**
  * Reads the provider account (GetAccount) at a worker's first send in the region and every
@@ -193,17 +193,27 @@ const accountRead = new Map<string, number>();
  * 24-hour quota spent) parks the line before a send meets it. A refused or unanswered read
  * changes nothing (the sends themselves find the fault).
  */
-const refreshAccount = async (deps: Deps, region: string): Promise<void> => {
+const refreshAccount = (deps: Deps, region: string): Promise<void> => {
   const k = seenKey(deps, region);
   const now = deps.clock.now();
   const last = accountRead.get(k);
-  if (last !== undefined && now - last < deps.config.PROVIDER_ACCOUNT_REFRESH_SECONDS * 1000) return;
-  accountRead.set(k, now);
-  const blocked = await accountBlocks(deps, region);
-  const accountState =
-    blocked && blocked !== 'keep' && ['sending_paused', 'sending_disabled', 'quota_exhausted'].includes(blocked.reason);
-  if (accountState && !(await readParkedLine(deps, region)))
-    await parkLine(deps, region, blocked.reason, blocked.detail);
+  // The sends that meet a read under way wait for it with its sender: a batch's jobs go on together.
+  if (last !== undefined && now - last.at < deps.config.PROVIDER_ACCOUNT_REFRESH_SECONDS * 1000) return last.done;
+  const done = (async () => {
+    const blocked = await accountBlocks(deps, region);
+    const accountState =
+      blocked &&
+      blocked !== 'keep' &&
+      ['sending_paused', 'sending_disabled', 'quota_exhausted'].includes(blocked.reason);
+    if (accountState && !(await readParkedLine(deps, region)))
+      await parkLine(deps, region, blocked.reason, blocked.detail);
+  })().catch((error: unknown) => {
+    // A read that failed is no reading: the next send reads again.
+    accountRead.delete(k);
+    throw error;
+  });
+  accountRead.set(k, { at: now, done });
+  return done;
 };
 
 /** The region's line rate for a send about to go, the account read first when due (`refreshAccount`). */
