@@ -23,7 +23,7 @@ const pathId = fc
     fc.string({ minLength: 1, maxLength: 40 }),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
     fc.integer({ min: 300, max: 4000 }).map((n) => 'a'.repeat(n)),
-    // Long, yet two of them percent-encoded stay within HTTP API's 10,240-byte request head.
+    // Long: percent-encoded, three of them pass HTTP API's 10,240-byte request head (API Gateway's 431).
     fc.integer({ min: 100, max: 450 }).map((n) => '€'.repeat(n)),
     fc.constantFrom(
       '..',
@@ -115,6 +115,12 @@ const body = fc.oneof(
   fc.constant(undefined),
 );
 
+/**
+ * A path this long, with the request line and the few headers sent, may pass HTTP API's 10,240-byte
+ * head; a shorter one must reach the function and answer from the catalog.
+ */
+const HEAD_MARGIN = 10_240 - 512;
+
 const pathOf = (route: RouteEntry, ids: string[]): string => {
   let i = 0;
   return route.path.replace(/\{\w+\}/g, () => encodeURIComponent(ids[i++] ?? 'x'));
@@ -174,6 +180,7 @@ const send = async (
     status: res.status,
     type: String(res.headers['content-type'] ?? ''),
     text: res.text,
+    headBytes: Buffer.byteLength(path),
     what: `${route.method} ${path.slice(0, 200)} body ${String(input.body).slice(0, 200)}`,
   };
 };
@@ -196,6 +203,12 @@ describe('hostile input on every route of the manifest', () => {
             fc.asyncProperty(hostileRequest(route), async (input) => {
               const res = await send(route, t.secret, input);
               expect(res.status, res.what).toBeLessThan(500);
+              // A request head past HTTP API's 10,240 bytes never reaches a function: API Gateway's own 431.
+              if (res.status === 431) {
+                expect(res.headBytes, res.what).toBeGreaterThan(HEAD_MARGIN);
+                expect(JSON.parse(res.text), res.what).toEqual({ message: 'Request Header Fields Too Large' });
+                return;
+              }
               if (res.status >= 400 && res.type.startsWith('application/json')) {
                 const name = JSON.parse(res.text).name;
                 // A mailbox's MCP endpoint answers from the mailbox agent's catalog (spec §7, mailbox statuses);
