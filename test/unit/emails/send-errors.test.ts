@@ -62,6 +62,24 @@ const CASES: [string, Error, string, string?][] = [
   ['ServiceUnavailable (503)', sdkError('ServiceUnavailable', 'busy', 503), 'ambiguous'],
   ['a connection reset', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), 'ambiguous'],
   ['a timeout', sdkError('TimeoutError', 'Connection timed out after 30000 ms'), 'ambiguous'],
+  [
+    'an answer past the request timeout',
+    Object.assign(sdkError('TimeoutError', 'a request has exceeded the configured 10000 ms requestTimeout.'), {
+      code: 'ETIMEDOUT',
+    }),
+    'ambiguous',
+  ],
+  // No connection was made: SES never saw the request, so it is sent again.
+  [
+    'no connection within the connect timeout',
+    sdkError(
+      'TimeoutError',
+      '@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 2000 ms.',
+    ),
+    'transient',
+  ],
+  ['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'transient'],
+  ['an unresolved host', Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), 'transient'],
 ];
 
 describe('SendEmail refusals, classified', () => {

@@ -15,6 +15,13 @@ const common = (config: Config, endpoint: string | undefined) =>
     ? { region: config.AWS_REGION }
     : { region: config.AWS_REGION, endpoint, credentials: LOCAL_CREDENTIALS };
 
+/**
+ * How long an SES call may take: a connection made within 2 s (past it nothing was sent: retried
+ * as transient) and an answer within 10 s (past it the answer is lost: handled as ambiguous),
+ * well inside the send worker's timeout. Without them a hung call would hold the worker to its timeout.
+ */
+const SES_TIMEOUTS = { connectionTimeout: 2_000, requestTimeout: 10_000, throwOnRequestTimeout: true };
+
 /** The one factory for every AWS SDK client, built from validated configuration. */
 export const createClients = (config: Config, counters: AdapterCounters) => {
   const dynamo = new DynamoDBClient({ ...common(config, config.DYNAMODB_ENDPOINT), maxAttempts: 5 });
@@ -39,7 +46,7 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     { step: 'initialize', name: 'countCalls' },
   );
   /** One SES client per region, made on first use with `settings`. */
-  const sesPerRegion = (settings: { maxAttempts?: number }) => {
+  const sesPerRegion = (settings: { maxAttempts?: number; requestHandler?: typeof SES_TIMEOUTS }) => {
     const byRegion = new Map<string, SESv2Client>();
     return (region: string): SESv2Client => {
       let client = byRegion.get(region);
@@ -56,10 +63,10 @@ export const createClients = (config: Config, counters: AdapterCounters) => {
     db,
     sqs: new SQSClient(common(config, config.SQS_ENDPOINT)),
     // One attempt: a throttled or failed send is retried by the send line, never outside its pacing.
-    ses: sesPerRegion({ maxAttempts: 1 }),
+    ses: sesPerRegion({ maxAttempts: 1, requestHandler: SES_TIMEOUTS }),
     // Identity calls (create, read, delete a sending domain) keep the SDK's retries: a connection
     // reset or a throttle there is worth another try, and nothing paces them.
-    sesIdentities: sesPerRegion({}),
+    sesIdentities: sesPerRegion({ requestHandler: SES_TIMEOUTS }),
     scheduler: new SchedulerClient({ region: config.AWS_REGION }),
     // Path-style addressing locally: the embedded S3 server answers on 127.0.0.1, not bucket subdomains.
     s3: new S3Client({

@@ -9,7 +9,7 @@ import { noteRecentCall, type AdapterCounters } from './counters.ts';
 
 /** How one refusal of SendEmail is treated. */
 export type SendErrorClass =
-  | { readonly kind: 'throttled' | 'permanent' | 'ambiguous' }
+  | { readonly kind: 'throttled' | 'transient' | 'permanent' | 'ambiguous' }
   | { readonly kind: 'paused'; readonly reason: PauseReason };
 
 /**
@@ -49,6 +49,16 @@ const SEND_ERRORS: Readonly<Record<string, SendErrorClass>> = {
   ServiceUnavailable: { kind: 'ambiguous' },
 };
 
+/** Connection errors raised before a byte of the request left: SES cannot have seen it. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** The request never reached SES: no connection was made (refused, unresolved, or not made within the connect timeout). */
+const neverSent = (error: unknown): boolean => {
+  const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: string };
+  if (code && NOT_CONNECTED.has(code)) return true;
+  return name === 'TimeoutError' && /did not establish a connection/i.test(String(message ?? ''));
+};
+
 /** SES's throttling message once the 24-hour quota is spent (https://docs.aws.amazon.com/ses/latest/dg/manage-sending-quotas-errors.html). */
 const DAILY_QUOTA = /daily message quota exceeded/i;
 
@@ -56,7 +66,8 @@ const DAILY_QUOTA = /daily message quota exceeded/i;
  * The class of a SendEmail failure: by its name (SEND_ERRORS), a spent daily quota by its
  * message, else by its HTTP status (429 throttled, 403 a permission fault, another 4xx the
  * email's, 5xx ambiguous); an error without an HTTP answer (a reset, a timeout) is ambiguous:
- * the request may have reached SES and been accepted.
+ * the request may have reached SES and been accepted, unless no connection was ever made
+ * (transient: safe to send again).
  */
 export const classifySendError = (error: unknown): SendErrorClass => {
   const name = (error as Error)?.name ?? '';
@@ -66,7 +77,7 @@ export const classifySendError = (error: unknown): SendErrorClass => {
   if (DAILY_QUOTA.test(message) && (named?.kind === 'throttled' || status === 429 || status === 400))
     return { kind: 'paused', reason: 'quota_exhausted' };
   if (named) return named;
-  if (!status) return { kind: 'ambiguous' };
+  if (!status) return neverSent(error) ? { kind: 'transient' } : { kind: 'ambiguous' };
   if (status === 429) return { kind: 'throttled' };
   if (status === 403 || status === 401) return { kind: 'paused', reason: 'access_denied' };
   if (status >= 400 && status < 500) return { kind: 'permanent' };
