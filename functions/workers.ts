@@ -89,8 +89,10 @@ export interface Needs {
   readonly scheduler?: boolean | readonly ('schedule' | 'cancel')[];
   /** Signs or verifies unsubscribe and preference links. */
   readonly linkSecret?: boolean;
-  /** Manages SES identities (sending domains). */
+  /** Manages SES identities (sending domains), and names the held ones in the inbound receipt rule. */
   readonly sesIdentities?: boolean;
+  /** Names the held domains in the inbound receipt rule (reads and updates that one rule). */
+  readonly inboundRule?: boolean;
   /** Sends email through SES. */
   readonly sesSending?: boolean;
   /** Reads or writes message content kept off the row (the content-store bucket); `true`: put, get and delete. */
@@ -325,6 +327,12 @@ export const TIMERS: readonly TimerEntry[] = [
       table: ['query'],
       queues: ['events'],
     },
+  },
+  {
+    name: 'sync-inbound-recipients',
+    entry: 'timers/sync-inbound-recipients',
+    everyMinutes: 15,
+    needs: { table: ['query'], inboundRule: true },
   },
   {
     name: 'resume-erase-jobs',

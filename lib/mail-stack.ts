@@ -321,6 +321,8 @@ export class MailStack extends Stack {
             resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
           }),
         );
+      }
+      if (needs.sesIdentities || needs.inboundRule) {
         fn.addToRolePolicy(receiptRulePolicy);
         fn.addEnvironment('INBOUND_RULE_SET_NAME', inboundRuleSetName);
         fn.addEnvironment('INBOUND_RULE_NAME', inboundRuleName);

@@ -316,6 +316,11 @@ describe('synthesized Lambda bundles', () => {
         'detail-type': 'Scheduled Event',
         time: new Date().toISOString(),
       },
+      'Timers/sync-inbound-recipients': {
+        source: 'aws.events',
+        'detail-type': 'Scheduled Event',
+        time: new Date().toISOString(),
+      },
       'Timers/resume-erase-jobs': {
         source: 'aws.events',
         'detail-type': 'Scheduled Event',
@@ -382,6 +387,8 @@ describe('synthesized Lambda bundles', () => {
     expect(result('Timers/sweep-stuck-emails')).toMatchObject({ requeued: expect.any(Number) });
     expect(result('Timers/release-parked-emails')).toMatchObject({ released: expect.any(Number) });
     expect(result('Timers/resume-erase-jobs')).toMatchObject({ resumed: expect.any(Number) });
+    // The local engines keep no receipt rule: the bundle loads and finds none to keep.
+    expect(result('Timers/sync-inbound-recipients')).toEqual({ rule: false });
     expect(result('Workers/erase-history')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/record-request-logs')).toEqual({ batchItemFailures: [] });
     expect(result('Workers/run-automations')).toEqual({ batchItemFailures: [] });
