@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
   DEFAULT_SEND_CONCURRENCY_CEILING,
   DEFAULT_SEND_MS_PER_EMAIL,
@@ -104,5 +105,34 @@ describe("the stack's settings for it", () => {
     },
   ])('refuse $key = $value, saying what is allowed', ({ key, value, message }) => {
     expect(() => settings({ [key]: value })).toThrow(message);
+  });
+});
+
+describe('the table of docs/aws.md, Sending at high rates', () => {
+  it("gives for each rate the figure, the three workers' total and the rate it holds, as the rule derives them", () => {
+    // Prepare: the rows of the table under the section's heading.
+    const doc = readFileSync(new URL('../../../docs/aws.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Sending at high rates'));
+    const rows = section
+      .split('\n')
+      .filter((line) => /^\| [\d,]+ /.test(line))
+      .map((line) => line.split('|').map((cell) => Number(cell.trim().split(' ')[0]!.replace(/[,/s]/g, ''))));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const [, rate, each, all, holds] of rows) {
+      // Act
+      const derived = sendCapacity({
+        ratePerSecond: rate!,
+        msPerEmail: DEFAULT_SEND_MS_PER_EMAIL,
+        batchSize: 10,
+        ceiling: DEFAULT_SEND_CONCURRENCY_CEILING,
+      });
+      // Assess
+      expect({ rate, each, all, holds }).toEqual({
+        rate,
+        each: derived.concurrency,
+        all: 3 * derived.concurrency,
+        holds: derived.holds,
+      });
+    }
   });
 });
