@@ -1,6 +1,11 @@
 import { DEFAULTS } from '@mailstack/core/defaults';
 import { canonicalHostName } from '@mailstack/core/ports/dns';
 import { readQueueVisibility } from '../functions/workers.ts';
+import {
+  DEFAULT_SEND_CONCURRENCY_CEILING,
+  DEFAULT_SEND_MS_PER_EMAIL,
+  EVENT_SOURCE_CONCURRENCY,
+} from './send-capacity.ts';
 
 /** Deployment settings of the stack, read from CDK context (cdk.json or `-c key=value`). */
 export interface StackConfig {
@@ -29,11 +34,16 @@ export interface StackConfig {
     readonly maxCount: number;
   };
   /**
-   * At most this many invocations at once of each worker that sends through SES (the send and
-   * broadcast workers; SQS event source maxConcurrency, 2-1000): a backlog cannot take the
-   * account's Lambda concurrency from the API.
+   * Invocations at once of each worker that sends through SES (the send and broadcast workers; SQS
+   * event source maxConcurrency, 2-1000), so a backlog cannot take the account's Lambda concurrency
+   * from the API: derived from the rate and the time a send takes (lib/send-capacity.ts) up to
+   * `ceiling`, unless `override` (`mailstack:sendConcurrency`) names the figure.
    */
-  readonly sendConcurrency: number;
+  readonly sendCapacity: {
+    readonly override?: number;
+    readonly ceiling: number;
+    readonly msPerEmail: number;
+  };
   /**
    * Each team sends as its own SES tenant, with its own configuration set, so SES keeps and acts on
    * each team's reputation apart (opt-in: see docs/aws.md for what SES bills for tenants).
@@ -248,7 +258,25 @@ export const readStackConfig = (get: (key: string) => unknown): StackConfig => {
       maxCount: positive('mailstack:smtpMaxCount', DEFAULTS.smtpMaxCount),
     },
     ...customDomain(get),
-    sendConcurrency: between('mailstack:sendConcurrency', 2, 2, 1000),
+    sendCapacity: {
+      ...(get('mailstack:sendConcurrency') === undefined
+        ? {}
+        : {
+            override: between(
+              'mailstack:sendConcurrency',
+              2,
+              EVENT_SOURCE_CONCURRENCY.min,
+              EVENT_SOURCE_CONCURRENCY.max,
+            ),
+          }),
+      ceiling: between(
+        'mailstack:sendConcurrencyCeiling',
+        DEFAULT_SEND_CONCURRENCY_CEILING,
+        EVENT_SOURCE_CONCURRENCY.min,
+        EVENT_SOURCE_CONCURRENCY.max,
+      ),
+      msPerEmail: between('mailstack:sendMsPerEmail', DEFAULT_SEND_MS_PER_EMAIL, 1, 60_000),
+    },
     tracing: flag(get, 'mailstack:tracing', false),
     sesTenants: flag(get, 'mailstack:sesTenants', false),
     stackName,

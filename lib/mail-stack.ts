@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -20,6 +20,7 @@ import { ContentBucket } from './constructs/content-bucket.ts';
 import { acknowledge, nagRegion } from './constructs/acknowledge.ts';
 import { DashboardApi } from './constructs/dashboard-api.ts';
 import { InboundMail } from './constructs/inbound-mail.ts';
+import { sendWorkerConcurrency } from './send-capacity.ts';
 import { INBOUND_RAW_PREFIX, MAILBOX_CONTENT_PREFIX } from '@mailstack/core/content-keys';
 import { tenantNamePrefix } from '@mailstack/core/adapters/aws/sesv2-tenants';
 import {
@@ -413,6 +414,17 @@ export class MailStack extends Stack {
     dashboard.serveWith(dashboardFn);
 
     const workers = new Construct(this, 'Workers');
+    // Each worker that sends through SES gets the concurrency the rate needs (or the figure set);
+    // one that cannot hold the rate is a synthesis warning, with what would.
+    const sendingConcurrency = (worker: WorkerEntry): number => {
+      const capacity = sendWorkerConcurrency(config, worker);
+      if (capacity.holds < config.providerRatePerSecond)
+        Annotations.of(workers).addWarningV2(
+          `mailstack:sendCapacity:${worker.name}`,
+          `${worker.name} runs at most ${capacity.concurrency} invocations at once, which hold about ${capacity.holds} sends a second, under mailstack:providerRatePerSecond (${config.providerRatePerSecond}); the rate needs ${capacity.needed} (${config.sendCapacity.override === undefined ? 'raise mailstack:sendConcurrencyCeiling' : 'raise or unset mailstack:sendConcurrency'}; docs/aws.md, Sending at high rates)`,
+        );
+      return capacity.concurrency;
+    };
     const background: { name: string; fn: ServiceFunction }[] = [];
     for (const worker of workerEntries) {
       // Owner notices (webhook endpoints, mailbox approvals) link to the dashboard's pages.
@@ -430,10 +442,10 @@ export class MailStack extends Stack {
         new SqsEventSource(queues.get(worker.queue), {
           batchSize: worker.batchSize ?? 10,
           reportBatchItemFailures: true,
-          // Pacing never waits inside Lambda (a full second re-queues with a delay), and every worker
-          // that sends through SES (transactional and broadcast) is capped, so no backlog scales it
-          // toward the account's concurrency.
-          ...(worker.needs?.sesSending ? { maxConcurrency: config.sendConcurrency } : {}),
+          // Pacing never waits long inside Lambda (a place further ahead re-queues with a delay), and
+          // every worker that sends through SES (transactional and broadcast) is capped at what the
+          // rate needs, so no backlog scales it toward the account's concurrency.
+          ...(worker.needs?.sesSending ? { maxConcurrency: sendingConcurrency(worker) } : {}),
         }),
       );
     }

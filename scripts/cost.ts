@@ -8,7 +8,9 @@
  * notifications, content-store requests, log bytes at the stack's log level. Then the stack's
  * always-on resources from its synthesized template, and a price table (default
  * scripts/cost/prices-us-east-1.json; `npm run cost -- --prices <file>` for another region) into
- * dollars per 1,000 emails at 100 k, 1 M and 10 M emails a month, relay off and on.
+ * dollars per 1,000 emails at 100 k, 1 M and 10 M emails a month, relay off and on. SES is priced
+ * per recipient at the account's pricing plan (`--ses-plan`, default none: à la carte), each plan
+ * with its prices in the price file.
  * A measurement, not a test: it prints figures and asserts nothing.
  */
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,16 @@ import { parseArgs } from 'node:util';
 import { FUNCTION_LOG_LEVEL } from '../lib/constructs/service-function.ts';
 import { TIMERS } from '../functions/workers.ts';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { monthlyCost, parsePriceTable, perUnit, storedBytes, type FixedShape, type UnitCounts } from './cost/model.ts';
+import {
+  monthlyCost,
+  parsePriceTable,
+  perUnit,
+  SES_PLANS,
+  type SesPlanName,
+  storedBytes,
+  type FixedShape,
+  type UnitCounts,
+} from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
 import type { TableStore } from '@mailstack/core/ports/table-store';
 
@@ -30,6 +41,7 @@ const { values: args } = parseArgs({
     'html-emails': { type: 'string', default: '10' },
     'html-kb': { type: 'string', default: '16' },
     recipients: { type: 'string', default: '40' },
+    'ses-plan': { type: 'string', default: 'none' },
   },
 });
 const EMAILS = Number(args.emails);
@@ -54,6 +66,13 @@ try {
   );
 }
 const prices = parsePriceTable(JSON.parse(priceFile), args.prices);
+if (!(SES_PLANS as readonly string[]).includes(args['ses-plan']))
+  throw new Error(
+    `--ses-plan must be one of SES's pricing plans, ${SES_PLANS.join(', ')} (none: each feature billed apart), got ${JSON.stringify(args['ses-plan'])}`,
+  );
+/** The account's SES pricing plan (`PutAccountPricingAttributes`; chosen per account and region). */
+const SES_PLAN = args['ses-plan'] as SesPlanName;
+const sesPlan = prices.sesPlans[SES_PLAN];
 const VOLUMES = [100_000, 1_000_000, 10_000_000];
 
 // The functions publish their metrics as embedded-metric log lines on AWS: here too, so their
@@ -254,12 +273,37 @@ try {
     events: ['email.delivered'],
   });
   if (hook.error) throw new Error(`webhook create failed: ${hook.error.message}`);
+  /**
+   * A transactional email as products send them, not the smallest one: named sender and recipient
+   * with a reply-to, a subject with an order number, three tags (stored on the row, sent as SES
+   * message tags), a header of the sender's own and a text body of a few lines: one recipient.
+   */
   const email = (n: number) => ({
-    from: 'Cost <cost@cost.example.com>',
-    to: `reader${n}@example.com`,
-    subject: `Cost ${n}`,
-    text: 'Hello from the cost model.',
+    from: 'Acme Store <orders@cost.example.com>',
+    to: `Dana Whitfield <dana.whitfield+${n}@example.com>`,
+    replyTo: 'Acme Support <support@cost.example.com>',
+    subject: `Your Acme order #${(482_109_370 + n).toString()} has shipped`,
+    tags: [
+      { name: 'category', value: 'order_shipped' },
+      { name: 'plan', value: 'pro' },
+      { name: 'locale', value: 'en_US' },
+    ],
+    headers: { 'X-Entity-Ref-ID': `order-${(482_109_370 + n).toString()}-shipment-1` },
+    text: [
+      'Hi Dana,',
+      '',
+      `Good news: your order #${(482_109_370 + n).toString()} is on its way. It left our warehouse today and should arrive within 2-4 business days.`,
+      '',
+      'Track your parcel: https://cost.example.com/orders/track?ref=1Z999AA10123456784',
+      '',
+      'Questions about your order? Reply to this email and our support team will help.',
+      '',
+      'Thanks for shopping with Acme.',
+    ].join('\n'),
   });
+  /** Recipients SES bills for an email (to, cc and bcc). */
+  const recipientsOf = (e: { to: string | string[]; cc?: string | string[]; bcc?: string | string[] }) =>
+    [e.to, e.cc ?? [], e.bcc ?? []].flat().length;
   // A styled HTML email of HTML_KB with a text part of a tenth of it: a receipt built from an
   // email template (inlined styles on every cell), as most transactional mail is sent. Its lines
   // differ (item names, SKUs, prices from a seeded generator), so it compresses as such mail
@@ -288,7 +332,13 @@ try {
       text: lines,
     };
   };
-  const htmlEmail = (n: number) => ({ ...email(n), ...receipt(n) });
+  // A receipt also goes, as a blind copy, to the store's bookkeeping: two recipients, each billed by SES.
+  const htmlEmail = (n: number) => ({
+    ...email(n),
+    subject: `Your Acme receipt for order #${(482_109_370 + n).toString()}`,
+    bcc: 'Acme Bookkeeping <receipts@cost.example.com>',
+    ...receipt(n),
+  });
 
   /**
    * Sends `n` emails one after another, each through its whole life (its webhook delivery and
@@ -319,7 +369,12 @@ try {
   const storedPerEmail = ((await held()) - s0) / EMAILS;
   const emailWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const l1 = meter.read();
-  const perEmail = perUnit(delta(c0), { bytes: l1.bytes - l0.bytes, events: l1.events - l0.events }, EMAILS);
+  const perEmail = perUnit(
+    delta(c0),
+    { bytes: l1.bytes - l0.bytes, events: l1.events - l0.events },
+    EMAILS,
+    recipientsOf(email(0)),
+  );
 
   meter.say(`  ${HTML_EMAILS} HTML emails of ${HTML_KB} KB`);
   // 1b. The same life for HTML emails: what the body's size costs.
@@ -335,6 +390,7 @@ try {
     delta(h0),
     { bytes: hl1.bytes - hl0.bytes, events: hl1.events - hl0.events },
     HTML_EMAILS,
+    recipientsOf(htmlEmail(0)),
   );
 
   meter.say(`  a broadcast to ${RECIPIENTS} contacts`);
@@ -456,8 +512,12 @@ try {
     .map((p) => p.read)
     .sort()[0];
   print();
-  print(`mailstack cost model: ${prices.region} list prices (${args.prices}, read ${oldest}), no free tier`);
-  print(`per email (${EMAILS}: POST /emails, send worker, Send + Delivery events back, one webhook delivery):`);
+  print(
+    `mailstack cost model: ${prices.region} list prices (${args.prices}, read ${oldest}), no free tier; SES plan ${SES_PLAN} (${sesPlan.plan}: $${sesPlan.perThousandRecipients} per 1,000 recipients, $${sesPlan.perMonth} a month; --ses-plan)`,
+  );
+  print(
+    `per email (${EMAILS}: POST /emails, send worker, Send + Delivery events back, one webhook delivery; ${perEmail.sesRecipients} recipient each, its row as products send it: addresses with names, reply-to, subject, 3 tags, a header):`,
+  );
   print(`  ${units(perEmail)}`);
   print(
     `  DynamoDB write units per email by command and item: ${emailWrites
@@ -465,7 +525,9 @@ try {
       .map(([k, u]) => `${k} ${(u / EMAILS).toFixed(1)}`)
       .join('; ')}`,
   );
-  print(`per HTML email (${HTML_EMAILS}, the same life, ${HTML_KB} KB of HTML and a text part a tenth of it):`);
+  print(
+    `per HTML email (${HTML_EMAILS}, the same life, ${HTML_KB} KB of HTML and a text part a tenth of it, ${perHtmlEmail.sesRecipients} recipients: to and a bcc):`,
+  );
   print(`  ${units(perHtmlEmail)}`);
   print(
     `  DynamoDB write units per HTML email by command and item: ${htmlWrites
@@ -488,12 +550,13 @@ try {
   const tracing = shape.tracing;
   const scenarios = VOLUMES.map((n) => ({
     n,
-    off: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing }),
-    on: monthlyCost(n, perEmail, fixed, prices, { relay: true, tracing }),
-    traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true }),
-    html: monthlyCost(n, perHtmlEmail, fixed, prices, { relay: false, tracing }),
-    broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing }),
-    automated: monthlyCost(n, perRun, fixed, prices, { relay: false, tracing }),
+    off: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing, sesPlan: SES_PLAN }),
+    on: monthlyCost(n, perEmail, fixed, prices, { relay: true, tracing, sesPlan: SES_PLAN }),
+    traced: monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing: true, sesPlan: SES_PLAN }),
+    html: monthlyCost(n, perHtmlEmail, fixed, prices, { relay: false, tracing, sesPlan: SES_PLAN }),
+    broadcast: monthlyCost(n, perRecipient, fixed, prices, { relay: false, tracing, sesPlan: SES_PLAN }),
+    automated: monthlyCost(n, perRun, fixed, prices, { relay: false, tracing, sesPlan: SES_PLAN }),
+    plans: SES_PLANS.map((plan) => monthlyCost(n, perEmail, fixed, prices, { relay: false, tracing, sesPlan: plan })),
   }));
   const head = (label: string) =>
     `${label.padEnd(44)}${VOLUMES.map((n) => `${(n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`).padStart(8)}/mo`).join('')}`;
@@ -548,7 +611,7 @@ try {
   print(head('dollars per 1,000 emails'));
   print(
     row(
-      '  variable (SES $0.10 included)',
+      `  variable (SES ${SES_PLAN}: $${sesPlan.perThousandRecipients} per 1,000 recipients)`,
       scenarios.map((s) => s.off.per1000.variable),
     ),
   );
@@ -601,6 +664,16 @@ try {
       scenarios.map((s) => s.automated.per1000.allIn),
     ),
   );
+  print(
+    `the same email, all in, relay off, at each SES pricing plan (per 1,000 recipients, + a month; ${prices.region}, first tier):`,
+  );
+  for (const [i, plan] of SES_PLANS.entries())
+    print(
+      row(
+        `  ${plan} ($${prices.sesPlans[plan].perThousandRecipients}, +$${prices.sesPlans[plan].perMonth})`,
+        scenarios.map((s) => s.plans[i]!.per1000.allIn),
+      ),
+    );
   // Storage: what a month's mail leaves in the table and its indexes, billed every month it is kept.
   const storage = (perEmail: number) =>
     VOLUMES.map((n) => ((n * perEmail) / 1024 ** 3) * prices.prices.dynamoDbPerGbMonthStored.value);

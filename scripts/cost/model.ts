@@ -24,7 +24,6 @@ export const PRICE_KEYS = [
   'customMetricPerMonth',
   'xrayPerMillionTraces',
   'secretPerMonth',
-  'sesPerThousandEmails',
   'fargateArmPerVcpuHour',
   'fargateArmPerGbHour',
   'nlbPerHour',
@@ -37,12 +36,29 @@ const Price = v.object({
   source: v.pipe(v.string(), v.url()),
   read: v.pipe(v.string(), v.isoDate()),
 });
+/**
+ * SES's pricing plans (`PutAccountPricingAttributes`' Plan, chosen per account and region): `none`
+ * bills each feature apart (à la carte), the others are packaged plans. `npm run cost -- --ses-plan`.
+ */
+export const SES_PLANS = ['none', 'essentials', 'pro', 'enterprise'] as const;
+export type SesPlanName = (typeof SES_PLANS)[number];
+
+/** One SES plan: what it bills per 1,000 outbound recipients (SES counts each to, cc and bcc address) and a month. */
+const SesPlan = v.object({
+  plan: v.picklist(['NONE', 'ESSENTIALS', 'PRO', 'ENTERPRISE']),
+  perThousandRecipients: v.pipe(v.number(), v.minValue(0)),
+  perMonth: v.pipe(v.number(), v.minValue(0)),
+  note: v.optional(v.string()),
+  source: v.pipe(v.string(), v.url()),
+  read: v.pipe(v.string(), v.isoDate()),
+});
 const PriceTable = v.object({
   region: v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/)),
   currency: v.literal('USD'),
   hoursPerMonth: v.pipe(v.number(), v.minValue(1)),
   note: v.optional(v.string()),
   prices: v.object(Object.fromEntries(PRICE_KEYS.map((k) => [k, Price])) as Record<PriceKey, typeof Price>),
+  sesPlans: v.object(Object.fromEntries(SES_PLANS.map((k) => [k, SesPlan])) as Record<SesPlanName, typeof SesPlan>),
 });
 export type PriceTable = v.InferOutput<typeof PriceTable>;
 
@@ -52,7 +68,7 @@ export const parsePriceTable = (raw: unknown, file: string): PriceTable => {
   if (out.success) return out.output;
   const problems = out.issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`);
   throw new Error(
-    `${file} is not a price table: ${problems.join('; ')}. Each of prices.{${PRICE_KEYS.join(',')}} is {"value": <USD>, "source": "<https URL>", "read": "<YYYY-MM-DD>"}; see scripts/cost/prices-us-east-1.json`,
+    `${file} is not a price table: ${problems.join('; ')}. Each of prices.{${PRICE_KEYS.join(',')}} is {"value": <USD>, "source": "<https URL>", "read": "<YYYY-MM-DD>"}, and each of sesPlans.{${SES_PLANS.join(',')}} is {"plan": <SES's name>, "perThousandRecipients": <USD>, "perMonth": <USD>, "source", "read"}; see scripts/cost/prices-us-east-1.json`,
   );
 };
 
@@ -71,7 +87,8 @@ export interface UnitCounts {
   /** Bytes of log lines the functions wrote, and how many lines (CloudWatch bills 26 bytes more per event). */
   logBytes: number;
   logEvents: number;
-  sesEmails: number;
+  /** Recipients SES sent to (to, cc and bcc): SES bills each one, not each call. */
+  sesRecipients: number;
 }
 
 /** The stack's always-on resources, read from its synthesized template, and the measured timer runs. */
@@ -152,9 +169,10 @@ export const monthlyCost = (
   perEmail: UnitCounts,
   fixed: FixedShape,
   table: PriceTable,
-  options: { relay: boolean; tracing: boolean },
+  options: { relay: boolean; tracing: boolean; sesPlan: SesPlanName },
 ) => {
   const { relay, tracing } = options;
+  const sesPlan = table.sesPlans[options.sesPlan];
   const p = (k: PriceKey) => table.prices[k].value;
   const hours = table.hoursPerMonth;
   const gbSeconds = (ms: number) => (ms / 1000) * fixed.functionMemoryGb;
@@ -171,7 +189,7 @@ export const monthlyCost = (
   );
   const accessLogGb = billedLogGb(n * perEmail.apiRequests * ACCESS_LOG_BYTES, n * perEmail.apiRequests);
   const variable: CostLine[] = [
-    { name: 'SES', dollars: ((n * perEmail.sesEmails) / 1000) * p('sesPerThousandEmails') },
+    { name: 'SES', dollars: ((n * perEmail.sesRecipients) / 1000) * sesPlan.perThousandRecipients },
     { name: 'API Gateway', dollars: ((n * perEmail.apiRequests) / 1e6) * p('apiGatewayHttpPerMillionRequests') },
     { name: 'Lambda requests', dollars: (emailInvocations / 1e6) * p('lambdaArmPerMillionRequests') },
     { name: 'Lambda GB-s', dollars: gbSeconds(n * perEmail.lambdaBilledMs) * p('lambdaArmPerGbSecond') },
@@ -199,6 +217,7 @@ export const monthlyCost = (
   );
   const runs = fixed.timerRunsPerMonth;
   const fixedLines: CostLine[] = [
+    { name: `SES plan (${options.sesPlan})`, dollars: sesPlan.perMonth },
     { name: `CloudWatch alarms (${fixed.alarms})`, dollars: fixed.alarms * p('alarmPerMonth') },
     { name: `CloudWatch dashboard (${fixed.dashboards})`, dollars: fixed.dashboards * p('dashboardPerMonth') },
     { name: `custom metrics (${fixed.customMetrics})`, dollars: fixed.customMetrics * p('customMetricPerMonth') },
@@ -240,7 +259,7 @@ export const monthlyCost = (
   }
   const variableTotal = sum(variable);
   const fixedTotal = sum(fixedLines);
-  const ses = variable[0]!.dollars;
+  const ses = variable[0]!.dollars + sesPlan.perMonth;
   const per1000 = (dollars: number) => (n > 0 ? (dollars / n) * 1000 : 0);
   return {
     volume,
@@ -265,12 +284,12 @@ const STORAGE_OVERHEAD_BYTES = 100;
 export const storedBytes = (sizes: { bytes: number; items: number }): number =>
   sizes.bytes + sizes.items * STORAGE_OVERHEAD_BYTES;
 
-/** Per-unit counts from a counter delta over `units` emails (or recipients), with the log bytes measured beside them. */
+/** Per-unit counts from a counter delta over `units` emails (or recipients), with the log bytes measured beside them and the SES recipients of each. */
 export const perUnit = (
   delta: Record<string, number>,
   log: { bytes: number; events: number },
   units: number,
-  sesEmails = 1,
+  sesRecipients = 1,
 ): UnitCounts => ({
   apiRequests: (delta.apiRequests ?? 0) / units,
   lambdaInvocations: (delta.lambdaInvocations ?? 0) / units,
@@ -284,5 +303,5 @@ export const perUnit = (
   s3Gets: (delta.contentGets ?? 0) / units,
   logBytes: log.bytes / units,
   logEvents: log.events / units,
-  sesEmails,
+  sesRecipients,
 });

@@ -12,6 +12,8 @@ import {
   PLATFORM_LOG_BYTES,
   PLATFORM_LOG_EVENTS,
   PRICE_KEYS,
+  SES_PLANS,
+  type SesPlanName,
   monthlyCost,
   parsePriceTable,
   perUnit,
@@ -23,14 +25,32 @@ import {
 } from '../../../scripts/cost/model.ts';
 
 /** Every price 0 but the ones given, so each line's arithmetic shows alone. */
-const prices = (given: Partial<Record<(typeof PRICE_KEYS)[number], number>>): PriceTable => ({
+const prices = (
+  given: Partial<Record<(typeof PRICE_KEYS)[number], number>>,
+  ses: Partial<Record<SesPlanName, { perThousandRecipients: number; perMonth: number }>> = {},
+): PriceTable => ({
   region: 'us-east-1',
   currency: 'USD',
   hoursPerMonth: 730,
   prices: Object.fromEntries(
     PRICE_KEYS.map((k) => [k, { value: given[k] ?? 0, source: 'https://aws.amazon.com/pricing/', read: '2026-11-25' }]),
   ) as PriceTable['prices'],
+  sesPlans: Object.fromEntries(
+    SES_PLANS.map((k) => [
+      k,
+      {
+        plan: k.toUpperCase(),
+        perThousandRecipients: 0,
+        perMonth: 0,
+        ...ses[k],
+        source: 'https://aws.amazon.com/ses/pricing/',
+        read: '2026-12-07',
+      },
+    ]),
+  ) as PriceTable['sesPlans'],
 });
+/** Relay and tracing off, SES's plan none (à la carte). */
+const DEFAULT = { relay: false, tracing: false, sesPlan: 'none' } as const;
 const ZERO: UnitCounts = {
   apiRequests: 0,
   lambdaInvocations: 0,
@@ -43,7 +63,7 @@ const ZERO: UnitCounts = {
   s3Gets: 0,
   logBytes: 0,
   logEvents: 0,
-  sesEmails: 0,
+  sesRecipients: 0,
 };
 const NO_FIXED: FixedShape = {
   functionMemoryGb: 1,
@@ -141,7 +161,7 @@ describe('dollars from counts and prices', () => {
     // Prepare: an email of one API request, two 100 ms invocations at 0.5 GB, 10 write and 4 read units, 6 queue requests, 2 notifications.
     const perEmail = {
       ...ZERO,
-      sesEmails: 1,
+      sesRecipients: 1,
       apiRequests: 1,
       lambdaInvocations: 2,
       lambdaBilledMs: 200,
@@ -150,21 +170,20 @@ describe('dollars from counts and prices', () => {
       sqsRequests: 6,
       snsNotifications: 2,
     };
-    const table = prices({
-      sesPerThousandEmails: 0.1,
-      apiGatewayHttpPerMillionRequests: 1,
-      lambdaArmPerMillionRequests: 0.2,
-      lambdaArmPerGbSecond: 0.0000133334,
-      dynamoDbPerMillionWriteUnits: 0.625,
-      dynamoDbPerMillionReadUnits: 0.125,
-      sqsPerMillionRequests: 0.4,
-      snsPerMillionPublishes: 0.5,
-    });
+    const table = prices(
+      {
+        apiGatewayHttpPerMillionRequests: 1,
+        lambdaArmPerMillionRequests: 0.2,
+        lambdaArmPerGbSecond: 0.0000133334,
+        dynamoDbPerMillionWriteUnits: 0.625,
+        dynamoDbPerMillionReadUnits: 0.125,
+        sqsPerMillionRequests: 0.4,
+        snsPerMillionPublishes: 0.5,
+      },
+      { none: { perThousandRecipients: 0.1, perMonth: 0 } },
+    );
     // Act
-    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, {
-      relay: false,
-      tracing: false,
-    });
+    const cost = monthlyCost(1_000_000, perEmail, { ...NO_FIXED, functionMemoryGb: 0.5 }, table, DEFAULT);
     // Assess
     const line = (name: string) => cost.variable.find((l) => l.name === name)!.dollars;
     expect(line('SES')).toBeCloseTo(100, 6);
@@ -178,6 +197,35 @@ describe('dollars from counts and prices', () => {
     expect(cost.per1000.allIn).toBeCloseTo(cost.variableTotal / 1000, 9);
     expect(cost.per1000.beyondSes).toBeCloseTo(cost.per1000.allIn - 0.1, 9);
   });
+
+  it.each([
+    { sesPlan: 'none', perThousand: 0.1, perMonth: 0 },
+    { sesPlan: 'essentials', perThousand: 0.16, perMonth: 0 },
+    { sesPlan: 'pro', perThousand: 0.22, perMonth: 105 },
+  ] as const)(
+    "prices SES per recipient at the $sesPlan plan's price, its monthly fee a fixed line, none of it beyond SES",
+    ({ sesPlan, perThousand, perMonth }) => {
+      // Prepare: emails to three recipients each (to, cc, bcc), one API request each.
+      const table = prices(
+        { apiGatewayHttpPerMillionRequests: 1 },
+        {
+          none: { perThousandRecipients: 0.1, perMonth: 0 },
+          essentials: { perThousandRecipients: 0.16, perMonth: 0 },
+          pro: { perThousandRecipients: 0.22, perMonth: 105 },
+        },
+      );
+      const perEmail = { ...ZERO, sesRecipients: 3, apiRequests: 1 };
+      // Act
+      const cost = monthlyCost(1_000_000, perEmail, NO_FIXED, table, { ...DEFAULT, sesPlan });
+      const one = monthlyCost(1_000_000, { ...perEmail, sesRecipients: 1 }, NO_FIXED, table, { ...DEFAULT, sesPlan });
+      // Assess
+      const ses = cost.variable.find((l) => l.name === 'SES')!.dollars;
+      expect(ses).toBeCloseTo(3 * 1000 * perThousand, 6);
+      expect(ses).toBeCloseTo(3 * one.variable.find((l) => l.name === 'SES')!.dollars, 6);
+      expect(cost.fixed.find((l) => l.name === `SES plan (${sesPlan})`)!.dollars).toBe(perMonth);
+      expect(cost.per1000.beyondSes).toBeCloseTo(0.001, 9);
+    },
+  );
 
   it("amortizes the fixed lines over the volume, and adds the relay's only when it is on", () => {
     const fixed: FixedShape = {
@@ -205,8 +253,8 @@ describe('dollars from counts and prices', () => {
       nlbPerHour: 0.0225,
       publicIpv4PerHour: 0.005,
     });
-    const off = monthlyCost(100_000, ZERO, fixed, table, { relay: false, tracing: false });
-    const on = monthlyCost(100_000, ZERO, fixed, table, { relay: true, tracing: false });
+    const off = monthlyCost(100_000, ZERO, fixed, table, DEFAULT);
+    const on = monthlyCost(100_000, ZERO, fixed, table, { ...DEFAULT, relay: true });
     expect(off.fixedTotal).toBeCloseTo(3 + 3 + 0.4, 6);
     expect(off.per1000.fixed).toBeCloseTo(6.4 / 100, 9);
     const relay = 2 * 730 * (0.25 * 0.03238 + 0.5 * 0.00356) + 730 * 0.0225 + 4 * 730 * 0.005 + 2 * 0.1 + 0.4;
@@ -221,7 +269,7 @@ describe('dollars from counts and prices', () => {
         { ...ZERO, lambdaInvocations: 2, logBytes: 1000, logEvents: 4 },
         { ...NO_FIXED, platformLogLines },
         table,
-        { relay: false, tracing: false },
+        DEFAULT,
       ).variable.find((l) => l.name === 'CloudWatch Logs')!.dollars;
     expect(logs(false)).toBeCloseTo(((1_000_000 * (1000 + 4 * 26)) / 1e9) * 0.5, 9);
     expect(logs(true)).toBeCloseTo(
@@ -236,7 +284,7 @@ describe('dollars from counts and prices', () => {
     expect(sampledTraces(reservoir + 1_000_000, 730)).toBeCloseTo(reservoir + 50_000, 6);
     const table = prices({ xrayPerMillionTraces: 5 });
     const xray = (emails: number, tracing: boolean) =>
-      monthlyCost(emails, { ...ZERO, lambdaInvocations: 2 }, NO_FIXED, table, { relay: false, tracing }).variable.find(
+      monthlyCost(emails, { ...ZERO, lambdaInvocations: 2 }, NO_FIXED, table, { ...DEFAULT, tracing }).variable.find(
         (l) => l.name === 'X-Ray',
       )!.dollars;
     expect(xray(1_000_000, true)).toBeCloseTo(10, 6);
@@ -256,8 +304,9 @@ describe('dollars from counts and prices', () => {
       ddbWriteUnits: 5.5,
       logBytes: 500,
       logEvents: 2,
-      sesEmails: 1,
+      sesRecipients: 1,
     });
+    expect(perUnit({}, { bytes: 0, events: 0 }, 10, 3).sesRecipients).toBe(3);
   });
 });
 
@@ -268,7 +317,11 @@ describe('the price table', () => {
       'prices-us-east-1.json',
     );
     expect(Object.keys(table.prices).sort()).toEqual([...PRICE_KEYS].sort());
-    expect(table.prices.sesPerThousandEmails.value).toBe(0.1);
+    expect(Object.keys(table.sesPlans).sort()).toEqual([...SES_PLANS].sort());
+    // À la carte: $0.10 per 1,000 recipients, no monthly fee.
+    expect(table.sesPlans.none).toMatchObject({ plan: 'NONE', perThousandRecipients: 0.1, perMonth: 0 });
+    for (const plan of SES_PLANS)
+      expect(table.sesPlans[plan].source).toMatch(/^https:\/\/([a-z0-9.-]+\.)?(amazon|amazonaws)\.com\//);
   });
 
   it('refuses a table with a missing or malformed price, naming it', () => {
