@@ -9,10 +9,10 @@ export const EVENT_SOURCE_CONCURRENCY = { min: 2, max: 1000 } as const;
 
 /**
  * Milliseconds a send job holds its invocation on AWS, apart from waiting for its place: the
- * worker's table round trips in sequence (its place in the line, the claim, the call log's plan,
- * the status and its event; about 10 ms each) and SES's answer to SendEmail (about 100 ms), with
- * the MIME message built between them. An estimate: set `mailstack:sendMsPerEmail` from the send
- * worker's measured Duration (p90 of a batch) once it runs.
+ * worker's table round trips in sequence (9, `npm run cost` counts them: its place in the line, the
+ * claim, the call log's plan, the status and its event...; about 10 ms each) and SES's answer to
+ * SendEmail (about 100 ms), with the MIME message built between them. An estimate: set
+ * `mailstack:sendMsPerEmail` from the send worker's measured Duration once it runs.
  */
 export const DEFAULT_SEND_MS_PER_EMAIL = 250;
 

@@ -139,7 +139,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
 const { sendingTeam } = await import('./bench-team.ts');
-const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');
+const { countInvocation, countedAs } = await import('@mailstack/core/adapters/aws/counters');
 const { lambdaContext } = await import('../lib/local/events.ts');
 
 print('mailstack cost model: measuring on the local host (in memory)...');
@@ -265,7 +265,37 @@ try {
       return out;
     },
   };
-  Object.assign(deps, { tableStore: counting });
+  // The send worker's table requests, timed: how long a send job holds its invocation and how many
+  // round trips it waits for in sequence, the time the sending workers' concurrency is derived from
+  // (docs/aws.md, Sending at high rates).
+  const sendSpans: (readonly [number, number])[] = [];
+  const timed: TableStore = { ...counting };
+  for (const name of ['get', 'put', 'update', 'delete', 'transactWrite', 'query', 'batchGet', 'batchWrite'] as const) {
+    const inner = counting[name] as (input: unknown) => Promise<unknown>;
+    (timed as unknown as Record<string, (input: unknown) => Promise<unknown>>)[name] = async (input) => {
+      if (countedAs.getStore() !== 'send-email') return inner(input);
+      const started = performance.now();
+      try {
+        return await inner(input);
+      } finally {
+        sendSpans.push([started, performance.now()]);
+      }
+    };
+  }
+  Object.assign(deps, { tableStore: timed });
+  /** Each send job's time (its first table request to its last) and its requests and round trips in sequence. */
+  const sendJobs: { ms: number; requests: number; stages: number }[] = [];
+  const noteSendJob = () => {
+    const spans = sendSpans.splice(0).sort((a, b) => a[0] - b[0]);
+    if (spans.length === 0) return;
+    let stages = 0;
+    let stageEnd = Number.NEGATIVE_INFINITY;
+    for (const [start, end] of spans) {
+      if (start >= stageEnd) stages += 1;
+      stageEnd = start >= stageEnd ? end : Math.max(stageEnd, end);
+    }
+    sendJobs.push({ ms: spans.at(-1)![1] - spans[0]![0], requests: spans.length, stages });
+  };
 
   const { secret, resend } = await sendingTeam(host, { name: 'Cost', domain: 'cost.example.com' });
   const hook = await resend.webhooks.create({
@@ -352,6 +382,7 @@ try {
       if (out.error) throw new Error(`send failed: ${out.error.message}`);
       await until(() => hooks >= expected, `the webhook delivery of email ${from + i}`);
       await quiet(30_000, 700);
+      noteSendJob();
     }
   };
 
@@ -365,7 +396,9 @@ try {
   const l0 = meter.read();
   const s0 = await held();
   writesByKind.clear();
+  sendJobs.length = 0;
   await sendEmails(1000, EMAILS);
+  const emailSendJobs = sendJobs.splice(0);
   const storedPerEmail = ((await held()) - s0) / EMAILS;
   const emailWrites = [...writesByKind].sort((a, b) => b[1] - a[1]);
   const l1 = meter.read();
@@ -534,6 +567,10 @@ try {
       .filter(([, u]) => u / HTML_EMAILS >= 0.05)
       .map(([k, u]) => `${k} ${(u / HTML_EMAILS).toFixed(1)}`)
       .join('; ')}`,
+  );
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  print(
+    `  a send job (the send worker, first table request to last, the SES call between): p50 ${median(emailSendJobs.map((j) => j.ms)).toFixed(0)} ms here, ${median(emailSendJobs.map((j) => j.requests))} table requests in ${median(emailSendJobs.map((j) => j.stages))} round trips in sequence (mailstack:sendMsPerEmail, default 250, is this on AWS: each round trip about 10 ms, SES's answer about 100)`,
   );
   print(`per broadcast recipient (${RECIPIENTS}, create + send amortized, one webhook delivery each):`);
   print(`  ${units(perRecipient)}`);
