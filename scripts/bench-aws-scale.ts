@@ -34,7 +34,7 @@ import { QUEUE_DELAY_UNDER_MS } from '@mailstack/core/adapters/aws/queue-delay-s
 import { keyPattern } from '@mailstack/core/table/key-pattern';
 import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
 import type { TableStore } from '@mailstack/core/ports/table-store';
-import { startLocalHost, type LocalHost } from '../lib/local/host.ts';
+import { startLocalHost } from '../lib/local/host.ts';
 import { sendingTeam } from './bench-team.ts';
 
 const EMAILS = Number(process.env.BENCH_AWS_EMAILS ?? 60);
