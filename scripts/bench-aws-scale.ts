@@ -94,6 +94,8 @@ const awsCalls = (deps: Deps, scheduler: { create: number; delete: number }) => 
   delete: deps.counters.queueDeleteRequests,
   create: scheduler.create,
   cancel: scheduler.delete,
+  localWrite: deps.counters.ddbWriteUnits,
+  localRead: deps.counters.ddbReadUnits,
 });
 
 /** Prints one flow's hot-key map. */
@@ -156,6 +158,9 @@ const printMap = (
     );
   }
   const per = (k: keyof ReturnType<typeof awsCalls>) => (calls.after[k] - calls.before[k]) / n;
+  console.log(
+    `  (DynamoDB Local reported ${per('localWrite').toFixed(2)} write and ${per('localRead').toFixed(2)} read units per ${unit} for the same requests)`,
+  );
   console.log(
     `  SQS per ${unit}: ${per('send').toFixed(2)} send, ${per('receive').toFixed(2)} receive, ${per('delete').toFixed(2)} delete requests (standard queues: no quota on calls a second, https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html; about 120,000 in flight a queue)`,
   );
