@@ -130,6 +130,28 @@ describe('a table store that throttles a partition past its units in the second,
   });
 });
 
+describe('a metered table store', () => {
+  it('bills each request to the partitions it touched as AWS does: a transaction’s item two units per KB, its index in its own partition', async () => {
+    // Prepare
+    const t = setup({ writeUnitsPerSecond: 1_000, readUnitsPerSecond: 3_000 });
+    const deps = t.deps(t.retrying);
+    const body = 'x'.repeat(1_500);
+
+    // Act
+    await transact(deps, [{ put: { pk: 'TEAM#t1#EMAIL#e1', sk: 'EMAIL', gsi1pk: 'TEAM#t1#EMAILS#0', body } }]);
+    await putItem(deps, { pk: 'TEAM#t1#EMAIL#e2', sk: 'EMAIL', body });
+    await getItem(deps, { pk: 'TEAM#t1#EMAIL#e2', sk: 'EMAIL' });
+
+    // Assess: 2 KB in a transaction is 4 units, its index 2; alone, 2; a consistent read of it, 1.
+    const units = Object.fromEntries([...t.load.partitions].map(([p, l]) => [p, [l.write, l.read]]));
+    expect(units).toEqual({
+      'TEAM#t1#EMAIL#e1': [4, 0],
+      'gsi1:TEAM#t1#EMAILS#0': [2, 0],
+      'TEAM#t1#EMAIL#e2': [2, 1],
+    });
+  });
+});
+
 describe('key patterns', () => {
   it.each([
     ['TEAM#0193a2b4-1c2d-7e3f-8a9b-0c1d2e3f4a5b#USAGE#2026-12-07', 'TEAM#<t>#USAGE#<day>'],
