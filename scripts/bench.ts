@@ -38,6 +38,7 @@ import { benchAutomations } from './bench-automations.ts';
 import { warmEngine } from './bench-warmup.ts';
 import type { FunctionCounts } from '@mailstack/core/adapters/aws/counters';
 import { sendingTeam } from './bench-team.ts';
+import { benchAwsScale } from './bench-aws-scale.ts';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 200);
 /** Sends before the measured ones, on the cold process (printed apart, as a Lambda's first requests). */
@@ -71,6 +72,7 @@ const SECTIONS = [
   'metrics',
   'inboxes',
   'automations',
+  'aws-scale',
 ] as const;
 /** `BENCH_ONLY=contacts,sweeper` runs only those sections (and the first); unset runs them all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
@@ -82,6 +84,11 @@ for (const name of ONLY) {
     throw new Error(`BENCH_ONLY names sections from ${SECTIONS.join(', ')}; got \`${name}\``);
 }
 const runs = (section: (typeof SECTIONS)[number]) => ONLY.length === 0 || ONLY.includes(section);
+// The AWS-scale section runs on a host of its own (bench-aws-scale.ts); alone, it skips the first section too.
+if (ONLY.length === 1 && ONLY[0] === 'aws-scale') {
+  await benchAwsScale();
+  process.exit(0);
+}
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -705,3 +712,4 @@ try {
 } finally {
   await host.stop();
 }
+if (runs('aws-scale')) await benchAwsScale();

@@ -22,9 +22,15 @@ const common = (config: Config, endpoint: string | undefined) =>
  */
 const SES_TIMEOUTS = { connectionTimeout: 2_000, requestTimeout: 10_000, throwOnRequestTimeout: true };
 
+/** Attempts the DynamoDB client makes at a request (the SDK's standard retries: throttling and transient errors). */
+export const DYNAMODB_MAX_ATTEMPTS = 5;
+
 /** The one factory for every AWS SDK client, built from validated configuration. */
 export const createClients = (config: Config, counters: AdapterCounters) => {
-  const dynamo = new DynamoDBClient({ ...common(config, config.DYNAMODB_ENDPOINT), maxAttempts: 5 });
+  const dynamo = new DynamoDBClient({
+    ...common(config, config.DYNAMODB_ENDPOINT),
+    maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+  });
   const db = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
   db.middlewareStack.add(
     (next, context) => async (args) => {

@@ -1,5 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { itemSize } from '../../table/item-size.ts';
+import { readUnits, writeUnits } from '../../table/billing.ts';
+
+/** How AWS bills reads and writes (table/billing.ts), for the cost model's figures. */
+export { readUnits, writeUnits };
 
 /**
  * Calls counted at the adapters and where the local host invokes handlers, for `npm run bench`
@@ -138,21 +142,6 @@ const SQS_CHUNK_BYTES = 64 * 1024;
 
 /** Billed SQS requests for one call carrying `payloadBytes` (at least one). */
 export const sqsRequests = (payloadBytes: number): number => Math.max(1, Math.ceil(payloadBytes / SQS_CHUNK_BYTES));
-
-/** Write request units of writing an item of `bytes`: one per started 1 KB, doubled in a transaction. */
-export const writeUnits = (bytes: number, transactional = false): number =>
-  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
-
-/**
- * Read request units of reading `bytes` (an item, or a query's items together): one per started
- * 4 KB for a strongly consistent read, half that for an eventually consistent one, doubled in a
- * transaction.
- */
-export const readUnits = (bytes: number, options: { consistent?: boolean; transactional?: boolean } = {}): number => {
-  const units = Math.max(1, Math.ceil(bytes / 4096));
-  if (options.transactional) return units * 2;
-  return options.consistent ? units : units / 2;
-};
 
 // Names as the client's middleware sees them (document-client commands run as these).
 const WRITES: Record<string, (input: any) => number> = {

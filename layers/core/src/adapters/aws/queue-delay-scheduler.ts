@@ -7,7 +7,7 @@ import type { Scheduler } from '../../ports/scheduler.ts';
  * EventBridge Scheduler's precision (a minute) the scheduler could only fire it late or early,
  * and an instant already past may be refused at create.
  */
-const QUEUE_DELAY_UNDER_MS = 60_000;
+export const QUEUE_DELAY_UNDER_MS = 60_000;
 
 /**
  * A scheduler that sends what is due within the next minute (or is already due) straight to its
