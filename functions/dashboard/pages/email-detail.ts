@@ -70,7 +70,7 @@ ${e.tags.length ? html`<dt>Tags</dt><dd><ul class="tags">${e.tags.map((g) => htm
 ${
   e.status === 'scheduled' && may
     ? html`<h2>Schedule</h2><div class="card">${postForm(csrf, `${base}/reschedule`, html`${field('scheduled_at', 'New send time (UTC, or any ISO 8601 time or phrase such as "in 2 hours")', html`<input id="scheduled_at" name="scheduled_at" required value="${e.scheduled_at ?? ''}">`)}<button>Reschedule</button>`)}
-${button(csrf, `${base}/cancel`, 'Cancel this email', 'danger', 'Cancel this scheduled email')}</div>`
+${button(csrf, `${base}/cancel`, 'Cancel this scheduled email', 'danger')}</div>`
     : ''
 }
 <h2>Timeline</h2>${timeline(e, events, now)}
