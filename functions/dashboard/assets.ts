@@ -42,7 +42,7 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
 .badge.bounced, .badge.failed, .badge.complained, .badge.revoked, .badge.expired { background: #fbe3e4; color: var(--bad); }
 .badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }
-.badge.published, .badge.sent { background: #dff3e4; color: var(--ok); }
+.badge.published, .badge.sent, .badge.opened, .badge.clicked { background: #dff3e4; color: var(--ok); }
 .badge.sending { background: #e7ecfb; color: var(--accent); }
 .badge.canceled { background: #fbe3e4; color: var(--bad); }
 .badge.draft { background: #e9ecef; color: var(--muted); }
@@ -79,7 +79,7 @@ ol.timeline li.good::before { background: var(--ok); } ol.timeline li.good .ev-o
 ol.timeline li.problem::before { background: var(--bad); } ol.timeline li.problem .ev-outcome { background: #fbe3e4; color: var(--bad); }
 ol.timeline li.waiting::before { background: var(--warn); } ol.timeline li.waiting .ev-outcome { background: #fff1d6; color: var(--warn); }
 ol.timeline li.note::before { background: var(--muted); }
-.waiting { padding: 8px 12px; border-radius: 6px; background: #fff8e6; border: 1px solid #e8c77a; }
+.wait-reason { padding: 8px 12px; border-radius: 6px; background: #fff8e6; border: 1px solid #e8c77a; }
 ul.tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 4px 8px; }
 main.shared { max-width: 900px; margin: 24px auto; }
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }

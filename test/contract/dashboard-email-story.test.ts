@@ -82,6 +82,7 @@ describe('an email’s story on the dashboard', IN_BROWSER, () => {
     expect(text).toContain('campaign: spring');
     expect(text).toContain('the API');
     expect(await page.locator('time[datetime]').count()).toBeGreaterThan(2);
+    expect(await page.frameLocator('iframe.preview').locator('p').textContent()).toBe('Hello');
     await look(page, 'email-story-bounced', violations);
   }, 60_000);
 

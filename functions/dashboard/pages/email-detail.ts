@@ -62,7 +62,7 @@ const emailPage = async (c: Ctx, extra: { error?: string; newLink?: { url: strin
     html`<p><a href="${t}/emails">← All emails</a></p>
 ${extra.error ? html`<p class="error" role="alert">${extra.error}</p>` : ''}
 <div class="card"><p>Status: ${badge(displayedStatus(e))}</p>
-${waits ? html`<p class="waiting"><strong>Why it waits:</strong> ${waits}</p>` : ''}
+${waits ? html`<p class="wait-reason"><strong>Why it waits:</strong> ${waits}</p>` : ''}
 <dl><dt>From</dt><dd>${e.from}</dd>${list('To', e.to)}${list('Cc', e.cc)}${list('Bcc', e.bcc)}${list('Reply-To', e.reply_to)}
 <dt>Sent by</dt><dd>${sourceOf(e, t)}</dd>
 ${e.tags.length ? html`<dt>Tags</dt><dd><ul class="tags">${e.tags.map((g) => html`<li><code>${g.name}: ${g.value}</code></li>`)}</ul></dd>` : ''}

@@ -50,7 +50,6 @@ const MACHINE: Readonly<Record<string, string>> = {
   implausible_browser: 'a client no person uses (an empty, ancient or self-contradicting user agent)',
   too_soon_after_delivery: 'fetched within seconds of sending, before a person could open it',
   every_link_within_a_second: 'every link of the message fetched within a second (a scanner)',
-  click: 'counted from a click (a click means it was opened)',
 };
 
 type Fetched = { ipAddress?: string; userAgent?: string; link?: string; reason?: string } | undefined;
@@ -65,7 +64,11 @@ const fetchDetail = (f: Fetched): Html[] => {
   if (!f) return [];
   return [
     ...(f.link ? [html`<dt>Link</dt><dd>${linkOf(f.link)}</dd>`] : []),
-    ...(f.reason ? [html`<dt>Why not counted</dt><dd>${MACHINE[f.reason] ?? f.reason}</dd>`] : []),
+    ...(f.reason === 'click'
+      ? [html`<dt>Counted from</dt><dd>a click (a click means it was opened)</dd>`]
+      : f.reason
+        ? [html`<dt>Why not counted</dt><dd>${MACHINE[f.reason] ?? f.reason}</dd>`]
+        : []),
     ...(f.userAgent !== undefined
       ? [html`<dt>User agent</dt><dd><code>${f.userAgent || '(none sent)'}</code></dd>`]
       : []),
@@ -80,11 +83,11 @@ const detailOf = (ev: EventRecord): Html[] => {
   if (d.bounce) {
     const kind =
       d.bounce.type === 'Permanent'
-        ? 'permanent: the address does not take mail; it is suppressed'
+        ? 'the address does not take mail; it is now suppressed'
         : d.bounce.type === 'Transient'
-          ? 'temporary: the provider gave up retrying'
-          : 'undetermined';
-    out.push(html`<dt>Bounce type</dt><dd>${d.bounce.type} (${kind}), ${d.bounce.subType}</dd>`);
+          ? 'a temporary refusal; the provider gave up retrying'
+          : 'the receiving server did not say why';
+    out.push(html`<dt>Bounce type</dt><dd>${d.bounce.type} (${d.bounce.subType}): ${kind}</dd>`);
     const codes: string[] = d.bounce.diagnosticCode?.length ? d.bounce.diagnosticCode : [d.bounce.message];
     for (const code of codes.filter(Boolean))
       out.push(html`<dt>Receiving server said</dt><dd><code>${code}</code></dd>`);
