@@ -74,6 +74,7 @@ iframe.preview { width: 100%; height: 420px; border: 1px solid var(--line); bord
 ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); margin-left: 6px; } ol.timeline li { padding: 2px 0 8px 14px; position: relative; }
 ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
 ol.timeline li p { margin: 0 0 2px; } ol.timeline li dl { margin: 2px 0 4px; font-size: .9rem; } ol.timeline li code { overflow-wrap: anywhere; }
+.ev-type { color: var(--muted); font-size: .75rem; }
 .ev-outcome { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: .75rem; font-weight: 600; background: #e9ecef; color: var(--fg); }
 ol.timeline li.good::before { background: var(--ok); } ol.timeline li.good .ev-outcome { background: #dff3e4; color: var(--ok); }
 ol.timeline li.problem::before { background: var(--bad); } ol.timeline li.problem .ev-outcome { background: #fbe3e4; color: var(--bad); }

@@ -106,15 +106,15 @@ const detailOf = (ev: EventRecord): Html[] => {
 const outcomeOf = (ev: EventRecord): readonly [string, Outcome] =>
   EVENTS[ev.type] ?? [ev.type.replace(/^email\./, '').replace(/_/g, ' '), 'note'];
 
-/** One timeline entry: label, outcome word, exact and relative time, detail. */
-const entry = (label: string, outcome: Outcome, at: string, now: number, detail: Html[] = []) =>
-  html`<li class="ev ${outcome}"><p><span class="ev-outcome">${OUTCOME_WORD[outcome]}</span> <strong>${label}</strong> · ${whenRelative(at, now)}</p>${detail.length ? html`<dl>${detail}</dl>` : ''}</li>`;
+/** One timeline entry: label, outcome word, exact and relative time, the event's type (as webhooks name it), detail. */
+const entry = (label: string, outcome: Outcome, at: string, now: number, detail: Html[] = [], type?: string) =>
+  html`<li class="ev ${outcome}"><p><span class="ev-outcome">${OUTCOME_WORD[outcome]}</span> <strong>${label}</strong> · ${whenRelative(at, now)}${type ? html` <code class="ev-type" title="The webhook event">${type}</code>` : ''}</p>${detail.length ? html`<dl>${detail}</dl>` : ''}</li>`;
 
 /** The timeline: accepted, then every event, oldest first. */
 export const timeline = (e: EmailItem, events: readonly EventRecord[], now: number) =>
   html`<ol class="timeline">${entry('Accepted by the API', 'good', e.created_at, now)}${events.map((ev) => {
     const [label, outcome] = outcomeOf(ev);
-    return entry(label, outcome, ev.createdAt, now, detailOf(ev));
+    return entry(label, outcome, ev.createdAt, now, detailOf(ev), ev.type);
   })}</ol>`;
 
 /** When a parked email may go (its `DUE#PARKED` entry), if it has one. */
