@@ -136,4 +136,19 @@ describe('an email’s story on the dashboard', IN_BROWSER, () => {
     expect(await page.getByRole('button', { name: 'Cancel this scheduled email' }).count()).toBe(0);
     expect(violations).toEqual([]);
   }, 60_000);
+
+  it('says in words why an email held for review waits', async () => {
+    const held = await t.resend.emails.send({
+      from: t.from,
+      to: 'ann@example.com',
+      subject: 'Your bank account has been locked',
+      text: 'Verify now',
+    });
+
+    const text = await open(held.data!.id);
+
+    expect((await t.resend.emails.get(held.data!.id)).data!.last_event).toBe('queued');
+    expect(text).toContain('Why it waits: Held for review');
+    expect(await page.locator('main .badge').first().textContent()).toBe('queued');
+  }, 60_000);
 });
