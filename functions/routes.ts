@@ -167,6 +167,7 @@ export const ROUTES: readonly RouteEntry[] = [
   r('GET', '/emails/{id}', 'emails/get-email'),
   r('PATCH', '/emails/{id}', 'emails/update-email'),
   r('POST', '/emails/{id}/cancel', 'emails/cancel-email'),
+  r('POST', '/emails/{id}/share', 'emails/share-email'),
   r('DELETE', '/emails/{id}', 'emails/delete-email'),
   r('GET', '/emails/{id}/attachments', 'emails/list-email-attachments'),
   r('GET', '/emails/{id}/attachments/{attachment_id}', 'emails/get-email-attachment'),

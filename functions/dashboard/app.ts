@@ -24,6 +24,7 @@ import { SCRIPT, STYLE } from './assets.ts';
 import { csrfField, plainPage, type Html, type PageContext } from './view.ts';
 import { registerTeamPages } from './pages/index.ts';
 import { registerConsent } from './pages/consent.ts';
+import { registerShared } from './pages/shared.ts';
 import { mailboxAgentApi } from './mailbox-agent.ts';
 
 /** The session cookie and the pre-session (double-submit) CSRF cookie of signed-out forms. */
@@ -300,6 +301,9 @@ ${
       );
     return signIn(c, done.user.id, `/t/${done.teamId}/`);
   });
+
+  // A shared email's read-only page: the link's token is the only credential.
+  registerShared(app);
 
   // Everything below needs a signed-in person.
   // A page asked for while signed out is where sign-in returns to (the consent screen of an MCP client, say).

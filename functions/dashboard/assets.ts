@@ -42,7 +42,7 @@ button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .badge.delivered, .badge.verified, .badge.active { background: #dff3e4; color: var(--ok); }
 .badge.bounced, .badge.failed, .badge.complained, .badge.revoked, .badge.expired { background: #fbe3e4; color: var(--bad); }
 .badge.pending, .badge.queued, .badge.not_started, .badge.scheduled { background: #fff1d6; color: var(--warn); }
-.badge.published, .badge.sent { background: #dff3e4; color: var(--ok); }
+.badge.published, .badge.sent, .badge.opened, .badge.clicked { background: #dff3e4; color: var(--ok); }
 .badge.sending { background: #e7ecfb; color: var(--accent); }
 .badge.canceled { background: #fbe3e4; color: var(--bad); }
 .badge.draft { background: #e9ecef; color: var(--muted); }
@@ -73,6 +73,16 @@ iframe.preview { width: 100%; height: 420px; border: 1px solid var(--line); bord
 .chart { width: 100%; height: auto; } .ratebar { display: block; width: 100%; height: 22px; margin-top: 8px; } .chart text { font-size: 11px; fill: var(--muted); }
 ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); margin-left: 6px; } ol.timeline li { padding: 2px 0 8px 14px; position: relative; }
 ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
+ol.timeline li p { margin: 0 0 2px; } ol.timeline li dl { margin: 2px 0 4px; font-size: .9rem; } ol.timeline li code { overflow-wrap: anywhere; }
+.ev-type { color: var(--muted); font-size: .75rem; }
+.ev-outcome { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: .75rem; font-weight: 600; background: #e9ecef; color: var(--fg); }
+ol.timeline li.good::before { background: var(--ok); } ol.timeline li.good .ev-outcome { background: #dff3e4; color: var(--ok); }
+ol.timeline li.problem::before { background: var(--bad); } ol.timeline li.problem .ev-outcome { background: #fbe3e4; color: var(--bad); }
+ol.timeline li.waiting::before { background: var(--warn); } ol.timeline li.waiting .ev-outcome { background: #fff1d6; color: var(--warn); }
+ol.timeline li.note::before { background: var(--muted); }
+.wait-reason { padding: 8px 12px; border-radius: 6px; background: #fff8e6; border: 1px solid #e8c77a; }
+ul.tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 4px 8px; }
+main.shared { max-width: 900px; margin: 24px auto; }
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }
 .pager { display: flex; gap: 12px; }
 @media (max-width: 720px) {

@@ -227,6 +227,9 @@ const NOTICES: Readonly<Record<string, string>> = {
   queued:
     "Sending is queued: other broadcasts hold this region's broadcast capacity until they finish; see Pacing below.",
   canceled: 'Canceled: nothing more is sent.',
+  'email-canceled': 'Email canceled: it will not be sent.',
+  rescheduled: 'Rescheduled.',
+  'link-revoked': 'Link revoked: it now answers 404.',
   'key-revoked': 'Mailbox key revoked: requests with it are now refused (403).',
   'draft-approved': "Draft approved: it is admitted to the outbox and goes out from the mailbox's address.",
   'draft-rejected': 'Draft rejected: it stays a draft; the agent may edit it and ask again.',
@@ -255,5 +258,5 @@ export const teamPage = (ctx: PageContext, title: string, content: Html, notice?
 };
 
 /** A page outside a team (sign-in, invitations, errors). */
-export const plainPage = (title: string, content: Html, notice?: string) =>
-  html`${head(title)}<body><main id="main" class="auth"><h1>${title}</h1>${notice && NOTICES[notice] ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : ''}${content}</main></body></html>`;
+export const plainPage = (title: string, content: Html, notice?: string, cls = 'auth') =>
+  html`${head(title)}<body><main id="main" class="${cls}"><h1>${title}</h1>${notice && NOTICES[notice] ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : ''}${content}</main></body></html>`;

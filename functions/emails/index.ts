@@ -7,6 +7,7 @@ import { handler as getEmail } from './get-email.ts';
 import { handler as getEmailMetrics } from './get-email-metrics.ts';
 import { handler as updateEmail } from './update-email.ts';
 import { handler as cancelEmail } from './cancel-email.ts';
+import { handler as shareEmail } from './share-email.ts';
 import { handler as deleteEmail } from './delete-email.ts';
 import { handler as listEmailAttachments } from './list-email-attachments.ts';
 import { handler as getEmailAttachment } from './get-email-attachment.ts';
@@ -21,6 +22,7 @@ export const handler = dispatch(
     'get-email-metrics': getEmailMetrics,
     'update-email': updateEmail,
     'cancel-email': cancelEmail,
+    'share-email': shareEmail,
     'delete-email': deleteEmail,
     'list-email-attachments': listEmailAttachments,
     'get-email-attachment': getEmailAttachment,

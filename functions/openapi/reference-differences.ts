@@ -57,11 +57,4 @@ export const REFERENCE_DIFFERENCES: readonly ReferenceDifference[] = [
       'Spec §1: a segment holds the contacts added to it (audiences are its aliases); filter rules are not a capability, and unsupported input is rejected with 422.',
     summary: 'segment filters are not supported',
   },
-  {
-    operations: ['POST /emails/{email_id}/share'],
-    kind: 'deliberate',
-    reason:
-      'Spec §1 lists the capabilities; shared links are not among them. They answer 404 "endpoint does not exist".',
-    summary: 'not a capability of this service',
-  },
 ];

@@ -2,12 +2,12 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { getEmail, getEmailWithBodies } from '@mailstack/core/domain/emails/get-email';
 import { listEmails } from '@mailstack/core/domain/emails/list-emails';
-import { displayedStatus, emailView } from '@mailstack/core/domain/emails/email-view';
+import { displayedStatus } from '@mailstack/core/domain/emails/email-view';
 import { composeMessage } from '@mailstack/core/domain/emails/pipeline/compose-message';
 import { attachmentParts } from '@mailstack/core/domain/emails/email-content';
-import { emailTimeline } from '@mailstack/core/domain/events/record-event';
 import { LAST_EVENTS, type EmailItem } from '@mailstack/core/domain/emails/email';
 import type { DashboardEnv } from '../app.ts';
+import { registerEmailDetail } from './email-detail.ts';
 import { badge, sandboxedHtml, table, teamPage, when } from '../view.ts';
 
 /** Newest emails read per filtered page (filters apply to these). */
@@ -73,33 +73,7 @@ ${next ? html`<p class="pager"><a href="${next}">Older emails</a></p>` : ''}`,
     );
   });
 
-  app.get('/t/:team/emails/:id', async (c) => {
-    const deps = c.get('deps');
-    const teamId = c.get('actor').team.id;
-    const e = await getEmailWithBodies(deps, teamId, c.req.param('id'));
-    const view = emailView(e);
-    const events = await emailTimeline(deps, teamId, e.id);
-    const base = `/t/${teamId}/emails/${e.id}`;
-    return c.html(
-      teamPage(
-        c.get('ctx'),
-        e.subject || '(no subject)',
-        html`
-<div class="card"><p>Status: ${badge(view.last_event)}</p>
-<dl><dt>From</dt><dd>${view.from}</dd><dt>To</dt><dd>${view.to.join(', ')}</dd>${view.cc ? html`<dt>Cc</dt><dd>${view.cc.join(', ')}</dd>` : ''}
-<dt>Created</dt><dd>${when(view.created_at)}</dd>${view.scheduled_at ? html`<dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>` : ''}<dt>Id</dt><dd><code>${e.id}</code></dd></dl></div>
-<h2>Timeline</h2><ol class="timeline"><li>accepted ${when(e.created_at)}</li>${events.map((ev) => html`<li>${ev.type.replace('email.', '')} ${when(ev.createdAt)}</li>`)}</ol>
-${
-  e.attachments.length
-    ? html`<h2>Attachments</h2><ul>${e.attachments.map((a, n) => html`<li><a href="${base}/attachments/${n}" download>${a.filename}</a> (${a.content_type}, ${a.size} bytes)</li>`)}</ul>`
-    : ''
-}
-${view.html !== null ? html`<h2>HTML</h2><iframe class="preview" sandbox="" src="${base}/html" title="The email's HTML, rendered without scripts"></iframe>` : ''}
-${view.text !== null ? html`<h2>Text</h2><pre>${view.text}</pre>` : ''}
-<h2>Raw message</h2><p><a href="${base}/raw">The MIME message as it goes to the provider</a></p>`,
-      ),
-    );
-  });
+  registerEmailDetail(app);
 
   // The HTML body, for the sandboxed frame only: its own CSP (sandbox, nothing loads, no script).
   app.get('/t/:team/emails/:id/html', async (c) => {

@@ -8,6 +8,7 @@ import { tool as listEmailAttachments } from './list-email-attachments.ts';
 import { tool as getEmailAttachment } from './get-email-attachment.ts';
 import { tool as updateEmail } from './update-email.ts';
 import { tool as cancelEmail } from './cancel-email.ts';
+import { tool as shareEmail } from './share-email.ts';
 import { tool as deleteEmail } from './delete-email.ts';
 import { tool as createDomain } from './create-domain.ts';
 import { tool as listDomains } from './list-domains.ts';
@@ -123,6 +124,7 @@ export const ROUTE_TOOLS: readonly RouteTool[] = [
   getEmailAttachment,
   updateEmail,
   cancelEmail,
+  shareEmail,
   deleteEmail,
   createDomain,
   listDomains,

@@ -92,6 +92,23 @@ export const UpdateEmailRequest = v.strictObject({
   scheduled_at: v.string('is required: the new ISO 8601 send time.'),
 });
 
+/** POST /emails/{id}/share: how long the link works (a duration such as `10m` or `2 hours`; 48 hours at most, and when absent). */
+export const ShareEmailRequest = v.optional(
+  v.strictObject({
+    expires_in: v.optional(
+      v.string('must be a string: a duration such as "10m", "2 hours" or "1 day", up to 48 hours.'),
+    ),
+  }),
+);
+
+/** The answer of POST /emails/{id}/share: the link, and when it stops working. */
+export const SharedEmailLink = v.object({
+  object: v.literal('email'),
+  id: Id,
+  url: v.string(),
+  expires_at: Timestamp,
+});
+
 /** The wire values of `last_event`. */
 export const LastEvent = v.picklist(LAST_EVENTS);
 /** The Email object (GET /emails/{id}, list items, cancel). */

@@ -127,6 +127,8 @@
  * |   last approval notice               |   ACTIVITY#<id> / APPROVALNOTICE                                 |
  * | a team's mailbox license, storage    | pk TEAM#<t>, sk MAILBOXLICENSE / MAILBOXSTORAGE                  |
  * | mailbox sending switch (operator)    | pk OPERATOR, sk MAILBOXTRANSPORT#<team id or *>                  |
+ * | shared link of an email by its hash  | pk EMAILSHARE#<sha256 of the token>, sk SHARE (ttl: its expiry)  |
+ * | shared links of one email            | gsi1: TEAM#<t>#SHARES#<email id> / <share id>                    |
  * | inbound mail dropped (no mailbox)    | pk INBOUND#DROPPED, sk DAY#<yyyy-mm-dd> (count, last, ttl)       |
  * | custom event definition by id, of a  | pk TEAM#<t>, sk EVENTDEF#<id>                                    |
  * |   team; by name (unique per team)    | pk TEAM#<t>, sk EVENTNAME#<name> (guard, holds the id)           |
@@ -460,6 +462,14 @@ export const keys = {
     item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `INVITE#${id}` }),
     partition: (teamId: string) => team(teamId),
     prefix: 'INVITE#',
+  },
+  emailShare: {
+    item: (tokenHash: string) => ({ pk: `EMAILSHARE#${tokenHash}`, sk: 'SHARE' }),
+    listing: (teamId: string, emailId: string, shareId: string) => ({
+      gsi1pk: `${team(teamId)}#SHARES#${emailId}`,
+      gsi1sk: shareId,
+    }),
+    listPartition: (teamId: string, emailId: string) => onIndex('gsi1', `${team(teamId)}#SHARES#${emailId}`),
   },
   oneTime: {
     item: (tokenHash: string) => ({ pk: `ONETIME#${tokenHash}`, sk: 'ONETIME' }),

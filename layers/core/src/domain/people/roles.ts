@@ -14,6 +14,7 @@ import { ApiError } from '../../errors/api-error.ts';
  * | `mailboxes:write` | create, rename, delete mailboxes (their keys: the mailbox's owner only, whatever the role) | yes | yes | no |
  * | `webhooks:write` | add, edit, rotate, disable, re-enable, delete endpoints; replay deliveries | yes | yes | no |
  * | `templates:write` | create, edit, publish, duplicate, delete templates (every save is live for API sends) | yes | yes | no |
+ * | `emails:write`    | cancel or reschedule a scheduled email; create and revoke its shared links | yes | yes | no |
  * | `broadcasts:write`| create, edit, duplicate, delete broadcast drafts                       | yes   | yes   | yes    |
  * | `broadcasts:send` | send a draft now or schedule it; cancel a scheduled or sending broadcast | yes | yes   | no     |
  * | `members:write`   | invite people, change roles, remove members (admins: not owners, and never grant owner) | yes | yes | no |
@@ -30,6 +31,7 @@ const ACTIONS = [
   'mailboxes:write',
   'webhooks:write',
   'templates:write',
+  'emails:write',
   'broadcasts:write',
   'broadcasts:send',
   'members:write',
@@ -47,6 +49,7 @@ const ALLOWED: Readonly<Record<Role, ReadonlySet<Action>>> = {
     'mailboxes:write',
     'webhooks:write',
     'templates:write',
+    'emails:write',
     'broadcasts:write',
     'broadcasts:send',
     'members:write',

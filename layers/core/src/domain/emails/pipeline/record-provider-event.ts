@@ -77,8 +77,15 @@ const mapping = (
         },
       };
     }
+    // The feedback report's type (`abuse`, `not-spam`, …), when the mailbox provider gave one.
     case 'Complaint':
-      return { status: 'complained', type: 'email.complained' };
+      return {
+        status: 'complained',
+        type: 'email.complained',
+        ...(e.complaint?.complaintFeedbackType
+          ? { extra: { complaint: { type: e.complaint.complaintFeedbackType } } }
+          : {}),
+      };
     case 'Reject':
       return {
         status: 'failed',
