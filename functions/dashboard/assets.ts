@@ -75,6 +75,9 @@ ol.timeline { list-style: none; padding: 0; border-left: 2px solid var(--line); 
 ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); }
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }
 .pager { display: flex; gap: 12px; }
+fieldset.events { background: var(--card); } .event-groups { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 10px; margin-top: 8px; align-items: start; }
+fieldset.event-group ul { list-style: none; margin: 4px 0 0; padding: 0; } fieldset.event-group code { overflow-wrap: anywhere; }
+label.check.all, label.check.group { font-weight: 600; }
 @media (max-width: 720px) {
   .shell { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }
   nav.side { border-right: 0; border-bottom: 1px solid var(--line); padding: 4px 0; overflow-x: auto; }
@@ -111,6 +114,22 @@ document.addEventListener('change', (e) => {
   if (e.target.matches('select[data-navigate]')) location.href = e.target.value;
 });
 for (const b of document.querySelectorAll('button[data-copy]')) b.hidden = false;
+// A webhook's event picker: "all events" and each group's box tick what they stand for; unticking one event unticks them.
+document.addEventListener('change', (e) => {
+  const box = e.target;
+  const picker = box.closest && box.closest('[data-events]');
+  if (!picker || box.type !== 'checkbox') return;
+  const kind = box.getAttribute('data-check');
+  const group = box.getAttribute('data-group');
+  const boxes = [...picker.querySelectorAll('input[type=checkbox]')];
+  if (kind === 'all') for (const b of boxes) b.checked = box.checked;
+  else if (kind === 'group') for (const b of boxes) { if (b.getAttribute('data-group') === group) b.checked = box.checked; }
+  const events = boxes.filter((b) => !b.hasAttribute('data-check'));
+  for (const g of boxes.filter((b) => b.getAttribute('data-check') === 'group'))
+    g.checked = events.filter((b) => b.getAttribute('data-group') === g.getAttribute('data-group')).every((b) => b.checked);
+  const all = boxes.find((b) => b.getAttribute('data-check') === 'all');
+  if (all) all.checked = events.every((b) => b.checked);
+});
 // On a narrow screen a table shows one card per row: each cell carries its column's name, and the
 // roles keep the table's meaning for screen readers once CSS lays it out as blocks.
 for (const table of document.querySelectorAll('.table-wrap > table:not(.variables)')) {
