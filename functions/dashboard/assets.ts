@@ -78,6 +78,8 @@ ol.timeline li::before { content: ""; position: absolute; left: -6px; top: 8px; 
 fieldset.events { background: var(--card); } .event-groups { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 10px; margin-top: 8px; align-items: start; }
 fieldset.event-group ul { list-style: none; margin: 4px 0 0; padding: 0; } fieldset.event-group code { overflow-wrap: anywhere; }
 label.check.all, label.check.group { font-weight: 600; }
+h2.message-head { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; font-size: 1rem; margin: 0 0 4px; overflow-wrap: anywhere; }
+article.message iframe.preview { height: 320px; margin-top: 8px; }
 @media (max-width: 720px) {
   .shell { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }
   nav.side { border-right: 0; border-bottom: 1px solid var(--line); padding: 4px 0; overflow-x: auto; }
