@@ -93,6 +93,7 @@ li.branch { display: flex; flex-direction: column; align-items: center; border-t
 code.step-key, table.stacks td code.step-key { overflow-wrap: normal; word-break: keep-all; hyphens: none; }
 .step-box .step-does, .step-box .step-type { overflow-wrap: normal; word-break: normal; hyphens: none; }
 .error-text { color: var(--bad); }
+.badge.completed, .badge.success, .badge.enabled { background: #dff3e4; color: var(--ok); } .badge.running, .badge.waiting, .badge.attempting { background: #e7ecfb; color: var(--accent); }
 li.flow-end { color: var(--muted); font-size: .85rem; } li.flow-end::before, li.flow-step::before { margin-bottom: 2px; }
 @media (max-width: 720px) {
   .shell { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }

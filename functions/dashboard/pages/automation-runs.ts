@@ -56,7 +56,7 @@ const outcomeOf = (teamId: string, s: RunStep) => {
     ? html`<span class="error-text">${String(s.error.name ?? 'error')}: ${String(s.error.message ?? '')}</span>`
     : '';
   return parts.length || error
-    ? html`${parts.map((p, n) => html`${n ? '; ' : ''}${p}`)}${error}`
+    ? html`<span>${parts.map((p, n) => html`${n ? '; ' : ''}${p}`)}${error}</span>`
     : html`<span class="muted">none</span>`;
 };
 
@@ -84,7 +84,7 @@ ${table(
   ['#', 'Step', 'Does', 'Status', 'Outcome', 'Started', 'Ended'],
   steps.map((s, n) => {
     const step = config.get(s.key);
-    return html`<tr><td>${n + 1}</td><td>${STEP_WORDS[s.type] ?? s.type} <code class="step-key">${s.key}</code></td><td>${step ? describeStep(step.type, step.config) : ''}</td><td>${badge(s.status)}</td><td>${outcomeOf(teamId, s)}</td><td>${when(s.startedAt)}</td><td>${when(s.completedAt)}</td></tr>`;
+    return html`<tr><td>${n + 1}</td><td><span>${STEP_WORDS[s.type] ?? s.type} <code class="step-key">${s.key}</code></span></td><td>${step ? describeStep(step.type, step.config) : ''}</td><td>${badge(s.status)}</td><td>${outcomeOf(teamId, s)}</td><td>${when(s.startedAt)}</td><td>${when(s.completedAt)}</td></tr>`;
   }),
   'No step has run yet.',
 )}
