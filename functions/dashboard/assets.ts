@@ -85,6 +85,26 @@ ul.tags { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wra
 main.shared { max-width: 900px; margin: 24px auto; }
 .auth { max-width: 420px; margin: 8vh auto; } .auth form { display: flex; flex-direction: column; gap: 12px; }
 .pager { display: flex; gap: 12px; }
+fieldset.events { background: var(--card); } .event-groups { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 10px; margin-top: 8px; align-items: start; }
+fieldset.event-group ul { list-style: none; margin: 4px 0 0; padding: 0; } fieldset.event-group code { overflow-wrap: anywhere; }
+label.check.all, label.check.group { font-weight: 600; }
+h2.message-head { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; font-size: 1rem; margin: 0 0 4px; overflow-wrap: anywhere; }
+article.message iframe.preview { height: 320px; margin-top: 8px; }
+.flow-wrap { overflow-x: auto; padding: 4px 0 12px; }
+ul.flow, ul.branches { list-style: none; margin: 0; padding: 0; }
+ul.flow { display: flex; flex-direction: column; align-items: center; }
+ul.flow > li + li::before { content: ""; display: block; width: 2px; height: 18px; margin: 0 auto; background: #8c96a3; }
+ul.branches { display: flex; gap: 16px; justify-content: center; align-items: flex-start; }
+li.branch { display: flex; flex-direction: column; align-items: center; border-top: 2px solid #8c96a3; padding-top: 6px; min-width: 0; }
+.branch-label { font-size: .8rem; font-weight: 600; color: var(--muted); background: var(--bg); padding: 0 6px; margin-bottom: 4px; }
+.step-box { background: var(--card); border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 8px; padding: 8px 12px; width: max-content; max-width: 18rem; display: flex; flex-direction: column; gap: 2px; }
+.step-box.trigger { border-left-color: var(--ok); } .step-box.condition, .step-box.wait_for_event { border-left-color: var(--warn); } .step-box.contact_delete { border-left-color: var(--bad); }
+.step-box .step-type { font-weight: 600; } .step-box .step-does { font-size: .9rem; } .step-box .step-counts { font-size: .8rem; color: var(--muted); }
+code.step-key, table.stacks td code.step-key { overflow-wrap: normal; word-break: keep-all; hyphens: none; }
+.step-box .step-does, .step-box .step-type { overflow-wrap: normal; word-break: normal; hyphens: none; }
+.error-text { color: var(--bad); }
+.badge.completed, .badge.success, .badge.enabled { background: #dff3e4; color: var(--ok); } .badge.running, .badge.waiting, .badge.attempting { background: #e7ecfb; color: var(--accent); }
+li.flow-end { color: var(--muted); font-size: .85rem; } li.flow-end::before, li.flow-step::before { margin-bottom: 2px; }
 @media (max-width: 720px) {
   .shell { grid-template-columns: 1fr; grid-template-rows: auto 1fr; }
   nav.side { border-right: 0; border-bottom: 1px solid var(--line); padding: 4px 0; overflow-x: auto; }
@@ -121,6 +141,22 @@ document.addEventListener('change', (e) => {
   if (e.target.matches('select[data-navigate]')) location.href = e.target.value;
 });
 for (const b of document.querySelectorAll('button[data-copy]')) b.hidden = false;
+// A webhook's event picker: "all events" and each group's box tick what they stand for; unticking one event unticks them.
+document.addEventListener('change', (e) => {
+  const box = e.target;
+  const picker = box.closest && box.closest('[data-events]');
+  if (!picker || box.type !== 'checkbox') return;
+  const kind = box.getAttribute('data-check');
+  const group = box.getAttribute('data-group');
+  const boxes = [...picker.querySelectorAll('input[type=checkbox]')];
+  if (kind === 'all') for (const b of boxes) b.checked = box.checked;
+  else if (kind === 'group') for (const b of boxes) { if (b.getAttribute('data-group') === group) b.checked = box.checked; }
+  const events = boxes.filter((b) => !b.hasAttribute('data-check'));
+  for (const g of boxes.filter((b) => b.getAttribute('data-check') === 'group'))
+    g.checked = events.filter((b) => b.getAttribute('data-group') === g.getAttribute('data-group')).every((b) => b.checked);
+  const all = boxes.find((b) => b.getAttribute('data-check') === 'all');
+  if (all) all.checked = events.every((b) => b.checked);
+});
 // On a narrow screen a table shows one card per row: each cell carries its column's name, and the
 // roles keep the table's meaning for screen readers once CSS lays it out as blocks.
 for (const table of document.querySelectorAll('.table-wrap > table:not(.variables)')) {

@@ -141,7 +141,8 @@ describe('dashboard in a browser', IN_BROWSER, () => {
   it('re-enables a disabled webhook endpoint from its page (the secret was shown once at creation)', async () => {
     await owner.goto(`${dashboardUrl()}${teamPath}webhooks`);
     await owner.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks');
-    await owner.getByLabel('Events').fill('email.delivered, email.bounced');
+    await owner.getByRole('checkbox', { name: 'email.delivered', exact: true }).check();
+    await owner.getByRole('checkbox', { name: 'email.bounced', exact: true }).check();
     await owner.getByRole('button', { name: 'Add endpoint' }).click();
     const shown = (await owner.textContent('main .secret code')) ?? '';
     expect(shown).toMatch(/^whsec_/);

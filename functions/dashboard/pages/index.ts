@@ -7,6 +7,7 @@ import { registerDomains } from './domains.ts';
 import { registerMailboxes } from './mailboxes.ts';
 import { activitySection, approvalsSection, registerMailboxApprovals } from './mailbox-approvals.ts';
 import { threadsSection } from './mailbox-threads.ts';
+import { registerMailboxReader } from './mailbox-reader.ts';
 import { registerApiKeys } from './api-keys.ts';
 import { registerSettings } from './settings.ts';
 import { registerWebhooks } from './webhooks.ts';
@@ -27,6 +28,7 @@ export const registerTeamPages = (app: Hono<DashboardEnv>): void => {
   registerDomains(app);
   registerMailboxes(app, [threadsSection, approvalsSection, activitySection]);
   registerMailboxApprovals(app);
+  registerMailboxReader(app);
   registerApiKeys(app);
   registerWebhooks(app);
   registerLogs(app);

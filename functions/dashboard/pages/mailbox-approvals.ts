@@ -16,9 +16,10 @@ const ACTIONS: Record<string, string> = {
   approval_requested: 'asked for approval',
   approved: 'approved',
   rejected: 'rejected',
+  receive: 'received',
 };
 
-const VIA: Record<string, string> = { api: 'agent API', mcp: 'MCP', dashboard: 'dashboard' };
+const VIA: Record<string, string> = { api: 'agent API', mcp: 'MCP', dashboard: 'dashboard', inbound: 'sender' };
 
 /** What an activity was on: a folder by name, an item by the start of its id (the whole id on hover). */
 const onWhat = (subject: string) =>
@@ -46,7 +47,7 @@ ${isOwner ? html`<div class="actions">${button(csrf, `${base}/drafts/${d.id}/app
 }`;
 };
 
-/** The mailbox's latest activity: every read, draft, send, approval and rejection. */
+/** The mailbox's latest activity: every message received, read, draft, send, approval and rejection. */
 export const activitySection: MailboxSection = async ({ c, mailbox: m }) => {
   const activity = await listActivity(c.get('deps'), m.teamId, m.id, 50);
   return html`<h2>Activity</h2>

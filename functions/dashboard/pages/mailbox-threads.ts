@@ -25,7 +25,7 @@ ${table(
   ['Subject', 'From', 'Folder', 'State', 'Labels', 'Emails', 'Latest'],
   rows.map(
     (t) =>
-      html`<tr><td>${t.subject ?? html`<span class="muted">(no subject)</span>`}</td><td>${t.from ?? ''}</td><td>${t.folder}</td><td>${t.read ? 'read' : html`<strong>unread</strong>`}</td><td>${t.labels.map((l) => html`<span class="label" title="${l.color}">${l.name}</span> `)}</td><td>${t.email_count}</td><td>${when(t.received_at)}</td></tr>`,
+      html`<tr><td><a href="/t/${m.teamId}/mailboxes/${m.id}/threads/${t.id}">${t.subject ?? '(no subject)'}</a></td><td>${t.from ?? ''}</td><td>${t.folder}</td><td>${t.read ? 'read' : html`<strong>unread</strong>`}</td><td>${t.labels.map((l) => html`<span class="label" title="${l.color}">${l.name}</span> `)}</td><td>${t.email_count}</td><td>${when(t.received_at)}</td></tr>`,
   ),
   'No mail in this mailbox yet.',
 )}`;

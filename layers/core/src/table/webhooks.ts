@@ -273,13 +273,20 @@ export const deliveryStore = {
     return deliveryOf(item);
   },
 
-  async page(deps: Deps, teamId: string, webhookId: string, page: PageRequest): Promise<Page<DeliveryRecord>> {
+  async page(
+    deps: Deps,
+    teamId: string,
+    webhookId: string,
+    page: PageRequest,
+    status?: DeliveryStatus,
+  ): Promise<Page<DeliveryRecord>> {
+    const live: Condition = { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 };
     const { items, hasMore } = await queryPage(
       deps,
       {
         pk: keys.webhook.logPartition(teamId, webhookId),
         prefix: keys.webhook.deliveryPrefix,
-        filter: { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 },
+        filter: status ? { and: [live, { attr: 'status', eq: status }] } : live,
       },
       page,
     );

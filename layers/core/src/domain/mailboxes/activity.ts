@@ -6,9 +6,18 @@ import { MAILBOX_ACTIVITY_DAYS } from '../../limits.ts';
 
 /**
  * The activity of a mailbox, shown in its panel: every read, listing, draft save, send,
- * approval request, approval and rejection, by whom (a mailbox key or a person) and on what.
+ * approval request, approval and rejection, by whom (a mailbox key or a person) and on what, and
+ * every message received (by its sender).
  */
-export type MailboxActivityAction = 'list' | 'read' | 'draft' | 'send' | 'approval_requested' | 'approved' | 'rejected';
+export type MailboxActivityAction =
+  | 'list'
+  | 'read'
+  | 'draft'
+  | 'send'
+  | 'approval_requested'
+  | 'approved'
+  | 'rejected'
+  | 'receive';
 
 export interface MailboxActivity {
   readonly id: string;
@@ -19,8 +28,8 @@ export interface MailboxActivity {
   readonly actorName: string;
   /** The folder listed, or the message or draft acted on. */
   readonly subject: string;
-  /** Where it came from: the agent API, the mailbox MCP endpoint, the dashboard. */
-  readonly via: 'api' | 'mcp' | 'dashboard';
+  /** Where it came from: the agent API, the mailbox MCP endpoint, the dashboard, or mail received (SMTP). */
+  readonly via: 'api' | 'mcp' | 'dashboard' | 'inbound';
   readonly detail: string;
 }
 

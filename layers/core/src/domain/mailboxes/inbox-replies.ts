@@ -8,6 +8,34 @@ import { loadMessage, withBodies, type MailboxMessage } from './message.ts';
 import { saveDraft } from './drafts.ts';
 import { sendDraft } from './send-draft.ts';
 import { apiKeyActor, apiKeyMailboxCaller, asApi } from './inbox-draft.ts';
+import type { MailboxCaller, MailboxKey } from './mailbox-key.ts';
+import type { MailboxActor } from './activity.ts';
+
+/** A person of the team replying from the dashboard (the mailbox's owner, or one whose role manages mailboxes). */
+export interface MailboxPerson {
+  readonly userId: string;
+  readonly name: string;
+}
+
+/** Who acts, as the draft and send use cases take it: an API key (every permission), or a person in the dashboard. */
+const acting = (by: Caller | MailboxPerson, m: Mailbox): { caller: MailboxCaller; who: MailboxActor } => {
+  if ('keyId' in by) return { caller: apiKeyMailboxCaller(by, m), who: apiKeyActor(by) };
+  const key: MailboxKey = {
+    id: `user:${by.userId}`,
+    teamId: m.teamId,
+    mailboxId: m.id,
+    name: by.name,
+    permissions: ['read', 'draft', 'send'],
+    expiresAt: null,
+    revoked: false,
+    createdBy: `user:${by.userId}`,
+    createdAt: m.createdAt,
+  };
+  return {
+    caller: { key, mailbox: m, can: () => true },
+    who: { actor: `user:${by.userId}`, actorName: by.name, via: 'dashboard' },
+  };
+};
 
 /**
  * The SDK's `threads.emails.reply` and `forward`: a draft made from an email of the thread (so it
@@ -59,12 +87,11 @@ export interface NewFile {
 
 const draftAndSend = async (
   deps: Deps,
-  caller: Caller,
+  by: Caller | MailboxPerson,
   m: Mailbox,
   draft: { to: string[]; subject: string; text: string; sourceItemId: string; retained: number[]; uploads: NewFile[] },
 ) => {
-  const mailboxCaller = apiKeyMailboxCaller(caller, m);
-  const who = apiKeyActor(caller);
+  const { caller: mailboxCaller, who } = acting(by, m);
   const saved = await asApi(() =>
     saveDraft(deps, mailboxCaller, who, {
       expectedRevision: 0,
@@ -80,10 +107,13 @@ const draftAndSend = async (
   return { id: sent.emailId!, draft_id: saved.id, thread_id: saved.draft.threadId };
 };
 
-/** Replies to an email of the thread: to its sender (everyone with `replyAll`), `Re:` its subject unless given. */
+/**
+ * Replies to an email of the thread: to its sender (everyone with `replyAll`), `Re:` its subject
+ * unless given; by an API key (the SDK) or a person (the dashboard's conversation reader).
+ */
 export const replyToEmail = async (
   deps: Deps,
-  caller: Caller,
+  caller: Caller | MailboxPerson,
   m: Mailbox,
   threadId: string,
   emailId: string,

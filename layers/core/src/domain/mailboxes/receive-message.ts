@@ -9,6 +9,7 @@ import { storageReceived } from './license.ts';
 import { rawKeyOf } from './content-keys.ts';
 import { countMetrics } from '../metrics/count-metrics.ts';
 import { threadDigest } from './thread-digest.ts';
+import { activityItem, type MailboxActor } from './activity.ts';
 import {
   NO_VERDICTS,
   addressList,
@@ -163,6 +164,7 @@ const storeCopy = async (
   const cc = addressList(parsed.cc);
   const bcc = addressList(parsed.bcc);
   const subject = parsed.subject ?? '';
+  const sender: MailboxActor = { actor: `sender:${from}`, actorName: from, via: 'inbound' };
 
   // The raw message first: a row never names content that is not there (content of a copy
   // that was never recorded is found by nothing, and a redelivery writes its own).
@@ -314,6 +316,8 @@ const storeCopy = async (
       mailboxReceived(m, now, existingThread && !wasRead ? 0 : 1),
       ...inboxEvents.map((e) => ({ put: e.item })),
       { put: threadEntry(m.teamId, m.id, threadId, id) },
+      // The mailbox's activity lists the message received, written with it.
+      { put: activityItem(deps, m.teamId, m.id, sender, 'receive', id, subject) },
     ]);
     if (written.ok) break;
     if (written.failed === 2 && attempt < 3) continue;
