@@ -71,15 +71,20 @@ export const WINDOW_MS = 1000;
 
 /**
  * Whether `calls` (ascending by instant) holds the rate: each recipient a second after the latest
- * bound of the one `rate` places before it (recipients of one call apart: they arrive together).
- * Then any `rate + 1` of them span a second as the provider saw them: the last is seen no sooner
- * than its instant, the first no later than its bound.
+ * bound of the one `rate` places before it (recipients of one call apart: they arrive together,
+ * unless another call's recipients fall among them: a call is never planned inside a wide call's
+ * spread). Then any `rate + 1` of them span a second as the provider saw them: the last is seen no
+ * sooner than its instant, the first no later than its bound.
  */
 const withinRate = (calls: readonly Call[], rate: number, stepRate = rate): boolean => {
   const units = unitsOf(calls, stepRate);
+  // Where each unit's run of one call's recipients, unbroken by another call's, ends.
+  const runEnd = new Array<number>(units.length);
+  for (let i = units.length - 1; i >= 0; i--)
+    runEnd[i] = i + 1 < units.length && units[i + 1]!.call === units[i]!.call ? runEnd[i + 1]! : i;
   for (let i = 0; i + rate < units.length; i++) {
     const [first, last] = [units[i]!, units[i + rate]!];
-    if (first.call !== last.call && last.at - first.by < WINDOW_MS) return false;
+    if (runEnd[i]! < i + rate && last.at - first.by < WINDOW_MS) return false;
   }
   return true;
 };
