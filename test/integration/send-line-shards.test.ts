@@ -50,7 +50,7 @@ describe('the send line in shards', () => {
       expect(busiestSecond(mine, 'sliding')).toBeLessThanOrEqual(100);
       const log = await getItem(deps, keys.pacing.calls(region, 300, s, 3));
       // Its last second's calls and those planned ahead: under twice its budget.
-      expect((log?.calls as unknown[]).length).toBeLessThan(200);
+      expect((log!.calls as unknown[]).length).toBeLessThan(200);
       // A few KB at most: a few write units a write, a hundred writes a second.
       expect(itemSize(log!)).toBeLessThan(4_096);
     }
