@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createDeps } from '@mailstack/core/runtime/deps';
-import { holdProviderWindow } from '@mailstack/core/table/send-slots';
+import { answeredProviderCall, holdProviderWindow } from '@mailstack/core/table/send-slots';
 import { takeBroadcastSlot, takeSendSlot } from '@mailstack/core/table/send-line';
 import { shardCount, shardOf } from '@mailstack/core/table/line-shards';
 import { broadcastRate } from '@mailstack/core/domain/broadcasts/plan';
@@ -92,4 +92,42 @@ describe('the send line in shards', () => {
     expect(rest).toBeGreaterThanOrEqual(200 - broadcastRate(200) - 2 * shards);
     expect(rest + broadcastRate(200)).toBeLessThanOrEqual(200);
   }, 120_000);
+});
+
+describe("the call log across workers' clocks", () => {
+  /**
+   * Two workers share a line at `rate`, one clock `skew` ms ahead of the provider's, one `skew`
+   * behind; every `rate` calls the other plans (the worst pair: the one behind, then the one ahead
+   * a budget later). Each plans just before its call and reports its answer 5 ms after, by its own
+   * clock. Answers the provider's busiest sliding second.
+   */
+  const busiestAcrossClocks = async (setting: number, skew: number, rate: number) => {
+    const real = { t: Math.floor(Date.now() / 1000) * 1000 + 100 };
+    const config = { ...testDeps().config, PROVIDER_RATE_PER_SECOND: rate, PROVIDER_CLOCK_SKEW_MS: setting };
+    const workers = [-skew, skew].map((offset) => ({
+      offset,
+      deps: createDeps(config, { clock: { now: () => real.t + offset } }),
+    }));
+    const region = `clocks-${randomUUID()}`;
+    const seen: number[] = [];
+    for (let k = 0; k < 6 * rate; k++) {
+      const { deps, offset } = workers[Math.floor(k / rate) % 2]!;
+      const slot = await takeSendSlot(deps, region);
+      const hold = await holdProviderWindow(deps, region, slot.place, 10_000);
+      expect(hold.kind).toBe('held');
+      // The call goes at its instant by the worker's clock: the provider's clock reads it `offset` sooner.
+      real.t = Math.max(real.t, hold.at - offset);
+      seen.push(hold.at - offset);
+      answeredProviderCall(deps, region, hold.at, hold.at + 5);
+    }
+    return busiestSecond(seen, 'sliding');
+  };
+
+  it('holds the rate in every sliding second while the clocks differ by no more than PROVIDER_CLOCK_SKEW_MS', async () => {
+    expect(await busiestAcrossClocks(100, 50, 10)).toBeLessThanOrEqual(10);
+  }, 60_000);
+
+  it('passes the rate when the clocks differ by more than it allows (the bound is the setting)', async () => {
+    expect(await busiestAcrossClocks(1, 50, 10)).toBeGreaterThan(10);
+  }, 60_000);
 });
