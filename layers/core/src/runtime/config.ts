@@ -99,6 +99,13 @@ export const Config = v.object({
   DELIVERABILITY_MIN_SENT: Int(DEFAULTS.deliverabilityMinSent),
   /** Seconds between two readings of the provider account (GetAccount: its maximum send rate and sending state). */
   PROVIDER_ACCOUNT_REFRESH_SECONDS: Int(300),
+  /**
+   * The most two send workers' clocks may differ by, in milliseconds: the send line's call log
+   * widens every call's second by it (table/send-slots.ts), so the provider's rate holds in every
+   * sliding second while the clocks differ by no more. Lambda's clocks are kept by NTP (Amazon Time
+   * Sync) to about a millisecond; a larger value costs the line that share of its rate (docs/aws.md).
+   */
+  PROVIDER_CLOCK_SKEW_MS: Int(1),
   /** Seconds a parked send line (SES paused, disabled, quota spent, suspended, misconfigured) waits before the account is checked again. */
   PROVIDER_PARK_CHECK_SECONDS: Int(60),
   /** How long teams and sending domains are served from a process's copy, and an API key's team is known from it (limits.ts LOOKUP_STALENESS_MS); 0 reads every time. */

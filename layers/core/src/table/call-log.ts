@@ -29,9 +29,19 @@ interface Unit {
 
 const recipientsOf = (c: Call): number => Math.max(1, c.n ?? 1);
 
-/** The calls' recipients, each a unit, in order of instant. */
-const unitsOf = (calls: readonly Call[], rate: number): Unit[] => {
-  const step = WINDOW_MS / rate;
+/**
+ * How a log's recipients are spread, and its calls' bounds widened: `stepRate`, the rate the
+ * provider spreads a call's recipients at (the region's, for a shard's log; default the log's
+ * own); `skewMs`, the most two callers' clocks may differ by (each bound is widened by it).
+ */
+export interface Spread {
+  readonly stepRate?: number;
+  readonly skewMs?: number;
+}
+
+/** The calls' recipients, each a unit, in order of instant; one call's spread at `stepRate` a second. */
+const unitsOf = (calls: readonly Call[], stepRate: number): Unit[] => {
+  const step = WINDOW_MS / stepRate;
   const units: Unit[] = [];
   calls.forEach((c, call) => {
     for (let k = 0; k < recipientsOf(c); k++) units.push({ at: c.at + k * step, by: c.by + k * step, call });
@@ -40,7 +50,7 @@ const unitsOf = (calls: readonly Call[], rate: number): Unit[] => {
 };
 
 /** The latest instant the provider can have seen the call's last recipient as the rate counts it. */
-const lastBy = (c: Call, rate: number): number => c.by + (recipientsOf(c) - 1) * (WINDOW_MS / rate);
+const lastBy = (c: Call, stepRate: number): number => c.by + (recipientsOf(c) - 1) * (WINDOW_MS / stepRate);
 
 /**
  * A call that would go out later than its planned instant by more than this is planned again. A
@@ -61,15 +71,20 @@ export const WINDOW_MS = 1000;
 
 /**
  * Whether `calls` (ascending by instant) holds the rate: each recipient a second after the latest
- * bound of the one `rate` places before it (recipients of one call apart: they arrive together).
- * Then any `rate + 1` of them span a second as the provider saw them: the last is seen no sooner
- * than its instant, the first no later than its bound.
+ * bound of the one `rate` places before it (recipients of one call apart: they arrive together,
+ * unless another call's recipients fall among them: a call is never planned inside a wide call's
+ * spread). Then any `rate + 1` of them span a second as the provider saw them: the last is seen no
+ * sooner than its instant, the first no later than its bound.
  */
-const withinRate = (calls: readonly Call[], rate: number): boolean => {
-  const units = unitsOf(calls, rate);
+const withinRate = (calls: readonly Call[], rate: number, stepRate = rate): boolean => {
+  const units = unitsOf(calls, stepRate);
+  // Where each unit's run of one call's recipients, unbroken by another call's, ends.
+  const runEnd = new Array<number>(units.length);
+  for (let i = units.length - 1; i >= 0; i--)
+    runEnd[i] = i + 1 < units.length && units[i + 1]!.call === units[i]!.call ? runEnd[i + 1]! : i;
   for (let i = 0; i + rate < units.length; i++) {
     const [first, last] = [units[i]!, units[i + rate]!];
-    if (first.call !== last.call && last.at - first.by < WINDOW_MS) return false;
+    if (runEnd[i]! < i + rate && last.at - first.by < WINDOW_MS) return false;
   }
   return true;
 };
@@ -80,9 +95,9 @@ export const withCall = (calls: readonly Call[], call: Call): Call[] => {
   return i < 0 ? [...calls, call] : [...calls.slice(0, i), call, ...calls.slice(i)];
 };
 
-/** A call of `n` recipients planned at `at`, not answered yet. */
-export const unanswered = (at: number, n = 1): Call =>
-  n > 1 ? { at, by: at + UNANSWERED_MS, n } : { at, by: at + UNANSWERED_MS };
+/** A call of `n` recipients planned at `at`, not answered yet (its bound widened by the clocks' skew). */
+export const unanswered = (at: number, n = 1, skewMs = 0): Call =>
+  n > 1 ? { at, by: at + UNANSWERED_MS + skewMs, n } : { at, by: at + UNANSWERED_MS + skewMs };
 
 /**
  * The earliest instant at or after `from` that `calls` (ascending by instant) can take one more
@@ -90,15 +105,21 @@ export const unanswered = (at: number, n = 1): Call =>
  * recipients is a second past a recipient's latest bound; never an instant a call of the log has
  * (each call is named by its instant).
  */
-export const firstFreeInstant = (calls: readonly Call[], rate: number, from: number, n = 1): number => {
+export const firstFreeInstant = (
+  calls: readonly Call[],
+  rate: number,
+  from: number,
+  n = 1,
+  { stepRate = rate, skewMs = 0 }: Spread = {},
+): number => {
   const taken = new Set(calls.map((c) => c.at));
   /** The instant itself, or the first after it no call has: an answer names its call by its instant. */
   const own = (at: number) => {
     while (taken.has(at)) at++;
     return at;
   };
-  const step = WINDOW_MS / rate;
-  const bounds = unitsOf(calls, rate).map((u) => u.by + WINDOW_MS);
+  const step = WINDOW_MS / stepRate;
+  const bounds = unitsOf(calls, stepRate).map((u) => u.by + WINDOW_MS);
   const candidates = new Set<number>([from]);
   for (const b of bounds)
     for (let k = 0; k < Math.max(1, n); k++) {
@@ -107,7 +128,7 @@ export const firstFreeInstant = (calls: readonly Call[], rate: number, from: num
     }
   for (const candidate of [...candidates].sort((a, b) => a - b)) {
     const at = own(candidate);
-    if (withinRate(withCall(calls, unanswered(at, n)), rate)) return at;
+    if (withinRate(withCall(calls, unanswered(at, n, skewMs)), rate, stepRate)) return at;
   }
   return own(Math.max(from, ...bounds));
 };
@@ -117,8 +138,8 @@ export const firstFreeInstant = (calls: readonly Call[], rate: number, from: num
  * within the last second (a call seen earlier is a second behind any new one). Only a prefix
  * leaves, so the calls that stay keep the places they were checked in.
  */
-export const current = (calls: readonly Call[], now: number, rate = 1): Call[] => {
-  const first = calls.findIndex((c) => lastBy(c, rate) > now - WINDOW_MS);
+export const current = (calls: readonly Call[], now: number, stepRate = 1): Call[] => {
+  const first = calls.findIndex((c) => lastBy(c, stepRate) > now - WINDOW_MS);
   return first < 0 ? [] : calls.slice(first);
 };
 

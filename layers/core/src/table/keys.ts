@@ -63,6 +63,8 @@
  * |                                      |   of hours is one query per month; ttl 400 days)                |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
+ * | the same, shard i of n (rate > 100)  | pk PACE#<region>#LINE#<i>/<n>, sk PLACES#<rate>;                 |
+ * |                                      |   pk PACE#<region>#CALLS#<rate>#<i>/<n>, sk PACE                 |
  * | request logs of a team, newest first | pk TEAM#<t>#LOGS, sk LOG#<id> (ttl LOG_RETENTION_DAYS)           |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
@@ -251,11 +253,19 @@ export const keys = {
      * The line of provider sends in one region at one rate, across every worker: `next` is the next
      * free place; place p is due at p × the place spacing (send-slots.ts), so a place only means an
      * instant at the rate it was counted in. A changed rate starts its own line rather than
-     * misreading the old one.
+     * misreading the old one. Past one shard (table/line-shards.ts) each shard `i` of `n` is a line
+     * of its own, in a partition of its own; a changed count, or a line widened for clocks' skew
+     * (`W<ms>`, PROVIDER_CLOCK_SKEW_MS), starts new lines too.
      */
-    line: (region: string, rate: number) => ({ pk: `PACE#${region}`, sk: `PLACES#${rate}` }),
-    /** The planned instants of a region's last `rate` provider calls, in order, and their sequence number (`calls`, `seq`); the furthest place planned and its instant (`top_place`, `top_at`). */
-    calls: (region: string, rate: number) => ({ pk: `PACE#${region}#CALLS#${rate}`, sk: 'PACE' }),
+    line: (region: string, rate: number, shard = 0, shards = 1, widenMs = 0) => {
+      const sk = widenMs > 0 ? `PLACES#${rate}#W${widenMs}` : `PLACES#${rate}`;
+      return shards > 1 ? { pk: `PACE#${region}#LINE#${shard}/${shards}`, sk } : { pk: `PACE#${region}`, sk };
+    },
+    /** The planned instants of a region's (or a shard's) last provider calls within its budget, in order, and their sequence number (`calls`, `seq`); the furthest place planned and its instant (`top_place`, `top_at`). */
+    calls: (region: string, rate: number, shard = 0, shards = 1, widenMs = 0) => ({
+      pk: `PACE#${region}#CALLS#${rate}${shards > 1 ? `#${shard}/${shards}` : ''}${widenMs > 0 ? `#W${widenMs}` : ''}`,
+      sk: 'PACE',
+    }),
     /** The region's send line parked by a provider state (SES paused, disabled, quota spent, suspended, misconfigured): its reason, since when, and when the account is checked again. */
     parked: (region: string) => ({ pk: `PACE#${region}#PARKED`, sk: 'PACE' }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */

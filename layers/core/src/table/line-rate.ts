@@ -1,4 +1,5 @@
 import type { Deps } from '../runtime/deps.ts';
+import { type Lane, laneAt } from './line-shards.ts';
 
 /**
  * The send line's rate in a region: the provider account's maximum send rate (SES GetAccount's
@@ -21,3 +22,16 @@ export const noteAccountRate = (deps: Deps, region: string, maxSendRate: number 
   if (maxSendRate === undefined || !Number.isFinite(maxSendRate) || maxSendRate <= 0) return;
   accountRates.set(rateKey(deps, region), Math.max(1, Math.floor(maxSendRate)));
 };
+
+/**
+ * The most two send workers' clocks may differ by (PROVIDER_CLOCK_SKEW_MS): each reported answer
+ * is widened by it. The line's margin and a call's unanswered bound already allow for
+ * DEFAULT_CLOCK_SKEW_MS; a larger setting widens them by the excess (`skewExcessMs`).
+ */
+export const clockSkewMs = (deps: Deps): number => deps.config.PROVIDER_CLOCK_SKEW_MS ?? DEFAULT_CLOCK_SKEW_MS;
+const DEFAULT_CLOCK_SKEW_MS = 1;
+export const skewExcessMs = (deps: Deps): number => Math.max(0, clockSkewMs(deps) - DEFAULT_CLOCK_SKEW_MS);
+
+/** Shard `shard` of the region's line at its rate now (table/line-shards.ts), widened by the clocks' skew. */
+export const lineLane = (deps: Deps, region: string, shard = 0): Lane =>
+  laneAt(region, lineRate(deps, region), shard, skewExcessMs(deps));

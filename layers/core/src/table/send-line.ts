@@ -1,13 +1,15 @@
 import type { Deps } from '../runtime/deps.ts';
 import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
 import { keys } from './keys.ts';
-import { lineRate } from './line-rate.ts';
+import { lineLane } from './line-rate.ts';
+import type { Lane } from './line-shards.ts';
 
 /**
  * The provider's send line: places handed out in order across every worker (one counter per
  * region and rate). Place p is due at p × spacing, spacing = (1 s + WINDOW_MARGIN_MS) / rate, so a
  * backlog fills the time ahead at the rate, in order, and mail accepted later cannot jump it.
- * The call log (`send-slots.ts`) then holds each call to the provider's rate.
+ * The call log (`send-slots.ts`) then holds each call to the provider's rate. Past one shard's
+ * rate (`line-shards.ts`) a region has N lines, each at its shard's budget of the rate.
  */
 
 /**
@@ -15,15 +17,23 @@ import { lineRate } from './line-rate.ts';
  * the call log holds to a second after each call `rate` places before was answered (a few
  * milliseconds on a brisk provider; a call never answered, up to UNANSWERED_MS). It costs the
  * line 1 − 1000 / (1000 + margin) of the rate: 0.5%. When answers come slower, the calls run
- * behind the line and its jobs wait their turn (`providerWindowBeyond`).
+ * behind the line and its jobs wait their turn (`providerWindowBeyond`). Clocks allowed to differ
+ * by more than a millisecond (PROVIDER_CLOCK_SKEW_MS) widen it by the excess (`widenMs`).
  */
 export const WINDOW_MARGIN_MS = 5;
 
-/** Milliseconds between two places of the line at `rate`. */
-export const placeSpacingMs = (rate: number): number => (1000 + WINDOW_MARGIN_MS) / rate;
+/** Milliseconds between two places of the line at `rate` (a shard's budget), its second widened by `widenMs`. */
+export const placeSpacingMs = (rate: number, widenMs = 0): number => (1000 + WINDOW_MARGIN_MS + widenMs) / rate;
 
 /** The instant place `place` is due (epoch ms). */
-export const placeInstant = (place: number, rate: number): number => Math.ceil(place * placeSpacingMs(rate));
+export const placeInstant = (place: number, rate: number, widenMs = 0): number =>
+  Math.ceil(place * placeSpacingMs(rate, widenMs));
+
+/** The instant place `place` of a shard of the line is due (epoch ms). */
+export const laneInstant = (lane: Lane, place: number): number => placeInstant(place, lane.budget, lane.widenMs);
+
+/** The key of a shard's line. */
+const lineKey = (lane: Lane) => keys.pacing.line(lane.region, lane.rate, lane.shard, lane.shards, lane.widenMs);
 
 /** A place in the line and the instant it is due (epoch ms). */
 export interface Place {
@@ -31,8 +41,8 @@ export interface Place {
   readonly at: number;
 }
 
-/** The first place due at or after `now`. */
-const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / placeSpacingMs(rate));
+/** The first place of a shard's line due at or after `now`. */
+const firstPlaceAt = (now: number, lane: Lane): number => Math.ceil(now / placeSpacingMs(lane.budget, lane.widenMs));
 
 /**
  * Takes the next place in the region's line (or, for a call of `count` recipients, the next
@@ -42,18 +52,19 @@ const firstPlaceAt = (now: number, rate: number): number => Math.ceil(now / plac
  * flight (a backlog's jobs, a batch's records) form a group that takes its places in a row, in
  * one write, when that write is back: a backlog costs the line a write per round trip, not per
  * email, and the line's one item is not written at the backlog's rate. A sender alone writes at once.
+ * `shard`: which shard of the region's line (line-shards.ts `shardOf`; 0 while it has one).
  */
-export const takeSendSlot = async (deps: Deps, region: string, count = 1): Promise<Place> => {
-  const rate = lineRate(deps, region);
-  const key = keys.pacing.line(region, rate);
+export const takeSendSlot = async (deps: Deps, region: string, count = 1, shard = 0): Promise<Place> => {
+  const lane = lineLane(deps, region, shard);
+  const key = lineKey(lane);
   const seenKey = seenKeyOf(deps, key);
-  const first = firstPlaceAt(deps.clock.now(), rate);
+  const first = firstPlaceAt(deps.clock.now(), lane);
   const group = forming.get(seenKey) ?? formGroup(deps, key, seenKey, first);
   // A call of `count` recipients takes `count` places in a row (SES counts recipients): the first is its own.
   const index = group.size;
   group.size += Math.max(1, count);
   group.first = Math.max(group.first, first);
-  return placeOf((await group.places)! + index, rate);
+  return placeOf((await group.places)! + index, lane);
 };
 
 /** Senders taking their places in the line together: the first place any of them may take, how many they are, and the first of their places once written. */
@@ -168,7 +179,7 @@ const takeLinePlace = async (
   return undefined;
 };
 
-const placeOf = (place: number, rate: number): Place => ({ place, at: placeInstant(place, rate) });
+const placeOf = (place: number, lane: Lane): Place => ({ place, at: laneInstant(lane, place) });
 
 /**
  * A broadcast send's place: due within the coming second only, never booked further ahead (so
@@ -176,8 +187,13 @@ const placeOf = (place: number, rate: number): Place => ({ place, at: placeInsta
  * the current second (a per-second counter with `ceiling`), so the rest of every second stays open
  * to transactional mail while a broadcast runs. Undefined: no place now; the job comes back in a second.
  */
-export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: number): Promise<Place | undefined> => {
-  const rate = lineRate(deps, region);
+export const takeBroadcastSlot = async (
+  deps: Deps,
+  region: string,
+  ceiling: number,
+  shard = 0,
+): Promise<Place | undefined> => {
+  const lane = lineLane(deps, region, shard);
   const now = deps.clock.now();
   const nowSecond = Math.floor(now / 1000);
   if (
@@ -189,14 +205,8 @@ export const takeBroadcastSlot = async (deps: Deps, region: string, ceiling: num
   )
     return undefined;
   // Three writes at most: when senders race to restart an idle line, the ones that lose take a place in it after.
-  const place = await takeLinePlace(
-    deps,
-    keys.pacing.line(region, rate),
-    firstPlaceAt(now, rate),
-    firstPlaceAt(now + 1000, rate),
-    3,
-  );
-  return place === undefined ? undefined : placeOf(place, rate);
+  const place = await takeLinePlace(deps, lineKey(lane), firstPlaceAt(now, lane), firstPlaceAt(now + 1000, lane), 3);
+  return place === undefined ? undefined : placeOf(place, lane);
 };
 
 /** Whose view of a line or a call log this process keeps: the item's, in its table. */

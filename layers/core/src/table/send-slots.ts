@@ -1,20 +1,20 @@
 import type { Deps } from '../runtime/deps.ts';
 import { updateItemOrRead } from './ops.ts';
-import { keys } from './keys.ts';
-import { lineRate } from './line-rate.ts';
+import type { Lane } from './line-shards.ts';
+import { heldAgainst, logOf } from './call-answers.ts';
 import { sleepUntil } from '../ports/clock.ts';
-import { placeInstant, placeSpacingMs, seenKeyOf } from './send-line.ts';
+import { laneInstant, placeSpacingMs } from './send-line.ts';
 import {
   type Call,
   CALL_TOLERANCE_MS,
-  current,
   firstFreeInstant,
   storableCall,
   storedCall,
   unanswered,
   withCall,
-  WINDOW_MS,
 } from './call-log.ts';
+
+export { answeredProviderCall } from './call-answers.ts';
 
 /**
  * The provider's send rate, held against every one-second window, calendar or sliding.
@@ -33,61 +33,8 @@ import {
  *
  * A call is planned just before its instant (PLAN_AHEAD_MS), when the calls a second before it
  * have been answered; the answers travel in the log with the caller's next plan.
+ * Bounds are widened by the clocks' skew and the log is split in shards: line-shards.ts.
  */
-
-/** Added to a reported answer: the clocks of two workers may differ by this much (Lambda's keep within a millisecond). */
-const ANSWER_SKEW_MS = 1;
-
-/** Answers this process's calls got, per call log, kept for a while to travel with its next plans (a failed write loses none). */
-const answers = new Map<string, Call[]>();
-/** How long a reported answer waits to be written with a plan: past it, it bounds no call still to be planned. */
-const ANSWER_KEPT_MS = 2 * WINDOW_MS;
-
-/** `calls` with this process's reported answers applied: each answered call's bound moves to its answer (never later). */
-const withAnswers = (calls: readonly Call[], seenKey: string, now: number): Call[] => {
-  const mine = (answers.get(seenKey) ?? []).filter((a) => a.by > now - ANSWER_KEPT_MS);
-  if (mine.length === 0) {
-    answers.delete(seenKey);
-    return [...calls];
-  }
-  answers.set(seenKey, mine);
-  const out = [...calls];
-  for (const a of mine) {
-    const i = out.findIndex((c) => c.at === a.at);
-    if (i < 0 || out[i]!.by <= a.by) continue;
-    out[i] = { ...out[i]!, by: Math.max(out[i]!.at, a.by) };
-  }
-  return out;
-};
-
-/**
- * The calls a plan made at `now` is held against: the log's current calls with this process's
- * answers applied, less `replacing` (a plan its call gives back: it could not go out then).
- */
-const heldAgainst = (
-  calls: readonly Call[],
-  seenKey: string,
-  now: number,
-  rate: number,
-  replacing?: number,
-): Call[] => {
-  const kept = current(withAnswers(calls, seenKey, now), now, rate);
-  const given = replacing === undefined ? -1 : kept.findIndex((c) => c.at === replacing);
-  if (given >= 0) kept.splice(given, 1);
-  return kept;
-};
-
-/**
- * Reports that the provider answered the call planned at `at` by `answeredAt` (it saw it by then):
- * the call's bound in the log moves there with this process's next plan, and the calls a second
- * after it may go that much sooner.
- */
-export const answeredProviderCall = (deps: Deps, region: string, at: number, answeredAt: number): void => {
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
-  const list = answers.get(seenKey) ?? [];
-  list.push({ at, by: answeredAt + ANSWER_SKEW_MS });
-  answers.set(seenKey, list);
-};
 
 /** How far after asking for a plan a call is planned: room for the conditional write to come back before the instant. */
 const HOLD_LEAD_MS = 30;
@@ -115,8 +62,8 @@ interface SeenLog {
 const lastSeen = new Map<string, SeenLog>();
 
 /** The earliest a call of `place` is planned from: its instant, and never sooner than the plan's write can come back and the hand-off be made. */
-const planFrom = (place: number, rate: number, now: number, handoffMs: number): number =>
-  Math.max(placeInstant(place, rate), now + HOLD_LEAD_MS + handoffMs);
+const planFrom = (place: number, lane: Lane, now: number, handoffMs: number): number =>
+  Math.max(laneInstant(lane, place), now + HOLD_LEAD_MS + handoffMs);
 
 /**
  * Plans the provider call of `place` in the region's call log: at its instant, or as soon after
@@ -133,10 +80,10 @@ export const holdProviderWindow = async (
   replacing?: number,
   handoffMs = 0,
   recipients = 1,
+  shard = 0,
 ): Promise<Hold> => {
-  const rate = lineRate(deps, region);
-  const key = keys.pacing.calls(region, rate);
-  const seenKey = seenKeyOf(deps, key);
+  const log = logOf(deps, region, shard);
+  const { seenKey } = log;
   // One plan at a time per process: each starts from the log the last one wrote, so the
   // conditional write races only other processes.
   const before = planning.get(seenKey) ?? Promise.resolve();
@@ -147,7 +94,7 @@ export const holdProviderWindow = async (
   planning.set(seenKey, mine);
   await before;
   try {
-    return await planCall(deps, key, seenKey, rate, place, horizonMs, replacing, handoffMs, recipients);
+    return await planCall(deps, log, place, horizonMs, replacing, handoffMs, recipients);
   } finally {
     done();
     if (planning.get(seenKey) === mine) planning.delete(seenKey);
@@ -166,20 +113,21 @@ const viewedTurn = (
   place: number,
   handoffMs: number,
   recipients: number,
+  shard: number,
 ): number | undefined => {
-  const rate = lineRate(deps, region);
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, rate));
+  const { lane, seenKey, spread } = logOf(deps, region, shard);
   const seen = lastSeen.get(seenKey);
   if (!seen) return undefined;
   const now = deps.clock.now();
   return Math.max(
     firstFreeInstant(
-      heldAgainst(seen.calls, seenKey, now, rate),
-      rate,
-      planFrom(place, rate, now, handoffMs),
+      heldAgainst(seen.calls, seenKey, now, lane.rate),
+      lane.budget,
+      planFrom(place, lane, now, handoffMs),
       recipients,
+      spread,
     ),
-    queuedTurn(seen, place, rate, now),
+    queuedTurn(seen, place, lane, now),
   );
 };
 
@@ -194,8 +142,9 @@ export const providerWindowBeyond = (
   place: number,
   horizonMs: number,
   recipients = 1,
+  shard = 0,
 ): number | undefined => {
-  const at = viewedTurn(deps, region, place, HANDOFF_MS, recipients);
+  const at = viewedTurn(deps, region, place, HANDOFF_MS, recipients, shard);
   return at !== undefined && at - deps.clock.now() > horizonMs ? at : undefined;
 };
 
@@ -206,17 +155,17 @@ export const providerWindowBeyond = (
  * at the first free instant (where all but a second's worth find no room and go back again).
  * 0 when the log plans nothing ahead (it is not behind) or the place is not past the furthest.
  */
-const queuedTurn = (seen: SeenLog, place: number, rate: number, now: number): number =>
-  seen.topAt > now && place > seen.topPlace ? seen.topAt + (place - seen.topPlace - 1) * placeSpacingMs(rate) : 0;
+const queuedTurn = (seen: SeenLog, place: number, lane: Lane, now: number): number =>
+  seen.topAt > now && place > seen.topPlace
+    ? seen.topAt + (place - seen.topPlace - 1) * placeSpacingMs(lane.budget, lane.widenMs)
+    : 0;
 
 /** The plan in progress in this process, per call log. */
 const planning = new Map<string, Promise<void>>();
 
 const planCall = async (
   deps: Deps,
-  key: ReturnType<typeof keys.pacing.calls>,
-  seenKey: string,
-  rate: number,
+  { lane, key, seenKey, spread }: ReturnType<typeof logOf>,
   place: number,
   horizonMs: number,
   replacing: number | undefined,
@@ -226,10 +175,10 @@ const planCall = async (
   let log: SeenLog = lastSeen.get(seenKey) ?? { seq: 0, calls: [], topPlace: -1, topAt: 0 };
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
-    const kept = heldAgainst(log.calls, seenKey, now, rate, replacing);
-    const at = firstFreeInstant(kept, rate, planFrom(place, rate, now, handoffMs), recipients);
+    const kept = heldAgainst(log.calls, seenKey, now, lane.rate, replacing);
+    const at = firstFreeInstant(kept, lane.budget, planFrom(place, lane, now, handoffMs), recipients, spread);
     if (at - now > horizonMs || attempt === 8) return { kind: 'later', at };
-    const calls = withCall(kept, unanswered(at, recipients));
+    const calls = withCall(kept, unanswered(at, recipients, spread.skewMs));
     // The call's last place is the furthest it takes (a call of n recipients takes n places).
     const last = place + recipients - 1;
     const top = last > log.topPlace ? { topPlace: last, topAt: at } : { topPlace: log.topPlace, topAt: log.topAt };
@@ -277,6 +226,7 @@ interface Waiter {
 /** The calls of one call log waiting in this process, in the line's order (a call planned again first), and its planner. */
 interface Room {
   readonly region: string;
+  readonly shard: number;
   readonly waiters: Waiter[];
   running: boolean;
   /** Ends the planner's sleep: a call came that goes before the one it sleeps for. */
@@ -298,10 +248,16 @@ const runRoom = async (seenKey: string, room: Room) => {
       const head = room.waiters[0]!;
       const { deps } = head;
       const now = deps.clock.now();
-      const rate = lineRate(deps, room.region);
+      const { lane, spread } = logOf(deps, room.region, room.shard);
       const seen = lastSeen.get(seenKey);
-      const calls = seen ? heldAgainst(seen.calls, seenKey, now, rate, head.replacing) : [];
-      const at = firstFreeInstant(calls, rate, planFrom(head.place, rate, now, head.handoffMs), head.recipients);
+      const calls = seen ? heldAgainst(seen.calls, seenKey, now, lane.rate, head.replacing) : [];
+      const at = firstFreeInstant(
+        calls,
+        lane.budget,
+        planFrom(head.place, lane, now, head.handoffMs),
+        head.recipients,
+        spread,
+      );
       const wakeAt = at - PLAN_AHEAD_MS - HOLD_LEAD_MS - head.handoffMs;
       if (at <= head.until && wakeAt > now) {
         await Promise.race([
@@ -325,6 +281,7 @@ const runRoom = async (seenKey: string, room: Room) => {
               head.replacing,
               head.handoffMs,
               head.recipients,
+              room.shard,
             );
       head.settle(hold);
       await hold.catch(() => undefined);
@@ -348,10 +305,12 @@ const planInTurn = (
   replacing: number | undefined,
   handoffMs: number,
   recipients: number,
+  shard: number,
 ): Promise<Hold> => {
-  if (!deps.clock.sleep) return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs, recipients);
-  const seenKey = seenKeyOf(deps, keys.pacing.calls(region, lineRate(deps, region)));
-  const room = rooms.get(seenKey) ?? { region, waiters: [], running: false };
+  if (!deps.clock.sleep)
+    return holdProviderWindow(deps, region, place, horizonMs, replacing, handoffMs, recipients, shard);
+  const { seenKey, lane } = logOf(deps, region, shard);
+  const room = rooms.get(seenKey) ?? { region, shard: lane.shard, waiters: [], running: false };
   rooms.set(seenKey, room);
   return new Promise<Hold>((resolve, reject) => {
     const waiter: Waiter = {
@@ -387,10 +346,11 @@ export const awaitProviderWindow = async (
   replacing?: number,
   handoffMs = HANDOFF_MS,
   recipients = 1,
+  shard = 0,
 ): Promise<Hold> => {
   let planned = replacing;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const hold = await planInTurn(deps, region, place, horizonMs, planned, handoffMs, recipients);
+    const hold = await planInTurn(deps, region, place, horizonMs, planned, handoffMs, recipients, shard);
     if (hold.kind !== 'held') return hold;
     await sleepUntil(deps.clock, hold.at - handoffMs);
     if (deps.clock.now() - hold.at <= CALL_TOLERANCE_MS) return hold;

@@ -149,6 +149,8 @@ export interface SendJob {
   readonly emailId: string;
   /** The place in the provider send line this job booked (pacing, table/send-slots.ts): it calls at that place's instant without taking another. */
   readonly place?: number;
+  /** The shard of the region's send line its place is on (table/line-shards.ts); absent: its id's shard. */
+  readonly shard?: number;
   /** Set on the retries of an email SES refused because the team's tenant was paused: its send, once through, lifts that pause. */
   readonly tenantPaused?: true;
 }

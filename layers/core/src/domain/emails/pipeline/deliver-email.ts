@@ -12,7 +12,9 @@ import {
   providerWindowBeyond,
 } from '../../../table/send-slots.ts';
 import { CALL_TOLERANCE_MS } from '../../../table/call-log.ts';
-import { placeInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-line.ts';
+import { skewExcessMs } from '../../../table/line-rate.ts';
+import { laneInstant, takeBroadcastSlot, takeSendSlot } from '../../../table/send-line.ts';
+import { laneAt, shardCount, shardOf } from '../../../table/line-shards.ts';
 import { composeMessage } from './compose-message.ts';
 import { loadDomain, trackingOrigin } from '../../domains/domain.ts';
 import { unsubscribeUrl } from '../../audience/unsubscribe-url.ts';
@@ -123,10 +125,13 @@ export const deliverEmail = async (
   }
   const rate = await providerLine.refreshedRate(deps, e.region);
   const recipients = Math.max(1, e.to.length + e.cc.length + e.bcc.length);
-  const { place: booked, ...unbooked } = job;
+  const { place: booked, shard: _, ...unbooked } = job;
+  // The shard of the region's line it takes its place on (line-shards.ts): the one it booked, or its id's.
+  const lane = laneAt(e.region, rate, job.shard ?? shardOf(e.id, shardCount(rate)), skewExcessMs(deps));
+  const { shard } = lane;
   // A job back well before its place's instant (the queue's delay is capped at 15 minutes) waits again.
-  if (booked !== undefined && placeInstant(booked, rate) - deps.clock.now() > WAIT_IN_WORKER_MS) {
-    return { kind: 'retry', delaySeconds: backBefore(deps, placeInstant(booked, rate)), job };
+  if (booked !== undefined && laneInstant(lane, booked) - deps.clock.now() > WAIT_IN_WORKER_MS) {
+    return { kind: 'retry', delaySeconds: backBefore(deps, laneInstant(lane, booked)), job };
   }
   // An email sent, failed or held by a live claim takes no place: the job is done (the holder of a
   // claim queues its own job again, and the sweeper one whose holder died).
@@ -142,7 +147,7 @@ export const deliverEmail = async (
   // then, without claiming the email first.
   const beyond =
     booked !== undefined && !e.broadcast_id
-      ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS, recipients)
+      ? providerWindowBeyond(deps, e.region, booked, WAIT_IN_WORKER_MS, recipients, shard)
       : undefined;
   if (beyond !== undefined) {
     deps.counters.callsDeferred++;
@@ -155,7 +160,7 @@ export const deliverEmail = async (
     // A broadcast send takes its place within the coming second before it claims the email: one
     // turned away (the broadcast share of this second is taken) comes back in a second having
     // written nothing to the email.
-    const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate));
+    const slot = await takeBroadcastSlot(deps, e.region, broadcastRate(rate), shard);
     if (!slot) {
       deps.counters.broadcastTurnedAway++;
       return (await keepFromSweeper(deps, e, deps.clock.now() + 1000))
@@ -168,12 +173,15 @@ export const deliverEmail = async (
     // No long waits for a place: one further ahead goes back on the queue, booked, until then
     // (without a claim: nothing is sent yet; the email's due time moves there only when the
     // sweeper could take it for lost meanwhile).
-    const slot = await takeSendSlot(deps, e.region, recipients);
+    const slot = await takeSendSlot(deps, e.region, recipients, shard);
     // Its turn: the place's instant, or later when the calls run behind the line.
-    const due = Math.max(slot.at, providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS, recipients) ?? 0);
+    const due = Math.max(
+      slot.at,
+      providerWindowBeyond(deps, e.region, slot.place, WAIT_IN_WORKER_MS, recipients, shard) ?? 0,
+    );
     if (due - deps.clock.now() > WAIT_IN_WORKER_MS) {
       return (await keepFromSweeper(deps, e, due))
-        ? { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place } }
+        ? { kind: 'retry', delaySeconds: backBefore(deps, due), job: { ...unbooked, place: slot.place, shard } }
         : done;
     }
     place = slot.place;
@@ -208,11 +216,12 @@ export const deliverEmail = async (
         missed,
         handoff,
         recipients,
+        shard,
       );
       if (window.kind === 'later') {
         deps.counters.callsDeferred++;
         await release(deps, e, token, window.at);
-        return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place } };
+        return { kind: 'retry', delaySeconds: backBefore(deps, window.at), job: { ...unbooked, place, shard } };
       }
       try {
         ({ providerMessageId } = await deps.mail.send({
@@ -226,10 +235,10 @@ export const deliverEmail = async (
           window: {
             at: window.at,
             toleranceMs: CALL_TOLERANCE_MS,
-            answered: (at) => answeredProviderCall(deps, e.region, window.at, at),
+            answered: (at) => answeredProviderCall(deps, e.region, window.at, at, shard),
           },
         }));
-        noteRecent(deps.counters.sendLateMs, window.at - placeInstant(place, rate));
+        noteRecent(deps.counters.sendLateMs, window.at - laneInstant(lane, place));
         noteRecentCall(deps.counters.callPlannedAt, e.id, window.at);
         break;
       } catch (error) {
@@ -239,7 +248,7 @@ export const deliverEmail = async (
         handoff = Math.min(MAX_HANDOFF_MS, 2 * handoff + (error.lateMs ?? 0));
         if (tries === MAX_WINDOW_TRIES) {
           await release(deps, e, token, deps.clock.now() + 1000);
-          return { kind: 'retry', delaySeconds: 1, job: { ...unbooked, place } };
+          return { kind: 'retry', delaySeconds: 1, job: { ...unbooked, place, shard } };
         }
       }
     }
