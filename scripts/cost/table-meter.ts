@@ -22,22 +22,30 @@ type Span = readonly [number, number];
 type Method = (input: unknown) => Promise<unknown>;
 const METHODS = ['get', 'put', 'update', 'delete', 'transactWrite', 'query', 'batchGet', 'batchWrite'] as const;
 
-/** `store` with each call the send worker makes timed into `spans`. */
-const timedForSends = (store: TableStore, spans: Span[]): TableStore => {
-  const timed = { ...store };
+/** The table requests and peek reads of one invocation (a handler run by the local host under `countedAs`). */
+interface Invocation {
+  readonly requests: Span[];
+  readonly peeks: Span[];
+}
+const invocations = new AsyncLocalStorage<Invocation>();
+
+/** `store` with each call timed into its invocation's `kind` spans, and the send worker's into `sends` too. */
+const timed = (store: TableStore, kind: keyof Invocation, sends: Span[]): TableStore => {
+  const out = { ...store };
   for (const name of METHODS) {
     const inner = (store[name] as Method).bind(store);
-    (timed as unknown as Record<string, Method>)[name] = async (input) => {
-      if (countedAs.getStore() !== 'send-email') return inner(input);
+    (out as unknown as Record<string, Method>)[name] = async (input) => {
       const started = performance.now();
       try {
         return await inner(input);
       } finally {
-        spans.push([started, performance.now()]);
+        const span = [started, performance.now()] as const;
+        invocations.getStore()?.[kind].push(span);
+        if (countedAs.getStore() === 'send-email') sends.push(span);
       }
     };
   }
-  return timed;
+  return out;
 };
 
 const kindTags = (k: unknown) =>
@@ -89,7 +97,8 @@ const onlyIn = (covered: readonly Span[], by: readonly Span[], from: number, to:
  * request as AWS does and times the send worker's. Layers, outside in: the breakdown by command
  * and item kind, the metered store (its peek reads through a client of its own, counted nowhere
  * else), the timing, the host's store. Only the host's store's calls are timed: the peek reads
- * stay out of a send job's requests and round trips, and their time is taken out of its time.
+ * stay out of a send job's requests and round trips, and their time is taken out of its time and
+ * out of each invocation's billed milliseconds.
  */
 export const meterTable = (deps: Deps) => {
   const requestSpans: Span[] = [];
@@ -104,8 +113,8 @@ export const meterTable = (deps: Deps) => {
       if (label && write > 0) writesByKind.set(label, (writesByKind.get(label) ?? 0) + write);
     }
   })();
-  const peek = timedForSends(dynamoTableStore(createClients(deps.config, newCounters()).db), peekSpans);
-  const metered = meteredTableStore(timedForSends(deps.tableStore, requestSpans), peek, load, deps.clock);
+  const peek = timed(dynamoTableStore(createClients(deps.config, newCounters()).db), 'peeks', peekSpans);
+  const metered = meteredTableStore(timed(deps.tableStore, 'requests', requestSpans), peek, load, deps.clock);
   const labelled = { ...metered };
   for (const name of METHODS) {
     const inner = metered[name] as Method;
@@ -115,6 +124,25 @@ export const meterTable = (deps: Deps) => {
     };
   }
   Object.assign(deps, { tableStore: labelled });
+  // Each handler the host runs (under countedAs, then counted as a Lambda invocation) is billed its
+  // milliseconds less the time only the peek reads took in it.
+  const run = countedAs.run.bind(countedAs);
+  const ownRun = <R>(store: string, fn: (...args: any[]) => R, ...args: any[]): R =>
+    run(store, () => {
+      const invocation: Invocation = { requests: [], peeks: [] };
+      const result = invocations.run(invocation, fn, ...args);
+      const settle = () => {
+        const all = [...invocation.requests, ...invocation.peeks];
+        if (invocation.peeks.length === 0) return;
+        const from = Math.min(...all.map((s) => s[0]));
+        const to = Math.max(...all.map((s) => s[1]));
+        deps.counters.lambdaBilledMs -= Math.floor(onlyIn(invocation.peeks, invocation.requests, from, to));
+      };
+      if (result instanceof Promise) return result.finally(settle) as R;
+      settle();
+      return result;
+    });
+  countedAs.run = ownRun as typeof countedAs.run;
   return {
     /** Write units by command and item kind since the last `clear`. */
     writesByKind,
