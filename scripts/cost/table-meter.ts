@@ -100,7 +100,10 @@ const onlyIn = (covered: readonly Span[], by: readonly Span[], from: number, to:
  * stay out of a send job's requests and round trips, and their time is taken out of its time and
  * out of each invocation's billed milliseconds.
  */
-export const meterTable = (deps: Deps) => {
+export const meterTable = (
+  deps: Pick<Deps, 'config' | 'tableStore' | 'clock' | 'counters'>,
+  peekStore: TableStore = dynamoTableStore(createClients(deps.config, newCounters()).db),
+) => {
   const requestSpans: Span[] = [];
   const peekSpans: Span[] = [];
   const writesByKind = new Map<string, number>();
@@ -113,7 +116,7 @@ export const meterTable = (deps: Deps) => {
       if (label && write > 0) writesByKind.set(label, (writesByKind.get(label) ?? 0) + write);
     }
   })();
-  const peek = timed(dynamoTableStore(createClients(deps.config, newCounters()).db), 'peeks', peekSpans);
+  const peek = timed(peekStore, 'peeks', peekSpans);
   const metered = meteredTableStore(timed(deps.tableStore, 'requests', requestSpans), peek, load, deps.clock);
   const labelled = { ...metered };
   for (const name of METHODS) {
@@ -126,7 +129,8 @@ export const meterTable = (deps: Deps) => {
   Object.assign(deps, { tableStore: labelled });
   // Each handler the host runs (under countedAs, then counted as a Lambda invocation) is billed its
   // milliseconds less the time only the peek reads took in it.
-  const run = countedAs.run.bind(countedAs);
+  const original = countedAs.run;
+  const run = original.bind(countedAs);
   const ownRun = <R>(store: string, fn: (...args: any[]) => R, ...args: any[]): R =>
     run(store, () => {
       const invocation: Invocation = { requests: [], peeks: [] };
@@ -144,6 +148,10 @@ export const meterTable = (deps: Deps) => {
     });
   countedAs.run = ownRun as typeof countedAs.run;
   return {
+    /** Puts back `countedAs.run` (the table store stays as installed). */
+    stop: () => {
+      countedAs.run = original;
+    },
     /** Write units by command and item kind since the last `clear`. */
     writesByKind,
     /** The read and write units billed since the start, table and indexes. */
