@@ -4,7 +4,8 @@
  * back, one webhook delivery to one endpoint), a short text email and an HTML one (`--html-kb`,
  * default 16), per broadcast recipient and per automation run
  * (an event starting a run that sends one email): API requests, Lambda
- * invocations and their billed duration, DynamoDB capacity units, queue requests, SNS
+ * invocations and their billed duration, DynamoDB capacity units (as AWS bills them, through the
+ * metered table store: cost/table-meter.ts), queue requests, SNS
  * notifications, content-store requests, log bytes at the stack's log level. Then the stack's
  * always-on resources from its synthesized template, and a price table (default
  * scripts/cost/prices-us-east-1.json; `npm run cost -- --prices <file>` for another region) into
@@ -32,7 +33,6 @@ import {
   type UnitCounts,
 } from './cost/model.ts';
 import { readStackShape } from './cost/stack-shape.ts';
-import type { TableStore } from '@mailstack/core/ports/table-store';
 
 const { values: args } = parseArgs({
   options: {
@@ -139,7 +139,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
 const { sendingTeam } = await import('./bench-team.ts');
-const { countInvocation, countedAs } = await import('@mailstack/core/adapters/aws/counters');
+const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');
+const { meterTable } = await import('./cost/table-meter.ts');
 const { lambdaContext } = await import('../lib/local/events.ts');
 
 print('mailstack cost model: measuring on the local host (in memory)...');
@@ -192,9 +193,23 @@ const held = async () => {
 try {
   const deps = host.deps;
   const counters = deps.counters as unknown as Record<string, number>;
-  const snapshot = () => ({ ...counters });
+  // DynamoDB units as AWS bills them (table-meter.ts), by command and item kind too, and the send
+  // worker's table requests timed: how long a send job holds its invocation and how many round
+  // trips it waits for in sequence, the time the sending workers' concurrency is derived from
+  // (docs/aws.md, Sending at high rates).
+  const table = meterTable(deps);
+  const writesByKind = table.writesByKind;
+  /** Each send job's time (its first table request to its last) and its requests and round trips in sequence. */
+  const sendJobs: { ms: number; requests: number; stages: number }[] = [];
+  const noteSendJob = () => {
+    const job = table.takeSendJob();
+    if (job) sendJobs.push(job);
+  };
+
+  // DynamoDB's units are the metered store's (as AWS bills them), the rest the adapter counters.
+  const snapshot = (): Record<string, number> => ({ ...counters, ...table.billed() });
   const delta = (before: Record<string, number>) =>
-    Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+    Object.fromEntries(Object.entries(snapshot()).map(([k, v]) => [k, v - (before[k] ?? 0)]));
   /** Waits until nothing has been counted for `stillMs` (every worker idle), at most `ms`. */
   const quiet = async (ms = 120_000, stillMs = 2000) => {
     const deadline = Date.now() + ms;
@@ -215,86 +230,6 @@ try {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await sleep(100);
     }
-  };
-
-  // Write units by command and item kind (key prefixes without ids), for the per-email breakdown.
-  const writesByKind = new Map<string, number>();
-  const tags = (k: unknown) =>
-    String(k ?? '')
-      .split('#')
-      .filter((p) => /^[A-Z_]+$/.test(p))
-      .join('#');
-  const kindOf = (key: any) => (key ? `${tags(key.pk)}/${tags(key.sk)}` : '?');
-  const record = (name: string, kinds: string, out: { ConsumedCapacity?: unknown }) => {
-    const units = [out.ConsumedCapacity ?? []].flat().reduce((n: number, c: any) => n + (c?.CapacityUnits ?? 0), 0);
-    if (units === 0) return;
-    const label = `${name} ${kinds}`;
-    writesByKind.set(label, (writesByKind.get(label) ?? 0) + units);
-  };
-  // The host's handlers share this deps object: its table store is wrapped in place to count write units by kind.
-  const store = deps.tableStore;
-  const counting: TableStore = {
-    ...store,
-    put: async (input) => {
-      const out = await store.put(input);
-      record('PutItem', kindOf(input.Item), out);
-      return out;
-    },
-    update: async (input) => {
-      const out = await store.update(input);
-      record('UpdateItem', kindOf(input.Key), out);
-      return out;
-    },
-    delete: async (input) => {
-      const out = await store.delete(input);
-      record('DeleteItem', kindOf(input.Key), out);
-      return out;
-    },
-    transactWrite: async (input) => {
-      const out = await store.transactWrite(input);
-      const kinds = (input.TransactItems ?? []).map((t: any) =>
-        kindOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
-      );
-      record('TransactWriteItems', kinds.join(' + '), out);
-      return out;
-    },
-    batchWrite: async (input) => {
-      const out = await store.batchWrite(input);
-      const first = Object.values(input.RequestItems ?? {}).flat()[0] as any;
-      record('BatchWriteItem', kindOf(first?.PutRequest?.Item ?? first?.DeleteRequest?.Key), out);
-      return out;
-    },
-  };
-  // The send worker's table requests, timed: how long a send job holds its invocation and how many
-  // round trips it waits for in sequence, the time the sending workers' concurrency is derived from
-  // (docs/aws.md, Sending at high rates).
-  const sendSpans: (readonly [number, number])[] = [];
-  const timed: TableStore = { ...counting };
-  for (const name of ['get', 'put', 'update', 'delete', 'transactWrite', 'query', 'batchGet', 'batchWrite'] as const) {
-    const inner = counting[name] as (input: unknown) => Promise<unknown>;
-    (timed as unknown as Record<string, (input: unknown) => Promise<unknown>>)[name] = async (input) => {
-      if (countedAs.getStore() !== 'send-email') return inner(input);
-      const started = performance.now();
-      try {
-        return await inner(input);
-      } finally {
-        sendSpans.push([started, performance.now()]);
-      }
-    };
-  }
-  Object.assign(deps, { tableStore: timed });
-  /** Each send job's time (its first table request to its last) and its requests and round trips in sequence. */
-  const sendJobs: { ms: number; requests: number; stages: number }[] = [];
-  const noteSendJob = () => {
-    const spans = sendSpans.splice(0).sort((a, b) => a[0] - b[0]);
-    if (spans.length === 0) return;
-    let stages = 0;
-    let stageEnd = Number.NEGATIVE_INFINITY;
-    for (const [start, end] of spans) {
-      if (start >= stageEnd) stages += 1;
-      stageEnd = start >= stageEnd ? end : Math.max(stageEnd, end);
-    }
-    sendJobs.push({ ms: spans.at(-1)![1] - spans[0]![0], requests: spans.length, stages });
   };
 
   const { secret, resend } = await sendingTeam(host, { name: 'Cost', domain: 'cost.example.com' });

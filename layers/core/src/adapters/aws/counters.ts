@@ -8,7 +8,9 @@ export { readUnits, writeUnits };
 /**
  * Calls counted at the adapters and where the local host invokes handlers, for `npm run bench`
  * and `npm run cost` (reads, writes and their capacity units, queue requests, content-store
- * requests, Lambda-equivalent invocations and their duration).
+ * requests, Lambda-equivalent invocations and their duration). The capacity units here are
+ * DynamoDB Local's; `npm run cost` takes DynamoDB's units as AWS bills them from the metered
+ * table store instead (metered-table-store.ts).
  */
 export interface AdapterCounters {
   ddbReads: number;
