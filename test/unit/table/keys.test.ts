@@ -85,9 +85,25 @@ describe('email metrics hour items', () => {
       { kind: 'broadcast', id: ID },
     ] as const) {
       const key = keys.metrics.hour(T, '2026-11-25T10', owner, ID);
-      expect(key.pk).toBe(`TEAM#${T}#METRICS#2026-11`);
+      expect(key.pk).toBe(keys.metrics.month(T, '2026-11', shardOf(ID, keys.metrics.monthShards)));
+      expect(key.pk).toMatch(new RegExp(`^TEAM#${T}#METRICS#2026-11#([0-9]|1[0-5])$`));
       expect(keys.metrics.hourOf(key.sk)).toEqual({ hour: '2026-11-25T10', owner });
     }
     expect(keys.metrics.hourOf('HOUR#2026-11-25T10#X#a#0')).toBeUndefined();
+  });
+
+  it("spread one owner's hour over the month's partitions by email id, one sort key in each", () => {
+    const owner = { kind: 'domain', id: ID } as const;
+    const written = Array.from({ length: 64 }, (_, n) =>
+      keys.metrics.hour(
+        T,
+        '2026-11-25T10',
+        owner,
+        `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`,
+      ),
+    );
+    const months = Array.from({ length: keys.metrics.monthShards }, (_, s) => keys.metrics.month(T, '2026-11', s));
+    expect(new Set(written.map((k) => k.pk))).toEqual(new Set(months));
+    expect(new Set(written.map((k) => k.sk)).size).toBe(1);
   });
 });

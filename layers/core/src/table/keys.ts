@@ -58,9 +58,9 @@
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
  * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
  * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
- * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
- * |   domain or broadcast, and shard     |   id or ->#<shard 0-3> / ...#B#<broadcast id>#<shard> (a range  |
- * |                                      |   of hours is one query per month; ttl 400 days)                |
+ * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>#<shard 0-15>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
+ * |   domain or broadcast, and shard     |   id or -> / ...#B#<broadcast id> (a range of hours is one      |
+ * |                                      |   query per month and shard, summed; ttl 400 days)              |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
  * | request logs of a team, newest first | pk TEAM#<t>#LOGS, sk LOG#<id> (ttl LOG_RETENTION_DAYS)           |
@@ -171,7 +171,13 @@ const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
 const EVENT_SHARDS = 8;
 const EVENT_DUE_SHARDS = 4;
-const METRICS_SHARDS = 4;
+/**
+ * Email metrics: an email moves up to ~8 hour items in its life (sent, delivered, opened, clicked,
+ * ... on its domain's item, and as many on its broadcast's), 1 WCU each. At 2,000 sends a second
+ * of one team that is ~16,000 WCU/s; over 16 month partitions ~1,000 at worst and ~500 as mail
+ * usually goes (≤ 0.5 WCU per send per partition): 2,000 sends/s. GET /metrics reads 16 queries a month.
+ */
+const METRICS_SHARDS = 16;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -225,13 +231,13 @@ export const keys = {
   },
   metrics: {
     /**
-     * One UTC hour's email counts in one shard (the email id picks it, so a hot hour spreads over
-     * METRICS_SHARDS items) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
+     * One UTC hour's email counts in one shard (the email id picks it, so a hot month spreads over
+     * METRICS_SHARDS partitions, each its own partition key) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
      * broadcast (`B#<id>`); `hour` is `yyyy-mm-ddThh`. The team's totals are its domains' sum.
      */
     hour: (teamId: string, hour: string, owner: MetricsOwner, emailId: string) => ({
-      pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}`,
-      sk: `HOUR#${hour}#${owner.kind === 'broadcast' ? 'B' : 'D'}#${owner.id ?? '-'}#${shardOf(emailId, METRICS_SHARDS)}`,
+      pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}#${shardOf(emailId, METRICS_SHARDS)}`,
+      sk: `HOUR#${hour}#${owner.kind === 'broadcast' ? 'B' : 'D'}#${owner.id ?? '-'}`,
     }),
     /** The hour and the owner an hour item counts for, read back from its sort key. */
     hourOf: (sk: string): { hour: string; owner: MetricsOwner } | undefined => {
@@ -239,8 +245,9 @@ export const keys = {
       if (!hour || (kind !== 'B' && kind !== 'D') || !id) return undefined;
       return { hour, owner: { kind: kind === 'B' ? 'broadcast' : 'domain', id: id === '-' ? null : id } };
     },
-    /** The month partition holding the hours of `yyyy-mm`. */
-    month: (teamId: string, month: string) => `${team(teamId)}#METRICS#${month}`,
+    /** One of the month's partitions holding the hours of `yyyy-mm` (a read sums the `monthShards`). */
+    month: (teamId: string, month: string, shard: number) => `${team(teamId)}#METRICS#${month}#${shard}`,
+    monthShards: METRICS_SHARDS,
     /** Sort keys of the hours from `from` to `to` (`yyyy-mm-ddThh`, both included) in their month's partition. */
     hoursBetween: (from: string, to: string) => [`HOUR#${from}#`, `HOUR#${to}#~`] as const,
   },
