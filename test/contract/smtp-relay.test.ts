@@ -171,7 +171,7 @@ describe('the SMTP relay', () => {
         await d.tableStore.put({
           TableName: d.table,
           Item: {
-            ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10)),
+            ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10), 0),
             sent: 100,
             bounced: 30,
             complained: 0,

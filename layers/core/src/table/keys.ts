@@ -56,8 +56,8 @@
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | contact property count               | pk TEAM#<t>, sk PROPCOUNT                                        |
  * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
- * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
- * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
+ * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>#<shard 0-7>, sk DELIV (ttl 40 days) |
+ * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>#<shard 0-7>, sk DELIV (ttl) |
  * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>#<shard 0-15>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
  * |   domain or broadcast, and shard     |   id or -> / ...#B#<broadcast id> (a range of hours is one      |
  * |                                      |   query per month and shard, summed; ttl 400 days)              |
@@ -178,6 +178,13 @@ const EVENT_DUE_SHARDS = 4;
  * usually goes (≤ 0.5 WCU per send per partition): 2,000 sends/s. GET /metrics reads 16 queries a month.
  */
 const METRICS_SHARDS = 16;
+/**
+ * Deliverability counts: an email writes its team's day item about once (`sent`, 1 WCU; a bounce or
+ * complaint, ~5% of mail, 2 WCU in its transaction) and its region's once: ~1.1 WCU per send. Over
+ * 8 partitions ≈ 0.14 WCU per send per partition: ~7,000 sends/s of one team or one region. The
+ * guardrail reads 7 days × 8 items (one BatchGet) per bounce or complaint.
+ */
+const DELIVERABILITY_SHARDS = 8;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -225,9 +232,14 @@ export const keys = {
     partition: (teamId: string) => `${team(teamId)}#IDEMPOTENCY`,
   },
   deliverability: {
-    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
-    /** The platform's counts in one delivery region and day (every team's mail sent from it). */
-    regionDay: (region: string, day: string) => ({ pk: `REGION#${region}#DELIV#${day}`, sk: 'DELIV' }),
+    /** One shard of a team's counts of a day (the email id picks it; the day's counts are the shards' sum). */
+    day: (teamId: string, day: string, shard: number) => ({ pk: `${team(teamId)}#DELIV#${day}#${shard}`, sk: 'DELIV' }),
+    /** The platform's counts in one delivery region and day (every team's mail sent from it), in shards as well. */
+    regionDay: (region: string, day: string, shard: number) => ({
+      pk: `REGION#${region}#DELIV#${day}#${shard}`,
+      sk: 'DELIV',
+    }),
+    shards: DELIVERABILITY_SHARDS,
   },
   metrics: {
     /**
