@@ -196,7 +196,7 @@ describe('the SMTP relay', () => {
         await updateTeam(d, t.team.id, { plan: 'free' });
         await d.tableStore.put({
           TableName: d.table,
-          Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day), emails_sent: 450 },
+          Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day, 0), emails_sent: 450 },
         });
         await afterLookupStaleness();
         return { from: t.from };

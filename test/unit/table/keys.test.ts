@@ -27,8 +27,8 @@ describe('the key design', () => {
     },
     {
       case: 'usage day',
-      key: keys.usage.day(T, '2026-11-22'),
-      expected: { pk: `TEAM#${T}#USAGE#2026-11-22`, sk: 'USAGE' },
+      key: keys.usage.day(T, '2026-11-22', 3),
+      expected: { pk: `TEAM#${T}#USAGE#2026-11-22#3`, sk: 'USAGE' },
     },
     { case: 'email', key: keys.email.item(T, ID), expected: { pk: `TEAM#${T}#EMAIL#${ID}`, sk: 'EMAIL' } },
     {

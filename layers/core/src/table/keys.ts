@@ -27,8 +27,8 @@
  * | MCP calls per person and minute      | pk USER#<u>#MCPRATE#<minute>, sk RATE (ttl)                      |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
  * | domains of a team, counted (plan cap) | pk TEAM#<t>#DOMAINS, sk COUNT (written with each create/delete)  |
- * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
- * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
+ * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>#<shard 0-7>, sk USAGE (ttl)       |
+ * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>#<shard 0-7>, sk USAGE (summed)       |
  * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
  * | bodies of an email, apart from its   | pk TEAM#<t>#EMAIL#<id>, sk EMAIL#BODY (written once, at accept:  |
  * |   row (row past 1 KB with them)      |   the row's status changes then bill one write unit)             |
@@ -185,6 +185,14 @@ const METRICS_SHARDS = 16;
  * guardrail reads 7 days × 8 items (one BatchGet) per bounce or complaint.
  */
 const DELIVERABILITY_SHARDS = 8;
+/**
+ * Usage counters: an API send writes one day shard (daily plans), or one month shard and one day
+ * shard (monthly plans), 1 WCU each, and an automation run one of each; a batch writes once for
+ * its 100 emails. At 2,000 single sends a second over 8 shards: 250 WCU/s per partition (0.125 per
+ * send): 8,000 sends/s. A segment's end rebalances (8 consistent reads, an 8-item transaction).
+ */
+const USAGE_SHARDS = 8;
+
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -279,8 +287,13 @@ export const keys = {
     broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
   },
   usage: {
-    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
-    month: (teamId: string, month: string) => ({ pk: `${team(teamId)}#USAGE#${month}`, sk: 'USAGE' }),
+    /** One shard of a team's usage of a day (the day's counts are the shards' sum; bounded-counter.ts). */
+    day: (teamId: string, day: string, shard: number) => ({ pk: `${team(teamId)}#USAGE#${day}#${shard}`, sk: 'USAGE' }),
+    month: (teamId: string, month: string, shard: number) => ({
+      pk: `${team(teamId)}#USAGE#${month}#${shard}`,
+      sk: 'USAGE',
+    }),
+    shards: USAGE_SHARDS,
   },
   email: {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
