@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { roomsAfter, segmentEnds, spread, sumOf } from '@mailstack/core/table/bounded-counter';
 import { keys, shardOf } from '@mailstack/core/table/keys';
 import { sumDays } from '@mailstack/core/domain/deliverability/guardrail';
+import { broadcastSecondShards } from '@mailstack/core/table/broadcast-second';
 
 describe('a bounded counter over shards', () => {
   it('cuts its units at the distinct stops under the limit, and the limit', () => {
@@ -68,5 +69,22 @@ describe('counter shards picked from an id', () => {
       bounced: 1,
       complained: 2,
     });
+  });
+});
+
+describe("a region's broadcast second", () => {
+  it.each([
+    [1, 1],
+    [14, 1],
+    [250, 1],
+    [251, 2],
+    [2_000, 8],
+    [1_000_000, 16],
+  ])('splits a share of %i sends over %i shards, the parts summing to the share exactly', (ceiling, shards) => {
+    expect(broadcastSecondShards(ceiling)).toBe(shards);
+    const parts = spread(ceiling, shards);
+    expect(parts.reduce((a, b) => a + b, 0)).toBe(ceiling);
+    // At 1 WCU a send, no part takes more than a quarter of a partition's 1,000 WCU/s while the shards suffice.
+    if (ceiling <= 16 * 250) expect(Math.max(...parts)).toBeLessThanOrEqual(250);
   });
 });

@@ -69,7 +69,7 @@
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
  * | requests in flight to an endpoint    | pk WHFLIGHT#<w>, sk FLIGHT (count n, map holder -> lease end)    |
  * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>, sk RATE (ttl)                      |
- * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>, sk PACE (ttl)             |
+ * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>#<shard>, sk PACE (ttl)     |
  * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
  * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
  * | broadcast by id, broadcasts of a team| pk TEAM#<t>, sk BROADCAST#<id>                                   |
@@ -284,7 +284,17 @@ export const keys = {
     /** The region's send line parked by a provider state (SES paused, disabled, quota spent, suspended, misconfigured): its reason, since when, and when the account is checked again. */
     parked: (region: string) => ({ pk: `PACE#${region}#PARKED`, sk: 'PACE' }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
-    broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
+    broadcastSecond: (region: string, second: number, shard: number) => ({
+      pk: `PACE#${region}#BCAST#${second}#${shard}`,
+      sk: 'PACE',
+    }),
+    /**
+     * A broadcast second's shard holds 250 sends (1 WCU each: a quarter of a partition's 1,000
+     * WCU/s, leaving room for the refused tries of a full second); a share of 2,000 a second takes
+     * 8 shards, and 16 hold 4,000 (broadcast-second.ts).
+     */
+    broadcastSecondShardSends: 250,
+    broadcastSecondMaxShards: 16,
   },
   usage: {
     /** One shard of a team's usage of a day (the day's counts are the shards' sum; bounded-counter.ts). */
