@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  addSplit,
   addWithin,
   readShards,
   segmentEnds,
@@ -67,5 +68,24 @@ describe('a usage counter over shards under concurrent sends', () => {
     // A forced count (broadcast sends already placed) goes past it.
     expect(await addWithin(deps, { ...shards, shard: 4 }, 5, ends, true)).toMatchObject({ before: 10, after: 15 });
     expect(sumOf(await readShards(deps, shards, true))).toBe(15);
+  }, 30_000);
+
+  it('holds a ceiling split over shards exactly: every part is taken before a refusal, none past it', async () => {
+    // Prepare: a ceiling of 10 over 3 shards (parts 4, 3, 3), and 16 adds at once, all starting on shard 0.
+    const deps = testDeps();
+    const id = randomUUID();
+    const keyOf = (shard: number) => keys.rate.window(id, 1, shard);
+
+    // Act
+    const out = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        addSplit(deps, keyOf, 3, 0, { add: { team_total: 1 }, ceilings: { team_total: 10 }, expiresAt: 2 }),
+      ),
+    );
+
+    // Assess
+    expect(out.filter((o) => o !== undefined)).toHaveLength(10);
+    const rows = await readShards(deps, { keyOf, shards: 3 }, true);
+    expect(rows.map((r) => r.team_total).sort()).toEqual([3, 3, 4]);
   }, 30_000);
 });

@@ -17,8 +17,8 @@ describe('the key design', () => {
     },
     {
       case: 'request window',
-      key: keys.rate.window(T, 29000000),
-      expected: { pk: `TEAM#${T}#RATE#29000000`, sk: 'RATE' },
+      key: keys.rate.window(T, 29000000, 0),
+      expected: { pk: `TEAM#${T}#RATE#29000000#0`, sk: 'RATE' },
     },
     {
       case: 'failed auth window',

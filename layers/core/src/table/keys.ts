@@ -22,7 +22,7 @@
  * | team holding a domain name (global)  | pk DOMAINCLAIM#<name>, sk CLAIM (guard: one team per name)       |
  * | a team's claim of a domain (latest)  | pk TEAM#<t>, sk CLAIMOF#<placeholder domain id>                  |
  * | domain names the teams hold          | gsi2 (sparse): DOMAINS#HELD / <name> (on each name's claim)      |
- * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
+ * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>#<shard>, sk RATE (ttl; shards by limit)|
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
  * | MCP calls per person and minute      | pk USER#<u>#MCPRATE#<minute>, sk RATE (ttl)                      |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
@@ -226,7 +226,17 @@ export const keys = {
     counter: (teamId: string) => ({ pk: `${team(teamId)}#DOMAINS`, sk: 'COUNT' }),
   },
   rate: {
-    window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
+    window: (teamId: string, minute: number, shard: number) => ({
+      pk: `${team(teamId)}#RATE#${minute}#${shard}`,
+      sk: 'RATE',
+    }),
+    /**
+     * A team's request window takes one shard per 30,000 requests a minute of its limit (500 a
+     * second at 1 WCU: half a partition), up to 16 (8,000 requests a second); each shard holds its
+     * part of the team's and the keys' limits (request-rate.ts).
+     */
+    windowShardRequests: 30_000,
+    windowMaxShards: 16,
     /** Failed authentications from one address in one minute, per surface (the API keys' keeps its original key). */
     authFailures: (ip: string, minute: number, surface = 'api') => ({
       pk: `AUTHFAIL#${surface === 'api' ? '' : `${surface}:`}${ip}#${minute}`,
