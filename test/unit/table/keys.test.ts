@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, shardOf } from '@mailstack/core/table/keys';
+import { hashShard, keys, shardOf } from '@mailstack/core/table/keys';
 import { TABLE } from '@mailstack/core/table/definition';
 
 const T = '01a203f1-63ab-7176-b208-401076a2e027';
@@ -105,5 +105,15 @@ describe('email metrics hour items', () => {
     const months = Array.from({ length: keys.metrics.monthShards }, (_, s) => keys.metrics.month(T, '2026-11', s));
     expect(new Set(written.map((k) => k.pk))).toEqual(new Set(months));
     expect(new Set(written.map((k) => k.sk)).size).toBe(1);
+  });
+});
+
+describe("a team's idempotency records", () => {
+  it('keep one key in one partition, and spread many keys over the shards', () => {
+    expect(keys.idempotency.partition(T, 'order-1')).toBe(keys.idempotency.partition(T, 'order-1'));
+    expect(keys.idempotency.partition(T, 'order-1')).toMatch(new RegExp(`^TEAM#${T}#IDEMPOTENCY#([0-9]|1[0-5])$`));
+    const partitions = new Set(Array.from({ length: 400 }, (_, n) => keys.idempotency.partition(T, `order-${n}`)));
+    expect(partitions.size).toBe(16);
+    expect(hashShard('', 16)).toBe(hashShard('', 16));
   });
 });
