@@ -63,7 +63,7 @@
  * |                                      |   query per month and shard, summed; ttl 400 days)              |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
- * | request logs of a team, newest first | pk TEAM#<t>#LOGS, sk LOG#<id> (ttl LOG_RETENTION_DAYS)           |
+ * | request logs of a team, newest first | pk TEAM#<t>#LOGS#<shard 0-7>, sk LOG#<id> (ttl; shards merged)   |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
@@ -193,6 +193,13 @@ const DELIVERABILITY_SHARDS = 8;
  */
 const USAGE_SHARDS = 8;
 
+/**
+ * Request logs: every API request writes one row (a send's row holds its request and answer
+ * bodies, compressed past a few KB: ~1-3 WCU). At 2,000 requests a second of one team over 8
+ * shards: ≤ ~750 WCU/s per partition, ~0.4 WCU per send: 2,000+ sends/s (more with batches).
+ * GET /logs reads one query per shard.
+ */
+const REQUEST_LOG_SHARDS = 8;
 /** Idempotency records: see `keys.idempotency.partition`. */
 const IDEMPOTENCY_SHARDS = 16;
 
@@ -450,8 +457,13 @@ export const keys = {
   },
   /** Request logs (GET /logs): one partition per team, written by the recorder worker only. */
   requestLog: {
-    item: (teamId: string, id: string) => ({ pk: `${team(teamId)}#LOGS`, sk: `LOG#${id}` }),
-    partition: (teamId: string) => `${team(teamId)}#LOGS`,
+    /** A request log row, in the shard its id picks (GET /logs merges the shards, newest first). */
+    item: (teamId: string, id: string) => ({
+      pk: `${team(teamId)}#LOGS#${shardOf(id, REQUEST_LOG_SHARDS)}`,
+      sk: `LOG#${id}`,
+    }),
+    partition: (teamId: string, shard: number) => `${team(teamId)}#LOGS#${shard}`,
+    shards: REQUEST_LOG_SHARDS,
     prefix: 'LOG#',
   },
   webhook: {
