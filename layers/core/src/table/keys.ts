@@ -41,8 +41,8 @@
  * | held emails of a team                | gsi2 (sparse): TEAM#<t>#HELD / <id>                              |
  * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
  * | tracked clicks of an email, by time  | pk TEAM#<t>#EMAIL#<id>, sk CLICK#<epoch ms, 15 digits>#<clickId> |
- * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
- * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-3> / <created ISO>#<t>#<id>    |
+ * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-31>, sk EVENT#<id>                   |
+ * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-15> / <created ISO>#<t>#<id>   |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
  * | contact by id                        | pk TEAM#<t>#CONTACTS, sk CONTACT#<id>                            |
@@ -169,8 +169,16 @@ const onIndex = (index: IndexName, pk: string): IndexPartition => ({ index, pk }
 /** Shard counts: how many partitions a hot collection is spread over (the one place they are set). */
 const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
-const EVENT_SHARDS = 8;
-const EVENT_DUE_SHARDS = 4;
+/**
+ * Event records: an email makes ~4-5 events (sent, delivered, opened, clicked, ...), each row
+ * ~1-2 KB written once and updated once when fanned out: ~10-15 WCU per email. At 2,000 sends a
+ * second of one team over 32 partitions: ≤ ~950 WCU/s each, ≤ 0.5 WCU per send. Readers (the
+ * timeline, an erase) query every shard. The undispatched index (gsi3, every team's events) gets
+ * the row on write and loses it on fan-out, ~2 index writes per event: over 16 shards ≤ ~0.6 WCU
+ * per send each, the sweeper querying 16 shards a minute.
+ */
+const EVENT_SHARDS = 32;
+const EVENT_DUE_SHARDS = 16;
 /**
  * Email metrics: an email moves up to ~8 hour items in its life (sent, delivered, opened, clicked,
  * ... on its domain's item, and as many on its broadcast's), 1 WCU each. At 2,000 sends a second
