@@ -22,10 +22,13 @@ export const calendarOf = (now: number) => {
 /** The usage object of spec §2: plan, limits, today's and the period's counters. */
 export const getUsage = async (deps: Deps, team: Team) => {
   const cal = calendarOf(deps.clock.now());
-  // Every shard of today's and the month's counters, in one BatchGet; each figure is its shards' sum.
+  // Every shard of today's counters, and of the month's where a monthly plan reports its period,
+  // in one BatchGet; each figure is its shards' sum.
+  const plan = PLANS[team.plan];
+  const readsMonth = deps.config.CLOUD && plan.emailsPerMonth !== null;
   const shards = Array.from({ length: keys.usage.shards }, (_, shard) => shard);
   const dayKeys = shards.map((shard) => keys.usage.day(team.id, cal.day, shard));
-  const monthKeys = shards.map((shard) => keys.usage.month(team.id, cal.month, shard));
+  const monthKeys = readsMonth ? shards.map((shard) => keys.usage.month(team.id, cal.month, shard)) : [];
   const rows = await batchGetItems(deps, [...dayKeys, ...monthKeys], false);
   const dayPks = new Set(dayKeys.map((k) => k.pk));
   const dayRows = rows.filter((r) => dayPks.has(String(r.pk)));
@@ -38,7 +41,6 @@ export const getUsage = async (deps: Deps, team: Team) => {
   };
   const base = { object: 'usage' as const, team: { id: team.id, name: team.name }, app_url: deps.config.APP_URL };
   if (!deps.config.CLOUD) return { ...base, cloud: false, plan: null, limits: null, today, period: null };
-  const plan = PLANS[team.plan];
   const limits = {
     ...(plan.emailsPerDay !== null ? { emails_per_day: plan.emailsPerDay } : { emails_per_month: plan.emailsPerMonth }),
     domains: plan.domains,
