@@ -196,7 +196,11 @@ export const countSends = async (deps: Deps, team: Team, n: number): Promise<voi
 export const sentToday = async (deps: Deps, teamId: string): Promise<number> => {
   const cal = calendarOf(deps.clock.now());
   return sumOf(
-    await readShards(deps, { keyOf: (shard) => keys.usage.day(teamId, cal.day, shard), shards: keys.usage.shards }),
+    await readShards(
+      deps,
+      { keyOf: (shard) => keys.usage.day(teamId, cal.day, shard), shards: keys.usage.shards },
+      true,
+    ),
   );
 };
 
@@ -210,6 +214,6 @@ export const monthLeft = async (deps: Deps, team: Team): Promise<{ left: number;
   if (!deps.config.CLOUD || included === null) return null;
   const cal = calendarOf(deps.clock.now());
   const { max } = monthlyBounds(team, included);
-  const sent = sumOf(await readShards(deps, monthShards(team, cal)));
+  const sent = sumOf(await readShards(deps, monthShards(team, cal), true));
   return { left: Math.max(0, max - sent), renewsAt: cal.monthEnd };
 };
