@@ -20,7 +20,7 @@ describe('team-level refusals answer once for a whole batch', () => {
     const d = testDeps();
     // The host holds a fresh copy of the team; the pause, made in this process, holds at once.
     expect((await t.resend.domains.list()).error).toBeNull();
-    await putItem(d, { ...keys.deliverability.day(t.team.id, today()), sent: 200, bounced: 40, complained: 0 });
+    await putItem(d, { ...keys.deliverability.day(t.team.id, today(), 0), sent: 200, bounced: 40, complained: 0 });
     await updateItem(d, keys.team.item(t.team.id), {
       set: { sending_paused: { metric: 'bounce_rate', rate: 0.2, limit: 0.1, window_days: 7 } },
     });

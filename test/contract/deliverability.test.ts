@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '@mailstack/core/table/keys';
 import { getItem } from '@mailstack/core/table/ops';
 import { getEmail } from '@mailstack/core/domain/emails/get-email';
+import { teamDayCounts } from '@mailstack/core/domain/deliverability/guardrail';
 import { local, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { waitFor } from '../support/wait.ts';
@@ -12,7 +13,7 @@ const seed = async (teamId: string, counts: { sent: number; bounced: number; com
   const d = testDeps();
   await d.tableStore.put({
     TableName: d.table,
-    Item: { ...keys.deliverability.day(teamId, today()), complained: 0, ...counts },
+    Item: { ...keys.deliverability.day(teamId, today(), 0), complained: 0, ...counts },
   });
 };
 
@@ -71,7 +72,7 @@ describe('the deliverability guardrail', () => {
     );
     // The bounce is counted (1 of 3, 33%), and the team sends on: 3 emails are no measure.
     await waitFor(
-      () => getItem(testDeps(), keys.deliverability.day(t.team.id, today())),
+      () => teamDayCounts(testDeps(), t.team.id, today()),
       (day) => Number(day?.bounced) === 1 && Number(day?.sent) === 3,
       { what: "the bounce in the team's day count", timeoutMs: 15_000 },
     );
@@ -94,7 +95,7 @@ describe('provider events for the guardrail', () => {
       (e) => e.status === 'delivered',
       { what: 'delivery', timeoutMs: 15_000 },
     );
-    const before = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    const before = (await teamDayCounts(d, t.team.id, today())).bounced;
     const bounce = {
       eventType: 'Bounce',
       mail: { messageId: email.provider_message_id, tags: { team_id: [t.team.id], email_id: [id] } },
@@ -123,7 +124,7 @@ describe('provider events for the guardrail', () => {
       { what: 'the bounce', timeoutMs: 15_000 },
     );
     await new Promise((r) => setTimeout(r, 2_000));
-    const after = Number((await getItem(d, keys.deliverability.day(t.team.id, today())))?.bounced ?? 0);
+    const after = (await teamDayCounts(d, t.team.id, today())).bounced;
     expect(after - before).toBe(1);
   }, 30_000);
 });

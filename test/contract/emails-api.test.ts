@@ -419,20 +419,23 @@ describe('POST /emails/batch', () => {
 });
 
 describe('quotas (cloud mode)', () => {
-  const setSent = async (teamId: string, key: { pk: string; sk: string }, n: number) => {
+  // The count a team has sent, set on its counter's first shard; the other shards cleared.
+  const setSent = async (teamId: string, keyOf: (shard: number) => { pk: string; sk: string }, n: number) => {
     const d = testDeps();
-    await d.tableStore.put({ TableName: d.table, Item: { ...key, emails_sent: n } });
+    await d.tableStore.put({ TableName: d.table, Item: { ...keyOf(0), emails_sent: n } });
+    for (let shard = 1; shard < keys.usage.shards; shard++)
+      await d.tableStore.delete({ TableName: d.table, Key: keyOf(shard) });
     void teamId;
   };
 
   it('parks sends past 150% of the daily cap, then refuses at 3 times the cap in backlog with daily_quota_exceeded', async () => {
     const t = await sendingTeam({ plan: 'free' });
     const day = calendarOf(Date.now()).day;
-    await setSent(t.team.id, keys.usage.day(t.team.id, day), 150);
+    await setSent(t.team.id, (shard) => keys.usage.day(t.team.id, day, shard), 150);
     const parked = await t.resend.emails.send(mail(t.from));
     expect(parked.error).toBeNull();
     expect((await t.resend.emails.get(parked.data!.id)).data!.last_event).toBe('queued');
-    await setSent(t.team.id, keys.usage.day(t.team.id, day), 450);
+    await setSent(t.team.id, (shard) => keys.usage.day(t.team.id, day, shard), 450);
     const refused = await t.resend.emails.send(mail(t.from));
     expect(refused.error).toMatchObject({ statusCode: 429, name: 'daily_quota_exceeded' });
     expect(refused.error!.message).toContain(
@@ -446,7 +449,7 @@ describe('quotas (cloud mode)', () => {
   it('refuses past the included monthly volume with overage off, naming the renewal date', async () => {
     const t = await sendingTeam({ plan: 'pro' });
     const cal = calendarOf(Date.now());
-    await setSent(t.team.id, keys.usage.month(t.team.id, cal.month), 50_000);
+    await setSent(t.team.id, (shard) => keys.usage.month(t.team.id, cal.month, shard), 50_000);
     const refused = await t.resend.emails.send(mail(t.from));
     expect(refused.error).toMatchObject({ statusCode: 429, name: 'monthly_quota_exceeded' });
     expect(refused.error!.message).toContain(new Date(cal.monthEnd).toISOString().slice(0, 10));
@@ -454,7 +457,7 @@ describe('quotas (cloud mode)', () => {
 
   it('refuses a whole batch for quota, once', async () => {
     const t = await sendingTeam({ plan: 'pro' });
-    await setSent(t.team.id, keys.usage.month(t.team.id, calendarOf(Date.now()).month), 49_999);
+    await setSent(t.team.id, (shard) => keys.usage.month(t.team.id, calendarOf(Date.now()).month, shard), 49_999);
     const out = await t.resend.batch.send([mail(t.from), mail(t.from)] as any);
     expect(out.error).toMatchObject({ statusCode: 429, name: 'monthly_quota_exceeded' });
     expect((await t.resend.emails.list()).data!.data).toHaveLength(0);

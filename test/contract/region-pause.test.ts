@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { broadcastPauseFor } from '@mailstack/core/domain/broadcasts/send-broadcast';
 import { pauseBroadcasts } from '@mailstack/core/domain/broadcasts/pause-broadcasts';
 import { resumeBroadcasts } from '@mailstack/core/domain/broadcasts/resume-broadcasts';
-import { regionRates } from '@mailstack/core/domain/deliverability/guardrail';
+import { regionDayCounts, regionRates } from '@mailstack/core/domain/deliverability/guardrail';
 import { getItem, updateItem } from '@mailstack/core/table/ops';
 import { keys } from '@mailstack/core/table/keys';
 import { testDeps } from '../support/local.ts';
@@ -12,9 +12,9 @@ import { waitFor } from '../support/wait.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const regionDay = async (region: string) =>
-  (await getItem(testDeps(), keys.deliverability.regionDay(region, today()), false)) ?? {};
+  regionDayCounts(testDeps(), region, today()) as Promise<Record<string, number>>;
 const addToRegion = (region: string, counts: Record<string, number>) =>
-  updateItem(testDeps(), keys.deliverability.regionDay(region, today()), { add: counts });
+  updateItem(testDeps(), keys.deliverability.regionDay(region, today(), 0), { add: counts });
 
 describe("a delivery region's platform rate", () => {
   it("counts every team's sent and bounced mail in the region it was sent from", async () => {

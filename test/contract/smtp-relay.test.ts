@@ -171,7 +171,7 @@ describe('the SMTP relay', () => {
         await d.tableStore.put({
           TableName: d.table,
           Item: {
-            ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10)),
+            ...keys.deliverability.day(t.team.id, new Date().toISOString().slice(0, 10), 0),
             sent: 100,
             bounced: 30,
             complained: 0,
@@ -196,7 +196,7 @@ describe('the SMTP relay', () => {
         await updateTeam(d, t.team.id, { plan: 'free' });
         await d.tableStore.put({
           TableName: d.table,
-          Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day), emails_sent: 450 },
+          Item: { ...keys.usage.day(t.team.id, calendarOf(Date.now()).day, 0), emails_sent: 450 },
         });
         await afterLookupStaleness();
         return { from: t.from };

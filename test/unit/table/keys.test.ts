@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys, shardOf } from '@mailstack/core/table/keys';
+import { hashShard, keys, shardOf } from '@mailstack/core/table/keys';
 import { TABLE } from '@mailstack/core/table/definition';
 
 const T = '01a203f1-63ab-7176-b208-401076a2e027';
@@ -17,8 +17,8 @@ describe('the key design', () => {
     },
     {
       case: 'request window',
-      key: keys.rate.window(T, 29000000),
-      expected: { pk: `TEAM#${T}#RATE#29000000`, sk: 'RATE' },
+      key: keys.rate.window(T, 29000000, 0),
+      expected: { pk: `TEAM#${T}#RATE#29000000#0`, sk: 'RATE' },
     },
     {
       case: 'failed auth window',
@@ -27,8 +27,8 @@ describe('the key design', () => {
     },
     {
       case: 'usage day',
-      key: keys.usage.day(T, '2026-11-22'),
-      expected: { pk: `TEAM#${T}#USAGE#2026-11-22`, sk: 'USAGE' },
+      key: keys.usage.day(T, '2026-11-22', 3),
+      expected: { pk: `TEAM#${T}#USAGE#2026-11-22#3`, sk: 'USAGE' },
     },
     { case: 'email', key: keys.email.item(T, ID), expected: { pk: `TEAM#${T}#EMAIL#${ID}`, sk: 'EMAIL' } },
     {
@@ -65,7 +65,8 @@ describe('the key design', () => {
       (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`,
     );
     expect(new Set(ids.map((id) => shardOf(id, 4))).size).toBe(4);
-    expect(new Set(ids.map((id) => keys.event.item(T, id).pk)).size).toBe(8);
+    expect(new Set(ids.map((id) => keys.event.item(T, id).pk)).size).toBe(keys.event.shards);
+    expect(keys.event.shards).toBe(32);
   });
 
   it('declares the generic key attributes of every index', () => {
@@ -85,9 +86,35 @@ describe('email metrics hour items', () => {
       { kind: 'broadcast', id: ID },
     ] as const) {
       const key = keys.metrics.hour(T, '2026-11-25T10', owner, ID);
-      expect(key.pk).toBe(`TEAM#${T}#METRICS#2026-11`);
+      expect(key.pk).toBe(keys.metrics.month(T, '2026-11', shardOf(ID, keys.metrics.monthShards)));
+      expect(key.pk).toMatch(new RegExp(`^TEAM#${T}#METRICS#2026-11#([0-9]|1[0-5])$`));
       expect(keys.metrics.hourOf(key.sk)).toEqual({ hour: '2026-11-25T10', owner });
     }
     expect(keys.metrics.hourOf('HOUR#2026-11-25T10#X#a#0')).toBeUndefined();
+  });
+
+  it("spread one owner's hour over the month's partitions by email id, one sort key in each", () => {
+    const owner = { kind: 'domain', id: ID } as const;
+    const written = Array.from({ length: 64 }, (_, n) =>
+      keys.metrics.hour(
+        T,
+        '2026-11-25T10',
+        owner,
+        `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`,
+      ),
+    );
+    const months = Array.from({ length: keys.metrics.monthShards }, (_, s) => keys.metrics.month(T, '2026-11', s));
+    expect(new Set(written.map((k) => k.pk))).toEqual(new Set(months));
+    expect(new Set(written.map((k) => k.sk)).size).toBe(1);
+  });
+});
+
+describe("a team's idempotency records", () => {
+  it('keep one key in one partition, and spread many keys over the shards', () => {
+    expect(keys.idempotency.partition(T, 'order-1')).toBe(keys.idempotency.partition(T, 'order-1'));
+    expect(keys.idempotency.partition(T, 'order-1')).toMatch(new RegExp(`^TEAM#${T}#IDEMPOTENCY#([0-9]|1[0-5])$`));
+    const partitions = new Set(Array.from({ length: 400 }, (_, n) => keys.idempotency.partition(T, `order-${n}`)));
+    expect(partitions.size).toBe(16);
+    expect(hashShard('', 16)).toBe(hashShard('', 16));
   });
 });

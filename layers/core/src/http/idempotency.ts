@@ -44,7 +44,7 @@ export const idempotency = (deps: () => Deps): RouteMiddleware => ({
     const d = deps();
     const teamId = (request.event.requestContext as any).authorizer?.lambda?.teamId as string;
     const inner = makeHandlerIdempotent({
-      persistenceStore: d.idempotency.forTeam(teamId),
+      persistenceStore: d.idempotency.forTeam(teamId, key),
       config: new IdempotencyConfig({
         eventKeyJmesPath: 'headers."idempotency-key"',
         payloadValidationJmesPath: 'body',

@@ -6,6 +6,9 @@ import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/pe
  * reaches the records only through this, never through a database client.
  */
 export interface IdempotencyStore {
-  /** The store of one team's records: the team's own partition, so another team's key never matches. */
-  forTeam(teamId: string): BasePersistenceLayer;
+  /**
+   * The store of one team's records of one key: the team's own partitions (the key picks one of
+   * its shards), so another team's key never matches.
+   */
+  forTeam(teamId: string, key: string): BasePersistenceLayer;
 }

@@ -22,13 +22,13 @@
  * | team holding a domain name (global)  | pk DOMAINCLAIM#<name>, sk CLAIM (guard: one team per name)       |
  * | a team's claim of a domain (latest)  | pk TEAM#<t>, sk CLAIMOF#<placeholder domain id>                  |
  * | domain names the teams hold          | gsi2 (sparse): DOMAINS#HELD / <name> (on each name's claim)      |
- * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>, sk RATE (one item, ttl)               |
+ * | request window per team (+ per key)  | pk TEAM#<t>#RATE#<minute>#<shard>, sk RATE (ttl; shards by limit)|
  * | failed auth per IP                   | pk AUTHFAIL#<ip>#<minute>, sk AUTHFAIL (ttl)                     |
  * | MCP calls per person and minute      | pk USER#<u>#MCPRATE#<minute>, sk RATE (ttl)                      |
  * | domain creations per hour            | pk TEAM#<t>#DOMAINRATE#<hour>, sk RATE (ttl)                     |
  * | domains of a team, counted (plan cap) | pk TEAM#<t>#DOMAINS, sk COUNT (written with each create/delete)  |
- * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>, sk USAGE (ttl)                   |
- * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>, sk USAGE                            |
+ * | usage counters per team and day      | pk TEAM#<t>#USAGE#<yyyy-mm-dd>#<shard 0-7>, sk USAGE (ttl)       |
+ * | usage counters per team and month    | pk TEAM#<t>#USAGE#<yyyy-mm>#<shard 0-7>, sk USAGE (summed)       |
  * | email by id                          | pk TEAM#<t>#EMAIL#<id>, sk EMAIL (one partition per email)       |
  * | bodies of an email, apart from its   | pk TEAM#<t>#EMAIL#<id>, sk EMAIL#BODY (written once, at accept:  |
  * |   row (row past 1 KB with them)      |   the row's status changes then bill one write unit)             |
@@ -41,8 +41,8 @@
  * | held emails of a team                | gsi2 (sparse): TEAM#<t>#HELD / <id>                              |
  * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
  * | tracked clicks of an email, by time  | pk TEAM#<t>#EMAIL#<id>, sk CLICK#<epoch ms, 15 digits>#<clickId> |
- * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-7>, sk EVENT#<id>                    |
- * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-3> / <created ISO>#<t>#<id>    |
+ * | event records of a team (sharded)    | pk TEAM#<t>#EVENTS#<shard 0-31>, sk EVENT#<id>                   |
+ * | events not yet fanned out, by time   | gsi3 (sparse): DUE#EVENT#<shard 0-15> / <created ISO>#<t>#<id>   |
  * | suppression by address (batch get)   | pk TEAM#<t>#SUPP, sk ADDR#<lower-cased address>                  |
  * | suppressions of a team, newest first | gsi1: TEAM#<t>#SUPPRESSIONS / <id> (also: suppression by id)     |
  * | contact by id                        | pk TEAM#<t>#CONTACTS, sk CONTACT#<id>                            |
@@ -55,23 +55,23 @@
  * | segment by id, segments of a team    | pk TEAM#<t>, sk SEGMENT#<id>                                     |
  * | contact property by id / by key      | pk TEAM#<t>, sk PROP#<id> / PROPKEY#<key> (guard)                |
  * | contact property count               | pk TEAM#<t>, sk PROPCOUNT                                        |
- * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY, sk <hashed key> (ttl 24 h)              |
- * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)           |
- * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>, sk DELIV (ttl 40 days)   |
- * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
- * |   domain or broadcast, and shard     |   id or ->#<shard 0-3> / ...#B#<broadcast id>#<shard> (a range  |
- * |                                      |   of hours is one query per month; ttl 400 days)                |
+ * | idempotency record (Powertools)      | pk TEAM#<t>#IDEMPOTENCY#<key's shard 0-15>, sk <hashed key> (ttl 24 h) |
+ * | deliverability counts per team & day | pk TEAM#<t>#DELIV#<yyyy-mm-dd>#<shard 0-7>, sk DELIV (ttl 40 days) |
+ * | the same per delivery region & day   | pk REGION#<region>#DELIV#<yyyy-mm-dd>#<shard 0-7>, sk DELIV (ttl) |
+ * | email metrics per team, UTC hour,    | pk TEAM#<t>#METRICS#<yyyy-mm>#<shard 0-15>, sk HOUR#<yyyy-mm-ddThh>#D#<domain |
+ * |   domain or broadcast, and shard     |   id or -> / ...#B#<broadcast id> (a range of hours is one      |
+ * |                                      |   query per month and shard, summed; ttl 400 days)              |
  * | provider send line per region & rate | pk PACE#<region>, sk PLACES#<rate> (next: the next free place)  |
  * | provider call log per region & rate | pk PACE#<region>#CALLS#<rate>, sk PACE (calls, seq)             |
  * | the same, shard i of n (rate > 100)  | pk PACE#<region>#LINE#<i>/<n>, sk PLACES#<rate>;                 |
  * |                                      |   pk PACE#<region>#CALLS#<rate>#<i>/<n>, sk PACE                 |
- * | request logs of a team, newest first | pk TEAM#<t>#LOGS, sk LOG#<id> (ttl LOG_RETENTION_DAYS)           |
+ * | request logs of a team, newest first | pk TEAM#<t>#LOGS#<shard 0-7>, sk LOG#<id> (ttl; shards merged)   |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
  * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
  * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
  * | requests in flight to an endpoint    | pk WHFLIGHT#<w>, sk FLIGHT (count n, map holder -> lease end)    |
  * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>, sk RATE (ttl)                      |
- * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>, sk PACE (ttl)             |
+ * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>#<shard>, sk PACE (ttl)     |
  * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
  * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
  * | broadcast by id, broadcasts of a team| pk TEAM#<t>, sk BROADCAST#<id>                                   |
@@ -173,9 +173,54 @@ const onIndex = (index: IndexName, pk: string): IndexPartition => ({ index, pk }
 /** Shard counts: how many partitions a hot collection is spread over (the one place they are set). */
 const EMAIL_LIST_SHARDS = 4;
 const EMAIL_DUE_SHARDS = 4;
-const EVENT_SHARDS = 8;
-const EVENT_DUE_SHARDS = 4;
-const METRICS_SHARDS = 4;
+/**
+ * Event records: an email makes ~4-5 events (sent, delivered, opened, clicked, ...), each row
+ * ~1-2 KB written once and updated once when fanned out: ~10-15 WCU per email. At 2,000 sends a
+ * second of one team over 32 partitions: ≤ ~950 WCU/s each, ≤ 0.5 WCU per send. Readers (the
+ * timeline, an erase) query every shard. The undispatched index (gsi3, every team's events) gets
+ * the row on write and loses it on fan-out, ~2 index writes per event: over 16 shards ≤ ~0.6 WCU
+ * per send each, the sweeper querying 16 shards a minute.
+ */
+const EVENT_SHARDS = 32;
+const EVENT_DUE_SHARDS = 16;
+/**
+ * Email metrics: an email moves up to ~8 hour items in its life (sent, delivered, opened, clicked,
+ * ... on its domain's item, and as many on its broadcast's), 1 WCU each. At 2,000 sends a second
+ * of one team that is ~16,000 WCU/s; over 16 month partitions ~1,000 at worst and ~500 as mail
+ * usually goes (≤ 0.5 WCU per send per partition): 2,000 sends/s. GET /metrics reads 16 queries a month.
+ */
+const METRICS_SHARDS = 16;
+/**
+ * Deliverability counts: an email writes its team's day item about once (`sent`, 1 WCU; a bounce or
+ * complaint, ~5% of mail, 2 WCU in its transaction) and its region's once: ~1.1 WCU per send. Over
+ * 8 partitions ≈ 0.14 WCU per send per partition: ~7,000 sends/s of one team or one region. The
+ * guardrail reads 7 days × 8 items (one BatchGet) per bounce or complaint.
+ */
+const DELIVERABILITY_SHARDS = 8;
+/**
+ * Usage counters: an API send writes one day shard (daily plans), or one month shard and one day
+ * shard (monthly plans), 1 WCU each, and an automation run one of each; a batch writes once for
+ * its 100 emails. At 2,000 single sends a second over 8 shards: 250 WCU/s per partition (0.125 per
+ * send): 8,000 sends/s. A segment's end rebalances (8 consistent reads, an 8-item transaction).
+ */
+const USAGE_SHARDS = 8;
+
+/**
+ * Request logs: every API request writes one row (a send's row holds its request and answer
+ * bodies, compressed past a few KB: ~1-3 WCU). At 2,000 requests a second of one team over 8
+ * shards: ≤ ~750 WCU/s per partition, ~0.4 WCU per send: 2,000+ sends/s (more with batches).
+ * GET /logs reads one query per shard.
+ */
+const REQUEST_LOG_SHARDS = 8;
+/** Idempotency records: see `keys.idempotency.partition`. */
+const IDEMPOTENCY_SHARDS = 16;
+
+/** A stable shard number of any string (FNV-1a), for keys chosen by callers rather than ids. */
+export const hashShard = (value: string, shards: number): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % shards;
+};
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
@@ -209,7 +254,17 @@ export const keys = {
     counter: (teamId: string) => ({ pk: `${team(teamId)}#DOMAINS`, sk: 'COUNT' }),
   },
   rate: {
-    window: (teamId: string, minute: number) => ({ pk: `${team(teamId)}#RATE#${minute}`, sk: 'RATE' }),
+    window: (teamId: string, minute: number, shard: number) => ({
+      pk: `${team(teamId)}#RATE#${minute}#${shard}`,
+      sk: 'RATE',
+    }),
+    /**
+     * A team's request window takes one shard per 30,000 requests a minute of its limit (500 a
+     * second at 1 WCU: half a partition), up to 16 (8,000 requests a second); each shard holds its
+     * part of the team's and the keys' limits (request-rate.ts).
+     */
+    windowShardRequests: 30_000,
+    windowMaxShards: 16,
     /** Failed authentications from one address in one minute, per surface (the API keys' keeps its original key). */
     authFailures: (ip: string, minute: number, surface = 'api') => ({
       pk: `AUTHFAIL#${surface === 'api' ? '' : `${surface}:`}${ip}#${minute}`,
@@ -219,23 +274,33 @@ export const keys = {
     mcpWindow: (userId: string, minute: number) => ({ pk: `USER#${userId}#MCPRATE#${minute}`, sk: 'RATE' }),
   },
   idempotency: {
-    /** The static partition of a team's idempotency records; Powertools writes the hashed key as sk. */
-    partition: (teamId: string) => `${team(teamId)}#IDEMPOTENCY`,
+    /**
+     * The partition of a team's idempotency records of one key (Powertools writes the hashed key as
+     * sk): the key's shard, so a team sending every email with a key spreads its records. A record
+     * is written twice (in progress, then done: ~2-3 WCU); over 16 shards ≈ 0.2 WCU per send per
+     * partition: ~5,000 keyed sends/s of one team.
+     */
+    partition: (teamId: string, key: string) => `${team(teamId)}#IDEMPOTENCY#${hashShard(key, IDEMPOTENCY_SHARDS)}`,
   },
   deliverability: {
-    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#DELIV#${day}`, sk: 'DELIV' }),
-    /** The platform's counts in one delivery region and day (every team's mail sent from it). */
-    regionDay: (region: string, day: string) => ({ pk: `REGION#${region}#DELIV#${day}`, sk: 'DELIV' }),
+    /** One shard of a team's counts of a day (the email id picks it; the day's counts are the shards' sum). */
+    day: (teamId: string, day: string, shard: number) => ({ pk: `${team(teamId)}#DELIV#${day}#${shard}`, sk: 'DELIV' }),
+    /** The platform's counts in one delivery region and day (every team's mail sent from it), in shards as well. */
+    regionDay: (region: string, day: string, shard: number) => ({
+      pk: `REGION#${region}#DELIV#${day}#${shard}`,
+      sk: 'DELIV',
+    }),
+    shards: DELIVERABILITY_SHARDS,
   },
   metrics: {
     /**
-     * One UTC hour's email counts in one shard (the email id picks it, so a hot hour spreads over
-     * METRICS_SHARDS items) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
+     * One UTC hour's email counts in one shard (the email id picks it, so a hot month spreads over
+     * METRICS_SHARDS partitions, each its own partition key) of one owner: a domain (`D#<id>`, `D#-` for mail of no domain) or a
      * broadcast (`B#<id>`); `hour` is `yyyy-mm-ddThh`. The team's totals are its domains' sum.
      */
     hour: (teamId: string, hour: string, owner: MetricsOwner, emailId: string) => ({
-      pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}`,
-      sk: `HOUR#${hour}#${owner.kind === 'broadcast' ? 'B' : 'D'}#${owner.id ?? '-'}#${shardOf(emailId, METRICS_SHARDS)}`,
+      pk: `${team(teamId)}#METRICS#${hour.slice(0, 7)}#${shardOf(emailId, METRICS_SHARDS)}`,
+      sk: `HOUR#${hour}#${owner.kind === 'broadcast' ? 'B' : 'D'}#${owner.id ?? '-'}`,
     }),
     /** The hour and the owner an hour item counts for, read back from its sort key. */
     hourOf: (sk: string): { hour: string; owner: MetricsOwner } | undefined => {
@@ -243,8 +308,9 @@ export const keys = {
       if (!hour || (kind !== 'B' && kind !== 'D') || !id) return undefined;
       return { hour, owner: { kind: kind === 'B' ? 'broadcast' : 'domain', id: id === '-' ? null : id } };
     },
-    /** The month partition holding the hours of `yyyy-mm`. */
-    month: (teamId: string, month: string) => `${team(teamId)}#METRICS#${month}`,
+    /** One of the month's partitions holding the hours of `yyyy-mm` (a read sums the `monthShards`). */
+    month: (teamId: string, month: string, shard: number) => `${team(teamId)}#METRICS#${month}#${shard}`,
+    monthShards: METRICS_SHARDS,
     /** Sort keys of the hours from `from` to `to` (`yyyy-mm-ddThh`, both included) in their month's partition. */
     hoursBetween: (from: string, to: string) => [`HOUR#${from}#`, `HOUR#${to}#~`] as const,
   },
@@ -269,11 +335,26 @@ export const keys = {
     /** The region's send line parked by a provider state (SES paused, disabled, quota spent, suspended, misconfigured): its reason, since when, and when the account is checked again. */
     parked: (region: string) => ({ pk: `PACE#${region}#PARKED`, sk: 'PACE' }),
     /** Broadcast sends of one second in one region, held to the broadcast share of the rate (ttl). */
-    broadcastSecond: (region: string, second: number) => ({ pk: `PACE#${region}#BCAST#${second}`, sk: 'PACE' }),
+    broadcastSecond: (region: string, second: number, shard: number) => ({
+      pk: `PACE#${region}#BCAST#${second}#${shard}`,
+      sk: 'PACE',
+    }),
+    /**
+     * A broadcast second's shard holds 250 sends (1 WCU each: a quarter of a partition's 1,000
+     * WCU/s, leaving room for the refused tries of a full second); a share of 2,000 a second takes
+     * 8 shards, and 16 hold 4,000 (broadcast-second.ts).
+     */
+    broadcastSecondShardSends: 250,
+    broadcastSecondMaxShards: 16,
   },
   usage: {
-    day: (teamId: string, day: string) => ({ pk: `${team(teamId)}#USAGE#${day}`, sk: 'USAGE' }),
-    month: (teamId: string, month: string) => ({ pk: `${team(teamId)}#USAGE#${month}`, sk: 'USAGE' }),
+    /** One shard of a team's usage of a day (the day's counts are the shards' sum; bounded-counter.ts). */
+    day: (teamId: string, day: string, shard: number) => ({ pk: `${team(teamId)}#USAGE#${day}#${shard}`, sk: 'USAGE' }),
+    month: (teamId: string, month: string, shard: number) => ({
+      pk: `${team(teamId)}#USAGE#${month}#${shard}`,
+      sk: 'USAGE',
+    }),
+    shards: USAGE_SHARDS,
   },
   email: {
     item: (teamId: string, emailId: string) => ({ pk: `${team(teamId)}#EMAIL#${emailId}`, sk: 'EMAIL' }),
@@ -396,8 +477,13 @@ export const keys = {
   },
   /** Request logs (GET /logs): one partition per team, written by the recorder worker only. */
   requestLog: {
-    item: (teamId: string, id: string) => ({ pk: `${team(teamId)}#LOGS`, sk: `LOG#${id}` }),
-    partition: (teamId: string) => `${team(teamId)}#LOGS`,
+    /** A request log row, in the shard its id picks (GET /logs merges the shards, newest first). */
+    item: (teamId: string, id: string) => ({
+      pk: `${team(teamId)}#LOGS#${shardOf(id, REQUEST_LOG_SHARDS)}`,
+      sk: `LOG#${id}`,
+    }),
+    partition: (teamId: string, shard: number) => `${team(teamId)}#LOGS#${shard}`,
+    shards: REQUEST_LOG_SHARDS,
     prefix: 'LOG#',
   },
   webhook: {

@@ -1,5 +1,6 @@
 import type { Deps } from '../runtime/deps.ts';
-import { addToCounters, updateItemOrRead, type Condition } from './ops.ts';
+import { updateItemOrRead, type Condition } from './ops.ts';
+import { takeBroadcastSecond } from './broadcast-second.ts';
 import { keys } from './keys.ts';
 import { lineLane } from './line-rate.ts';
 import type { Lane } from './line-shards.ts';
@@ -196,14 +197,7 @@ export const takeBroadcastSlot = async (
   const lane = lineLane(deps, region, shard);
   const now = deps.clock.now();
   const nowSecond = Math.floor(now / 1000);
-  if (
-    !(await addToCounters(deps, keys.pacing.broadcastSecond(region, nowSecond), {
-      add: { sends: 1 },
-      ceilings: { sends: ceiling },
-      expiresAt: nowSecond + 120,
-    }))
-  )
-    return undefined;
+  if (!(await takeBroadcastSecond(deps, region, nowSecond, ceiling))) return undefined;
   // Three writes at most: when senders race to restart an idle line, the ones that lose take a place in it after.
   const place = await takeLinePlace(deps, lineKey(lane), firstPlaceAt(now, lane), firstPlaceAt(now + 1000, lane), 3);
   return place === undefined ? undefined : placeOf(place, lane);

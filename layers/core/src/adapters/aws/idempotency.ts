@@ -61,7 +61,7 @@ export const runIdempotent = async <T extends Record<string, unknown>>(
   // Outside Lambda there is no deadline; a stand-in one bounds how long a crashed run holds the key.
   config.registerLambdaContext({ getRemainingTimeInMillis: () => IN_PROGRESS_SECONDS * 1000 } as Context);
   const once = makeIdempotent(async (_data: { key: string; payload: Record<string, unknown> }) => run(), {
-    persistenceStore: deps.idempotency.forTeam(input.teamId),
+    persistenceStore: deps.idempotency.forTeam(input.teamId, `${input.scope}#${input.key}`),
     config,
     keyPrefix: input.scope,
   });

@@ -1,5 +1,5 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { keys } from '../../table/keys.ts';
+import { keys, shardOf } from '../../table/keys.ts';
 import { deleteItem, getItem, queryAll, transact } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS, MAX_RUN_STEPS, MAX_RUNS_PER_CONTACT } from '../../limits.ts';
 import { calendarOf } from '../usage/get-usage.ts';
@@ -107,13 +107,16 @@ const startRun = async (deps: Deps, automationId: string, event: SentEvent): Pro
     },
     // Usage: runs started today (GET /usage) and this month.
     {
-      update: keys.usage.day(event.teamId, cal.day),
+      update: keys.usage.day(event.teamId, cal.day, shardOf(runId, keys.usage.shards)),
       change: {
         add: { automation_runs: 1 },
         expiresAt: Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
       },
     },
-    { update: keys.usage.month(event.teamId, cal.month), change: { add: { automation_runs: 1 } } },
+    {
+      update: keys.usage.month(event.teamId, cal.month, shardOf(runId, keys.usage.shards)),
+      change: { add: { automation_runs: 1 } },
+    },
   ]);
   if (!written.ok) {
     if (written.failed === 3) {

@@ -48,7 +48,11 @@ const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
     prefix: keys.webhook.deliveryPrefix,
     pageSize: PAGE_SIZE,
   })),
-  { pk: keys.requestLog.partition(teamId), prefix: keys.requestLog.prefix, pageSize: PAGE_SIZE },
+  ...Array.from({ length: keys.requestLog.shards }, (_, s) => ({
+    pk: keys.requestLog.partition(teamId, s),
+    prefix: keys.requestLog.prefix,
+    pageSize: PAGE_SIZE,
+  })),
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { teamPageUrl, type Team } from '../teams/team.ts';
-import { keys } from '../../table/keys.ts';
+import { keys, shardOf } from '../../table/keys.ts';
 import { batchGetItems, updateItem, type Change, type Key } from '../../table/ops.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { ApiError } from '../../errors/api-error.ts';
@@ -27,29 +27,40 @@ export const deliverabilityLines = (config: Deps['config']): Lines => ({
 type Outcome = 'sent' | 'bounced' | 'complained';
 const DAY = 86_400_000;
 
+/** A day item of one shard: a team's or a region's. */
+type DayKey = (day: string, shard: number) => Key;
+
 /**
- * The write that counts one outcome of the team's mail (sent, bounced or complained) in today's
- * item, for the caller to put in the transaction of the state change it belongs to: a retried
- * change that already happened counts nothing.
+ * The write that counts outcomes of one email of the team (sent, bounced or complained) in today's
+ * item of the email's shard, for the caller to put in the transaction of the state change it
+ * belongs to: a retried change that already happened counts nothing.
  */
-export const outcomeCount = (deps: Deps, teamId: string, ...outcomes: Outcome[]): { update: Key; change: Change } =>
-  dayCount(deps, (day) => keys.deliverability.day(teamId, day), outcomes);
+export const outcomeCount = (
+  deps: Deps,
+  teamId: string,
+  emailId: string,
+  ...outcomes: Outcome[]
+): { update: Key; change: Change } =>
+  dayCount(deps, (day, shard) => keys.deliverability.day(teamId, day, shard), emailId, outcomes);
 
 /** The same write for the platform's counts in the email's delivery region (every team's mail sent from it). */
 export const regionOutcomeCount = (
   deps: Deps,
   region: string,
+  emailId: string,
   ...outcomes: Outcome[]
-): { update: Key; change: Change } => dayCount(deps, (day) => keys.deliverability.regionDay(region, day), outcomes);
+): { update: Key; change: Change } =>
+  dayCount(deps, (day, shard) => keys.deliverability.regionDay(region, day, shard), emailId, outcomes);
 
 const dayCount = (
   deps: Deps,
-  keyOf: (day: string) => Key,
+  keyOf: DayKey,
+  emailId: string,
   outcomes: readonly Outcome[],
 ): { update: Key; change: Change } => {
   const now = deps.clock.now();
   return {
-    update: keyOf(new Date(now).toISOString().slice(0, 10)),
+    update: keyOf(new Date(now).toISOString().slice(0, 10), shardOf(emailId, keys.deliverability.shards)),
     change: {
       add: Object.fromEntries(outcomes.map((o) => [o, 1])),
       expiresAt: Math.ceil(now / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
@@ -58,32 +69,69 @@ const dayCount = (
 };
 
 /**
- * Counts an outcome on its own, for a caller that counts only after the conditional state change
- * it belongs to succeeded (once per email; the send worker's hot path, kept out of transactions
- * on the team's shared day item).
+ * Counts an outcome of one email on its own, for a caller that counts only after the conditional
+ * state change it belongs to succeeded (once per email; the send worker's hot path, kept out of
+ * transactions on the shared day items).
  */
-export const countOutcome = async (deps: Deps, teamId: string, outcome: Outcome, region?: string): Promise<void> => {
-  const counts = [outcomeCount(deps, teamId, outcome), ...(region ? [regionOutcomeCount(deps, region, outcome)] : [])];
+export const countOutcome = async (
+  deps: Deps,
+  teamId: string,
+  emailId: string,
+  outcome: Outcome,
+  region?: string,
+): Promise<void> => {
+  const counts = [
+    outcomeCount(deps, teamId, emailId, outcome),
+    ...(region ? [regionOutcomeCount(deps, region, emailId, outcome)] : []),
+  ];
   await Promise.all(counts.map((count) => updateItem(deps, count.update, count.change)));
 };
 
-/** Bounce and complaint rates over the window, from the day items `keyOf` names. */
-const ratesOver = async (deps: Deps, keyOf: (day: string) => Key) => {
+/** The counts of the days `days` summed over their shards (`rows`: the day items read, any order). */
+export const sumDays = (rows: readonly Record<string, unknown>[]): Record<Outcome, number> => {
+  const sum = (f: Outcome) => rows.reduce((n, r) => n + Number(r[f] ?? 0), 0);
+  return { sent: sum('sent'), bounced: sum('bounced'), complained: sum('complained') };
+};
+
+/** The counts of one day of a team, every shard summed. */
+export const teamDayCounts = async (deps: Deps, teamId: string, day: string): Promise<Record<Outcome, number>> =>
+  sumDays(
+    await batchGetItems(
+      deps,
+      dayKeys([day], (d, s) => keys.deliverability.day(teamId, d, s)),
+      false,
+    ),
+  );
+
+/** The counts of one day in a delivery region, every shard summed. */
+export const regionDayCounts = async (deps: Deps, region: string, day: string): Promise<Record<Outcome, number>> =>
+  sumDays(
+    await batchGetItems(
+      deps,
+      dayKeys([day], (d, s) => keys.deliverability.regionDay(region, d, s)),
+      false,
+    ),
+  );
+
+/** The keys of every shard of the days. */
+const dayKeys = (days: readonly string[], keyOf: DayKey): Key[] =>
+  days.flatMap((day) => Array.from({ length: keys.deliverability.shards }, (_, shard) => keyOf(day, shard)));
+
+/** Bounce and complaint rates over the window, from the day items `keyOf` names (every shard of each day). */
+const ratesOver = async (deps: Deps, keyOf: DayKey) => {
   const now = deps.clock.now();
   const days = Array.from({ length: WINDOW_DAYS }, (_, i) => new Date(now - i * DAY).toISOString().slice(0, 10));
-  const rows = await batchGetItems(deps, days.map(keyOf), false);
-  const sum = (f: string) => rows.reduce((n, r) => n + Number(r[f] ?? 0), 0);
-  const sent = sum('sent');
-  return { sent, bounce_rate: sent ? sum('bounced') / sent : 0, complaint_rate: sent ? sum('complained') / sent : 0 };
+  const { sent, bounced, complained } = sumDays(await batchGetItems(deps, dayKeys(days, keyOf), false));
+  return { sent, bounce_rate: sent ? bounced / sent : 0, complaint_rate: sent ? complained / sent : 0 };
 };
 
 /** The team's bounce and complaint rates over the window. */
 export const windowRates = (deps: Deps, teamId: string) =>
-  ratesOver(deps, (day) => keys.deliverability.day(teamId, day));
+  ratesOver(deps, (day, shard) => keys.deliverability.day(teamId, day, shard));
 
 /** The platform's bounce and complaint rates in a delivery region over the window (every team's mail). */
 export const regionRates = (deps: Deps, region: string) =>
-  ratesOver(deps, (day) => keys.deliverability.regionDay(region, day));
+  ratesOver(deps, (day, shard) => keys.deliverability.regionDay(region, day, shard));
 
 /**
  * True once a delivery region's platform rates are back under the risk lines (or too little was

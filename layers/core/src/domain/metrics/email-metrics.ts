@@ -134,7 +134,7 @@ const checkCombination = (q: MetricsQuery, dims: readonly MetricsDimension[]): v
     );
 };
 
-/** The hour items of [start, end): one query per UTC month touched. */
+/** The hour items of [start, end): one query per UTC month touched and shard (the cells sum the shards). */
 const hourItems = async (deps: Deps, teamId: string, start: number, end: number): Promise<Item[]> => {
   const hours = hoursIn(start, end);
   const months = new Map<string, [string, string]>();
@@ -143,9 +143,12 @@ const hourItems = async (deps: Deps, teamId: string, start: number, end: number)
     const span = months.get(m);
     months.set(m, span ? [span[0], h] : [h, h]);
   }
+  const shards = Array.from({ length: keys.metrics.monthShards }, (_, shard) => shard);
   const pages = await Promise.all(
-    [...months].map(([month, [from, to]]) =>
-      queryAll(deps, { pk: keys.metrics.month(teamId, month), between: keys.metrics.hoursBetween(from, to) }),
+    [...months].flatMap(([month, [from, to]]) =>
+      shards.map((shard) =>
+        queryAll(deps, { pk: keys.metrics.month(teamId, month, shard), between: keys.metrics.hoursBetween(from, to) }),
+      ),
     ),
   );
   return pages.flat();

@@ -1,5 +1,13 @@
 import type { Deps } from '../../runtime/deps.ts';
-import { addToCounters, getItem, type Key } from '../../table/ops.ts';
+import type { Key } from '../../table/ops.ts';
+import {
+  addUncapped,
+  addWithin,
+  readShards,
+  segmentEnds,
+  sumOf,
+  type CounterShards,
+} from '../../table/bounded-counter.ts';
 import { DAILY_COUNTER_RETENTION_SECONDS } from '../../limits.ts';
 import { teamPageUrl, type Team } from '../teams/team.ts';
 import { PLANS } from '../teams/plans.ts';
@@ -8,13 +16,16 @@ import { calendarOf } from '../usage/get-usage.ts';
 import { rateLimited } from '../../errors/api-error.ts';
 import { recordEvent, type EventType } from '../events/record-event.ts';
 
+type Calendar = ReturnType<typeof calendarOf>;
+
 /** quota.warning fires at 80 percent of the cap. */
 const QUOTA_WARNING_SHARE = 0.8;
 
 /**
  * The quota.* events a reservation crossed (spec §6 team events). A line is crossed by exactly
- * one reservation of a day or period, since the counter is one atomic item: once per UTC day
- * or period without a separate marker.
+ * one reservation of a day or period: the counter's rebalance that counted the line's unit (its
+ * shards' transaction is conditioned on the counts it read): once per UTC day or period without
+ * a separate marker.
  */
 const crossedLines = (before: number, after: number, lines: readonly [EventType, number][]): EventType[] =>
   lines.filter(([, line]) => before < line && after >= line).map(([type]) => type);
@@ -29,22 +40,35 @@ const OVERAGE_HARD_STOP_FACTOR = 5;
 /** How each of `n` accepted emails goes: out now, or parked until the daily rollover. */
 export type Admission = 'send' | 'park';
 
-const addAtMost = async (
-  deps: Deps,
-  key: Key,
-  n: number,
-  max: number | null,
-  expiresAt: number | null,
-): Promise<number | undefined> => {
-  const out = await addToCounters(deps, key, {
-    add: { emails_sent: n },
-    ...(max !== null ? { ceilings: { emails_sent: max } } : {}),
-    ...(expiresAt ? { expiresAt } : {}),
-  });
-  return out ? Number(out.emails_sent) : undefined;
+/** The usage counter of a day or a month, its shard to write picked at random (the quota reads the shards' sum). */
+const usageShards = (keyOf: (shard: number) => Key, expiresAt?: number): CounterShards => ({
+  keyOf,
+  shards: keys.usage.shards,
+  shard: Math.floor(Math.random() * keys.usage.shards),
+  ...(expiresAt !== undefined ? { expiresAt } : {}),
+});
+const dayShards = (team: Team, cal: Calendar) =>
+  usageShards(
+    (shard) => keys.usage.day(team.id, cal.day, shard),
+    Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
+  );
+const monthShards = (team: Team, cal: Calendar) => usageShards((shard) => keys.usage.month(team.id, cal.month, shard));
+
+/**
+ * The daily plan's stops: the lines its quota.* events fire at, where sends turn to parks, and
+ * the limit (the backlog's end). Units in a segment ending at or under `passing` are sent.
+ */
+const dailyBounds = (cap: number) => {
+  const passing = Math.floor(cap * DAILY_PASS_FACTOR);
+  const max = passing + cap * PARKED_BACKLOG_FACTOR;
+  return { passing, max, ends: segmentEnds([Math.ceil(cap * QUOTA_WARNING_SHARE), cap, passing, passing + 1], max) };
 };
 
-type Calendar = ReturnType<typeof calendarOf>;
+/** The monthly plan's stops: the quota.* lines and the limit (included volume, or the hard stop with overage). */
+const monthlyBounds = (team: Team, included: number) => {
+  const max = team.overageEnabled ? included * OVERAGE_HARD_STOP_FACTOR : included;
+  return { max, ends: segmentEnds([Math.ceil(included * QUOTA_WARNING_SHARE), included], max) };
+};
 
 /** The quota.* events of a daily plan whose day counter went from `total - n` to `total`. */
 const dailyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total: number, n: number): Promise<void> => {
@@ -90,42 +114,40 @@ const monthlyLinesCrossed = async (deps: Deps, team: Team, cal: Calendar, total:
 export const quotaOnlyCounts = (deps: Deps): boolean => !deps.config.CLOUD;
 
 /**
- * Counts `n` accepted emails against the team's quota (one atomic write) and says how each goes.
- * A batch is accepted or refused whole. Self-hosted deployments only count (for /usage).
+ * Counts `n` accepted emails against the team's quota (the usage counter's shards: one write but
+ * at a segment's end, see table/bounded-counter.ts) and says how each goes. A batch is accepted or
+ * refused whole. Self-hosted deployments only count (for /usage). The quota.* lines fire once,
+ * from the one rebalance that counted the units crossing them.
  */
 export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<Admission[]> => {
   const cal = calendarOf(deps.clock.now());
-  const dayTtl = Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS;
   const send = (): Admission[] => Array.from({ length: n }, () => 'send');
   if (quotaOnlyCounts(deps)) {
-    await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
+    await addUncapped(deps, dayShards(team, cal), n);
     return send();
   }
   const plan = PLANS[team.plan];
   if (plan.emailsPerDay !== null) {
     const cap = plan.emailsPerDay;
-    const total = await addAtMost(
-      deps,
-      keys.usage.day(team.id, cal.day),
-      n,
-      Math.floor(cap * DAILY_PASS_FACTOR) + cap * PARKED_BACKLOG_FACTOR,
-      dayTtl,
-    );
-    if (total === undefined) {
+    const { passing, ends } = dailyBounds(cap);
+    const counted = await addWithin(deps, dayShards(team, cal), n, ends);
+    if (counted === undefined) {
       throw rateLimited(
         `Daily quota spent: the ${team.plan} plan sends ${cap} emails a day and parks at most ${cap * PARKED_BACKLOG_FACTOR} more for after midnight; ${n === 1 ? 'this email' : `these ${n} emails`} would go past that. Sends resume after ${new Date(cal.nextMidnight).toISOString()} (UTC midnight) or with a plan upgrade.`,
         (cal.nextMidnight - deps.clock.now()) / 1000,
         'daily_quota_exceeded',
       );
     }
-    const passing = Math.floor(cap * DAILY_PASS_FACTOR);
-    await dailyLinesCrossed(deps, team, cal, total, n);
-    return Array.from({ length: n }, (_, i) => (total - n + i + 1 <= passing ? 'send' : 'park'));
+    const { before, after } = counted;
+    if (before === undefined || after === undefined)
+      return Array.from({ length: n }, () => (counted.segmentEnd <= passing ? 'send' : 'park'));
+    await dailyLinesCrossed(deps, team, cal, after, n);
+    return Array.from({ length: n }, (_, i) => (before + i + 1 <= passing ? 'send' : 'park'));
   }
   const included = plan.emailsPerMonth!;
-  const max = team.overageEnabled ? included * OVERAGE_HARD_STOP_FACTOR : included;
-  const total = await addAtMost(deps, keys.usage.month(team.id, cal.month), n, max, null);
-  if (total === undefined) {
+  const { max, ends } = monthlyBounds(team, included);
+  const counted = await addWithin(deps, monthShards(team, cal), n, ends);
+  if (counted === undefined) {
     const renewal = new Date(cal.monthEnd).toISOString().slice(0, 10);
     throw rateLimited(
       team.overageEnabled
@@ -135,8 +157,8 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
       'monthly_quota_exceeded',
     );
   }
-  await monthlyLinesCrossed(deps, team, cal, total, n);
-  await addAtMost(deps, keys.usage.day(team.id, cal.day), n, null, dayTtl);
+  if (counted.after !== undefined) await monthlyLinesCrossed(deps, team, cal, counted.after, n);
+  await addUncapped(deps, dayShards(team, cal), n);
   return send();
 };
 
@@ -148,30 +170,38 @@ export const reserveQuota = async (deps: Deps, team: Team, n: number): Promise<A
 export const countSends = async (deps: Deps, team: Team, n: number): Promise<void> => {
   if (n === 0) return;
   const cal = calendarOf(deps.clock.now());
-  const day = (await addAtMost(
-    deps,
-    keys.usage.day(team.id, cal.day),
-    n,
-    null,
-    Math.ceil(cal.nextMidnight / 1000) + DAILY_COUNTER_RETENTION_SECONDS,
-  ))!;
-  if (!deps.config.CLOUD) return;
+  const plan = PLANS[team.plan];
+  if (!deps.config.CLOUD) {
+    await addUncapped(deps, dayShards(team, cal), n);
+    return;
+  }
   // A broadcast crossing a line of the quota tells the team as an API send would (spec §6 quota.*).
-  if (PLANS[team.plan].emailsPerMonth !== null)
-    await monthlyLinesCrossed(
+  if (plan.emailsPerMonth !== null) {
+    await addUncapped(deps, dayShards(team, cal), n);
+    const counted = await addWithin(
       deps,
-      team,
-      cal,
-      (await addAtMost(deps, keys.usage.month(team.id, cal.month), n, null, null))!,
+      monthShards(team, cal),
       n,
+      monthlyBounds(team, plan.emailsPerMonth).ends,
+      true,
     );
-  else await dailyLinesCrossed(deps, team, cal, day, n);
+    if (counted?.after !== undefined) await monthlyLinesCrossed(deps, team, cal, counted.after, n);
+    return;
+  }
+  const counted = await addWithin(deps, dayShards(team, cal), n, dailyBounds(plan.emailsPerDay!).ends, true);
+  if (counted?.after !== undefined) await dailyLinesCrossed(deps, team, cal, counted.after, n);
 };
 
-/** What a team has sent today (the usage day counter). */
+/** What a team has sent today (the usage day counter's shards summed). */
 export const sentToday = async (deps: Deps, teamId: string): Promise<number> => {
-  const day = await getItem(deps, keys.usage.day(teamId, calendarOf(deps.clock.now()).day));
-  return Number(day?.emails_sent ?? 0);
+  const cal = calendarOf(deps.clock.now());
+  return sumOf(
+    await readShards(
+      deps,
+      { keyOf: (shard) => keys.usage.day(teamId, cal.day, shard), shards: keys.usage.shards },
+      true,
+    ),
+  );
 };
 
 /**
@@ -183,7 +213,7 @@ export const monthLeft = async (deps: Deps, team: Team): Promise<{ left: number;
   const included = PLANS[team.plan].emailsPerMonth;
   if (!deps.config.CLOUD || included === null) return null;
   const cal = calendarOf(deps.clock.now());
-  const max = team.overageEnabled ? included * OVERAGE_HARD_STOP_FACTOR : included;
-  const month = await getItem(deps, keys.usage.month(team.id, cal.month));
-  return { left: Math.max(0, max - Number(month?.emails_sent ?? 0)), renewsAt: cal.monthEnd };
+  const { max } = monthlyBounds(team, included);
+  const sent = sumOf(await readShards(deps, monthShards(team, cal), true));
+  return { left: Math.max(0, max - sent), renewsAt: cal.monthEnd };
 };

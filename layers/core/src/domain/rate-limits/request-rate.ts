@@ -1,6 +1,7 @@
 import type { Deps } from '../../runtime/deps.ts';
 import { keys } from '../../table/keys.ts';
 import { addToCounters } from '../../table/ops.ts';
+import { addSplit, shardsFor } from '../../table/bounded-counter.ts';
 import { fixedWindow } from '../windows.ts';
 import { rateLimited } from '../../errors/api-error.ts';
 
@@ -8,18 +9,34 @@ const MINUTE = 60_000;
 
 /**
  * Counts one request against the key's and the team's fixed one-minute windows (spec §8).
- * Both counters live in one item per team and minute, so a request costs one conditional write
- * and the two limits are checked atomically.
+ * Both counters live in one item per team, minute and shard (one shard under 30,000 requests a
+ * minute), each shard holding its part of both limits, so a request costs one conditional write
+ * while its shard has room, and neither limit is ever passed.
  */
 export const countRequest = async (deps: Deps, teamId: string, keyId: string): Promise<void> => {
   const w = fixedWindow(deps.clock.now(), MINUTE);
   const keyAttr = `k_${keyId.replaceAll('-', '')}`;
-  const counted = await addToCounters(deps, keys.rate.window(teamId, w.index), {
-    add: { [keyAttr]: 1, team_total: 1 },
-    ceilings: { [keyAttr]: deps.config.API_RATE_LIMIT_PER_MINUTE, team_total: deps.config.TEAM_RATE_LIMIT_PER_MINUTE },
-    set: { type: 'rate_window' },
-    expiresAt: w.expiresAt,
-  });
+  // A team allowed more than a partition takes spreads its window over shards (keys.rate.windowShardRequests).
+  const shards = shardsFor(
+    deps.config.TEAM_RATE_LIMIT_PER_MINUTE,
+    keys.rate.windowShardRequests,
+    keys.rate.windowMaxShards,
+  );
+  const counted = await addSplit(
+    deps,
+    (shard) => keys.rate.window(teamId, w.index, shard),
+    shards,
+    Math.floor(Math.random() * shards),
+    {
+      add: { [keyAttr]: 1, team_total: 1 },
+      ceilings: {
+        [keyAttr]: deps.config.API_RATE_LIMIT_PER_MINUTE,
+        team_total: deps.config.TEAM_RATE_LIMIT_PER_MINUTE,
+      },
+      set: { type: 'rate_window' },
+      expiresAt: w.expiresAt,
+    },
+  );
   if (!counted) {
     throw rateLimited(
       `Too many requests: this key may make ${deps.config.API_RATE_LIMIT_PER_MINUTE} and the team ${deps.config.TEAM_RATE_LIMIT_PER_MINUTE} requests per minute. Retry after the Retry-After header's seconds.`,

@@ -315,7 +315,7 @@ export const deliverEmail = async (
   );
   // Counted once per email: only the claim holder's one successful `sent` transition counts.
   if (recorded)
-    await Promise.all([countOutcome(deps, e.team_id, 'sent', e.region), countMetrics(deps, e, { sent: 1 })]);
+    await Promise.all([countOutcome(deps, e.team_id, e.id, 'sent', e.region), countMetrics(deps, e, { sent: 1 })]);
   if (wire) await keepProviderMessageId(deps, e, wire);
   return done;
 };

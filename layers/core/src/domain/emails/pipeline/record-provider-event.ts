@@ -209,7 +209,15 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
       [
         ...providerEventWrites(deps, email, change.status),
         ...(outcome || leftHere
-          ? [outcomeCount(deps, teamId, ...(leftHere ? ['sent' as const] : []), ...(outcome ? [outcome] : []))]
+          ? [
+              outcomeCount(
+                deps,
+                teamId,
+                email.id,
+                ...(leftHere ? ['sent' as const] : []),
+                ...(outcome ? [outcome] : []),
+              ),
+            ]
           : []),
       ],
     );
@@ -221,6 +229,7 @@ export const recordProviderEvent = async (deps: Deps, event: SesEvent): Promise<
       const count = regionOutcomeCount(
         deps,
         email.region,
+        email.id,
         ...(leftHere ? ['sent' as const] : []),
         ...(outcome ? [outcome] : []),
       );
