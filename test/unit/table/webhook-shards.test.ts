@@ -60,7 +60,13 @@ describe('merging pages of shards', () => {
   };
   const newer = (s: number, cursor: string, limit: number) => {
     const mine = all.filter((id) => Number(id) % 3 === s && id > cursor).reverse();
-    return { items: mine.slice(0, limit).reverse().map((id) => ({ id })), hasMore: mine.length > limit };
+    return {
+      items: mine
+        .slice(0, limit)
+        .reverse()
+        .map((id) => ({ id })),
+      hasMore: mine.length > limit,
+    };
   };
 
   it('gives the newest page first, newest first, and says more follow', () => {

@@ -17,6 +17,29 @@ export const tryOrder = (start: number, count: number): number[] =>
 const randomStart = (count: number) => Math.floor(Math.random() * count);
 
 /**
+ * The held in-flight places of an endpoint, read in one request: consistently when freeing lapsed
+ * ones, eventually (half the read units) when only choosing which free place to try, since the
+ * conditional put decides.
+ */
+const placesOf = async (
+  deps: Deps,
+  webhookId: string,
+  max: number,
+  consistent = true,
+): Promise<{ slot: number; holder: string; until: number }[]> =>
+  (
+    await batchGetItems(
+      deps,
+      Array.from({ length: max }, (_, slot) => keys.webhook.inFlight(webhookId, slot)),
+      consistent,
+    )
+  ).map((p) => ({
+    slot: Number(String(p.pk).slice(String(p.pk).lastIndexOf('#') + 1)),
+    holder: p.holder,
+    until: p.until,
+  }));
+
+/**
  * The per-endpoint limits, shared by every worker through conditional writes on items of their
  * own partition keys, so no one key takes every delivery of a busy endpoint: each of the `max`
  * in-flight places is an item, and each second's count is split over shards whose shares sum to
@@ -24,10 +47,10 @@ const randomStart = (count: number) => Math.floor(Math.random() * count);
  */
 export const endpointLimits = {
   /**
-   * Takes one of the endpoint's `max` in-flight places for `leaseMs`: a conditional put of a
-   * place's item that only succeeds while the place is free, tried place by place from a random
-   * one. Returns the place taken, or undefined when every place is held (a lapsed lease is freed
-   * by `reapLapsed`, not here).
+   * Takes one of the endpoint's `max` in-flight places for `leaseMs`: the places are read in one
+   * request, then the free ones tried from a random one, each by a conditional put that only
+   * succeeds while the place is free. Returns the place taken, or undefined when every place is
+   * held (a lapsed lease is freed by `reapLapsed`, not here). A full endpoint costs one read.
    */
   async takeSlot(
     deps: Deps,
@@ -37,7 +60,9 @@ export const endpointLimits = {
     leaseMs: number,
     now: number,
   ): Promise<number | undefined> {
+    const held = new Set((await placesOf(deps, webhookId, max, false)).map((p) => p.slot));
     for (const slot of tryOrder(randomStart(max), max)) {
+      if (held.has(slot)) continue;
       const taken = await putItem(
         deps,
         { ...keys.webhook.inFlight(webhookId, slot), type: 'webhook_in_flight', holder, until: now + leaseMs },
@@ -72,14 +97,10 @@ export const endpointLimits = {
     max: number,
     now: number,
   ): Promise<{ reaped: number; liveUntil: number[] }> {
-    const places = await batchGetItems(
-      deps,
-      Array.from({ length: max }, (_, slot) => keys.webhook.inFlight(webhookId, slot)),
-    );
-    const slotOf = (pk: string) => Number(pk.slice(pk.lastIndexOf('#') + 1));
+    const places = await placesOf(deps, webhookId, max);
     const lapsed = places.filter((p) => p.until < now);
-    for (const p of lapsed) await endpointLimits.releaseSlot(deps, webhookId, slotOf(p.pk), p.holder, p.until);
-    return { reaped: lapsed.length, liveUntil: places.filter((p) => p.until >= now).map((p) => p.until as number) };
+    for (const p of lapsed) await endpointLimits.releaseSlot(deps, webhookId, p.slot, p.holder, p.until);
+    return { reaped: lapsed.length, liveUntil: places.filter((p) => p.until >= now).map((p) => p.until) };
   },
 
   /**
