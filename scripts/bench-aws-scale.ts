@@ -128,13 +128,38 @@ const printMap = (
     patterns.set(pattern, row);
   }
   // A key of a time bucket (a second, a minute, a day) takes every email of its bucket: the pattern's
-  // units are its own. A key of one email (as many keys as emails) never concentrates.
-  const timed = (pattern: string) => /<(second|minute|hour|day|month)>/.test(pattern);
+  // units are its own, or, for a bucket spread over shards, its busiest shard's over every bucket.
+  // A key of one email (as many keys as emails) never concentrates.
+  const timedValue = /^<(second|minute|hour|day|month)>$/;
+  const timed = (pattern: string) => pattern.split('#').some((segment) => timedValue.test(segment));
+  const buckets = new Map<string, { pattern: string; read: number; write: number }>();
+  for (const [partition, p] of load.partitions) {
+    const pattern = keyPattern(partition).split('#');
+    if (!pattern.some((segment) => timedValue.test(segment))) continue;
+    const bucket = partition
+      .split('#')
+      .map((segment, i) => (timedValue.test(pattern[i] ?? '') ? '*' : segment))
+      .join('#');
+    const b = buckets.get(bucket) ?? { pattern: pattern.join('#'), read: 0, write: 0 };
+    b.read += p.read;
+    b.write += p.write;
+    buckets.set(bucket, b);
+  }
   for (const [pattern, row] of patterns)
     if (timed(pattern)) {
-      row.hotWrite = row.write;
-      row.hotRead = row.read;
+      row.hotWrite = 0;
+      row.hotRead = 0;
     }
+  for (const b of buckets.values()) {
+    const row = patterns.get(b.pattern)!;
+    if (
+      b.write / PARTITION_LIMITS.writeUnitsPerSecond + b.read / PARTITION_LIMITS.readUnitsPerSecond >
+      row.hotWrite / PARTITION_LIMITS.writeUnitsPerSecond + row.hotRead / PARTITION_LIMITS.readUnitsPerSecond
+    ) {
+      row.hotWrite = b.write;
+      row.hotRead = b.read;
+    }
+  }
   const perUnit = (pattern: string, r: { keys: number }) => !timed(pattern) && r.keys >= n / 2;
   const holds = (r: { hotRead: number; hotWrite: number }) =>
     Math.min(

@@ -10,7 +10,8 @@ import {
   type DeliveryJob,
   type DeliveryObserver,
 } from '@mailstack/core/domain/webhooks/deliver';
-import { deliveryStore, endpointLimits, webhookStore } from '@mailstack/core/table/webhooks';
+import { deliveryStore, webhookStore } from '@mailstack/core/table/webhooks';
+import { endpointLimits } from '@mailstack/core/table/webhook-limits';
 import { ownerNotices, notifyOwners } from '@mailstack/core/domain/webhooks/owner-notices';
 import { updateTeam } from '@mailstack/core/domain/teams/update-team';
 import { addMember } from '@mailstack/core/domain/people/add-member';
@@ -312,10 +313,10 @@ describe('in-flight places of workers that died', () => {
           DELIVERY.leaseMs,
           Date.now() - 60_000 - DELIVERY.leaseMs,
         ),
-      ).toBe(true);
+      ).toBeDefined();
     expect(
       await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'live', DELIVERY.leaseMs, Date.now()),
-    ).toBe(false);
+    ).toBeUndefined();
     const {
       jobs: [job],
     } = await engine.emit(team.id);
@@ -332,10 +333,10 @@ describe('in-flight places of workers that died', () => {
           DELIVERY.leaseMs,
           Date.now(),
         ),
-      ).toBe(true);
+      ).toBeDefined();
     expect(
       await endpointLimits.takeSlot(engine.deps, w.id, DELIVERY.maxInFlight, 'ninth', DELIVERY.leaseMs, Date.now()),
-    ).toBe(false);
+    ).toBeUndefined();
   }, 30_000);
 });
 

@@ -36,6 +36,8 @@ const AFTER: Readonly<Record<string, string>> = {
   MBOX: 'm',
   RATE: 'minute',
   DOMAINRATE: 'hour',
+  SHARD: 'shard',
+  SLOT: 'slot',
 };
 
 const placeholder = (value: string, before: string | undefined): string => {

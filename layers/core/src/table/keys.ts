@@ -67,10 +67,11 @@
  * |                                      |   pk PACE#<region>#CALLS#<rate>#<i>/<n>, sk PACE                 |
  * | request logs of a team, newest first | pk TEAM#<t>#LOGS#<shard 0-7>, sk LOG#<id> (ttl; shards merged)   |
  * | webhook endpoint by id, of a team    | pk TEAM#<t>, sk WEBHOOK#<id>                                     |
- * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>, sk DELIVERY#<eventId> (ttl retention)   |
- * | attempts of one delivery             | pk TEAM#<t>#WEBHOOK#<w>, sk ATTEMPT#<eventId>#<attemptId> (ttl)  |
- * | requests in flight to an endpoint    | pk WHFLIGHT#<w>, sk FLIGHT (count n, map holder -> lease end)    |
- * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>, sk RATE (ttl)                      |
+ * | deliveries of an endpoint (log)      | pk TEAM#<t>#WEBHOOK#<w>#SHARD#<shard of eventId>, sk             |
+ * |                                      |   DELIVERY#<eventId> (ttl retention; lists merge the shards)     |
+ * | attempts of one delivery             | pk as its delivery's, sk ATTEMPT#<eventId>#<attemptId> (ttl)     |
+ * | requests in flight to an endpoint    | pk WHFLIGHT#<w>#SLOT#<0-7>, sk FLIGHT (holder, lease end)        |
+ * | requests to an endpoint per second   | pk WHRATE#<w>#<epoch second>#SHARD#<shard>, sk RATE (ttl)        |
  * | broadcast sends per second & region  | pk PACE#<region>#BCAST#<epoch second>#<shard>, sk PACE (ttl)     |
  * | template by id, templates of a team  | pk TEAM#<t>, sk TEMPLATE#<id>                                    |
  * | template by alias (unique per team)  | pk TEAM#<t>, sk TEMPLATEALIAS#<alias> (guard, holds the id)      |
@@ -221,9 +222,14 @@ export const hashShard = (value: string, shards: number): number => {
   for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
   return (h >>> 0) % shards;
 };
+const WEBHOOK_LOG_SHARDS = 32;
+const WEBHOOK_RATE_SHARDS = 4;
 
 /** A stable shard number of an id (its last hex digits), for spreading hot collections. */
 export const shardOf = (id: string, shards: number): number => parseInt(id.slice(-4), 16) % shards;
+
+const webhookLog = (teamId: string, webhookId: string, shard: number) =>
+  `${team(teamId)}#WEBHOOK#${webhookId}#SHARD#${shard}`;
 
 /** Key builders, grouped by entity. Each returns the exact strings stored. */
 export const keys = {
@@ -490,20 +496,26 @@ export const keys = {
     item: (teamId: string, webhookId: string) => ({ pk: team(teamId), sk: `WEBHOOK#${webhookId}` }),
     partition: (teamId: string) => team(teamId),
     prefix: 'WEBHOOK#',
-    /** The delivery log of one endpoint: one row per event, its attempts beside it. */
-    logPartition: (teamId: string, webhookId: string) => `${team(teamId)}#WEBHOOK#${webhookId}`,
+    /** The delivery log of one endpoint: one row per event, its attempts beside it, in the event's shard. */
+    logPartition: (teamId: string, webhookId: string, shard: number) => webhookLog(teamId, webhookId, shard),
+    logShards: WEBHOOK_LOG_SHARDS,
     delivery: (teamId: string, webhookId: string, eventId: string) => ({
-      pk: `${team(teamId)}#WEBHOOK#${webhookId}`,
+      pk: webhookLog(teamId, webhookId, shardOf(eventId, WEBHOOK_LOG_SHARDS)),
       sk: `DELIVERY#${eventId}`,
     }),
     deliveryPrefix: 'DELIVERY#',
     attempt: (teamId: string, webhookId: string, eventId: string, attemptId: string) => ({
-      pk: `${team(teamId)}#WEBHOOK#${webhookId}`,
+      pk: webhookLog(teamId, webhookId, shardOf(eventId, WEBHOOK_LOG_SHARDS)),
       sk: `ATTEMPT#${eventId}#${attemptId}`,
     }),
     attemptPrefix: (eventId: string) => `ATTEMPT#${eventId}#`,
-    inFlight: (webhookId: string) => ({ pk: `WHFLIGHT#${webhookId}`, sk: 'FLIGHT' }),
-    second: (webhookId: string, second: number) => ({ pk: `WHRATE#${webhookId}#${second}`, sk: 'RATE' }),
+    /** One item per in-flight place of an endpoint (each its own partition). */
+    inFlight: (webhookId: string, slot: number) => ({ pk: `WHFLIGHT#${webhookId}#SLOT#${slot}`, sk: 'FLIGHT' }),
+    second: (webhookId: string, second: number, shard: number) => ({
+      pk: `WHRATE#${webhookId}#${second}#SHARD#${shard}`,
+      sk: 'RATE',
+    }),
+    secondShards: WEBHOOK_RATE_SHARDS,
   },
   template: {
     item: (teamId: string, id: string) => ({ pk: team(teamId), sk: `TEMPLATE#${id}` }),

@@ -56,3 +56,37 @@ export const queryPage = async (
   const slice = items.slice(0, page.limit);
   return { items: forward ? slice.reverse() : slice, hasMore };
 };
+
+/**
+ * Merges one page read from each shard of a list (each with the same request) into the page of
+ * the whole list, newest first by `order` (the sort key: the item's time-ordered id). With
+ * `before`, each shard gave the items just newer than the cursor, so the page is the oldest
+ * `limit` of them; otherwise the newest `limit`. More follow when the shards gave more than a
+ * page between them or any shard has more.
+ */
+export const mergeShardPages = <T>(
+  pages: readonly Page<T>[],
+  page: PageRequest,
+  order: (item: T) => string,
+): Page<T> => {
+  const merged = pages.flatMap((p) => p.items).sort((a, b) => (order(a) < order(b) ? 1 : order(a) > order(b) ? -1 : 0));
+  const items = page.before ? merged.slice(Math.max(0, merged.length - page.limit)) : merged.slice(0, page.limit);
+  return { items, hasMore: merged.length > page.limit || pages.some((p) => p.hasMore) };
+};
+
+/** One page of a list spread over several partitions (its shards): each read, then merged by sort key. */
+export const queryShardedPage = async (
+  deps: Deps,
+  shards: readonly ListLocation[],
+  page: PageRequest,
+): Promise<Page<Record<string, any>>> => {
+  const skAttr = (where: ListLocation) => (where.index ? `${where.index}sk` : TABLE.sortKey);
+  const pages = await Promise.all(
+    shards.map(async (where) => {
+      const { items, hasMore } = await queryPage(deps, where, page);
+      return { items: items.map((item) => ({ item, order: String(item[skAttr(where)]) })), hasMore };
+    }),
+  );
+  const merged = mergeShardPages(pages, page, (x) => x.order);
+  return { items: merged.items.map((x) => x.item), hasMore: merged.hasMore };
+};

@@ -1,13 +1,14 @@
 import type { Deps } from '../runtime/deps.ts';
 import { keys } from './keys.ts';
-import { queryPage } from './query-page.ts';
 import type { Page, PageRequest } from '../domain/paging.ts';
-import { addToCounters, deleteItem, getItem, putItem, queryAll, transact, updateItem, type Condition } from './ops.ts';
+import { deleteItem, getItem, putItem, queryAll, updateItem, type Condition } from './ops.ts';
+import { queryPage, queryShardedPage } from './query-page.ts';
 import type { DeliveryStatus, WebhookStatus } from '../domain/webhooks/vocabulary.ts';
 
 /**
- * Storage of webhook endpoints, their delivery log and their per-endpoint limits. Every
- * table access of the webhook domain is here (through ops.ts); the domain works with the records below.
+ * Storage of webhook endpoints and their delivery log (the per-endpoint limits are in
+ * webhook-limits.ts). Every table access of the webhook domain is in these two (through ops.ts);
+ * the domain works with the records below.
  */
 
 /** A webhook endpoint as stored. */
@@ -273,6 +274,7 @@ export const deliveryStore = {
     return deliveryOf(item);
   },
 
+  /** A page of the endpoint's deliveries (of one status, when given), newest event first: every shard of the log read and merged. */
   async page(
     deps: Deps,
     teamId: string,
@@ -281,13 +283,13 @@ export const deliveryStore = {
     status?: DeliveryStatus,
   ): Promise<Page<DeliveryRecord>> {
     const live: Condition = { attr: 'ttl', gt: Math.floor(deps.clock.now() / 1000) - 1 };
-    const { items, hasMore } = await queryPage(
+    const { items, hasMore } = await queryShardedPage(
       deps,
-      {
-        pk: keys.webhook.logPartition(teamId, webhookId),
+      Array.from({ length: keys.webhook.logShards }, (_, shard) => ({
+        pk: keys.webhook.logPartition(teamId, webhookId, shard),
         prefix: keys.webhook.deliveryPrefix,
         filter: status ? { and: [live, { attr: 'status', eq: status }] } : live,
-      },
+      })),
       page,
     );
     return { items: items.map(deliveryOf), hasMore };
@@ -331,8 +333,11 @@ export const deliveryStore = {
   },
 
   /**
-   * Ends or reschedules a claimed delivery, and records the attempt that led there, in one
-   * write. The delivery changes only while it is still attempting (a replay may have reset it).
+   * Ends or reschedules a claimed delivery, after recording the attempt that led there. The
+   * delivery changes only while it is still attempting (a replay may have reset it); the attempt
+   * stays in the log either way. Two plain writes, not a transaction (which bills each item
+   * twice): a worker that dies between them leaves the delivery claimed, and its claim lapses
+   * into another attempt, as a death during the request does.
    */
   async release(
     deps: Deps,
@@ -341,27 +346,21 @@ export const deliveryStore = {
     attempt?: AttemptRecord,
     retentionDays = 30,
   ): Promise<void> {
-    const key = keys.webhook.delivery(d.teamId, d.webhookId, d.eventId);
-    const change = {
-      set: {
-        status: next.status,
-        failures: next.failures,
-        next_attempt_at: next.nextAttemptAt,
-        end_reason: next.endReason ?? null,
+    if (attempt) await putItem(deps, attemptItem(deps, d, attempt, retentionDays));
+    await updateItem(
+      deps,
+      keys.webhook.delivery(d.teamId, d.webhookId, d.eventId),
+      {
+        set: {
+          status: next.status,
+          failures: next.failures,
+          next_attempt_at: next.nextAttemptAt,
+          end_reason: next.endReason ?? null,
+        },
+        remove: ['claimed_until'],
       },
-      remove: ['claimed_until'],
-    };
-    const when: Condition = { attr: 'status', eq: 'attempting' };
-    if (!attempt) {
-      await updateItem(deps, key, change, when);
-      return;
-    }
-    const written = await transact(deps, [
-      { update: key, change, when },
-      { put: attemptItem(deps, d, attempt, retentionDays) },
-    ]);
-    // The delivery moved on (replayed) while this attempt ran: keep the attempt in the log.
-    if (!written.ok) await putItem(deps, attemptItem(deps, d, attempt, retentionDays));
+      { attr: 'status', eq: 'attempting' },
+    );
   },
 
   /** Makes a delivery pending again now, with a fresh lifetime (replay). */
@@ -388,82 +387,9 @@ export const deliveryStore = {
   ): Promise<Page<AttemptRecord>> {
     const { items, hasMore } = await queryPage(
       deps,
-      { pk: keys.webhook.logPartition(teamId, webhookId), prefix: keys.webhook.attemptPrefix(eventId) },
+      { pk: keys.webhook.attempt(teamId, webhookId, eventId, '').pk, prefix: keys.webhook.attemptPrefix(eventId) },
       page,
     );
     return { items: items.map(attemptOf), hasMore };
-  },
-};
-
-/** The per-endpoint limits, shared by every worker through conditional writes. */
-export const endpointLimits = {
-  /**
-   * Takes one of the endpoint's `max` in-flight places for `leaseMs`, in one conditional write on
-   * the endpoint's in-flight item: the count `n` goes up only below `max`, and the holder's lease
-   * end is noted beside it. False when every place is held.
-   */
-  async takeSlot(
-    deps: Deps,
-    webhookId: string,
-    max: number,
-    holder: string,
-    leaseMs: number,
-    now: number,
-  ): Promise<boolean> {
-    const key = keys.webhook.inFlight(webhookId);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const taken = await updateItem(
-          deps,
-          key,
-          { set: { [`leases.${holder}`]: now + leaseMs }, add: { n: 1 } },
-          {
-            or: [
-              { attr: 'n', absent: true },
-              { attr: 'n', lt: max },
-            ],
-          },
-        );
-        return taken !== undefined;
-      } catch (error) {
-        // The first request to an endpoint: its item (and lease map) does not exist yet.
-        if ((error as Error).name !== 'ValidationException') throw error;
-        await putItem(deps, { ...key, type: 'webhook_in_flight', n: 0, leases: {} }, { exists: false });
-      }
-    }
-    return false;
-  },
-
-  /** Gives a place back (once: only while the holder's lease is still noted). */
-  async releaseSlot(deps: Deps, webhookId: string, holder: string, until?: number): Promise<void> {
-    const attr = `leases.${holder}`;
-    await updateItem(
-      deps,
-      keys.webhook.inFlight(webhookId),
-      { remove: [attr], add: { n: -1 } },
-      until === undefined ? { attr, present: true } : { attr, eq: until },
-    );
-  },
-
-  /**
-   * Frees the places of holders whose lease lapsed (workers that died mid-request): how many,
-   * and when the live leases end (each holder's lease is its start plus the lease length).
-   */
-  async reapLapsed(deps: Deps, webhookId: string, now: number): Promise<{ reaped: number; liveUntil: number[] }> {
-    const leases = ((await getItem(deps, keys.webhook.inFlight(webhookId)))?.leases ?? {}) as Record<string, number>;
-    const lapsed = Object.entries(leases).filter(([, until]) => until < now);
-    for (const [holder, until] of lapsed) await endpointLimits.releaseSlot(deps, webhookId, holder, until);
-    return { reaped: lapsed.length, liveUntil: Object.values(leases).filter((until) => until >= now) };
-  },
-
-  /** Counts one request in the current second; false when the second already holds `rate`. */
-  async takeSecond(deps: Deps, webhookId: string, rate: number, second: number): Promise<boolean> {
-    return (
-      (await addToCounters(deps, keys.webhook.second(webhookId, second), {
-        add: { requests: 1 },
-        ceilings: { requests: rate },
-        expiresAt: second + 120,
-      })) !== undefined
-    );
   },
 };

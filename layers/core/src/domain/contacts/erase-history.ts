@@ -43,11 +43,13 @@ const historyOf = (teamId: string, webhookIds: readonly string[]): Range[] => [
     pk: keys.event.partition(teamId, s),
     pageSize: PAGE_SIZE,
   })),
-  ...webhookIds.map((w) => ({
-    pk: keys.webhook.logPartition(teamId, w),
-    prefix: keys.webhook.deliveryPrefix,
-    pageSize: PAGE_SIZE,
-  })),
+  ...webhookIds.flatMap((w) =>
+    Array.from({ length: keys.webhook.logShards }, (_, s) => ({
+      pk: keys.webhook.logPartition(teamId, w, s),
+      prefix: keys.webhook.deliveryPrefix,
+      pageSize: PAGE_SIZE,
+    })),
+  ),
   ...Array.from({ length: keys.requestLog.shards }, (_, s) => ({
     pk: keys.requestLog.partition(teamId, s),
     prefix: keys.requestLog.prefix,

@@ -1,12 +1,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { Deps } from '../../runtime/deps.ts';
-import {
-  deliveryStore,
-  endpointLimits,
-  webhookStore,
-  type DeliveryRecord,
-  type WebhookRecord,
-} from '../../table/webhooks.ts';
+import { deliveryStore, webhookStore, type DeliveryRecord, type WebhookRecord } from '../../table/webhooks.ts';
+import { endpointLimits } from '../../table/webhook-limits.ts';
 import type { PostResult, CheckedTarget } from '../../ports/webhook-poster.ts';
 import { signingSecrets } from './webhook.ts';
 import { checkTarget, TargetRefused } from './targets.ts';
@@ -147,23 +142,30 @@ const busyDelaySeconds = (busy: number): number => {
 /**
  * The endpoint's limits are counted in the table so every worker shares them, in wall-clock
  * time whatever the injected clock says (they protect a real receiver). This waits for one of
- * the 8 in-flight places while the endpoint answers briskly; false when the wait budget ran out
- * or the endpoint is slow (its oldest request in flight has run `slowHoldMs`).
+ * the 8 in-flight places while the endpoint answers briskly: the place taken, or undefined when
+ * the wait budget ran out or the endpoint is slow (its oldest request in flight has run `slowHoldMs`).
  */
-const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Promise<boolean> => {
+const takeInFlight = async (deps: Deps, webhookId: string, holder: string): Promise<number | undefined> => {
   const giveUp = Date.now() + DELIVERY.limitWaitMs;
   for (let tries = 1; ; tries++) {
-    if (await endpointLimits.takeSlot(deps, webhookId, DELIVERY.maxInFlight, holder, DELIVERY.leaseMs, Date.now()))
-      return true;
+    const slot = await endpointLimits.takeSlot(
+      deps,
+      webhookId,
+      DELIVERY.maxInFlight,
+      holder,
+      DELIVERY.leaseMs,
+      Date.now(),
+    );
+    if (slot !== undefined) return slot;
     // At the first refusal and now and then after: free the places of workers that died holding
     // them, and see how long the live requests have run.
     if (tries === 1 || tries % 10 === 0) {
-      const { reaped, liveUntil } = await endpointLimits.reapLapsed(deps, webhookId, Date.now());
+      const { reaped, liveUntil } = await endpointLimits.reapLapsed(deps, webhookId, DELIVERY.maxInFlight, Date.now());
       if (reaped > 0) continue;
       const oldestStart = Math.min(...liveUntil) - DELIVERY.leaseMs;
-      if (Date.now() - oldestStart >= DELIVERY.slowHoldMs) return false;
+      if (Date.now() - oldestStart >= DELIVERY.slowHoldMs) return undefined;
     }
-    if (Date.now() > giveUp) return false;
+    if (Date.now() > giveUp) return undefined;
     await sleep(100 + Math.random() * 200);
   }
 };
@@ -238,7 +240,8 @@ export const deliverWebhook = async (
 ): Promise<JobOutcome> => {
   // The in-flight place first: a job of a full endpoint goes back on the queue having written nothing else.
   const holder = randomUUID();
-  if (!(await takeInFlight(deps, job.webhookId, holder))) {
+  const slot = await takeInFlight(deps, job.webhookId, holder);
+  if (slot === undefined) {
     const busy = (job.busy ?? 0) + 1;
     return {
       kind: 'later',
@@ -250,7 +253,7 @@ export const deliverWebhook = async (
   const release = async () => {
     if (!held) return;
     held = false;
-    await endpointLimits.releaseSlot(deps, job.webhookId, holder);
+    await endpointLimits.releaseSlot(deps, job.webhookId, slot, holder);
   };
   try {
     return await attempt(deps, job, observer, release);
