@@ -413,9 +413,9 @@ describe('automations on the dashboard', () => {
     expect(list).toContain(`/t/${t.team.id}/automations/${data!.id}`);
     const page = await (await s.get(`/t/${t.team.id}/automations/${data!.id}`)).text();
     expect(page).toContain('when plan.upgraded is sent');
-    // The update step ended twice, completed.
+    // The update step, drawn as a box leading to the end, ended twice, completed.
     expect(page).toMatch(
-      /<code>mark<\/code><\/td><td>update the contact[^<]*<\/td><td><span class="muted">end<\/span><\/td><td>2<\/td><td>0<\/td><td>0<\/td>/,
+      /<code class="step-key">mark<\/code>\s*<span class="step-does">update the contact[^<]*<\/span>\s*<span class="step-counts">2 completed · 0 skipped · 0 failed<\/span><\/div><\/li><li class="flow-end">end<\/li>/,
     );
     expect((await s.get(`/t/${(await newTeam()).team.id}/automations`)).status).not.toBe(200);
   });
