@@ -60,11 +60,12 @@ export interface MailStackProps extends StackProps {
 
 /**
  * What the dashboard needs beyond the table: it sends the service's own mail (invitations, sign-in
- * links) through the accept path, records audience events, and registers sending domains.
+ * links) through the accept path, records audience events, registers sending domains, and stops
+ * automations (their running runs wind down through the automations queue).
  */
 const DASHBOARD_NEEDS = {
   table: ['get', 'query', 'batchGet', 'put', 'update', 'delete', 'batchWrite', 'transactWrite'],
-  queues: ['send', 'events', 'fanout', 'webhooks'],
+  queues: ['send', 'events', 'fanout', 'webhooks', 'automations'],
   scheduler: true,
   sesIdentities: true,
   linkSecret: true,
