@@ -223,6 +223,8 @@ describe('the mail:* scopes of the hosted MCP server', () => {
     expect(activity.map((a) => [a.action, a.actor, a.actorName, a.via])).toEqual([
       ['approval_requested', expect.stringMatching(/^grant:/), 'OAuth: Test person', 'mcp'],
       ['draft', expect.stringMatching(/^grant:/), 'OAuth: Test person', 'mcp'],
+      // The message the world set up was received into the mailbox before any of it.
+      ['receive', 'sender:ada@customer.example.org', 'ada@customer.example.org', 'inbound'],
     ]);
     await mcp.close();
   }, 60_000);
