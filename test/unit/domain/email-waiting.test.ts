@@ -11,7 +11,7 @@ const base = {
 describe('where a waiting email is indexed', () => {
   it('puts queued mail on the send-due index at its acceptance and scheduled mail at its time', () => {
     expect(waitingKeys({ ...base, status: 'queued' })).toMatchObject({
-      gsi3pk: expect.stringMatching(/^DUE#SEND#\d$/),
+      gsi3pk: expect.stringMatching(/^DUE#SEND#\d+$/),
       gsi3sk: `2026-01-01T10:00:00.000Z#${base.id}`,
     });
     expect(waitingKeys({ ...base, status: 'scheduled', scheduled_at: '2026-01-08T10:00:00.000Z' })).toMatchObject({
@@ -21,7 +21,7 @@ describe('where a waiting email is indexed', () => {
 
   it("puts parked mail on the parked index at its release time, held mail in its team's held list, and sent mail nowhere", () => {
     expect(waitingKeys({ ...base, status: 'queued_quota' }, '2026-01-02T00:00:00.000Z')).toMatchObject({
-      gsi3pk: expect.stringMatching(/^DUE#PARKED#\d$/),
+      gsi3pk: expect.stringMatching(/^DUE#PARKED#\d+$/),
       gsi3sk: `2026-01-02T00:00:00.000Z#${base.id}`,
     });
     expect(waitingKeys({ ...base, status: 'held' })).toEqual({ gsi2pk: 'TEAM#t1#HELD', gsi2sk: base.id });

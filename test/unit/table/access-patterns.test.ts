@@ -127,3 +127,22 @@ describe('every message of a thread, read consistently from the base table', () 
     expect(entry.pk).not.toBe(keys.mailbox.threadMessagePartition(T, M, ID));
   });
 });
+
+describe('the email shards, raised from 4', () => {
+  it('reads every shard an entry written under 4 shards sits in, and spreads new entries over all of them', () => {
+    // Prepare: ids ending in every 4-hex value a shard can take
+    const ids = Array.from({ length: 64 }, (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`);
+
+    // Act
+    const old = new Set(ids.map((id) => shardOf(id, 4)));
+    const list = new Set(ids.map((id) => shardOf(id, keys.email.listShards)));
+    const due = new Set(ids.map((id) => shardOf(id, keys.email.dueShards)));
+
+    // Assess: the readers query shards 0..n-1, so the old entries are still found
+    for (const s of old) expect(s).toBeLessThan(Math.min(keys.email.listShards, keys.email.dueShards));
+    expect(list.size).toBe(keys.email.listShards);
+    expect(due.size).toBe(keys.email.dueShards);
+    expect(keys.email.listShards).toBeGreaterThanOrEqual(16);
+    expect(keys.email.dueShards).toBeGreaterThanOrEqual(16);
+  });
+});
