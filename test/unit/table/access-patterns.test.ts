@@ -131,7 +131,10 @@ describe('every message of a thread, read consistently from the base table', () 
 describe('the email shards, raised from 4', () => {
   it('reads every shard an entry written under 4 shards sits in, and spreads new entries over all of them', () => {
     // Prepare: ids ending in every 4-hex value a shard can take
-    const ids = Array.from({ length: 64 }, (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`);
+    const ids = Array.from(
+      { length: 64 },
+      (_, n) => `01a203f1-b5a8-722d-8462-e405b6a2${n.toString(16).padStart(4, '0')}`,
+    );
 
     // Act
     const old = new Set(ids.map((id) => shardOf(id, 4)));
