@@ -145,7 +145,7 @@ describe('the email shards, raised from 4', () => {
     for (const s of old) expect(s).toBeLessThan(Math.min(keys.email.listShards, keys.email.dueShards));
     expect(list.size).toBe(keys.email.listShards);
     expect(due.size).toBe(keys.email.dueShards);
-    expect(keys.email.listShards).toBeGreaterThanOrEqual(16);
-    expect(keys.email.dueShards).toBeGreaterThanOrEqual(16);
+    expect(keys.email.listShards).toBeGreaterThanOrEqual(32);
+    expect(keys.email.dueShards).toBeGreaterThanOrEqual(32);
   });
 });

@@ -33,11 +33,11 @@
  * | bodies of an email, apart from its   | pk TEAM#<t>#EMAIL#<id>, sk EMAIL#BODY (written once, at accept:  |
  * |   row (row past 1 KB with them)      |   the row's status changes then bill one write unit)             |
  * | attachment chunk of an email         | pk TEAM#<t>#EMAIL#<id>, sk ATTACH#<n, 4 digits>                  |
- * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-15> / <id> (merge the 16 shards)  |
- * | emails due at the provider (queued,  | gsi3 (sparse): DUE#SEND#<shard 0-15> / <due ISO time>#<id>       |
+ * | emails of a team, newest first       | gsi1: TEAM#<t>#EMAILS#<shard 0-31> / <id> (merge the 32 shards)  |
+ * | emails due at the provider (queued,  | gsi3 (sparse): DUE#SEND#<shard 0-31> / <due ISO time>#<id>       |
  * |   scheduled, sending), by due time   |   (due: accepted, scheduled_at or released; the sweeper reads    |
  * |                                      |   only what is past due)                                         |
- * | parked emails, by release time       | gsi3 (sparse): DUE#PARKED#<shard 0-15> / <release ISO time>#<id> |
+ * | parked emails, by release time       | gsi3 (sparse): DUE#PARKED#<shard 0-31> / <release ISO time>#<id> |
  * | held emails of a team                | gsi2 (sparse): TEAM#<t>#HELD / <id>                              |
  * | erase jobs still running             | pk ERASEJOBS, sk <job id>; job: pk TEAM#<t>#ERASE, sk <job id>   |
  * | tracked clicks of an email, by time  | pk TEAM#<t>#EMAIL#<id>, sk CLICK#<epoch ms, 15 digits>#<clickId> |
@@ -172,11 +172,12 @@ export interface IndexPartition {
 const onIndex = (index: IndexName, pk: string): IndexPartition => ({ index, pk });
 
 /** Shard counts: how many partitions a hot collection is spread over (the one place they are set). */
-// An email writes about 7 units to its listing shard and 6 to its due shard over its life (the index
-// entry is rewritten with the row); 16 shards keep each under 1,000 WCU/s at 2,000 sends a second.
-// Raised from 4: the readers query shards 0..n-1, so entries written under fewer shards are still read.
-const EMAIL_LIST_SHARDS = 16;
-const EMAIL_DUE_SHARDS = 16;
+// An email writes about 7.5 units to its listing shard and 6.5 to its due shard over its life (the
+// index entry is rewritten with the row): at 2,000 sends a second, 32 shards take about 470 and 410
+// WCU/s each, with room for the hash's unevenness (16 would take 940 on average, past 1,000 for the
+// busiest). Raised from 4: the readers query shards 0..n-1, so entries written under fewer are read.
+const EMAIL_LIST_SHARDS = 32;
+const EMAIL_DUE_SHARDS = 32;
 /**
  * Event records: an email makes ~4-5 events (sent, delivered, opened, clicked, ...), each row
  * ~1-2 KB written once and updated once when fanned out: ~10-15 WCU per email. At 2,000 sends a
