@@ -6,7 +6,7 @@ import { WEBHOOK_EVENT_TYPES } from '@mailstack/core/domain/webhooks/webhook';
 import { call, local, newTeam, testDeps } from '../support/local.ts';
 import { sendingTeam } from '../support/sending.ts';
 import { useReceivers, type startReceiver } from '../support/receiver.ts';
-import { waitFor } from '../support/wait.ts';
+import { clearOfUtcMidnight, waitFor } from '../support/wait.ts';
 
 const receiver = useReceivers();
 
@@ -223,6 +223,8 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
   }, 40_000);
 
   it('quota.warning, quota.reached and quota.paused fire once each as a free team crosses 80, 100 and 150 emails of the UTC day', async () => {
+    // The lines count the UTC day's sends: midnight must not pass between the batches.
+    await clearOfUtcMidnight();
     const { resend, from, setPlan, team } = await sendingTeam();
     await setPlan('free');
     const rx = await receiver();
@@ -256,10 +258,11 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
       ceiling: 150,
     });
     expect(byType.get('quota.paused')![0].data).toMatchObject({ period: 'day', used: 150, ceiling: 150 });
-  }, 60_000);
+  }, 250_000);
 
   it('a broadcast crossing a quota line records quota.* as an API send would: the daily lines of a free team, the period lines of a pro team', async () => {
     // Prepare
+    await clearOfUtcMidnight();
     const d = testDeps();
     const free = await newTeam({ plan: 'free' });
     const pro = await newTeam({ plan: 'pro' });
@@ -287,7 +290,7 @@ describe('every event of spec §6 reaches subscribed endpoints in the {type, cre
       period: 'month',
       overage: expect.any(String),
     });
-  });
+  }, 250_000);
 
   it('email.prefetched is opt-in: only an endpoint naming it receives it', async () => {
     const { team, resend } = await newTeam();

@@ -39,3 +39,21 @@ export const emailReaches = async (resend: Resend, id: string, wanted: readonly 
   );
   return email!;
 };
+
+/** How much of the UTC day a test that counts a day's quota needs left when it starts. */
+const DAY_MS = 86_400_000;
+
+/**
+ * Waits, only when fewer than `needMs` of the UTC day are left, for the next UTC day: a test whose
+ * assertions count one day's quota (used today, the rest tomorrow) must not have midnight pass
+ * between its setup and its checks. Elsewhere in the day it answers at once.
+ */
+export const clearOfUtcMidnight = async (needMs = 180_000): Promise<void> => {
+  const left = DAY_MS - (Date.now() % DAY_MS);
+  if (left >= needMs) return;
+  await waitFor(
+    async () => DAY_MS - (Date.now() % DAY_MS),
+    (remaining) => remaining >= needMs,
+    { what: 'the next UTC day', timeoutMs: left + 5_000, everyMs: 1_000 },
+  );
+};
