@@ -35,7 +35,7 @@ import { keyPattern } from '@mailstack/core/table/key-pattern';
 import { createWebhook } from '@mailstack/core/domain/webhooks/create-webhook';
 import type { TableStore } from '@mailstack/core/ports/table-store';
 import { startLocalHost } from '../lib/local/host.ts';
-import { sendingTeam } from './bench-team.ts';
+import { segmentOfListeners, sendingTeam } from './bench-team.ts';
 
 const EMAILS = Number(process.env.BENCH_AWS_EMAILS ?? 60);
 const RECIPIENTS = Number(process.env.BENCH_AWS_RECIPIENTS ?? 60);
@@ -283,18 +283,7 @@ export const benchAwsScale = async (): Promise<void> => {
     });
 
     // 2. A broadcast's recipients (contacts made before, not counted).
-    const segment = (await resend.segments.create({ name: 'Scale' })).data!.id;
-    const contacts = Array.from({ length: RECIPIENTS }, (_, i) => ({
-      email: `listener${i}@example.com`,
-      first_name: `L${i}`,
-      segments: [{ id: segment }],
-    }));
-    const made = await fetch(`${host.baseUrl}/contacts/batch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify(contacts),
-    });
-    if (made.status !== 200) throw new Error(`contacts failed: ${await made.text()}`);
+    const segment = await segmentOfListeners(host, { secret, resend }, 'Scale', RECIPIENTS);
     const broadcast = await resend.broadcasts.create({
       segmentId: segment,
       from: 'Scale <news@scale.example.com>',

@@ -26,3 +26,28 @@ export const sendingTeam = async (
   const domain = await verifyDomain(deps, team.id, (await createDomain(deps, team, { name: input.domain })).id);
   return { team, key, secret, domain, resend: new Resend(secret, { baseUrl: host.baseUrl }) };
 };
+
+/**
+ * A segment named `name` holding `count` new contacts (`listener<i>@example.com`, first name
+ * `L<i>`), made in one batch request: the audience of a bench or cost run's broadcast.
+ */
+export const segmentOfListeners = async (
+  host: LocalHost,
+  team: { readonly secret: string; readonly resend: Resend },
+  name: string,
+  count: number,
+): Promise<string> => {
+  const segment = (await team.resend.segments.create({ name })).data!.id;
+  const contacts = Array.from({ length: count }, (_, i) => ({
+    email: `listener${i}@example.com`,
+    first_name: `L${i}`,
+    segments: [{ id: segment }],
+  }));
+  const made = await fetch(`${host.baseUrl}/contacts/batch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${team.secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(contacts),
+  });
+  if (made.status !== 200) throw new Error(`contacts batch failed: ${await made.text()}`);
+  return segment;
+};

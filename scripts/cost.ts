@@ -138,7 +138,7 @@ const print = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const { startLocalHost } = await import('../lib/local/host.ts');
-const { sendingTeam } = await import('./bench-team.ts');
+const { segmentOfListeners, sendingTeam } = await import('./bench-team.ts');
 const { countInvocation } = await import('@mailstack/core/adapters/aws/counters');
 const { meterTable } = await import('./cost/table-meter.ts');
 const { lambdaContext } = await import('../lib/local/events.ts');
@@ -363,18 +363,7 @@ try {
 
   meter.say(`  a broadcast to ${RECIPIENTS} contacts`);
   // 2. A broadcast to RECIPIENTS contacts (the contacts are made first, apart from it).
-  const segment = (await resend.segments.create({ name: 'Cost broadcast' })).data!.id;
-  const items = Array.from({ length: RECIPIENTS }, (_, i) => ({
-    email: `listener${i}@example.com`,
-    first_name: `L${i}`,
-    segments: [{ id: segment }],
-  }));
-  const made = await fetch(`${host.baseUrl}/contacts/batch`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-    body: JSON.stringify(items),
-  });
-  if (made.status !== 200) throw new Error(`contacts batch failed: ${await made.text()}`);
+  const segment = await segmentOfListeners(host, { secret, resend }, 'Cost broadcast', RECIPIENTS);
   await quiet();
   const b0 = snapshot();
   const bl0 = meter.read();
